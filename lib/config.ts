@@ -1,0 +1,115 @@
+// One place that reads the environment. Every process calls loadConfig() once at start;
+// a bad value stops start-up with one line naming the variable (ConfigError).
+import { randomBytes } from 'node:crypto';
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`${variable}: ${detail}`);
+  }
+}
+
+export const SUBGRAPH_NAMES = ['platform', 'ai', 'catalog', 'search'] as const;
+export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
+
+export interface Config {
+  gatewayPort: number;
+  restPort: number;
+  subgraphPorts: Record<SubgraphName, number>;
+  /** Explicit subgraph URLs (PLATFORM_URL...) override host:port; used when subgraphs run elsewhere. */
+  subgraphUrls: Record<SubgraphName, string>;
+  gatewayUrl: string;
+  databaseUrl?: string;
+  embeddedPgPort: number;
+  dataDir: string;
+  redisUrl?: string;
+  jwtSecret: string;
+  jwtSecretIsDefault: boolean;
+  internalSecret: string;
+  apiKeyCacheTtlMs: number;
+  maxQueryDepth: number;
+  maxQueryCost: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  allowPrivateNetworkFetch: boolean;
+  host: string;
+}
+
+const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me';
+
+function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(name, `"${raw}" is not a TCP port (0-65535)`);
+  return n;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `"${raw}" is not a valid URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `protocol must be one of ${protocols.join(', ')} (got ${parsed.protocol})`);
+  }
+  return raw;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(name, `"${raw}" must be an integer >= ${min}`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const host = env.HOST || '127.0.0.1';
+  const subgraphPorts = {
+    platform: port(env, 'PLATFORM_PORT', 4001),
+    ai: port(env, 'AI_PORT', 4002),
+    catalog: port(env, 'CATALOG_PORT', 4003),
+    search: port(env, 'SEARCH_PORT', 4004),
+  };
+  const subgraphUrls = {} as Record<SubgraphName, string>;
+  for (const name of SUBGRAPH_NAMES) {
+    const v = `${name.toUpperCase()}_URL`;
+    subgraphUrls[name] = url(env, v, ['http:', 'https:']) ?? `http://127.0.0.1:${subgraphPorts[name]}/graphql`;
+  }
+  const gatewayPort = port(env, 'GATEWAY_PORT', 4000);
+  const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `"${logLevel}" must be one of debug, info, warn, error, silent`);
+  }
+  const jwtSecret = env.JWT_SECRET || DEV_JWT_SECRET;
+  return {
+    host,
+    gatewayPort,
+    restPort: port(env, 'REST_PORT', 8080),
+    subgraphPorts,
+    subgraphUrls,
+    gatewayUrl: url(env, 'GATEWAY_URL', ['http:', 'https:']) ?? `http://127.0.0.1:${gatewayPort}/graphql`,
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    embeddedPgPort: port(env, 'EMBEDDED_PG_PORT', 54329),
+    dataDir: env.DATA_DIR || '.data',
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    jwtSecret,
+    jwtSecretIsDefault: !env.JWT_SECRET,
+    // The internal secret signs the tenant context the gateway sends to subgraphs. Unset, it is
+    // derived from the JWT secret so that separately started processes still agree.
+    internalSecret: env.INTERNAL_SECRET || `internal:${jwtSecret}`,
+    apiKeyCacheTtlMs: int(env, 'API_KEY_CACHE_TTL_MS', 30_000),
+    maxQueryDepth: int(env, 'MAX_QUERY_DEPTH', 12),
+    maxQueryCost: int(env, 'MAX_QUERY_COST', 5000),
+    logLevel,
+    allowPrivateNetworkFetch: env.ALLOW_PRIVATE_NETWORK_FETCH === '1',
+  };
+}
+
+/** Random value for ids and tokens; never Math.random. */
+export function randomToken(bytes = 24): string {
+  return randomBytes(bytes).toString('base64url');
+}

@@ -1,0 +1,96 @@
+// The one error table. Subgraphs throw DomainError(code); the code fixes the HTTP status here,
+// and each edge (GraphQL extensions, REST bridge bodies) renders it in its own documented shape.
+// Codes are written as the spec writes them (PRODUCT_NOT_FOUND, index_not_found, usr-not-registered);
+// cross-cutting codes are UPPER_SNAKE.
+import { GraphQLError } from 'graphql';
+
+export const ERROR_TABLE = {
+  // cross-cutting: auth and request shape
+  UNAUTHENTICATED: { status: 401, title: 'Authentication required' },
+  INVALID_TOKEN: { status: 401, title: 'Invalid or expired token' },
+  KEY_NOT_FOUND: { status: 401, title: 'Unknown API key' },
+  KEY_EXPIRED: { status: 401, title: 'API key expired' },
+  KEY_REVOKED: { status: 401, title: 'API key revoked' },
+  APP_MISMATCH: { status: 401, title: 'API key does not belong to this app' },
+  IP_NOT_ALLOWED: { status: 403, title: 'Client IP not allowed for this key' },
+  ORIGIN_NOT_ALLOWED: { status: 403, title: 'Origin not allowed for this key' },
+  INSUFFICIENT_SCOPE: { status: 403, title: 'Missing scope' },
+  FORBIDDEN: { status: 403, title: 'Forbidden' },
+  PLATFORM_REQUIRED: { status: 400, title: 'X-Platform header required' },
+  RATE_LIMITED: { status: 429, title: 'Too many requests' },
+  NOT_FOUND: { status: 404, title: 'Not found' },
+  ROUTE_NOT_FOUND: { status: 404, title: 'No such path' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
+  BAD_REQUEST: { status: 400, title: 'Bad request' },
+  INVALID_JSON: { status: 400, title: 'Malformed JSON body' },
+  INVALID_RESOURCE_TYPE: { status: 409, title: 'Wrong data.type for this endpoint' },
+  VALIDATION_FAILED: { status: 422, title: 'Validation failed' },
+  CONFLICT: { status: 409, title: 'Conflict' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
+  QUERY_TOO_DEEP: { status: 400, title: 'Query too deep' },
+  QUERY_TOO_COMPLEX: { status: 400, title: 'Query too complex' },
+  GRAPHQL_VALIDATION_FAILED: { status: 400, title: 'Invalid GraphQL operation' },
+  BAD_USER_INPUT: { status: 400, title: 'Invalid input' },
+  INTERNAL: { status: 500, title: 'Internal error' },
+  SERVICE_UNAVAILABLE: { status: 503, title: 'Service unavailable' },
+
+  // platform (document 1)
+  PLATFORM_NOT_FOUND: { status: 404, title: 'Platform not found' },
+  ACCOUNT_NOT_FOUND: { status: 404, title: 'Account not found' },
+  APP_NOT_FOUND: { status: 404, title: 'App not found' },
+  API_KEY_NOT_FOUND: { status: 404, title: 'API key not found' },
+  CODE_ALREADY_EXISTS: { status: 409, title: 'Code already in use' },
+  URL_ID_ALREADY_EXISTS: { status: 409, title: 'url_id already in use' },
+
+  // products (document 3 part A)
+  PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },
+  SKU_ALREADY_EXISTS: { status: 409, title: 'SKU already in use' },
+  INVALID_PRICE: { status: 422, title: 'Invalid price' },
+
+  // search (document 3 part B): statuses as the spec's table
+  index_not_found: { status: 404, title: 'Index not found' },
+  index_already_exists: { status: 409, title: 'Index already exists' },
+  invalid_index_uid: { status: 400, title: 'Invalid index uid' },
+  invalid_primary_key: { status: 400, title: 'Invalid primary key' },
+
+  // ai (document 2)
+  'usr-not-registered': { status: 404, title: 'User not registered in this tenant' },
+  model_unavailable: { status: 503, title: 'AI model temporarily unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.prototype.hasOwnProperty.call(ERROR_TABLE, code);
+}
+
+export function statusOf(code: string): number {
+  return isErrorCode(code) ? ERROR_TABLE[code].status : 500;
+}
+
+export class DomainError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly opts: { parameter?: string; meta?: Record<string, unknown> } = {},
+  ) {
+    super(message ?? ERROR_TABLE[code].title);
+    this.name = 'DomainError';
+    this.status = ERROR_TABLE[code].status;
+  }
+}
+
+/** The GraphQL form of a domain error: code, status and offending parameter in `extensions`. */
+export function toGraphQLError(err: DomainError): GraphQLError {
+  return new GraphQLError(err.message, {
+    extensions: {
+      code: err.code,
+      status: err.status,
+      ...(err.opts.parameter ? { parameter: err.opts.parameter } : {}),
+      ...(err.opts.meta ? { meta: err.opts.meta } : {}),
+      http: { status: err.status },
+    },
+  });
+}

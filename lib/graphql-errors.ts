@@ -1,0 +1,62 @@
+// One formatter for every Apollo Server in the system: domain errors keep their code, status and
+// parameter; GraphQL validation errors become 400s; anything unexpected is logged and masked as
+// INTERNAL (no stack, no message leak).
+import type { GraphQLFormattedError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { DomainError, ERROR_TABLE, isErrorCode } from './errors.js';
+import type { Logger } from './logger.js';
+
+const APOLLO_CODES: Record<string, keyof typeof ERROR_TABLE> = {
+  GRAPHQL_PARSE_FAILED: 'GRAPHQL_VALIDATION_FAILED',
+  GRAPHQL_VALIDATION_FAILED: 'GRAPHQL_VALIDATION_FAILED',
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
+  PERSISTED_QUERY_NOT_FOUND: 'BAD_REQUEST',
+  PERSISTED_QUERY_NOT_SUPPORTED: 'BAD_REQUEST',
+  OPERATION_RESOLUTION_FAILURE: 'BAD_REQUEST',
+  BAD_REQUEST: 'BAD_REQUEST',
+};
+
+export function createErrorFormatter(log: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    if (original instanceof DomainError) {
+      return {
+        message: original.message,
+        path: formatted.path,
+        extensions: {
+          code: original.code,
+          status: original.status,
+          ...(original.opts.parameter ? { parameter: original.opts.parameter } : {}),
+          ...(original.opts.meta ? { meta: original.opts.meta } : {}),
+        },
+      };
+    }
+    const code = formatted.extensions?.code;
+    if (typeof code === 'string' && isErrorCode(code)) {
+      return { ...formatted, extensions: { ...formatted.extensions, status: formatted.extensions?.status ?? ERROR_TABLE[code].status } };
+    }
+    if (typeof code === 'string' && APOLLO_CODES[code]) {
+      const mapped = APOLLO_CODES[code];
+      const parameter = variableName(formatted.message);
+      return {
+        message: formatted.message,
+        locations: formatted.locations,
+        extensions: { code: mapped, status: ERROR_TABLE[mapped].status, ...(parameter ? { parameter } : {}) },
+      };
+    }
+    // type-graphql argument validation
+    if (original && (original as Error).name === 'ArgumentValidationError') {
+      return { message: (original as Error).message, path: formatted.path, extensions: { code: 'VALIDATION_FAILED', status: 422 } };
+    }
+    log.error('unexpected error', { err: original, path: formatted.path });
+    return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL', status: 500 } };
+  };
+}
+
+/** "Variable "$input" got invalid value ... at "input.price"" → input.price */
+function variableName(message: string): string | undefined {
+  const at = /at "([^"]+)"/.exec(message);
+  if (at) return at[1];
+  const v = /Variable "\$([^"]+)"/.exec(message);
+  return v?.[1];
+}

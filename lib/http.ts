@@ -1,0 +1,110 @@
+// Small node:http helpers shared by the gateway, the subgraphs and the REST bridge.
+import type { IncomingMessage, ServerResponse, Server } from 'node:http';
+import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
+import { ConfigError } from './config.js';
+
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`request body exceeds ${limit} bytes`);
+  }
+}
+
+export const MiB = 1024 * 1024;
+
+/** Read a request body up to `limit` bytes; throws BodyTooLargeError past it (without buffering the rest). */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    return Promise.reject(new BodyTooLargeError(limit));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new BodyTooLargeError(limit));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Hand a node:http request to Apollo Server (the 25 lines @apollo/server/standalone would give, minus express). */
+export async function handleGraphQL<C extends BaseContext>(
+  server: ApolloServer<C>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: () => Promise<C>,
+  bodyLimit = MiB,
+): Promise<void> {
+  let body: unknown;
+  if (req.method === 'POST') {
+    let raw: Buffer;
+    try {
+      raw = await readBody(req, bodyLimit);
+    } catch (e) {
+      if (e instanceof BodyTooLargeError) {
+        return sendJson(res, 413, { errors: [{ message: e.message, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] });
+      }
+      throw e;
+    }
+    try {
+      body = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+    } catch {
+      return sendJson(res, 400, { errors: [{ message: 'Malformed JSON body', extensions: { code: 'INVALID_JSON', status: 400 } }] });
+    }
+  }
+  const headers = new HeaderMap();
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const response = await server.executeHTTPGraphQLRequest({
+    httpGraphQLRequest: { method: (req.method ?? 'GET').toUpperCase(), headers, search: q >= 0 ? url.slice(q) : '', body },
+    context,
+  });
+  for (const [k, v] of response.headers) res.setHeader(k, v);
+  res.statusCode = response.status ?? 200;
+  if (response.body.kind === 'complete') {
+    res.end(response.body.string);
+    return;
+  }
+  for await (const chunk of response.body.asyncIterator) res.write(chunk);
+  res.end();
+}
+
+/** listen() that turns EADDRINUSE into one clear line naming the variable. */
+export function listen(server: Server, port: number, host: string, variable: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      reject(e.code === 'EADDRINUSE' ? new ConfigError(variable, `port ${port} is already in use`) : e);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      const addr = server.address();
+      resolve(typeof addr === 'object' && addr ? addr.port : port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+export function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  return q >= 0 ? url.slice(0, q) : url;
+}

@@ -1,0 +1,42 @@
+// The infrastructure one process needs, chosen once from the config: Redis-backed when REDIS_URL
+// is set, in-process otherwise. Plain constructors, no container.
+import type { RedisClientType } from 'redis';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { createMemoryPubSub, createRedisPubSub, type PubSub } from './pubsub.js';
+import { MemoryRateLimiter, MemoryUsageCounter, RedisRateLimiter, RedisUsageCounter, type RateLimiter, type UsageCounter } from './rate-limit.js';
+import { connectRedis } from './redis.js';
+
+export interface Infra {
+  pubsub: PubSub;
+  rateLimiter: RateLimiter;
+  usage: UsageCounter;
+  redis?: RedisClientType;
+  close(): Promise<void>;
+}
+
+export async function createInfra(cfg: Config, log: Logger, shared?: Partial<Infra>): Promise<Infra> {
+  if (cfg.redisUrl) {
+    const redis = await connectRedis(cfg.redisUrl, log);
+    const pubsub = await createRedisPubSub(cfg.redisUrl, log);
+    return {
+      pubsub,
+      rateLimiter: new RedisRateLimiter(redis),
+      usage: new RedisUsageCounter(redis),
+      redis,
+      async close() {
+        await pubsub.close();
+        await redis.quit().catch(() => undefined);
+      },
+    };
+  }
+  const pubsub = shared?.pubsub ?? createMemoryPubSub();
+  return {
+    pubsub,
+    rateLimiter: shared?.rateLimiter ?? new MemoryRateLimiter(),
+    usage: shared?.usage ?? new MemoryUsageCounter(),
+    async close() {
+      await pubsub.close();
+    },
+  };
+}

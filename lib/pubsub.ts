@@ -1,0 +1,94 @@
+// Domain events travel on a PubSub: in-process by default, Redis pub/sub when REDIS_URL is set,
+// so an event published by one subgraph process reaches subscribers on every gateway process.
+// Topics are per tenant (see lib/events.ts), so isolation comes from the topic name itself.
+import { createPubSub } from '@graphql-yoga/subscription';
+import { createClient, type RedisClientType } from 'redis';
+import type { Logger } from './logger.js';
+
+export interface PubSub {
+  publish(topic: string, payload: unknown): Promise<void>;
+  subscribe(topic: string): AsyncIterable<unknown> & AsyncIterator<unknown>;
+  close(): Promise<void>;
+  readonly kind: 'memory' | 'redis';
+}
+
+type YogaPubSub = ReturnType<typeof createPubSub<Record<string, [unknown]>>>;
+
+function wrap(inner: YogaPubSub, kind: PubSub['kind'], close: () => Promise<void>): PubSub {
+  return {
+    kind,
+    async publish(topic, payload) {
+      inner.publish(topic, payload);
+    },
+    subscribe(topic) {
+      const it = inner.subscribe(topic) as AsyncIterable<unknown>;
+      return it[Symbol.asyncIterator]() as AsyncIterable<unknown> & AsyncIterator<unknown>;
+    },
+    close,
+  };
+}
+
+export function createMemoryPubSub(): PubSub {
+  return wrap(createPubSub<Record<string, [unknown]>>(), 'memory', async () => undefined);
+}
+
+/**
+ * An EventTarget over node-redis: dispatchEvent publishes, addEventListener subscribes once per
+ * topic on a duplicate client (a client in subscriber mode cannot publish).
+ */
+class RedisEventTarget implements EventTarget {
+  private listeners = new Map<string, Set<EventListenerOrEventListenerObject>>();
+  constructor(private pub: RedisClientType, private sub: RedisClientType, private log: Logger) {}
+
+  dispatchEvent(event: Event): boolean {
+    const detail = (event as CustomEvent).detail;
+    this.pub.publish(event.type, JSON.stringify(detail ?? null)).catch((e) => this.log.error('redis publish failed', { err: e }));
+    return true;
+  }
+
+  addEventListener(type: string, cb: EventListenerOrEventListenerObject | null): void {
+    if (!cb) return;
+    let set = this.listeners.get(type);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(type, set);
+      const current = set;
+      this.sub
+        .subscribe(type, (message) => {
+          let detail: unknown;
+          try {
+            detail = JSON.parse(message);
+          } catch {
+            return;
+          }
+          const evt = new CustomEvent(type, { detail });
+          for (const l of current) (typeof l === 'function' ? l(evt) : l.handleEvent(evt));
+        })
+        .catch((e) => this.log.error('redis subscribe failed', { err: e }));
+    }
+    set.add(cb);
+  }
+
+  removeEventListener(type: string, cb: EventListenerOrEventListenerObject | null): void {
+    const set = this.listeners.get(type);
+    if (!set || !cb) return;
+    set.delete(cb);
+    if (set.size === 0) {
+      this.listeners.delete(type);
+      this.sub.unsubscribe(type).catch(() => undefined);
+    }
+  }
+}
+
+export async function createRedisPubSub(url: string, log: Logger): Promise<PubSub> {
+  const pub = createClient({ url }) as RedisClientType;
+  pub.on('error', (e) => log.error('redis error', { err: e }));
+  await pub.connect();
+  const sub = pub.duplicate() as RedisClientType;
+  sub.on('error', (e) => log.error('redis error', { err: e }));
+  await sub.connect();
+  const inner = createPubSub<Record<string, [unknown]>>({ eventTarget: new RedisEventTarget(pub, sub, log) });
+  return wrap(inner, 'redis', async () => {
+    await Promise.allSettled([sub.quit(), pub.quit()]);
+  });
+}

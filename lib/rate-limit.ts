@@ -1,0 +1,85 @@
+// Fixed one-minute windows per key. In-process by default; Redis (INCR + PEXPIRE in one MULTI)
+// when REDIS_URL is set, so replicas share one budget. Counters only ever change in one atomic step.
+import type { RedisClientType } from 'redis';
+
+export interface RateLimitResult {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  resetMs: number;
+}
+
+export interface RateLimiter {
+  hit(key: string, limit: number, windowMs?: number): Promise<RateLimitResult>;
+}
+
+/** Counters that accumulate and are drained (e.g. API key usage, flushed to the database). */
+export interface UsageCounter {
+  incr(key: string, by?: number): Promise<void>;
+  drain(): Promise<Map<string, number>>;
+}
+
+export class MemoryRateLimiter implements RateLimiter {
+  private windows = new Map<string, { start: number; count: number }>();
+  constructor(private now: () => number = Date.now) {}
+
+  async hit(key: string, limit: number, windowMs = 60_000): Promise<RateLimitResult> {
+    const t = this.now();
+    const start = t - (t % windowMs);
+    let w = this.windows.get(key);
+    if (!w || w.start !== start) {
+      w = { start, count: 0 };
+      this.windows.set(key, w);
+      if (this.windows.size > 100_000) this.sweep(start);
+    }
+    w.count++;
+    return { allowed: w.count <= limit, limit, remaining: Math.max(0, limit - w.count), resetMs: start + windowMs - t };
+  }
+
+  private sweep(current: number) {
+    for (const [k, w] of this.windows) if (w.start < current) this.windows.delete(k);
+  }
+}
+
+export class RedisRateLimiter implements RateLimiter {
+  constructor(private client: RedisClientType, private now: () => number = Date.now) {}
+
+  async hit(key: string, limit: number, windowMs = 60_000): Promise<RateLimitResult> {
+    const t = this.now();
+    const start = t - (t % windowMs);
+    const k = `rl:${key}:${start}`;
+    const [count] = (await this.client.multi().incr(k).pExpire(k, windowMs + 1000).exec()) as unknown as [number, unknown];
+    return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetMs: start + windowMs - t };
+  }
+}
+
+export class MemoryUsageCounter implements UsageCounter {
+  private counts = new Map<string, number>();
+  async incr(key: string, by = 1) {
+    this.counts.set(key, (this.counts.get(key) ?? 0) + by);
+  }
+  async drain() {
+    const out = this.counts;
+    this.counts = new Map();
+    return out;
+  }
+}
+
+/** Redis hash of pending increments; drain takes and deletes it atomically (RENAME then read). */
+export class RedisUsageCounter implements UsageCounter {
+  constructor(private client: RedisClientType, private hashKey = 'usage:pending') {}
+  async incr(key: string, by = 1) {
+    await this.client.hIncrBy(this.hashKey, key, by);
+  }
+  async drain() {
+    const tmp = `${this.hashKey}:draining:${process.pid}:${Date.now()}`;
+    try {
+      await this.client.rename(this.hashKey, tmp);
+    } catch {
+      return new Map<string, number>(); // nothing pending
+    }
+    const all = await this.client.hGetAll(tmp);
+    await this.client.del(tmp);
+    return new Map(Object.entries(all).map(([k, v]) => [k, Number(v)]));
+  }
+}

@@ -1,0 +1,163 @@
+// The subgraph kernel: build a Federation 2 schema from type-graphql classes, and serve it over
+// node:http with a per-request context (verified tenant, EntityManager fork with the tenant filter
+// set, DataLoaders, logger, pub/sub). Each subgraph's index.ts is a SubgraphDefinition.
+import 'reflect-metadata';
+import { createServer, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { parse, type GraphQLSchema } from 'graphql';
+import { ApolloServer } from '@apollo/server';
+import { buildSubgraphSchema, printSubgraphSchema } from '@apollo/subgraph';
+import { printSchemaWithDirectives } from '@graphql-tools/utils';
+import { buildSchema, createResolversMap, type AuthChecker, type NonEmptyArray } from 'type-graphql';
+import type { EntityManager, MikroORM, Options } from '@mikro-orm/postgresql';
+import type { Migration } from '@mikro-orm/migrations';
+import type { Config, SubgraphName } from './config.js';
+import { DomainError, toGraphQLError } from './errors.js';
+import { createErrorFormatter } from './graphql-errors.js';
+import { handleGraphQL, listen, pathOf, sendJson } from './http.js';
+import type { Logger } from './logger.js';
+import type { PubSub } from './pubsub.js';
+import { TENANT_HEADER, verifyTenantContext, type TenantContext } from './tenant.js';
+import { createOrm, migrate } from './db.js';
+
+export const FEDERATION_LINK =
+  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@inaccessible"])';
+
+export interface SubgraphContext<L = unknown> {
+  tenant: TenantContext;
+  em: EntityManager;
+  log: Logger;
+  pubsub: PubSub;
+  loaders: L;
+  requestId: string;
+}
+
+type ReferenceResolvers = Record<string, { __resolveReference: (ref: any, ctx: any, info: any) => unknown }>;
+
+export interface SubgraphDefinition<L = unknown> {
+  name: SubgraphName;
+  /** PostgreSQL schema owned by this subgraph */
+  dbSchema: string;
+  resolvers: NonEmptyArray<Function>;
+  orphanedTypes?: Function[];
+  referenceResolvers?: ReferenceResolvers;
+  entities: Options['entities'];
+  migrations: { name: string; class: new (...args: any[]) => Migration }[];
+  filters?: Options['filters'];
+  /** Tenant scoping in one place: set the ORM filter parameters for this request. */
+  scope(em: EntityManager, tenant: TenantContext): void;
+  createLoaders(ctx: Omit<SubgraphContext<L>, 'loaders'>): L;
+}
+
+/** Scopes are checked here, once: @Authorized('products:write') on a resolver. */
+export const authChecker: AuthChecker<SubgraphContext> = ({ context }, roles) => {
+  const t = context.tenant;
+  if (t.kind === 'anonymous') throw toGraphQLError(new DomainError('UNAUTHENTICATED'));
+  if (t.kind === 'service') return true;
+  const missing = roles.filter((r) => !t.scopes.includes(r));
+  if (missing.length > 0) {
+    throw toGraphQLError(new DomainError('INSUFFICIENT_SCOPE', `Missing scope: ${missing.join(' ')}`, { meta: { required: missing } }));
+  }
+  return true;
+};
+
+export async function buildFederatedSchema(def: SubgraphDefinition<any>): Promise<GraphQLSchema> {
+  const tg = await buildSchema({
+    resolvers: def.resolvers,
+    orphanedTypes: def.orphanedTypes,
+    authChecker,
+    validate: false,
+    skipCheck: true,
+  });
+  const resolvers: any = createResolversMap(tg);
+  for (const [typeName, fns] of Object.entries(def.referenceResolvers ?? {})) resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...fns };
+  return buildSubgraphSchema({ typeDefs: parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(tg)}`), resolvers });
+}
+
+export async function subgraphSdl(def: SubgraphDefinition<any>): Promise<string> {
+  return printSubgraphSchema(await buildFederatedSchema(def));
+}
+
+export interface RunningSubgraph {
+  name: SubgraphName;
+  url: string;
+  port: number;
+  orm: MikroORM;
+  server: Server;
+  stop(): Promise<void>;
+}
+
+export async function startSubgraph(
+  def: SubgraphDefinition<any>,
+  opts: { cfg: Config; log: Logger; pubsub: PubSub; dbUrl: string; port?: number },
+): Promise<RunningSubgraph> {
+  const { cfg, pubsub } = opts;
+  const log = opts.log.child({ subgraph: def.name });
+  const orm = await createOrm({ url: opts.dbUrl, schema: def.dbSchema, entities: def.entities, migrations: def.migrations, filters: def.filters });
+  const applied = await migrate(orm, def.dbSchema);
+  if (applied.length) log.info('migrations applied', { applied });
+  const schema = await buildFederatedSchema(def);
+  const apollo = new ApolloServer<SubgraphContext>({
+    schema,
+    formatError: createErrorFormatter(log),
+    includeStacktraceInErrorResponses: false,
+    introspection: true,
+  });
+  await apollo.start();
+
+  const context = async (headers: Record<string, string | string[] | undefined>): Promise<SubgraphContext> => {
+    const v = verifyTenantContext(headerValue(headers[TENANT_HEADER]), cfg.internalSecret);
+    if (!v.ok) throw toGraphQLError(new DomainError('UNAUTHENTICATED', `Subgraphs accept only requests signed by the gateway (${v.reason})`));
+    const em = orm.em.fork();
+    def.scope(em, v.ctx);
+    const requestId = v.ctx.requestId || randomUUID();
+    const base = { tenant: v.ctx, em, log: log.child({ requestId }), pubsub, requestId };
+    return { ...base, loaders: def.createLoaders(base) };
+  };
+
+  const server = createServer((req, res) => {
+    const path = pathOf(req);
+    if (path === '/graphql') {
+      handleGraphQL(apollo, req, res, () => context(req.headers)).catch((e) => {
+        log.error('request failed', { err: e });
+        if (!res.headersSent) sendJson(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] });
+      });
+      return;
+    }
+    if (path === '/health') return sendJson(res, 200, { status: 'ok', service: def.name, version: VERSION, timestamp: new Date().toISOString() });
+    if (path === '/health/ready') {
+      orm.em
+        .getConnection()
+        .execute('select 1')
+        .then(() => sendJson(res, 200, { status: 'ok', service: def.name, database: 'ok' }))
+        .catch((e) => sendJson(res, 503, { status: 'unavailable', service: def.name, database: String((e as Error).message) }));
+      return;
+    }
+    sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'ROUTE_NOT_FOUND', status: 404 } }] });
+  });
+  server.keepAliveTimeout = 65_000;
+  const variable = `${def.name.toUpperCase()}_PORT`;
+  const port = await listen(server, opts.port ?? cfg.subgraphPorts[def.name], cfg.host, variable);
+  const url = `http://${cfg.host}:${port}/graphql`;
+  log.info('subgraph listening', { url });
+  return {
+    name: def.name,
+    url,
+    port,
+    orm,
+    server,
+    async stop() {
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections();
+      await closed;
+      await apollo.stop();
+      await orm.close();
+    },
+  };
+}
+
+export const VERSION = process.env.npm_package_version ?? '0.1.0';
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}

@@ -1,0 +1,15 @@
+// npm run compose: write schema/<subgraph>.graphql from code and compose schema/supergraph.graphql.
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ROOT, compose, emitSdl, readSupergraphConfig } from './supergraph.js';
+
+const sdl = await emitSdl();
+for (const e of readSupergraphConfig()) writeFileSync(e.file, sdl.get(e.name)!);
+const result = compose(sdl);
+if (result.errors) {
+  for (const e of result.errors) console.error(`composition error: ${e.message}`);
+  process.exit(1);
+}
+writeFileSync(resolve(ROOT, 'schema', 'supergraph.graphql'), result.supergraphSdl.trim() + '\n');
+for (const h of result.hints ?? []) console.log(`hint: ${h.definition.code}: ${h.message}`);
+console.log(`composed ${sdl.size} subgraphs into schema/supergraph.graphql`);

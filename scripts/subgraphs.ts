@@ -1,0 +1,6 @@
+// The registry of subgraph definitions, keyed as in supergraph.yaml.
+import type { SubgraphName } from '../lib/config.js';
+import type { SubgraphDefinition } from '../lib/subgraph.js';
+import { catalog } from '../subgraphs/catalog/index.js';
+
+export const SUBGRAPHS: Partial<Record<SubgraphName, SubgraphDefinition<any>>> = { catalog };

@@ -1,0 +1,21 @@
+// The catalog subgraph: products (this issue); variants, categories, inventory... come later.
+import type { SubgraphDefinition } from '../../lib/subgraph.js';
+import { appTenantFilter, scopeToApp } from '../../lib/tenant-entity.js';
+import { createCatalogLoaders, type CatalogLoaders } from './context.js';
+import { ProductEntity } from './products/product.entity.js';
+import { ProductResolver } from './products/product.resolver.js';
+import { productReference } from './products/product.reference.js';
+import { AppProductsResolver, appReference } from './apps/app.resolver.js';
+import { migrations } from './migrations/index.js';
+
+export const catalog: SubgraphDefinition<CatalogLoaders> = {
+  name: 'catalog',
+  dbSchema: 'catalog',
+  resolvers: [ProductResolver, AppProductsResolver],
+  referenceResolvers: { ...productReference, ...appReference },
+  entities: [ProductEntity],
+  migrations,
+  filters: appTenantFilter(['ProductEntity']),
+  scope: scopeToApp,
+  createLoaders: createCatalogLoaders,
+};
