@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { parse, type GraphQLSchema } from 'graphql';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema, printSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { buildSchema, createResolversMap, type AuthChecker, type NonEmptyArray } from 'type-graphql';
@@ -52,11 +53,13 @@ export interface SubgraphDefinition<L = unknown> {
 /** Scopes are checked here, once: @Authorized('products:write') on a resolver. */
 export const authChecker: AuthChecker<SubgraphContext> = ({ context }, roles) => {
   const t = context.tenant;
-  if (t.kind === 'anonymous') throw toGraphQLError(new DomainError('UNAUTHENTICATED'));
+  // Thrown as DomainError (not GraphQLError) so the formatter renders it: subgraph responses stay
+  // HTTP 200 with the code in `extensions`, which is what the gateway expects from a subgraph.
+  if (t.kind === 'anonymous') throw new DomainError('UNAUTHENTICATED');
   if (t.kind === 'service') return true;
   const missing = roles.filter((r) => !t.scopes.includes(r));
   if (missing.length > 0) {
-    throw toGraphQLError(new DomainError('INSUFFICIENT_SCOPE', `Missing scope: ${missing.join(' ')}`, { meta: { required: missing } }));
+    throw new DomainError('INSUFFICIENT_SCOPE', `Missing scope: ${missing.join(' ')}`, { meta: { required: missing } });
   }
   return true;
 };
@@ -102,6 +105,7 @@ export async function startSubgraph(
     formatError: createErrorFormatter(log),
     includeStacktraceInErrorResponses: false,
     introspection: true,
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
   });
   await apollo.start();
 

@@ -13,6 +13,8 @@ export interface TenantContext {
   scopes: string[];
   /** JWT subject (user unique id) when a user token was presented */
   userId?: string;
+  /** JWT scopes when a user token accompanies an API key (then `scopes` are the key's) */
+  userScopes?: string[];
   /** X-Platform header value (platform code) */
   platformCode?: string;
   /** API-key callers: the app unique id, key id and environment partition */

@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ROOT, compose, emitSdl, readSupergraphConfig } from './supergraph.js';
+import { SUBSCRIPTION_SDL } from '../gateway/subscriptions/registry.js';
 
 const sdl = await emitSdl();
 for (const e of readSupergraphConfig()) writeFileSync(e.file, sdl.get(e.name)!);
@@ -11,5 +12,7 @@ if (result.errors) {
   process.exit(1);
 }
 writeFileSync(resolve(ROOT, 'schema', 'supergraph.graphql'), result.supergraphSdl.trim() + '\n');
+// The gateway serves the Subscription root itself; its SDL is committed beside the supergraph.
+writeFileSync(resolve(ROOT, 'schema', 'subscriptions.graphql'), SUBSCRIPTION_SDL.trim() + '\n');
 for (const h of result.hints ?? []) console.log(`hint: ${h.definition.code}: ${h.message}`);
 console.log(`composed ${sdl.size} subgraphs into schema/supergraph.graphql`);

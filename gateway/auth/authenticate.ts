@@ -1,0 +1,80 @@
+// Authentication happens here, once per request (HTTP) or per connection (WebSocket): headers in,
+// a TenantContext or a typed failure out. Subgraphs only ever see the signed result.
+import { randomUUID } from 'node:crypto';
+import type { ErrorCode } from '../../lib/errors.js';
+import type { TenantContext } from '../../lib/tenant.js';
+import type { RateLimitResult } from '../../lib/rate-limit.js';
+import { looksLikeJwt, verifyJwt } from './jwt.js';
+import type { ApiKeyVerifier } from './api-key.js';
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+export type AuthResult =
+  | { ok: true; tenant: TenantContext; rateLimit?: RateLimitResult }
+  | { ok: false; code: ErrorCode; message: string; rateLimit?: RateLimitResult };
+
+function header(h: Headers, name: string): string | undefined {
+  const v = h[name];
+  const s = Array.isArray(v) ? v[0] : v;
+  return s?.trim() || undefined;
+}
+
+export interface Authenticator {
+  authenticate(headers: Headers, clientIp: string | undefined): Promise<AuthResult>;
+}
+
+export function createAuthenticator(opts: { jwtSecret: string; keys: ApiKeyVerifier }): Authenticator {
+  return {
+    async authenticate(headers, clientIp) {
+      const requestId = header(headers, 'x-request-id') ?? randomUUID();
+      const platformCode = header(headers, 'x-platform');
+      const appId = header(headers, 'x-app-id');
+      const auth = header(headers, 'authorization');
+      const bearer = auth && /^bearer\s+/i.test(auth) ? auth.replace(/^bearer\s+/i, '').trim() : undefined;
+      if (auth && !bearer) return { ok: false, code: 'UNAUTHENTICATED', message: 'Authorization must use the Bearer scheme' };
+      const jwt = bearer && looksLikeJwt(bearer) ? bearer : undefined;
+      const apiKey = header(headers, 'x-api-key') ?? (bearer && !jwt ? bearer : undefined);
+
+      const tenant: TenantContext = { kind: 'anonymous', requestId, scopes: [], ...(platformCode ? { platformCode } : {}) };
+
+      if (jwt) {
+        const r = verifyJwt(jwt, opts.jwtSecret);
+        if (!r.ok) return { ok: false, code: 'INVALID_TOKEN', message: `Bearer token rejected: ${r.reason.replace(/_/g, ' ')}` };
+        if (r.claims.platform && platformCode && r.claims.platform !== platformCode) {
+          return { ok: false, code: 'FORBIDDEN', message: 'This token is scoped to another platform' };
+        }
+        tenant.kind = 'user';
+        tenant.userId = r.claims.sub;
+        tenant.scopes = r.scopes;
+        tenant.userScopes = r.scopes;
+        if (r.claims.platform && !platformCode) tenant.platformCode = r.claims.platform;
+      }
+
+      if (apiKey) {
+        if (!appId) return { ok: false, code: 'UNAUTHENTICATED', message: 'X-App-Id header is required with an API key' };
+        const v = await opts.keys.verify({ appId, key: apiKey, ip: clientIp, origin: header(headers, 'origin') });
+        if (!v.valid) return { ok: false, code: v.code, message: v.message, rateLimit: v.rateLimit };
+        tenant.kind = 'key';
+        tenant.scopes = v.key.scopes;
+        tenant.appId = v.key.appId;
+        tenant.keyId = v.key.keyId;
+        tenant.environment = v.key.environment;
+        tenant.accountId = v.key.accountId;
+        tenant.platformId = v.key.platformId;
+        tenant.platformCode = v.key.platformCode;
+        if (v.key.plan) tenant.plan = v.key.plan;
+        return { ok: true, tenant, rateLimit: v.rateLimit };
+      }
+      if (appId && !jwt) return { ok: false, code: 'UNAUTHENTICATED', message: 'An API key (X-Api-Key or Bearer) is required with X-App-Id' };
+      return { ok: true, tenant };
+    },
+  };
+}
+
+/** The client's address: the socket peer, or X-Forwarded-For's first hop when the peer is a trusted proxy. */
+export function clientIp(remote: string | undefined, headers: Headers, trustLoopbackProxy = true): string | undefined {
+  const xff = header(headers, 'x-forwarded-for');
+  const isLoopback = remote === '127.0.0.1' || remote === '::1' || remote === '::ffff:127.0.0.1';
+  if (xff && trustLoopbackProxy && isLoopback) return xff.split(',')[0].trim();
+  return remote;
+}

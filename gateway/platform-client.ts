@@ -1,0 +1,43 @@
+// The gateway's only direct line to a subgraph: the platform's internal (@inaccessible) fields for
+// key verification and usage, called with a signed `service` context over a keep-alive connection.
+import { randomUUID } from 'node:crypto';
+import { signTenantContext, TENANT_HEADER } from '../lib/tenant.js';
+import type { KeyRecord } from './auth/api-key.js';
+
+const VERIFY = `query Verify($appId: ID!, $keyHash: String!) {
+  _verifyApiKey(appId: $appId, keyHash: $keyHash) {
+    keyId appId accountId platformId platformCode environment keyType scopes rateLimitPerMinute
+    allowedIps allowedOrigins expiresAt revoked appStatus deploymentModel
+  }
+}`;
+
+const RECORD_USAGE = `mutation Usage($usage: [KeyUsageInput!]!) { _recordKeyUsage(usage: $usage) }`;
+
+export class PlatformClient {
+  constructor(private url: string, private secret: string) {}
+
+  private async call<T>(query: string, variables: Record<string, unknown>): Promise<T> {
+    const res = await fetch(this.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        [TENANT_HEADER]: signTenantContext({ kind: 'service', requestId: randomUUID(), scopes: [] }, this.secret),
+      },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await res.json()) as { data?: T; errors?: { message: string }[] };
+    if (body.errors?.length) throw new Error(`platform subgraph: ${body.errors[0].message}`);
+    return body.data as T;
+  }
+
+  async verifyApiKey(appId: string, keyHash: string): Promise<KeyRecord | null> {
+    const data = await this.call<{ _verifyApiKey: KeyRecord | null }>(VERIFY, { appId, keyHash });
+    return data._verifyApiKey;
+  }
+
+  async recordUsage(usage: Map<string, number>): Promise<void> {
+    if (usage.size === 0) return;
+    const lastUsedAt = new Date().toISOString();
+    await this.call(RECORD_USAGE, { usage: [...usage].map(([keyId, count]) => ({ keyId, count, lastUsedAt })) });
+  }
+}

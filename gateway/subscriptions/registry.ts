@@ -1,0 +1,53 @@
+// The gateway-owned Subscription root. Each entry: its SDL, the scope it needs, the per-tenant
+// topic it listens on, and how the event's entity field is resolved through the supergraph
+// (so a subscriber can select fields owned by any subgraph).
+import { topics } from '../../lib/events.js';
+import type { TenantContext } from '../../lib/tenant.js';
+
+export interface EntityLink {
+  /** field on the event type that holds the entity */
+  field: string;
+  /** supergraph root query that fetches it by id */
+  query: string;
+  idArg: string;
+  idType: string;
+  /** event payload → id */
+  id: (payload: any) => string;
+}
+
+export interface SubscriptionDef {
+  field: string;
+  eventType: string;
+  scope: string;
+  topic: (t: TenantContext) => string | undefined;
+  link: EntityLink;
+}
+
+/** Kept beside schema/ as schema/subscriptions.graphql by scripts/compose.ts; validated against the supergraph. */
+export const SUBSCRIPTION_SDL = `
+"""A product lifecycle event of the calling app (product.created, product.updated, product.deleted, product.published)"""
+type ProductEvent {
+  event: String!
+  occurredAt: DateTimeISO!
+  productId: ID!
+  """The product, resolved through the supergraph; null once it is gone"""
+  product: Product
+}
+
+type Subscription {
+  """Product events of the calling app and environment (scope products:read)"""
+  productEvents: ProductEvent!
+}
+
+extend schema { subscription: Subscription }
+`;
+
+export const SUBSCRIPTIONS: SubscriptionDef[] = [
+  {
+    field: 'productEvents',
+    eventType: 'ProductEvent',
+    scope: 'products:read',
+    topic: (t) => (t.kind === 'key' && t.appId && t.environment ? topics.productEvents(t.appId, t.environment) : undefined),
+    link: { field: 'product', query: 'product', idArg: 'id', idType: 'ID!', id: (p) => p.productId },
+  },
+];

@@ -1,0 +1,59 @@
+// The whole system in one process, as `npm start` runs it: embedded PostgreSQL unless
+// DATABASE_URL is set, one in-process pub/sub unless REDIS_URL is set, the four subgraphs, the
+// gateway and the REST bridge on the ports of CONTRACT.md. Also used by tests and benchmarks.
+import type { Config } from '../lib/config.js';
+import { checkDatabase, databaseUrl, startEmbeddedPostgres, type EmbeddedDatabase } from '../lib/db.js';
+import { createInfra, type Infra } from '../lib/infra.js';
+import type { Logger } from '../lib/logger.js';
+import { startSubgraph, type RunningSubgraph } from '../lib/subgraph.js';
+import { startGateway, type RunningGateway } from '../gateway/gateway.js';
+import { startRestBridge } from '../rest-bridge/server.js';
+import { SUBGRAPHS } from './subgraphs.js';
+
+export interface RunningStack {
+  cfg: Config;
+  infra: Infra;
+  subgraphs: RunningSubgraph[];
+  gateway: RunningGateway;
+  rest: { url: string; port: number; stop(): Promise<void> };
+  dbUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startStack(cfg: Config, log: Logger): Promise<RunningStack> {
+  let embedded: EmbeddedDatabase | undefined;
+  if (!cfg.databaseUrl) embedded = await startEmbeddedPostgres(cfg, log);
+  const dbUrl = embedded?.url ?? databaseUrl(cfg);
+  await checkDatabase(dbUrl, cfg);
+  const infra = await createInfra(cfg, log);
+  const subgraphs: RunningSubgraph[] = [];
+  try {
+    // Sequential: migrations of different schemas could run in parallel, but start-up is
+    // dominated by schema building, which is CPU-bound anyway.
+    for (const def of Object.values(SUBGRAPHS)) {
+      subgraphs.push(await startSubgraph(def!, { cfg, log, pubsub: infra.pubsub, dbUrl }));
+    }
+    const gateway = await startGateway({ cfg, log, infra });
+    const rest = await startRestBridge({ cfg, log });
+    return {
+      cfg,
+      infra,
+      subgraphs,
+      gateway,
+      rest,
+      dbUrl,
+      async stop() {
+        await rest.stop();
+        await gateway.stop();
+        for (const s of subgraphs) await s.stop();
+        await infra.close();
+        await embedded?.stop();
+      },
+    };
+  } catch (e) {
+    for (const s of subgraphs) await s.stop().catch(() => undefined);
+    await infra.close().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    throw e;
+  }
+}

@@ -1,0 +1,21 @@
+// The ai subgraph: identities (this issue); analysis, prompts, agents, classifiers come later.
+import type { SubgraphDefinition } from '../../lib/subgraph.js';
+import { appTenantFilter, scopeToApp } from '../../lib/tenant-entity.js';
+import { createAiLoaders, type AiLoaders } from './context.js';
+import { IdentityEntity } from './identities/identity.entity.js';
+import { IdentityResolver } from './identities/identity.resolver.js';
+import { identityReference } from './identities/identity.reference.js';
+import { AppIdentitiesResolver, appReference } from './apps/app.resolver.js';
+import { migrations } from './migrations/index.js';
+
+export const ai: SubgraphDefinition<AiLoaders> = {
+  name: 'ai',
+  dbSchema: 'ai',
+  resolvers: [IdentityResolver, AppIdentitiesResolver],
+  referenceResolvers: { ...identityReference, ...appReference },
+  entities: [IdentityEntity],
+  migrations,
+  filters: appTenantFilter(['IdentityEntity']),
+  scope: scopeToApp,
+  createLoaders: createAiLoaders,
+};

@@ -1,0 +1,6 @@
+// Checked-in migrations, applied in this order at start (see lib/db.ts migrate()).
+import { Migration20261122085906_init } from './Migration20261122085906_init.js';
+
+export const migrations = [
+  { name: 'Migration20261122085906_init', class: Migration20261122085906_init },
+];

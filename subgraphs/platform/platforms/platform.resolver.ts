@@ -1,0 +1,26 @@
+import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { PlatformContext } from '../context.js';
+import { CreatePlatformInput } from './platform.inputs.js';
+import { Platform, toPlatform } from './platform.type.js';
+import * as platforms from './platform.service.js';
+
+@Resolver(() => Platform)
+export class PlatformResolver {
+  @Authorized('platform:admin')
+  @Query(() => [Platform], { description: 'Every platform (operator view)' })
+  async platforms(@Ctx() ctx: PlatformContext): Promise<Platform[]> {
+    return (await platforms.listPlatforms(ctx)).map(toPlatform);
+  }
+
+  @Authorized('platform:admin')
+  @Query(() => Platform, { description: "By the platform's id, url_id or code; PLATFORM_NOT_FOUND otherwise" })
+  async platform(@Ctx() ctx: PlatformContext, @Arg('id', () => ID) id: string): Promise<Platform> {
+    return toPlatform(await platforms.getPlatform(ctx, id));
+  }
+
+  @Authorized('platform:admin')
+  @Mutation(() => Platform, { description: 'Needs no X-Platform, so an admin can create the first platform' })
+  async createPlatform(@Ctx() ctx: PlatformContext, @Arg('input', () => CreatePlatformInput) input: CreatePlatformInput): Promise<Platform> {
+    return toPlatform(await platforms.createPlatform(ctx, input));
+  }
+}

@@ -1,0 +1,215 @@
+// Pure rules for index settings: defaults, validation of a client-given (partial) settings object,
+// and merging it over the current settings. No ORM, no GraphQL: the later settings endpoints
+// (PATCH settings, PUT ranking-rules/stop-words/synonyms) and the engine reuse these.
+// Settings are stored with the REST contract's snake_case keys, exactly as the client names them,
+// so an error's `parameter` (settings.ranking_rules) matches what the client wrote.
+import { DomainError } from '../../../lib/errors.js';
+
+export interface TypoToleranceSettings {
+  enabled: boolean;
+  min_word_size_for_typos: { one_typo: number; two_typos: number };
+}
+
+export interface IndexSettingsData {
+  searchable_attributes: string[];
+  filterable_attributes: string[];
+  sortable_attributes: string[];
+  ranking_rules: string[];
+  stop_words: string[];
+  distinct_attribute: string | null;
+  synonyms: Record<string, string[]>;
+  typo_tolerance: TypoToleranceSettings;
+}
+
+export type IndexSettingsPatch = Partial<Omit<IndexSettingsData, 'typo_tolerance'>> & {
+  typo_tolerance?: { enabled?: boolean; min_word_size_for_typos?: { one_typo?: number; two_typos?: number } };
+};
+
+export const BUILTIN_RANKING_RULES = ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'] as const;
+
+/** Meilisearch's defaults; a fresh copy each call so callers may mutate it. */
+export function defaultSettings(): IndexSettingsData {
+  return {
+    searchable_attributes: ['*'],
+    filterable_attributes: [],
+    sortable_attributes: [],
+    ranking_rules: [...BUILTIN_RANKING_RULES],
+    stop_words: [],
+    distinct_attribute: null,
+    synonyms: {},
+    typo_tolerance: { enabled: true, min_word_size_for_typos: { one_typo: 5, two_typos: 9 } },
+  };
+}
+
+// Bounds that keep one settings object from becoming a denial of service; generous for real use.
+const MAX_LIST = 1000;
+const MAX_STRING = 512;
+const CUSTOM_RANKING_RULE = /^(.+):(asc|desc)$/s;
+
+/** Attribute names are free-form document field names (dots address nested fields). */
+function isAttributeName(v: unknown): v is string {
+  return typeof v === 'string' && v.trim().length > 0 && v.length <= MAX_STRING;
+}
+
+/** GraphQL clients may write camelCase; REST clients write snake_case. Both map to one key. */
+const KEY_ALIASES: Record<string, keyof IndexSettingsData> = {
+  searchable_attributes: 'searchable_attributes',
+  searchableAttributes: 'searchable_attributes',
+  filterable_attributes: 'filterable_attributes',
+  filterableAttributes: 'filterable_attributes',
+  sortable_attributes: 'sortable_attributes',
+  sortableAttributes: 'sortable_attributes',
+  ranking_rules: 'ranking_rules',
+  rankingRules: 'ranking_rules',
+  stop_words: 'stop_words',
+  stopWords: 'stop_words',
+  distinct_attribute: 'distinct_attribute',
+  distinctAttribute: 'distinct_attribute',
+  synonyms: 'synonyms',
+  typo_tolerance: 'typo_tolerance',
+  typoTolerance: 'typo_tolerance',
+};
+
+function fail(parameter: string, message: string): never {
+  throw new DomainError('VALIDATION_FAILED', message, { parameter });
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** An array of non-empty strings; duplicates are dropped (settings lists behave as ordered sets). */
+function stringList(value: unknown, parameter: string): string[] {
+  if (!Array.isArray(value)) fail(parameter, `${parameter} must be an array of strings`);
+  if (value.length > MAX_LIST) fail(parameter, `${parameter} accepts at most ${MAX_LIST} entries`);
+  for (const v of value) {
+    if (!isAttributeName(v)) fail(parameter, `${parameter} must contain only non-empty strings of at most ${MAX_STRING} characters (got ${JSON.stringify(v)})`);
+  }
+  return [...new Set(value as string[])];
+}
+
+function rankingRules(value: unknown, parameter: string): string[] {
+  const rules = stringList(value, parameter);
+  for (const r of rules) {
+    const custom = CUSTOM_RANKING_RULE.exec(r);
+    if (!(BUILTIN_RANKING_RULES as readonly string[]).includes(r) && !(custom && custom[1].trim())) {
+      fail(parameter, `${parameter}: "${r}" is neither a built-in rule (${BUILTIN_RANKING_RULES.join(', ')}) nor <attribute>:asc|desc`);
+    }
+  }
+  return rules;
+}
+
+function stopWords(value: unknown, parameter: string): string[] {
+  if (!Array.isArray(value)) fail(parameter, `${parameter} must be an array of strings`);
+  if (value.length > MAX_LIST * 10) fail(parameter, `${parameter} accepts at most ${MAX_LIST * 10} entries`);
+  for (const v of value) if (typeof v !== 'string' || !v.trim() || v.length > MAX_STRING) fail(parameter, `${parameter} must contain only non-empty strings`);
+  // Kept as written (a client reads back what it set); the engine normalises case when matching.
+  return [...new Set(value as string[])];
+}
+
+function synonyms(value: unknown, parameter: string): Record<string, string[]> {
+  if (!isPlainObject(value)) fail(parameter, `${parameter} must be an object mapping a term to an array of terms`);
+  const out: Record<string, string[]> = {};
+  const entries = Object.entries(value);
+  if (entries.length > MAX_LIST * 10) fail(parameter, `${parameter} accepts at most ${MAX_LIST * 10} terms`);
+  for (const [term, list] of entries) {
+    if (!term.trim() || term.length > MAX_STRING) fail(parameter, `${parameter} terms must be non-empty strings`);
+    if (!Array.isArray(list) || list.some((s) => typeof s !== 'string' || !s.trim() || s.length > MAX_STRING)) {
+      fail(`${parameter}.${term}`, `${parameter}.${term} must be an array of non-empty strings`);
+    }
+    out[term] = [...new Set(list as string[])];
+  }
+  return out;
+}
+
+function typoSize(value: unknown, parameter: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 255) fail(parameter, `${parameter} must be an integer from 0 to 255`);
+  return value;
+}
+
+function typoTolerance(value: unknown, parameter: string): NonNullable<IndexSettingsPatch['typo_tolerance']> {
+  if (!isPlainObject(value)) fail(parameter, `${parameter} must be an object`);
+  const out: NonNullable<IndexSettingsPatch['typo_tolerance']> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k === 'enabled') {
+      if (typeof v !== 'boolean') fail(`${parameter}.enabled`, `${parameter}.enabled must be a boolean`);
+      out.enabled = v;
+    } else if (k === 'min_word_size_for_typos' || k === 'minWordSizeForTypos') {
+      const p = `${parameter}.min_word_size_for_typos`;
+      if (!isPlainObject(v)) fail(p, `${p} must be an object with one_typo and two_typos`);
+      out.min_word_size_for_typos = {};
+      for (const [kk, vv] of Object.entries(v)) {
+        if (kk === 'one_typo' || kk === 'oneTypo') out.min_word_size_for_typos.one_typo = typoSize(vv, `${p}.one_typo`);
+        else if (kk === 'two_typos' || kk === 'twoTypos') out.min_word_size_for_typos.two_typos = typoSize(vv, `${p}.two_typos`);
+        else fail(`${p}.${kk}`, `Unknown field ${p}.${kk} (expected one_typo, two_typos)`);
+      }
+    } else {
+      fail(`${parameter}.${k}`, `Unknown field ${parameter}.${k} (expected enabled, min_word_size_for_typos)`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Validate a client-given settings object (all keys optional). Unknown keys are refused rather
+ * than ignored, so a typo never silently leaves a default in place. `null` for a key means
+ * "reset to the default", as in Meilisearch.
+ */
+export function parseSettingsPatch(input: unknown, parameter = 'settings'): IndexSettingsPatch {
+  if (input == null) return {};
+  if (!isPlainObject(input)) fail(parameter, `${parameter} must be an object`);
+  const defaults = defaultSettings();
+  const out: Record<string, unknown> = {};
+  for (const [rawKey, value] of Object.entries(input)) {
+    const key = KEY_ALIASES[rawKey];
+    if (!key) fail(`${parameter}.${rawKey}`, `Unknown setting ${rawKey} (expected one of ${Object.keys(defaults).join(', ')})`);
+    if (key in out) fail(`${parameter}.${key}`, `${parameter}.${key} is given twice`);
+    const p = `${parameter}.${key}`;
+    if (value === null) {
+      out[key] = defaults[key];
+      continue;
+    }
+    switch (key) {
+      case 'searchable_attributes':
+      case 'filterable_attributes':
+      case 'sortable_attributes':
+        out[key] = stringList(value, p);
+        break;
+      case 'ranking_rules':
+        out[key] = rankingRules(value, p);
+        break;
+      case 'stop_words':
+        out[key] = stopWords(value, p);
+        break;
+      case 'distinct_attribute':
+        if (!isAttributeName(value)) fail(p, `${p} must be an attribute name or null`);
+        out[key] = value;
+        break;
+      case 'synonyms':
+        out[key] = synonyms(value, p);
+        break;
+      case 'typo_tolerance':
+        out[key] = typoTolerance(value, p);
+        break;
+    }
+  }
+  return out as IndexSettingsPatch;
+}
+
+/** Apply a validated patch over current settings; typo_tolerance merges field by field. */
+export function mergeSettings(current: IndexSettingsData, patch: IndexSettingsPatch, parameter = 'settings'): IndexSettingsData {
+  const { typo_tolerance: typo, ...rest } = patch;
+  const merged: IndexSettingsData = { ...current, ...rest };
+  if (typo) {
+    merged.typo_tolerance = {
+      enabled: typo.enabled ?? current.typo_tolerance.enabled,
+      min_word_size_for_typos: { ...current.typo_tolerance.min_word_size_for_typos, ...typo.min_word_size_for_typos },
+    };
+  }
+  const sizes = merged.typo_tolerance.min_word_size_for_typos;
+  if (sizes.one_typo > sizes.two_typos) {
+    const p = `${parameter}.typo_tolerance.min_word_size_for_typos`;
+    fail(p, `${p}.one_typo (${sizes.one_typo}) must not exceed two_typos (${sizes.two_typos})`);
+  }
+  return merged;
+}

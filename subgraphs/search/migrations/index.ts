@@ -1,0 +1,6 @@
+// Checked-in migrations, applied in this order at start (see lib/db.ts migrate()).
+import { Migration20261122085826_init } from './Migration20261122085826_init.js';
+
+export const migrations = [
+  { name: 'Migration20261122085826_init', class: Migration20261122085826_init },
+];

@@ -1,0 +1,121 @@
+// What tests use to talk to the one stack of the run: REST and GraphQL over real HTTP, token
+// minting, and a fresh tenant (platform → account → app → keys) per test.
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { signJwt } from '../../gateway/auth/jwt.js';
+import { ROOT } from './spawn.js';
+
+export interface StackInfo {
+  rest: string;
+  gateway: string;
+  subgraphs: Record<'platform' | 'ai' | 'catalog' | 'search', string>;
+  env: Record<string, string>;
+  redis: boolean;
+}
+
+let cached: StackInfo | undefined;
+export function stack(): StackInfo {
+  cached ??= JSON.parse(readFileSync(resolve(ROOT, '.data', 'test-stack.json'), 'utf8')) as StackInfo;
+  return cached;
+}
+
+export function uniq(prefix = 't'): string {
+  return `${prefix}${randomBytes(5).toString('hex')}`;
+}
+
+export function mintToken(opts: { sub?: string; scopes?: string[]; platform?: string; expiresInSec?: number } = {}): string {
+  const now = Math.floor(Date.now() / 1000);
+  return signJwt(
+    {
+      sub: opts.sub ?? uniq('user_'),
+      scope: (opts.scopes ?? ['platform:admin', 'platform:manage', 'platform:read']).join(' '),
+      iat: now,
+      exp: now + (opts.expiresInSec ?? 600),
+      ...(opts.platform ? { platform: opts.platform } : {}),
+    },
+    stack().env.JWT_SECRET,
+  );
+}
+
+export interface HttpResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export async function rest<T = any>(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = { ...(opts.body !== undefined || opts.raw !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers };
+  const r = await fetch(`${stack().rest}${path}`, { method, headers, body: opts.raw ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined) });
+  const text = await r.text();
+  let body: any = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: r.status, body, headers: r.headers };
+}
+
+export async function gql<T = any>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}, url = stack().gateway): Promise<HttpResult<{ data?: T; errors?: any[] }>> {
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+  return { status: r.status, body: (await r.json()) as { data?: T; errors?: any[] }, headers: r.headers };
+}
+
+export function jsonApi(type: string, attributes: Record<string, unknown>) {
+  return { data: { type, attributes } };
+}
+
+export interface Tenant {
+  platformCode: string;
+  adminToken: string;
+  platformHeaders: Record<string, string>;
+  accountUrlId: string;
+  appId: string;
+  secretKey: string;
+  publishableKey: string;
+  /** headers for products/search/ai calls with the secret key */
+  keyHeaders: Record<string, string>;
+}
+
+function expectStatus(r: HttpResult, status: number, what: string): void {
+  if (r.status !== status) throw new Error(`${what}: expected ${status}, got ${r.status}: ${JSON.stringify(r.body)}`);
+}
+
+/** A fresh platform, account (dedicated_cloud unless said otherwise), app and two keys, all through REST. */
+export async function createTenant(opts: { deploymentModel?: string; environment?: 'test' | 'live' } = {}): Promise<Tenant> {
+  const platformCode = uniq('p');
+  const adminToken = mintToken({ scopes: ['platform:admin', 'platform:manage', 'platform:read'] });
+  const platformHeaders = { authorization: `Bearer ${adminToken}`, 'x-platform': platformCode };
+  expectStatus(await rest('POST', '/platforms', { body: jsonApi('platforms', { code: platformCode, name: `Platform ${platformCode}` }), headers: platformHeaders }), 201, 'create platform');
+  const acct = await rest('POST', '/accounts', {
+    body: jsonApi('accounts', { name: `Account ${platformCode}`, code: uniq('a'), deployment_model: opts.deploymentModel ?? 'dedicated_cloud' }),
+    headers: platformHeaders,
+  });
+  expectStatus(acct, 201, 'create account');
+  const accountUrlId = acct.body.data.attributes.url_id as string;
+  const app = await rest('POST', `/accounts/${accountUrlId}/apps`, { body: jsonApi('apps', { name: 'App', app_type: 'web', purpose: 'production' }), headers: platformHeaders });
+  expectStatus(app, 201, 'create app');
+  const appId = app.body.data.id as string;
+  const environment = opts.environment ?? 'live';
+  const mk = async (keyType: string) => {
+    const r = await rest('POST', `/accounts/${accountUrlId}/apps/${appId}/api_keys`, {
+      body: jsonApi('api_keys', { name: keyType, key_type: keyType, environment }),
+      headers: platformHeaders,
+    });
+    expectStatus(r, 201, `create ${keyType} key`);
+    return r.body.data.attributes.key_id as string;
+  };
+  const secretKey = await mk('secret');
+  const publishableKey = await mk('publishable');
+  return {
+    platformCode,
+    adminToken,
+    platformHeaders,
+    accountUrlId,
+    appId,
+    secretKey,
+    publishableKey,
+    keyHeaders: { 'x-app-id': appId, 'x-api-key': secretKey },
+  };
+}

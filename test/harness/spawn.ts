@@ -1,0 +1,49 @@
+// Start project processes the way the npm scripts do (Node 22 from node_modules, swc register).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+const NODE = resolve(ROOT, 'node_modules', '.bin', 'node');
+
+export function spawnScript(script: string, env: Record<string, string | undefined>, logName: string): ChildProcess {
+  mkdirSync(resolve(ROOT, '.data', 'test-logs'), { recursive: true });
+  const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', `${logName}.log`));
+  const child = spawn(NODE, ['--import', '@swc-node/register/esm-register', script], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  return child;
+}
+
+export async function waitFor(url: string, timeoutMs = 90_000, child?: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before ${url} was ready (see .data/test-logs)`);
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+      last = `HTTP ${r.status}`;
+    } catch (e) {
+      last = (e as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms: ${last}`);
+}
+
+export function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((res) => {
+    const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(t);
+      res();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,149 @@
+// lib/config.ts: defaults follow CONTRACT.md's port table; every bad value fails with a
+// ConfigError whose message starts with the variable's name.
+import { ConfigError, SUBGRAPH_NAMES, loadConfig } from '../../lib/config.js';
+
+function expectConfigError(env: NodeJS.ProcessEnv, variable: string): ConfigError {
+  let caught: unknown;
+  try {
+    loadConfig(env);
+  } catch (e) {
+    caught = e;
+  }
+  expect(caught).toBeInstanceOf(ConfigError);
+  const err = caught as ConfigError;
+  expect(err.variable).toBe(variable);
+  expect(err.message.startsWith(`${variable}: `)).toBe(true);
+  return err;
+}
+
+describe('loadConfig defaults', () => {
+  const cfg = loadConfig({});
+
+  test('ports are the CONTRACT ports', () => {
+    expect(cfg.gatewayPort).toBe(4000);
+    expect(cfg.restPort).toBe(8080);
+    expect(cfg.subgraphPorts).toEqual({ platform: 4001, ai: 4002, catalog: 4003, search: 4004 });
+  });
+
+  test('subgraph and gateway URLs derive from the ports', () => {
+    expect(cfg.subgraphUrls).toEqual({
+      platform: 'http://127.0.0.1:4001/graphql',
+      ai: 'http://127.0.0.1:4002/graphql',
+      catalog: 'http://127.0.0.1:4003/graphql',
+      search: 'http://127.0.0.1:4004/graphql',
+    });
+    expect(cfg.gatewayUrl).toBe('http://127.0.0.1:4000/graphql');
+    expect(Object.keys(cfg.subgraphUrls).sort()).toEqual([...SUBGRAPH_NAMES].sort());
+  });
+
+  test('optional backends are unset, limits and log level have defaults', () => {
+    expect(cfg.databaseUrl).toBeUndefined();
+    expect(cfg.redisUrl).toBeUndefined();
+    expect(cfg.logLevel).toBe('info');
+    expect(cfg.host).toBe('127.0.0.1');
+    expect(cfg.apiKeyCacheTtlMs).toBe(30_000);
+    expect(cfg.maxQueryDepth).toBe(12);
+    expect(cfg.maxQueryCost).toBe(5000);
+    expect(cfg.allowPrivateNetworkFetch).toBe(false);
+  });
+
+  test('the default JWT secret is flagged and the internal secret derives from it', () => {
+    expect(cfg.jwtSecretIsDefault).toBe(true);
+    expect(cfg.internalSecret).toBe(`internal:${cfg.jwtSecret}`);
+    const set = loadConfig({ JWT_SECRET: 's3cret' });
+    expect(set.jwtSecretIsDefault).toBe(false);
+    expect(set.internalSecret).toBe('internal:s3cret');
+    expect(loadConfig({ JWT_SECRET: 's3cret', INTERNAL_SECRET: 'other' }).internalSecret).toBe('other');
+  });
+
+  test('empty strings count as unset', () => {
+    const c = loadConfig({ GATEWAY_PORT: '', DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: '' });
+    expect(c.gatewayPort).toBe(4000);
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.redisUrl).toBeUndefined();
+    expect(c.logLevel).toBe('info');
+  });
+});
+
+describe('loadConfig overrides', () => {
+  test('ports override, and the derived URLs follow them', () => {
+    const c = loadConfig({ GATEWAY_PORT: '5000', REST_PORT: '5080', CATALOG_PORT: '5003', PLATFORM_PORT: '0' });
+    expect(c.gatewayPort).toBe(5000);
+    expect(c.restPort).toBe(5080);
+    expect(c.subgraphPorts.catalog).toBe(5003);
+    expect(c.subgraphPorts.platform).toBe(0);
+    expect(c.subgraphUrls.catalog).toBe('http://127.0.0.1:5003/graphql');
+    expect(c.gatewayUrl).toBe('http://127.0.0.1:5000/graphql');
+  });
+
+  test('an explicit subgraph URL wins over host:port', () => {
+    const c = loadConfig({ SEARCH_URL: 'https://search.internal/graphql', SEARCH_PORT: '9999' });
+    expect(c.subgraphUrls.search).toBe('https://search.internal/graphql');
+    expect(c.subgraphPorts.search).toBe(9999);
+  });
+
+  test('accepted database and redis URLs', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).databaseUrl).toBe('postgres://u@h:5432/db');
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }).databaseUrl).toBe('postgresql://u@h/db');
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(loadConfig({ REDIS_URL: 'rediss://cache.example:6380/2' }).redisUrl).toBe('rediss://cache.example:6380/2');
+  });
+
+  test.each(['debug', 'info', 'warn', 'error', 'silent'] as const)('LOG_LEVEL=%s is accepted', (level) => {
+    expect(loadConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
+  });
+
+  test('ALLOW_PRIVATE_NETWORK_FETCH only on "1"', () => {
+    expect(loadConfig({ ALLOW_PRIVATE_NETWORK_FETCH: '1' }).allowPrivateNetworkFetch).toBe(true);
+    expect(loadConfig({ ALLOW_PRIVATE_NETWORK_FETCH: 'true' }).allowPrivateNetworkFetch).toBe(false);
+  });
+});
+
+describe('loadConfig rejects bad values with the variable name first', () => {
+  test.each([
+    ['GATEWAY_PORT', 'abc'],
+    ['GATEWAY_PORT', '65536'],
+    ['REST_PORT', '-1'],
+    ['REST_PORT', '80.5'],
+    ['PLATFORM_PORT', '4001x'],
+    ['AI_PORT', '1e6'],
+    ['CATALOG_PORT', 'NaN'],
+    ['SEARCH_PORT', '99999'],
+    ['EMBEDDED_PG_PORT', 'port'],
+  ])('%s=%s', (variable, value) => {
+    const err = expectConfigError({ [variable]: value }, variable);
+    expect(err.message).toContain(`"${value}"`);
+  });
+
+  test.each([
+    ['DATABASE_URL', 'not a url'],
+    ['DATABASE_URL', 'mysql://u@h/db'],
+    ['DATABASE_URL', 'http://h/db'],
+    ['REDIS_URL', 'localhost:6379'],
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['REDIS_URL', 'postgres://h/db'],
+    ['GATEWAY_URL', 'ftp://h/graphql'],
+    ['PLATFORM_URL', 'nope'],
+    ['CATALOG_URL', 'redis://h'],
+  ])('%s=%s', (variable, value) => {
+    expectConfigError({ [variable]: value }, variable);
+  });
+
+  test('a wrong protocol names the allowed ones', () => {
+    expect(expectConfigError({ DATABASE_URL: 'mysql://u@h/db' }, 'DATABASE_URL').message).toContain('postgres:, postgresql:');
+    expect(expectConfigError({ REDIS_URL: 'http://h' }, 'REDIS_URL').message).toContain('redis:, rediss:');
+  });
+
+  test.each(['verbose', 'INFO', 'trace'])('LOG_LEVEL=%s', (level) => {
+    expectConfigError({ LOG_LEVEL: level }, 'LOG_LEVEL');
+  });
+
+  test.each([
+    ['API_KEY_CACHE_TTL_MS', '0'],
+    ['API_KEY_CACHE_TTL_MS', 'soon'],
+    ['MAX_QUERY_DEPTH', '-3'],
+    ['MAX_QUERY_COST', '1.5'],
+  ])('%s=%s', (variable, value) => {
+    expectConfigError({ [variable]: value }, variable);
+  });
+});
