@@ -23,6 +23,8 @@ export interface KeyRecord {
   expiresAt: string | null;
   revoked: boolean;
   appStatus: string;
+  /** 'closed' once the account is soft-deleted */
+  accountStatus?: string;
   deploymentModel?: string;
   plan?: string;
 }
@@ -98,6 +100,7 @@ export class ApiKeyVerifier {
     const now = (this.opts.now ?? Date.now)();
     if (key.expiresAt && Date.parse(key.expiresAt) <= now) return { valid: false, code: 'KEY_EXPIRED', message: `API key expired at ${key.expiresAt}` };
     if (key.appStatus && key.appStatus !== 'active') return { valid: false, code: 'FORBIDDEN', message: `App is ${key.appStatus}` };
+    if (key.accountStatus && key.accountStatus !== 'active') return { valid: false, code: 'FORBIDDEN', message: `Account is ${key.accountStatus}` };
     if (!ipAllowed(entry.ips, req.ip)) return { valid: false, code: 'IP_NOT_ALLOWED', message: `Client IP ${req.ip ?? 'unknown'} is not in the key's allow-list` };
     // Browsers always send Origin; server-side callers do not, and Origin is only meaningful for browsers.
     if (key.allowedOrigins.length && req.origin && !key.allowedOrigins.includes(req.origin)) {

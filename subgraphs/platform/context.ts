@@ -18,7 +18,8 @@ export interface PlatformLoaders {
   /** apps of live accounts only */
   appById: DataLoader<string, AppEntity | null>;
   appsByAccount: DataLoader<string, AppEntity[]>;
-  /** revoked keys are left out */
+  /** revoked keys are left out (here and below) */
+  apiKeyById: DataLoader<string, ApiKeyEntity | null>;
   apiKeysByApp: DataLoader<string, ApiKeyEntity[]>;
 }
 
@@ -59,6 +60,9 @@ export function createPlatformLoaders(ctx: Omit<PlatformContext, 'loaders'>): Pl
         await em.find(AppEntity, { account: { $in: [...accountIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
         (r) => r.account.id,
       ),
+    ),
+    apiKeyById: new DataLoader(async (ids) =>
+      byKey(ids, await em.find(ApiKeyEntity, { id: { $in: [...ids] }, revokedAt: null }), (r) => r.id),
     ),
     apiKeysByApp: new DataLoader(async (appIds) =>
       grouped(

@@ -1,0 +1,146 @@
+// THE one place where errors become REST bodies. Everything that fails (a GraphQL error from the
+// gateway, a gateway auth refusal, a bridge-side DomainError, an unexpected exception) is first
+// normalised to a RestError {code, status, message, parameter}, then rendered in the documented
+// shape of the route's service. Statuses come from the error's extensions, else ERROR_TABLE, else 500.
+import { DomainError, ERROR_TABLE, isErrorCode } from '../lib/errors.js';
+import { isPlainObject, snakeCase } from './jsonapi.js';
+import type { Service } from './types.js';
+
+export interface RestError {
+  code: string;
+  status: number;
+  message: string;
+  parameter?: string;
+}
+
+export interface GraphQLErrorLike {
+  message?: unknown;
+  extensions?: unknown;
+}
+
+/**
+ * Codes that mean the bridge's own operation is wrong (it no longer matches the supergraph, or
+ * trips the gateway's limits): the client did nothing wrong, so they render as 500 and are logged.
+ */
+const BRIDGE_FAULTS = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'QUERY_TOO_DEEP',
+  'QUERY_TOO_COMPLEX',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+]);
+
+export const INTERNAL: RestError = Object.freeze({ code: 'INTERNAL', status: 500, message: 'Internal server error' });
+
+export function isBridgeFault(e: GraphQLErrorLike): boolean {
+  const ext = isPlainObject(e.extensions) ? e.extensions : {};
+  return typeof ext.code === 'string' && BRIDGE_FAULTS.has(ext.code);
+}
+
+export function restError(code: string, message?: string, parameter?: string): RestError {
+  const known = isErrorCode(code) ? ERROR_TABLE[code] : undefined;
+  return { code, status: known?.status ?? 500, message: message ?? known?.title ?? 'Internal server error', ...(parameter ? { parameter } : {}) };
+}
+
+export function fromDomainError(e: DomainError): RestError {
+  return { code: e.code, status: e.status, message: e.message, ...(e.opts.parameter ? { parameter: e.opts.parameter } : {}) };
+}
+
+/** A GraphQL error (from `errors[]` of a 200, or of a gateway 4xx refusal) as a RestError. */
+export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number): RestError {
+  const ext = isPlainObject(e.extensions) ? e.extensions : {};
+  const code = typeof ext.code === 'string' && ext.code ? ext.code : 'INTERNAL';
+  const message = typeof e.message === 'string' && e.message ? e.message : undefined;
+  if (BRIDGE_FAULTS.has(code)) return INTERNAL;
+  // Variable coercion failures can only come from body attributes (path and query values are
+  // validated here first): they are attribute validation errors, like the subgraphs' own.
+  if (code === 'BAD_USER_INPUT') return coercionError(message ?? 'Invalid input');
+  const status = httpStatusOf(ext.status) ?? (isErrorCode(code) ? ERROR_TABLE[code].status : undefined) ?? httpStatusOf(httpStatus) ?? 500;
+  // An unknown 5xx may carry internals (driver messages, hostnames): mask it.
+  if (status >= 500 && !isErrorCode(code)) return { ...INTERNAL, status };
+  const parameter = typeof ext.parameter === 'string' && ext.parameter ? ext.parameter : undefined;
+  return { code, status, message: message ?? restError(code).message, ...(parameter ? { parameter } : {}) };
+}
+
+function httpStatusOf(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 400 && v <= 599 ? v : undefined;
+}
+
+/**
+ * graphql-js coercion messages → 422 VALIDATION_FAILED naming the REST attribute:
+ *   Variable "$input" got invalid value {…} at "input.price"; Field "currency" of required type "String!" was not provided.
+ * becomes parameter "price.currency", message "price.currency is required". The echoed value is
+ * dropped (it can be large, and it is the client's own data).
+ */
+export function coercionError(message: string): RestError {
+  const at = [...message.matchAll(/ at "([A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*)"; /g)].pop();
+  const reasons = [...message.matchAll(/; (Field "|Expected |[A-Z]\w* cannot represent |Variable ")/g)].pop();
+  let reason = reasons ? message.slice(reasons.index + 2) : message;
+  const segments = at ? at[1].split('.').slice(1) : []; // the first segment is the GraphQL variable
+  const field = /^Field "(\w+)" (of required type|is not defined by type)/.exec(reason);
+  if (field) segments.push(field[1]);
+  const parameter = segments.map((s) => s.replace(/^(\w+)/, (w) => snakeCase(w))).join('.') || undefined;
+  if (field?.[2] === 'of required type') reason = 'is required';
+  else if (field) reason = 'is not a known attribute';
+  else if (/^Variable "\$\w+" of required type/.test(reason)) reason = 'data.attributes are required';
+  const text = parameter && field ? `${parameter} ${reason}` : parameter ? `${parameter}: ${reason}` : reason;
+  return { code: 'VALIDATION_FAILED', status: 422, message: text, ...(parameter ? { parameter } : {}) };
+}
+
+/** One status for several errors: theirs when they agree, 400 for mixed 4xx, else 500. */
+export function overallStatus(errors: readonly RestError[]): number {
+  const statuses = new Set(errors.map((e) => e.status));
+  if (statuses.size === 1) return errors[0].status;
+  return [...statuses].every((s) => s < 500) ? 400 : 500;
+}
+
+const ALIASES: Record<string, string> = { RATE_LIMITED: 'rate_limit_exceeded' };
+
+/** ACCOUNT_NOT_FOUND → account_not_found; RATE_LIMITED → rate_limit_exceeded (the spec's name). */
+export function lowerSnakeCode(code: string): string {
+  return ALIASES[code] ?? code.toLowerCase().replace(/-/g, '_');
+}
+
+/** How each service writes a code: products keep the spec's UPPER_SNAKE; AI keeps its kebab codes. */
+export function codeFor(service: Service, code: string): string {
+  if (service === 'products') return code;
+  if (service === 'ai' && code.includes('-')) return code;
+  return lowerSnakeCode(code);
+}
+
+function titleOf(e: RestError): string {
+  return isErrorCode(e.code) ? ERROR_TABLE[e.code].title : e.message;
+}
+
+function listShape(service: Service, errors: readonly RestError[]) {
+  return {
+    errors: errors.map((e) => ({
+      status: String(e.status),
+      code: codeFor(service, e.code),
+      title: titleOf(e),
+      detail: e.message,
+      ...(e.parameter ? { source: { parameter: e.parameter } } : {}),
+    })),
+  };
+}
+
+/** The documented body (and status) of `errors` for a route of `service`. */
+export function renderErrors(service: Service, errors: readonly RestError[]): { status: number; body: unknown } {
+  const list = errors.length ? errors : [INTERNAL];
+  const status = overallStatus(list);
+  switch (service) {
+    case 'platform': {
+      const e = list[0];
+      return { status, body: { error: codeFor('platform', e.code), message: e.message, status, ...(e.parameter ? { parameter: e.parameter } : {}) } };
+    }
+    case 'ai': {
+      // Shape B is the spec's single-object body of the unregistered-user error.
+      const unregistered = list.find((e) => e.code === 'usr-not-registered');
+      if (unregistered) return { status: unregistered.status, body: { error: { code: unregistered.code, message: unregistered.message, status: unregistered.status } } };
+      return { status, body: listShape('ai', list) };
+    }
+    default:
+      return { status, body: listShape(service, list) };
+  }
+}

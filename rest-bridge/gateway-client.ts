@@ -1,0 +1,111 @@
+// The bridge's only way out: GraphQL over HTTP to the gateway. Node's fetch keeps connections
+// alive by default (one undici pool per origin), so routes reuse sockets to the gateway.
+// Credentials are forwarded untouched; the gateway authenticates. X-Forwarded-For is set to the
+// client's socket address (never copied from the client), since the gateway trusts it from
+// loopback peers for key IP allow-lists.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { GraphQLErrorLike } from './errors.js';
+import type { Operation } from './operations.js';
+
+const FORWARDED_REQUEST_HEADERS = ['authorization', 'x-app-id', 'x-api-key', 'x-platform', 'origin', 'x-request-id'] as const;
+/** gateway response headers a REST client should see (rate limiting) */
+export const FORWARDED_RESPONSE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'] as const;
+
+export interface CallerInfo {
+  headers: IncomingHttpHeaders;
+  clientIp?: string;
+  requestId: string;
+}
+
+export type GatewayOutcome =
+  | { kind: 'data'; data: Record<string, any>; headers: Record<string, string> }
+  | { kind: 'errors'; errors: GraphQLErrorLike[]; httpStatus: number; headers: Record<string, string> }
+  | { kind: 'unavailable'; reason: string };
+
+export interface HealthProbe {
+  status: number;
+  latencyMs: number;
+  body?: Record<string, any>;
+  error?: string;
+}
+
+/** `::ffff:127.0.0.1` → `127.0.0.1`, so allow-lists written with IPv4 addresses match. */
+export function normaliseIp(ip: string | undefined): string | undefined {
+  return ip?.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
+}
+
+export class GatewayClient {
+  readonly baseUrl: string;
+
+  constructor(
+    readonly url: string,
+    private readonly timeoutMs = 30_000,
+  ) {
+    this.baseUrl = url.replace(/\/graphql\/?$/, '');
+  }
+
+  async execute(op: Operation, variables: Record<string, unknown>, caller: CallerInfo): Promise<GatewayOutcome> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    for (const name of FORWARDED_REQUEST_HEADERS) {
+      const v = caller.headers[name];
+      const value = Array.isArray(v) ? v[0] : v;
+      if (value) headers[name] = value;
+    }
+    headers['x-request-id'] = caller.requestId;
+    const ip = normaliseIp(caller.clientIp);
+    if (ip) headers['x-forwarded-for'] = ip;
+
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(this.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query: op.source, operationName: op.name, variables }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      text = await res.text();
+    } catch (e) {
+      return { kind: 'unavailable', reason: describe(e) };
+    }
+    const out: Record<string, string> = {};
+    for (const name of FORWARDED_RESPONSE_HEADERS) {
+      const v = res.headers.get(name);
+      if (v !== null) out[name] = v;
+    }
+    let body: any;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return { kind: 'unavailable', reason: `gateway answered ${res.status} with a non-JSON body` };
+    }
+    // REST has no partial success: any error fails the request.
+    if (Array.isArray(body?.errors) && body.errors.length) return { kind: 'errors', errors: body.errors, httpStatus: res.status, headers: out };
+    if (res.ok && body && typeof body.data === 'object' && body.data !== null) return { kind: 'data', data: body.data, headers: out };
+    return { kind: 'unavailable', reason: `gateway answered ${res.status} without data or errors` };
+  }
+
+  /** GET a gateway health path; never throws. */
+  async health(path: string, timeoutMs = 5_000): Promise<HealthProbe> {
+    const started = performance.now();
+    try {
+      const r = await fetch(this.baseUrl + path, { signal: AbortSignal.timeout(timeoutMs) });
+      const text = await r.text();
+      let body: Record<string, any> | undefined;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      return { status: r.status, latencyMs: Math.round(performance.now() - started), body };
+    } catch (e) {
+      return { status: 0, latencyMs: Math.round(performance.now() - started), error: describe(e) };
+    }
+  }
+}
+
+function describe(e: unknown): string {
+  const err = e as Error & { cause?: { code?: string; message?: string } };
+  if (err?.name === 'TimeoutError') return 'gateway timed out';
+  return err?.cause?.code ?? err?.cause?.message ?? err?.message ?? String(e);
+}

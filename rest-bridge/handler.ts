@@ -1,0 +1,183 @@
+// The request pipeline every route row goes through, in this order: match (404/405) → credentials
+// present (401) → content type (415) → body size (413) → JSON (400) → JSON:API envelope (400/409)
+// → query and path variables (400) → one GraphQL operation at the gateway → JSON:API document or
+// the service's error body. Credentials come before the body so an anonymous caller learns nothing
+// about payload validation.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DomainError } from '../lib/errors.js';
+import { BodyTooLargeError, MiB, pathOf, readBody, sendJson } from '../lib/http.js';
+import type { Logger } from '../lib/logger.js';
+import { fromDomainError, fromGraphQLError, INTERNAL, isBridgeFault, renderErrors, restError, type RestError } from './errors.js';
+import type { GatewayClient } from './gateway-client.js';
+import { basicHealth, detailedHealth, readiness, VERSION, type HealthAnswer } from './health.js';
+import { parseEnvelope, toGraphQLInput } from './jsonapi.js';
+import { buildOpenApi } from './openapi.js';
+import type { Operation } from './operations.js';
+import { parseQuery } from './query.js';
+import { compileRouter } from './router.js';
+import type { AuthMode, Route, RouteInput, Service } from './types.js';
+
+export const BODY_LIMIT = MiB;
+
+type Entry =
+  | { kind: 'route'; method: string; path: string; route: Route }
+  | { kind: 'builtin'; method: string; path: string; answer(): Promise<HealthAnswer> | HealthAnswer };
+
+export interface HandlerDeps {
+  routes: readonly Route[];
+  operations: Map<string, Operation>;
+  gateway: GatewayClient;
+  log: Logger;
+  startedAt?: number;
+}
+
+/** Which service's error shape a path gets when no route matched it. */
+export function serviceForPath(path: string): Service {
+  if (/^\/v1(\/|$)/.test(path)) return 'products';
+  if (/^\/search(\/|$)/.test(path)) return 'search';
+  if (/^\/(ai|identities|prompts|agents)(\/|$)/.test(path)) return 'ai';
+  return 'platform';
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
+}
+
+const MISSING_CREDENTIALS: Record<Exclude<AuthMode, 'none'>, string> = {
+  'jwt+platform': 'Authorization: Bearer <JWT> and X-Platform are required',
+  apiKey: 'An API key is required: X-App-Id with X-Api-Key (or Authorization: Bearer <key>)',
+  'apiKey+jwt': 'An API key (X-App-Id, X-Api-Key) and a user JWT (Authorization: Bearer) are required',
+};
+
+/** Only "nothing at all" is refused here; whether the credentials are valid is the gateway's call. */
+export function credentialsPresent(mode: AuthMode, authorization: string | undefined, apiKey: string | undefined): boolean {
+  if (mode === 'none') return true;
+  if (mode === 'jwt+platform') return !!authorization;
+  return !!(authorization || apiKey);
+}
+
+const JSON_TYPE = /^application\/(json|[\w.+-]+\+json)\s*(;|$)/i;
+
+export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const { gateway, operations } = deps;
+  const startedAt = deps.startedAt ?? Date.now();
+  for (const r of deps.routes) {
+    const op = operations.get(r.operation);
+    if (!op) throw new Error(`route ${r.method} ${r.path}: operation ${r.operation} not found in rest-bridge/operations/`);
+    if (op.service !== r.service) throw new Error(`route ${r.method} ${r.path}: operation ${r.operation} lives in ${op.service}.graphql, not ${r.service}.graphql`);
+  }
+  const openapi = buildOpenApi(deps.routes, { version: VERSION });
+  const entries: Entry[] = [
+    ...deps.routes.map((route): Entry => ({ kind: 'route', method: route.method, path: route.path, route })),
+    { kind: 'builtin', method: 'GET', path: '/health', answer: basicHealth },
+    { kind: 'builtin', method: 'GET', path: '/health/ready', answer: () => readiness(gateway) },
+    { kind: 'builtin', method: 'GET', path: '/health/detailed', answer: () => detailedHealth(gateway, startedAt) },
+    { kind: 'builtin', method: 'GET', path: '/openapi.json', answer: () => ({ status: 200, body: openapi }) },
+  ];
+  const router = compileRouter(entries);
+
+  return async (req, res) => {
+    const began = performance.now();
+    const incoming = header(req, 'x-request-id');
+    const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    res.setHeader('x-request-id', requestId);
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = req.url ?? '/';
+    const path = pathOf(req);
+    const log = deps.log.child({ requestId });
+    let service: Service = serviceForPath(path);
+
+    const fail = (errors: RestError[], headers: Record<string, string> = {}) => {
+      const { status, body } = renderErrors(service, errors);
+      if (!res.headersSent) sendJson(res, status, body, headers);
+      else res.end();
+    };
+
+    try {
+      const m = router.match(method, path);
+      if (m.kind === 'bad_path') return fail([restError('BAD_REQUEST', 'The path is not valid percent-encoding')]);
+      if (m.kind === 'not_found') return fail([restError('ROUTE_NOT_FOUND', `No route for ${method} ${path}`)]);
+      if (m.kind === 'method_not_allowed') {
+        const first = m.entries[0];
+        service = first.kind === 'route' ? first.route.service : service;
+        const allow = m.allow.join(', ');
+        if (method === 'OPTIONS') {
+          res.writeHead(204, { allow: `${allow}, OPTIONS` });
+          res.end();
+          return;
+        }
+        return fail([restError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allow}`)], { allow });
+      }
+      const entry = m.entry;
+      if (entry.kind === 'builtin') {
+        req.resume();
+        const a = await entry.answer();
+        return sendJson(res, a.status, a.body);
+      }
+
+      const route = entry.route;
+      service = route.service;
+      if (!credentialsPresent(route.auth, header(req, 'authorization'), header(req, 'x-api-key'))) {
+        req.resume();
+        return fail([restError('UNAUTHENTICATED', MISSING_CREDENTIALS[route.auth as Exclude<AuthMode, 'none'>])]);
+      }
+
+      let attributes: Record<string, unknown> = {};
+      if (route.body) {
+        attributes = toGraphQLInput(await readJsonApiBody(req, route.body.type), route.body.attributes);
+      } else {
+        req.resume(); // bodies of body-less routes are ignored, but drained so the connection stays usable
+      }
+      const q = url.indexOf('?');
+      const input: RouteInput = { params: m.params, query: parseQuery(q >= 0 ? url.slice(q + 1) : ''), attributes };
+      const variables = route.variables(input);
+
+      const outcome = await gateway.execute(operations.get(route.operation)!, variables, { headers: req.headers, clientIp: req.socket.remoteAddress, requestId });
+      if (outcome.kind === 'unavailable') {
+        log.warn('gateway unavailable', { route: route.operation, reason: outcome.reason });
+        return fail([restError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly')]);
+      }
+      if (outcome.kind === 'errors') {
+        if (outcome.errors.some(isBridgeFault)) log.error('bridge operation rejected by the gateway', { route: route.operation, errors: outcome.errors });
+        const errors = outcome.errors.map((e) => fromGraphQLError(e, outcome.httpStatus));
+        if (errors.some((e) => e.status >= 500)) log.warn('gateway returned a server error', { route: route.operation, errors: outcome.errors });
+        return fail(errors, outcome.headers);
+      }
+      const doc = route.result(outcome.data, input);
+      sendJson(res, route.status, doc, outcome.headers);
+    } catch (e) {
+      if (e instanceof DomainError) return fail([fromDomainError(e)]);
+      log.error('request failed', { method, path, err: e });
+      fail([INTERNAL]);
+    } finally {
+      log.debug('request', { method, path, status: res.statusCode, ms: Math.round(performance.now() - began) });
+    }
+  };
+}
+
+/** Read, size-check and parse a JSON:API body; errors are DomainErrors with the documented statuses. */
+async function readJsonApiBody(req: IncomingMessage, type: string): Promise<Record<string, unknown>> {
+  const contentType = header(req, 'content-type');
+  if (contentType && !JSON_TYPE.test(contentType)) {
+    req.resume();
+    throw new DomainError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json (got ${contentType.split(';')[0]})`);
+  }
+  let raw: Buffer;
+  try {
+    raw = await readBody(req, BODY_LIMIT);
+  } catch (e) {
+    if (e instanceof BodyTooLargeError) throw new DomainError('PAYLOAD_TOO_LARGE', `JSON bodies are limited to ${BODY_LIMIT} bytes (1 MiB)`);
+    throw e;
+  }
+  let body: unknown;
+  if (raw.length) {
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new DomainError('INVALID_JSON', 'The request body is not valid JSON');
+    }
+  }
+  return parseEnvelope(body, type);
+}

@@ -1,0 +1,164 @@
+// OpenAPI 3.1 generated from the route table (served at GET /openapi.json), so the document can
+// never list a path the bridge does not serve, or miss one it does.
+import type { AttrSpec, AuthMode, Route, Service } from './types.js';
+
+type Schema = Record<string, unknown>;
+
+const ERROR_SCHEMA: Record<Service, string> = {
+  platform: '#/components/schemas/PlatformError',
+  products: '#/components/schemas/JsonApiErrors',
+  search: '#/components/schemas/JsonApiErrors',
+  ai: '#/components/schemas/AiError',
+};
+
+const SECURITY: Record<AuthMode, Record<string, string[]>[]> = {
+  'jwt+platform': [{ bearerJwt: [], platformHeader: [] }],
+  apiKey: [
+    { appId: [], apiKeyHeader: [] },
+    { appId: [], bearerApiKey: [] },
+  ],
+  'apiKey+jwt': [{ appId: [], apiKeyHeader: [], bearerJwt: [] }],
+  none: [],
+};
+
+export function attrSchema(spec: AttrSpec): Schema {
+  if (typeof spec !== 'string') {
+    const properties = Object.fromEntries(Object.entries(spec.properties).map(([k, v]) => [k, attrSchema(v)]));
+    return { type: 'object', properties, ...(spec.required?.length ? { required: spec.required } : {}) };
+  }
+  switch (spec) {
+    case 'datetime':
+      return { type: 'string', format: 'date-time' };
+    case 'string[]':
+      return { type: 'array', items: { type: 'string' } };
+    case 'json':
+      return { type: 'object', additionalProperties: true, description: 'free-form; keys kept as given' };
+    default:
+      return { type: spec };
+  }
+}
+
+/** `/accounts/:url_id/apps` → `/accounts/{url_id}/apps` */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
+}
+
+function documentSchema(type: string, list: boolean): Schema {
+  const res = { $ref: '#/components/schemas/Resource', description: `data.type = "${type}"` };
+  return {
+    type: 'object',
+    required: ['data'],
+    properties: { data: list ? { type: 'array', items: res } : res, meta: { type: 'object' } },
+  };
+}
+
+function operationOf(route: Route): Schema {
+  const params = [...route.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const query = (route.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, schema: { type: q.type }, ...(q.description ? { description: q.description } : {}) }));
+  const error = { description: 'error', content: { 'application/json': { schema: { $ref: ERROR_SCHEMA[route.service] } } } };
+  const op: Schema = {
+    operationId: route.operation,
+    summary: route.summary,
+    tags: [route.service],
+    security: SECURITY[route.auth],
+    parameters: [...params, ...query],
+    responses: {
+      [String(route.status)]: { description: 'success', content: { 'application/json': { schema: documentSchema(route.responseType, !!route.list) } } },
+      '4XX': error,
+      '5XX': error,
+    },
+  };
+  if (route.body) {
+    const attributes = {
+      type: 'object',
+      properties: Object.fromEntries(Object.entries(route.body.attributes).map(([k, v]) => [k, attrSchema(v)])),
+      ...(route.body.required?.length ? { required: route.body.required } : {}),
+    };
+    op.requestBody = {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['data'],
+            properties: { data: { type: 'object', required: ['type'], properties: { type: { const: route.body.type }, attributes } } },
+          },
+        },
+      },
+    };
+  }
+  return op;
+}
+
+const health = (summary: string, statuses: string[]): Schema => ({
+  operationId: summary.replace(/\W+(\w)/g, (_m, c: string) => c.toUpperCase()).replace(/\W/g, ''),
+  summary,
+  tags: ['health'],
+  security: [],
+  responses: Object.fromEntries(statuses.map((s) => [s, { description: s === '200' ? 'healthy' : 'unhealthy', content: { 'application/json': { schema: { type: 'object' } } } }])),
+});
+
+export function buildOpenApi(routes: readonly Route[], opts: { version: string; serverUrl?: string }): Schema {
+  const paths: Record<string, Record<string, Schema>> = {
+    '/health': { get: health('Basic health', ['200']) },
+    '/health/ready': { get: health('Readiness of the gateway and every subgraph database', ['200', '503']) },
+    '/health/detailed': { get: health('Component statuses with latencies', ['200', '503']) },
+    '/openapi.json': { get: health('This document', ['200']) },
+  };
+  for (const r of routes) {
+    const p = openApiPath(r.path);
+    paths[p] ??= {};
+    paths[p][r.method.toLowerCase()] = operationOf(r);
+  }
+  const errorItem = {
+    type: 'object',
+    required: ['status', 'code', 'title'],
+    properties: {
+      status: { type: 'string' },
+      code: { type: 'string' },
+      title: { type: 'string' },
+      detail: { type: 'string' },
+      source: { type: 'object', properties: { parameter: { type: 'string' } } },
+    },
+  };
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Platform, products, search and AI REST API', version: opts.version },
+    ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
+    tags: [{ name: 'platform' }, { name: 'products' }, { name: 'search' }, { name: 'ai' }, { name: 'health' }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        bearerApiKey: { type: 'http', scheme: 'bearer', description: 'an API key as the bearer token' },
+        platformHeader: { type: 'apiKey', in: 'header', name: 'X-Platform' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        appId: { type: 'apiKey', in: 'header', name: 'X-App-Id' },
+      },
+      schemas: {
+        Resource: {
+          type: 'object',
+          required: ['id', 'type', 'attributes'],
+          properties: { id: { type: 'string' }, type: { type: 'string' }, attributes: { type: 'object' } },
+        },
+        PlatformError: {
+          type: 'object',
+          required: ['error', 'message', 'status'],
+          properties: { error: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' }, parameter: { type: 'string' } },
+        },
+        JsonApiErrors: { type: 'object', required: ['errors'], properties: { errors: { type: 'array', items: errorItem } } },
+        AiError: {
+          oneOf: [
+            { $ref: '#/components/schemas/JsonApiErrors' },
+            {
+              type: 'object',
+              required: ['error'],
+              description: 'usr-not-registered only',
+              properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } } } },
+            },
+          ],
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// The bridge's GraphQL operations: one .graphql file per service under operations/, each
+// operation named after its route. Each operation is sent alone (with only the fragments it
+// uses), so the gateway parses, validates and plans a small document it can cache per route.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Kind, parse, print, visit, type DefinitionNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import type { Service } from './types.js';
+
+export const OPERATIONS_DIR = resolve(import.meta.dirname, 'operations');
+export const OPERATION_FILES: Record<Service, string> = {
+  platform: 'platform.graphql',
+  products: 'products.graphql',
+  search: 'search.graphql',
+  ai: 'ai.graphql',
+};
+
+export interface Operation {
+  service: Service;
+  name: string;
+  /** a standalone document: the operation plus the fragments it uses */
+  source: string;
+}
+
+/** Split one file into standalone operations. Throws on anonymous or duplicate operations and unknown fragments. */
+export function splitOperations(service: Service, text: string): Operation[] {
+  const doc = parse(text);
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const ops: Operation[] = [];
+  for (const d of doc.definitions) {
+    if (d.kind !== Kind.OPERATION_DEFINITION) continue;
+    if (!d.name) throw new Error(`operations/${OPERATION_FILES[service]}: every operation needs a name`);
+    const used = usedFragments(d, fragments, service);
+    const defs: DefinitionNode[] = [d, ...used];
+    ops.push({ service, name: d.name.value, source: defs.map((x) => print(x)).join('\n\n') + '\n' });
+  }
+  return ops;
+}
+
+function usedFragments(op: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, service: Service): FragmentDefinitionNode[] {
+  const out = new Map<string, FragmentDefinitionNode>();
+  const pending: DefinitionNode[] = [op];
+  while (pending.length) {
+    visit(pending.pop()!, {
+      FragmentSpread(node) {
+        const name = node.name.value;
+        if (out.has(name)) return;
+        const f = fragments.get(name);
+        if (!f) throw new Error(`operations/${OPERATION_FILES[service]}: unknown fragment ${name}`);
+        out.set(name, f);
+        pending.push(f);
+      },
+    });
+  }
+  return [...out.values()];
+}
+
+let cache: Map<string, Operation> | undefined;
+
+/** Every operation of every service file, by operation name (read once per process). */
+export function loadOperations(dir = OPERATIONS_DIR): Map<string, Operation> {
+  if (dir === OPERATIONS_DIR && cache) return cache;
+  const map = new Map<string, Operation>();
+  for (const [service, file] of Object.entries(OPERATION_FILES) as [Service, string][]) {
+    for (const op of splitOperations(service, readFileSync(resolve(dir, file), 'utf8'))) {
+      if (map.has(op.name)) throw new Error(`operation ${op.name} is defined twice (operations/${file})`);
+      map.set(op.name, op);
+    }
+  }
+  if (dir === OPERATIONS_DIR) cache = map;
+  return map;
+}

@@ -1,0 +1,72 @@
+// Query strings with JSON:API bracket syntax: `page[number]=2&filter[status]=active` becomes
+// { page: { number: '2' }, filter: { status: 'active' } }; `ids[]=a&ids[]=b` becomes an array.
+// Objects have no prototype, so `__proto__[x]=1` cannot reach Object.prototype.
+import { DomainError } from '../lib/errors.js';
+
+export type QueryValue = string | string[] | QueryParams;
+export interface QueryParams {
+  [key: string]: QueryValue;
+}
+
+const MAX_DEPTH = 5;
+
+/** `filter[price][min]` → ['filter', 'price', 'min']; `ids[]` → ['ids', '']; malformed → [whole key] */
+export function splitKey(key: string): string[] {
+  const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+  if (!m) return [key];
+  const parts = [m[1]];
+  for (const b of m[2].matchAll(/\[([^[\]]*)\]/g)) parts.push(b[1]);
+  return parts.length > MAX_DEPTH + 1 ? [key] : parts;
+}
+
+export function parseQuery(search: string): QueryParams {
+  const out: QueryParams = Object.create(null);
+  const params = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
+  for (const [key, value] of params) {
+    const parts = splitKey(key);
+    const append = parts.length > 1 && parts[parts.length - 1] === '';
+    const path = append ? parts.slice(0, -1) : parts;
+    let node = out;
+    for (const p of path.slice(0, -1)) {
+      // a nested key wins over a scalar of the same name (`a=1&a[b]=2`): the structured form is what routes read
+      if (!isParams(node[p])) node[p] = Object.create(null) as QueryParams;
+      node = node[p] as QueryParams;
+    }
+    const k = path[path.length - 1];
+    const cur = node[k];
+    if (append) node[k] = Array.isArray(cur) ? [...cur, value] : typeof cur === 'string' ? [cur, value] : [value];
+    else if (!isParams(cur)) node[k] = value; // repeated scalar keys: the last one wins
+  }
+  return out;
+}
+
+function isParams(v: QueryValue | undefined): v is QueryParams {
+  return typeof v === 'object' && !Array.isArray(v);
+}
+
+/** The value at a bracket name (`page[size]`), when it is a single string. */
+export function getParam(query: QueryParams, name: string): string | undefined {
+  let node: QueryValue | undefined = query;
+  for (const p of splitKey(name)) {
+    if (!node || typeof node === 'string' || Array.isArray(node)) return undefined;
+    node = node[p];
+  }
+  if (Array.isArray(node)) return node[node.length - 1];
+  return typeof node === 'string' ? node : undefined;
+}
+
+/**
+ * An integer query parameter. Absent or empty → the default; anything else that is not an
+ * integer within [min, max] → 400 BAD_REQUEST naming the parameter as the client wrote it.
+ */
+export function intParam(query: QueryParams, name: string, opts: { default: number; min?: number; max?: number }): number {
+  const raw = getParam(query, name);
+  if (raw === undefined || raw === '') return opts.default;
+  const n = /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = opts;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const range = opts.max !== undefined ? `from ${min} to ${max}` : `>= ${min}`;
+    throw new DomainError('BAD_REQUEST', `${name} must be an integer ${range}`, { parameter: name });
+  }
+  return n;
+}

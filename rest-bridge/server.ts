@@ -1,0 +1,55 @@
+// The REST bridge process: node:http in front of the route table. It speaks only to the gateway
+// (GraphQL over HTTP), never to a subgraph or a database, so any number of replicas can run.
+import { createServer } from 'node:http';
+import type { Config } from '../lib/config.js';
+import { listen } from '../lib/http.js';
+import type { Logger } from '../lib/logger.js';
+import { GatewayClient } from './gateway-client.js';
+import { createRequestHandler } from './handler.js';
+import { loadOperations } from './operations.js';
+import { ROUTES } from './routes/index.js';
+
+export { ROUTES } from './routes/index.js';
+export { loadOperations } from './operations.js';
+
+export interface RunningRestBridge {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: number; gatewayUrl?: string }): Promise<RunningRestBridge> {
+  const { cfg } = opts;
+  const log = opts.log.child({ proc: 'rest-bridge' });
+  const gateway = new GatewayClient(opts.gatewayUrl ?? cfg.gatewayUrl);
+  // Built before listening: a route naming a missing operation stops start-up with one clear line.
+  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log });
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      // createRequestHandler renders its own failures; this only catches a failure to write them.
+      log.error('response failed', { err: e });
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  // Longer than common load-balancer idle timeouts, so the proxy closes idle sockets, not us.
+  server.keepAliveTimeout = 65_000;
+
+  const port = await listen(server, opts.port ?? cfg.restPort, cfg.host, 'REST_PORT');
+  const url = `http://${cfg.host}:${port}`;
+  log.info('rest bridge listening', { url, gateway: gateway.url, routes: ROUTES.length });
+  return {
+    url,
+    port,
+    async stop() {
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeIdleConnections();
+      // in-flight requests get a moment to finish before their sockets are cut
+      const timer = setTimeout(() => server.closeAllConnections(), 2_000);
+      timer.unref();
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}

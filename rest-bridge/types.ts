@@ -1,0 +1,82 @@
+// The shape of one row of the bridge's route table. A row is data, not code paths: the server
+// runs every row through the same pipeline (auth presence, body envelope, operation, rendering),
+// and openapi.ts documents every row from the same fields.
+import type { QueryParams } from './query.js';
+
+export type Service = 'platform' | 'products' | 'search' | 'ai';
+
+/**
+ * Which credentials a route needs. The gateway does the real checks; the bridge only answers 401
+ * early when none of them is present at all, and OpenAPI lists them.
+ */
+export type AuthMode = 'jwt+platform' | 'apiKey' | 'apiKey+jwt' | 'none';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Attribute types of a request body. `json` is a free-form object passed through with its keys
+ * exactly as the client wrote them (product attributes, metadata, index settings); an object spec
+ * with `properties` is a structured value whose keys are converted snake_case → camelCase.
+ */
+export type AttrType = 'string' | 'integer' | 'number' | 'boolean' | 'datetime' | 'string[]' | 'json';
+export interface ObjectSpec {
+  properties: Record<string, AttrSpec>;
+  required?: string[];
+}
+export type AttrSpec = AttrType | ObjectSpec;
+
+export interface BodySpec {
+  /** the JSON:API `data.type` the request must carry (409 INVALID_RESOURCE_TYPE otherwise) */
+  type: string;
+  /** accepted attributes, snake_case as the REST client writes them; others are ignored */
+  attributes: Record<string, AttrSpec>;
+  /** documentation only: GraphQL non-null input fields enforce presence (422 with the parameter) */
+  required?: string[];
+}
+
+export interface QueryParamSpec {
+  name: string;
+  type: 'integer' | 'string' | 'boolean';
+  description?: string;
+}
+
+/** What a route's `variables` function sees. */
+export interface RouteInput {
+  params: Record<string, string>;
+  query: QueryParams;
+  /** body attributes, camelCased per the BodySpec; {} for routes without a body */
+  attributes: Record<string, unknown>;
+}
+
+export interface ResourceObject {
+  id: string;
+  type: string;
+  attributes: Record<string, unknown>;
+}
+
+export interface JsonApiDocument {
+  data: ResourceObject | ResourceObject[];
+  meta?: Record<string, unknown>;
+}
+
+export interface Route {
+  method: HttpMethod;
+  /** `/accounts/:url_id/apps`: `:name` segments become `params.name` */
+  path: string;
+  service: Service;
+  auth: AuthMode;
+  /** a named operation in operations/<service>.graphql, named after the route (CreateProduct) */
+  operation: string;
+  summary: string;
+  /** present when the route takes a JSON:API body */
+  body?: BodySpec;
+  query?: QueryParamSpec[];
+  variables(input: RouteInput): Record<string, unknown>;
+  result(data: Record<string, any>, input: RouteInput): JsonApiDocument;
+  /** success status (200, 201) */
+  status: number;
+  /** the `data.type` of the response, for OpenAPI */
+  responseType: string;
+  /** true when `data` is an array */
+  list?: boolean;
+}

@@ -1,0 +1,46 @@
+import { Arg, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { DomainError } from '../../../lib/errors.js';
+import type { PlatformContext } from '../context.js';
+import { Account, toAccount } from '../accounts/account.type.js';
+import { ApiKey, toApiKey } from '../api-keys/api-key.type.js';
+import { CreateAppInput } from './app.inputs.js';
+import { App, toApp } from './app.type.js';
+import * as apps from './app.service.js';
+
+@Resolver(() => App)
+export class AppResolver {
+  @Authorized('platform:read')
+  @Query(() => [App], { description: 'Apps of an account of the X-Platform platform' })
+  async apps(@Ctx() ctx: PlatformContext, @Arg('accountUrlId') accountUrlId: string): Promise<App[]> {
+    return (await apps.listApps(ctx, accountUrlId)).map(toApp);
+  }
+
+  /** No scope beyond a valid API key: the key itself names the app. */
+  @Query(() => App, { description: 'The app of the calling API key (X-App-Id + X-Api-Key)' })
+  async currentApp(@Ctx() ctx: PlatformContext): Promise<App> {
+    return toApp(await apps.currentApp(ctx));
+  }
+
+  @Authorized('platform:manage')
+  @Mutation(() => App)
+  async createApp(
+    @Ctx() ctx: PlatformContext,
+    @Arg('accountUrlId') accountUrlId: string,
+    @Arg('input', () => CreateAppInput) input: CreateAppInput,
+  ): Promise<App> {
+    return toApp(await apps.createApp(ctx, accountUrlId, input));
+  }
+
+  @FieldResolver(() => Account)
+  async account(@Root() app: App, @Ctx() ctx: PlatformContext): Promise<Account> {
+    const row = await ctx.loaders.accountById.load(app.accountId);
+    if (!row) throw new DomainError('ACCOUNT_NOT_FOUND', `Account ${app.accountId} not found`);
+    return toAccount(row);
+  }
+
+  @Authorized('platform:read')
+  @FieldResolver(() => [ApiKey], { description: 'Keys of the app (revoked keys left out); key values masked' })
+  async apiKeys(@Root() app: App, @Ctx() ctx: PlatformContext): Promise<ApiKey[]> {
+    return (await ctx.loaders.apiKeysByApp.load(app.id)).map((k) => toApiKey(k));
+  }
+}

@@ -1,0 +1,51 @@
+// Apps of an account of the caller's platform (the `platform` filter scopes every query).
+import { DomainError } from '../../../lib/errors.js';
+import type { PlatformContext } from '../context.js';
+import { getAccount } from '../accounts/account.service.js';
+import type { AccountEntity } from '../accounts/account.entity.js';
+import { intInRange, oneOf, optionalDomain, optionalHttpUrl, optionalText, originList, requiredText } from '../validation.js';
+import { APP_PURPOSES, APP_RATE_LIMIT, APP_STATUSES, APP_TYPES, AppEntity } from './app.entity.js';
+import type { CreateAppInput } from './app.inputs.js';
+
+export async function listApps(ctx: PlatformContext, accountUrlId: string): Promise<AppEntity[]> {
+  const account = await getAccount(ctx, accountUrlId);
+  return ctx.loaders.appsByAccount.load(account.id);
+}
+
+/** The app `appId` of the account `accountUrlId`; APP_NOT_FOUND when it belongs elsewhere. */
+export async function getApp(ctx: PlatformContext, accountUrlId: string, appId: string): Promise<{ account: AccountEntity; app: AppEntity }> {
+  const account = await getAccount(ctx, accountUrlId);
+  const app = await ctx.loaders.appById.load(appId);
+  if (!app || app.account.id !== account.id) throw new DomainError('APP_NOT_FOUND', `App ${appId} not found`, { parameter: 'app_id' });
+  return { account, app };
+}
+
+/** The app an API-key caller is bound to. */
+export async function currentApp(ctx: PlatformContext): Promise<AppEntity> {
+  const { kind, appId } = ctx.tenant;
+  if (kind !== 'key' || !appId) throw new DomainError('UNAUTHENTICATED', 'An API key (X-App-Id + X-Api-Key) is required');
+  const app = await ctx.loaders.appById.load(appId);
+  if (!app) throw new DomainError('APP_NOT_FOUND', `App ${appId} not found`, { parameter: 'app_id' });
+  return app;
+}
+
+export async function createApp(ctx: PlatformContext, accountUrlId: string, input: CreateAppInput): Promise<AppEntity> {
+  const account = await getAccount(ctx, accountUrlId);
+  const app = ctx.em.create(AppEntity, {
+    account,
+    platform: account.platform,
+    name: requiredText(input.name, 'name', 200),
+    description: optionalText(input.description, 'description', 5000),
+    appType: oneOf(input.appType, APP_TYPES, 'app_type', 'web'),
+    purpose: oneOf(input.purpose, APP_PURPOSES, 'purpose', 'production'),
+    status: oneOf(input.status, APP_STATUSES, 'status', 'active'),
+    oauthEnabled: input.oauthEnabled ?? false,
+    rateLimitPerMinute: intInRange(input.rateLimitPerMinute, 'rate_limit_per_minute', APP_RATE_LIMIT.min, APP_RATE_LIMIT.max) ?? APP_RATE_LIMIT.default,
+    webhookUrl: optionalHttpUrl(input.webhookUrl, 'webhook_url'),
+    allowedOrigins: originList(input.allowedOrigins),
+    preferredDomain: optionalDomain(input.preferredDomain),
+  });
+  await ctx.em.flush();
+  ctx.loaders.appById.prime(app.id, app);
+  return app;
+}

@@ -1,0 +1,116 @@
+import { DomainError } from '../../lib/errors.js';
+import { camelCase, parseEnvelope, resource, snakeCase, toGraphQLInput, toSnakeKeys } from '../../rest-bridge/jsonapi.js';
+
+function thrown(fn: () => unknown): DomainError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof DomainError) return e;
+    throw e;
+  }
+  throw new Error('expected a DomainError');
+}
+
+describe('rest-bridge case conversion', () => {
+  test.each([
+    ['compare_at', 'compareAt'],
+    ['rate_limit_per_minute', 'rateLimitPerMinute'],
+    ['allowed_ips', 'allowedIps'],
+    ['min_word_size_for_typos', 'minWordSizeForTypos'],
+    ['name', 'name'],
+  ])('%s ⇄ %s', (snake, camel) => {
+    expect(camelCase(snake)).toBe(camel);
+    expect(snakeCase(camel)).toBe(snake);
+  });
+
+  test('snakeCase handles acronyms and digits', () => {
+    expect(snakeCase('compareAtFormatted')).toBe('compare_at_formatted');
+    expect(snakeCase('apiURLValue')).toBe('api_url_value');
+    expect(snakeCase('oneTypo2')).toBe('one_typo2');
+  });
+
+  test('toSnakeKeys converts recursively but keeps opaque subtrees and drops __typename', () => {
+    const out = toSnakeKeys(
+      {
+        __typename: 'Index',
+        numberOfDocuments: 1,
+        settings: { searchableAttributes: ['title'], synonyms: { hotDog: ['frankFurter'] }, typoTolerance: { minWordSizeForTypos: { oneTypo: 5 } } },
+        metadata: { someKey: { innerKey: 1 } },
+        list: [{ fooBar: 1 }],
+      },
+      ['settings.synonyms', 'metadata'],
+    );
+    expect(out).toEqual({
+      number_of_documents: 1,
+      settings: { searchable_attributes: ['title'], synonyms: { hotDog: ['frankFurter'] }, typo_tolerance: { min_word_size_for_typos: { one_typo: 5 } } },
+      metadata: { someKey: { innerKey: 1 } },
+      list: [{ foo_bar: 1 }],
+    });
+  });
+
+  test('toGraphQLInput takes listed attributes only, converts structured keys, passes json through', () => {
+    const input = toGraphQLInput(
+      {
+        name: 'Shoe',
+        price: { amount: 1999, currency: 'USD', compare_at: 2999 },
+        attributes: { shoe_size: 42, Color: 'red' },
+        id: 'ignored',
+        created_at: 'ignored',
+        status: null,
+      },
+      {
+        name: 'string',
+        status: 'string',
+        price: { properties: { amount: 'integer', currency: 'string', compare_at: 'integer' } },
+        attributes: 'json',
+      },
+    );
+    expect(input).toEqual({ name: 'Shoe', status: null, price: { amount: 1999, currency: 'USD', compareAt: 2999 }, attributes: { shoe_size: 42, Color: 'red' } });
+  });
+
+  test('toGraphQLInput leaves wrongly shaped values for GraphQL coercion to report', () => {
+    expect(toGraphQLInput({ price: 12, rate_limit_per_minute: 'x' }, { price: { properties: {} }, rate_limit_per_minute: 'integer' })).toEqual({
+      price: 12,
+      rateLimitPerMinute: 'x',
+    });
+    // unknown nested keys still convert, so GraphQL names them as unknown fields
+    expect(toGraphQLInput({ price: { sale_amount: 1 } }, { price: { properties: { amount: 'integer' } } })).toEqual({ price: { saleAmount: 1 } });
+  });
+});
+
+describe('rest-bridge JSON:API envelope', () => {
+  test('returns the attributes of a well-formed document', () => {
+    expect(parseEnvelope({ data: { type: 'products', attributes: { name: 'x' } } }, 'products')).toEqual({ name: 'x' });
+    expect(parseEnvelope({ data: { type: 'products' } }, 'products')).toEqual({});
+  });
+
+  test.each([
+    ['no body', undefined, 'data'],
+    ['not an object', [1, 2], 'data'],
+    ['no data', { type: 'products' }, 'data'],
+    ['data not an object', { data: 'x' }, 'data'],
+    ['data is null', { data: null }, 'data'],
+    ['no type', { data: { attributes: {} } }, 'data.type'],
+    ['attributes not an object', { data: { type: 'products', attributes: [1] } }, 'data.attributes'],
+  ])('%s → 400 naming %s', (_what, body, parameter) => {
+    const e = thrown(() => parseEnvelope(body, 'products'));
+    expect(e.status).toBe(400);
+    expect(e.opts.parameter).toBe(parameter);
+  });
+
+  test('a different data.type → 409 INVALID_RESOURCE_TYPE', () => {
+    const e = thrown(() => parseEnvelope({ data: { type: 'product', attributes: {} } }, 'products'));
+    expect(e.code).toBe('INVALID_RESOURCE_TYPE');
+    expect(e.status).toBe(409);
+    expect(e.opts.parameter).toBe('data.type');
+  });
+
+  test('resource() moves id out of the attributes and can repeat it as unique_id', () => {
+    expect(resource('accounts', { id: 'acc_1', urlId: 'acme', capabilities: { canExportData: true } }, { uniqueId: true })).toEqual({
+      id: 'acc_1',
+      type: 'accounts',
+      attributes: { unique_id: 'acc_1', url_id: 'acme', capabilities: { can_export_data: true } },
+    });
+    expect(resource('identity', { id: 'idn_1', userUniqueId: 'u1' })).toEqual({ id: 'idn_1', type: 'identity', attributes: { user_unique_id: 'u1' } });
+  });
+});
