@@ -27,7 +27,7 @@ type Entry =
 export interface HandlerDeps {
   routes: readonly Route[];
   operations: Map<string, Operation>;
-  gateway: GatewayClient;
+  gateway: Pick<GatewayClient, 'execute' | 'health'>;
   log: Logger;
   startedAt?: number;
 }

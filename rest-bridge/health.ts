@@ -3,7 +3,7 @@
 // which checks every subgraph's database.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { GatewayClient } from './gateway-client.js';
+import type { GatewayClient, HealthProbe } from './gateway-client.js';
 
 export const SERVICE_NAME = 'rest-bridge';
 
@@ -28,7 +28,7 @@ export function basicHealth(): HealthAnswer {
 }
 
 /** 200 when the gateway and every subgraph database answer, 503 otherwise. */
-export async function readiness(gateway: GatewayClient): Promise<HealthAnswer> {
+export async function readiness(gateway: Pick<GatewayClient, 'health'>): Promise<HealthAnswer> {
   const probe = await gateway.health('/health/ready');
   const ok = probe.status === 200;
   return {
@@ -38,7 +38,7 @@ export async function readiness(gateway: GatewayClient): Promise<HealthAnswer> {
 }
 
 /** Every component with its latency: the bridge itself, the gateway, and each subgraph as the gateway saw it. */
-export async function detailedHealth(gateway: GatewayClient, startedAt: number): Promise<HealthAnswer> {
+export async function detailedHealth(gateway: Pick<GatewayClient, 'health'>, startedAt: number): Promise<HealthAnswer> {
   const probe = await gateway.health('/health/detailed');
   const subgraphs = subgraphComponents(probe.body);
   const components = {
@@ -50,7 +50,7 @@ export async function detailedHealth(gateway: GatewayClient, startedAt: number):
   return { status: ok ? 200 : 503, body: { ...head(ok ? 'ok' : 'degraded'), components } };
 }
 
-function gatewayComponent(probe: Awaited<ReturnType<GatewayClient['health']>>) {
+function gatewayComponent(probe: HealthProbe) {
   const status = probe.status === 200 ? 'ok' : probe.status === 0 ? 'unavailable' : 'degraded';
   return { status, latency_ms: probe.latencyMs, ...(probe.error ? { error: probe.error } : {}) };
 }

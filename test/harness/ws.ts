@@ -73,6 +73,7 @@ export function connectionRefusal(url: string, connectionParams: Record<string, 
       connectionParams,
       retryAttempts: 0,
       lazy: false,
+      onNonLazyError: () => undefined,
       on: { closed: (e) => resolve((e as { code: number }).code) },
     });
     client.on('connected', () => resolve(1000));

@@ -1,0 +1,86 @@
+// One stack per test run, booted exactly as `npm start` boots it (scripts/start-all.ts in a child
+// process). With DATABASE_URL set, a fresh database is created on that server for the run and
+// dropped afterwards; without it, the embedded PostgreSQL runs under .data/test. REDIS_URL, when
+// set, is passed through, so the run exercises Redis pub/sub and counters.
+// Plain ESM JavaScript: jest loads globalSetup outside its module mapper, so no TS imports here.
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import pg from 'pg';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const BASE = Number(process.env.TEST_PORT_BASE ?? 14000);
+
+async function waitFor(url, timeoutMs, child) {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the test stack exited with ${child.exitCode} (see .data/test-logs/stack.log)`);
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+      last = `HTTP ${r.status}`;
+    } catch (e) {
+      last = e.message;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms: ${last} (see .data/test-logs/stack.log)`);
+}
+
+export default async function globalSetup() {
+  mkdirSync(resolve(ROOT, '.data', 'test-logs'), { recursive: true });
+  let databaseUrl = '';
+  let dropDatabase;
+  if (process.env.DATABASE_URL) {
+    const name = `sgtest_${Date.now()}_${process.pid}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    databaseUrl = process.env.DATABASE_URL.replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
+    dropDatabase = { admin: process.env.DATABASE_URL, name };
+  }
+  const env = {
+    GATEWAY_PORT: String(BASE),
+    PLATFORM_PORT: String(BASE + 1),
+    AI_PORT: String(BASE + 2),
+    CATALOG_PORT: String(BASE + 3),
+    SEARCH_PORT: String(BASE + 4),
+    REST_PORT: String(BASE + 80),
+    JWT_SECRET: 'test-jwt-secret',
+    INTERNAL_SECRET: 'test-internal-secret',
+    DATABASE_URL: databaseUrl,
+    EMBEDDED_PG_PORT: String(BASE + 329),
+    DATA_DIR: resolve(ROOT, '.data', 'test'),
+    LOG_LEVEL: 'warn',
+    ALLOW_PRIVATE_NETWORK_FETCH: '1',
+    API_KEY_CACHE_TTL_MS: '1000',
+  };
+  const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', 'stack.log'));
+  const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), ['--import', '@swc-node/register/esm-register', 'scripts/start-all.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  globalThis.__STACK__ = { child, dropDatabase };
+  const rest = `http://127.0.0.1:${env.REST_PORT}`;
+  await waitFor(`${rest}/health/ready`, 120_000, child);
+  writeFileSync(
+    resolve(ROOT, '.data', 'test-stack.json'),
+    JSON.stringify({
+      rest,
+      gateway: `http://127.0.0.1:${env.GATEWAY_PORT}/graphql`,
+      subgraphs: {
+        platform: `http://127.0.0.1:${env.PLATFORM_PORT}/graphql`,
+        ai: `http://127.0.0.1:${env.AI_PORT}/graphql`,
+        catalog: `http://127.0.0.1:${env.CATALOG_PORT}/graphql`,
+        search: `http://127.0.0.1:${env.SEARCH_PORT}/graphql`,
+      },
+      env,
+      redis: !!process.env.REDIS_URL,
+    }),
+  );
+}

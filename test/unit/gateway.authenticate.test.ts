@@ -1,0 +1,249 @@
+// gateway/auth/authenticate.ts: headers in, a TenantContext or a typed failure out. The key
+// verifier is the real ApiKeyVerifier over a plain lookup function and in-process limiter/counter.
+import { signJwt } from '../../gateway/auth/jwt.js';
+import { ApiKeyVerifier, hashKey, type KeyLookup, type KeyRecord } from '../../gateway/auth/api-key.js';
+import { clientIp, createAuthenticator, type Headers } from '../../gateway/auth/authenticate.js';
+import { MemoryRateLimiter, MemoryUsageCounter } from '../../lib/rate-limit.js';
+
+const JWT_SECRET = 'unit-jwt-secret';
+const APP = 'app_8Fq2LmN0pQr4StUv6WxY';
+const KEY = 'sk_live_sh_4f9Qz7LmP2xWc8RbT1yN';
+const PK = 'pk_test_sh_Zx81LmQ02pw9rT5kVv7a';
+
+const keyRecord: KeyRecord = {
+  keyId: 'key_1',
+  appId: APP,
+  accountId: 'acc_1',
+  platformId: 'plt_1',
+  platformCode: 'acme',
+  environment: 'live',
+  keyType: 'secret',
+  scopes: ['products:read', 'products:write'],
+  rateLimitPerMinute: 2,
+  allowedIps: ['10.0.0.0/8'],
+  allowedOrigins: [],
+  expiresAt: null,
+  revoked: false,
+  appStatus: 'active',
+  plan: 'pro',
+};
+const publishable: KeyRecord = { ...keyRecord, keyId: 'key_2', keyType: 'publishable', environment: 'test', scopes: ['products:read'], allowedIps: [], rateLimitPerMinute: null, plan: undefined };
+
+function setup() {
+  const records = new Map([
+    [hashKey(KEY), keyRecord],
+    [hashKey(PK), publishable],
+  ]);
+  const lookups: string[] = [];
+  const lookup: KeyLookup = async (_appId, keyHash) => {
+    lookups.push(keyHash);
+    return records.get(keyHash) ?? null;
+  };
+  const keys = new ApiKeyVerifier(lookup, new MemoryRateLimiter(), new MemoryUsageCounter(), { ttlMs: 30_000 });
+  return { auth: createAuthenticator({ jwtSecret: JWT_SECRET, keys }), lookups };
+}
+
+const nowSec = () => Math.floor(Date.now() / 1000);
+const userJwt = (claims: Record<string, unknown> = {}) => signJwt({ sub: 'usr_1', scope: 'profile:read products:read', exp: nowSec() + 600, ...claims }, JWT_SECRET);
+
+describe('createAuthenticator', () => {
+  test('no credentials → anonymous, with the request id and platform code passed through', async () => {
+    const { auth } = setup();
+    const r = await auth.authenticate({ 'x-request-id': 'req-42', 'x-platform': 'acme' }, '10.0.0.1');
+    expect(r).toEqual({ ok: true, tenant: { kind: 'anonymous', requestId: 'req-42', scopes: [], platformCode: 'acme' } });
+  });
+
+  test('a request id is generated when absent', async () => {
+    const { auth } = setup();
+    const a = await auth.authenticate({}, undefined);
+    const b = await auth.authenticate({}, undefined);
+    expect(a.ok && b.ok).toBe(true);
+    if (a.ok && b.ok) {
+      expect(a.tenant.requestId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(a.tenant.requestId).not.toBe(b.tenant.requestId);
+      expect(a.tenant).not.toHaveProperty('platformCode');
+    }
+  });
+
+  test('a user JWT → kind user with its scopes, subject and X-Platform', async () => {
+    const { auth } = setup();
+    const r = await auth.authenticate({ authorization: `Bearer ${userJwt()}`, 'x-platform': 'acme', 'x-request-id': 'r1' }, '127.0.0.1');
+    expect(r).toEqual({
+      ok: true,
+      tenant: { kind: 'user', requestId: 'r1', userId: 'usr_1', scopes: ['profile:read', 'products:read'], userScopes: ['profile:read', 'products:read'], platformCode: 'acme' },
+    });
+  });
+
+  test('the Bearer scheme is case-insensitive and header arrays use their first value', async () => {
+    const { auth } = setup();
+    const r = await auth.authenticate({ authorization: [`bearer   ${userJwt()}`, 'Bearer other'] }, undefined);
+    expect(r).toMatchObject({ ok: true, tenant: { kind: 'user', userId: 'usr_1' } });
+  });
+
+  test('a JWT platform claim fills in the platform code when X-Platform is absent', async () => {
+    const { auth } = setup();
+    const r = await auth.authenticate({ authorization: `Bearer ${userJwt({ platform: 'acme' })}` }, undefined);
+    expect(r).toMatchObject({ ok: true, tenant: { kind: 'user', platformCode: 'acme' } });
+  });
+
+  test('a JWT platform claim equal to X-Platform is fine', async () => {
+    const { auth } = setup();
+    const r = await auth.authenticate({ authorization: `Bearer ${userJwt({ platform: 'acme' })}`, 'x-platform': 'acme' }, undefined);
+    expect(r).toMatchObject({ ok: true, tenant: { kind: 'user', platformCode: 'acme' } });
+  });
+
+  test('a JWT platform claim differing from X-Platform → FORBIDDEN', async () => {
+    const { auth } = setup();
+    const r = await auth.authenticate({ authorization: `Bearer ${userJwt({ platform: 'acme' })}`, 'x-platform': 'globex' }, undefined);
+    expect(r).toEqual({ ok: false, code: 'FORBIDDEN', message: 'This token is scoped to another platform' });
+  });
+
+  test.each([
+    ['expired', () => userJwt({ exp: nowSec() - 1 }), 'Bearer token rejected: expired'],
+    ['another secret', () => signJwt({ sub: 'usr_1' }, 'wrong-secret'), 'Bearer token rejected: bad signature'],
+    ['not yet valid', () => userJwt({ nbf: nowSec() + 600 }), 'Bearer token rejected: not yet valid'],
+    ['without sub', () => signJwt({ sub: '' }, JWT_SECRET), 'Bearer token rejected: missing sub'],
+  ])('a JWT %s → INVALID_TOKEN', async (_name, token, message) => {
+    const { auth } = setup();
+    expect(await auth.authenticate({ authorization: `Bearer ${token()}` }, undefined)).toEqual({ ok: false, code: 'INVALID_TOKEN', message });
+  });
+
+  test('an API key via X-Api-Key → kind key with the key’s tenant', async () => {
+    const { auth } = setup();
+    const r = await auth.authenticate({ 'x-api-key': KEY, 'x-app-id': APP, 'x-request-id': 'r2' }, '10.1.1.1');
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.tenant).toEqual({
+      kind: 'key',
+      requestId: 'r2',
+      scopes: ['products:read', 'products:write'],
+      appId: APP,
+      keyId: 'key_1',
+      environment: 'live',
+      accountId: 'acc_1',
+      platformId: 'plt_1',
+      platformCode: 'acme',
+      plan: 'pro',
+    });
+    expect(r.rateLimit).toMatchObject({ allowed: true, limit: 2, remaining: 1 });
+  });
+
+  test('an API key via Bearer', async () => {
+    const { auth } = setup();
+    const r = await auth.authenticate({ authorization: `Bearer ${PK}`, 'x-app-id': APP }, undefined);
+    expect(r).toMatchObject({ ok: true, tenant: { kind: 'key', keyId: 'key_2', environment: 'test', scopes: ['products:read'] } });
+    if (r.ok) expect(r.tenant).not.toHaveProperty('plan');
+  });
+
+  test('the key’s platform wins over X-Platform', async () => {
+    const { auth } = setup();
+    const r = await auth.authenticate({ authorization: `Bearer ${PK}`, 'x-app-id': APP, 'x-platform': 'globex' }, undefined);
+    expect(r).toMatchObject({ ok: true, tenant: { platformCode: 'acme' } });
+  });
+
+  test('a JWT and an X-Api-Key together → kind key, with the user id and user scopes', async () => {
+    const { auth } = setup();
+    const r = await auth.authenticate({ authorization: `Bearer ${userJwt()}`, 'x-api-key': PK, 'x-app-id': APP }, undefined);
+    expect(r).toMatchObject({
+      ok: true,
+      tenant: { kind: 'key', userId: 'usr_1', userScopes: ['profile:read', 'products:read'], scopes: ['products:read'], keyId: 'key_2' },
+    });
+  });
+
+  test('a JWT for another platform fails even with a valid key', async () => {
+    const { auth } = setup();
+    const r = await auth.authenticate({ authorization: `Bearer ${userJwt({ platform: 'globex' })}`, 'x-api-key': PK, 'x-app-id': APP, 'x-platform': 'acme' }, undefined);
+    expect(r).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+  });
+
+  test('an API key without X-App-Id → UNAUTHENTICATED, no lookup', async () => {
+    const { auth, lookups } = setup();
+    expect(await auth.authenticate({ 'x-api-key': KEY }, '10.0.0.1')).toEqual({ ok: false, code: 'UNAUTHENTICATED', message: 'X-App-Id header is required with an API key' });
+    expect(await auth.authenticate({ authorization: `Bearer ${KEY}` }, '10.0.0.1')).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+    expect(lookups).toHaveLength(0);
+  });
+
+  test('X-App-Id without a key → UNAUTHENTICATED', async () => {
+    const { auth } = setup();
+    expect(await auth.authenticate({ 'x-app-id': APP }, undefined)).toEqual({
+      ok: false,
+      code: 'UNAUTHENTICATED',
+      message: 'An API key (X-Api-Key or Bearer) is required with X-App-Id',
+    });
+  });
+
+  test('X-App-Id with only a user JWT is a user request', async () => {
+    const { auth } = setup();
+    expect(await auth.authenticate({ 'x-app-id': APP, authorization: `Bearer ${userJwt()}` }, undefined)).toMatchObject({ ok: true, tenant: { kind: 'user' } });
+  });
+
+  test.each([
+    ['Basic', `Basic ${Buffer.from('user:pass').toString('base64')}`],
+    ['Token', `Token ${KEY}`],
+    ['a bare key', KEY],
+    ['Bearer without a token', 'Bearer'],
+  ])('Authorization with %s → UNAUTHENTICATED', async (_name, value) => {
+    const { auth, lookups } = setup();
+    expect(await auth.authenticate({ authorization: value, 'x-app-id': APP }, undefined)).toEqual({
+      ok: false,
+      code: 'UNAUTHENTICATED',
+      message: 'Authorization must use the Bearer scheme',
+    });
+    expect(lookups).toHaveLength(0);
+  });
+
+  test('key failures carry the verifier’s code: unknown, wrong IP, rate limited', async () => {
+    const { auth } = setup();
+    expect(await auth.authenticate({ 'x-api-key': 'sk_live_sh_unknownUnknown1234', 'x-app-id': APP }, '10.0.0.1')).toMatchObject({ ok: false, code: 'KEY_NOT_FOUND' });
+    expect(await auth.authenticate({ 'x-api-key': KEY, 'x-app-id': APP }, '192.0.2.1')).toMatchObject({ ok: false, code: 'IP_NOT_ALLOWED' });
+    expect(await auth.authenticate({ 'x-api-key': KEY, 'x-app-id': 'app_other' }, '10.0.0.1')).toMatchObject({ ok: false, code: 'KEY_NOT_FOUND' });
+    // rate limit of 2 per minute (this may straddle a minute boundary: then a third call is needed)
+    const results = [];
+    for (let i = 0; i < 5; i++) results.push(await auth.authenticate({ 'x-api-key': KEY, 'x-app-id': APP }, '10.0.0.1'));
+    const limited = results.find((r) => !r.ok);
+    expect(limited).toMatchObject({ ok: false, code: 'RATE_LIMITED', rateLimit: { allowed: false, limit: 2, remaining: 0 } });
+  });
+
+  test('the Origin header reaches the verifier', async () => {
+    const records = new Map([[hashKey(PK), { ...publishable, allowedOrigins: ['https://shop.example'] }]]);
+    const keys = new ApiKeyVerifier(async (_a, h) => records.get(h) ?? null, new MemoryRateLimiter(), new MemoryUsageCounter(), { ttlMs: 1000 });
+    const auth = createAuthenticator({ jwtSecret: JWT_SECRET, keys });
+    expect(await auth.authenticate({ 'x-api-key': PK, 'x-app-id': APP, origin: 'https://evil.example' }, undefined)).toMatchObject({ ok: false, code: 'ORIGIN_NOT_ALLOWED' });
+    expect(await auth.authenticate({ 'x-api-key': PK, 'x-app-id': APP, origin: 'https://shop.example' }, undefined)).toMatchObject({ ok: true });
+  });
+
+  test('blank headers count as absent', async () => {
+    const { auth } = setup();
+    const r = await auth.authenticate({ 'x-api-key': '   ', 'x-app-id': '', 'x-platform': ' ', authorization: '' }, undefined);
+    expect(r).toMatchObject({ ok: true, tenant: { kind: 'anonymous', scopes: [] } });
+    if (r.ok) expect(r.tenant).not.toHaveProperty('platformCode');
+  });
+});
+
+describe('clientIp', () => {
+  const xff: Headers = { 'x-forwarded-for': '203.0.113.7, 10.0.0.2' };
+
+  test.each(['127.0.0.1', '::1', '::ffff:127.0.0.1'])('trusts X-Forwarded-For from loopback %s (first hop)', (remote) => {
+    expect(clientIp(remote, xff)).toBe('203.0.113.7');
+  });
+
+  test('ignores X-Forwarded-For from any other peer', () => {
+    expect(clientIp('198.51.100.4', xff)).toBe('198.51.100.4');
+    expect(clientIp('::ffff:198.51.100.4', xff)).toBe('::ffff:198.51.100.4');
+    expect(clientIp('127.0.0.2', xff)).toBe('127.0.0.2');
+  });
+
+  test('ignores X-Forwarded-For when the proxy is not trusted', () => {
+    expect(clientIp('127.0.0.1', xff, false)).toBe('127.0.0.1');
+  });
+
+  test('no X-Forwarded-For → the socket peer', () => {
+    expect(clientIp('127.0.0.1', {})).toBe('127.0.0.1');
+    expect(clientIp(undefined, {})).toBeUndefined();
+    expect(clientIp(undefined, xff)).toBeUndefined();
+  });
+
+  test('whitespace and a single hop', () => {
+    expect(clientIp('127.0.0.1', { 'x-forwarded-for': '  2001:db8::7  ' })).toBe('2001:db8::7');
+  });
+});

@@ -1,0 +1,49 @@
+import { attrSchema, buildOpenApi, openApiPath } from '../../rest-bridge/openapi.js';
+import { ROUTES } from '../../rest-bridge/routes/index.js';
+
+describe('rest-bridge OpenAPI document', () => {
+  const doc = buildOpenApi(ROUTES, { version: '1.2.3' }) as any;
+
+  test('is OpenAPI 3.1 with the version', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.2.3');
+  });
+
+  test('covers every route, with its operation name, params and success status', () => {
+    for (const r of ROUTES) {
+      const op = doc.paths[openApiPath(r.path)]?.[r.method.toLowerCase()];
+      expect(op).toBeDefined();
+      expect(op.operationId).toBe(r.operation);
+      expect(op.tags).toEqual([r.service]);
+      expect(op.responses[String(r.status)]).toBeDefined();
+      const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+      expect(op.parameters.filter((p: any) => p.in === 'path').map((p: any) => p.name)).toEqual(pathParams);
+      if (r.body) expect(op.requestBody.content['application/json'].schema.properties.data.properties.type.const).toBe(r.body.type);
+      else expect(op.requestBody).toBeUndefined();
+      if (r.auth === 'none') expect(op.security).toEqual([]);
+      else expect(op.security.length).toBeGreaterThan(0);
+    }
+  });
+
+  test('documents health and itself, without authentication', () => {
+    for (const p of ['/health', '/health/ready', '/health/detailed', '/openapi.json']) expect(doc.paths[p].get.security).toEqual([]);
+  });
+
+  test('operation ids are unique and every referenced security scheme exists', () => {
+    const ids: string[] = [];
+    for (const item of Object.values<any>(doc.paths)) {
+      for (const op of Object.values<any>(item)) {
+        ids.push(op.operationId);
+        for (const req of op.security) for (const name of Object.keys(req)) expect(doc.components.securitySchemes[name]).toBeDefined();
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  test('attribute schemas', () => {
+    expect(openApiPath('/accounts/:url_id/apps/:app_id/api_keys')).toBe('/accounts/{url_id}/apps/{app_id}/api_keys');
+    expect(attrSchema('datetime')).toEqual({ type: 'string', format: 'date-time' });
+    expect(attrSchema('string[]')).toEqual({ type: 'array', items: { type: 'string' } });
+    expect(attrSchema({ properties: { amount: 'integer' }, required: ['amount'] })).toEqual({ type: 'object', properties: { amount: { type: 'integer' } }, required: ['amount'] });
+  });
+});
