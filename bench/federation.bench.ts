@@ -71,8 +71,13 @@ const gqlPost = async (url: string, query: string, headers: Record<string, strin
   if (body.errors) throw new Error(JSON.stringify(body.errors));
   return body;
 };
+// The same tenant context the gateway would sign for this key (direct subgraph calls carry it too).
+const verified = await stack.gateway.keys.verify({ appId: app.id, key: kh['x-api-key'], ip: '127.0.0.1' });
+if (!verified.valid) throw new Error(verified.code);
+const k = verified.key;
 const tenant = {
-  kind: 'key' as const, requestId: 'bench', scopes: ['products:read', 'products:write'], appId: app.id as string, environment: 'live' as const,
+  kind: 'key' as const, requestId: 'bench', scopes: k.scopes, appId: k.appId, keyId: k.keyId, environment: k.environment,
+  accountId: k.accountId, platformId: k.platformId, platformCode: k.platformCode,
 };
 const signed = () => ({ 'content-type': 'application/json', [TENANT_HEADER]: signTenantContext(tenant, cfg.internalSecret) });
 const sg = Object.fromEntries(stack.subgraphs.map((s) => [s.name, s.url]));

@@ -19,11 +19,15 @@ import {
 } from 'graphql';
 
 export const DEFAULT_LIST_SIZE = 20;
+/** Introspection (__schema, __type) has its own depth budget: the standard introspection query nests ~13 deep. */
+export const MAX_INTROSPECTION_DEPTH = 20;
 const PAGE_ARGS = new Set(['first', 'limit', 'pageSize', 'perPage', 'last']);
 
 export interface OperationMeasure {
   depth: number;
   cost: number;
+  /** depth of the deepest introspection selection (0 when none) */
+  introspectionDepth?: number;
 }
 
 export function measureOperation(
@@ -47,6 +51,28 @@ export function measureOperation(
     return undefined;
   };
 
+  let introspectionDepth = 0;
+  // Introspection fields count 1 each (no list multiplier: the schema is finite) and their depth
+  // (from __schema/__type = 1) is measured against MAX_INTROSPECTION_DEPTH, not the data depth limit.
+  // `depth` is the depth of the selections in `set`, as in walk().
+  const walkIntrospection = (set: SelectionSetNode, depth: number, seen: Set<string>): OperationMeasure => {
+    let maxDepth = depth;
+    let cost = 0;
+    for (const sel of set.selections) {
+      const sub =
+        sel.kind === Kind.FIELD ? sel.selectionSet : sel.kind === Kind.INLINE_FRAGMENT ? sel.selectionSet : seen.has(sel.name.value) ? undefined : fragments.get(sel.name.value)?.selectionSet;
+      const next = sel.kind === Kind.FRAGMENT_SPREAD ? new Set(seen).add(sel.name.value) : seen;
+      const d = sel.kind === Kind.FIELD ? depth + 1 : depth;
+      if (sel.kind === Kind.FIELD) cost += 1;
+      if (sub) {
+        const child = walkIntrospection(sub, d, next);
+        maxDepth = Math.max(maxDepth, child.depth);
+        cost += child.cost;
+      }
+    }
+    return { depth: maxDepth, cost };
+  };
+
   const walk = (set: SelectionSetNode, parent: GraphQLOutputType | null | undefined, depth: number, seen: Set<string>): OperationMeasure => {
     let maxDepth = depth;
     let cost = 0;
@@ -54,7 +80,13 @@ export function measureOperation(
     const fields = named && (isObjectType(named) || isInterfaceType(named)) ? named.getFields() : undefined;
     for (const sel of set.selections) {
       if (sel.kind === Kind.FIELD) {
-        if (sel.name.value.startsWith('__')) continue;
+        if (sel.name.value === '__typename') continue;
+        if (sel.name.value.startsWith('__')) {
+          const child = sel.selectionSet ? walkIntrospection(sel.selectionSet, 2, seen) : { depth: 1, cost: 0 };
+          introspectionDepth = Math.max(introspectionDepth, child.depth);
+          cost += 1 + child.cost;
+          continue;
+        }
         const def = fields?.[sel.name.value];
         cost += 1;
         if (sel.selectionSet) {
@@ -85,10 +117,16 @@ export function measureOperation(
     }
     return { depth: maxDepth, cost };
   };
-  return walk(operation.selectionSet, root, 1, new Set());
+  const m = walk(operation.selectionSet, root, 1, new Set());
+  return introspectionDepth ? { ...m, introspectionDepth } : m;
 }
 
 export function limitError(m: OperationMeasure, maxDepth: number, maxCost: number): GraphQLError | undefined {
+  if ((m.introspectionDepth ?? 0) > MAX_INTROSPECTION_DEPTH) {
+    return new GraphQLError(`Introspection depth ${m.introspectionDepth} exceeds the limit of ${MAX_INTROSPECTION_DEPTH}`, {
+      extensions: { code: 'QUERY_TOO_DEEP', status: 400, http: { status: 400 } },
+    });
+  }
   if (m.depth > maxDepth) {
     return new GraphQLError(`Query depth ${m.depth} exceeds the limit of ${maxDepth}`, {
       extensions: { code: 'QUERY_TOO_DEEP', status: 400, http: { status: 400 } },

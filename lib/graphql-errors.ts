@@ -32,9 +32,7 @@ export function createErrorFormatter(log: Logger) {
       };
     }
     const code = formatted.extensions?.code;
-    if (typeof code === 'string' && isErrorCode(code)) {
-      return { ...formatted, extensions: { ...formatted.extensions, status: formatted.extensions?.status ?? ERROR_TABLE[code].status } };
-    }
+    // Apollo's own codes first: they name the offending variable.
     if (typeof code === 'string' && APOLLO_CODES[code]) {
       const mapped = APOLLO_CODES[code];
       const parameter = variableName(formatted.message);
@@ -42,6 +40,22 @@ export function createErrorFormatter(log: Logger) {
         message: formatted.message,
         locations: formatted.locations,
         extensions: { code: mapped, status: ERROR_TABLE[mapped].status, ...(parameter ? { parameter } : {}) },
+      };
+    }
+    if (typeof code === 'string' && isErrorCode(code)) {
+      // A fresh extensions object: only what clients are meant to see (no stacktrace, no internals).
+      const ext = formatted.extensions ?? {};
+      return {
+        message: formatted.message,
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: {
+          code,
+          status: typeof ext.status === 'number' ? ext.status : ERROR_TABLE[code].status,
+          ...(typeof ext.parameter === 'string' ? { parameter: ext.parameter } : {}),
+          ...(ext.meta ? { meta: ext.meta } : {}),
+          ...(typeof ext.serviceName === 'string' ? { serviceName: ext.serviceName } : {}),
+        },
       };
     }
     // type-graphql argument validation

@@ -5,7 +5,7 @@ const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30,
 
 const SECRET_PATTERNS: RegExp[] = [
   /\b(pk|sk)_(test|live)_(sh|ent|byok)_[A-Za-z0-9_-]+/g,
-  /\bBearer\s+[A-Za-z0-9._-]+/gi,
+  /\bBearer\s+[A-Za-z0-9._~+/-]+=*/gi,
   /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g,
 ];
 

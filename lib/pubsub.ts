@@ -38,6 +38,8 @@ export function createMemoryPubSub(): PubSub {
  */
 class RedisEventTarget implements EventTarget {
   private listeners = new Map<string, Set<EventListenerOrEventListenerObject>>();
+  /** the Redis message callback per topic, so unsubscribe removes only ours (a quick re-subscribe must survive) */
+  private handlers = new Map<string, (message: string) => void>();
   constructor(private pub: RedisClientType, private sub: RedisClientType, private log: Logger) {}
 
   dispatchEvent(event: Event): boolean {
@@ -53,18 +55,21 @@ class RedisEventTarget implements EventTarget {
       set = new Set();
       this.listeners.set(type, set);
       const current = set;
-      this.sub
-        .subscribe(type, (message) => {
-          let detail: unknown;
-          try {
-            detail = JSON.parse(message);
-          } catch {
-            return;
-          }
-          const evt = new CustomEvent(type, { detail });
-          for (const l of current) (typeof l === 'function' ? l(evt) : l.handleEvent(evt));
-        })
-        .catch((e) => this.log.error('redis subscribe failed', { err: e }));
+      const handler = (message: string) => {
+        let detail: unknown;
+        try {
+          detail = JSON.parse(message);
+        } catch {
+          return;
+        }
+        const evt = new CustomEvent(type, { detail });
+        for (const l of current) {
+          if (typeof l === 'function') l(evt);
+          else l.handleEvent(evt);
+        }
+      };
+      this.handlers.set(type, handler);
+      this.sub.subscribe(type, handler).catch((e) => this.log.error('redis subscribe failed', { err: e }));
     }
     set.add(cb);
   }
@@ -75,7 +80,9 @@ class RedisEventTarget implements EventTarget {
     set.delete(cb);
     if (set.size === 0) {
       this.listeners.delete(type);
-      this.sub.unsubscribe(type).catch(() => undefined);
+      const handler = this.handlers.get(type);
+      this.handlers.delete(type);
+      if (handler) this.sub.unsubscribe(type, handler).catch(() => undefined);
     }
   }
 }

@@ -39,7 +39,10 @@ export interface SubgraphDefinition<L = unknown> {
   name: SubgraphName;
   /** PostgreSQL schema owned by this subgraph */
   dbSchema: string;
+  // type-graphql takes resolver and type classes as bare constructors
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   resolvers: NonEmptyArray<Function>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   orphanedTypes?: Function[];
   referenceResolvers?: ReferenceResolvers;
   entities: Options['entities'];

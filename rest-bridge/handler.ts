@@ -149,6 +149,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       sendJson(res, route.status, doc, outcome.headers);
     } catch (e) {
       if (e instanceof DomainError) return fail([fromDomainError(e)]);
+      // A client that hung up mid-body is not a server fault: nothing to answer, nothing to alarm about.
+      if (req.socket.destroyed) return log.debug('client went away', { method, path });
       log.error('request failed', { method, path, err: e });
       fail([INTERNAL]);
     } finally {

@@ -62,8 +62,10 @@ export function compileAllowList(entries: string[]): net.BlockList | null {
     const [addr, bits] = raw.trim().split('/');
     const type = net.isIPv6(addr) ? 'ipv6' : 'ipv4';
     if (!net.isIP(addr)) continue;
+    const prefix = Number(bits);
     if (bits === undefined) list.addAddress(addr, type);
-    else list.addSubnet(addr, Number(bits), type);
+    // An impossible prefix is skipped like an invalid address (the platform validates on write).
+    else if (Number.isInteger(prefix) && prefix >= 0 && prefix <= (type === 'ipv6' ? 128 : 32)) list.addSubnet(addr, prefix, type);
   }
   return list;
 }

@@ -40,6 +40,7 @@ export function verifyJwt(token: string, secret: string, nowSec = Math.floor(Dat
   } catch {
     return { ok: false, reason: 'malformed' };
   }
+  if (!header || typeof header !== 'object' || !claims || typeof claims !== 'object') return { ok: false, reason: 'malformed' };
   if (header.alg !== 'HS256') return { ok: false, reason: 'unsupported_alg' };
   const expected = createHmac('sha256', secret).update(`${head}.${body}`).digest();
   const given = Buffer.from(sig, 'base64url');

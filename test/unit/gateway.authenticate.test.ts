@@ -35,9 +35,11 @@ function setup() {
     [hashKey(PK), publishable],
   ]);
   const lookups: string[] = [];
-  const lookup: KeyLookup = async (_appId, keyHash) => {
+  // like the platform's _verifyApiKey: a key is found only under its own app
+  const lookup: KeyLookup = async (appId, keyHash) => {
     lookups.push(keyHash);
-    return records.get(keyHash) ?? null;
+    const r = records.get(keyHash);
+    return r && r.appId === appId ? r : null;
   };
   const keys = new ApiKeyVerifier(lookup, new MemoryRateLimiter(), new MemoryUsageCounter(), { ttlMs: 30_000 });
   return { auth: createAuthenticator({ jwtSecret: JWT_SECRET, keys }), lookups };

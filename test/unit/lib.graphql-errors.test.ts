@@ -172,9 +172,9 @@ describe('createErrorFormatter called directly', () => {
     expect(out).toEqual({ message: 'Index `movies` not found.', path: undefined, extensions: { code: 'index_not_found', status: 404 } });
   });
 
-  test('a table code keeps an explicit status', () => {
-    const out = format({ message: 'slow down', extensions: { code: 'RATE_LIMITED', status: 429, retryAfter: 3 } }, new GraphQLError('slow down'));
-    expect(out.extensions).toEqual({ code: 'RATE_LIMITED', status: 429, retryAfter: 3 });
+  test('a table code keeps an explicit status; other extensions are not passed on', () => {
+    const out = format({ message: 'slow down', extensions: { code: 'RATE_LIMITED', status: 429, retryAfter: 3, stacktrace: ['x'] } }, new GraphQLError('slow down'));
+    expect(out.extensions).toEqual({ code: 'RATE_LIMITED', status: 429 });
   });
 
   test('a persisted-query error maps to BAD_REQUEST 400', () => {

@@ -1,0 +1,457 @@
+// The shared security suite (Unkey's `.security` tests): every row of the bridge's route table whose
+// auth is not 'none' is run through the same cases, generated from the row itself: path params are
+// filled with the tenant's real ids, POST bodies are the smallest valid body of the row's data.type,
+// credentials follow the row's auth mode. A new route with a path param or a body type this file
+// does not know fails loudly (see PARAM_FIXTURES / MINIMAL_BODIES) instead of being skipped.
+//
+// Also here: the error-shape assertion every e2e test uses, written from the README's "Error shapes"
+// decision (not imported from the bridge, so a drift in rest-bridge/errors.ts is caught).
+import { randomBytes } from 'node:crypto';
+import { signJwt } from '../../gateway/auth/jwt.js';
+import type { Route, Service } from '../../rest-bridge/types.js';
+import { createTenant, jsonApi, mintToken, rest, type HttpResult, type Tenant, uniq } from './client.js';
+
+/** Every scope a key may carry (CONTRACT.md, Authentication). */
+export const KEY_SCOPES = ['products:read', 'products:write', 'search:read', 'search:write', 'ai:read', 'ai:write'] as const;
+export const PLATFORM_SCOPES = ['platform:admin', 'platform:manage', 'platform:read'] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Error shapes
+
+/** How the owning service writes a code (README, "Error shapes"). */
+export function codeAs(service: Service, code: string): string {
+  if (service === 'products') return code;
+  if (code === 'RATE_LIMITED') return 'rate_limit_exceeded';
+  if (service === 'ai' && code.includes('-')) return code;
+  return code.toLowerCase().replace(/-/g, '_');
+}
+
+const LIST_ITEM_KEYS = ['code', 'detail', 'source', 'status', 'title'];
+const PLATFORM_KEYS = ['error', 'message', 'parameter', 'status'];
+
+function describeRes(res: HttpResult): string {
+  return `HTTP ${res.status} ${typeof res.body === 'string' ? res.body : JSON.stringify(res.body)}`;
+}
+
+/**
+ * Asserts status AND body shape of `service`'s documented error, and the code (one of `codes`, in
+ * the service's spelling), and `parameter` when given. Returns the (first) error object.
+ *  - platform: { error: lower_snake, message, status: int, parameter? }
+ *  - products: { errors: [{ status: "409", code: UPPER_SNAKE, title, detail, source?: { parameter } }] }
+ *  - search / ai: the same list with lower_snake codes (ai keeps its kebab codes)
+ *  - ai usr-not-registered: { error: { code, message, status } } (shape B)
+ */
+export function expectServiceError(
+  res: HttpResult,
+  service: Service,
+  status: number,
+  codes: string | readonly string[],
+  opts: { parameter?: string } = {},
+): Record<string, any> {
+  const wanted = (typeof codes === 'string' ? [codes] : codes).map((c) => codeAs(service, c));
+  const where = describeRes(res);
+  expect({ status: res.status, where }).toEqual({ status, where });
+  expect(res.headers.get('content-type') ?? '').toMatch(/^application\/json/);
+  const body = res.body as Record<string, any>;
+  expect(typeof body).toBe('object');
+
+  if (service === 'platform') {
+    expect(Object.keys(body).filter((k) => !PLATFORM_KEYS.includes(k))).toEqual([]);
+    expect(body).toMatchObject({ status, message: expect.any(String), error: expect.any(String) });
+    expect(body.message.length).toBeGreaterThan(0);
+    expect(wanted).toContain(body.error);
+    if (opts.parameter !== undefined) expect(body.parameter).toBe(opts.parameter);
+    return body;
+  }
+
+  if (service === 'ai' && wanted.includes('usr-not-registered')) {
+    expect(body).toEqual({ error: { code: 'usr-not-registered', message: expect.any(String), status } });
+    return body.error;
+  }
+
+  expect(Object.keys(body)).toEqual(['errors']);
+  expect(Array.isArray(body.errors)).toBe(true);
+  expect(body.errors.length).toBeGreaterThanOrEqual(1);
+  for (const e of body.errors) {
+    expect(Object.keys(e).filter((k) => !LIST_ITEM_KEYS.includes(k))).toEqual([]);
+    expect(e).toMatchObject({ status: String(status), code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
+    if (e.source !== undefined) expect(e.source).toEqual({ parameter: expect.any(String) });
+  }
+  const first = body.errors[0];
+  expect(wanted).toContain(first.code);
+  if (opts.parameter !== undefined) expect(first.source?.parameter).toBe(opts.parameter);
+  return first;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Credentials
+
+export function randomBase62(n: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  return [...randomBytes(n)].map((b) => alphabet[b % 62]).join('');
+}
+
+/** A key that matches the documented format but was never issued. */
+export function unknownKeyLike(real: string): string {
+  const prefix = /^((?:pk|sk)_(?:test|live)_(?:sh|ent|byok)_)/.exec(real)?.[1] ?? 'sk_live_ent_';
+  return prefix + randomBase62(32);
+}
+
+/** A JWT with valid claims, signed with a secret the stack does not know. */
+export function jwtWithWrongSecret(sub = uniq('user_'), scopes: readonly string[] = PLATFORM_SCOPES): string {
+  const now = Math.floor(Date.now() / 1000);
+  return signJwt({ sub, scope: scopes.join(' '), iat: now, exp: now + 600 }, 'not-the-stack-secret');
+}
+
+export function expiredJwt(sub = uniq('user_'), scopes: readonly string[] = PLATFORM_SCOPES): string {
+  return mintToken({ sub, scopes: [...scopes], expiresInSec: -60 });
+}
+
+export interface KeyOptions {
+  keyType?: 'secret' | 'publishable';
+  environment?: 'test' | 'live';
+  scopes?: readonly string[];
+  rateLimitPerMinute?: number;
+  expiresAt?: Date;
+  name?: string;
+}
+
+/** Create one more key for the tenant's app through REST; returns the full key value and the resource. */
+export async function createKey(t: Tenant, opts: KeyOptions = {}): Promise<{ key: string; res: HttpResult }> {
+  const attributes: Record<string, unknown> = { name: opts.name ?? uniq('key '), key_type: opts.keyType ?? 'secret' };
+  if (opts.environment) attributes.environment = opts.environment;
+  if (opts.scopes) attributes.scopes = [...opts.scopes];
+  if (opts.rateLimitPerMinute !== undefined) attributes.rate_limit_per_minute = opts.rateLimitPerMinute;
+  if (opts.expiresAt) attributes.expires_at = opts.expiresAt.toISOString();
+  const res = await rest('POST', `/accounts/${t.accountUrlId}/apps/${t.appId}/api_keys`, { body: jsonApi('api_keys', attributes), headers: t.platformHeaders });
+  if (res.status !== 201) throw new Error(`create key: expected 201, got ${describeRes(res)}`);
+  return { key: res.body.data.attributes.key_id as string, res };
+}
+
+/** Sleep until a fixed one-minute rate-limit window has at least `ms` left, so N requests share one window. */
+export async function awaitRoomInRateWindow(ms = 5000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < ms) await sleep(left + 50);
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------------------------------------
+// Route fixtures
+
+/** A tenant as the security suite needs it: the harness tenant, its user token and lazily created resources. */
+export interface SecTenant extends Tenant {
+  platformId: string;
+  userId: string;
+  /** a user JWT (no scopes) for apiKey+jwt routes */
+  userToken: string;
+  productId?: string;
+  indexUid?: string;
+}
+
+export async function createSecTenant(): Promise<SecTenant> {
+  const t = await createTenant();
+  const p = await rest('GET', `/platforms/${t.platformCode}`, { headers: t.platformHeaders });
+  if (p.status !== 200) throw new Error(`get platform: ${describeRes(p)}`);
+  const userId = uniq('user_');
+  return { ...t, platformId: p.body.data.id, userId, userToken: mintToken({ sub: userId, scopes: [] }) };
+}
+
+/** Resources a path param may need; created once per tenant, on first use. */
+async function ensureResources(route: Route, t: SecTenant): Promise<void> {
+  if (route.path.includes(':id') && !t.productId) {
+    const r = await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Fixture', sku: uniq('SKU-') }), headers: t.keyHeaders });
+    if (r.status !== 201) throw new Error(`fixture product: ${describeRes(r)}`);
+    t.productId = r.body.data.id;
+  }
+  if (route.path.includes(':index_uid') && !t.indexUid) {
+    const uid = uniq('idx_');
+    const r = await rest('POST', '/search/v1/indexes', { body: jsonApi('indexes', { uid }), headers: t.keyHeaders });
+    if (r.status !== 201) throw new Error(`fixture index: ${describeRes(r)}`);
+    t.indexUid = uid;
+  }
+}
+
+/**
+ * How each path param is filled from a tenant, and which code answers when the value is another
+ * tenant's (`foreignCode`; null: the param names no tenant-owned resource, e.g. a user id that
+ * registration creates on demand in the caller's own tenant).
+ */
+export const PARAM_FIXTURES: Record<string, { value(t: SecTenant): string; foreignCode: string | null }> = {
+  unique_id: { value: (t) => t.platformId, foreignCode: 'PLATFORM_NOT_FOUND' },
+  url_id: { value: (t) => t.accountUrlId, foreignCode: 'ACCOUNT_NOT_FOUND' },
+  app_id: { value: (t) => t.appId, foreignCode: 'APP_NOT_FOUND' },
+  id: { value: (t) => t.productId!, foreignCode: 'PRODUCT_NOT_FOUND' },
+  index_uid: { value: (t) => t.indexUid!, foreignCode: 'index_not_found' },
+  user_unique_id: { value: (t) => t.userId, foreignCode: null },
+};
+
+/** The smallest valid body of each JSON:API type; unique values, so the row can be called repeatedly. */
+export const MINIMAL_BODIES: Record<string, () => Record<string, unknown>> = {
+  platforms: () => ({ code: uniq('p'), name: 'Security fixture' }),
+  accounts: () => ({ name: `Security ${uniq('')}`, code: uniq('a') }),
+  apps: () => ({ name: 'Security fixture' }),
+  api_keys: () => ({ name: 'security fixture', key_type: 'secret' }),
+  products: () => ({ name: 'Security fixture', sku: uniq('SKU-') }),
+  indexes: () => ({ uid: uniq('idx_') }),
+};
+
+export function paramNames(route: Route): string[] {
+  return [...route.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]);
+}
+
+/** The route's path with params from `t`, and `override` values where given. */
+export function pathFor(route: Route, t: SecTenant, override: Record<string, string> = {}): string {
+  return route.path.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => {
+    const v = override[name] ?? PARAM_FIXTURES[name]?.value(t);
+    if (v === undefined) throw new Error(`${route.method} ${route.path}: no fixture for :${name} (add it to PARAM_FIXTURES in test/harness/security.ts)`);
+    return encodeURIComponent(v);
+  });
+}
+
+export function bodyFor(route: Route): unknown {
+  if (!route.body) return undefined;
+  const make = MINIMAL_BODIES[route.body.type];
+  if (!make) throw new Error(`${route.method} ${route.path}: no minimal body for data.type "${route.body.type}" (add it to MINIMAL_BODIES)`);
+  return jsonApi(route.body.type, make());
+}
+
+/** The scope a route needs, as documented in the spec and the route summaries. */
+export function requiredScope(route: Route): string | null {
+  switch (route.service) {
+    case 'platform':
+      if (route.path === '/platforms' || route.path.startsWith('/platforms/')) return 'platform:admin';
+      return route.method === 'GET' ? 'platform:read' : 'platform:manage';
+    case 'products':
+      return route.method === 'GET' ? 'products:read' : 'products:write';
+    case 'search':
+      return route.method === 'GET' ? 'search:read' : 'search:write';
+    case 'ai':
+      // self-registration needs no scope; registering another user needs identities:write (ai.md rule 3)
+      return route.operation === 'RegisterIdentity' ? 'identities:write' : route.method === 'GET' ? 'ai:read' : 'ai:write';
+  }
+}
+
+/** Valid credentials of `t` for the route's auth mode. */
+export function credentialsFor(route: Route, t: SecTenant, key = t.secretKey): Record<string, string> {
+  switch (route.auth) {
+    case 'jwt+platform':
+      return { ...t.platformHeaders };
+    case 'apiKey':
+      return { 'x-app-id': t.appId, 'x-api-key': key };
+    case 'apiKey+jwt':
+      return { 'x-app-id': t.appId, 'x-api-key': key, authorization: `Bearer ${t.userToken}` };
+    case 'none':
+      return {};
+  }
+}
+
+export interface Call {
+  headers: Record<string, string>;
+  params?: Record<string, string>;
+}
+
+/** One request of the route as tenant `t`'s route, with the given credentials. */
+export async function call(route: Route, t: SecTenant, c: Call): Promise<HttpResult> {
+  await ensureResources(route, t);
+  return rest(route.method, pathFor(route, t, c.params), { headers: c.headers, ...(route.body ? { body: bodyFor(route) } : {}) });
+}
+
+/** Asserts a success of the route (its documented status and a JSON:API document). */
+export function expectSuccess(route: Route, res: HttpResult): void {
+  const where = describeRes(res);
+  expect({ status: res.status, where }).toEqual({ status: route.status, where });
+  const data = res.body?.data;
+  if (route.list) expect(Array.isArray(data)).toBe(true);
+  else expect(data).toMatchObject({ id: expect.any(String), type: route.responseType, attributes: expect.any(Object) });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The suite
+
+export interface SecurityCase {
+  name: string;
+  run(route: Route, ctx: { a: SecTenant; b: SecTenant }): Promise<void>;
+}
+
+/** The cases that apply to one route, derived from its auth mode, params and service. */
+export function securityCases(route: Route): SecurityCase[] {
+  const s = route.service;
+  const cases: SecurityCase[] = [
+    {
+      name: `valid credentials → ${route.status} (the fixture itself is valid)`,
+      run: async (r, { a }) => expectSuccess(r, await call(r, a, { headers: credentialsFor(r, a) })),
+    },
+    {
+      name: 'no credentials → 401',
+      run: async (r, { a }) => void expectServiceError(await call(r, a, { headers: {} }), s, 401, 'UNAUTHENTICATED'),
+    },
+  ];
+
+  if (route.auth === 'apiKey' || route.auth === 'apiKey+jwt') {
+    cases.push(
+      {
+        name: 'unknown (well-formed, never issued) key → 401',
+        run: async (r, { a }) => void expectServiceError(await call(r, a, { headers: credentialsFor(r, a, unknownKeyLike(a.secretKey)) }), s, 401, 'KEY_NOT_FOUND'),
+      },
+      {
+        name: "another app's valid key with this app's X-App-Id → 401",
+        run: async (r, { a, b }) => void expectServiceError(await call(r, a, { headers: credentialsFor(r, a, b.secretKey) }), s, 401, ['KEY_NOT_FOUND', 'APP_MISMATCH']),
+      },
+      {
+        name: 'X-App-Id without any key → 401',
+        run: async (r, { a }) => {
+          const headers = credentialsFor(r, a);
+          delete headers['x-api-key'];
+          const res = await call(r, a, { headers });
+          expectServiceError(res, s, 401, 'UNAUTHENTICATED');
+        },
+      },
+      {
+        name: 'a key that worked until its expires_at → 401 once it has passed',
+        run: async (r, { a }) => {
+          const expiresAt = new Date(Date.now() + 2000);
+          const { key } = await createKey(a, { expiresAt, name: 'expiring' });
+          expectSuccess(r, await call(r, a, { headers: credentialsFor(r, a, key) }));
+          await sleep(expiresAt.getTime() - Date.now() + 100);
+          expectServiceError(await call(r, a, { headers: credentialsFor(r, a, key) }), s, 401, 'KEY_EXPIRED');
+        },
+      },
+      {
+        name: 'rate_limit_per_minute: 3 → the 4th request is 429 with Retry-After',
+        run: async (r, { a }) => {
+          const { key } = await createKey(a, { rateLimitPerMinute: 3, name: 'limited' });
+          await awaitRoomInRateWindow();
+          for (let i = 0; i < 3; i++) expectSuccess(r, await call(r, a, { headers: credentialsFor(r, a, key) }));
+          const res = await call(r, a, { headers: credentialsFor(r, a, key) });
+          expectServiceError(res, s, 429, 'RATE_LIMITED');
+          const retryAfter = Number(res.headers.get('retry-after'));
+          expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
+        },
+      },
+    );
+  }
+
+  if (route.auth === 'apiKey') {
+    const scope = requiredScope(route)!;
+    cases.push({
+      name: `a key with every scope but ${scope} → 403`,
+      run: async (r, { a }) => {
+        const { key } = await createKey(a, { scopes: KEY_SCOPES.filter((x) => x !== scope), name: `no ${scope}` });
+        expectServiceError(await call(r, a, { headers: credentialsFor(r, a, key) }), s, 403, 'INSUFFICIENT_SCOPE');
+      },
+    });
+  }
+
+  if (route.auth === 'apiKey+jwt') {
+    cases.push(
+      {
+        name: 'a valid key but no user JWT → 401',
+        run: async (r, { a }) => {
+          const headers = credentialsFor(r, a);
+          delete headers.authorization;
+          expectServiceError(await call(r, a, { headers }), s, 401, 'UNAUTHENTICATED');
+        },
+      },
+      {
+        name: 'a user JWT signed with the wrong secret → 401',
+        run: async (r, { a }) => {
+          const headers = { ...credentialsFor(r, a), authorization: `Bearer ${jwtWithWrongSecret(a.userId, [])}` };
+          expectServiceError(await call(r, a, { headers }), s, 401, 'INVALID_TOKEN');
+        },
+      },
+      {
+        name: 'an expired user JWT → 401',
+        run: async (r, { a }) => {
+          const headers = { ...credentialsFor(r, a), authorization: `Bearer ${expiredJwt(a.userId, [])}` };
+          expectServiceError(await call(r, a, { headers }), s, 401, 'INVALID_TOKEN');
+        },
+      },
+    );
+    if (route.operation === 'RegisterIdentity') {
+      cases.push({
+        name: 'registering another user without identities:write → 403',
+        run: async (r, { a }) => {
+          const res = await call(r, a, { headers: credentialsFor(r, a), params: { user_unique_id: uniq('other_') } });
+          expectServiceError(res, s, 403, 'INSUFFICIENT_SCOPE');
+        },
+      });
+    }
+  }
+
+  if (route.auth === 'jwt+platform') {
+    const scope = requiredScope(route)!;
+    // platform:read routes: a token with no platform scope; write routes: only platform:read (the
+    // brief's case); admin routes: everything but admin.
+    const lacking = scope === 'platform:admin' ? ['platform:manage', 'platform:read'] : scope === 'platform:manage' ? ['platform:read'] : ['identities:write'];
+    cases.push(
+      {
+        name: 'a bearer value that is neither a JWT nor a key → 401',
+        run: async (r, { a }) => {
+          const res = await call(r, a, { headers: { authorization: `Bearer ${randomBase62(40)}`, 'x-platform': a.platformCode } });
+          expectServiceError(res, s, 401, 'UNAUTHENTICATED');
+        },
+      },
+      {
+        name: 'a JWT signed with the wrong secret → 401',
+        run: async (r, { a }) => {
+          const res = await call(r, a, { headers: { authorization: `Bearer ${jwtWithWrongSecret()}`, 'x-platform': a.platformCode } });
+          expectServiceError(res, s, 401, 'INVALID_TOKEN');
+        },
+      },
+      {
+        name: 'an expired JWT → 401',
+        run: async (r, { a }) => {
+          const res = await call(r, a, { headers: { authorization: `Bearer ${expiredJwt()}`, 'x-platform': a.platformCode } });
+          expectServiceError(res, s, 401, 'INVALID_TOKEN');
+        },
+      },
+      {
+        name: `a JWT with only ${lacking.join(' ')} (no ${scope}) → 403`,
+        run: async (r, { a }) => {
+          const res = await call(r, a, { headers: { authorization: `Bearer ${mintToken({ scopes: lacking })}`, 'x-platform': a.platformCode } });
+          expectServiceError(res, s, 403, 'INSUFFICIENT_SCOPE');
+        },
+      },
+      {
+        name: "a token bound to platform B sending X-Platform of platform A → 403",
+        run: async (r, { a, b }) => {
+          const token = mintToken({ scopes: [...PLATFORM_SCOPES], platform: b.platformCode });
+          const res = await call(r, a, { headers: { authorization: `Bearer ${token}`, 'x-platform': a.platformCode } });
+          expectServiceError(res, s, 403, 'FORBIDDEN');
+        },
+      },
+    );
+  }
+
+  // A foreign tenant's resource id → 404 (never 200, never 500): tenant B's own credentials, with
+  // tenant A's ids in the path. For multi-param paths, also B's own parent with A's child.
+  const foreign = paramNames(route).filter((p) => PARAM_FIXTURES[p]?.foreignCode);
+  if (foreign.length) {
+    const variants: string[][] = [foreign];
+    if (foreign.length > 1) variants.push(foreign.slice(-1));
+    for (const replaced of variants) {
+      const code = PARAM_FIXTURES[replaced[0]].foreignCode!;
+      cases.push({
+        name: `tenant B asking for tenant A's ${replaced.map((p) => `:${p}`).join(' and ')} → 404`,
+        run: async (r, { a, b }) => {
+          await ensureResources(r, a);
+          const params = Object.fromEntries(replaced.map((p) => [p, PARAM_FIXTURES[p].value(a)]));
+          // platform routes: B's token is bound to B's platform (an unbound platform:admin token is an operator's)
+          const headers =
+            r.auth === 'jwt+platform'
+              ? { authorization: `Bearer ${mintToken({ scopes: [...PLATFORM_SCOPES], platform: b.platformCode })}`, 'x-platform': b.platformCode }
+              : credentialsFor(r, b);
+          expectServiceError(await call(r, b, { headers, params }), s, 404, code);
+        },
+      });
+    }
+  }
+  return cases;
+}
+
+/** Tenants A and B for one route's cases. */
+export async function securityTenants(): Promise<{ a: SecTenant; b: SecTenant }> {
+  const [a, b] = await Promise.all([createSecTenant(), createSecTenant()]);
+  return { a, b };
+}
