@@ -13,6 +13,7 @@ import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { signTenantContext, TENANT_HEADER } from '../lib/tenant.js';
 import { signJwt } from '../gateway/auth/jwt.js';
+import { postJson, requestJson } from '../lib/http-client.js';
 import { startStack } from '../scripts/stack.js';
 import { concurrent, fmt, sequential } from './stats.js';
 
@@ -65,9 +66,10 @@ const key = await post(`/accounts/${acct.attributes.url_id}/apps/${app.id}/api_k
 const kh = { 'x-app-id': app.id, 'x-api-key': key.attributes.key_id as string, 'content-type': 'application/json' };
 for (let i = 0; i < 10; i++) await post('/v1/products', kh, 'products', { name: `Product ${i}`, sku: `SKU-${i}`, price: { amount: 100 * i, currency: 'USD' } });
 
+// Every measured call uses the same keep-alive node:http client, so the differences are the servers'.
 const gqlPost = async (url: string, query: string, headers: Record<string, string>, variables: Record<string, unknown> = {}) => {
-  const r = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-  const body = (await r.json()) as any;
+  const r = await postJson(url, headers, JSON.stringify({ query, variables }));
+  const body = JSON.parse(r.text) as any;
   if (body.errors) throw new Error(JSON.stringify(body.errors));
   return body;
 };
@@ -107,9 +109,9 @@ out(fmt('single-subgraph query via gateway', oneGw));
 out(fmt('single-subgraph query direct to catalog', oneDirect));
 out(`  gateway overhead (single subgraph) p50: ${(oneGw.p50 - oneDirect.p50).toFixed(3)} ms`);
 const viaRest = await sequential(N, 200, async () => {
-  const r = await fetch(`${rest}/v1/products?page[size]=10`, { headers: kh });
+  const r = await requestJson('GET', `${rest}/v1/products?page[size]=10`, kh);
   if (r.status !== 200) throw new Error(`REST ${r.status}`);
-  await r.json();
+  JSON.parse(r.text);
 });
 const viaGw = await sequential(N, 200, () =>
   gqlPost(stack.gateway.url, 'query ListProducts($page: Int!, $pageSize: Int!) { products(page: $page, pageSize: $pageSize) { total page pageSize items { id name sku description status type price { amount currency compareAt formatted compareAtFormatted } attributes metadata createdAt updatedAt } } }', kh, { page: 1, pageSize: 10 }),

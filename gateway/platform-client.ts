@@ -1,6 +1,7 @@
 // The gateway's only direct line to a subgraph: the platform's internal (@inaccessible) fields for
 // key verification and usage, called with a signed `service` context over a keep-alive connection.
 import { randomUUID } from 'node:crypto';
+import { postJson } from '../lib/http-client.js';
 import { signTenantContext, TENANT_HEADER } from '../lib/tenant.js';
 import type { KeyRecord } from './auth/api-key.js';
 
@@ -17,15 +18,13 @@ export class PlatformClient {
   constructor(private url: string, private secret: string) {}
 
   private async call<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-    const res = await fetch(this.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        [TENANT_HEADER]: signTenantContext({ kind: 'service', requestId: randomUUID(), scopes: [] }, this.secret),
-      },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await res.json()) as { data?: T; errors?: { message: string }[] };
+    const res = await postJson(
+      this.url,
+      { 'content-type': 'application/json', [TENANT_HEADER]: signTenantContext({ kind: 'service', requestId: randomUUID(), scopes: [] }, this.secret) },
+      JSON.stringify({ query, variables }),
+      5000,
+    );
+    const body = JSON.parse(res.text) as { data?: T; errors?: { message: string }[] };
     if (body.errors?.length) throw new Error(`platform subgraph: ${body.errors[0].message}`);
     return body.data as T;
   }

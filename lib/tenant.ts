@@ -17,6 +17,8 @@ export interface TenantContext {
   userScopes?: string[];
   /** X-Platform header value (platform code) */
   platformCode?: string;
+  /** a JWT's `platform` claim: the token may only ever reach this platform's records */
+  boundPlatform?: string;
   /** API-key callers: the app unique id, key id and environment partition */
   appId?: string;
   keyId?: string;

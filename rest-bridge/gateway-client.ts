@@ -1,4 +1,5 @@
-// The bridge's only way out: GraphQL over HTTP to the gateway. Node's fetch keeps connections
+import { headerValue, postJson, type JsonResponse } from '../lib/http-client.js';
+// The bridge's only way out: GraphQL over HTTP to the gateway (lib/http-client.ts: keep-alive node:http). Node's fetch keeps connections
 // alive by default (one undici pool per origin), so routes reuse sockets to the gateway.
 // Credentials are forwarded untouched; the gateway authenticates. X-Forwarded-For is set to the
 // client's socket address (never copied from the client), since the gateway trusts it from
@@ -55,23 +56,18 @@ export class GatewayClient {
     const ip = normaliseIp(caller.clientIp);
     if (ip) headers['x-forwarded-for'] = ip;
 
-    let res: Response;
-    let text: string;
+    let res: JsonResponse;
     try {
-      res = await fetch(this.url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ query: op.source, operationName: op.name, variables }),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      text = await res.text();
+      res = await postJson(this.url, headers, JSON.stringify({ query: op.source, operationName: op.name, variables }), this.timeoutMs);
     } catch (e) {
       return { kind: 'unavailable', reason: describe(e) };
     }
+    const text = res.text;
+    const ok = res.status >= 200 && res.status < 300;
     const out: Record<string, string> = {};
     for (const name of FORWARDED_RESPONSE_HEADERS) {
-      const v = res.headers.get(name);
-      if (v !== null) out[name] = v;
+      const v = headerValue(res.headers, name);
+      if (v !== undefined) out[name] = v;
     }
     let body: any;
     try {
@@ -81,7 +77,7 @@ export class GatewayClient {
     }
     // REST has no partial success: any error fails the request.
     if (Array.isArray(body?.errors) && body.errors.length) return { kind: 'errors', errors: body.errors, httpStatus: res.status, headers: out };
-    if (res.ok && body && typeof body.data === 'object' && body.data !== null) return { kind: 'data', data: body.data, headers: out };
+    if (ok && body && typeof body.data === 'object' && body.data !== null) return { kind: 'data', data: body.data, headers: out };
     return { kind: 'unavailable', reason: `gateway answered ${res.status} without data or errors` };
   }
 

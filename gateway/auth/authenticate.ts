@@ -47,7 +47,10 @@ export function createAuthenticator(opts: { jwtSecret: string; keys: ApiKeyVerif
         tenant.userId = r.claims.sub;
         tenant.scopes = r.scopes;
         tenant.userScopes = r.scopes;
-        if (r.claims.platform && !platformCode) tenant.platformCode = r.claims.platform;
+        if (r.claims.platform) {
+          tenant.boundPlatform = r.claims.platform;
+          tenant.platformCode ??= r.claims.platform;
+        }
       }
 
       if (apiKey) {

@@ -116,6 +116,10 @@ describe('platforms', () => {
     const dup = await rest('POST', '/platforms', { body: jsonApi('platforms', { code, name: 'Again' }), headers });
     expectServiceError(dup, 'platform', 409, 'CODE_ALREADY_EXISTS', { parameter: 'code' });
   });
+  test('settings that is not a JSON object → 422 naming settings (not 500)', async () => {
+    const r = await rest('POST', '/platforms', { body: jsonApi('platforms', { code: uniq('p'), name: 'Bad settings', settings: 5 }), headers: adminHeaders() });
+    expectServiceError(r, 'platform', 422, 'VALIDATION_FAILED', { parameter: 'settings' });
+  });
 });
 
 describe('accounts', () => {
@@ -292,6 +296,18 @@ describe('api keys', () => {
     // no key was written
     const list = await rest('GET', keysPath(t), { headers: t.platformHeaders });
     expect((list.body.data as any[]).map((k) => k.attributes.name).sort()).toEqual(['publishable', 'secret']);
+  });
+
+  test('expires_at that is not a date-time → 422 naming expires_at (not 500)', async () => {
+    const t = await createTenant();
+    const r = await rest('POST', keysPath(t), { body: jsonApi('api_keys', { name: 'x', key_type: 'secret', expires_at: 'not-a-date' }), headers: t.platformHeaders });
+    expectServiceError(r, 'platform', 422, 'VALIDATION_FAILED', { parameter: 'expires_at' });
+  });
+
+  test('expires_at in the past → 422 naming expires_at', async () => {
+    const t = await createTenant();
+    const r = await rest('POST', keysPath(t), { body: jsonApi('api_keys', { name: 'x', key_type: 'secret', expires_at: '2001-01-01T00:00:00Z' }), headers: t.platformHeaders });
+    expectServiceError(r, 'platform', 422, 'VALIDATION_FAILED', { parameter: 'expires_at' });
   });
 
   test('test keys work on dedicated_cloud, and the environment partitions the data of one app', async () => {

@@ -83,6 +83,15 @@ describe('POST /v1/products and GET /v1/products/:id', () => {
     expect((await rest('GET', '/v1/products', { headers: t.keyHeaders })).body.meta.total).toBe(0);
   });
 
+  test.each([
+    ['attributes', 'not-an-object'],
+    ['metadata', [1, 2]],
+  ])('%s that is not a JSON object → 422 naming it (not 500)', async (name, value) => {
+    const t = await createTenant();
+    const r = await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Bad', sku: uniq('B-'), [name]: value }), headers: t.keyHeaders });
+    expectServiceError(r, 'products', 422, 'VALIDATION_FAILED', { parameter: name });
+  });
+
   test('a missing required attribute → 422 naming it', async () => {
     const t = await createTenant();
     const r = await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'No sku' }), headers: t.keyHeaders });

@@ -94,6 +94,12 @@ describe('search indexes', () => {
     expectServiceError(r, 'search', 400, 'invalid_primary_key', { parameter: 'primary_key' });
   });
 
+  test('settings that is not a JSON object → 422 naming settings (not 500)', async () => {
+    const t = await createTenant();
+    const r = await rest('POST', '/search/v1/indexes', { body: jsonApi('indexes', { uid: uniq('s_'), settings: 'fast please' }), headers: t.keyHeaders });
+    expectServiceError(r, 'search', 422, 'VALIDATION_FAILED', { parameter: 'settings' });
+  });
+
   test('unknown uid → 404 index_not_found', async () => {
     const t = await createTenant();
     const uid = uniq('nope_');

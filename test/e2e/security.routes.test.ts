@@ -3,8 +3,8 @@
 // stack as a whole: subgraph ports refuse unsigned requests.
 import { ROUTES } from '../../rest-bridge/routes/index.js';
 import type { Route } from '../../rest-bridge/types.js';
-import { gql, stack } from '../harness/client.js';
-import { createSecTenant, securityCases, securityTenants, type SecTenant } from '../harness/security.js';
+import { createTenant, gql, stack } from '../harness/client.js';
+import { securityCases, securityTenants, type SecTenant } from '../harness/security.js';
 
 const protectedRoutes = ROUTES.filter((r) => r.auth !== 'none');
 
@@ -33,7 +33,7 @@ describe('subgraph ports', () => {
   });
 
   test('catalog refuses valid API-key headers and a forged x-tenant-context (401), and lists nothing', async () => {
-    const t: SecTenant = await createSecTenant();
+    const t = await createTenant();
     const forged = Buffer.from(JSON.stringify({ kind: 'service', requestId: 'x', scopes: [], iat: Date.now() })).toString('base64url') + '.AAAA';
     const r = await gql('{ products(page: 1, pageSize: 5) { total } }', {}, { ...t.keyHeaders, 'x-tenant-context': forged }, stack().subgraphs.catalog);
     expect(r.status).toBe(401);

@@ -13,8 +13,10 @@ export function schemaNameFor(code: string): string {
   return `tenant_${code.replace(/[^a-z0-9_]/g, '_')}`;
 }
 
+// A token bound to one platform (JWT `platform` claim) sees only that platform and creates none.
 export async function listPlatforms(ctx: PlatformContext): Promise<PlatformEntity[]> {
-  return ctx.em.find(PlatformEntity, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const bound = ctx.tenant.boundPlatform;
+  return ctx.em.find(PlatformEntity, bound ? { code: bound } : {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
 /** By unique_id, url_id or code: REST clients use any of the three in /platforms/:unique_id. */
@@ -23,11 +25,12 @@ export async function getPlatform(ctx: PlatformContext, idOrCode: string): Promi
   const rows = key ? await ctx.em.find(PlatformEntity, { $or: [{ id: key }, { urlId: key }, { code: key }] }) : [];
   // an id match wins over a url_id or code that happens to look the same
   const found = rows.find((r) => r.id === key) ?? rows.find((r) => r.urlId === key) ?? rows[0];
-  if (!found) throw new DomainError('PLATFORM_NOT_FOUND', `Platform ${idOrCode} not found`, { parameter: 'id' });
+  if (!found || (ctx.tenant.boundPlatform && found.code !== ctx.tenant.boundPlatform)) throw new DomainError('PLATFORM_NOT_FOUND', `Platform ${idOrCode} not found`, { parameter: 'id' });
   return found;
 }
 
 export async function createPlatform(ctx: PlatformContext, input: CreatePlatformInput): Promise<PlatformEntity> {
+  if (ctx.tenant.boundPlatform) throw new DomainError('FORBIDDEN', 'A token bound to one platform cannot create platforms');
   const code = input.code?.trim() ?? '';
   if (!PLATFORM_CODE_RE.test(code)) fail('code', 'code must be 2-63 characters: lower-case letters, digits, "_" or "-", starting with a letter or digit');
   const name = requiredText(input.name, 'name', 200);
