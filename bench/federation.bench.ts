@@ -19,7 +19,7 @@ import { concurrent, fmt, sequential } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 2000);
 const ROOT = resolve(import.meta.dirname, '..');
-const base = 16000;
+const base = Number(process.env.BENCH_PORT_BASE ?? 16000);
 let scratchDb: string | undefined;
 let dbUrl = process.env.DATABASE_URL;
 if (dbUrl) {

@@ -1,18 +1,20 @@
-// The bridge's GraphQL operations: one .graphql file per service under operations/, each
-// operation named after its route. Each operation is sent alone (with only the fragments it
+// The bridge's GraphQL operations: .graphql files under operations/ whose names start with the
+// service (platform.graphql, platform-billing.graphql, ...), each operation named after its route. Each operation is sent alone (with only the fragments it
 // uses), so the gateway parses, validates and plans a small document it can cache per route.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kind, parse, print, visit, type DefinitionNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import type { Service } from './types.js';
 
 export const OPERATIONS_DIR = resolve(import.meta.dirname, 'operations');
-export const OPERATION_FILES: Record<Service, string> = {
-  platform: 'platform.graphql',
-  products: 'products.graphql',
-  search: 'search.graphql',
-  ai: 'ai.graphql',
-};
+export const SERVICES: Service[] = ['platform', 'products', 'search', 'ai'];
+
+/** The operation files of one service: `<service>.graphql` and `<service>-<part>.graphql`. */
+export function operationFiles(service: Service, dir = OPERATIONS_DIR): string[] {
+  return readdirSync(dir)
+    .filter((f) => f === `${service}.graphql` || (f.startsWith(`${service}-`) && f.endsWith('.graphql')))
+    .sort();
+}
 
 export interface Operation {
   service: Service;
@@ -22,22 +24,22 @@ export interface Operation {
 }
 
 /** Split one file into standalone operations. Throws on anonymous or duplicate operations and unknown fragments. */
-export function splitOperations(service: Service, text: string): Operation[] {
+export function splitOperations(service: Service, text: string, file = `${service}.graphql`): Operation[] {
   const doc = parse(text);
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const ops: Operation[] = [];
   for (const d of doc.definitions) {
     if (d.kind !== Kind.OPERATION_DEFINITION) continue;
-    if (!d.name) throw new Error(`operations/${OPERATION_FILES[service]}: every operation needs a name`);
-    const used = usedFragments(d, fragments, service);
+    if (!d.name) throw new Error(`operations/${file}: every operation needs a name`);
+    const used = usedFragments(d, fragments, file);
     const defs: DefinitionNode[] = [d, ...used];
     ops.push({ service, name: d.name.value, source: defs.map((x) => print(x)).join('\n\n') + '\n' });
   }
   return ops;
 }
 
-function usedFragments(op: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, service: Service): FragmentDefinitionNode[] {
+function usedFragments(op: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>, file: string): FragmentDefinitionNode[] {
   const out = new Map<string, FragmentDefinitionNode>();
   const pending: DefinitionNode[] = [op];
   while (pending.length) {
@@ -46,7 +48,7 @@ function usedFragments(op: OperationDefinitionNode, fragments: Map<string, Fragm
         const name = node.name.value;
         if (out.has(name)) return;
         const f = fragments.get(name);
-        if (!f) throw new Error(`operations/${OPERATION_FILES[service]}: unknown fragment ${name}`);
+        if (!f) throw new Error(`operations/${file}: unknown fragment ${name}`);
         out.set(name, f);
         pending.push(f);
       },
@@ -61,10 +63,12 @@ let cache: Map<string, Operation> | undefined;
 export function loadOperations(dir = OPERATIONS_DIR): Map<string, Operation> {
   if (dir === OPERATIONS_DIR && cache) return cache;
   const map = new Map<string, Operation>();
-  for (const [service, file] of Object.entries(OPERATION_FILES) as [Service, string][]) {
-    for (const op of splitOperations(service, readFileSync(resolve(dir, file), 'utf8'))) {
-      if (map.has(op.name)) throw new Error(`operation ${op.name} is defined twice (operations/${file})`);
-      map.set(op.name, op);
+  for (const service of SERVICES) {
+    for (const file of operationFiles(service, dir)) {
+      for (const op of splitOperations(service, readFileSync(resolve(dir, file), 'utf8'), file)) {
+        if (map.has(op.name)) throw new Error(`operation ${op.name} is defined twice (operations/${file})`);
+        map.set(op.name, op);
+      }
     }
   }
   if (dir === OPERATIONS_DIR) cache = map;
