@@ -14,7 +14,7 @@ import { createErrorFormatter } from '../lib/graphql-errors.js';
 import { handleGraphQL, listen, pathOf, sendJson } from '../lib/http.js';
 import type { Infra } from '../lib/infra.js';
 import type { Logger } from '../lib/logger.js';
-import { VERSION } from '../lib/subgraph.js';
+import { VERSION } from '../lib/version.js';
 import { ApiKeyVerifier } from './auth/api-key.js';
 import { clientIp, createAuthenticator, type AuthResult } from './auth/authenticate.js';
 import { SignedDataSource, type GatewayContext } from './data-source.js';

@@ -2,7 +2,7 @@
 import { loadConfig } from '../lib/config.js';
 import { createInfra } from '../lib/infra.js';
 import { createLogger } from '../lib/logger.js';
-import { runMain } from '../lib/process.js';
+import { runMain } from '../lib/main.js';
 import { startGateway } from './gateway.js';
 
 await runMain(async () => {

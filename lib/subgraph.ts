@@ -20,6 +20,7 @@ import type { Logger } from './logger.js';
 import type { PubSub } from './pubsub.js';
 import { TENANT_HEADER, verifyTenantContext, type TenantContext } from './tenant.js';
 import { createOrm, migrate } from './db.js';
+import { VERSION } from './version.js';
 
 export const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@inaccessible"])';
@@ -163,7 +164,7 @@ export async function startSubgraph(
   };
 }
 
-export const VERSION = process.env.npm_package_version ?? '0.1.0';
+export { VERSION };
 
 function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;

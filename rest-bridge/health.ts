@@ -1,20 +1,12 @@
 // Health of the REST base address (document 1: GET /health, /health/ready, /health/detailed, no
 // authentication). The bridge has no database of its own: readiness is the gateway's readiness,
 // which checks every subgraph's database.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { GatewayClient, HealthProbe } from './gateway-client.js';
+import { VERSION } from '../lib/version.js';
 
 export const SERVICE_NAME = 'rest-bridge';
 
-/** package.json's version, read once (npm_package_version is only set under `npm run`). */
-export const VERSION: string = (() => {
-  try {
-    return (JSON.parse(readFileSync(resolve(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
-  } catch {
-    return process.env.npm_package_version ?? '0.0.0';
-  }
-})();
+export { VERSION };
 
 export interface HealthAnswer {
   status: number;

@@ -1,7 +1,7 @@
 // npm run start:rest: the REST bridge alone, in front of the gateway at GATEWAY_URL (or GATEWAY_PORT).
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
-import { runMain } from '../lib/process.js';
+import { runMain } from '../lib/main.js';
 import { startRestBridge } from './server.js';
 
 await runMain(async () => {

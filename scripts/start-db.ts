@@ -2,7 +2,7 @@
 // (npm run start:<name>) without a PostgreSQL server installed.
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
-import { runMain } from '../lib/process.js';
+import { runMain } from '../lib/main.js';
 import { startEmbeddedPostgres } from '../lib/db.js';
 
 await runMain(async () => {
