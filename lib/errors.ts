@@ -42,6 +42,14 @@ export const ERROR_TABLE = {
   API_KEY_NOT_FOUND: { status: 404, title: 'API key not found' },
   CODE_ALREADY_EXISTS: { status: 409, title: 'Code already in use' },
   URL_ID_ALREADY_EXISTS: { status: 409, title: 'url_id already in use' },
+  BLOCK_NOT_FOUND: { status: 404, title: 'Block not found' },
+  BLOCK_LICENSE_NOT_FOUND: { status: 404, title: 'Block not licensed to this account' },
+  BLOCK_NOT_PROVISIONED: { status: 404, title: 'Block not provisioned to this app' },
+  BLOCK_NOT_LICENSED: { status: 422, title: 'Block not licensed to the account' },
+  BLOCK_STILL_PROVISIONED: { status: 409, title: 'Block still provisioned to apps' },
+  ACCESS_NOT_FOUND: { status: 404, title: 'User access not found' },
+  ACCESS_ALREADY_EXISTS: { status: 409, title: 'User already has access with another role' },
+  INVALID_STATE_TRANSITION: { status: 409, title: 'Illegal state transition' },
 
   // products (document 3 part A)
   PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },

@@ -146,7 +146,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         return fail(errors, outcome.headers);
       }
       const doc = route.result(outcome.data, input);
-      sendJson(res, route.status, doc, outcome.headers);
+      sendJson(res, route.statusOf?.(outcome.data) ?? route.status, doc, outcome.headers);
     } catch (e) {
       if (e instanceof DomainError) return fail([fromDomainError(e)]);
       // A client that hung up mid-body is not a server fault: nothing to answer, nothing to alarm about.

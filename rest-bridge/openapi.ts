@@ -64,6 +64,7 @@ function operationOf(route: Route): Schema {
     parameters: [...params, ...query],
     responses: {
       [String(route.status)]: { description: 'success', content: { 'application/json': { schema: documentSchema(route.responseType, !!route.list) } } },
+      ...(route.statusOf ? { '200': { description: 'already there (idempotent repeat)', content: { 'application/json': { schema: documentSchema(route.responseType, false) } } } } : {}),
       '4XX': error,
       '5XX': error,
     },

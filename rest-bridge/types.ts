@@ -75,6 +75,8 @@ export interface Route {
   result(data: Record<string, any>, input: RouteInput): JsonApiDocument;
   /** success status (200, 201) */
   status: number;
+  /** a success status that depends on the result (idempotent creates: 201 created, 200 already there); `status` otherwise */
+  statusOf?(data: Record<string, any>): number;
   /** the `data.type` of the response, for OpenAPI */
   responseType: string;
   /** true when `data` is an array */

@@ -15,14 +15,19 @@ import { appReference } from './apps/app.reference.js';
 import { ApiKeyEntity } from './api-keys/api-key.entity.js';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { apiKeyReference } from './api-keys/api-key.reference.js';
+import { BlockEntity, BlockInstanceEntity, BlockLicenseEntity } from './blocks/block.entity.js';
+import { AccountBlocksResolver, AppBlocksResolver, BlockResolver } from './blocks/block.resolver.js';
+import { blockReference } from './blocks/block.reference.js';
+import { UserAccessEntity } from './user-access/user-access.entity.js';
+import { UserAccessResolver } from './user-access/user-access.resolver.js';
 import { migrations } from './migrations/index.js';
 
 export const platform: SubgraphDefinition<PlatformLoaders> = {
   name: 'platform',
   dbSchema: 'platform',
-  resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver],
-  referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference },
-  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity],
+  resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver],
+  referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference, ...blockReference },
+  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity],
   migrations,
   // Tenant scoping in one place: the `platform` filter on accounts, apps and keys (tenancy.ts).
   filters: platformFilters,

@@ -147,6 +147,10 @@ export interface SecTenant extends Tenant {
   userToken: string;
   productId?: string;
   indexUid?: string;
+  /** blocks and user access (platform-blocks / platform-access routes) */
+  licenseId?: string;
+  blockInstanceId?: string;
+  accessId?: string;
 }
 
 export async function createSecTenant(): Promise<SecTenant> {
@@ -170,6 +174,33 @@ async function ensureResources(route: Route, t: SecTenant): Promise<void> {
     if (r.status !== 201) throw new Error(`fixture index: ${describeRes(r)}`);
     t.indexUid = uid;
   }
+  await ensureBlockAndAccessResources(route, t);
+}
+
+/** The CRM block licensed to the account (and provisioned to the app where the path needs it); an access for :access_id. */
+async function ensureBlockAndAccessResources(route: Route, t: SecTenant): Promise<void> {
+  const h = t.platformHeaders;
+  const appBlocks = route.path.startsWith('/accounts/:url_id/apps/:app_id/blocks');
+  if ((route.path.includes(':license_id') || appBlocks) && !t.licenseId) {
+    const r = await rest('POST', `/accounts/${t.accountUrlId}/blocks`, { body: jsonApi('block_licenses', { block_unique_id: 'blk_crm' }), headers: h });
+    if (r.status !== 201) throw new Error(`fixture license: ${describeRes(r)}`);
+    t.licenseId = r.body.data.id;
+  }
+  if (route.path.includes(':block_id') && !t.blockInstanceId) {
+    const r = await rest('POST', `/accounts/${t.accountUrlId}/apps/${t.appId}/blocks`, { body: jsonApi('block_instances', { block_unique_id: 'blk_crm' }), headers: h });
+    if (r.status !== 201) throw new Error(`fixture block instance: ${describeRes(r)}`);
+    t.blockInstanceId = r.body.data.id;
+  }
+  if (route.path.includes(':access_id') && !t.accessId) {
+    const r = await rest('POST', '/user_accesses', { body: jsonApi('user_accesses', { user_id: t.userId, account_id: t.accountUrlId }), headers: h });
+    if (r.status !== 201) throw new Error(`fixture access: ${describeRes(r)}`);
+    t.accessId = r.body.data.id as string;
+    // reactivate starts from suspended
+    if (route.path.endsWith('/reactivate')) {
+      const s = await rest('POST', `/user_accesses/${t.accessId}/suspend`, { headers: h });
+      if (s.status !== 200) throw new Error(`fixture suspend: ${describeRes(s)}`);
+    }
+  }
 }
 
 /**
@@ -184,16 +215,24 @@ export const PARAM_FIXTURES: Record<string, { value(t: SecTenant): string; forei
   id: { value: (t) => t.productId!, foreignCode: 'PRODUCT_NOT_FOUND' },
   index_uid: { value: (t) => t.indexUid!, foreignCode: 'index_not_found' },
   user_unique_id: { value: (t) => t.userId, foreignCode: null },
+  license_id: { value: (t) => t.licenseId!, foreignCode: 'BLOCK_LICENSE_NOT_FOUND' },
+  block_id: { value: (t) => t.blockInstanceId!, foreignCode: 'BLOCK_NOT_PROVISIONED' },
+  access_id: { value: (t) => t.accessId!, foreignCode: 'ACCESS_NOT_FOUND' },
+  // users are not platform-owned: another platform's user id lists that platform's records (none), not 404
+  user_id: { value: (t) => t.userId, foreignCode: null },
 };
 
 /** The smallest valid body of each JSON:API type; unique values, so the row can be called repeatedly. */
-export const MINIMAL_BODIES: Record<string, () => Record<string, unknown>> = {
+export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unknown>> = {
   platforms: () => ({ code: uniq('p'), name: 'Security fixture' }),
   accounts: () => ({ name: `Security ${uniq('')}`, code: uniq('a') }),
   apps: () => ({ name: 'Security fixture' }),
   api_keys: () => ({ name: 'security fixture', key_type: 'secret' }),
   products: () => ({ name: 'Security fixture', sku: uniq('SKU-') }),
   indexes: () => ({ uid: uniq('idx_') }),
+  block_licenses: () => ({ block_unique_id: 'blk_crm' }),
+  block_instances: () => ({ block_unique_id: 'blk_crm' }),
+  user_accesses: (t) => ({ user_id: uniq('user_'), account_id: t.accountUrlId }),
 };
 
 export function paramNames(route: Route): string[] {
@@ -209,11 +248,11 @@ export function pathFor(route: Route, t: SecTenant, override: Record<string, str
   });
 }
 
-export function bodyFor(route: Route): unknown {
+export function bodyFor(route: Route, t: SecTenant): unknown {
   if (!route.body) return undefined;
   const make = MINIMAL_BODIES[route.body.type];
   if (!make) throw new Error(`${route.method} ${route.path}: no minimal body for data.type "${route.body.type}" (add it to MINIMAL_BODIES)`);
-  return jsonApi(route.body.type, make());
+  return jsonApi(route.body.type, make(t));
 }
 
 /** The scope a route needs, as documented in the spec and the route summaries. */
@@ -254,7 +293,7 @@ export interface Call {
 /** One request of the route as tenant `t`'s route, with the given credentials. */
 export async function call(route: Route, t: SecTenant, c: Call): Promise<HttpResult> {
   await ensureResources(route, t);
-  return rest(route.method, pathFor(route, t, c.params), { headers: c.headers, ...(route.body ? { body: bodyFor(route) } : {}) });
+  return rest(route.method, pathFor(route, t, c.params), { headers: c.headers, ...(route.body ? { body: bodyFor(route, t) } : {}) });
 }
 
 /** Asserts a success of the route (its documented status and a JSON:API document). */

@@ -1,6 +1,10 @@
 // Checked-in migrations, applied in this order at start (see lib/db.ts migrate()).
 import { Migration20261122090119_init } from './Migration20261122090119_init.js';
+import { Migration20261122091810_blocks_and_user_access } from './Migration20261122091810_blocks_and_user_access.js';
+import { Migration20261122091811_seed_blocks } from './Migration20261122091811_seed_blocks.js';
 
 export const migrations = [
   { name: 'Migration20261122090119_init', class: Migration20261122090119_init },
+  { name: 'Migration20261122091810_blocks_and_user_access', class: Migration20261122091810_blocks_and_user_access },
+  { name: 'Migration20261122091811_seed_blocks', class: Migration20261122091811_seed_blocks },
 ];
