@@ -4,5 +4,7 @@ import { AI_ROUTES } from './ai.routes.js';
 import { CATALOG_ROUTES } from './catalog.routes.js';
 import { PLATFORM_ROUTES } from './platform.routes.js';
 import { SEARCH_ROUTES } from './search.routes.js';
+import { PLATFORM_SERVICES_ROUTES } from './platform-services.routes.js';
+import { PLATFORM_TRANSFER_ROUTES } from './platform-transfers.routes.js';
 
-export const ROUTES: readonly Route[] = [...PLATFORM_ROUTES, ...CATALOG_ROUTES, ...SEARCH_ROUTES, ...AI_ROUTES];
+export const ROUTES: readonly Route[] = [...PLATFORM_ROUTES, ...CATALOG_ROUTES, ...SEARCH_ROUTES, ...AI_ROUTES, ...PLATFORM_SERVICES_ROUTES, ...PLATFORM_TRANSFER_ROUTES];
