@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { signJwt } from '../../gateway/auth/jwt.js';
 import type { Route, Service } from '../../rest-bridge/types.js';
 import { createTenant, jsonApi, mintToken, rest, type HttpResult, type Tenant, uniq } from './client.js';
+import { ensureServiceResources, SERVICE_BODIES, SERVICE_PARAM_FIXTURES, serviceScope } from './platform-services.fixtures.js';
 
 /** Every scope a key may carry (CONTRACT.md, Authentication). */
 export const KEY_SCOPES = ['products:read', 'products:write', 'search:read', 'search:write', 'ai:read', 'ai:write'] as const;
@@ -147,6 +148,10 @@ export interface SecTenant extends Tenant {
   userToken: string;
   productId?: string;
   indexUid?: string;
+  credentialId?: string;
+  exchangeId?: string;
+  transferCode?: string;
+  logoUploadId?: string;
 }
 
 export async function createSecTenant(): Promise<SecTenant> {
@@ -170,6 +175,7 @@ async function ensureResources(route: Route, t: SecTenant): Promise<void> {
     if (r.status !== 201) throw new Error(`fixture index: ${describeRes(r)}`);
     t.indexUid = uid;
   }
+  await ensureServiceResources(route, t);
 }
 
 /**
@@ -184,16 +190,18 @@ export const PARAM_FIXTURES: Record<string, { value(t: SecTenant): string; forei
   id: { value: (t) => t.productId!, foreignCode: 'PRODUCT_NOT_FOUND' },
   index_uid: { value: (t) => t.indexUid!, foreignCode: 'index_not_found' },
   user_unique_id: { value: (t) => t.userId, foreignCode: null },
+  ...SERVICE_PARAM_FIXTURES,
 };
 
 /** The smallest valid body of each JSON:API type; unique values, so the row can be called repeatedly. */
-export const MINIMAL_BODIES: Record<string, () => Record<string, unknown>> = {
+export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unknown>> = {
   platforms: () => ({ code: uniq('p'), name: 'Security fixture' }),
   accounts: () => ({ name: `Security ${uniq('')}`, code: uniq('a') }),
   apps: () => ({ name: 'Security fixture' }),
   api_keys: () => ({ name: 'security fixture', key_type: 'secret' }),
   products: () => ({ name: 'Security fixture', sku: uniq('SKU-') }),
   indexes: () => ({ uid: uniq('idx_') }),
+  ...SERVICE_BODIES,
 };
 
 export function paramNames(route: Route): string[] {
@@ -209,17 +217,18 @@ export function pathFor(route: Route, t: SecTenant, override: Record<string, str
   });
 }
 
-export function bodyFor(route: Route): unknown {
+export function bodyFor(route: Route, t?: SecTenant): unknown {
   if (!route.body) return undefined;
   const make = MINIMAL_BODIES[route.body.type];
   if (!make) throw new Error(`${route.method} ${route.path}: no minimal body for data.type "${route.body.type}" (add it to MINIMAL_BODIES)`);
-  return jsonApi(route.body.type, make());
+  return jsonApi(route.body.type, make(t!));
 }
 
 /** The scope a route needs, as documented in the spec and the route summaries. */
 export function requiredScope(route: Route): string | null {
   switch (route.service) {
     case 'platform':
+      if (serviceScope(route)) return serviceScope(route);
       if (route.path === '/platforms' || route.path.startsWith('/platforms/')) return 'platform:admin';
       return route.method === 'GET' ? 'platform:read' : 'platform:manage';
     case 'products':
@@ -254,7 +263,7 @@ export interface Call {
 /** One request of the route as tenant `t`'s route, with the given credentials. */
 export async function call(route: Route, t: SecTenant, c: Call): Promise<HttpResult> {
   await ensureResources(route, t);
-  return rest(route.method, pathFor(route, t, c.params), { headers: c.headers, ...(route.body ? { body: bodyFor(route) } : {}) });
+  return rest(route.method, pathFor(route, t, c.params), { headers: c.headers, ...(route.body ? { body: bodyFor(route, t) } : {}) });
 }
 
 /** Asserts a success of the route (its documented status and a JSON:API document). */
