@@ -2,7 +2,7 @@
 // with no JWT (details → request access → verify → accept/decline → events), every step lands in
 // the append-only audit trail. The access code reaches the recipient's side as the signed
 // data_transfer.access_requested event on the account's app webhooks (there is no mail here).
-import { createTenant, jsonApi, mintToken, rest, uniq, type Tenant } from '../harness/client.js';
+import { createTenant, gql, jsonApi, mintToken, rest, uniq, type Tenant } from '../harness/client.js';
 import { sql } from '../harness/db.js';
 import { expectServiceError } from '../harness/security.js';
 import { startReceiver, type Receiver } from '../harness/webhook-receiver.js';
@@ -96,6 +96,15 @@ describe('admin side (platform:admin)', () => {
 });
 
 describe('public flow (no credentials)', () => {
+  test('GraphQL: anonymous callers reach the public fields at the gateway, not the admin ones', async () => {
+    const code = await createTransfer();
+    const r = await gql('query($c: String!) { publicDataTransfer(code: $c) { code status recipientEmail } }', { c: code });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data).toEqual({ publicDataTransfer: { code, status: 'open', recipientEmail: 'i•••@fund.example.com' } });
+    const admin = await gql('query($u: String!) { dataTransfers(accountUrlId: $u) { code } }', { u: t.accountUrlId });
+    expect(admin.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
   test('details: no ids, no full e-mail; unknown code → 404; malformed → 404', async () => {
     const code = await createTransfer({ contents: { files: ['deck.pdf'] } });
     const r = await pub('GET', `/data_transfers/${code}`);
@@ -121,6 +130,10 @@ describe('public flow (no credentials)', () => {
     // the code is stored hashed only
     const rows = await sql(`select c.* from platform.data_transfer_access_codes c join platform.data_transfers t on t.id = c.transfer_id where t.code = $1`, [code]);
     expect(JSON.stringify(rows)).not.toContain(accessCode);
+    // ... and its trip through the outbox is sealed too
+    const events = await sql(`select payload, secret_sealed from platform.account_events where event = 'data_transfer.access_requested' and payload->'data'->>'transfer_code' = $1`, [code]);
+    expect(events).toHaveLength(1);
+    expect(JSON.stringify(events)).not.toContain(accessCode);
 
     expectServiceError(await pub('POST', `/data_transfers/${code}/verify_access`, 'data_transfer_access', { access_code: 'ZZZZ-ZZZZ' }), P, 401, 'ACCESS_CODE_INVALID', { parameter: 'access_code' });
     expectServiceError(await pub('POST', `/data_transfers/${code}/verify_access`, 'data_transfer_access', { access_code: '12' }), P, 422, 'VALIDATION_FAILED', { parameter: 'access_code' });

@@ -77,9 +77,9 @@ export async function requestAccess(ctx: PlatformContext, code: string) {
         title: t.title,
         recipient_email: t.recipientEmail,
         recipient_name: t.recipientName ?? null,
-        access_code: accessCode,
         access_code_expires_at: expiresAt.toISOString(),
       },
+      secretData: { access_code: accessCode },
       summary: `${t.account.name}: access to data transfer "${t.title}" requested; a code was sent for ${maskEmail(t.recipientEmail)}`,
     });
   });

@@ -1,8 +1,8 @@
 // Checked-in migrations, applied in this order at start (see lib/db.ts migrate()).
 import { Migration20261122090119_init } from './Migration20261122090119_init.js';
-import { Migration20261122092506_account_services_transfers } from './Migration20261122092506_account_services_transfers.js';
+import { Migration20261122093328_account_services_transfers } from './Migration20261122093328_account_services_transfers.js';
 
 export const migrations = [
   { name: 'Migration20261122090119_init', class: Migration20261122090119_init },
-  { name: 'Migration20261122092506_account_services_transfers', class: Migration20261122092506_account_services_transfers },
+  { name: 'Migration20261122093328_account_services_transfers', class: Migration20261122093328_account_services_transfers },
 ];

@@ -4,4 +4,5 @@ export const credentialSecretAad = (id: string) => `credential:${id}:secret`;
 export const exchangeSecretAad = (id: string) => `exchange:${id}:secret`;
 export const teamChatUrlAad = (accountId: string) => `notification-settings:${accountId}:team-chat-url`;
 export const deliveryUrlAad = (deliveryId: string) => `webhook-delivery:${deliveryId}:url`;
+export const eventSecretAad = (eventId: string) => `account-event:${eventId}:secret-data`;
 export const webhookSecretAad = (appId: string) => `app-webhook-secret:${appId}`;

@@ -25,6 +25,13 @@ export class AccountEventEntity {
   @Property({ type: 'json' })
   payload!: AccountEventPayload;
 
+  /**
+   * Fields only the app webhooks receive that must not sit in plaintext (a data-transfer access
+   * code): sealed JSON, merged into `data` by the worker at delivery time.
+   */
+  @Property({ type: 'text', nullable: true })
+  secretSealed?: string | null;
+
   /** one human line for team chat; never carries a secret */
   @Property({ type: 'text' })
   summary!: string;

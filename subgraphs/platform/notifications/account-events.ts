@@ -14,7 +14,7 @@ import { PlatformEntity } from '../platforms/platform.entity.js';
 import { platformRuntime } from '../runtime.js';
 import { AccountEventEntity } from './account-event.entity.js';
 import { AppWebhookSecretEntity } from './app-webhook-secret.entity.js';
-import { deliveryUrlAad, teamChatUrlAad } from './aad.js';
+import { deliveryUrlAad, eventSecretAad, teamChatUrlAad } from './aad.js';
 import { eventMatches } from './event-filter.rules.js';
 import { NotificationSettingsEntity } from './notification-settings.entity.js';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
@@ -26,6 +26,11 @@ export interface AccountEventInput {
   data?: Record<string, unknown>;
   /** the team-chat line; defaults to "<account name>: <event>" */
   summary?: string;
+  /**
+   * Fields for the app webhooks only, stored sealed (never in plaintext, never in team chat):
+   * the worker merges them into `data` when it sends the event.
+   */
+  secretData?: Record<string, unknown>;
 }
 
 /** Record `input` in ctx.em's unit of work (call inside the transaction of the change). */
@@ -52,6 +57,7 @@ export async function recordAccountEvent(ctx: Pick<PlatformContext, 'em'>, input
     payload: {} as AccountEventPayload,
   });
   event.payload = { id: event.id, event: input.event, occurredAt: event.occurredAt.toISOString(), platformId, accountId, data: input.data ?? {} };
+  if (input.secretData) event.secretSealed = secrets.seal(JSON.stringify(input.secretData), eventSecretAad(event.id));
 
   const delivery = (targetKind: 'team_chat' | 'app', url: string, display: string, app?: AppEntity) => {
     const d = em.create(WebhookDeliveryEntity, {

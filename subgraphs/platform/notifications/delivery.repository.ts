@@ -20,6 +20,8 @@ export interface ClaimedDelivery {
   maxAttempts: number;
   payload: AccountEventPayload;
   summary: string;
+  /** sealed fields for app targets (see AccountEventEntity.secretSealed) */
+  secretSealed: string | null;
 }
 
 /** How long a claimed row stays ours; a worker that dies mid-delivery frees it after this. */
@@ -48,7 +50,7 @@ export async function claimDue(em: EntityManager, limit: number): Promise<Claime
             locked_until = now() + make_interval(secs => ?)
        from due, ${e} as ev
       where w.id = due.id and ev.id = w.event_id
-  returning w.id, w.target_kind, w.app_id, w.url_sealed, w.attempts, w.max_attempts, ev.payload, ev.summary`,
+  returning w.id, w.target_kind, w.app_id, w.url_sealed, w.attempts, w.max_attempts, ev.payload, ev.summary, ev.secret_sealed`,
     [limit, CLAIM_LEASE_SEC],
     'all',
   )) as Record<string, any>[];
@@ -61,6 +63,7 @@ export async function claimDue(em: EntityManager, limit: number): Promise<Claime
     maxAttempts: Number(r.max_attempts),
     payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
     summary: r.summary,
+    secretSealed: r.secret_sealed ?? null,
   }));
 }
 

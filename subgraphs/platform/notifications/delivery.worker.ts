@@ -11,7 +11,7 @@ import type { Logger } from '../../../lib/logger.js';
 import { VERSION } from '../../../lib/subgraph.js';
 import { signWebhook, SIGNATURE_HEADER } from '../../../lib/webhook-signature.js';
 import { appWebhookSecret, claimDue, markDelivered, markFailed, type ClaimedDelivery } from './delivery.repository.js';
-import { deliveryUrlAad, webhookSecretAad } from './aad.js';
+import { deliveryUrlAad, eventSecretAad, webhookSecretAad } from './aad.js';
 import { postWebhook } from './webhook-sender.js';
 
 const BATCH = 20;
@@ -107,7 +107,8 @@ export class DeliveryWorker {
           await markFailed(em, c.id, { error: 'the app has no webhook secret', permanent: true, retryInMs: 0 });
           return;
         }
-        body = JSON.stringify(wireBody(c.payload));
+        const secretData = c.secretSealed ? (JSON.parse(secrets.open(c.secretSealed, eventSecretAad(c.payload.id))) as Record<string, unknown>) : {};
+        body = JSON.stringify(wireBody({ ...c.payload, data: { ...c.payload.data, ...secretData } }));
         headers[SIGNATURE_HEADER] = signWebhook(secrets.open(sealed, webhookSecretAad(c.appId!)), body);
       } else {
         // Slack-style incoming webhook: `text` is what every such endpoint understands.

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122092506_account_services_transfers extends Migration {
+export class Migration20261122093328_account_services_transfers extends Migration {
   override async up(): Promise<void> {
     this.addSql("create table \"platform\".\"account_notification_settings\" (\"id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"team_chat_url_sealed\" text null, \"team_chat_url_masked\" varchar(300) null, \"events\" text[] not null, \"enabled\" boolean not null default true, \"created_at\" timestamptz not null, \"updated_at\" timestamptz not null, primary key (\"id\"))");
     this.addSql("alter table \"platform\".\"account_notification_settings\" add constraint \"account_notification_settings_account_id_unique\" unique (\"account_id\")");
@@ -21,7 +21,7 @@ export class Migration20261122092506_account_services_transfers extends Migratio
     this.addSql("alter table \"platform\".\"app_webhook_secrets\" add constraint \"app_webhook_secrets_app_id_unique\" unique (\"app_id\")");
     this.addSql("create table \"platform\".\"account_storage\" (\"id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"backend\" text not null, \"prefix\" varchar(100) not null, \"created_at\" timestamptz not null, primary key (\"id\"))");
     this.addSql("alter table \"platform\".\"account_storage\" add constraint \"account_storage_account_id_unique\" unique (\"account_id\")");
-    this.addSql("create table \"platform\".\"account_events\" (\"id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"event\" varchar(64) not null, \"payload\" jsonb not null, \"summary\" text not null, \"occurred_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("create table \"platform\".\"account_events\" (\"id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"event\" varchar(64) not null, \"payload\" jsonb not null, \"secret_sealed\" text null, \"summary\" text not null, \"occurred_at\" timestamptz not null, primary key (\"id\"))");
     this.addSql("create index \"account_events_account_id_occurred_at_index\" on \"platform\".\"account_events\" (\"account_id\", \"occurred_at\")");
     this.addSql("create table \"platform\".\"account_details\" (\"id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"legal_name\" varchar(200) null, \"tax_id\" varchar(64) null, \"website\" varchar(2048) null, \"address\" jsonb not null, \"contact\" jsonb not null, \"branding\" jsonb not null, \"logo_url\" varchar(2048) null, \"logo_object_key\" varchar(300) null, \"created_at\" timestamptz not null, \"updated_at\" timestamptz not null, primary key (\"id\"))");
     this.addSql("alter table \"platform\".\"account_details\" add constraint \"account_details_account_id_unique\" unique (\"account_id\")");
