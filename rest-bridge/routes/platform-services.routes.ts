@@ -1,19 +1,16 @@
 // Platform service, account services (document 1): credentials (/keys), message-broker
-// configurations (/exchange), details, storage, logo upload, notification settings. JWT +
-// X-Platform; platform:read reads, platform:manage writes. Two public rows serve the logo upload
-// (PUT to a presigned URL) and the published logo file; their credential is the URL itself.
-import { DomainError } from '../../lib/errors.js';
-import { MiB } from '../../lib/http.js';
-import { verifyUploadToken } from '../../lib/upload-token.js';
+// configurations (/exchange) and details here; storage and the logo in platform-storage.routes.ts,
+// notification settings in platform-notifications.routes.ts. JWT + X-Platform; platform:read reads,
+// platform:manage writes.
 import { resource } from '../jsonapi.js';
-import { getParam, intParam } from '../query.js';
 import type { Route } from '../types.js';
+import { PLATFORM_NOTIFICATION_ROUTES } from './platform-notifications.routes.js';
+import { PLATFORM_STORAGE_ROUTES } from './platform-storage.routes.js';
 
 // free-form objects keep the client's keys
 const credentialRes = (c: Record<string, unknown>) => resource('credentials', c, { opaque: ['metadata'] });
 const exchangeRes = (x: Record<string, unknown>) => resource('exchanges', x, { opaque: ['options'] });
 const detailsRes = (d: Record<string, unknown>) => resource('account_details', d);
-const settingsRes = (s: Record<string, unknown>) => resource('notification_settings', s);
 
 const base = { service: 'platform', auth: 'jwt+platform' } as const;
 const account = (r: { params: Record<string, string> }) => ({ accountUrlId: r.params.url_id });
@@ -207,133 +204,6 @@ export const PLATFORM_SERVICES_ROUTES: Route[] = [
     status: 200,
     responseType: 'account_details',
   },
-
-  // ---- /storage and the logo
-  {
-    ...base,
-    method: 'POST',
-    path: '/accounts/:url_id/storage',
-    operation: 'ProvisionAccountStorage',
-    summary: 'Provision the account object store (idempotent: a second call answers the same store). No body',
-    variables: account,
-    result: (d) => ({ data: resource('storage', d.provisionAccountStorage) }),
-    status: 200,
-    responseType: 'storage',
-  },
-  {
-    ...base,
-    method: 'POST',
-    path: '/accounts/:url_id/logo/presign',
-    operation: 'PresignAccountLogo',
-    summary: 'A signed upload URL (15 minutes, up to 10 MiB): PUT the image bytes to upload_url, then logo/publish with the id. No body',
-    variables: account,
-    result: (d) => ({ data: resource('logo_uploads', d.presignAccountLogo) }),
-    status: 200,
-    responseType: 'logo_uploads',
-  },
-  {
-    service: 'platform',
-    auth: 'none',
-    method: 'PUT',
-    path: '/uploads/:token',
-    operation: 'UploadChunk',
-    summary: 'Upload to a presigned URL: the raw bytes as the body (any content type); the signed URL is the credential',
-    upload: {
-      maxBytes: 10 * MiB,
-      chunkBytes: 512 * 1024,
-      authorize: (r, { uploadSecret }) => {
-        const check = verifyUploadToken(r.params.token, uploadSecret);
-        if (!check.ok) throw new DomainError(check.code, check.message, { parameter: 'token' });
-        return { maxBytes: check.grant.maxBytes };
-      },
-    },
-    variables: (r) => ({
-      token: r.params.token,
-      index: r.chunk?.index,
-      data: r.chunk?.data,
-      final: r.chunk?.final,
-      totalBytes: r.chunk?.totalBytes,
-      sha256: r.chunk?.sha256,
-    }),
-    result: (d) => ({ data: resource('uploads', d.uploadChunk) }),
-    status: 200,
-    responseType: 'uploads',
-  },
-  {
-    ...base,
-    method: 'POST',
-    path: '/accounts/:url_id/logo/publish',
-    operation: 'PublishAccountLogo',
-    summary: 'Check the uploaded file is a PNG, JPEG, GIF or WebP image (by its bytes) and make it the logo',
-    body: { type: 'logos', attributes: { upload_id: 'string' }, required: ['upload_id'] },
-    variables: (r) => ({ ...account(r), uploadId: r.attributes.uploadId ?? '' }),
-    result: (d) => ({ data: resource('logos', d.publishAccountLogo) }),
-    status: 200,
-    responseType: 'logos',
-  },
-  {
-    service: 'platform',
-    auth: 'none',
-    method: 'GET',
-    path: '/logos/:account_id/:file',
-    operation: 'GetAccountLogoFile',
-    summary: "An account's published logo (public; the URL is branding.logo_url)",
-    variables: (r) => ({ accountId: r.params.account_id, file: r.params.file }),
-    result: (d) => ({ data: resource('logo_files', { id: 'logo', ...d.accountLogoFile }) }),
-    raw: (d) => ({ contentType: d.accountLogoFile.contentType, body: Buffer.from(d.accountLogoFile.data, 'base64'), headers: { 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' } }),
-    status: 200,
-    responseType: 'logo_files',
-  },
-
-  // ---- notifications
-  {
-    ...base,
-    method: 'GET',
-    path: '/accounts/:url_id/settings/notifications',
-    operation: 'GetNotificationSettings',
-    summary: 'Team-chat webhook (masked) and the events sent to it',
-    variables: account,
-    result: (d) => ({ data: settingsRes(d.notificationSettings) }),
-    status: 200,
-    responseType: 'notification_settings',
-  },
-  {
-    ...base,
-    method: 'PATCH',
-    path: '/accounts/:url_id/settings/notifications',
-    operation: 'UpdateNotificationSettings',
-    summary: "Set the team-chat webhook URL (null removes it), the events sent ('*', 'key.*', 'account.created'…) and enabled",
-    body: { type: 'notification_settings', attributes: { team_chat_webhook_url: 'string', events: 'string[]', enabled: 'boolean' } },
-    variables: (r) => ({ ...account(r), input: r.attributes }),
-    result: (d) => ({ data: settingsRes(d.updateNotificationSettings) }),
-    status: 200,
-    responseType: 'notification_settings',
-  },
-  {
-    ...base,
-    method: 'GET',
-    path: '/accounts/:url_id/settings/notifications/deliveries',
-    operation: 'ListWebhookDeliveries',
-    summary: 'Latest webhook deliveries of the account events (team chat and app webhooks), newest first',
-    query: [
-      { name: 'status', type: 'string', description: 'pending, delivering, delivered, failed' },
-      { name: 'limit', type: 'integer', description: '1-200, default 50' },
-    ],
-    variables: (r) => ({ ...account(r), status: getParam(r.query, 'status') ?? null, limit: intParam(r.query, 'limit', { default: 50, min: 1, max: 200 }) }),
-    result: (d) => ({ data: d.webhookDeliveries.map((x: Record<string, unknown>) => resource('webhook_deliveries', x)) }),
-    status: 200,
-    responseType: 'webhook_deliveries',
-    list: true,
-  },
-  {
-    ...base,
-    method: 'POST',
-    path: '/accounts/:url_id/apps/:app_id/webhook_secret',
-    operation: 'RollAppWebhookSecret',
-    summary: "Create or roll the app's webhook signing secret (shown only in this response); account events reach the app's webhook_url once it has one",
-    variables: (r) => ({ ...account(r), appId: r.params.app_id }),
-    result: (d) => ({ data: resource('webhook_secrets', d.rollAppWebhookSecret) }),
-    status: 201,
-    responseType: 'webhook_secrets',
-  },
+  ...PLATFORM_STORAGE_ROUTES,
+  ...PLATFORM_NOTIFICATION_ROUTES,
 ];
