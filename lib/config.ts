@@ -31,6 +31,20 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   allowPrivateNetworkFetch: boolean;
   host: string;
+  /** NODE_ENV=production: refuses development defaults where a secret is missing (MASTER_KEY) */
+  production: boolean;
+  /** MASTER_KEY (32 bytes, base64 or hex): encrypts stored secrets; unset → lib/crypto.ts derives a dev key */
+  masterKey?: Buffer;
+  /** MASTER_KEY_PREVIOUS: comma-separated older master keys, still accepted for decryption (rotation) */
+  previousMasterKeys: Buffer[];
+  /** PUBLIC_URL: the REST bridge's address as clients reach it (presigned upload URLs, logo URLs) */
+  publicUrl: string;
+  /** OBJECT_STORE=local (default, under DATA_DIR/objects) or s3 (S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY) */
+  objectStore: { kind: 'local' } | { kind: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
+  /** webhook delivery worker: poll interval, first retry delay (doubles per attempt), attempts before giving up */
+  webhookPollMs: number;
+  webhookRetryBaseMs: number;
+  webhookMaxAttempts: number;
 }
 
 const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me';
@@ -106,6 +120,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxQueryCost: int(env, 'MAX_QUERY_COST', 5000),
     logLevel,
     allowPrivateNetworkFetch: env.ALLOW_PRIVATE_NETWORK_FETCH === '1',
+    production: env.NODE_ENV === 'production',
+    masterKey: env.MASTER_KEY ? parseKey32(env.MASTER_KEY, 'MASTER_KEY') : undefined,
+    previousMasterKeys: (env.MASTER_KEY_PREVIOUS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean)
+      .map((k) => parseKey32(k, 'MASTER_KEY_PREVIOUS')),
+    publicUrl: (url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${host}:${port(env, 'REST_PORT', 8080)}`).replace(/\/+$/, ''),
+    objectStore: objectStoreConfig(env),
+    webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000),
+    webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 10_000),
+    webhookMaxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 8),
+  };
+}
+
+/** A 32-byte key written as 64 hex digits or as base64 (standard or URL-safe). */
+export function parseKey32(raw: string, variable: string): Buffer {
+  const v = raw.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(v) ? Buffer.from(v, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(v) ? Buffer.from(v, 'base64') : undefined;
+  if (!key || key.length !== 32) throw new ConfigError(variable, 'must be 32 bytes written as 64 hex digits or base64 (e.g. `openssl rand -base64 32`)');
+  return key;
+}
+
+function objectStoreConfig(env: NodeJS.ProcessEnv): Config['objectStore'] {
+  const kind = env.OBJECT_STORE || 'local';
+  if (kind === 'local') return { kind };
+  if (kind !== 's3') throw new ConfigError('OBJECT_STORE', `"${kind}" must be local or s3`);
+  const need = (name: string) => {
+    const v = env[name];
+    if (!v) throw new ConfigError(name, 'is required when OBJECT_STORE=s3');
+    return v;
+  };
+  return {
+    kind,
+    endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']) ?? need('S3_ENDPOINT'),
+    bucket: need('S3_BUCKET'),
+    region: env.S3_REGION || 'us-east-1',
+    accessKeyId: need('S3_ACCESS_KEY_ID'),
+    secretAccessKey: need('S3_SECRET_ACCESS_KEY'),
   };
 }
 

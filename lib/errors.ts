@@ -65,6 +65,25 @@ export const ERROR_TABLE = {
   // ai (document 2)
   'usr-not-registered': { status: 404, title: 'User not registered in this tenant' },
   model_unavailable: { status: 503, title: 'AI model temporarily unavailable' },
+
+  // platform: account services and data transfers (document 1)
+  CREDENTIAL_NOT_FOUND: { status: 404, title: 'Credential not found' },
+  CREDENTIAL_NAME_TAKEN: { status: 409, title: 'Credential name already in use in this account' },
+  EXCHANGE_NOT_FOUND: { status: 404, title: 'Message-broker configuration not found' },
+  EXCHANGE_NAME_TAKEN: { status: 409, title: 'Message-broker configuration name already in use in this account' },
+  DETAILS_ALREADY_EXIST: { status: 409, title: 'Account details already exist (use PUT)' },
+  STORAGE_BACKEND_UNSUPPORTED: { status: 501, title: 'Configured object-store backend is not supported' },
+  UPLOAD_SIGNATURE_INVALID: { status: 403, title: 'Upload URL signature invalid' },
+  UPLOAD_EXPIRED: { status: 410, title: 'Upload URL expired' },
+  UPLOAD_NOT_FOUND: { status: 404, title: 'Upload not found' },
+  INVALID_IMAGE: { status: 422, title: 'Not a supported image' },
+  LOGO_NOT_FOUND: { status: 404, title: 'Logo not found' },
+  DATA_TRANSFER_NOT_FOUND: { status: 404, title: 'Data transfer not found' },
+  DATA_TRANSFER_EXPIRED: { status: 410, title: 'Data transfer expired' },
+  DATA_TRANSFER_ALREADY_DECIDED: { status: 409, title: 'Data transfer already accepted or declined' },
+  DATA_TRANSFER_NOT_ACCEPTED: { status: 409, title: 'Data transfer not accepted' },
+  ACCESS_CODE_INVALID: { status: 401, title: 'Access code invalid, expired or already used' },
+  ACCESS_TOKEN_INVALID: { status: 401, title: 'Access token invalid or expired' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

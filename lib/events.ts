@@ -14,3 +14,45 @@ export interface ProductEventPayload {
 export const topics = {
   productEvents: (appId: string, environment: Environment) => `product.events:${appId}:${environment}`,
 };
+
+// Account events (platform service). Recorded in the platform subgraph's outbox in the same
+// transaction as the change they describe (subgraphs/platform/notifications/account-events.ts:
+// recordAccountEvent), then delivered by the outbox worker to the account's team-chat webhook and
+// to the webhook_url of its apps. `key.*` are the account's third-party credentials (/keys), not
+// the apps' API keys.
+export const ACCOUNT_EVENT_NAMES = [
+  'account.created',
+  'account.updated',
+  'account.deleted',
+  'account.restored',
+  'key.created',
+  'key.updated',
+  'key.deleted',
+  'exchange.created',
+  'exchange.updated',
+  'exchange.deleted',
+  'details.updated',
+  'storage.provisioned',
+  'logo.published',
+  'subscription.changed',
+  'data_transfer.created',
+  'data_transfer.access_requested',
+  'data_transfer.accepted',
+  'data_transfer.declined',
+] as const;
+export type AccountEventName = (typeof ACCOUNT_EVENT_NAMES)[number];
+
+export interface AccountEventPayload<D extends Record<string, unknown> = Record<string, unknown>> {
+  /** the outbox id of the event (evt_…): the same across retries, so receivers can de-duplicate */
+  id: string;
+  event: AccountEventName;
+  occurredAt: string;
+  platformId: string;
+  accountId: string;
+  /** event-specific fields; never a secret except where an event documents one */
+  data: D;
+}
+
+export function isAccountEventName(v: string): v is AccountEventName {
+  return (ACCOUNT_EVENT_NAMES as readonly string[]).includes(v);
+}

@@ -7,6 +7,10 @@ const SECRET_PATTERNS: RegExp[] = [
   /\b(pk|sk)_(test|live)_(sh|ent|byok)_[A-Za-z0-9_-]+/g,
   /\bBearer\s+[A-Za-z0-9._~+/-]+=*/gi,
   /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g,
+  // account services: app webhook secrets, data-transfer access tokens, presigned upload URLs
+  /\bwhsec_[A-Za-z0-9]+/g,
+  /\bdtt_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g,
+  /\/uploads\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g,
 ];
 
 export function redact(text: string): string {

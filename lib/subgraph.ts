@@ -52,6 +52,8 @@ export interface SubgraphDefinition<L = unknown> {
   /** Tenant scoping in one place: set the ORM filter parameters for this request. */
   scope(em: EntityManager, tenant: TenantContext): void;
   createLoaders(ctx: Omit<SubgraphContext<L>, 'loaders'>): L;
+  /** Background work in the subgraph's process (outbox workers, jobs): started before the server listens, stopped before the ORM closes. */
+  startBackground?(deps: { cfg: Config; log: Logger; orm: MikroORM; pubsub: PubSub }): Promise<{ stop(): Promise<void> }>;
 }
 
 /** Scopes are checked here, once: @Authorized('products:write') on a resolver. */
@@ -112,6 +114,7 @@ export async function startSubgraph(
     plugins: [ApolloServerPluginInlineTraceDisabled()],
   });
   await apollo.start();
+  const background = await def.startBackground?.({ cfg, log, orm, pubsub });
 
   const context = async (headers: Record<string, string | string[] | undefined>): Promise<SubgraphContext> => {
     const v = verifyTenantContext(headerValue(headers[TENANT_HEADER]), cfg.internalSecret);
@@ -158,6 +161,7 @@ export async function startSubgraph(
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
       await closed;
+      await background?.stop();
       await apollo.stop();
       await orm.close();
     },

@@ -16,6 +16,7 @@ import { buildOpenApi } from './openapi.js';
 import type { Operation } from './operations.js';
 import { parseQuery } from './query.js';
 import { compileRouter } from './router.js';
+import { executeUpload } from './upload.js';
 import type { AuthMode, Route, RouteInput, Service } from './types.js';
 
 export const BODY_LIMIT = MiB;
@@ -30,6 +31,8 @@ export interface HandlerDeps {
   gateway: Pick<GatewayClient, 'execute' | 'health'>;
   log: Logger;
   startedAt?: number;
+  /** verifies presigned upload URLs (INTERNAL_SECRET) for raw-body routes */
+  uploadSecret?: string;
 }
 
 /** Which service's error shape a path gets when no route matched it. */
@@ -125,7 +128,9 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       }
 
       let attributes: Record<string, unknown> = {};
-      if (route.body) {
+      if (route.upload) {
+        // the raw body is read by executeUpload, after the upload URL is checked
+      } else if (route.body) {
         attributes = toGraphQLInput(await readJsonApiBody(req, route.body.type), route.body.attributes);
       } else {
         req.resume(); // bodies of body-less routes are ignored, but drained so the connection stays usable
@@ -134,7 +139,10 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       const input: RouteInput = { params: m.params, query: parseQuery(q >= 0 ? url.slice(q + 1) : ''), attributes };
       const variables = route.variables(input);
 
-      const outcome = await gateway.execute(operations.get(route.operation)!, variables, { headers: req.headers, clientIp: req.socket.remoteAddress, requestId });
+      const caller = { headers: req.headers, clientIp: req.socket.remoteAddress, requestId };
+      const outcome = route.upload
+        ? await executeUpload(route, req, input, { gateway, operation: operations.get(route.operation)!, caller, uploadSecret: deps.uploadSecret ?? '' })
+        : await gateway.execute(operations.get(route.operation)!, variables, caller);
       if (outcome.kind === 'unavailable') {
         log.warn('gateway unavailable', { route: route.operation, reason: outcome.reason });
         return fail([restError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly')]);
@@ -144,6 +152,12 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         const errors = outcome.errors.map((e) => fromGraphQLError(e, outcome.httpStatus));
         if (errors.some((e) => e.status >= 500)) log.warn('gateway returned a server error', { route: route.operation, errors: outcome.errors });
         return fail(errors, outcome.headers);
+      }
+      if (route.raw) {
+        const r = route.raw(outcome.data, input);
+        res.writeHead(route.status, { ...outcome.headers, ...r.headers, 'content-type': r.contentType, 'content-length': String(r.body.length) });
+        res.end(r.body);
+        return;
       }
       const doc = route.result(outcome.data, input);
       sendJson(res, route.statusOf?.(outcome.data) ?? route.status, doc, outcome.headers);

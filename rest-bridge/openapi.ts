@@ -69,6 +69,16 @@ function operationOf(route: Route): Schema {
       '5XX': error,
     },
   };
+  if (route.upload) {
+    op.requestBody = {
+      required: true,
+      description: `the raw file bytes, at most ${route.upload.maxBytes} bytes (or the limit signed into the URL)`,
+      content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+    };
+  }
+  if (route.raw) {
+    (op.responses as Schema)[String(route.status)] = { description: 'the file', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } };
+  }
   if (route.body) {
     const attributes = {
       type: 'object',

@@ -23,7 +23,7 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
   const log = opts.log.child({ proc: 'rest-bridge' });
   const gateway = new GatewayClient(opts.gatewayUrl ?? cfg.gatewayUrl);
   // Built before listening: a route naming a missing operation stops start-up with one clear line.
-  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log });
+  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {

@@ -46,6 +46,36 @@ export interface RouteInput {
   query: QueryParams;
   /** body attributes, camelCased per the BodySpec; {} for routes without a body */
   attributes: Record<string, unknown>;
+  /** upload routes: the chunk of the raw body this call carries (see RawUploadSpec) */
+  chunk?: UploadChunk;
+}
+
+/** One piece of a raw request body, base64, in order; the last one says the whole body's size and hash. */
+export interface UploadChunk {
+  index: number;
+  data: string;
+  final: boolean;
+  totalBytes: number;
+  sha256: string;
+}
+
+/**
+ * A route that takes a raw (non-JSON) body, e.g. PUT to a presigned upload URL. `authorize` runs
+ * before a byte is read (a signature check: no database, no gateway call) and gives the byte limit;
+ * the body is then sent to the gateway in order, `chunkBytes` at a time, one operation call per
+ * chunk, because the gateway takes JSON bodies of at most 1 MiB.
+ */
+export interface RawUploadSpec {
+  maxBytes: number;
+  chunkBytes: number;
+  authorize(input: RouteInput, secrets: { uploadSecret: string }): { maxBytes: number };
+}
+
+/** A non-JSON response (an image): built from the operation's data. */
+export interface RawResponse {
+  contentType: string;
+  body: Buffer;
+  headers?: Record<string, string>;
 }
 
 export interface ResourceObject {
@@ -81,4 +111,8 @@ export interface Route {
   responseType: string;
   /** true when `data` is an array */
   list?: boolean;
+  /** raw-body route (see RawUploadSpec) */
+  upload?: RawUploadSpec;
+  /** answer with raw bytes instead of a JSON:API document */
+  raw?(data: Record<string, any>, input: RouteInput): RawResponse;
 }

@@ -6,5 +6,16 @@ import { PLATFORM_ROUTES } from './platform.routes.js';
 import { SEARCH_ROUTES } from './search.routes.js';
 import { PLATFORM_BLOCK_ROUTES } from './platform-blocks.routes.js';
 import { PLATFORM_ACCESS_ROUTES } from './platform-access.routes.js';
+import { PLATFORM_SERVICES_ROUTES } from './platform-services.routes.js';
+import { PLATFORM_TRANSFER_ROUTES } from './platform-transfers.routes.js';
 
-export const ROUTES: readonly Route[] = [...PLATFORM_ROUTES, ...PLATFORM_BLOCK_ROUTES, ...PLATFORM_ACCESS_ROUTES, ...CATALOG_ROUTES, ...SEARCH_ROUTES, ...AI_ROUTES];
+export const ROUTES: readonly Route[] = [
+  ...PLATFORM_ROUTES,
+  ...PLATFORM_BLOCK_ROUTES,
+  ...PLATFORM_ACCESS_ROUTES,
+  ...PLATFORM_SERVICES_ROUTES,
+  ...PLATFORM_TRANSFER_ROUTES,
+  ...CATALOG_ROUTES,
+  ...SEARCH_ROUTES,
+  ...AI_ROUTES,
+];

@@ -21,16 +21,51 @@ import { blockReference } from './blocks/block.reference.js';
 import { UserAccessEntity } from './user-access/user-access.entity.js';
 import { UserAccessResolver } from './user-access/user-access.resolver.js';
 import { migrations } from './migrations/index.js';
+// account services and data transfers (issue 3, parts 7-8)
+import { CredentialEntity } from './credentials/credential.entity.js';
+import { CredentialResolver } from './credentials/credential.resolver.js';
+import { ExchangeEntity } from './exchanges/exchange.entity.js';
+import { ExchangeResolver } from './exchanges/exchange.resolver.js';
+import { AccountDetailsEntity } from './account-details/account-details.entity.js';
+import { AccountDetailsResolver } from './account-details/account-details.resolver.js';
+import { AccountStorageEntity } from './storage/account-storage.entity.js';
+import { StorageResolver } from './storage/storage.resolver.js';
+import { NotificationSettingsEntity } from './notifications/notification-settings.entity.js';
+import { AccountEventEntity } from './notifications/account-event.entity.js';
+import { WebhookDeliveryEntity } from './notifications/webhook-delivery.entity.js';
+import { AppWebhookSecretEntity } from './notifications/app-webhook-secret.entity.js';
+import { NotificationsResolver } from './notifications/notifications.resolver.js';
+import { DataTransferAccessCodeEntity, DataTransferAuditEntity, DataTransferEntity } from './data-transfers/data-transfer.entity.js';
+import { DataTransferResolver } from './data-transfers/data-transfer.resolver.js';
+import { DataTransferPublicResolver } from './data-transfers/data-transfer-public.resolver.js';
+import { startPlatformBackground } from './runtime.js';
+
+const SERVICE_RESOLVERS = [CredentialResolver, ExchangeResolver, AccountDetailsResolver, StorageResolver, NotificationsResolver, DataTransferResolver, DataTransferPublicResolver];
+const SERVICE_ENTITIES = [
+  CredentialEntity,
+  ExchangeEntity,
+  AccountDetailsEntity,
+  AccountStorageEntity,
+  NotificationSettingsEntity,
+  AccountEventEntity,
+  WebhookDeliveryEntity,
+  AppWebhookSecretEntity,
+  DataTransferEntity,
+  DataTransferAccessCodeEntity,
+  DataTransferAuditEntity,
+];
 
 export const platform: SubgraphDefinition<PlatformLoaders> = {
   name: 'platform',
   dbSchema: 'platform',
-  resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver],
+  resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, ...SERVICE_RESOLVERS],
   referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference, ...blockReference },
-  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity],
+  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES],
   migrations,
   // Tenant scoping in one place: the `platform` filter on accounts, apps and keys (tenancy.ts).
   filters: platformFilters,
   scope: scopeToPlatform,
   createLoaders: createPlatformLoaders,
+  // master-key SecretBox, object store, webhook delivery worker (runtime.ts)
+  startBackground: startPlatformBackground,
 };

@@ -15,6 +15,18 @@ import { PlatformEntity } from './platforms/platform.entity.js';
 export const PLATFORM_FILTER = 'platform';
 const SCOPED_ENTITIES = ['AccountEntity', 'AppEntity', 'ApiKeyEntity'];
 SCOPED_ENTITIES.push('BlockLicenseEntity', 'BlockInstanceEntity', 'UserAccessEntity');
+// account services and data transfers (issue 3, parts 7-8): every row names its platform too
+SCOPED_ENTITIES.push(
+  'CredentialEntity',
+  'ExchangeEntity',
+  'AccountDetailsEntity',
+  'AccountStorageEntity',
+  'NotificationSettingsEntity',
+  'AccountEventEntity',
+  'WebhookDeliveryEntity',
+  'AppWebhookSecretEntity',
+  'DataTransferEntity',
+);
 
 export class PlatformScope {
   readonly platformByCode: DataLoader<string, PlatformEntity | null>;

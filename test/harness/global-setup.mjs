@@ -56,6 +56,8 @@ export default async function globalSetup() {
     LOG_LEVEL: 'warn',
     ALLOW_PRIVATE_NETWORK_FETCH: '1',
     API_KEY_CACHE_TTL_MS: '1000',
+    WEBHOOK_POLL_MS: '200',
+    WEBHOOK_RETRY_BASE_MS: '300',
   };
   const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', 'stack.log'));
   const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), ['--import', '@swc-node/register/esm-register', 'scripts/start-all.ts'], {

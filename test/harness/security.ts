@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { signJwt } from '../../gateway/auth/jwt.js';
 import type { Route, Service } from '../../rest-bridge/types.js';
 import { createTenant, jsonApi, mintToken, rest, type HttpResult, type Tenant, uniq } from './client.js';
+import { ensureServiceResources, SERVICE_BODIES, SERVICE_PARAM_FIXTURES, serviceScope } from './platform-services.fixtures.js';
 
 /** Every scope a key may carry (CONTRACT.md, Authentication). */
 export const KEY_SCOPES = ['products:read', 'products:write', 'search:read', 'search:write', 'ai:read', 'ai:write'] as const;
@@ -151,6 +152,10 @@ export interface SecTenant extends Tenant {
   licenseId?: string;
   blockInstanceId?: string;
   accessId?: string;
+  credentialId?: string;
+  exchangeId?: string;
+  transferCode?: string;
+  logoUploadId?: string;
 }
 
 export async function createSecTenant(): Promise<SecTenant> {
@@ -175,6 +180,7 @@ async function ensureResources(route: Route, t: SecTenant): Promise<void> {
     t.indexUid = uid;
   }
   await ensureBlockAndAccessResources(route, t);
+  await ensureServiceResources(route, t);
 }
 
 /** The CRM block licensed to the account (and provisioned to the app where the path needs it); an access for :access_id. */
@@ -220,6 +226,7 @@ export const PARAM_FIXTURES: Record<string, { value(t: SecTenant): string; forei
   access_id: { value: (t) => t.accessId!, foreignCode: 'ACCESS_NOT_FOUND' },
   // users are not platform-owned: another platform's user id lists that platform's records (none), not 404
   user_id: { value: (t) => t.userId, foreignCode: null },
+  ...SERVICE_PARAM_FIXTURES,
 };
 
 /** The smallest valid body of each JSON:API type; unique values, so the row can be called repeatedly. */
@@ -233,6 +240,7 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   block_licenses: () => ({ block_unique_id: 'blk_crm' }),
   block_instances: () => ({ block_unique_id: 'blk_crm' }),
   user_accesses: (t) => ({ user_id: uniq('user_'), account_id: t.accountUrlId }),
+  ...SERVICE_BODIES,
 };
 
 export function paramNames(route: Route): string[] {
@@ -248,17 +256,18 @@ export function pathFor(route: Route, t: SecTenant, override: Record<string, str
   });
 }
 
-export function bodyFor(route: Route, t: SecTenant): unknown {
+export function bodyFor(route: Route, t?: SecTenant): unknown {
   if (!route.body) return undefined;
   const make = MINIMAL_BODIES[route.body.type];
   if (!make) throw new Error(`${route.method} ${route.path}: no minimal body for data.type "${route.body.type}" (add it to MINIMAL_BODIES)`);
-  return jsonApi(route.body.type, make(t));
+  return jsonApi(route.body.type, make(t!));
 }
 
 /** The scope a route needs, as documented in the spec and the route summaries. */
 export function requiredScope(route: Route): string | null {
   switch (route.service) {
     case 'platform':
+      if (serviceScope(route)) return serviceScope(route);
       if (route.path === '/platforms' || route.path.startsWith('/platforms/')) return 'platform:admin';
       return route.method === 'GET' ? 'platform:read' : 'platform:manage';
     case 'products':

@@ -1,0 +1,88 @@
+// Platform service: the account object store and the logo (document 1). Two public rows serve the
+// upload (PUT to a presigned URL) and the published logo file; their credential is the URL itself.
+import { DomainError } from '../../lib/errors.js';
+import { MiB } from '../../lib/http.js';
+import { verifyUploadToken } from '../../lib/upload-token.js';
+import { resource } from '../jsonapi.js';
+import type { Route } from '../types.js';
+
+const base = { service: 'platform', auth: 'jwt+platform' } as const;
+const account = (r: { params: Record<string, string> }) => ({ accountUrlId: r.params.url_id });
+
+export const PLATFORM_STORAGE_ROUTES: Route[] = [
+  {
+    ...base,
+    method: 'POST',
+    path: '/accounts/:url_id/storage',
+    operation: 'ProvisionAccountStorage',
+    summary: 'Provision the account object store (idempotent: a second call answers the same store). No body',
+    variables: account,
+    result: (d) => ({ data: resource('storage', d.provisionAccountStorage) }),
+    status: 200,
+    responseType: 'storage',
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/accounts/:url_id/logo/presign',
+    operation: 'PresignAccountLogo',
+    summary: 'A signed upload URL (15 minutes, up to 10 MiB): PUT the image bytes to upload_url, then logo/publish with the id. No body',
+    variables: account,
+    result: (d) => ({ data: resource('logo_uploads', d.presignAccountLogo) }),
+    status: 200,
+    responseType: 'logo_uploads',
+  },
+  {
+    service: 'platform',
+    auth: 'none',
+    method: 'PUT',
+    path: '/uploads/:token',
+    operation: 'UploadChunk',
+    summary: 'Upload to a presigned URL: the raw bytes as the body (any content type); the signed URL is the credential',
+    upload: {
+      maxBytes: 10 * MiB,
+      chunkBytes: 512 * 1024,
+      authorize: (r, { uploadSecret }) => {
+        const check = verifyUploadToken(r.params.token, uploadSecret);
+        if (!check.ok) throw new DomainError(check.code, check.message, { parameter: 'token' });
+        return { maxBytes: check.grant.maxBytes };
+      },
+    },
+    variables: (r) => ({
+      token: r.params.token,
+      index: r.chunk?.index,
+      data: r.chunk?.data,
+      final: r.chunk?.final,
+      totalBytes: r.chunk?.totalBytes,
+      sha256: r.chunk?.sha256,
+    }),
+    result: (d) => ({ data: resource('uploads', d.uploadChunk) }),
+    status: 200,
+    responseType: 'uploads',
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/accounts/:url_id/logo/publish',
+    operation: 'PublishAccountLogo',
+    summary: 'Check the uploaded file is a PNG, JPEG, GIF or WebP image (by its bytes) and make it the logo',
+    body: { type: 'logos', attributes: { upload_id: 'string' }, required: ['upload_id'] },
+    variables: (r) => ({ ...account(r), uploadId: r.attributes.uploadId ?? '' }),
+    result: (d) => ({ data: resource('logos', d.publishAccountLogo) }),
+    status: 200,
+    responseType: 'logos',
+  },
+  {
+    service: 'platform',
+    auth: 'none',
+    method: 'GET',
+    path: '/logos/:account_id/:file',
+    operation: 'GetAccountLogoFile',
+    summary: "An account's published logo (public; the URL is branding.logo_url)",
+    variables: (r) => ({ accountId: r.params.account_id, file: r.params.file }),
+    result: (d) => ({ data: resource('logo_files', { id: 'logo', ...d.accountLogoFile }) }),
+    raw: (d) => ({ contentType: d.accountLogoFile.contentType, body: Buffer.from(d.accountLogoFile.data, 'base64'), headers: { 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' } }),
+    status: 200,
+    responseType: 'logo_files',
+  },
+];

@@ -1,0 +1,26 @@
+import { Field, InputType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+
+@InputType()
+export class CreateAccountExchangeInput {
+  @Field({ description: 'unique within the account, 1-100 characters' }) name!: string;
+  @Field({ description: 'rabbitmq, kafka, nats, sqs, redis' }) brokerType!: string;
+  @Field({ description: 'amqp(s)://, kafka(+ssl)://b1:9092,b2:9092, nats:// or tls://, https:// (SQS queue URL), redis(s)://; user info moves to username/password' })
+  url!: string;
+  @Field({ nullable: true, description: 'user name, or the access key id for SQS' }) username?: string;
+  @Field({ nullable: true, description: 'password, or the secret access key for SQS: stored encrypted, never returned' }) password?: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'non-secret broker settings (vhost, topic prefix, queue, region…), up to 8 KiB' })
+  options?: Record<string, unknown>;
+  @Field({ nullable: true, description: 'default true' }) enabled?: boolean;
+}
+
+@InputType({ description: 'Only the fields given change; password null removes it' })
+export class UpdateAccountExchangeInput {
+  @Field({ nullable: true }) name?: string;
+  @Field({ nullable: true }) brokerType?: string;
+  @Field({ nullable: true }) url?: string;
+  @Field({ nullable: true }) username?: string;
+  @Field({ nullable: true }) password?: string;
+  @Field(() => GraphQLJSONObject, { nullable: true }) options?: Record<string, unknown>;
+  @Field({ nullable: true }) enabled?: boolean;
+}

@@ -1,0 +1,69 @@
+import { Migration } from '@mikro-orm/migrations';
+
+export class Migration20261122093328_account_services_transfers extends Migration {
+  override async up(): Promise<void> {
+    this.addSql("create table \"platform\".\"account_notification_settings\" (\"id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"team_chat_url_sealed\" text null, \"team_chat_url_masked\" varchar(300) null, \"events\" text[] not null, \"enabled\" boolean not null default true, \"created_at\" timestamptz not null, \"updated_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("alter table \"platform\".\"account_notification_settings\" add constraint \"account_notification_settings_account_id_unique\" unique (\"account_id\")");
+    this.addSql("create table \"platform\".\"account_exchanges\" (\"id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"name\" varchar(100) not null, \"broker_type\" text not null, \"url\" varchar(2048) not null, \"username\" varchar(500) null, \"secret_sealed\" text null, \"secret_last_four\" varchar(4) not null default '', \"options\" jsonb not null, \"enabled\" boolean not null default true, \"created_at\" timestamptz not null, \"updated_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("create index \"account_exchanges_account_id_created_at_index\" on \"platform\".\"account_exchanges\" (\"account_id\", \"created_at\")");
+    this.addSql("alter table \"platform\".\"account_exchanges\" add constraint \"account_exchanges_account_id_name_unique\" unique (\"account_id\", \"name\")");
+    this.addSql("create table \"platform\".\"data_transfers\" (\"id\" varchar(32) not null, \"code\" varchar(40) not null, \"platform_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"title\" varchar(200) not null, \"description\" text null, \"recipient_email\" varchar(320) not null, \"recipient_name\" varchar(200) null, \"agreement\" text not null, \"contents\" jsonb not null, \"status\" text not null default 'open', \"expires_at\" timestamptz not null, \"decided_at\" timestamptz null, \"decline_reason\" text null, \"created_by\" varchar(200) not null, \"created_at\" timestamptz not null, \"updated_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("create index \"data_transfers_account_id_created_at_index\" on \"platform\".\"data_transfers\" (\"account_id\", \"created_at\")");
+    this.addSql("alter table \"platform\".\"data_transfers\" add constraint \"data_transfers_code_unique\" unique (\"code\")");
+    this.addSql("create table \"platform\".\"data_transfer_audit\" (\"seq\" bigserial primary key, \"id\" varchar(32) not null, \"transfer_id\" varchar(32) not null, \"action\" varchar(64) not null, \"actor\" varchar(220) not null, \"detail\" jsonb not null, \"created_at\" timestamptz not null)");
+    this.addSql("create index \"data_transfer_audit_transfer_id_seq_index\" on \"platform\".\"data_transfer_audit\" (\"transfer_id\", \"seq\")");
+    this.addSql("create table \"platform\".\"data_transfer_access_codes\" (\"id\" varchar(32) not null, \"transfer_id\" varchar(32) not null, \"code_hash\" varchar(64) not null, \"expires_at\" timestamptz not null, \"attempts\" int not null default 0, \"consumed_at\" timestamptz null, \"created_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("create index \"data_transfer_access_codes_transfer_id_created_at_index\" on \"platform\".\"data_transfer_access_codes\" (\"transfer_id\", \"created_at\")");
+    this.addSql("create table \"platform\".\"account_credentials\" (\"id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"name\" varchar(100) not null, \"provider\" varchar(64) not null, \"credential_type\" text not null, \"identifier\" varchar(500) null, \"secret_sealed\" text not null, \"secret_last_four\" varchar(4) not null default '', \"metadata\" jsonb not null, \"expires_at\" timestamptz null, \"secret_updated_at\" timestamptz not null, \"created_at\" timestamptz not null, \"updated_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("create index \"account_credentials_account_id_created_at_index\" on \"platform\".\"account_credentials\" (\"account_id\", \"created_at\")");
+    this.addSql("alter table \"platform\".\"account_credentials\" add constraint \"account_credentials_account_id_name_unique\" unique (\"account_id\", \"name\")");
+    this.addSql("create table \"platform\".\"app_webhook_secrets\" (\"id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"app_id\" varchar(32) not null, \"secret_sealed\" text not null, \"created_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("alter table \"platform\".\"app_webhook_secrets\" add constraint \"app_webhook_secrets_app_id_unique\" unique (\"app_id\")");
+    this.addSql("create table \"platform\".\"account_storage\" (\"id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"backend\" text not null, \"prefix\" varchar(100) not null, \"created_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("alter table \"platform\".\"account_storage\" add constraint \"account_storage_account_id_unique\" unique (\"account_id\")");
+    this.addSql("create table \"platform\".\"account_events\" (\"id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"event\" varchar(64) not null, \"payload\" jsonb not null, \"secret_sealed\" text null, \"summary\" text not null, \"occurred_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("create index \"account_events_account_id_occurred_at_index\" on \"platform\".\"account_events\" (\"account_id\", \"occurred_at\")");
+    this.addSql("create table \"platform\".\"account_details\" (\"id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"legal_name\" varchar(200) null, \"tax_id\" varchar(64) null, \"website\" varchar(2048) null, \"address\" jsonb not null, \"contact\" jsonb not null, \"branding\" jsonb not null, \"logo_url\" varchar(2048) null, \"logo_object_key\" varchar(300) null, \"created_at\" timestamptz not null, \"updated_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("alter table \"platform\".\"account_details\" add constraint \"account_details_account_id_unique\" unique (\"account_id\")");
+    this.addSql("create table \"platform\".\"webhook_deliveries\" (\"id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"event_id\" varchar(32) not null, \"target_kind\" text not null, \"app_id\" varchar(32) null, \"url\" varchar(2048) not null, \"url_sealed\" text not null, \"status\" text not null default 'pending', \"attempts\" int not null default 0, \"max_attempts\" int not null, \"next_attempt_at\" timestamptz not null, \"locked_until\" timestamptz null, \"last_attempt_at\" timestamptz null, \"last_status_code\" int null, \"last_error\" text null, \"delivered_at\" timestamptz null, \"created_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("create index \"webhook_deliveries_account_id_created_at_index\" on \"platform\".\"webhook_deliveries\" (\"account_id\", \"created_at\")");
+    this.addSql("create index \"webhook_deliveries_status_next_attempt_at_index\" on \"platform\".\"webhook_deliveries\" (\"status\", \"next_attempt_at\")");
+    this.addSql("alter table \"platform\".\"account_notification_settings\" add constraint \"account_notification_settings_platform_id_foreign\" foreign key (\"platform_id\") references \"platform\".\"platforms\" (\"id\")");
+    this.addSql("alter table \"platform\".\"account_notification_settings\" add constraint \"account_notification_settings_account_id_foreign\" foreign key (\"account_id\") references \"platform\".\"accounts\" (\"id\")");
+    this.addSql("alter table \"platform\".\"account_exchanges\" add constraint \"account_exchanges_platform_id_foreign\" foreign key (\"platform_id\") references \"platform\".\"platforms\" (\"id\")");
+    this.addSql("alter table \"platform\".\"account_exchanges\" add constraint \"account_exchanges_account_id_foreign\" foreign key (\"account_id\") references \"platform\".\"accounts\" (\"id\")");
+    this.addSql("alter table \"platform\".\"account_exchanges\" add constraint \"account_exchanges_broker_type_check\" check (\"broker_type\" in ('rabbitmq', 'kafka', 'nats', 'sqs', 'redis'))");
+    this.addSql("alter table \"platform\".\"data_transfers\" add constraint \"data_transfers_platform_id_foreign\" foreign key (\"platform_id\") references \"platform\".\"platforms\" (\"id\")");
+    this.addSql("alter table \"platform\".\"data_transfers\" add constraint \"data_transfers_account_id_foreign\" foreign key (\"account_id\") references \"platform\".\"accounts\" (\"id\")");
+    this.addSql("alter table \"platform\".\"data_transfers\" add constraint \"data_transfers_status_check\" check (\"status\" in ('open', 'accepted', 'declined'))");
+    this.addSql("alter table \"platform\".\"data_transfer_audit\" add constraint \"data_transfer_audit_transfer_id_foreign\" foreign key (\"transfer_id\") references \"platform\".\"data_transfers\" (\"id\")");
+    this.addSql("alter table \"platform\".\"data_transfer_access_codes\" add constraint \"data_transfer_access_codes_transfer_id_foreign\" foreign key (\"transfer_id\") references \"platform\".\"data_transfers\" (\"id\")");
+    this.addSql("alter table \"platform\".\"account_credentials\" add constraint \"account_credentials_platform_id_foreign\" foreign key (\"platform_id\") references \"platform\".\"platforms\" (\"id\")");
+    this.addSql("alter table \"platform\".\"account_credentials\" add constraint \"account_credentials_account_id_foreign\" foreign key (\"account_id\") references \"platform\".\"accounts\" (\"id\")");
+    this.addSql("alter table \"platform\".\"account_credentials\" add constraint \"account_credentials_credential_type_check\" check (\"credential_type\" in ('api_key', 'access_key', 'oauth_client', 'service_account', 'basic_auth', 'token'))");
+    this.addSql("alter table \"platform\".\"app_webhook_secrets\" add constraint \"app_webhook_secrets_platform_id_foreign\" foreign key (\"platform_id\") references \"platform\".\"platforms\" (\"id\")");
+    this.addSql("alter table \"platform\".\"app_webhook_secrets\" add constraint \"app_webhook_secrets_app_id_foreign\" foreign key (\"app_id\") references \"platform\".\"apps\" (\"id\") on delete cascade");
+    this.addSql("alter table \"platform\".\"account_storage\" add constraint \"account_storage_platform_id_foreign\" foreign key (\"platform_id\") references \"platform\".\"platforms\" (\"id\")");
+    this.addSql("alter table \"platform\".\"account_storage\" add constraint \"account_storage_account_id_foreign\" foreign key (\"account_id\") references \"platform\".\"accounts\" (\"id\")");
+    this.addSql("alter table \"platform\".\"account_storage\" add constraint \"account_storage_backend_check\" check (\"backend\" in ('local', 's3'))");
+    this.addSql("alter table \"platform\".\"account_events\" add constraint \"account_events_platform_id_foreign\" foreign key (\"platform_id\") references \"platform\".\"platforms\" (\"id\")");
+    this.addSql("alter table \"platform\".\"account_events\" add constraint \"account_events_account_id_foreign\" foreign key (\"account_id\") references \"platform\".\"accounts\" (\"id\")");
+    this.addSql("alter table \"platform\".\"account_details\" add constraint \"account_details_platform_id_foreign\" foreign key (\"platform_id\") references \"platform\".\"platforms\" (\"id\")");
+    this.addSql("alter table \"platform\".\"account_details\" add constraint \"account_details_account_id_foreign\" foreign key (\"account_id\") references \"platform\".\"accounts\" (\"id\")");
+    this.addSql("alter table \"platform\".\"webhook_deliveries\" add constraint \"webhook_deliveries_platform_id_foreign\" foreign key (\"platform_id\") references \"platform\".\"platforms\" (\"id\")");
+    this.addSql("alter table \"platform\".\"webhook_deliveries\" add constraint \"webhook_deliveries_account_id_foreign\" foreign key (\"account_id\") references \"platform\".\"accounts\" (\"id\")");
+    this.addSql("alter table \"platform\".\"webhook_deliveries\" add constraint \"webhook_deliveries_event_id_foreign\" foreign key (\"event_id\") references \"platform\".\"account_events\" (\"id\")");
+    this.addSql("alter table \"platform\".\"webhook_deliveries\" add constraint \"webhook_deliveries_app_id_foreign\" foreign key (\"app_id\") references \"platform\".\"apps\" (\"id\") on delete set null");
+    this.addSql("alter table \"platform\".\"webhook_deliveries\" add constraint \"webhook_deliveries_target_kind_check\" check (\"target_kind\" in ('team_chat', 'app'))");
+    this.addSql("alter table \"platform\".\"webhook_deliveries\" add constraint \"webhook_deliveries_status_check\" check (\"status\" in ('pending', 'delivering', 'delivered', 'failed'))");
+
+    // The audit trail is append-only: UPDATE, DELETE and TRUNCATE raise, whoever issues them.
+    this.addSql(`create or replace function "platform"."data_transfer_audit_append_only"() returns trigger language plpgsql as $$
+begin
+  raise exception 'data_transfer_audit is append-only: % refused', tg_op using errcode = 'insufficient_privilege';
+end
+$$`);
+    this.addSql('create trigger "data_transfer_audit_no_update_delete" before update or delete on "platform"."data_transfer_audit" for each row execute function "platform"."data_transfer_audit_append_only"()');
+    this.addSql('create trigger "data_transfer_audit_no_truncate" before truncate on "platform"."data_transfer_audit" for each statement execute function "platform"."data_transfer_audit_append_only"()');
+  }
+}

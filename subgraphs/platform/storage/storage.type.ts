@@ -1,0 +1,45 @@
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import type { AccountStorageEntity } from './account-storage.entity.js';
+
+@ObjectType({ description: "The account's object store" })
+export class AccountStorage {
+  @Field(() => ID) id!: string;
+  @Field({ description: 'local (a directory under DATA_DIR/objects) or s3' }) backend!: string;
+  @Field({ description: 'where the objects live, e.g. local://objects/acct_…' }) location!: string;
+  @Field() createdAt!: Date;
+}
+
+export function toStorage(e: AccountStorageEntity, location: string): AccountStorage {
+  const s = new AccountStorage();
+  s.id = e.id;
+  s.backend = e.backend;
+  s.location = location;
+  s.createdAt = e.createdAt;
+  return s;
+}
+
+@ObjectType({ description: 'A presigned upload: PUT the raw bytes to uploadUrl before expiresAt, then publish the upload' })
+export class UploadGrant {
+  @Field(() => ID, { description: 'the upload id (upl_…), passed to logo/publish' }) id!: string;
+  @Field() uploadUrl!: string;
+  @Field({ description: 'always PUT' }) method!: string;
+  @Field() expiresAt!: Date;
+  @Field(() => Int) maxBytes!: number;
+  @Field({ description: 'object key inside the account store' }) objectKey!: string;
+}
+
+@ObjectType({ description: 'What the store holds after one uploaded chunk (complete once the last chunk is in)' })
+export class UploadedObject {
+  @Field(() => ID, { description: 'the upload id' }) id!: string;
+  @Field() objectKey!: string;
+  @Field() complete!: boolean;
+  @Field(() => Int, { description: 'bytes stored (the whole object once complete)' }) bytes!: number;
+  @Field({ nullable: true, description: 'hex SHA-256 of the whole object, once complete' }) sha256?: string;
+}
+
+@ObjectType({ description: 'A published logo file, for the public logo URL' })
+export class LogoFile {
+  @Field() contentType!: string;
+  @Field({ description: 'base64' }) data!: string;
+  @Field(() => Int) bytes!: number;
+}

@@ -1,0 +1,111 @@
+// Account object storage and the logo upload through the REST bridge (document 1): provisioning,
+// presign → PUT (chunked through the gateway) → publish, the public logo URL, and the upload URL
+// as a credential (tampered, expired, oversized).
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { signUploadToken } from '../../lib/upload-token.js';
+import { createTenant, jsonApi, rest, stack, type Tenant } from '../harness/client.js';
+import { putUpload, tinyPng, uploadLogo } from '../harness/platform-services.fixtures.js';
+import { expectServiceError } from '../harness/security.js';
+
+const P = 'platform';
+
+let t: Tenant;
+beforeAll(async () => {
+  t = await createTenant();
+});
+
+const post = (path: string, type: string, attributes: Record<string, unknown>) => rest('POST', path, { headers: t.platformHeaders, body: jsonApi(type, attributes) });
+const get = (path: string) => rest('GET', path, { headers: t.platformHeaders });
+
+describe('/accounts/:url_id/storage', () => {
+  test('provisions a local directory store once; a second POST answers the same store', async () => {
+    const fresh = await createTenant();
+    const a = await rest('POST', `/accounts/${fresh.accountUrlId}/storage`, { headers: fresh.platformHeaders });
+    expect(a.status).toBe(200);
+    expect(a.body.data).toMatchObject({ id: expect.stringMatching(/^stor_/), type: 'storage', attributes: { backend: 'local', location: expect.stringMatching(/^local:\/\/objects\/acct_/) } });
+    const b = await rest('POST', `/accounts/${fresh.accountUrlId}/storage`, { headers: fresh.platformHeaders });
+    expect(b.body.data.id).toBe(a.body.data.id);
+    const accountId = a.body.data.attributes.location.split('/').pop();
+    expect(existsSync(resolve(stack().env.DATA_DIR, 'objects', accountId))).toBe(true);
+  });
+});
+
+describe('logo: presign → PUT → publish', () => {
+  test('a real PNG becomes the logo; the logo URL serves the same bytes', async () => {
+    const png = tinyPng(3, 2);
+    const p = await rest('POST', `/accounts/${t.accountUrlId}/logo/presign`, { headers: t.platformHeaders });
+    expect(p.status).toBe(200);
+    expect(p.body.data.attributes).toMatchObject({ method: 'PUT', max_bytes: 10 * 1024 * 1024, upload_url: expect.stringContaining(`${stack().rest}/uploads/`) });
+    expect(new Date(p.body.data.attributes.expires_at).getTime()).toBeGreaterThan(Date.now() + 10 * 60_000);
+
+    const up = await putUpload(p.body.data.attributes.upload_url, png, 'image/png');
+    expect(up.status).toBe(200);
+    expect(up.body.data.attributes).toMatchObject({ complete: true, bytes: png.length });
+
+    const pub = await post(`/accounts/${t.accountUrlId}/logo/publish`, 'logos', { upload_id: p.body.data.id });
+    expect(pub.status).toBe(200);
+    expect(pub.body.data.attributes).toMatchObject({ format: 'png', content_type: 'image/png', width: 3, height: 2, bytes: png.length });
+    const logoUrl = pub.body.data.attributes.logo_url;
+    expect((await get(`/accounts/${t.accountUrlId}/details`)).body.data.attributes.branding.logo_url).toBe(logoUrl);
+
+    const file = await fetch(logoUrl);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  test('a file larger than one chunk arrives whole (several gateway calls)', async () => {
+    const big = Buffer.concat([tinyPng(8, 8), Buffer.alloc(1_300_000, 7)]); // trailing bytes after IEND: still a PNG header
+    const p = await rest('POST', `/accounts/${t.accountUrlId}/logo/presign`, { headers: t.platformHeaders });
+    const up = await putUpload(p.body.data.attributes.upload_url, big);
+    expect(up.status).toBe(200);
+    expect(up.body.data.attributes).toMatchObject({ complete: true, bytes: big.length });
+    const pub = await post(`/accounts/${t.accountUrlId}/logo/publish`, 'logos', { upload_id: p.body.data.id });
+    expect(pub.body.data.attributes).toMatchObject({ width: 8, height: 8, bytes: big.length });
+    const file = await fetch(pub.body.data.attributes.logo_url);
+    expect(Buffer.from(await file.arrayBuffer()).equals(big)).toBe(true);
+  });
+
+  test('a non-image is refused at publish (422 invalid_image), whatever its content type said', async () => {
+    const p = await rest('POST', `/accounts/${t.accountUrlId}/logo/presign`, { headers: t.platformHeaders });
+    await putUpload(p.body.data.attributes.upload_url, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'image/png');
+    expectServiceError(await post(`/accounts/${t.accountUrlId}/logo/publish`, 'logos', { upload_id: p.body.data.id }), P, 422, 'INVALID_IMAGE', { parameter: 'upload_id' });
+  });
+
+  test('publish before any upload → 404; a malformed upload id → 422', async () => {
+    const p = await rest('POST', `/accounts/${t.accountUrlId}/logo/presign`, { headers: t.platformHeaders });
+    expectServiceError(await post(`/accounts/${t.accountUrlId}/logo/publish`, 'logos', { upload_id: p.body.data.id }), P, 404, 'UPLOAD_NOT_FOUND');
+    expectServiceError(await post(`/accounts/${t.accountUrlId}/logo/publish`, 'logos', { upload_id: '../../etc/passwd' }), P, 422, 'VALIDATION_FAILED', { parameter: 'upload_id' });
+  });
+
+  test("another account cannot publish this account's upload", async () => {
+    const other = await createTenant();
+    const uploadId = await uploadLogo(t);
+    const r = await rest('POST', `/accounts/${other.accountUrlId}/logo/publish`, { headers: other.platformHeaders, body: jsonApi('logos', { upload_id: uploadId }) });
+    expectServiceError(r, P, 404, 'UPLOAD_NOT_FOUND');
+  });
+
+  test('the upload URL is the credential: tampered → 403, expired → 410, over its signed size → 413', async () => {
+    const p = await rest('POST', `/accounts/${t.accountUrlId}/logo/presign`, { headers: t.platformHeaders });
+    const url: string = p.body.data.attributes.upload_url;
+    const token = url.split('/uploads/')[1];
+    const [payload, mac] = token.split('.');
+    const flipped = `${payload}.${mac.slice(0, -2)}${mac.at(-2) === 'A' ? 'B' : 'A'}${mac.at(-1)}`;
+    expectServiceError(await putUpload(`${stack().rest}/uploads/${flipped}`, tinyPng()), P, 403, 'UPLOAD_SIGNATURE_INVALID');
+    expectServiceError(await putUpload(`${stack().rest}/uploads/not-a-token`, tinyPng()), P, 403, 'UPLOAD_SIGNATURE_INVALID');
+
+    const grant = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const secret = stack().env.INTERNAL_SECRET;
+    const base = { uploadId: grant.u, accountId: grant.a, platformId: grant.p, key: grant.k };
+    const expired = signUploadToken({ ...base, maxBytes: 1000, expiresAt: Math.floor(Date.now() / 1000) - 5 }, secret);
+    expectServiceError(await putUpload(`${stack().rest}/uploads/${expired}`, tinyPng()), P, 410, 'UPLOAD_EXPIRED');
+    const small = signUploadToken({ ...base, maxBytes: 20, expiresAt: Math.floor(Date.now() / 1000) + 60 }, secret);
+    expectServiceError(await putUpload(`${stack().rest}/uploads/${small}`, tinyPng()), P, 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  test('an unknown logo file → 404', async () => {
+    const r = await rest('GET', `/logos/acct_nope/upl_x.png`);
+    expectServiceError(r, P, 404, 'LOGO_NOT_FOUND');
+  });
+});
