@@ -5,7 +5,7 @@ import { gql, jsonApi, mintToken, stack, uniq } from '../harness/client.js';
 import { spawnScript, stop, waitFor } from '../harness/spawn.js';
 import { subscribe, wsClient } from '../harness/ws.js';
 
-const base = Number(process.env.TEST_PORT_BASE ?? 14000) + 3000;
+const base = Number(process.env.TEST_PORT_BASE ?? 14000) + 100;
 let child: ChildProcess | undefined;
 let rest = '';
 let gateway = '';

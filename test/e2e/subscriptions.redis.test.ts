@@ -10,7 +10,7 @@ const maybe = REDIS_URL ? describe : describe.skip;
 if (!REDIS_URL) console.warn('subscriptions.redis.test: REDIS_URL is not set; the two-gateway test is skipped');
 
 maybe('two gateway processes over Redis', () => {
-  const base = Number(process.env.TEST_PORT_BASE ?? 14000) + 1000;
+  const base = Number(process.env.TEST_PORT_BASE ?? 14000) + 200;
   const procs: ChildProcess[] = [];
   const gatewayA = `http://127.0.0.1:${base}/graphql`;
   const gatewayB = `http://127.0.0.1:${base + 10}/graphql`;
