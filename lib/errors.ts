@@ -42,6 +42,12 @@ export const ERROR_TABLE = {
   API_KEY_NOT_FOUND: { status: 404, title: 'API key not found' },
   CODE_ALREADY_EXISTS: { status: 409, title: 'Code already in use' },
   URL_ID_ALREADY_EXISTS: { status: 409, title: 'url_id already in use' },
+  // platform: subscriptions and billing
+  SUBSCRIPTION_NOT_FOUND: { status: 404, title: 'Subscription not found' },
+  SUBSCRIPTION_ALREADY_EXISTS: { status: 409, title: 'The account already has a live subscription' },
+  INVALID_SUBSCRIPTION_TRANSITION: { status: 409, title: 'Move not allowed in the subscription state' },
+  INVOICE_NOT_FOUND: { status: 404, title: 'Invoice not found' },
+  INVOICE_NOT_DUE: { status: 409, title: 'The invoice is not due' },
 
   // products (document 3 part A)
   PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },

@@ -14,3 +14,34 @@ export interface ProductEventPayload {
 export const topics = {
   productEvents: (appId: string, environment: Environment) => `product.events:${appId}:${environment}`,
 };
+
+// Account events (platform service): subscription and billing changes today; other parts of the
+// account's life append their names here. Published after commit on the platform's topic; the
+// webhook/notification delivery subscribes to it.
+export type AccountEventName =
+  | 'subscription.created'
+  | 'subscription.updated'
+  | 'subscription.trial_ended'
+  | 'subscription.renewed'
+  | 'subscription.past_due'
+  | 'subscription.paused'
+  | 'subscription.resumed'
+  | 'subscription.canceled'
+  | 'invoice.created'
+  | 'invoice.paid'
+  | 'invoice.voided';
+
+export interface AccountEventPayload {
+  event: AccountEventName;
+  occurredAt: string;
+  platformId: string;
+  accountId: string;
+  /** the record the event is about */
+  subject: { type: 'subscription' | 'invoice'; id: string };
+  /** a snapshot of the subject after the change (snake_case, as the REST API shows it) */
+  data: Record<string, unknown>;
+}
+
+export const accountTopics = {
+  accountEvents: (platformId: string) => `platform.account.events:${platformId}`,
+};

@@ -51,6 +51,19 @@ export interface SubgraphDefinition<L = unknown> {
   /** Tenant scoping in one place: set the ORM filter parameters for this request. */
   scope(em: EntityManager, tenant: TenantContext): void;
   createLoaders(ctx: Omit<SubgraphContext<L>, 'loaders'>): L;
+  /** Background work hosted by the subgraph's process (periodic jobs); stopped before the ORM closes. */
+  workers?(deps: WorkerDeps): Worker[];
+}
+
+export interface WorkerDeps {
+  cfg: Config;
+  orm: MikroORM;
+  pubsub: PubSub;
+  log: Logger;
+}
+
+export interface Worker {
+  stop(): Promise<void>;
 }
 
 /** Scopes are checked here, once: @Authorized('products:write') on a resolver. */
@@ -147,6 +160,7 @@ export async function startSubgraph(
   const port = await listen(server, opts.port ?? cfg.subgraphPorts[def.name], cfg.host, variable);
   const url = `http://${cfg.host}:${port}/graphql`;
   log.info('subgraph listening', { url });
+  const workers = def.workers?.({ cfg, orm, pubsub, log }) ?? [];
   return {
     name: def.name,
     url,
@@ -157,6 +171,7 @@ export async function startSubgraph(
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
       await closed;
+      for (const w of workers) await w.stop();
       await apollo.stop();
       await orm.close();
     },

@@ -16,16 +16,21 @@ import { ApiKeyEntity } from './api-keys/api-key.entity.js';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { apiKeyReference } from './api-keys/api-key.reference.js';
 import { migrations } from './migrations/index.js';
+import { BILLING_ENTITIES, BILLING_RESOLVERS } from './subscriptions/billing.module.js';
+import { REPORTING_RESOLVERS } from './reporting/reporting.module.js';
+import { startBillingWorker } from './subscriptions/billing.worker.js';
 
 export const platform: SubgraphDefinition<PlatformLoaders> = {
   name: 'platform',
   dbSchema: 'platform',
-  resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver],
+  resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, ...BILLING_RESOLVERS, ...REPORTING_RESOLVERS],
   referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference },
-  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity],
+  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, ...BILLING_ENTITIES],
   migrations,
   // Tenant scoping in one place: the `platform` filter on accounts, apps and keys (tenancy.ts).
   filters: platformFilters,
   scope: scopeToPlatform,
   createLoaders: createPlatformLoaders,
+  // background work of this process: subscription renewals (subscriptions/billing.worker.ts)
+  workers: (deps) => [startBillingWorker(deps)],
 };

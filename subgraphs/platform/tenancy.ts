@@ -14,6 +14,7 @@ import { PlatformEntity } from './platforms/platform.entity.js';
 
 export const PLATFORM_FILTER = 'platform';
 const SCOPED_ENTITIES = ['AccountEntity', 'AppEntity', 'ApiKeyEntity'];
+SCOPED_ENTITIES.push('SubscriptionEntity', 'SubscriptionEventEntity', 'InvoiceEntity');
 
 export class PlatformScope {
   readonly platformByCode: DataLoader<string, PlatformEntity | null>;

@@ -147,6 +147,8 @@ export interface SecTenant extends Tenant {
   userToken: string;
   productId?: string;
   indexUid?: string;
+  subscriptionId?: string;
+  invoiceId?: string;
 }
 
 export async function createSecTenant(): Promise<SecTenant> {
@@ -170,6 +172,16 @@ async function ensureResources(route: Route, t: SecTenant): Promise<void> {
     if (r.status !== 201) throw new Error(`fixture index: ${describeRes(r)}`);
     t.indexUid = uid;
   }
+  if ((route.path.includes(':subscription_id') || route.path.includes(':invoice_id')) && !t.subscriptionId) {
+    // a paid plan without trial: active, with its first invoice due; suspended for /reactivate
+    const base = `/accounts/${t.accountUrlId}`;
+    const r = await rest('POST', `${base}/subscriptions`, { body: jsonApi('subscriptions', { model_code: 'growth', trial: false }), headers: t.platformHeaders });
+    if (r.status !== 201) throw new Error(`fixture subscription: ${describeRes(r)}`);
+    t.subscriptionId = r.body.data.id;
+    const inv = await rest('GET', `${base}/invoices`, { headers: t.platformHeaders });
+    t.invoiceId = inv.body.data[0].id;
+    if (route.path.endsWith('/reactivate')) await rest('POST', `${base}/subscriptions/${t.subscriptionId}/suspend`, { headers: t.platformHeaders });
+  }
 }
 
 /**
@@ -184,6 +196,9 @@ export const PARAM_FIXTURES: Record<string, { value(t: SecTenant): string; forei
   id: { value: (t) => t.productId!, foreignCode: 'PRODUCT_NOT_FOUND' },
   index_uid: { value: (t) => t.indexUid!, foreignCode: 'index_not_found' },
   user_unique_id: { value: (t) => t.userId, foreignCode: null },
+  subscription_id: { value: (t) => t.subscriptionId!, foreignCode: 'SUBSCRIPTION_NOT_FOUND' },
+  invoice_id: { value: (t) => t.invoiceId!, foreignCode: 'INVOICE_NOT_FOUND' },
+  platform_code: { value: (t) => t.platformCode, foreignCode: 'PLATFORM_NOT_FOUND' },
 };
 
 /** The smallest valid body of each JSON:API type; unique values, so the row can be called repeatedly. */
@@ -194,6 +209,8 @@ export const MINIMAL_BODIES: Record<string, () => Record<string, unknown>> = {
   api_keys: () => ({ name: 'security fixture', key_type: 'secret' }),
   products: () => ({ name: 'Security fixture', sku: uniq('SKU-') }),
   indexes: () => ({ uid: uniq('idx_') }),
+  subscriptions: () => ({ model_code: 'starter', billing_cycle: 'monthly', trial: false }),
+  payments: () => ({ reference: uniq('wire-') }),
 };
 
 export function paramNames(route: Route): string[] {
@@ -221,6 +238,7 @@ export function requiredScope(route: Route): string | null {
   switch (route.service) {
     case 'platform':
       if (route.path === '/platforms' || route.path.startsWith('/platforms/')) return 'platform:admin';
+      if (route.path.startsWith('/reporting/')) return 'platform:admin';
       return route.method === 'GET' ? 'platform:read' : 'platform:manage';
     case 'products':
       return route.method === 'GET' ? 'products:read' : 'products:write';

@@ -1,0 +1,2 @@
+import type { Route } from '../types.js';
+export const PLATFORM_REPORTING_ROUTES: Route[] = [];

@@ -1,0 +1,1 @@
+export const REPORTING_RESOLVERS = [] as const;
