@@ -436,7 +436,7 @@ describe('renewal job with a fake clock', () => {
     expect(await invoices(t)).toHaveLength(1);
   });
 
-  test('every change writes a history row with MRR before/after and its movement', async () => {
+  test('every change writes a history row with revenue before/after and its movement', async () => {
     const t = await createTenant();
     const id = (await subscribe(t, { model_code: 'starter', trial: false })).body.data.id;
     await rest('POST', `${acct(t)}/subscriptions/${id}/change_plan`, { body: jsonApi('subscriptions', { model_code: 'growth' }), headers: t.platformHeaders });
@@ -445,16 +445,17 @@ describe('renewal job with a fake clock', () => {
     await move(t, id, 'reactivate');
     await move(t, id, 'cancel', '?immediately=true');
     const rows = await db.sql<any>(
-      'select type, from_status, to_status, mrr_before::float as b, mrr_after::float as a, movement from platform.subscription_events where subscription_id = ? order by occurred_at, id',
+      'select type, from_status, to_status, arr_before_cents as b, arr_after_cents as a, movement from platform.subscription_events where subscription_id = ? order by occurred_at, id',
       [id],
     );
+    // revenue is kept as ARR cents (whole numbers): 12 × the monthly price
     expect(rows.map((r) => [r.type, r.from_status, r.to_status, r.b, r.a, r.movement])).toEqual([
-      ['create', null, 'active', 0, 4900, 'new'],
-      ['change_plan', 'active', 'active', 4900, 19900, 'expansion'],
-      ['change_plan', 'active', 'active', 19900, 4900, 'contraction'],
-      ['suspend', 'active', 'paused', 4900, 0, 'churn'],
-      ['reactivate', 'paused', 'active', 0, 4900, 'reactivation'],
-      ['cancel_now', 'active', 'canceled', 4900, 0, 'churn'],
+      ['create', null, 'active', 0, 58800, 'new'],
+      ['change_plan', 'active', 'active', 58800, 238800, 'expansion'],
+      ['change_plan', 'active', 'active', 238800, 58800, 'contraction'],
+      ['suspend', 'active', 'paused', 58800, 0, 'churn'],
+      ['reactivate', 'paused', 'active', 0, 58800, 'reactivation'],
+      ['cancel_now', 'active', 'canceled', 58800, 0, 'churn'],
     ]);
   });
 });

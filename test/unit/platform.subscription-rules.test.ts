@@ -1,6 +1,7 @@
 // subscriptions/subscription.rules.ts: the state machine cell by cell, MRR, movements, periods.
 import {
   addMonths,
+  arrOf,
   movementOf,
   mrrOf,
   periodEndAfter,
@@ -111,6 +112,12 @@ describe('what the job does at a period end', () => {
 });
 
 describe('MRR', () => {
+  test('ARR in whole cents: annual price, or 12 × monthly; zero unless active or past_due', () => {
+    expect(arrOf('active', 'monthly', 4900)).toBe(58800);
+    expect(arrOf('past_due', 'annual', 49000)).toBe(49000);
+    expect(arrOf('trialing', 'annual', 49000)).toBe(0);
+  });
+
   test('monthly price as is, annual / 12, zero unless active or past_due', () => {
     expect(mrrOf('active', 'monthly', 4900)).toBe(4900);
     expect(mrrOf('past_due', 'monthly', 4900)).toBe(4900);

@@ -4,8 +4,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 const S = '"platform"';
-/** MRR of one subscription row (alias s), rounded as subscription_events stores it: annual / 12; trials, paused, canceled count 0. */
-const MRR = `round(case when s.status in ('active', 'past_due') then case when s.billing_cycle = 'annual' then s.price_cents / 12.0 else s.price_cents end else 0 end, 4)`;
+/**
+ * Recurring revenue of one subscription row (alias s) as ARR in cents, the whole number
+ * subscription_events stores (annual price, or 12 × monthly); trials, paused, canceled count 0.
+ * Every query sums integers; the service turns ARR into MRR (/ 12) once, at the end.
+ */
+const ARR = `(case when s.status in ('active', 'past_due') then case when s.billing_cycle = 'annual' then s.price_cents else s.price_cents * 12 end else 0 end)`;
 /** Accounts still on the books (soft-deleted ones are left out of account counts). */
 const LIVE_ACCOUNT = 'a.deleted_at is null';
 
@@ -53,36 +57,43 @@ export class ReportingRepository {
     return Number((await this.one(`select count(*)::int as n from ${S}.platforms${where}`, q)).n ?? 0);
   }
 
-  /** Paying subscriptions now (MRR > 0), grouped: total, by tier, by platform. */
-  async mrrNow(pid: string | null): Promise<{ total: Row; byTier: Row[]; byPlatform: Row[] }> {
+  /** Paying subscriptions now (revenue > 0, as ARR cents), grouped: total, by tier, by platform. */
+  async revenueNow(pid: string | null): Promise<{ total: Row; byTier: Row[]; byPlatform: Row[] }> {
     const q = new Q(pid);
     const rows = await this.rows(
       `with paying as (
-         select s.account_id, s.platform_id, s.model_id, ${MRR} as mrr
+         select s.account_id, s.platform_id, s.model_id, ${ARR} as arr
            from ${S}.subscriptions s
           where s.status in ('active', 'past_due') and s.price_cents > 0${q.on('s')})
        select grouping(p.platform_id) as g_platform, grouping(p.model_id) as g_model, p.platform_id, p.model_id,
-              count(distinct p.account_id)::int as paying, coalesce(sum(p.mrr), 0)::float8 as mrr
+              count(distinct p.account_id)::int as paying, coalesce(sum(p.arr), 0)::float8 as arr
          from paying p
         group by grouping sets ((), (p.platform_id), (p.model_id))`,
       q,
     );
     return {
-      total: rows.find((r) => r.g_platform === 1 && r.g_model === 1) ?? { paying: 0, mrr: 0 },
+      total: rows.find((r) => r.g_platform === 1 && r.g_model === 1) ?? { paying: 0, arr: 0 },
       byTier: rows.filter((r) => r.g_platform === 1 && r.g_model === 0),
       byPlatform: rows.filter((r) => r.g_platform === 0 && r.g_model === 1),
     };
   }
 
-  /** Paying accounts and MRR per block of their plan (a plan's whole MRR counts for each block it includes). */
-  async mrrByBlock(pid: string | null): Promise<Row[]> {
+  /**
+   * Paying accounts and revenue (ARR cents) per block of their plan (a plan's whole revenue counts for each block
+   * it includes). Aggregated per plan first, then spread over the plans' blocks: an account has at most
+   * one live subscription, so per-plan account counts add up exactly.
+   */
+  async revenueByBlock(pid: string | null): Promise<Row[]> {
     const q = new Q(pid);
     return this.rows(
-      `select b.block, count(distinct s.account_id)::int as paying, sum(${MRR})::float8 as mrr
-         from ${S}.subscriptions s
-         join ${S}.subscription_models m on m.id = s.model_id
+      `with per_model as (
+         select s.model_id, count(distinct s.account_id) as paying, sum(${ARR}) as arr
+           from ${S}.subscriptions s
+          where s.status in ('active', 'past_due') and s.price_cents > 0${q.on('s')}
+          group by s.model_id)
+       select b.block, sum(pm.paying)::int as paying, sum(pm.arr)::float8 as arr
+         from per_model pm join ${S}.subscription_models m on m.id = pm.model_id
          cross join lateral unnest(m.included_blocks) as b(block)
-        where s.status in ('active', 'past_due') and s.price_cents > 0${q.on('s')}
         group by b.block order by b.block`,
       q,
     );
@@ -112,16 +123,16 @@ export class ReportingRepository {
     );
   }
 
-  /** MRR movement in the period from the history: sums of |Δ| per movement, and the net change. */
+  /** Revenue movement in the period from the history (ARR cents): sums of |Δ| per movement, and the net change. */
   async movement(pid: string | null, start: Date | null): Promise<Row> {
     const q = new Q(pid);
     return this.one(
-      `select coalesce(sum(e.mrr_after - e.mrr_before) filter (where e.movement = 'new'), 0)::float8 as new,
-              coalesce(sum(e.mrr_after - e.mrr_before) filter (where e.movement = 'expansion'), 0)::float8 as expansion,
-              coalesce(sum(e.mrr_before - e.mrr_after) filter (where e.movement = 'contraction'), 0)::float8 as contraction,
-              coalesce(sum(e.mrr_before - e.mrr_after) filter (where e.movement = 'churn'), 0)::float8 as churn,
-              coalesce(sum(e.mrr_after - e.mrr_before) filter (where e.movement = 'reactivation'), 0)::float8 as reactivation,
-              coalesce(sum(e.mrr_after - e.mrr_before), 0)::float8 as net,
+      `select coalesce(sum(e.arr_after_cents - e.arr_before_cents) filter (where e.movement = 'new'), 0)::float8 as new,
+              coalesce(sum(e.arr_after_cents - e.arr_before_cents) filter (where e.movement = 'expansion'), 0)::float8 as expansion,
+              coalesce(sum(e.arr_before_cents - e.arr_after_cents) filter (where e.movement = 'contraction'), 0)::float8 as contraction,
+              coalesce(sum(e.arr_before_cents - e.arr_after_cents) filter (where e.movement = 'churn'), 0)::float8 as churn,
+              coalesce(sum(e.arr_after_cents - e.arr_before_cents) filter (where e.movement = 'reactivation'), 0)::float8 as reactivation,
+              coalesce(sum(e.arr_after_cents - e.arr_before_cents), 0)::float8 as net,
               count(*) filter (where e.type = 'convert_trial')::int as trials_converted,
               count(*) filter (where e.from_status = 'trialing' and e.to_status = 'canceled')::int as trials_lost
          from ${S}.subscription_events e
@@ -131,33 +142,34 @@ export class ReportingRepository {
   }
 
   /**
-   * Logo churn cohort: each account's MRR now and at the period start (now minus the changes since),
+   * Logo churn cohort: each account's revenue now and at the period start (now minus the changes since),
    * so "paying at start" and "not paying now" need no snapshots. With no start (all time) the cohort
    * is every account that ever had MRR.
    */
   async churnCohort(pid: string | null, start: Date | null): Promise<Row> {
     const q = new Q(pid);
-    const subs = `select s.id, s.account_id, ${MRR} as mrr_now from ${S}.subscriptions s where true${q.on('s')}`;
     if (start) {
-      const deltas = `select e.subscription_id, sum(e.mrr_after - e.mrr_before) as delta from ${S}.subscription_events e
-                       where true${q.on('e')}${q.after('e.occurred_at', start)} group by e.subscription_id`;
+      // only subscriptions with MRR now or a change in the period can have had MRR at the start
       return this.one(
-        `with subs as (${subs}), d as (${deltas}),
-         acc as (select subs.account_id, sum(subs.mrr_now) as mrr_now, sum(subs.mrr_now - coalesce(d.delta, 0)) as mrr_start
-                   from subs left join d on d.subscription_id = subs.id group by subs.account_id)
-         select count(*) filter (where mrr_start > 0)::int as cohort,
-                count(*) filter (where mrr_start > 0 and mrr_now = 0)::int as churned,
-                coalesce(sum(mrr_start), 0)::float8 as mrr_start
+        `with d as (select e.subscription_id, e.account_id, sum(e.arr_after_cents - e.arr_before_cents) as delta from ${S}.subscription_events e
+                     where true${q.on('e')}${q.after('e.occurred_at', start)} group by 1, 2),
+              n as (select s.id, s.account_id, ${ARR} as arr_now from ${S}.subscriptions s
+                     where s.status in ('active', 'past_due') and s.price_cents > 0${q.on('s')}),
+              acc as (select coalesce(n.account_id, d.account_id) as account_id, sum(coalesce(n.arr_now, 0)) as arr_now,
+                             sum(coalesce(n.arr_now, 0) - coalesce(d.delta, 0)) as arr_start
+                        from n full join d on d.subscription_id = n.id group by 1)
+         select count(*) filter (where arr_start > 0)::int as cohort,
+                count(*) filter (where arr_start > 0 and arr_now = 0)::int as churned,
+                coalesce(sum(arr_start) filter (where arr_start > 0), 0)::float8 as arr_start
            from acc`,
         q,
       );
     }
     return this.one(
-      `with subs as (${subs}),
-       ever as (select distinct e.account_id from ${S}.subscription_events e where e.mrr_after > 0${q.on('e')}),
-       acc as (select subs.account_id, sum(subs.mrr_now) as mrr_now from subs group by subs.account_id)
-       select count(*)::int as cohort, count(*) filter (where coalesce(acc.mrr_now, 0) = 0)::int as churned, 0::float8 as mrr_start
-         from ever left join acc on acc.account_id = ever.account_id`,
+      `with ever as (select distinct e.account_id from ${S}.subscription_events e where e.arr_after_cents > 0${q.on('e')}),
+            n as (select distinct s.account_id from ${S}.subscriptions s where s.status in ('active', 'past_due') and s.price_cents > 0${q.on('s')})
+       select count(*)::int as cohort, count(*) filter (where n.account_id is null)::int as churned, 0::float8 as arr_start
+         from ever left join n on n.account_id = ever.account_id`,
       q,
     );
   }
@@ -209,7 +221,7 @@ export class ReportingRepository {
       scored as (
         select a.id, a.code, a.platform_id, coalesce(m.code, 'free') as plan, (s.status in ('active', 'past_due') and s.price_cents > 0) as paying,
                (case s.status when 'active' then 40 when 'trialing' then 30 when 'past_due' then 10 when 'paused' then 5 else 0 end)
-             + least(30, floor(10 * log(1 + coalesce(u.requests, 0))))::int
+             + least(30, floor(10 * log(1 + coalesce(u.requests, 0)::float8)))::int
              + (case when u.last_used > ${q.v(now)}::timestamptz - interval '7 days' then 20
                      when u.last_used > ${q.v(now)}::timestamptz - interval '30 days' then 10 else 0 end)
              + (case when o.account_id is null then 10 else 0 end) as score
@@ -219,28 +231,27 @@ export class ReportingRepository {
           left join usage u on u.account_id = a.id
           left join overdue o on o.account_id = a.id
          where ${LIVE_ACCOUNT}${q.on('a')})`;
-    const summary = await this.one(
+    const row = await this.one(
       `${scored}
        select coalesce(avg(score), 0)::float8 as average, count(*) filter (where score >= 70)::int as healthy,
               count(*) filter (where score >= 40 and score < 70)::int as at_risk, count(*) filter (where score < 40)::int as critical,
-              coalesce(avg(score) filter (where paying), 0)::float8 as average_paying
+              coalesce(avg(score) filter (where paying), 0)::float8 as average_paying,
+              (select coalesce(json_agg(l order by l.score, l.code), '[]'::json)
+                 from (select sc.id, sc.code, p.code as platform, sc.plan, sc.score
+                         from scored sc join ${S}.platforms p on p.id = sc.platform_id
+                        where sc.paying and sc.score < 70 order by sc.score, sc.code limit ${Number(limit)}) l) as lowest
          from scored`,
       q,
     );
-    const lowest = await this.rows(
-      `${scored}
-       select sc.id, sc.code, p.code as platform, sc.plan, sc.score from scored sc join ${S}.platforms p on p.id = sc.platform_id
-        where sc.paying and sc.score < 70 order by sc.score, sc.code limit ${Number(limit)}`,
-      rebuild(q),
-    );
-    return { summary, lowest };
+    const { lowest, ...summary } = row;
+    return { summary, lowest: (typeof lowest === 'string' ? JSON.parse(lowest) : lowest) as Row[] };
   }
 
-  /** Net new MRR and new accounts per bucket (day, week or month, UTC). */
+  /** Net new revenue (ARR cents) and new accounts per bucket (day, week or month, UTC). */
   async series(pid: string | null, start: Date | null, unit: 'day' | 'week' | 'month'): Promise<Row[]> {
     const q = new Q(pid);
     const u = q.v(unit);
-    const mrr = `select date_trunc(${u}, e.occurred_at at time zone 'UTC') at time zone 'UTC' as bucket, sum(e.mrr_after - e.mrr_before) as net, 0 as accounts
+    const mrr = `select date_trunc(${u}, e.occurred_at at time zone 'UTC') at time zone 'UTC' as bucket, sum(e.arr_after_cents - e.arr_before_cents) as net, 0 as accounts
                    from ${S}.subscription_events e where true${q.on('e')}${q.after('e.occurred_at', start)} group by 1`;
     const u2 = q.v(unit);
     const acc = `select date_trunc(${u2}, a.created_at at time zone 'UTC') at time zone 'UTC' as bucket, 0 as net, count(*) as accounts
@@ -285,21 +296,24 @@ export class ReportingRepository {
     );
   }
 
-  /** Accounts whose live (trialing, active, past-due) subscription's plan includes each block. */
+  /** Accounts whose live (trialing, active, past-due) subscription's plan includes each block (per plan first, as revenueByBlock). */
   async blockAdoption(pid: string | null): Promise<Row[]> {
     const q = new Q(pid);
     return this.rows(
-      `select b.block, count(distinct s.account_id)::int as accounts
-         from ${S}.subscriptions s join ${S}.accounts a on a.id = s.account_id
-         join ${S}.subscription_models m on m.id = s.model_id
+      `with per_model as (
+         select s.model_id, count(distinct s.account_id) as accounts
+           from ${S}.subscriptions s join ${S}.accounts a on a.id = s.account_id
+          where s.status in ('trialing', 'active', 'past_due') and ${LIVE_ACCOUNT}${q.on('s')}
+          group by s.model_id)
+       select b.block, sum(pm.accounts)::int as accounts
+         from per_model pm join ${S}.subscription_models m on m.id = pm.model_id
          cross join lateral unnest(m.included_blocks) as b(block)
-        where s.status in ('trialing', 'active', 'past_due') and ${LIVE_ACCOUNT}${q.on('s')}
         group by b.block`,
       q,
     );
   }
 
-  /** Per platform: accounts (total, new), paying/trialing, net new MRR, API requests. MRR comes from mrrNow. */
+  /** Per platform: accounts (total, new), trialing, net new revenue (ARR cents), API requests. Current revenue comes from revenueNow. */
   async perPlatform(pid: string | null, start: Date | null): Promise<Row[]> {
     const q = new Q(pid);
     const created = start ? `a.created_at > ${q.v(start)}` : 'true';
@@ -307,7 +321,7 @@ export class ReportingRepository {
                              count(s.id) filter (where s.status = 'trialing')::int as trialing
                         from ${S}.accounts a left join ${S}.subscriptions s on s.account_id = a.id and s.status <> 'canceled'
                        where ${LIVE_ACCOUNT}${q.on('a')} group by a.platform_id`;
-    const net = `select e.platform_id, sum(e.mrr_after - e.mrr_before) as net from ${S}.subscription_events e
+    const net = `select e.platform_id, sum(e.arr_after_cents - e.arr_before_cents) as net from ${S}.subscription_events e
                   where true${q.on('e')}${q.after('e.occurred_at', start)} group by e.platform_id`;
     const req = `select k.platform_id, sum(k.usage_count) as requests from ${S}.api_keys k where k.revoked_at is null${q.on('k')} group by k.platform_id`;
     return this.rows(
@@ -320,11 +334,4 @@ export class ReportingRepository {
       q,
     );
   }
-}
-
-/** A Q with the same parameters, for a second statement built from the same SQL prefix. */
-function rebuild(q: Q): Q {
-  const c = new Q(q.pid);
-  c.params.push(...q.params);
-  return c;
 }

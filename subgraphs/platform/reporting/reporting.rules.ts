@@ -37,6 +37,11 @@ export function rate(a: number, b: number): number | null {
   return Math.round((a / b) * 10_000) / 10_000;
 }
 
+/** MRR in (fractional) cents from an ARR sum in cents, as the repository returns them. */
+export function mrrOf(arrCents: number | string | null | undefined): number {
+  return Number(arrCents ?? 0) / 12;
+}
+
 /** Whole cents. */
 export function cents(x: number | string | null | undefined): number {
   return Math.round(Number(x ?? 0));

@@ -6,7 +6,7 @@ import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { cachedReport } from './reporting.cache.js';
 import { ReportingRepository } from './reporting.repository.js';
-import { cents, fillSeries, parsePeriod, rate, windowOf, type ReportWindow } from './reporting.rules.js';
+import { cents, fillSeries, mrrOf, parsePeriod, rate, windowOf, type ReportWindow } from './reporting.rules.js';
 import type {
   CustomersReport,
   DashboardReport,
@@ -83,16 +83,16 @@ export function platformDetail(ctx: PlatformContext, code: string, args: ReportA
 
 async function buildRevenue(repo: ReportingRepository, { pid }: Scope, w: ReportWindow): Promise<Body<RevenueReport>> {
   const [now, blocks, models, plats, inv, mov] = await Promise.all([
-    repo.mrrNow(pid),
-    repo.mrrByBlock(pid),
+    repo.revenueNow(pid),
+    repo.revenueByBlock(pid),
     repo.models(),
     repo.platforms(pid),
     repo.invoiceTotals(pid, w.start, w.now),
     repo.movement(pid, w.start),
   ]);
-  const mrr = Number(now.total.mrr ?? 0);
+  const mrr = mrrOf(now.total.arr);
   const paying = Number(now.total.paying ?? 0);
-  const mrrStart = w.start ? mrr - Number(mov.net) : 0;
+  const mrrStart = w.start ? mrr - mrrOf(mov.net) : 0;
   const tierRows = new Map(now.byTier.map((r) => [r.model_id, r]));
   const platRows = new Map(now.byPlatform.map((r) => [r.platform_id, r]));
   const blockRows = new Map(blocks.map((r) => [r.block, r]));
@@ -110,19 +110,19 @@ async function buildRevenue(repo: ReportingRepository, { pid }: Scope, w: Report
     byTier: models.map((m) => {
       const r = tierRows.get(m.id);
       const n = Number(r?.paying ?? 0);
-      const v = Number(r?.mrr ?? 0);
+      const v = mrrOf(r?.arr);
       return { tier: m.code, name: m.name, payingAccounts: n, mrrCents: cents(v), arrCents: cents(v * 12), arpaCents: n ? cents(v / n) : 0, share: rate(v, mrr) };
     }),
     byBlock: allBlocks(models).map((b) => {
       const r = blockRows.get(b);
       const n = Number(r?.paying ?? 0);
-      const v = Number(r?.mrr ?? 0);
+      const v = mrrOf(r?.arr);
       return { block: b, payingAccounts: n, mrrCents: cents(v), arpaCents: n ? cents(v / n) : 0 };
     }),
     byPlatform: plats.map((p) => {
       const r = platRows.get(p.id);
       const n = Number(r?.paying ?? 0);
-      const v = Number(r?.mrr ?? 0);
+      const v = mrrOf(r?.arr);
       return { platform: p.code, name: p.name, payingAccounts: n, mrrCents: cents(v), arrCents: cents(v * 12), arpaCents: n ? cents(v / n) : 0 };
     }),
   };
@@ -155,9 +155,9 @@ async function buildCustomers(repo: ReportingRepository, { pid }: Scope, w: Repo
       payingAtPeriodStart: cohort.cohort,
       churnedAccounts: cohort.churned,
       logoChurnRate: rate(cohort.churned, cohort.cohort),
-      churnedMrrCents: cents(mov.churn),
-      contractionMrrCents: cents(mov.contraction),
-      grossMrrChurnRate: w.start ? rate(lost, Number(cohort.mrr_start)) : rate(lost, gained),
+      churnedMrrCents: cents(mrrOf(mov.churn)),
+      contractionMrrCents: cents(mrrOf(mov.contraction)),
+      grossMrrChurnRate: w.start ? rate(lost, Number(cohort.arr_start)) : rate(lost, gained),
     },
     health: {
       averageScore: Math.round(Number(health.summary.average) * 10) / 10,
@@ -175,11 +175,11 @@ async function buildGrowth(repo: ReportingRepository, { pid }: Scope, w: ReportW
     repo.accountStates(pid, w.start),
     repo.subscriptionStarts(pid, w.start),
     repo.movement(pid, w.start),
-    repo.mrrNow(pid),
+    repo.revenueNow(pid),
     repo.series(pid, w.start, w.unit),
   ]);
-  const mrr = Number(now.total.mrr ?? 0);
-  const points = series.map((r) => ({ bucket: new Date(r.bucket), newAccounts: Number(r.accounts), netNewMrrCents: cents(r.net) }));
+  const mrr = mrrOf(now.total.arr);
+  const points = series.map((r) => ({ bucket: new Date(r.bucket), newAccounts: Number(r.accounts), netNewMrrCents: cents(mrrOf(r.net)) }));
   const from = w.start ?? points[0]?.bucket ?? w.now;
   return {
     newAccounts: states.new,
@@ -189,14 +189,14 @@ async function buildGrowth(repo: ReportingRepository, { pid }: Scope, w: ReportW
     newSubscriptions: starts.subscriptions,
     newTrials: starts.trials,
     mrrMovement: {
-      newCents: cents(mov.new),
-      expansionCents: cents(mov.expansion),
-      contractionCents: cents(mov.contraction),
-      churnCents: cents(mov.churn),
-      reactivationCents: cents(mov.reactivation),
-      netNewCents: cents(mov.net),
+      newCents: cents(mrrOf(mov.new)),
+      expansionCents: cents(mrrOf(mov.expansion)),
+      contractionCents: cents(mrrOf(mov.contraction)),
+      churnCents: cents(mrrOf(mov.churn)),
+      reactivationCents: cents(mrrOf(mov.reactivation)),
+      netNewCents: cents(mrrOf(mov.net)),
     },
-    mrrAtPeriodStartCents: cents(w.start ? mrr - Number(mov.net) : 0),
+    mrrAtPeriodStartCents: cents(w.start ? mrr - mrrOf(mov.net) : 0),
     mrrCents: cents(mrr),
     bucketUnit: w.unit,
     series: fillSeries(points, from, w.now, w.unit, (bucket) => ({ bucket, newAccounts: 0, netNewMrrCents: 0 })),
@@ -229,12 +229,12 @@ async function buildEngagement(repo: ReportingRepository, { pid }: Scope, w: Rep
 }
 
 async function summaries(repo: ReportingRepository, { pid }: Scope, w: ReportWindow): Promise<PlatformSummary[]> {
-  const [rows, now] = await Promise.all([repo.perPlatform(pid, w.start), repo.mrrNow(pid)]);
+  const [rows, now] = await Promise.all([repo.perPlatform(pid, w.start), repo.revenueNow(pid)]);
   const paying = new Map(now.byPlatform.map((r) => [r.platform_id, r]));
   return rows.map((p) => {
     const m = paying.get(p.id);
     const n = Number(m?.paying ?? 0);
-    const v = Number(m?.mrr ?? 0);
+    const v = mrrOf(m?.arr);
     return {
       code: p.code,
       name: p.name,
@@ -246,7 +246,7 @@ async function summaries(repo: ReportingRepository, { pid }: Scope, w: ReportWin
       mrrCents: cents(v),
       arrCents: cents(v * 12),
       arpaCents: n ? cents(v / n) : 0,
-      netNewMrrCents: cents(p.net),
+      netNewMrrCents: cents(mrrOf(p.net)),
       apiRequests: Number(p.requests),
     };
   });
@@ -259,15 +259,15 @@ async function buildPlatforms(repo: ReportingRepository, scope: Scope, w: Report
 async function buildDashboard(repo: ReportingRepository, { pid }: Scope, w: ReportWindow): Promise<Body<DashboardReport>> {
   const [count, now, states, mov, cohort, usage] = await Promise.all([
     repo.platformCount(pid),
-    repo.mrrNow(pid),
+    repo.revenueNow(pid),
     repo.accountStates(pid, w.start),
     repo.movement(pid, w.start),
     repo.churnCohort(pid, w.start),
     repo.usage(pid, w.start),
   ]);
-  const mrr = Number(now.total.mrr ?? 0);
+  const mrr = mrrOf(now.total.arr);
   const paying = Number(now.total.paying ?? 0);
-  const mrrStart = w.start ? mrr - Number(mov.net) : 0;
+  const mrrStart = w.start ? mrr - mrrOf(mov.net) : 0;
   const lost = Number(mov.churn) + Number(mov.contraction);
   const gained = Number(mov.new) + Number(mov.expansion) + Number(mov.reactivation);
   return {
@@ -279,10 +279,10 @@ async function buildDashboard(repo: ReportingRepository, { pid }: Scope, w: Repo
     mrrCents: cents(mrr),
     arrCents: cents(mrr * 12),
     arpaCents: paying ? cents(mrr / paying) : 0,
-    netNewMrrCents: cents(mov.net),
+    netNewMrrCents: cents(mrrOf(mov.net)),
     mrrGrowthRate: w.start ? rate(mrr - mrrStart, mrrStart) : null,
     logoChurnRate: rate(cohort.churned, cohort.cohort),
-    grossMrrChurnRate: w.start ? rate(lost, Number(cohort.mrr_start)) : rate(lost, gained),
+    grossMrrChurnRate: w.start ? rate(lost, Number(cohort.arr_start)) : rate(lost, gained),
     trialConversionRate: rate(mov.trials_converted, mov.trials_converted + mov.trials_lost),
     apiRequests: Number(usage.requests),
     activeAccounts: usage.active_accounts,

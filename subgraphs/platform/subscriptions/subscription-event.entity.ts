@@ -8,7 +8,7 @@ import type { BillingCycle, MrrMovement, SubscriptionStatus } from './subscripti
 
 /**
  * Append-only history of a subscription: one row per state or price change (and per creation), with
- * the subscription's MRR before and after. Growth reporting sums these rows over a period, so MRR
+ * the subscription's recurring revenue before and after. Growth reporting sums these rows over a period, so MRR
  * movement (new, expansion, contraction, churn, reactivation) needs no snapshots.
  */
 @Entity({ tableName: 'subscription_events' })
@@ -44,11 +44,12 @@ export class SubscriptionEventEntity {
   @Property({ length: 16 })
   billingCycle!: BillingCycle;
 
-  @Property({ type: 'decimal', precision: 14, scale: 4 })
-  mrrBefore!: string;
+  /** recurring revenue before and after, as ARR in cents (whole numbers; MRR = ARR / 12) */
+  @Property()
+  arrBeforeCents!: number;
 
-  @Property({ type: 'decimal', precision: 14, scale: 4 })
-  mrrAfter!: string;
+  @Property()
+  arrAfterCents!: number;
 
   @Property({ length: 16, nullable: true })
   movement?: MrrMovement | null;

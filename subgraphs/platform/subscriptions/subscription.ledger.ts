@@ -12,7 +12,7 @@ import { processorNamed } from '../invoices/payment-processor.js';
 import { SubscriptionEventEntity } from './subscription-event.entity.js';
 import type { SubscriptionEntity } from './subscription.entity.js';
 import { subscriptionSnapshot } from './subscription.type.js';
-import { invoiceDueAt, movementOf, mrrOf, periodEndAfter, round4, transition, type Move } from './subscription.rules.js';
+import { arrOf, invoiceDueAt, movementOf, periodEndAfter, transition, type Move } from './subscription.rules.js';
 
 /** One unit of billing work: a transaction's EntityManager, its logical "now", and the events to publish after commit. */
 export interface BillingTx {
@@ -21,8 +21,9 @@ export interface BillingTx {
   events: AccountEventPayload[];
 }
 
-export function mrrOfRow(s: SubscriptionEntity): number {
-  return mrrOf(s.status, s.billingCycle, s.priceCents);
+/** The row's recurring revenue as ARR cents (exact integer; MRR = ARR / 12). */
+export function arrOfRow(s: SubscriptionEntity): number {
+  return arrOf(s.status, s.billingCycle, s.priceCents);
 }
 
 const EVENT_OF: Record<Move, AccountEventName> = {
@@ -42,13 +43,13 @@ const EVENT_OF: Record<Move, AccountEventName> = {
 /**
  * Move `sub` (locked by the caller) through `move` at `at` (defaults to tx.now; the job passes the
  * logical time: the period boundary, the invoice's due date). Illegal moves throw
- * INVALID_SUBSCRIPTION_TRANSITION (409) and change nothing. `mrrBefore` lets change_plan, which edits
- * price and cycle before calling, report the MRR the subscription had before the edit.
+ * INVALID_SUBSCRIPTION_TRANSITION (409) and change nothing. `arrBefore` lets change_plan, which edits
+ * price and cycle before calling, report the revenue the subscription had before the edit.
  */
-export async function applyMove(tx: BillingTx, sub: SubscriptionEntity, move: Move, opts: { at?: Date; mrrBefore?: number } = {}): Promise<void> {
+export async function applyMove(tx: BillingTx, sub: SubscriptionEntity, move: Move, opts: { at?: Date; arrBefore?: number } = {}): Promise<void> {
   const at = opts.at ?? tx.now;
   const from = sub.status;
-  const before = opts.mrrBefore ?? mrrOfRow(sub);
+  const before = opts.arrBefore ?? arrOfRow(sub);
   const trialRunning = sub.trialEnd != null && sub.trialEnd.getTime() > at.getTime();
   const r = transition({ status: sub.status, cancelAtPeriodEnd: sub.cancelAtPeriodEnd }, move, { trialRunning });
   if (!r.ok) {
@@ -130,7 +131,7 @@ export function startPeriod(sub: SubscriptionEntity, anchor: Date, start: Date):
 }
 
 function recordHistory(tx: BillingTx, sub: SubscriptionEntity, type: Move | 'create', from: SubscriptionEntity['status'] | null, before: number, at: Date): void {
-  const after = mrrOfRow(sub);
+  const after = arrOfRow(sub);
   tx.em.create(SubscriptionEventEntity, {
     subscription: sub,
     account: sub.account,
@@ -140,8 +141,8 @@ function recordHistory(tx: BillingTx, sub: SubscriptionEntity, type: Move | 'cre
     toStatus: sub.status,
     modelCode: sub.model.code,
     billingCycle: sub.billingCycle,
-    mrrBefore: round4(before).toFixed(4),
-    mrrAfter: round4(after).toFixed(4),
+    arrBeforeCents: before,
+    arrAfterCents: after,
     movement: movementOf(before, after, type),
     occurredAt: at,
   });

@@ -144,10 +144,18 @@ export function isRunning(status: SubscriptionStatus): boolean {
 // ---------------------------------------------------------------------------------------------
 // Money
 
-/** Monthly recurring revenue of one subscription, in (fractional) cents: annual prices / 12; trials, paused and canceled count 0. */
-export function mrrOf(status: SubscriptionStatus, cycle: BillingCycle, priceCents: number): number {
+/**
+ * Annual recurring revenue of one subscription in cents: a whole number (annual price, or 12 × the
+ * monthly price), so history rows and SQL sums stay exact integers. Trials, paused and canceled count 0.
+ */
+export function arrOf(status: SubscriptionStatus, cycle: BillingCycle, priceCents: number): number {
   if (!REVENUE_STATUSES.includes(status)) return 0;
-  return cycle === 'annual' ? priceCents / 12 : priceCents;
+  return cycle === 'annual' ? priceCents : priceCents * 12;
+}
+
+/** Monthly recurring revenue in (fractional) cents: ARR / 12, i.e. annual prices / 12. */
+export function mrrOf(status: SubscriptionStatus, cycle: BillingCycle, priceCents: number): number {
+  return arrOf(status, cycle, priceCents) / 12;
 }
 
 export type MrrMovement = 'new' | 'expansion' | 'contraction' | 'churn' | 'reactivation';
@@ -158,14 +166,10 @@ export type MrrMovement = 'new' | 'expansion' | 'contraction' | 'churn' | 'react
  * `contraction`; no change is null.
  */
 export function movementOf(before: number, after: number, move: Move | 'create'): MrrMovement | null {
-  if (round4(before) === round4(after)) return null;
+  if (before === after) return null;
   if (before <= 0) return move === 'reactivate' ? 'reactivation' : 'new';
   if (after <= 0) return 'churn';
   return after > before ? 'expansion' : 'contraction';
-}
-
-export function round4(n: number): number {
-  return Math.round(n * 10_000) / 10_000;
 }
 
 // ---------------------------------------------------------------------------------------------

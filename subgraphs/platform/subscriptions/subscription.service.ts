@@ -13,7 +13,7 @@ import { inBillingTx, type BillingDeps } from './billing.tx.js';
 import { SubscriptionModelEntity } from './subscription-model.entity.js';
 import { SubscriptionEntity } from './subscription.entity.js';
 import type { ChangeSubscriptionPlanInput, CreateSubscriptionInput } from './subscription.inputs.js';
-import { applyMove, issueInvoice, mrrOfRow, recordCreation, startPeriod } from './subscription.ledger.js';
+import { applyMove, arrOfRow, issueInvoice, recordCreation, startPeriod } from './subscription.ledger.js';
 import { addDays, BILLING_CYCLES, type BillingCycle } from './subscription.rules.js';
 
 export type ApiMove = 'cancel' | 'cancel_now' | 'reactivate' | 'suspend';
@@ -166,7 +166,7 @@ export async function changePlan(
     if (nextModel.id === sub.model.id && nextCycle === sub.billingCycle) {
       fail(model ? 'model_code' : 'billing_cycle', `the subscription is already on ${sub.model.code} (${sub.billingCycle})`);
     }
-    const before = mrrOfRow(sub);
+    const before = arrOfRow(sub);
     const wasFree = sub.priceCents === 0;
     sub.model = nextModel;
     sub.priceCents = priceOf(nextModel, nextCycle);
@@ -174,7 +174,7 @@ export async function changePlan(
       sub.billingCycle = nextCycle;
       sub.billingAnchor = sub.currentPeriodEnd;
     }
-    await applyMove(tx, sub, 'change_plan', { mrrBefore: before });
+    await applyMove(tx, sub, 'change_plan', { arrBefore: before });
     if (wasFree && sub.priceCents > 0 && sub.status === 'active') {
       startPeriod(sub, tx.now, tx.now);
       await issueInvoice(tx, sub, tx.now);

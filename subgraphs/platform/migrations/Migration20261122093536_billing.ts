@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122092116_billing extends Migration {
+export class Migration20261122093536_billing extends Migration {
   override async up(): Promise<void> {
     this.addSql("create table \"platform\".\"subscription_models\" (\"id\" varchar(32) not null, \"code\" varchar(32) not null, \"name\" varchar(100) not null, \"description\" text null, \"price_monthly_cents\" int not null, \"price_annual_cents\" int not null, \"currency\" varchar(3) not null default 'USD', \"trial_days\" int not null default 0, \"included_blocks\" text[] not null, \"limits\" jsonb not null, \"position\" int not null default 0, \"active\" boolean not null default true, \"created_at\" timestamptz not null, primary key (\"id\"))");
     this.addSql("alter table \"platform\".\"subscription_models\" add constraint \"subscription_models_code_unique\" unique (\"code\")");
@@ -9,7 +9,7 @@ export class Migration20261122092116_billing extends Migration {
     this.addSql("create index \"subscriptions_platform_id_status_index\" on \"platform\".\"subscriptions\" (\"platform_id\", \"status\")");
     this.addSql("create index \"subscriptions_account_id_created_at_index\" on \"platform\".\"subscriptions\" (\"account_id\", \"created_at\")");
     this.addSql("create unique index \"subscriptions_one_live_per_account\" on \"platform\".\"subscriptions\" (\"account_id\") where \"status\" <> 'canceled'");
-    this.addSql("create table \"platform\".\"subscription_events\" (\"id\" varchar(32) not null, \"subscription_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"type\" varchar(32) not null, \"from_status\" varchar(16) null, \"to_status\" varchar(16) not null, \"model_code\" varchar(32) not null, \"billing_cycle\" varchar(16) not null, \"mrr_before\" numeric(14,4) not null, \"mrr_after\" numeric(14,4) not null, \"movement\" varchar(16) null, \"occurred_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("create table \"platform\".\"subscription_events\" (\"id\" varchar(32) not null, \"subscription_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"type\" varchar(32) not null, \"from_status\" varchar(16) null, \"to_status\" varchar(16) not null, \"model_code\" varchar(32) not null, \"billing_cycle\" varchar(16) not null, \"arr_before_cents\" int not null, \"arr_after_cents\" int not null, \"movement\" varchar(16) null, \"occurred_at\" timestamptz not null, primary key (\"id\"))");
     this.addSql("create index \"subscription_events_occurred_at_index\" on \"platform\".\"subscription_events\" (\"occurred_at\")");
     this.addSql("create index \"subscription_events_subscription_id_occurred_at_index\" on \"platform\".\"subscription_events\" (\"subscription_id\", \"occurred_at\")");
     this.addSql("create index \"subscription_events_platform_id_occurred_at_index\" on \"platform\".\"subscription_events\" (\"platform_id\", \"occurred_at\")");

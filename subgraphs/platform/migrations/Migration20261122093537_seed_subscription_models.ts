@@ -34,7 +34,7 @@ const MODELS = [
 /** A SQL string literal (the values are the constants above; quotes doubled all the same). */
 const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;
 
-export class Migration20261122092117_seed_subscription_models extends Migration {
+export class Migration20261122093537_seed_subscription_models extends Migration {
   override async up(): Promise<void> {
     for (const m of MODELS) {
       this.addSql(
