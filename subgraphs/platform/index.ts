@@ -19,6 +19,7 @@ import { migrations } from './migrations/index.js';
 import { BILLING_ENTITIES, BILLING_RESOLVERS } from './subscriptions/billing.module.js';
 import { REPORTING_RESOLVERS } from './reporting/reporting.module.js';
 import { startBillingWorker } from './subscriptions/billing.worker.js';
+import { useReportCacheFromConfig } from './reporting/reporting.cache.js';
 
 export const platform: SubgraphDefinition<PlatformLoaders> = {
   name: 'platform',
@@ -31,6 +32,7 @@ export const platform: SubgraphDefinition<PlatformLoaders> = {
   filters: platformFilters,
   scope: scopeToPlatform,
   createLoaders: createPlatformLoaders,
-  // background work of this process: subscription renewals (subscriptions/billing.worker.ts)
-  workers: (deps) => [startBillingWorker(deps)],
+  // background work of this process: subscription renewals (subscriptions/billing.worker.ts), and
+  // the report cache's Redis connection when REDIS_URL is set (reporting/reporting.cache.ts)
+  workers: (deps) => [startBillingWorker(deps), useReportCacheFromConfig(deps)],
 };

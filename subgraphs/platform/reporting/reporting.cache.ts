@@ -1,6 +1,13 @@
 // Reports are cached per (report, parameters) for a short TTL: they aggregate whole tables, and an
 // investor dashboard asks for the same numbers again and again. force_refresh bypasses (and
-// refreshes) the entry. Identical requests in flight share one computation.
+// refreshes) the entry. Identical requests in flight share one computation. In-process by default;
+// in Redis when REDIS_URL is set (useReportCacheFromConfig, run at subgraph start), so replicas
+// share entries and a force_refresh on one replica refreshes them all.
+import { createHash } from 'node:crypto';
+import type { RedisClientType } from 'redis';
+import { connectRedis } from '../../../lib/redis.js';
+import type { Worker, WorkerDeps } from '../../../lib/subgraph.js';
+
 export const REPORT_CACHE_TTL_MS = 60_000;
 const MAX_ENTRIES = 1000;
 
@@ -29,7 +36,50 @@ export class MemoryReportCache implements ReportCache {
   }
 }
 
-export const reportCache: ReportCache = new MemoryReportCache();
+const KEY_PREFIX = 'platform:report:';
+/** JSON turns dates into strings; these fields are dates again on the way out. */
+const DATE_FIELDS = new Set(['generatedAt', 'bucket']);
+
+/**
+ * `namespace` separates deployments that share one Redis but not one database (reports are of a
+ * database): the caller derives it from the database address.
+ */
+export class RedisReportCache implements ReportCache {
+  constructor(private redis: RedisClientType, private namespace: string) {}
+  async get(key: string): Promise<unknown | undefined> {
+    const raw = await this.redis.get(`${KEY_PREFIX}${this.namespace}:${key}`);
+    if (!raw) return undefined;
+    return JSON.parse(raw, (k, v) => (DATE_FIELDS.has(k) && typeof v === 'string' ? new Date(v) : v));
+  }
+  async set(key: string, value: unknown, ttlMs: number): Promise<void> {
+    await this.redis.set(`${KEY_PREFIX}${this.namespace}:${key}`, JSON.stringify(value), { PX: ttlMs });
+  }
+}
+
+let reportCache: ReportCache = new MemoryReportCache();
+
+/** Platform subgraph start-up: the Redis-backed cache when REDIS_URL is set; the worker closes its client. */
+export function useReportCacheFromConfig(deps: WorkerDeps): Worker {
+  let client: RedisClientType | undefined;
+  let closed = false;
+  if (deps.cfg.redisUrl) {
+    connectRedis(deps.cfg.redisUrl, deps.log)
+      .then((c) => {
+        if (closed) return void c.quit().catch(() => undefined);
+        client = c;
+        const database = createHash('sha256').update(String(deps.orm.config.get('clientUrl'))).digest('hex').slice(0, 16);
+        reportCache = new RedisReportCache(c, database);
+      })
+      .catch((err) => deps.log.error('report cache: Redis unavailable, staying in-process', { err }));
+  }
+  return {
+    async stop() {
+      closed = true;
+      reportCache = new MemoryReportCache();
+      await client?.quit().catch(() => undefined);
+    },
+  };
+}
 const inflight = new Map<string, Promise<unknown>>();
 
 /** The cached value, or `compute()` (stored); `cached` says which. */
