@@ -1,7 +1,7 @@
 // Investor reporting end to end. A small fixture platform is built through the REST API (accounts,
 // subscriptions, plan changes, cancellations, payments), then its history is moved back in time
 // with SQL, and every report's numbers are checked against values computed by hand below.
-import { createTenant, jsonApi, mintToken, rest, uniq, type Tenant } from '../harness/client.js';
+import { createTenant, gql, jsonApi, mintToken, rest, uniq, type Tenant } from '../harness/client.js';
 import { openPlatformDb, type PlatformDb } from '../harness/platform-db.js';
 import { expectServiceError } from '../harness/security.js';
 
@@ -257,6 +257,15 @@ describe('GET /reporting/dashboard, /platforms, /platforms/:code', () => {
       api_requests: 1000,
       active_accounts: 1,
     });
+  });
+
+  test('the same numbers over GraphQL at the gateway', async () => {
+    const q = `query($p: String) { reportingDashboard(period: "30d", platform: $p, forceRefresh: true) { platform mrrCents netNewMrrCents logoChurnRate }
+                                   reportingRevenue(period: "30d", platform: $p) { byTier { tier payingAccounts } } }`;
+    const r = await gql(q, { p: t.platformCode }, t.platformHeaders);
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.reportingDashboard).toEqual({ platform: t.platformCode, mrrCents: 128783, netNewMrrCents: 75100, logoChurnRate: 0.4 });
+    expect(r.body.data.reportingRevenue.byTier.find((x: any) => x.tier === 'starter').payingAccounts).toBe(2);
   });
 
   test('dashboard across all platforms includes this one', async () => {
