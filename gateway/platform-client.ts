@@ -9,6 +9,7 @@ const VERIFY = `query Verify($appId: ID!, $keyHash: String!) {
   _verifyApiKey(appId: $appId, keyHash: $keyHash) {
     keyId appId accountId platformId platformCode environment keyType scopes rateLimitPerMinute
     allowedIps allowedOrigins expiresAt revoked appStatus accountStatus deploymentModel
+    plan
   }
 }`;
 

@@ -50,6 +50,12 @@ export const ERROR_TABLE = {
   ACCESS_NOT_FOUND: { status: 404, title: 'User access not found' },
   ACCESS_ALREADY_EXISTS: { status: 409, title: 'User already has access with another role' },
   INVALID_STATE_TRANSITION: { status: 409, title: 'Illegal state transition' },
+  // platform: subscriptions and billing
+  SUBSCRIPTION_NOT_FOUND: { status: 404, title: 'Subscription not found' },
+  SUBSCRIPTION_ALREADY_EXISTS: { status: 409, title: 'The account already has a live subscription' },
+  INVALID_SUBSCRIPTION_TRANSITION: { status: 409, title: 'Move not allowed in the subscription state' },
+  INVOICE_NOT_FOUND: { status: 404, title: 'Invoice not found' },
+  INVOICE_NOT_DUE: { status: 409, title: 'The invoice is not due' },
 
   // products (document 3 part A)
   PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },

@@ -18,7 +18,8 @@ export const topics = {
 // Account events (platform service). Recorded in the platform subgraph's outbox in the same
 // transaction as the change they describe (subgraphs/platform/notifications/account-events.ts:
 // recordAccountEvent), then delivered by the outbox worker to the account's team-chat webhook and
-// to the webhook_url of its apps. `key.*` are the account's third-party credentials (/keys), not
+// to the webhook_url of its apps; billing changes are also published after commit on the
+// platform's topic (accountTopics). `key.*` are the account's third-party credentials (/keys), not
 // the apps' API keys.
 export const ACCOUNT_EVENT_NAMES = [
   'account.created',
@@ -35,6 +36,17 @@ export const ACCOUNT_EVENT_NAMES = [
   'storage.provisioned',
   'logo.published',
   'subscription.changed',
+  'subscription.created',
+  'subscription.updated',
+  'subscription.trial_ended',
+  'subscription.renewed',
+  'subscription.past_due',
+  'subscription.paused',
+  'subscription.resumed',
+  'subscription.canceled',
+  'invoice.created',
+  'invoice.paid',
+  'invoice.voided',
   'data_transfer.created',
   'data_transfer.access_requested',
   'data_transfer.accepted',
@@ -43,16 +55,22 @@ export const ACCOUNT_EVENT_NAMES = [
 export type AccountEventName = (typeof ACCOUNT_EVENT_NAMES)[number];
 
 export interface AccountEventPayload<D extends Record<string, unknown> = Record<string, unknown>> {
-  /** the outbox id of the event (evt_…): the same across retries, so receivers can de-duplicate */
+  /** the event's id (evt_…): the same across retries, so receivers can de-duplicate */
   id: string;
   event: AccountEventName;
   occurredAt: string;
   platformId: string;
   accountId: string;
-  /** event-specific fields; never a secret except where an event documents one */
+  /** the record the event is about, where there is one */
+  subject?: { type: string; id: string };
+  /** event-specific fields (a snapshot of the subject after the change, snake_case); never a secret except where an event documents one */
   data: D;
 }
 
 export function isAccountEventName(v: string): v is AccountEventName {
   return (ACCOUNT_EVENT_NAMES as readonly string[]).includes(v);
 }
+
+export const accountTopics = {
+  accountEvents: (platformId: string) => `platform.account.events:${platformId}`,
+};

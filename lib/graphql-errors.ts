@@ -35,7 +35,9 @@ export function createErrorFormatter(log: Logger) {
     // Apollo's own codes first: they name the offending variable.
     if (typeof code === 'string' && APOLLO_CODES[code]) {
       const mapped = APOLLO_CODES[code];
-      const parameter = variableName(formatted.message);
+      // a subgraph's BAD_REQUEST arrives here with its parameter already named: keep it
+      const given = formatted.extensions?.parameter;
+      const parameter = typeof given === 'string' ? given : variableName(formatted.message);
       return {
         message: formatted.message,
         locations: formatted.locations,

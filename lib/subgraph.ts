@@ -54,6 +54,19 @@ export interface SubgraphDefinition<L = unknown> {
   createLoaders(ctx: Omit<SubgraphContext<L>, 'loaders'>): L;
   /** Background work in the subgraph's process (outbox workers, jobs): started before the server listens, stopped before the ORM closes. */
   startBackground?(deps: { cfg: Config; log: Logger; orm: MikroORM; pubsub: PubSub }): Promise<{ stop(): Promise<void> }>;
+  /** Background work hosted by the subgraph's process (periodic jobs); stopped before the ORM closes. */
+  workers?(deps: WorkerDeps): Worker[];
+}
+
+export interface WorkerDeps {
+  cfg: Config;
+  orm: MikroORM;
+  pubsub: PubSub;
+  log: Logger;
+}
+
+export interface Worker {
+  stop(): Promise<void>;
 }
 
 /** Scopes are checked here, once: @Authorized('products:write') on a resolver. */
@@ -151,6 +164,7 @@ export async function startSubgraph(
   const port = await listen(server, opts.port ?? cfg.subgraphPorts[def.name], cfg.host, variable);
   const url = `http://${cfg.host}:${port}/graphql`;
   log.info('subgraph listening', { url });
+  const workers = def.workers?.({ cfg, orm, pubsub, log }) ?? [];
   return {
     name: def.name,
     url,
@@ -161,6 +175,7 @@ export async function startSubgraph(
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
       await closed;
+      for (const w of workers) await w.stop();
       await background?.stop();
       await apollo.stop();
       await orm.close();

@@ -70,3 +70,12 @@ export function intParam(query: QueryParams, name: string, opts: { default: numb
   }
   return n;
 }
+
+/** A boolean query parameter: true/false (also 1/0). Absent or empty → the default; anything else → 400 naming it. */
+export function boolParam(query: QueryParams, name: string, fallback = false): boolean {
+  const raw = getParam(query, name)?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new DomainError('BAD_REQUEST', `${name} must be true or false`, { parameter: name });
+}

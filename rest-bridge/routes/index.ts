@@ -8,6 +8,8 @@ import { PLATFORM_BLOCK_ROUTES } from './platform-blocks.routes.js';
 import { PLATFORM_ACCESS_ROUTES } from './platform-access.routes.js';
 import { PLATFORM_SERVICES_ROUTES } from './platform-services.routes.js';
 import { PLATFORM_TRANSFER_ROUTES } from './platform-transfers.routes.js';
+import { PLATFORM_BILLING_ROUTES } from './platform-billing.routes.js';
+import { PLATFORM_REPORTING_ROUTES } from './platform-reporting.routes.js';
 
 export const ROUTES: readonly Route[] = [
   ...PLATFORM_ROUTES,
@@ -15,6 +17,8 @@ export const ROUTES: readonly Route[] = [
   ...PLATFORM_ACCESS_ROUTES,
   ...PLATFORM_SERVICES_ROUTES,
   ...PLATFORM_TRANSFER_ROUTES,
+  ...PLATFORM_BILLING_ROUTES,
+  ...PLATFORM_REPORTING_ROUTES,
   ...CATALOG_ROUTES,
   ...SEARCH_ROUTES,
   ...AI_ROUTES,

@@ -54,13 +54,17 @@ const SERVICE_ENTITIES = [
   DataTransferAccessCodeEntity,
   DataTransferAuditEntity,
 ];
+import { BILLING_ENTITIES, BILLING_RESOLVERS } from './subscriptions/billing.module.js';
+import { REPORTING_RESOLVERS } from './reporting/reporting.module.js';
+import { startBillingWorker } from './subscriptions/billing.worker.js';
+import { useReportCacheFromConfig } from './reporting/reporting.cache.js';
 
 export const platform: SubgraphDefinition<PlatformLoaders> = {
   name: 'platform',
   dbSchema: 'platform',
-  resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, ...SERVICE_RESOLVERS],
+  resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, ...SERVICE_RESOLVERS, ...BILLING_RESOLVERS, ...REPORTING_RESOLVERS],
   referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference, ...blockReference },
-  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES],
+  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES],
   migrations,
   // Tenant scoping in one place: the `platform` filter on accounts, apps and keys (tenancy.ts).
   filters: platformFilters,
@@ -68,4 +72,7 @@ export const platform: SubgraphDefinition<PlatformLoaders> = {
   createLoaders: createPlatformLoaders,
   // master-key SecretBox, object store, webhook delivery worker (runtime.ts)
   startBackground: startPlatformBackground,
+  // background work of this process: subscription renewals (subscriptions/billing.worker.ts), and
+  // the report cache's Redis connection when REDIS_URL is set (reporting/reporting.cache.ts)
+  workers: (deps) => [startBillingWorker(deps), useReportCacheFromConfig(deps)],
 };

@@ -27,6 +27,7 @@ SCOPED_ENTITIES.push(
   'AppWebhookSecretEntity',
   'DataTransferEntity',
 );
+SCOPED_ENTITIES.push('SubscriptionEntity', 'SubscriptionEventEntity', 'InvoiceEntity');
 
 export class PlatformScope {
   readonly platformByCode: DataLoader<string, PlatformEntity | null>;

@@ -156,6 +156,8 @@ export interface SecTenant extends Tenant {
   exchangeId?: string;
   transferCode?: string;
   logoUploadId?: string;
+  subscriptionId?: string;
+  invoiceId?: string;
 }
 
 export async function createSecTenant(): Promise<SecTenant> {
@@ -178,6 +180,16 @@ async function ensureResources(route: Route, t: SecTenant): Promise<void> {
     const r = await rest('POST', '/search/v1/indexes', { body: jsonApi('indexes', { uid }), headers: t.keyHeaders });
     if (r.status !== 201) throw new Error(`fixture index: ${describeRes(r)}`);
     t.indexUid = uid;
+  }
+  if ((route.path.includes(':subscription_id') || route.path.includes(':invoice_id')) && !t.subscriptionId) {
+    // a paid plan without trial: active, with its first invoice due; suspended for /reactivate
+    const base = `/accounts/${t.accountUrlId}`;
+    const r = await rest('POST', `${base}/subscriptions`, { body: jsonApi('subscriptions', { model_code: 'growth', trial: false }), headers: t.platformHeaders });
+    if (r.status !== 201) throw new Error(`fixture subscription: ${describeRes(r)}`);
+    t.subscriptionId = r.body.data.id;
+    const inv = await rest('GET', `${base}/invoices`, { headers: t.platformHeaders });
+    t.invoiceId = inv.body.data[0].id;
+    if (route.path.endsWith('/reactivate')) await rest('POST', `${base}/subscriptions/${t.subscriptionId}/suspend`, { headers: t.platformHeaders });
   }
   await ensureBlockAndAccessResources(route, t);
   await ensureServiceResources(route, t);
@@ -227,6 +239,9 @@ export const PARAM_FIXTURES: Record<string, { value(t: SecTenant): string; forei
   // users are not platform-owned: another platform's user id lists that platform's records (none), not 404
   user_id: { value: (t) => t.userId, foreignCode: null },
   ...SERVICE_PARAM_FIXTURES,
+  subscription_id: { value: (t) => t.subscriptionId!, foreignCode: 'SUBSCRIPTION_NOT_FOUND' },
+  invoice_id: { value: (t) => t.invoiceId!, foreignCode: 'INVOICE_NOT_FOUND' },
+  platform_code: { value: (t) => t.platformCode, foreignCode: 'PLATFORM_NOT_FOUND' },
 };
 
 /** The smallest valid body of each JSON:API type; unique values, so the row can be called repeatedly. */
@@ -241,6 +256,8 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   block_instances: () => ({ block_unique_id: 'blk_crm' }),
   user_accesses: (t) => ({ user_id: uniq('user_'), account_id: t.accountUrlId }),
   ...SERVICE_BODIES,
+  subscriptions: () => ({ model_code: 'starter', billing_cycle: 'monthly', trial: false }),
+  payments: () => ({ reference: uniq('wire-') }),
 };
 
 export function paramNames(route: Route): string[] {
@@ -269,6 +286,7 @@ export function requiredScope(route: Route): string | null {
     case 'platform':
       if (serviceScope(route)) return serviceScope(route);
       if (route.path === '/platforms' || route.path.startsWith('/platforms/')) return 'platform:admin';
+      if (route.path.startsWith('/reporting/')) return 'platform:admin';
       return route.method === 'GET' ? 'platform:read' : 'platform:manage';
     case 'products':
       return route.method === 'GET' ? 'products:read' : 'products:write';

@@ -11,6 +11,7 @@ import type { CreateApiKeyInput, KeyUsageInput } from './api-key.inputs.js';
 import { generateKey, resolveScopes } from './api-key.rules.js';
 import { addUsage, findKeyByHash, type UsageRow } from './api-key.repository.js';
 import type { ApiKeyVerification } from './api-key.type.js';
+import { activePlanOf } from '../subscriptions/subscription.repository.js';
 
 export const MAX_USAGE_BATCH = 10_000;
 
@@ -86,6 +87,7 @@ export async function verifyApiKey(ctx: PlatformContext, appId: string, keyHash:
     appStatus: app.status,
     accountStatus: account.deletedAt ? 'closed' : account.status,
     deploymentModel: account.deploymentModel,
+    plan: await activePlanOf(ctx.em, account.id),
   };
 }
 

@@ -62,4 +62,5 @@ export class ApiKeyVerification {
   @Field() appStatus!: string;
   @Field({ description: "closed when the account is soft-deleted" }) accountStatus!: string;
   @Field() deploymentModel!: string;
+  @Field({ description: "the account's plan: model code of its trialing/active/past-due subscription, else free" }) plan!: string;
 }

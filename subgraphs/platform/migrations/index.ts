@@ -3,10 +3,14 @@ import { Migration20261122090119_init } from './Migration20261122090119_init.js'
 import { Migration20261122091810_blocks_and_user_access } from './Migration20261122091810_blocks_and_user_access.js';
 import { Migration20261122091811_seed_blocks } from './Migration20261122091811_seed_blocks.js';
 import { Migration20261122093328_account_services_transfers } from './Migration20261122093328_account_services_transfers.js';
+import { Migration20261122093536_billing } from './Migration20261122093536_billing.js';
+import { Migration20261122093537_seed_subscription_models } from './Migration20261122093537_seed_subscription_models.js';
 
 export const migrations = [
   { name: 'Migration20261122090119_init', class: Migration20261122090119_init },
   { name: 'Migration20261122091810_blocks_and_user_access', class: Migration20261122091810_blocks_and_user_access },
   { name: 'Migration20261122091811_seed_blocks', class: Migration20261122091811_seed_blocks },
   { name: 'Migration20261122093328_account_services_transfers', class: Migration20261122093328_account_services_transfers },
+  { name: 'Migration20261122093536_billing', class: Migration20261122093536_billing },
+  { name: 'Migration20261122093537_seed_subscription_models', class: Migration20261122093537_seed_subscription_models },
 ];

@@ -1,0 +1,33 @@
+import { Migration } from '@mikro-orm/migrations';
+
+export class Migration20261122093536_billing extends Migration {
+  override async up(): Promise<void> {
+    this.addSql("create table \"platform\".\"subscription_models\" (\"id\" varchar(32) not null, \"code\" varchar(32) not null, \"name\" varchar(100) not null, \"description\" text null, \"price_monthly_cents\" int not null, \"price_annual_cents\" int not null, \"currency\" varchar(3) not null default 'USD', \"trial_days\" int not null default 0, \"included_blocks\" text[] not null, \"limits\" jsonb not null, \"position\" int not null default 0, \"active\" boolean not null default true, \"created_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("alter table \"platform\".\"subscription_models\" add constraint \"subscription_models_code_unique\" unique (\"code\")");
+    this.addSql("create table \"platform\".\"subscriptions\" (\"id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"model_id\" varchar(32) not null, \"status\" text not null, \"billing_cycle\" text not null, \"price_cents\" int not null, \"currency\" varchar(3) not null, \"auto_renew\" boolean not null default true, \"cancel_at_period_end\" boolean not null default false, \"processor\" varchar(32) not null, \"trial_start\" timestamptz null, \"trial_end\" timestamptz null, \"billing_anchor\" timestamptz not null, \"current_period_start\" timestamptz not null, \"current_period_end\" timestamptz not null, \"paused_at\" timestamptz null, \"canceled_at\" timestamptz null, \"ended_at\" timestamptz null, \"created_at\" timestamptz not null, \"updated_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("create index \"subscriptions_current_period_end_index\" on \"platform\".\"subscriptions\" (\"current_period_end\")");
+    this.addSql("create index \"subscriptions_platform_id_status_index\" on \"platform\".\"subscriptions\" (\"platform_id\", \"status\")");
+    this.addSql("create index \"subscriptions_account_id_created_at_index\" on \"platform\".\"subscriptions\" (\"account_id\", \"created_at\")");
+    this.addSql("create unique index \"subscriptions_one_live_per_account\" on \"platform\".\"subscriptions\" (\"account_id\") where \"status\" <> 'canceled'");
+    this.addSql("create table \"platform\".\"subscription_events\" (\"id\" varchar(32) not null, \"subscription_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"type\" varchar(32) not null, \"from_status\" varchar(16) null, \"to_status\" varchar(16) not null, \"model_code\" varchar(32) not null, \"billing_cycle\" varchar(16) not null, \"arr_before_cents\" int not null, \"arr_after_cents\" int not null, \"movement\" varchar(16) null, \"occurred_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("create index \"subscription_events_occurred_at_index\" on \"platform\".\"subscription_events\" (\"occurred_at\")");
+    this.addSql("create index \"subscription_events_subscription_id_occurred_at_index\" on \"platform\".\"subscription_events\" (\"subscription_id\", \"occurred_at\")");
+    this.addSql("create index \"subscription_events_platform_id_occurred_at_index\" on \"platform\".\"subscription_events\" (\"platform_id\", \"occurred_at\")");
+    this.addSql("create table \"platform\".\"invoices\" (\"id\" varchar(32) not null, \"subscription_id\" varchar(32) not null, \"account_id\" varchar(32) not null, \"platform_id\" varchar(32) not null, \"amount_cents\" int not null, \"currency\" varchar(3) not null, \"period_start\" timestamptz not null, \"period_end\" timestamptz not null, \"status\" text not null, \"processor\" varchar(32) not null, \"issued_at\" timestamptz not null, \"due_at\" timestamptz not null, \"paid_at\" timestamptz null, \"voided_at\" timestamptz null, \"payment_reference\" varchar(200) null, \"created_at\" timestamptz not null, primary key (\"id\"))");
+    this.addSql("create index \"invoices_platform_id_status_index\" on \"platform\".\"invoices\" (\"platform_id\", \"status\")");
+    this.addSql("create index \"invoices_account_id_issued_at_index\" on \"platform\".\"invoices\" (\"account_id\", \"issued_at\")");
+    this.addSql("alter table \"platform\".\"invoices\" add constraint \"invoices_subscription_id_period_start_unique\" unique (\"subscription_id\", \"period_start\")");
+    this.addSql("alter table \"platform\".\"subscriptions\" add constraint \"subscriptions_account_id_foreign\" foreign key (\"account_id\") references \"platform\".\"accounts\" (\"id\")");
+    this.addSql("alter table \"platform\".\"subscriptions\" add constraint \"subscriptions_platform_id_foreign\" foreign key (\"platform_id\") references \"platform\".\"platforms\" (\"id\")");
+    this.addSql("alter table \"platform\".\"subscriptions\" add constraint \"subscriptions_model_id_foreign\" foreign key (\"model_id\") references \"platform\".\"subscription_models\" (\"id\")");
+    this.addSql("alter table \"platform\".\"subscriptions\" add constraint \"subscriptions_status_check\" check (\"status\" in ('trialing', 'active', 'past_due', 'paused', 'canceled'))");
+    this.addSql("alter table \"platform\".\"subscriptions\" add constraint \"subscriptions_billing_cycle_check\" check (\"billing_cycle\" in ('monthly', 'annual'))");
+    this.addSql("alter table \"platform\".\"subscription_events\" add constraint \"subscription_events_subscription_id_foreign\" foreign key (\"subscription_id\") references \"platform\".\"subscriptions\" (\"id\")");
+    this.addSql("alter table \"platform\".\"subscription_events\" add constraint \"subscription_events_account_id_foreign\" foreign key (\"account_id\") references \"platform\".\"accounts\" (\"id\")");
+    this.addSql("alter table \"platform\".\"subscription_events\" add constraint \"subscription_events_platform_id_foreign\" foreign key (\"platform_id\") references \"platform\".\"platforms\" (\"id\")");
+    this.addSql("alter table \"platform\".\"invoices\" add constraint \"invoices_subscription_id_foreign\" foreign key (\"subscription_id\") references \"platform\".\"subscriptions\" (\"id\")");
+    this.addSql("alter table \"platform\".\"invoices\" add constraint \"invoices_account_id_foreign\" foreign key (\"account_id\") references \"platform\".\"accounts\" (\"id\")");
+    this.addSql("alter table \"platform\".\"invoices\" add constraint \"invoices_platform_id_foreign\" foreign key (\"platform_id\") references \"platform\".\"platforms\" (\"id\")");
+    this.addSql("alter table \"platform\".\"invoices\" add constraint \"invoices_status_check\" check (\"status\" in ('due', 'paid', 'void'))");
+  }
+}
