@@ -42,6 +42,9 @@ export const ERROR_TABLE = {
   API_KEY_NOT_FOUND: { status: 404, title: 'API key not found' },
   CODE_ALREADY_EXISTS: { status: 409, title: 'Code already in use' },
   URL_ID_ALREADY_EXISTS: { status: 409, title: 'url_id already in use' },
+  PLATFORM_NOT_EMPTY: { status: 409, title: 'Platform still has accounts' },
+  API_KEY_CHANGED: { status: 409, title: 'API key changed concurrently' },
+  DEPLOYMENT_MODEL_CONFLICT: { status: 409, title: 'Deployment model change conflicts with existing keys' },
 
   // products (document 3 part A)
   PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },

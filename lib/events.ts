@@ -14,3 +14,19 @@ export interface ProductEventPayload {
 export const topics = {
   productEvents: (appId: string, environment: Environment) => `product.events:${appId}:${environment}`,
 };
+
+/**
+ * Published by the platform subgraph after a commit that changes what an API key may do (regenerate,
+ * rotate, revoke; app, account or platform changes). Every gateway drops the cached key records that
+ * match any of the lists, so the change applies at once instead of after the cache TTL.
+ */
+export interface KeysInvalidatedPayload {
+  reason: string;
+  occurredAt: string;
+  keyIds?: string[];
+  appIds?: string[];
+  accountIds?: string[];
+  platformIds?: string[];
+}
+
+export const KEYS_INVALIDATED_TOPIC = 'platform.keys.invalidated';

@@ -79,4 +79,9 @@ export interface Route {
   responseType: string;
   /** true when `data` is an array */
   list?: boolean;
+  /**
+   * The scope the route needs, when the service documents one per endpoint (the platform's scope
+   * table). The subgraph enforces it; this field documents it and drives the security suite.
+   */
+  scope?: string;
 }

@@ -15,12 +15,13 @@ import { appReference } from './apps/app.reference.js';
 import { ApiKeyEntity } from './api-keys/api-key.entity.js';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { apiKeyReference } from './api-keys/api-key.reference.js';
+import { DomainResolver } from './domains/domain.resolver.js';
 import { migrations } from './migrations/index.js';
 
 export const platform: SubgraphDefinition<PlatformLoaders> = {
   name: 'platform',
   dbSchema: 'platform',
-  resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver],
+  resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, DomainResolver],
   referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference },
   entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity],
   migrations,
