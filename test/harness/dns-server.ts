@@ -58,7 +58,7 @@ export function buildResponse(query: Buffer, q: Question | undefined, rcode: num
     rr.writeUInt16BE(0xc00c, 0); // pointer to the question's name
     rr.writeUInt16BE(TYPE_TXT, 2);
     rr.writeUInt16BE(1, 4); // IN
-    rr.writeUInt32BE(5, 6); // TTL: short, tests change records
+    rr.writeUInt32BE(0, 6); // TTL 0: tests change records between lookups
     rr.writeUInt16BE(rdata.length, 10);
     return Buffer.concat([rr, rdata]);
   });

@@ -5,14 +5,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKeyEntity } from './api-key.entity.js';
 
 /**
- * The key whose current value, or whose previous value still inside its rotation grace period,
- * hashes to `keyHash`: one query over two indexes (key_hash unique, previous_key_hash), joined to
- * app, account and platform. `previous` says which one matched.
+ * The key whose current value, or whose previous value (replaced by rotate_secret), hashes to
+ * `keyHash`: one query over two indexes (key_hash unique, previous_key_hash), joined to app, account
+ * and platform. `previous` says which one matched; a previous value past its grace period is still
+ * found, so the gateway answers KEY_EXPIRED for it rather than "unknown".
  */
-export async function findKeyByHash(em: EntityManager, appId: string, keyHash: string, now = new Date()): Promise<{ key: ApiKeyEntity; previous: boolean } | null> {
+export async function findKeyByHash(em: EntityManager, appId: string, keyHash: string): Promise<{ key: ApiKeyEntity; previous: boolean } | null> {
   const rows = await em.find(
     ApiKeyEntity,
-    { app: appId, $or: [{ keyHash }, { previousKeyHash: keyHash, previousKeyExpiresAt: { $gt: now } }] },
+    { app: appId, $or: [{ keyHash }, { previousKeyHash: keyHash }] },
     { populate: ['app.account.platform'], strategy: 'joined', filters: false, limit: 2 },
   );
   const current = rows.find((r) => r.keyHash === keyHash);
