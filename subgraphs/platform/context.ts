@@ -20,7 +20,7 @@ export interface PlatformLoaders {
   /** live apps of live accounts only */
   appById: DataLoader<string, AppEntity | null>;
   appsByAccount: DataLoader<string, AppEntity[]>;
-  /** revoked keys are left out (here and below) */
+  /** revoked keys (and keys of deleted apps) are left out (here and below) */
   apiKeyById: DataLoader<string, ApiKeyEntity | null>;
   apiKeysByApp: DataLoader<string, ApiKeyEntity[]>;
 }
@@ -64,7 +64,7 @@ export function createPlatformLoaders(ctx: Omit<PlatformContext, 'loaders'>): Pl
       ),
     ),
     apiKeyById: new DataLoader(async (ids) =>
-      byKey(ids, await em.find(ApiKeyEntity, { id: { $in: [...ids] }, revokedAt: null }), (r) => r.id),
+      byKey(ids, await em.find(ApiKeyEntity, { id: { $in: [...ids] }, revokedAt: null, app: { deletedAt: null } }), (r) => r.id),
     ),
     apiKeysByApp: new DataLoader(async (appIds) =>
       grouped(
