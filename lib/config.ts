@@ -32,6 +32,8 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   allowPrivateNetworkFetch: boolean;
   host: string;
+  /** namespaces this deployment's shared Redis keys (usage counters), so deployments can share one Redis */
+  redisKeyPrefix: string;
   /** resolvers for domain verification (`ip` or `ip:port`, comma-separated); empty: the system's */
   dnsServers: string[];
   /** what a verified domain's SPF record must `include:` (our sending domain) */
@@ -136,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxQueryCost: int(env, 'MAX_QUERY_COST', 5000),
     logLevel,
     allowPrivateNetworkFetch: env.ALLOW_PRIVATE_NETWORK_FETCH === '1',
+    redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() ?? '',
     dnsServers: dnsServerList(env, 'DNS_SERVERS'),
     mailSpfInclude: dnsName(env, 'MAIL_SPF_INCLUDE', '_spf.mail.example.com'),
     mailDkimSelector: dnsName(env, 'MAIL_DKIM_SELECTOR', 'sg1'),

@@ -24,6 +24,7 @@ maybe('API key cache invalidation on another gateway process', () => {
         JWT_SECRET: s.env.JWT_SECRET,
         INTERNAL_SECRET: s.env.INTERNAL_SECRET,
         REDIS_URL,
+        REDIS_KEY_PREFIX: s.env.REDIS_KEY_PREFIX,
         LOG_LEVEL: 'warn',
         GATEWAY_PORT: String(port),
         PLATFORM_PORT: s.env.PLATFORM_PORT,
