@@ -104,7 +104,8 @@ export async function createRedisPubSub(url: string, log: Logger): Promise<PubSu
   return {
     ...wrapped,
     async publish(topic, payload) {
-      await pub.publish(topic, JSON.stringify(payload ?? null));
+      // as before, a failed publish is logged, not thrown: callers publish after their commit
+      await pub.publish(topic, JSON.stringify(payload ?? null)).catch((e) => log.error('redis publish failed', { err: e, topic }));
     },
   };
 }
