@@ -17,6 +17,7 @@ import type { Logger } from '../lib/logger.js';
 import { VERSION } from '../lib/version.js';
 import { ApiKeyVerifier } from './auth/api-key.js';
 import { clientIp, createAuthenticator, type AuthResult } from './auth/authenticate.js';
+import { listenForKeyInvalidations } from './auth/key-invalidation.js';
 import { SignedDataSource, type GatewayContext } from './data-source.js';
 import { limitError, measureOperation } from './limits.js';
 import { PlatformClient } from './platform-client.js';
@@ -42,6 +43,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     ttlMs: cfg.apiKeyCacheTtlMs,
   });
   const authenticator = createAuthenticator({ jwtSecret: cfg.jwtSecret, keys });
+  const invalidations = listenForKeyInvalidations(infra.pubsub, keys, log);
 
   let apiSchema: GraphQLSchema | undefined;
   let subSchema: GraphQLSchema | undefined;
@@ -166,6 +168,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     keys,
     async stop() {
       clearInterval(flush);
+      await invalidations.stop();
       await infra.usage.drain().then((u) => platform.recordUsage(u)).catch(() => undefined);
       await ws.dispose();
       const closed = new Promise<void>((r) => server.close(() => r()));

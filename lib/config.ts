@@ -1,6 +1,7 @@
 // One place that reads the environment. Every process calls loadConfig() once at start;
 // a bad value stops start-up with one line naming the variable (ConfigError).
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, detail: string) {
@@ -45,6 +46,16 @@ export interface Config {
   webhookPollMs: number;
   webhookRetryBaseMs: number;
   webhookMaxAttempts: number;
+  /** namespaces this deployment's shared Redis keys (usage counters), so deployments can share one Redis */
+  redisKeyPrefix: string;
+  /** resolvers for domain verification (`ip` or `ip:port`, comma-separated); empty: the system's */
+  dnsServers: string[];
+  /** what a verified domain's SPF record must `include:` (our sending domain) */
+  mailSpfInclude: string;
+  /** DKIM selector: the record lives at `<selector>._domainkey.<domain>` */
+  mailDkimSelector: string;
+  /** when set, the DKIM record's p= must be exactly this public key (base64) */
+  mailDkimPublicKey?: string;
 }
 
 const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me';
@@ -70,6 +81,27 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
     throw new ConfigError(name, `protocol must be one of ${protocols.join(', ')} (got ${parsed.protocol})`);
   }
   return raw;
+}
+
+/** `1.1.1.1`, `127.0.0.1:5353`, `[::1]:53`, comma-separated. */
+export function dnsServerList(env: NodeJS.ProcessEnv, name: string): string[] {
+  const raw = env[name]?.trim();
+  if (!raw) return [];
+  return raw.split(',').map((entry) => {
+    const v = entry.trim();
+    const m = /^\[([0-9a-fA-F:.]+)\](?::(\d{1,5}))?$/.exec(v) ?? /^([0-9.]+)(?::(\d{1,5}))?$/.exec(v) ?? /^([0-9a-fA-F:]+)()$/.exec(v);
+    const ok = m && isIP(m[1]) && (!m[2] || Number(m[2]) <= 65535);
+    if (!ok) throw new ConfigError(name, `"${v}" is not an IP address with an optional port (e.g. 127.0.0.1:5353)`);
+    return v;
+  });
+}
+
+const DNS_NAME_RE = /^(?=.{1,253}$)(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+function dnsName(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const v = env[name]?.trim() || fallback;
+  if (!DNS_NAME_RE.test(v)) throw new ConfigError(name, `"${v}" is not a DNS name`);
+  return v.toLowerCase();
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
@@ -120,6 +152,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxQueryCost: int(env, 'MAX_QUERY_COST', 5000),
     logLevel,
     allowPrivateNetworkFetch: env.ALLOW_PRIVATE_NETWORK_FETCH === '1',
+    redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() ?? '',
+    dnsServers: dnsServerList(env, 'DNS_SERVERS'),
+    mailSpfInclude: dnsName(env, 'MAIL_SPF_INCLUDE', '_spf.mail.example.com'),
+    mailDkimSelector: dnsName(env, 'MAIL_DKIM_SELECTOR', 'sg1'),
+    mailDkimPublicKey: env.MAIL_DKIM_PUBLIC_KEY?.trim() || undefined,
     production: env.NODE_ENV === 'production',
     masterKey: env.MASTER_KEY ? parseKey32(env.MASTER_KEY, 'MASTER_KEY') : undefined,
     previousMasterKeys: (env.MASTER_KEY_PREVIOUS ?? '')

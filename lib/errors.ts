@@ -56,6 +56,9 @@ export const ERROR_TABLE = {
   INVALID_SUBSCRIPTION_TRANSITION: { status: 409, title: 'Move not allowed in the subscription state' },
   INVOICE_NOT_FOUND: { status: 404, title: 'Invoice not found' },
   INVOICE_NOT_DUE: { status: 409, title: 'The invoice is not due' },
+  PLATFORM_NOT_EMPTY: { status: 409, title: 'Platform still has accounts' },
+  API_KEY_CHANGED: { status: 409, title: 'API key changed concurrently' },
+  DEPLOYMENT_MODEL_CONFLICT: { status: 409, title: 'Deployment model change conflicts with existing keys' },
 
   // products (document 3 part A)
   PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },

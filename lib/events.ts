@@ -74,3 +74,18 @@ export function isAccountEventName(v: string): v is AccountEventName {
 export const accountTopics = {
   accountEvents: (platformId: string) => `platform.account.events:${platformId}`,
 };
+/**
+ * Published by the platform subgraph after a commit that changes what an API key may do (regenerate,
+ * rotate, revoke; app, account or platform changes). Every gateway drops the cached key records that
+ * match any of the lists, so the change applies at once instead of after the cache TTL.
+ */
+export interface KeysInvalidatedPayload {
+  reason: string;
+  occurredAt: string;
+  keyIds?: string[];
+  appIds?: string[];
+  accountIds?: string[];
+  platformIds?: string[];
+}
+
+export const KEYS_INVALIDATED_TOPIC = 'platform.keys.invalidated';

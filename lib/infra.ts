@@ -22,7 +22,7 @@ export async function createInfra(cfg: Config, log: Logger, shared?: Partial<Inf
     return {
       pubsub,
       rateLimiter: new RedisRateLimiter(redis),
-      usage: new RedisUsageCounter(redis),
+      usage: new RedisUsageCounter(redis, `${cfg.redisKeyPrefix}usage:pending`),
       redis,
       async close() {
         await pubsub.close();

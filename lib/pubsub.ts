@@ -95,7 +95,17 @@ export async function createRedisPubSub(url: string, log: Logger): Promise<PubSu
   sub.on('error', (e) => log.error('redis error', { err: e }));
   await sub.connect();
   const inner = createPubSub<Record<string, [unknown]>>({ eventTarget: new RedisEventTarget(pub, sub, log) });
-  return wrap(inner, 'redis', async () => {
+  const wrapped = wrap(inner, 'redis', async () => {
     await Promise.allSettled([sub.quit(), pub.quit()]);
   });
+  // Publish straight to Redis and await the reply (the event target's dispatchEvent cannot): when it
+  // resolves, Redis has handed the message to every subscriber connection, so a caller that answers
+  // its client afterwards (e.g. after a key invalidation) cannot outrun its own event.
+  return {
+    ...wrapped,
+    async publish(topic, payload) {
+      // as before, a failed publish is logged, not thrown: callers publish after their commit
+      await pub.publish(topic, JSON.stringify(payload ?? null)).catch((e) => log.error('redis publish failed', { err: e, topic }));
+    },
+  };
 }

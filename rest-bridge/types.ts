@@ -115,4 +115,9 @@ export interface Route {
   upload?: RawUploadSpec;
   /** answer with raw bytes instead of a JSON:API document */
   raw?(data: Record<string, any>, input: RouteInput): RawResponse;
+  /**
+   * The scope the route needs, when the service documents one per endpoint (the platform's scope
+   * table). The subgraph enforces it; this field documents it and drives the security suite.
+   */
+  scope?: string;
 }

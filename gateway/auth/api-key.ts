@@ -27,6 +27,8 @@ export interface KeyRecord {
   accountStatus?: string;
   deploymentModel?: string;
   plan?: string;
+  /** false once the platform is deleted, disabled or not active */
+  platformActive?: boolean;
 }
 
 export type KeyFailure = 'KEY_NOT_FOUND' | 'KEY_EXPIRED' | 'KEY_REVOKED' | 'APP_MISMATCH' | 'IP_NOT_ALLOWED' | 'ORIGIN_NOT_ALLOWED' | 'RATE_LIMITED' | 'FORBIDDEN' | 'SERVICE_UNAVAILABLE';
@@ -79,6 +81,8 @@ export function ipAllowed(list: net.BlockList | null, ip: string | undefined): b
 
 export class ApiKeyVerifier {
   private cache = new Map<string, CacheEntry>();
+  /** bumped by invalidate(): a lookup that started before an invalidation must not cache its (stale) answer */
+  private generation = 0;
 
   constructor(
     private lookup: KeyLookup,
@@ -103,6 +107,7 @@ export class ApiKeyVerifier {
     if (key.expiresAt && Date.parse(key.expiresAt) <= now) return { valid: false, code: 'KEY_EXPIRED', message: `API key expired at ${key.expiresAt}` };
     if (key.appStatus && key.appStatus !== 'active') return { valid: false, code: 'FORBIDDEN', message: `App is ${key.appStatus}` };
     if (key.accountStatus && key.accountStatus !== 'active') return { valid: false, code: 'FORBIDDEN', message: `Account is ${key.accountStatus}` };
+    if (key.platformActive === false) return { valid: false, code: 'FORBIDDEN', message: 'Platform is not active' };
     if (!ipAllowed(entry.ips, req.ip)) return { valid: false, code: 'IP_NOT_ALLOWED', message: `Client IP ${req.ip ?? 'unknown'} is not in the key's allow-list` };
     // Browsers always send Origin; server-side callers do not, and Origin is only meaningful for browsers.
     if (key.allowedOrigins.length && req.origin && !key.allowedOrigins.includes(req.origin)) {
@@ -117,6 +122,7 @@ export class ApiKeyVerifier {
 
   /** Drop cached records (e.g. on a key revocation event). */
   invalidate(predicate: (r: KeyRecord | null, cacheKey: string) => boolean = () => true): void {
+    this.generation++;
     for (const [k, e] of this.cache) if (predicate(e.record, k)) this.cache.delete(k);
   }
 
@@ -125,6 +131,7 @@ export class ApiKeyVerifier {
     const now = (this.opts.now ?? Date.now)();
     const hit = this.cache.get(cacheKey);
     if (hit && hit.expires > now) return hit;
+    const generation = this.generation;
     const record = await this.lookup(appId, cacheKey.slice(appId.length + 1));
     const entry: CacheEntry = {
       record,
@@ -132,7 +139,8 @@ export class ApiKeyVerifier {
       expires: now + (record ? this.opts.ttlMs : (this.opts.negativeTtlMs ?? 5000)),
     };
     if (this.cache.size > 50_000) this.cache.clear();
-    this.cache.set(cacheKey, entry);
+    // an invalidation arrived while we were looking up: answer this request, but don't keep the record
+    if (generation === this.generation) this.cache.set(cacheKey, entry);
     return entry;
   }
 }

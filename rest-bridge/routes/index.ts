@@ -4,6 +4,8 @@ import { AI_ROUTES } from './ai.routes.js';
 import { CATALOG_ROUTES } from './catalog.routes.js';
 import { PLATFORM_ROUTES } from './platform.routes.js';
 import { SEARCH_ROUTES } from './search.routes.js';
+import { PLATFORM_ACCOUNT_ROUTES } from './platform-accounts.routes.js';
+import { PLATFORM_APP_ROUTES } from './platform-apps.routes.js';
 import { PLATFORM_BLOCK_ROUTES } from './platform-blocks.routes.js';
 import { PLATFORM_ACCESS_ROUTES } from './platform-access.routes.js';
 import { PLATFORM_SERVICES_ROUTES } from './platform-services.routes.js';
@@ -13,6 +15,8 @@ import { PLATFORM_REPORTING_ROUTES } from './platform-reporting.routes.js';
 
 export const ROUTES: readonly Route[] = [
   ...PLATFORM_ROUTES,
+  ...PLATFORM_ACCOUNT_ROUTES,
+  ...PLATFORM_APP_ROUTES,
   ...PLATFORM_BLOCK_ROUTES,
   ...PLATFORM_ACCESS_ROUTES,
   ...PLATFORM_SERVICES_ROUTES,

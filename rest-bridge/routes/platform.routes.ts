@@ -1,52 +1,41 @@
-// Platform service (document 1): JWT + X-Platform, platform error shape. Every resource repeats
-// its id as the `unique_id` attribute, the identifier the spec lists among the fields.
-import { resource } from '../jsonapi.js';
+// Platform service (document 1): platforms and accounts of the X-Platform platform. JWT +
+// X-Platform, platform error shape; `scope` is the documented scope table (docs/platform.md).
+import { DomainError } from '../../lib/errors.js';
 import type { Route } from '../types.js';
+import {
+  ACCOUNT_ATTRIBUTES,
+  PAGE_QUERY,
+  PLATFORM_ATTRIBUTES,
+  accountRes,
+  base,
+  pageDocument,
+  pageVariables,
+  platformRes,
+} from './platform-resources.js';
 
-// Free-form objects keep the client's keys.
-const PLATFORM_OPAQUE = ['settings', 'metadata'];
+const admin = { ...base, scope: 'platform:admin' } as const;
+const read = { ...base, scope: 'platform:read' } as const;
+const manage = { ...base, scope: 'platform:manage' } as const;
 
-const platformRes = (p: Record<string, unknown>) => resource('platforms', p, { uniqueId: true, opaque: PLATFORM_OPAQUE });
-const accountRes = (a: Record<string, unknown>) => resource('accounts', a, { uniqueId: true });
-const appRes = (a: Record<string, unknown>) => resource('apps', a, { uniqueId: true });
-const keyRes = (k: Record<string, unknown>) => resource('api_keys', k, { uniqueId: true });
-
-const base = { service: 'platform', auth: 'jwt+platform' } as const;
-
-export const PLATFORM_ROUTES: Route[] = [
+const PLATFORM_ROWS: Route[] = [
   {
-    ...base,
+    ...admin,
     method: 'POST',
     path: '/platforms',
     operation: 'CreatePlatform',
     summary: 'Create a platform (platform:admin; needs no X-Platform, so the first platform can be created)',
-    body: {
-      type: 'platforms',
-      attributes: {
-        code: 'string',
-        name: 'string',
-        url_id: 'string',
-        description: 'string',
-        email: 'string',
-        website: 'string',
-        status: 'string',
-        enabled: 'boolean',
-        settings: 'json',
-        metadata: 'json',
-      },
-      required: ['code', 'name'],
-    },
+    body: { type: 'platforms', attributes: PLATFORM_ATTRIBUTES, required: ['code', 'name'] },
     variables: (r) => ({ input: r.attributes }),
     result: (d) => ({ data: platformRes(d.createPlatform) }),
     status: 201,
     responseType: 'platforms',
   },
   {
-    ...base,
+    ...admin,
     method: 'GET',
     path: '/platforms',
     operation: 'ListPlatforms',
-    summary: 'List platforms',
+    summary: 'List platforms (platform:admin; a platform-bound token sees its own)',
     variables: () => ({}),
     result: (d) => ({ data: d.platforms.map(platformRes) }),
     status: 200,
@@ -54,137 +43,142 @@ export const PLATFORM_ROUTES: Route[] = [
     list: true,
   },
   {
-    ...base,
+    ...admin,
     method: 'GET',
     path: '/platforms/:unique_id',
     operation: 'GetPlatform',
-    summary: 'Show a platform',
+    summary: 'Show a platform by unique_id, url_id or code (platform:admin)',
     variables: (r) => ({ id: r.params.unique_id }),
     result: (d) => ({ data: platformRes(d.platform) }),
     status: 200,
     responseType: 'platforms',
   },
   {
-    ...base,
+    ...admin,
+    method: 'PUT',
+    path: '/platforms/:unique_id',
+    operation: 'UpdatePlatform',
+    summary: 'Update a platform; attributes left out keep their value; code is immutable (platform:admin)',
+    body: { type: 'platforms', attributes: PLATFORM_ATTRIBUTES },
+    variables: (r) => ({ id: r.params.unique_id, input: r.attributes }),
+    result: (d) => ({ data: platformRes(d.updatePlatform) }),
+    status: 200,
+    responseType: 'platforms',
+  },
+  {
+    ...admin,
+    method: 'DELETE',
+    path: '/platforms/:unique_id',
+    operation: 'DeletePlatform',
+    summary: 'Soft-delete a platform; 409 platform_not_empty while it has live accounts (platform:admin, unbound token)',
+    variables: (r) => ({ id: r.params.unique_id }),
+    result: (d) => ({ data: platformRes(d.deletePlatform) }),
+    status: 200,
+    responseType: 'platforms',
+  },
+  {
+    ...admin,
+    method: 'POST',
+    path: '/platforms/:unique_id/restore',
+    operation: 'RestorePlatform',
+    summary: 'Restore a soft-deleted platform (platform:admin, unbound token)',
+    variables: (r) => ({ id: r.params.unique_id }),
+    result: (d) => ({ data: platformRes(d.restorePlatform) }),
+    status: 200,
+    responseType: 'platforms',
+  },
+];
+
+const ACCOUNT_ROWS: Route[] = [
+  {
+    ...manage,
     method: 'POST',
     path: '/accounts',
     operation: 'CreateAccount',
-    summary: 'Create an account in the X-Platform platform; capabilities follow deployment_model',
-    body: {
-      type: 'accounts',
-      attributes: {
-        name: 'string',
-        code: 'string',
-        deployment_model: 'string',
-        preferred_domain: 'string',
-        preferred_language: 'string',
-        status: 'string',
-        url_id: 'string',
-      },
-      required: ['name', 'code'],
-    },
+    summary: 'Create an account in the X-Platform platform; capabilities follow deployment_model (platform:manage)',
+    body: { type: 'accounts', attributes: ACCOUNT_ATTRIBUTES, required: ['name', 'code'] },
     variables: (r) => ({ input: r.attributes }),
     result: (d) => ({ data: accountRes(d.createAccount) }),
     status: 201,
     responseType: 'accounts',
   },
   {
-    ...base,
+    ...read,
     method: 'GET',
     path: '/accounts',
     operation: 'ListAccounts',
-    summary: 'List accounts in the current platform context',
-    variables: () => ({}),
-    result: (d) => ({ data: d.accounts.map(accountRes) }),
+    summary: 'List the live accounts of the X-Platform platform, oldest first, paged (platform:read)',
+    query: PAGE_QUERY,
+    variables: (r) => pageVariables(r),
+    result: (d) => pageDocument(d.accounts),
     status: 200,
     responseType: 'accounts',
     list: true,
   },
   {
-    ...base,
+    ...read,
     method: 'GET',
     path: '/accounts/:url_id',
     operation: 'GetAccount',
-    summary: 'Show an account',
+    summary: 'Show an account by url_id or unique_id (platform:read)',
     variables: (r) => ({ urlId: r.params.url_id }),
     result: (d) => ({ data: accountRes(d.account) }),
     status: 200,
     responseType: 'accounts',
   },
   {
-    ...base,
-    method: 'POST',
-    path: '/accounts/:url_id/apps',
-    operation: 'CreateApp',
-    summary: 'Create an app in the account',
-    body: {
-      type: 'apps',
-      attributes: {
-        name: 'string',
-        description: 'string',
-        app_type: 'string',
-        purpose: 'string',
-        status: 'string',
-        rate_limit_per_minute: 'integer',
-        webhook_url: 'string',
-        allowed_origins: 'string[]',
-        preferred_domain: 'string',
-        oauth_enabled: 'boolean',
-      },
-      required: ['name'],
-    },
-    variables: (r) => ({ accountUrlId: r.params.url_id, input: r.attributes }),
-    result: (d) => ({ data: appRes(d.createApp) }),
-    status: 201,
-    responseType: 'apps',
-  },
-  {
-    ...base,
-    method: 'GET',
-    path: '/accounts/:url_id/apps',
-    operation: 'ListApps',
-    summary: 'List the apps of the account',
-    variables: (r) => ({ accountUrlId: r.params.url_id }),
-    result: (d) => ({ data: d.apps.map(appRes) }),
+    ...manage,
+    method: 'PUT',
+    path: '/accounts/:url_id',
+    operation: 'UpdateAccount',
+    summary: 'Update an account; attributes left out keep their value; capabilities follow deployment_model (platform:manage)',
+    body: { type: 'accounts', attributes: ACCOUNT_ATTRIBUTES },
+    variables: (r) => ({ urlId: r.params.url_id, input: r.attributes }),
+    result: (d) => ({ data: accountRes(d.updateAccount) }),
     status: 200,
-    responseType: 'apps',
-    list: true,
+    responseType: 'accounts',
   },
   {
-    ...base,
-    method: 'POST',
-    path: '/accounts/:url_id/apps/:app_id/api_keys',
-    operation: 'CreateApiKey',
-    summary: 'Create an API key; the response carries the full key value in key_id (shown once)',
-    body: {
-      type: 'api_keys',
-      attributes: {
-        name: 'string',
-        key_type: 'string',
-        environment: 'string',
-        scopes: 'string[]',
-        rate_limit_per_minute: 'integer',
-        allowed_ips: 'string[]',
-        allowed_origins: 'string[]',
-        expires_at: 'datetime',
-      },
-      required: ['name'],
-    },
-    variables: (r) => ({ accountUrlId: r.params.url_id, appId: r.params.app_id, input: r.attributes }),
-    result: (d) => ({ data: keyRes(d.createApiKey) }),
-    status: 201,
-    responseType: 'api_keys',
-  },
-  {
-    ...base,
-    method: 'GET',
-    path: '/accounts/:url_id/apps/:app_id/api_keys',
-    operation: 'ListApiKeys',
-    summary: 'List the API keys of the app',
-    variables: (r) => ({ accountUrlId: r.params.url_id, appId: r.params.app_id }),
-    result: (d) => ({ data: d.apiKeys.map(keyRes) }),
+    ...manage,
+    method: 'DELETE',
+    path: '/accounts/:url_id',
+    operation: 'DeleteAccount',
+    summary: 'Soft-delete an account: gone from lists and lookups, its keys stop working, restorable (platform:manage)',
+    variables: (r) => ({ urlId: r.params.url_id }),
+    result: (d) => ({ data: accountRes(d.deleteAccount) }),
     status: 200,
-    responseType: 'api_keys',
+    responseType: 'accounts',
+  },
+  {
+    ...admin,
+    method: 'POST',
+    path: '/accounts/:url_id/restore',
+    operation: 'RestoreAccount',
+    summary: 'Restore a soft-deleted account of the X-Platform platform (platform:admin)',
+    variables: (r) => ({ urlId: r.params.url_id }),
+    result: (d) => ({ data: accountRes(d.restoreAccount) }),
+    status: 200,
+    responseType: 'accounts',
+  },
+  {
+    ...admin,
+    method: 'GET',
+    path: '/global/accounts',
+    operation: 'ListGlobalAccounts',
+    summary: 'Accounts across all platforms, newest first, paged; include_deleted=true adds soft-deleted ones (platform:admin)',
+    query: [...PAGE_QUERY, { name: 'include_deleted', type: 'boolean', description: 'default false' }],
+    variables: (r) => ({ ...pageVariables(r), includeDeleted: boolParam(r.query.include_deleted) }),
+    result: (d) => pageDocument(d.globalAccounts),
+    status: 200,
+    responseType: 'accounts',
     list: true,
   },
 ];
+
+function boolParam(v: unknown): boolean {
+  if (v === undefined || v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true' || v === '1') return true;
+  throw new DomainError('BAD_REQUEST', 'include_deleted must be true or false', { parameter: 'include_deleted' });
+}
+
+export const PLATFORM_ROUTES: Route[] = [...PLATFORM_ROWS, ...ACCOUNT_ROWS];

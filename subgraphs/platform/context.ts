@@ -1,6 +1,8 @@
 import DataLoader from 'dataloader';
 import type { SubgraphContext } from '../../lib/subgraph.js';
-import { platformScopeOf, type PlatformScope } from './tenancy.js';
+import { DomainError } from '../../lib/errors.js';
+import { platformScopeOf, scopeToFixedPlatform, type PlatformScope } from './tenancy.js';
+import { getPlatform } from './platforms/platform.service.js';
 import { PlatformEntity } from './platforms/platform.entity.js';
 import { AccountEntity } from './accounts/account.entity.js';
 import { AppEntity } from './apps/app.entity.js';
@@ -15,10 +17,10 @@ export interface PlatformLoaders {
   accountById: DataLoader<string, AccountEntity | null>;
   /** live accounts only: the lookup behind every /accounts/:url_id path */
   accountByUrlId: DataLoader<string, AccountEntity | null>;
-  /** apps of live accounts only */
+  /** live apps of live accounts only */
   appById: DataLoader<string, AppEntity | null>;
   appsByAccount: DataLoader<string, AppEntity[]>;
-  /** revoked keys are left out (here and below) */
+  /** revoked keys (and keys of deleted apps) are left out (here and below) */
   apiKeyById: DataLoader<string, ApiKeyEntity | null>;
   apiKeysByApp: DataLoader<string, ApiKeyEntity[]>;
 }
@@ -52,17 +54,17 @@ export function createPlatformLoaders(ctx: Omit<PlatformContext, 'loaders'>): Pl
       byKey(urlIds, await em.find(AccountEntity, { urlId: { $in: [...urlIds] }, deletedAt: null }), (r) => r.urlId),
     ),
     appById: new DataLoader(async (ids) =>
-      byKey(ids, await em.find(AppEntity, { id: { $in: [...ids] }, account: { deletedAt: null } }), (r) => r.id),
+      byKey(ids, await em.find(AppEntity, { id: { $in: [...ids] }, deletedAt: null, account: { deletedAt: null } }), (r) => r.id),
     ),
     appsByAccount: new DataLoader(async (accountIds) =>
       grouped(
         accountIds,
-        await em.find(AppEntity, { account: { $in: [...accountIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
+        await em.find(AppEntity, { account: { $in: [...accountIds] }, deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
         (r) => r.account.id,
       ),
     ),
     apiKeyById: new DataLoader(async (ids) =>
-      byKey(ids, await em.find(ApiKeyEntity, { id: { $in: [...ids] }, revokedAt: null }), (r) => r.id),
+      byKey(ids, await em.find(ApiKeyEntity, { id: { $in: [...ids] }, revokedAt: null, app: { deletedAt: null } }), (r) => r.id),
     ),
     apiKeysByApp: new DataLoader(async (appIds) =>
       grouped(
@@ -72,4 +74,28 @@ export function createPlatformLoaders(ctx: Omit<PlatformContext, 'loaders'>): Pl
       ),
     ),
   };
+}
+
+/**
+ * The context for a platform named in the path (/platforms/:pid/accounts...): an operator (an
+ * unbound platform:admin token) may name any platform; everyone else only their X-Platform one.
+ * Anything else is PLATFORM_NOT_FOUND (404), never a hint that the platform exists. The returned
+ * context has its own EntityManager fork whose platform filter is fixed to that platform, so the
+ * account services run unchanged.
+ */
+export async function inPathPlatform(ctx: PlatformContext, pid: string): Promise<PlatformContext> {
+  const target = await getPlatform(ctx, pid); // a bound token only ever finds its own platform
+  const t = ctx.tenant;
+  const operator = t.scopes.includes('platform:admin') && !t.boundPlatform;
+  if (!operator) {
+    const own = await ctx.loaders.scope.currentPlatform().catch((e: unknown) => {
+      if (e instanceof DomainError) return null;
+      throw e;
+    });
+    if (!own || own.id !== target.id) throw new DomainError('PLATFORM_NOT_FOUND', `Platform ${pid} not found`, { parameter: 'pid' });
+  }
+  const em = ctx.em.fork();
+  scopeToFixedPlatform(em, t, target);
+  const base = { tenant: t, em, log: ctx.log, pubsub: ctx.pubsub, requestId: ctx.requestId };
+  return { ...base, loaders: createPlatformLoaders(base) };
 }

@@ -20,6 +20,7 @@ import { AccountBlocksResolver, AppBlocksResolver, BlockResolver } from './block
 import { blockReference } from './blocks/block.reference.js';
 import { UserAccessEntity } from './user-access/user-access.entity.js';
 import { UserAccessResolver } from './user-access/user-access.resolver.js';
+import { DomainResolver } from './domains/domain.resolver.js';
 import { migrations } from './migrations/index.js';
 // account services and data transfers (issue 3, parts 7-8)
 import { CredentialEntity } from './credentials/credential.entity.js';
@@ -62,7 +63,7 @@ import { useReportCacheFromConfig } from './reporting/reporting.cache.js';
 export const platform: SubgraphDefinition<PlatformLoaders> = {
   name: 'platform',
   dbSchema: 'platform',
-  resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, ...SERVICE_RESOLVERS, ...BILLING_RESOLVERS, ...REPORTING_RESOLVERS],
+  resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, DomainResolver, ...SERVICE_RESOLVERS, ...BILLING_RESOLVERS, ...REPORTING_RESOLVERS],
   referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference, ...blockReference },
   entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES],
   migrations,

@@ -32,10 +32,18 @@ SCOPED_ENTITIES.push('SubscriptionEntity', 'SubscriptionEventEntity', 'InvoiceEn
 export class PlatformScope {
   readonly platformByCode: DataLoader<string, PlatformEntity | null>;
   private current?: Promise<PlatformEntity>;
+  private readonly fixed: boolean;
 
-  constructor(em: EntityManager, readonly tenant: TenantContext) {
+  /**
+   * `fixed`: a scope for a platform named in the path (/platforms/:pid/accounts...), built by
+   * scopeToFixedPlatform after the caller was authorised for it.
+   */
+  constructor(em: EntityManager, readonly tenant: TenantContext, fixed?: PlatformEntity) {
+    this.fixed = !!fixed;
+    if (fixed) this.current = Promise.resolve(fixed);
     this.platformByCode = new DataLoader(async (codes) => {
-      const rows = await em.find(PlatformEntity, { code: { $in: [...codes] } });
+      // soft-deleted platforms are gone for X-Platform lookups (only /platforms/:id/restore sees them)
+      const rows = await em.find(PlatformEntity, { code: { $in: [...codes] }, deletedAt: null });
       const byCode = new Map(rows.map((r) => [r.code, r]));
       return codes.map((c) => byCode.get(c) ?? null);
     });
@@ -57,6 +65,7 @@ export class PlatformScope {
 
   /** The platform id every account/app/key query of this request is limited to. */
   async platformId(): Promise<string> {
+    if (this.fixed) return (await this.current!).id;
     if (this.tenant.kind === 'key' && this.tenant.platformId) return this.tenant.platformId;
     return (await this.currentPlatform()).id;
   }
@@ -85,6 +94,11 @@ export const platformFilters: NonNullable<Options['filters']> = {
 
 export function scopeToPlatform(em: EntityManager, tenant: TenantContext): void {
   em.setFilterParams(PLATFORM_FILTER, { scope: new PlatformScope(em, tenant) } satisfies PlatformFilterArgs);
+}
+
+/** Scope `em` to one given platform (the caller must already be authorised for it). */
+export function scopeToFixedPlatform(em: EntityManager, tenant: TenantContext, platform: PlatformEntity): void {
+  em.setFilterParams(PLATFORM_FILTER, { scope: new PlatformScope(em, tenant, platform) } satisfies PlatformFilterArgs);
 }
 
 /** The request's scope, as set by scopeToPlatform (context.ts exposes it as loaders.scope). */

@@ -58,6 +58,10 @@ export default async function globalSetup() {
     API_KEY_CACHE_TTL_MS: '1000',
     WEBHOOK_POLL_MS: '200',
     WEBHOOK_RETRY_BASE_MS: '300',
+    // domain verification asks the tests' DNS server (test/harness/dns-server.ts, started by the tests that need it)
+    DNS_SERVERS: `127.0.0.1:${BASE + 53}`,
+    // other runs may share this Redis: their gateways must not drain this run's usage counters
+    REDIS_KEY_PREFIX: `sgtest_${process.pid}_${BASE}:`,
   };
   const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', 'stack.log'));
   const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), ['--import', '@swc-node/register/esm-register', 'scripts/start-all.ts'], {

@@ -158,6 +158,8 @@ export interface SecTenant extends Tenant {
   logoUploadId?: string;
   subscriptionId?: string;
   invoiceId?: string;
+  /** resources created on demand by route-specific fixtures (ROUTE_PARAM_FIXTURES), by name */
+  extra: Record<string, string>;
 }
 
 export async function createSecTenant(): Promise<SecTenant> {
@@ -165,12 +167,16 @@ export async function createSecTenant(): Promise<SecTenant> {
   const p = await rest('GET', `/platforms/${t.platformCode}`, { headers: t.platformHeaders });
   if (p.status !== 200) throw new Error(`get platform: ${describeRes(p)}`);
   const userId = uniq('user_');
-  return { ...t, platformId: p.body.data.id, userId, userToken: mintToken({ sub: userId, scopes: [] }) };
+  return { ...t, platformId: p.body.data.id, userId, userToken: mintToken({ sub: userId, scopes: [] }), extra: {} };
 }
 
 /** Resources a path param may need; created once per tenant, on first use. */
 async function ensureResources(route: Route, t: SecTenant): Promise<void> {
-  if (route.path.includes(':id') && !t.productId) {
+  for (const name of paramNames(route)) {
+    const f = fixtureFor(route, name);
+    if (f?.ensure) await f.ensure(t);
+  }
+  if (route.path.includes(':id') && fixtureFor(route, 'id') === PARAM_FIXTURES.id && !t.productId) {
     const r = await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Fixture', sku: uniq('SKU-') }), headers: t.keyHeaders });
     if (r.status !== 201) throw new Error(`fixture product: ${describeRes(r)}`);
     t.productId = r.body.data.id;
@@ -226,7 +232,14 @@ async function ensureBlockAndAccessResources(route: Route, t: SecTenant): Promis
  * tenant's (`foreignCode`; null: the param names no tenant-owned resource, e.g. a user id that
  * registration creates on demand in the caller's own tenant).
  */
-export const PARAM_FIXTURES: Record<string, { value(t: SecTenant): string; foreignCode: string | null }> = {
+export interface ParamFixture {
+  value(t: SecTenant): string;
+  foreignCode: string | null;
+  /** create what value() reads, once per tenant */
+  ensure?(t: SecTenant): Promise<void>;
+}
+
+export const PARAM_FIXTURES: Record<string, ParamFixture> = {
   unique_id: { value: (t) => t.platformId, foreignCode: 'PLATFORM_NOT_FOUND' },
   url_id: { value: (t) => t.accountUrlId, foreignCode: 'ACCOUNT_NOT_FOUND' },
   app_id: { value: (t) => t.appId, foreignCode: 'APP_NOT_FOUND' },
@@ -260,6 +273,81 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   payments: () => ({ reference: uniq('wire-') }),
 };
 
+/** Create a resource through REST once per tenant and remember its id under `name`. */
+function once(name: string, create: (t: SecTenant) => Promise<string>): (t: SecTenant) => Promise<void> {
+  return async (t) => {
+    t.extra[name] ??= await create(t);
+  };
+}
+
+async function created(res: Promise<HttpResult>, what: string): Promise<HttpResult> {
+  const r = await res;
+  if (r.status !== 201) throw new Error(`fixture ${what}: ${describeRes(r)}`);
+  return r;
+}
+
+/** An app of the tenant's account with a preferred_domain (for the domain routes; DELETE removes it, not the harness app). */
+const extraApp: ParamFixture = {
+  value: (t) => t.extra.app,
+  foreignCode: 'APP_NOT_FOUND',
+  ensure: once('app', async (t) => {
+    const body = jsonApi('apps', { name: 'Fixture app', preferred_domain: `${uniq('d')}.example.test` });
+    return (await created(rest('POST', `/accounts/${t.accountUrlId}/apps`, { body, headers: t.platformHeaders }), 'app')).body.data.id;
+  }),
+};
+
+/**
+ * Params whose meaning depends on the route (`:id` is a product under /v1, an app under /apps/, a
+ * key under /api_keys/...): the first entry whose method (when given) and path match wins over
+ * PARAM_FIXTURES.
+ */
+export const ROUTE_PARAM_FIXTURES: { path: RegExp; method?: string; param: string; fixture: ParamFixture }[] = [
+  { path: /^\/platforms\/:pid\//, param: 'pid', fixture: { value: (t) => t.platformCode, foreignCode: 'PLATFORM_NOT_FOUND' } },
+  { path: /^\/platforms\/:pid\/accounts\/:id$/, param: 'id', fixture: { value: (t) => t.accountUrlId, foreignCode: 'ACCOUNT_NOT_FOUND' } },
+  { path: /^\/accounts\/:url_id\/apps\/:id(\/|$)/, param: 'id', fixture: extraApp },
+  {
+    path: /\/api_keys\/:id(\/|$)/,
+    param: 'id',
+    fixture: {
+      value: (t) => t.extra.key,
+      foreignCode: 'API_KEY_NOT_FOUND',
+      ensure: once('key', async (t) => (await createKey(t, { name: 'fixture key' })).res.body.data.id),
+    },
+  },
+  {
+    // an account with a preferred_domain
+    path: /^\/accounts\/:url_id\/domain\//,
+    param: 'url_id',
+    fixture: {
+      value: (t) => t.extra.domainAccount,
+      foreignCode: 'ACCOUNT_NOT_FOUND',
+      ensure: once('domainAccount', async (t) => {
+        const body = jsonApi('accounts', { name: `Domain ${uniq('')}`, code: uniq('a'), preferred_domain: `${uniq('d')}.example.test` });
+        return (await created(rest('POST', '/accounts', { body, headers: t.platformHeaders }), 'account')).body.data.attributes.url_id;
+      }),
+    },
+  },
+  {
+    // deleting (and restoring) needs a platform without accounts
+    path: /^\/platforms\/:unique_id(\/restore)?$/,
+    method: 'DELETE|POST',
+    param: 'unique_id',
+    fixture: {
+      value: (t) => t.extra.emptyPlatform,
+      foreignCode: 'PLATFORM_NOT_FOUND',
+      ensure: once('emptyPlatform', async (t) => {
+        const body = jsonApi('platforms', { code: uniq('p'), name: 'Empty fixture' });
+        return (await created(rest('POST', '/platforms', { body, headers: { authorization: `Bearer ${t.adminToken}` } }), 'platform')).body.data.id;
+      }),
+    },
+  },
+];
+
+export function fixtureFor(route: Route, name: string): ParamFixture | undefined {
+  const hit = ROUTE_PARAM_FIXTURES.find((f) => f.param === name && f.path.test(route.path) && (!f.method || f.method.split('|').includes(route.method)));
+  return hit?.fixture ?? PARAM_FIXTURES[name];
+}
+
 export function paramNames(route: Route): string[] {
   return [...route.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]);
 }
@@ -267,21 +355,30 @@ export function paramNames(route: Route): string[] {
 /** The route's path with params from `t`, and `override` values where given. */
 export function pathFor(route: Route, t: SecTenant, override: Record<string, string> = {}): string {
   return route.path.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => {
-    const v = override[name] ?? PARAM_FIXTURES[name]?.value(t);
+    const v = override[name] ?? fixtureFor(route, name)?.value(t);
     if (v === undefined) throw new Error(`${route.method} ${route.path}: no fixture for :${name} (add it to PARAM_FIXTURES in test/harness/security.ts)`);
     return encodeURIComponent(v);
   });
 }
 
+/** PUT/PATCH bodies: the smallest valid change (no new code: a platform's code is immutable). */
+export const MINIMAL_UPDATE_BODIES: Record<string, () => Record<string, unknown>> = {
+  platforms: () => ({ name: `Renamed ${uniq('')}` }),
+  accounts: () => ({ name: `Renamed ${uniq('')}` }),
+  apps: () => ({ name: `Renamed ${uniq('')}` }),
+};
+
 export function bodyFor(route: Route, t?: SecTenant): unknown {
   if (!route.body) return undefined;
-  const make = MINIMAL_BODIES[route.body.type];
+  const update = route.method === 'PUT' || route.method === 'PATCH' ? MINIMAL_UPDATE_BODIES[route.body.type] : undefined;
+  const make = update ?? MINIMAL_BODIES[route.body.type];
   if (!make) throw new Error(`${route.method} ${route.path}: no minimal body for data.type "${route.body.type}" (add it to MINIMAL_BODIES)`);
   return jsonApi(route.body.type, make(t!));
 }
 
 /** The scope a route needs, as documented in the spec and the route summaries. */
 export function requiredScope(route: Route): string | null {
+  if (route.scope) return route.scope;
   switch (route.service) {
     case 'platform':
       if (serviceScope(route)) return serviceScope(route);
@@ -492,17 +589,17 @@ export function securityCases(route: Route): SecurityCase[] {
 
   // A foreign tenant's resource id → 404 (never 200, never 500): tenant B's own credentials, with
   // tenant A's ids in the path. For multi-param paths, also B's own parent with A's child.
-  const foreign = paramNames(route).filter((p) => PARAM_FIXTURES[p]?.foreignCode);
+  const foreign = paramNames(route).filter((p) => fixtureFor(route, p)?.foreignCode);
   if (foreign.length) {
     const variants: string[][] = [foreign];
     if (foreign.length > 1) variants.push(foreign.slice(-1));
     for (const replaced of variants) {
-      const code = PARAM_FIXTURES[replaced[0]].foreignCode!;
+      const code = fixtureFor(route, replaced[0])!.foreignCode!;
       cases.push({
         name: `tenant B asking for tenant A's ${replaced.map((p) => `:${p}`).join(' and ')} → 404`,
         run: async (r, { a, b }) => {
           await ensureResources(r, a);
-          const params = Object.fromEntries(replaced.map((p) => [p, PARAM_FIXTURES[p].value(a)]));
+          const params = Object.fromEntries(replaced.map((p) => [p, fixtureFor(r, p)!.value(a)]));
           // platform routes: B's token is bound to B's platform (an unbound platform:admin token is an operator's)
           const headers =
             r.auth === 'jwt+platform'

@@ -147,3 +147,20 @@ describe('loadConfig rejects bad values with the variable name first', () => {
     expectConfigError({ [variable]: value }, variable);
   });
 });
+
+describe('domain verification settings', () => {
+  test('DNS_SERVERS: addresses with optional ports, comma-separated; defaults for the mail settings', () => {
+    expect(loadConfig({ DNS_SERVERS: '127.0.0.1:5353, 1.1.1.1,[::1]:53,::1' }).dnsServers).toEqual(['127.0.0.1:5353', '1.1.1.1', '[::1]:53', '::1']);
+    const c = loadConfig({});
+    expect(c.dnsServers).toEqual([]);
+    expect(c.mailSpfInclude).toBe('_spf.mail.example.com');
+    expect(c.mailDkimSelector).toBe('sg1');
+    expect(c.mailDkimPublicKey).toBeUndefined();
+  });
+
+  test('bad values name the variable', () => {
+    expect(() => loadConfig({ DNS_SERVERS: 'dns.google' })).toThrow(/^DNS_SERVERS: "dns.google" is not an IP address/);
+    expect(() => loadConfig({ DNS_SERVERS: '127.0.0.1:99999' })).toThrow(/^DNS_SERVERS:/);
+    expect(() => loadConfig({ MAIL_SPF_INCLUDE: 'not a name' })).toThrow(/^MAIL_SPF_INCLUDE:/);
+  });
+});

@@ -43,8 +43,21 @@ export class AccountEntity {
   @Enum({ items: () => DEPLOYMENT_MODELS, default: 'shared_cloud' })
   deploymentModel: DeploymentModel & Opt = 'shared_cloud';
 
+  /** set by the domain verification operations only (../domains) */
+  @Property({ default: false })
+  domainVerified: boolean & Opt = false;
+
+  @Property({ length: 64, nullable: true })
+  domainVerificationToken?: string | null;
+
   @Property({ type: 'timestamptz', nullable: true })
-  deletedAt?: Date;
+  domainVerifiedAt?: Date | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  domainCheckedAt?: Date | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  deletedAt?: Date | null;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();

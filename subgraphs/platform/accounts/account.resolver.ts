@@ -1,30 +1,98 @@
-import { Arg, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+// Accounts on both path families: the X-Platform platform (/accounts...), or a platform named in
+// the path (/platforms/:pid/accounts...) when `platformId` is given (see inPathPlatform).
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
-import type { PlatformContext } from '../context.js';
+import { inPathPlatform, type PlatformContext } from '../context.js';
 import { Platform, toPlatform } from '../platforms/platform.type.js';
 import { App, toApp } from '../apps/app.type.js';
-import { CreateAccountInput } from './account.inputs.js';
-import { Account, toAccount } from './account.type.js';
+import { CreateAccountInput, UpdateAccountInput } from './account.inputs.js';
+import { Account, AccountPage, toAccount, toAccountPage } from './account.type.js';
 import * as accounts from './account.service.js';
+
+const PID = { nullable: true, description: "a platform's id, url_id or code: work in that platform instead of X-Platform's" } as const;
+
+function scoped(ctx: PlatformContext, platformId: string | undefined | null): Promise<PlatformContext> | PlatformContext {
+  return platformId ? inPathPlatform(ctx, platformId) : ctx;
+}
+
+/** Accounts read in a path platform's context keep its loaders, so nested fields (apps) resolve there too. */
+function out(sctx: PlatformContext, a: Account): Account {
+  a.loaders = sctx.loaders;
+  return a;
+}
+
+function outPage(sctx: PlatformContext, p: AccountPage): AccountPage {
+  p.items.forEach((a) => out(sctx, a));
+  return p;
+}
 
 @Resolver(() => Account)
 export class AccountResolver {
   @Authorized('platform:read')
-  @Query(() => [Account], { description: 'Accounts of the X-Platform platform (soft-deleted ones left out)' })
-  async accounts(@Ctx() ctx: PlatformContext): Promise<Account[]> {
-    return (await accounts.listAccounts(ctx)).map(toAccount);
+  @Query(() => AccountPage, { description: 'Live accounts of the platform (soft-deleted ones left out), oldest first' })
+  async accounts(
+    @Ctx() ctx: PlatformContext,
+    @Arg('platformId', () => ID, PID) platformId?: string,
+    @Arg('page', () => Int, { defaultValue: 1 }) page?: number,
+    @Arg('pageSize', () => Int, { defaultValue: accounts.ACCOUNT_PAGE.defaultSize, description: `at most ${accounts.ACCOUNT_PAGE.maxSize}` }) pageSize?: number,
+  ): Promise<AccountPage> {
+    const sctx = await scoped(ctx, platformId);
+    return outPage(sctx, toAccountPage(await accounts.listAccounts(sctx, page, pageSize)));
+  }
+
+  @Authorized('platform:admin')
+  @Query(() => AccountPage, { description: 'Operators: accounts of every platform, newest first (a platform-bound token: its own only)' })
+  async globalAccounts(
+    @Ctx() ctx: PlatformContext,
+    @Arg('page', () => Int, { defaultValue: 1 }) page?: number,
+    @Arg('pageSize', () => Int, { defaultValue: accounts.ACCOUNT_PAGE.defaultSize }) pageSize?: number,
+    @Arg('includeDeleted', { defaultValue: false, description: 'also soft-deleted accounts (to find what to restore)' }) includeDeleted?: boolean,
+  ): Promise<AccountPage> {
+    return toAccountPage(await accounts.listGlobalAccounts(ctx, page, pageSize, includeDeleted));
   }
 
   @Authorized('platform:read')
-  @Query(() => Account, { description: 'ACCOUNT_NOT_FOUND unless the account belongs to the X-Platform platform' })
-  async account(@Ctx() ctx: PlatformContext, @Arg('urlId') urlId: string): Promise<Account> {
-    return toAccount(await accounts.getAccount(ctx, urlId));
+  @Query(() => Account, { description: 'By url_id or unique id; ACCOUNT_NOT_FOUND unless it is a live account of the platform' })
+  async account(@Ctx() ctx: PlatformContext, @Arg('urlId') urlId: string, @Arg('platformId', () => ID, PID) platformId?: string): Promise<Account> {
+    const sctx = await scoped(ctx, platformId);
+    return out(sctx, toAccount(await accounts.getAccount(sctx, urlId)));
   }
 
   @Authorized('platform:manage')
   @Mutation(() => Account)
-  async createAccount(@Ctx() ctx: PlatformContext, @Arg('input', () => CreateAccountInput) input: CreateAccountInput): Promise<Account> {
-    return toAccount(await accounts.createAccount(ctx, input));
+  async createAccount(
+    @Ctx() ctx: PlatformContext,
+    @Arg('input', () => CreateAccountInput) input: CreateAccountInput,
+    @Arg('platformId', () => ID, PID) platformId?: string,
+  ): Promise<Account> {
+    const sctx = await scoped(ctx, platformId);
+    return out(sctx, toAccount(await accounts.createAccount(sctx, input)));
+  }
+
+  @Authorized('platform:manage')
+  @Mutation(() => Account, { description: 'Attributes left out keep their value; capabilities follow deploymentModel' })
+  async updateAccount(
+    @Ctx() ctx: PlatformContext,
+    @Arg('urlId') urlId: string,
+    @Arg('input', () => UpdateAccountInput) input: UpdateAccountInput,
+    @Arg('platformId', () => ID, PID) platformId?: string,
+  ): Promise<Account> {
+    const sctx = await scoped(ctx, platformId);
+    return out(sctx, toAccount(await accounts.updateAccount(sctx, urlId, input)));
+  }
+
+  @Authorized('platform:manage')
+  @Mutation(() => Account, { description: 'Soft delete: gone from lists and lookups, its keys stop working; restoreAccount undoes it' })
+  async deleteAccount(@Ctx() ctx: PlatformContext, @Arg('urlId') urlId: string, @Arg('platformId', () => ID, PID) platformId?: string): Promise<Account> {
+    const sctx = await scoped(ctx, platformId);
+    return out(sctx, toAccount(await accounts.deleteAccount(sctx, urlId)));
+  }
+
+  @Authorized('platform:admin')
+  @Mutation(() => Account, { description: 'Undo a soft delete' })
+  async restoreAccount(@Ctx() ctx: PlatformContext, @Arg('urlId') urlId: string, @Arg('platformId', () => ID, PID) platformId?: string): Promise<Account> {
+    const sctx = await scoped(ctx, platformId);
+    return out(sctx, toAccount(await accounts.restoreAccount(sctx, urlId)));
   }
 
   @FieldResolver(() => Platform)
@@ -38,6 +106,6 @@ export class AccountResolver {
   @Authorized('platform:read')
   @FieldResolver(() => [App])
   async apps(@Root() account: Account, @Ctx() ctx: PlatformContext): Promise<App[]> {
-    return (await ctx.loaders.appsByAccount.load(account.id)).map(toApp);
+    return (await (account.loaders ?? ctx.loaders).appsByAccount.load(account.id)).map(toApp);
   }
 }

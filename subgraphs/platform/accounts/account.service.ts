@@ -3,41 +3,93 @@
 import { DomainError } from '../../../lib/errors.js';
 import { base62 } from '../../../lib/ids.js';
 import type { PlatformContext } from '../context.js';
+import { publishKeysInvalidated } from '../events.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
+import { ApiKeyEntity } from '../api-keys/api-key.entity.js';
 import { checkUrlId, fail, oneOf, optionalDomain, optionalText, requiredText, slugify, uniqueConstraintOf } from '../validation.js';
 import { ACCOUNT_STATUSES, AccountEntity } from './account.entity.js';
-import type { CreateAccountInput } from './account.inputs.js';
-import { DEPLOYMENT_MODELS } from './capabilities.rules.js';
+import type { CreateAccountInput, UpdateAccountInput } from './account.inputs.js';
+import { findGlobalAccounts } from './account.repository.js';
+import { DEPLOYMENT_MODELS, hasTestEnvironment } from './capabilities.rules.js';
 
 export const ACCOUNT_CODE_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const LANGUAGE_RE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
+export const ACCOUNT_PAGE = { defaultSize: 50, maxSize: 200 } as const;
 
-export async function listAccounts(ctx: PlatformContext): Promise<AccountEntity[]> {
-  return ctx.em.find(AccountEntity, { deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
 }
 
-/** A live (not soft-deleted) account of the caller's platform; ACCOUNT_NOT_FOUND otherwise. */
-export async function getAccount(ctx: PlatformContext, urlId: string): Promise<AccountEntity> {
-  const account = await ctx.loaders.accountByUrlId.load(urlId);
-  if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', `Account ${urlId} not found`, { parameter: 'url_id' });
+function checkPage(page: number, pageSize: number): void {
+  if (!Number.isInteger(page) || page < 1) throw new DomainError('BAD_REQUEST', 'page[number] must be an integer >= 1', { parameter: 'page[number]' });
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > ACCOUNT_PAGE.maxSize) {
+    throw new DomainError('BAD_REQUEST', `page[size] must be an integer from 1 to ${ACCOUNT_PAGE.maxSize}`, { parameter: 'page[size]' });
+  }
+}
+
+/** Live accounts of the caller's platform, oldest first (creation order is what operators scan). */
+export async function listAccounts(ctx: PlatformContext, page = 1, pageSize: number = ACCOUNT_PAGE.defaultSize): Promise<Page<AccountEntity>> {
+  checkPage(page, pageSize);
+  const [items, total] = await ctx.em.findAndCount(
+    AccountEntity,
+    { deletedAt: null },
+    { orderBy: { createdAt: 'asc', id: 'asc' }, limit: pageSize, offset: (page - 1) * pageSize },
+  );
+  return { items, total, page, pageSize };
+}
+
+/** Operators: accounts of every platform, newest first; a bound token sees only its platform. */
+export async function listGlobalAccounts(ctx: PlatformContext, page = 1, pageSize: number = ACCOUNT_PAGE.defaultSize, includeDeleted = false): Promise<Page<AccountEntity>> {
+  checkPage(page, pageSize);
+  const r = await findGlobalAccounts(ctx.em, { page, pageSize, includeDeleted, platformCode: ctx.tenant.boundPlatform });
+  return { ...r, page, pageSize };
+}
+
+/**
+ * A live (not soft-deleted) account of the caller's platform, by url_id or by unique_id (ids carry
+ * an `_`, which url_ids never do); ACCOUNT_NOT_FOUND otherwise.
+ */
+export async function getAccount(ctx: PlatformContext, ref: string): Promise<AccountEntity> {
+  const account = ref.includes('_') ? await ctx.loaders.accountById.load(ref) : await ctx.loaders.accountByUrlId.load(ref);
+  if (!account || account.deletedAt) throw new DomainError('ACCOUNT_NOT_FOUND', `Account ${ref} not found`, { parameter: 'url_id' });
   return account;
+}
+
+function checkCode(raw: string | undefined | null): string {
+  const code = raw?.trim() ?? '';
+  if (!ACCOUNT_CODE_RE.test(code)) fail('code', 'code must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit');
+  return code;
+}
+
+function checkLanguage(raw: string | undefined | null): string | undefined {
+  const language = optionalText(raw, 'preferred_language', 35);
+  if (language !== undefined && !LANGUAGE_RE.test(language)) fail('preferred_language', 'preferred_language must be a language tag such as en or pt-BR');
+  return language;
+}
+
+/** A unique-constraint failure of a concurrent writer, as the 409 the pre-check would have given. */
+function rethrowUnique(e: unknown, code: string, urlId: string): never {
+  const constraint = uniqueConstraintOf(e);
+  if (constraint?.includes('url_id')) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${urlId}" is already in use`, { parameter: 'url_id' });
+  if (constraint !== undefined) throw new DomainError('CODE_ALREADY_EXISTS', `Account code "${code}" is already in use`, { parameter: 'code' });
+  throw e;
 }
 
 export async function createAccount(ctx: PlatformContext, input: CreateAccountInput): Promise<AccountEntity> {
   const platformId = await ctx.loaders.scope.platformId();
   const name = requiredText(input.name, 'name', 200);
-  const code = input.code?.trim() ?? '';
-  if (!ACCOUNT_CODE_RE.test(code)) fail('code', 'code must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit');
+  const code = checkCode(input.code);
   const explicitUrlId = input.urlId != null ? checkUrlId(input.urlId.trim()) : undefined;
-  const language = optionalText(input.preferredLanguage, 'preferred_language', 35);
-  if (language !== undefined && !LANGUAGE_RE.test(language)) fail('preferred_language', 'preferred_language must be a language tag such as en or pt-BR');
   const fields = {
     name,
     code,
     status: oneOf(input.status, ACCOUNT_STATUSES, 'status', 'active'),
     deploymentModel: oneOf(input.deploymentModel, DEPLOYMENT_MODELS, 'deployment_model', 'shared_cloud'),
     preferredDomain: optionalDomain(input.preferredDomain),
-    preferredLanguage: language,
+    preferredLanguage: checkLanguage(input.preferredLanguage),
   };
 
   // Soft-deleted accounts are included on purpose: their code and url_id stay reserved.
@@ -55,11 +107,77 @@ export async function createAccount(ctx: PlatformContext, input: CreateAccountIn
   try {
     await ctx.em.flush();
   } catch (e) {
-    const constraint = uniqueConstraintOf(e);
-    if (constraint?.includes('url_id')) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${urlId}" is already in use`, { parameter: 'url_id' });
-    if (constraint !== undefined) throw new DomainError('CODE_ALREADY_EXISTS', `Account code "${code}" is already in use`, { parameter: 'code' });
-    throw e;
+    rethrowUnique(e, code, urlId);
   }
   ctx.loaders.accountByUrlId.prime(account.urlId, account);
+  return account;
+}
+
+export async function updateAccount(ctx: PlatformContext, ref: string, input: UpdateAccountInput): Promise<AccountEntity> {
+  const account = await getAccount(ctx, ref);
+  if (input.name !== undefined) account.name = requiredText(input.name, 'name', 200);
+  if (input.status != null) account.status = oneOf(input.status, ACCOUNT_STATUSES, 'status', account.status);
+  if (input.preferredLanguage !== undefined) account.preferredLanguage = checkLanguage(input.preferredLanguage);
+  if (input.preferredDomain !== undefined) {
+    const domain = optionalDomain(input.preferredDomain);
+    if (domain !== account.preferredDomain) {
+      // a new domain has to be proven again
+      account.preferredDomain = domain;
+      account.domainVerified = false;
+      account.domainVerificationToken = null;
+      account.domainVerifiedAt = null;
+    }
+  }
+  if (input.deploymentModel != null && input.deploymentModel !== account.deploymentModel) {
+    const model = oneOf(input.deploymentModel, DEPLOYMENT_MODELS, 'deployment_model', account.deploymentModel);
+    if (!hasTestEnvironment(model)) {
+      const testKeys = await ctx.em.count(ApiKeyEntity, { app: { account: account.id, deletedAt: null }, environment: 'test', revokedAt: null });
+      if (testKeys > 0) {
+        throw new DomainError('DEPLOYMENT_MODEL_CONFLICT', `${model} has no staging environment, but the account has ${testKeys} active test key(s); revoke them first`, {
+          parameter: 'deployment_model',
+        });
+      }
+    }
+    account.deploymentModel = model; // capabilities are derived on read, so they follow at once
+  }
+  const wanted = {
+    code: input.code != null && input.code.trim() !== account.code ? checkCode(input.code) : undefined,
+    urlId: input.urlId != null && input.urlId.trim() !== account.urlId ? checkUrlId(input.urlId.trim()) : undefined,
+  };
+  if (wanted.code || wanted.urlId) {
+    const or = [...(wanted.code ? [{ code: wanted.code }] : []), ...(wanted.urlId ? [{ urlId: wanted.urlId }] : [])];
+    const taken = await ctx.em.find(AccountEntity, { $or: or, id: { $ne: account.id } });
+    if (wanted.code && taken.some((a) => a.code === wanted.code)) throw new DomainError('CODE_ALREADY_EXISTS', `Account code "${wanted.code}" is already in use`, { parameter: 'code' });
+    if (wanted.urlId && taken.some((a) => a.urlId === wanted.urlId)) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${wanted.urlId}" is already in use`, { parameter: 'url_id' });
+    if (wanted.code) account.code = wanted.code;
+    if (wanted.urlId) account.urlId = wanted.urlId;
+  }
+  try {
+    await ctx.em.flush();
+  } catch (e) {
+    rethrowUnique(e, account.code, account.urlId);
+  }
+  await publishKeysInvalidated(ctx, { accountIds: [account.id] }, 'account.updated');
+  return account;
+}
+
+/** Soft delete: gone from lists and lookups (its keys stop working), kept in the database, restorable. */
+export async function deleteAccount(ctx: PlatformContext, ref: string): Promise<AccountEntity> {
+  const account = await getAccount(ctx, ref);
+  account.deletedAt = new Date();
+  await ctx.em.flush();
+  await publishKeysInvalidated(ctx, { accountIds: [account.id] }, 'account.deleted');
+  return account;
+}
+
+/** platform:admin: undo a soft delete (url_id and code were kept reserved); a live account is returned as is. */
+export async function restoreAccount(ctx: PlatformContext, ref: string): Promise<AccountEntity> {
+  const account = await ctx.em.findOne(AccountEntity, ref.includes('_') ? { id: ref } : { urlId: ref });
+  if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', `Account ${ref} not found`, { parameter: 'url_id' });
+  if (account.deletedAt) {
+    account.deletedAt = null;
+    await ctx.em.flush();
+    await publishKeysInvalidated(ctx, { accountIds: [account.id] }, 'account.restored');
+  }
   return account;
 }

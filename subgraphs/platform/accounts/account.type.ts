@@ -1,6 +1,7 @@
 // API shape of an account: adds the computed `capabilities` and resolves `platform` / `apps`
 // through DataLoaders (account.resolver.ts), so the row's relation objects never leak out.
-import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
+import type { PlatformLoaders } from '../context.js';
 import type { AccountEntity } from './account.entity.js';
 import { capabilitiesOf } from './capabilities.rules.js';
 
@@ -29,10 +30,13 @@ export class Account {
   @Field({ nullable: true }) preferredLanguage?: string;
   @Field({ description: 'shared_cloud, dedicated_cloud, self_hosted, partner_cloud' }) deploymentModel!: string;
   @Field(() => AccountCapabilities) capabilities!: AccountCapabilities;
+  @Field({ description: 'set by the domain verification operations only' }) domainVerified!: boolean;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
-  /** for the field resolvers; not a GraphQL field */
+  @Field({ nullable: true, description: 'set while soft-deleted (restore and the global list with includeDeleted show such accounts)' }) deletedAt?: Date;
+  /** for the field resolvers; not GraphQL fields */
   platformId!: string;
+  loaders?: PlatformLoaders;
 }
 
 export function toAccount(e: AccountEntity): Account {
@@ -46,8 +50,22 @@ export function toAccount(e: AccountEntity): Account {
   a.preferredLanguage = e.preferredLanguage ?? undefined;
   a.deploymentModel = e.deploymentModel;
   a.capabilities = Object.assign(new AccountCapabilities(), capabilitiesOf(e.deploymentModel));
+  a.domainVerified = e.domainVerified;
   a.createdAt = e.createdAt;
   a.updatedAt = e.updatedAt;
+  a.deletedAt = e.deletedAt ?? undefined;
   a.platformId = e.platform.id;
   return a;
+}
+
+@ObjectType()
+export class AccountPage {
+  @Field(() => [Account]) items!: Account[];
+  @Field(() => Int) total!: number;
+  @Field(() => Int) page!: number;
+  @Field(() => Int) pageSize!: number;
+}
+
+export function toAccountPage(p: { items: AccountEntity[]; total: number; page: number; pageSize: number }): AccountPage {
+  return Object.assign(new AccountPage(), { ...p, items: p.items.map(toAccount) });
 }

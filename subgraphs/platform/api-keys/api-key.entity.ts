@@ -60,6 +60,21 @@ export class ApiKeyEntity {
   @Property({ length: 64 })
   keyHash!: string;
 
+  /**
+   * rotate_secret (Stripe's roll): the value before the last rotation stays valid until
+   * previousKeyExpiresAt. regenerate and revoke clear it.
+   */
+  @Index()
+  @Property({ length: 64, nullable: true })
+  previousKeyHash?: string | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  previousKeyExpiresAt?: Date | null;
+
+  /** when the value last changed (regenerate or rotate_secret) */
+  @Property({ type: 'timestamptz', nullable: true })
+  rotatedAt?: Date | null;
+
   /** e.g. sk_live_sh_ */
   @Property({ length: 16 })
   keyPrefix!: string;

@@ -1,15 +1,48 @@
-// The two cross-platform key queries, used only by the gateway (service callers). They switch the
-// platform filter off explicitly: the gateway authenticates keys before any platform is known.
+// The cross-platform key queries, used only by the gateway (service callers), switch the platform
+// filter off explicitly: the gateway authenticates keys before any platform is known. The value
+// changes (regenerate, rotate, revoke) are single conditional UPDATEs on an already-authorised row.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKeyEntity } from './api-key.entity.js';
 
-/** One indexed query (api_keys.key_hash is unique) joined to app, account and platform. */
-export async function findKeyByHash(em: EntityManager, appId: string, keyHash: string): Promise<ApiKeyEntity | null> {
-  return em.findOne(
+/**
+ * The key whose current value, or whose previous value (replaced by rotate_secret), hashes to
+ * `keyHash`: one query over two indexes (key_hash unique, previous_key_hash), joined to app, account
+ * and platform. `previous` says which one matched; a previous value past its grace period is still
+ * found, so the gateway answers KEY_EXPIRED for it rather than "unknown".
+ */
+export async function findKeyByHash(em: EntityManager, appId: string, keyHash: string): Promise<{ key: ApiKeyEntity; previous: boolean } | null> {
+  const rows = await em.find(
     ApiKeyEntity,
-    { keyHash, app: appId },
-    { populate: ['app.account.platform'], strategy: 'joined', filters: false },
+    { app: appId, $or: [{ keyHash }, { previousKeyHash: keyHash }] },
+    { populate: ['app.account.platform'], strategy: 'joined', filters: false, limit: 2 },
   );
+  const current = rows.find((r) => r.keyHash === keyHash);
+  if (current) return { key: current, previous: false };
+  return rows[0] ? { key: rows[0], previous: true } : null;
+}
+
+export interface NewValue {
+  keyHash: string;
+  keyPrefix: string;
+  lastFour: string;
+  previousKeyHash: string | null;
+  previousKeyExpiresAt: Date | null;
+}
+
+/**
+ * Replace the key's value in ONE conditional UPDATE: only if the value is still `expectedHash` and
+ * the key is not revoked. Of two concurrent regenerations exactly one matches; the other gets 0 rows
+ * (API_KEY_CHANGED), so exactly one new value is ever valid, and it is the one that was returned.
+ */
+export async function replaceKeyValue(em: EntityManager, id: string, expectedHash: string, v: NewValue): Promise<boolean> {
+  const n = await em.nativeUpdate(ApiKeyEntity, { id, keyHash: expectedHash, revokedAt: null }, { ...v, rotatedAt: new Date() }, { filters: false });
+  return n === 1;
+}
+
+/** Revoke in one conditional UPDATE (a second revoke finds nothing); the grace value dies with it. */
+export async function revokeKey(em: EntityManager, id: string): Promise<boolean> {
+  const n = await em.nativeUpdate(ApiKeyEntity, { id, revokedAt: null }, { revokedAt: new Date(), previousKeyHash: null, previousKeyExpiresAt: null }, { filters: false });
+  return n === 1;
 }
 
 export interface UsageRow {

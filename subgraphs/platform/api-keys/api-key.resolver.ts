@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Directive, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, Directive, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { App, toApp } from '../apps/app.type.js';
@@ -28,6 +28,43 @@ export class ApiKeyResolver {
   ): Promise<ApiKey> {
     const { key, value } = await apiKeys.createApiKey(ctx, accountUrlId, appId, input);
     return toApiKey(key, value);
+  }
+
+  @Authorized('platform:manage')
+  @Mutation(() => ApiKey, { description: 'A new value at once (full, in keyId, shown this once); the old value stops working immediately' })
+  async regenerateApiKey(
+    @Ctx() ctx: PlatformContext,
+    @Arg('accountUrlId') accountUrlId: string,
+    @Arg('appId', () => ID) appId: string,
+    @Arg('id', () => ID) id: string,
+  ): Promise<ApiKey> {
+    const { key, value } = await apiKeys.regenerateApiKey(ctx, accountUrlId, appId, id);
+    return toApiKey(key, value);
+  }
+
+  @Authorized('platform:manage')
+  @Mutation(() => ApiKey, { description: 'A new value (full, in keyId, shown this once); the old value keeps working for the grace period' })
+  async rotateApiKeySecret(
+    @Ctx() ctx: PlatformContext,
+    @Arg('accountUrlId') accountUrlId: string,
+    @Arg('appId', () => ID) appId: string,
+    @Arg('id', () => ID) id: string,
+    @Arg('gracePeriodSeconds', () => Int, { nullable: true, description: `0-${apiKeys.ROTATION_GRACE.maxSeconds}, default ${apiKeys.ROTATION_GRACE.defaultSeconds} (24 h)` })
+    gracePeriodSeconds?: number,
+  ): Promise<ApiKey> {
+    const { key, value } = await apiKeys.rotateApiKeySecret(ctx, accountUrlId, appId, id, gracePeriodSeconds ?? undefined);
+    return toApiKey(key, value);
+  }
+
+  @Authorized('platform:manage')
+  @Mutation(() => ApiKey, { description: 'Revoke: the key stops working at once and leaves the lists' })
+  async revokeApiKey(
+    @Ctx() ctx: PlatformContext,
+    @Arg('accountUrlId') accountUrlId: string,
+    @Arg('appId', () => ID) appId: string,
+    @Arg('id', () => ID) id: string,
+  ): Promise<ApiKey> {
+    return toApiKey(await apiKeys.revokeApiKey(ctx, accountUrlId, appId, id));
   }
 
   @Directive('@inaccessible')

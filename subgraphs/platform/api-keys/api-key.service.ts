@@ -9,11 +9,14 @@ import { APP_RATE_LIMIT } from '../apps/app.entity.js';
 import { ApiKeyEntity, KEY_ENVIRONMENTS, KEY_TYPES } from './api-key.entity.js';
 import type { CreateApiKeyInput, KeyUsageInput } from './api-key.inputs.js';
 import { generateKey, resolveScopes } from './api-key.rules.js';
-import { addUsage, findKeyByHash, type UsageRow } from './api-key.repository.js';
+import { addUsage, findKeyByHash, replaceKeyValue, revokeKey, type UsageRow } from './api-key.repository.js';
+import { publishKeysInvalidated } from '../events.js';
 import type { ApiKeyVerification } from './api-key.type.js';
 import { activePlanOf } from '../subscriptions/subscription.repository.js';
 
 export const MAX_USAGE_BATCH = 10_000;
+/** rotate_secret keeps the old value valid this long unless the caller says otherwise (Stripe's roll) */
+export const ROTATION_GRACE = { defaultSeconds: 24 * 3600, maxSeconds: 7 * 24 * 3600 } as const;
 
 export async function listApiKeys(ctx: PlatformContext, accountUrlId: string, appId: string): Promise<ApiKeyEntity[]> {
   const { app } = await getApp(ctx, accountUrlId, appId);
@@ -58,6 +61,64 @@ export async function createApiKey(
   return { key, value: generated.value };
 }
 
+/** A live (not revoked) key of the app `appId` of the account `accountUrlId`; API_KEY_NOT_FOUND otherwise. */
+export async function getApiKey(ctx: PlatformContext, accountUrlId: string, appId: string, keyId: string): Promise<{ key: ApiKeyEntity; tier: 'sh' | 'ent' | 'byok' }> {
+  const { account, app } = await getApp(ctx, accountUrlId, appId);
+  const key = await ctx.loaders.apiKeyById.load(keyId);
+  if (!key || key.app.id !== app.id) throw new DomainError('API_KEY_NOT_FOUND', `API key ${keyId} not found`, { parameter: 'id' });
+  return { key, tier: keyTierOf(account.deploymentModel) };
+}
+
+/** The key after a committed value change, read fresh (the conditional UPDATE bypassed the identity map). */
+async function reload(ctx: PlatformContext, key: ApiKeyEntity): Promise<ApiKeyEntity> {
+  await ctx.em.refresh(key);
+  return key;
+}
+
+/** A new value at once; the old one (and any grace value of an earlier rotation) stops working. */
+export async function regenerateApiKey(ctx: PlatformContext, accountUrlId: string, appId: string, keyId: string): Promise<{ key: ApiKeyEntity; value: string }> {
+  const { key, tier } = await getApiKey(ctx, accountUrlId, appId, keyId);
+  const g = generateKey(key.keyType, key.environment, tier);
+  const ok = await replaceKeyValue(ctx.em, key.id, key.keyHash, { keyHash: g.hash, keyPrefix: g.prefix, lastFour: g.lastFour, previousKeyHash: null, previousKeyExpiresAt: null });
+  if (!ok) throw new DomainError('API_KEY_CHANGED', `API key ${keyId} was changed or revoked by another request; list the keys and retry`, { parameter: 'id' });
+  await publishKeysInvalidated(ctx, { keyIds: [key.id] }, 'key.regenerated');
+  return { key: await reload(ctx, key), value: g.value };
+}
+
+/** A new value; the current one stays valid for `graceSeconds` (default 24 h), then expires. */
+export async function rotateApiKeySecret(
+  ctx: PlatformContext,
+  accountUrlId: string,
+  appId: string,
+  keyId: string,
+  graceSeconds: number = ROTATION_GRACE.defaultSeconds,
+): Promise<{ key: ApiKeyEntity; value: string }> {
+  const grace = intInRange(graceSeconds, 'grace_period_seconds', 0, ROTATION_GRACE.maxSeconds) ?? ROTATION_GRACE.defaultSeconds;
+  const { key, tier } = await getApiKey(ctx, accountUrlId, appId, keyId);
+  const g = generateKey(key.keyType, key.environment, tier);
+  let previousKeyExpiresAt = grace > 0 ? new Date(Date.now() + grace * 1000) : null;
+  // the old value never outlives the key itself
+  if (previousKeyExpiresAt && key.expiresAt && key.expiresAt < previousKeyExpiresAt) previousKeyExpiresAt = key.expiresAt;
+  const ok = await replaceKeyValue(ctx.em, key.id, key.keyHash, {
+    keyHash: g.hash,
+    keyPrefix: g.prefix,
+    lastFour: g.lastFour,
+    previousKeyHash: previousKeyExpiresAt ? key.keyHash : null,
+    previousKeyExpiresAt,
+  });
+  if (!ok) throw new DomainError('API_KEY_CHANGED', `API key ${keyId} was changed or revoked by another request; list the keys and retry`, { parameter: 'id' });
+  await publishKeysInvalidated(ctx, { keyIds: [key.id] }, 'key.rotated');
+  return { key: await reload(ctx, key), value: g.value };
+}
+
+/** Revoke (the REST DELETE): the key leaves the lists and stops working at once; the row stays for the records. */
+export async function revokeApiKey(ctx: PlatformContext, accountUrlId: string, appId: string, keyId: string): Promise<ApiKeyEntity> {
+  const { key } = await getApiKey(ctx, accountUrlId, appId, keyId);
+  if (!(await revokeKey(ctx.em, key.id))) throw new DomainError('API_KEY_NOT_FOUND', `API key ${keyId} not found`, { parameter: 'id' });
+  await publishKeysInvalidated(ctx, { keyIds: [key.id] }, 'key.revoked');
+  return reload(ctx, key);
+}
+
 function requireService(ctx: PlatformContext): void {
   if (ctx.tenant.kind !== 'service') throw new DomainError('FORBIDDEN', 'Internal operation: gateway only');
 }
@@ -66,10 +127,14 @@ function requireService(ctx: PlatformContext): void {
 export async function verifyApiKey(ctx: PlatformContext, appId: string, keyHash: string): Promise<ApiKeyVerification | null> {
   requireService(ctx);
   if (!/^[0-9a-f]{64}$/.test(keyHash)) return null;
-  const key = await findKeyByHash(ctx.em, appId, keyHash);
-  if (!key) return null;
+  const found = await findKeyByHash(ctx.em, appId, keyHash);
+  if (!found || found.key.app.deletedAt) return null;
+  const { key, previous } = found;
   const app = key.app;
   const account = app.account;
+  const platform = account.platform;
+  // a value replaced by rotate_secret is valid until its grace period ends (or the key expires, if sooner)
+  const expiresAt = previous && key.previousKeyExpiresAt && (!key.expiresAt || key.previousKeyExpiresAt < key.expiresAt) ? key.previousKeyExpiresAt : key.expiresAt;
   return {
     keyId: key.id,
     appId: app.id,
@@ -82,8 +147,9 @@ export async function verifyApiKey(ctx: PlatformContext, appId: string, keyHash:
     rateLimitPerMinute: key.rateLimitPerMinute ?? app.rateLimitPerMinute,
     allowedIps: key.allowedIps ?? [],
     allowedOrigins: key.allowedOrigins ?? [],
-    expiresAt: key.expiresAt ?? undefined,
+    expiresAt: expiresAt ?? undefined,
     revoked: key.revokedAt != null,
+    platformActive: !platform.deletedAt && platform.enabled && platform.status === 'active',
     appStatus: app.status,
     accountStatus: account.deletedAt ? 'closed' : account.status,
     deploymentModel: account.deploymentModel,

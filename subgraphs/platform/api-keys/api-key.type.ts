@@ -8,7 +8,7 @@ import { maskKey } from './api-key.rules.js';
 @ObjectType()
 export class ApiKey {
   @Field(() => ID) id!: string;
-  @Field({ description: 'The key value: in full only in the createApiKey response, masked (prefix…last four) otherwise' }) keyId!: string;
+  @Field({ description: 'The key value: in full only in the create, regenerate and rotateSecret responses, masked (prefix…last four) otherwise' }) keyId!: string;
   @Field() name!: string;
   @Field({ description: 'publishable or secret' }) keyType!: string;
   @Field({ description: 'test or live' }) environment!: string;
@@ -20,6 +20,9 @@ export class ApiKey {
   @Field(() => Int) usageCount!: number;
   @Field({ nullable: true }) lastUsedAt?: Date;
   @Field() createdAt!: Date;
+  @Field({ nullable: true, description: 'when the value last changed (regenerate, rotateSecret)' }) rotatedAt?: Date;
+  @Field({ nullable: true, description: 'after rotateSecret: the previous value works until then' }) previousKeyExpiresAt?: Date;
+  @Field({ nullable: true, description: 'set once revoked (only the revoke response shows a revoked key)' }) revokedAt?: Date;
   /** for the `app` field resolver; not a GraphQL field */
   appId!: string;
 }
@@ -39,6 +42,10 @@ export function toApiKey(e: ApiKeyEntity, fullValue?: string): ApiKey {
   k.usageCount = Number(e.usageCount);
   k.lastUsedAt = e.lastUsedAt ?? undefined;
   k.createdAt = e.createdAt;
+  k.rotatedAt = e.rotatedAt ?? undefined;
+  // a grace period that has ended is not worth showing
+  k.previousKeyExpiresAt = e.previousKeyExpiresAt && e.previousKeyExpiresAt > new Date() ? e.previousKeyExpiresAt : undefined;
+  k.revokedAt = e.revokedAt ?? undefined;
   k.appId = e.app.id;
   return k;
 }
@@ -59,6 +66,7 @@ export class ApiKeyVerification {
   @Field(() => [String]) allowedOrigins!: string[];
   @Field({ nullable: true }) expiresAt?: Date;
   @Field() revoked!: boolean;
+  @Field({ description: 'false when the platform is deleted, disabled or not active' }) platformActive!: boolean;
   @Field() appStatus!: string;
   @Field({ description: "closed when the account is soft-deleted" }) accountStatus!: string;
   @Field() deploymentModel!: string;

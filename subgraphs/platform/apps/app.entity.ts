@@ -60,8 +60,22 @@ export class AppEntity {
   @Property({ length: 253, nullable: true })
   preferredDomain?: string;
 
+  /** set by the domain verification operations only (../domains) */
   @Property({ default: false })
   domainVerified: boolean & Opt = false;
+
+  @Property({ length: 64, nullable: true })
+  domainVerificationToken?: string | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  domainVerifiedAt?: Date | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  domainCheckedAt?: Date | null;
+
+  /** soft delete: the app and its keys stop working; rows stay for the records that point at them */
+  @Property({ type: 'timestamptz', nullable: true })
+  deletedAt?: Date | null;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();

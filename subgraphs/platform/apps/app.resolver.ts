@@ -1,9 +1,9 @@
-import { Arg, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { Account, toAccount } from '../accounts/account.type.js';
 import { ApiKey, toApiKey } from '../api-keys/api-key.type.js';
-import { CreateAppInput } from './app.inputs.js';
+import { CreateAppInput, UpdateAppInput } from './app.inputs.js';
 import { App, toApp } from './app.type.js';
 import * as apps from './app.service.js';
 
@@ -29,6 +29,23 @@ export class AppResolver {
     @Arg('input', () => CreateAppInput) input: CreateAppInput,
   ): Promise<App> {
     return toApp(await apps.createApp(ctx, accountUrlId, input));
+  }
+
+  @Authorized('platform:manage')
+  @Mutation(() => App, { description: 'Attributes left out keep their value' })
+  async updateApp(
+    @Ctx() ctx: PlatformContext,
+    @Arg('accountUrlId') accountUrlId: string,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateAppInput) input: UpdateAppInput,
+  ): Promise<App> {
+    return toApp(await apps.updateApp(ctx, accountUrlId, id, input));
+  }
+
+  @Authorized('platform:manage')
+  @Mutation(() => App, { description: 'Soft delete: the app and its keys stop working at once' })
+  async deleteApp(@Ctx() ctx: PlatformContext, @Arg('accountUrlId') accountUrlId: string, @Arg('id', () => ID) id: string): Promise<App> {
+    return toApp(await apps.deleteApp(ctx, accountUrlId, id));
   }
 
   @FieldResolver(() => Account)

@@ -5,7 +5,8 @@ import { getAccount } from '../accounts/account.service.js';
 import type { AccountEntity } from '../accounts/account.entity.js';
 import { intInRange, oneOf, optionalDomain, optionalHttpUrl, optionalText, originList, requiredText } from '../validation.js';
 import { APP_PURPOSES, APP_RATE_LIMIT, APP_STATUSES, APP_TYPES, AppEntity } from './app.entity.js';
-import type { CreateAppInput } from './app.inputs.js';
+import type { CreateAppInput, UpdateAppInput } from './app.inputs.js';
+import { publishKeysInvalidated } from '../events.js';
 
 export async function listApps(ctx: PlatformContext, accountUrlId: string): Promise<AppEntity[]> {
   const account = await getAccount(ctx, accountUrlId);
@@ -47,5 +48,43 @@ export async function createApp(ctx: PlatformContext, accountUrlId: string, inpu
   });
   await ctx.em.flush();
   ctx.loaders.appById.prime(app.id, app);
+  return app;
+}
+
+export async function updateApp(ctx: PlatformContext, accountUrlId: string, appId: string, input: UpdateAppInput): Promise<AppEntity> {
+  const { app } = await getApp(ctx, accountUrlId, appId);
+  if (input.name !== undefined) app.name = requiredText(input.name, 'name', 200);
+  if (input.description !== undefined) app.description = optionalText(input.description, 'description', 5000);
+  if (input.appType != null) app.appType = oneOf(input.appType, APP_TYPES, 'app_type', app.appType);
+  if (input.purpose != null) app.purpose = oneOf(input.purpose, APP_PURPOSES, 'purpose', app.purpose);
+  if (input.status != null) app.status = oneOf(input.status, APP_STATUSES, 'status', app.status);
+  if (input.oauthEnabled != null) app.oauthEnabled = input.oauthEnabled;
+  if (input.rateLimitPerMinute != null) {
+    app.rateLimitPerMinute = intInRange(input.rateLimitPerMinute, 'rate_limit_per_minute', APP_RATE_LIMIT.min, APP_RATE_LIMIT.max)!;
+  }
+  if (input.webhookUrl !== undefined) app.webhookUrl = optionalHttpUrl(input.webhookUrl, 'webhook_url');
+  if (input.allowedOrigins !== undefined) app.allowedOrigins = originList(input.allowedOrigins);
+  if (input.preferredDomain !== undefined) {
+    const domain = optionalDomain(input.preferredDomain);
+    if (domain !== app.preferredDomain) {
+      // a new domain has to be proven again
+      app.preferredDomain = domain;
+      app.domainVerified = false;
+      app.domainVerificationToken = null;
+      app.domainVerifiedAt = null;
+    }
+  }
+  await ctx.em.flush();
+  // status and the app's rate limit are part of every cached key record of this app
+  await publishKeysInvalidated(ctx, { appIds: [app.id] }, 'app.updated');
+  return app;
+}
+
+/** Soft delete: the app leaves every list and lookup and its keys stop working at once. */
+export async function deleteApp(ctx: PlatformContext, accountUrlId: string, appId: string): Promise<AppEntity> {
+  const { app } = await getApp(ctx, accountUrlId, appId);
+  app.deletedAt = new Date();
+  await ctx.em.flush();
+  await publishKeysInvalidated(ctx, { appIds: [app.id] }, 'app.deleted');
   return app;
 }

@@ -19,6 +19,7 @@ export class App {
   @Field() domainVerified!: boolean;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
+  @Field({ nullable: true, description: 'set once soft-deleted (only the delete response shows such an app)' }) deletedAt?: Date;
   /** for the field resolvers; not GraphQL fields */
   accountId!: string;
   platformId!: string;
@@ -40,6 +41,7 @@ export function toApp(e: AppEntity): App {
   a.domainVerified = e.domainVerified;
   a.createdAt = e.createdAt;
   a.updatedAt = e.updatedAt;
+  a.deletedAt = e.deletedAt ?? undefined;
   a.accountId = e.account.id;
   a.platformId = e.platform.id;
   return a;

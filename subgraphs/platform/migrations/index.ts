@@ -1,5 +1,6 @@
 // Checked-in migrations, applied in this order at start (see lib/db.ts migrate()).
 import { Migration20261122090119_init } from './Migration20261122090119_init.js';
+import { Migration20261122091747_keys_domains_soft_delete } from './Migration20261122091747_keys_domains_soft_delete.js';
 import { Migration20261122091810_blocks_and_user_access } from './Migration20261122091810_blocks_and_user_access.js';
 import { Migration20261122091811_seed_blocks } from './Migration20261122091811_seed_blocks.js';
 import { Migration20261122093328_account_services_transfers } from './Migration20261122093328_account_services_transfers.js';
@@ -8,6 +9,7 @@ import { Migration20261122093537_seed_subscription_models } from './Migration202
 
 export const migrations = [
   { name: 'Migration20261122090119_init', class: Migration20261122090119_init },
+  { name: 'Migration20261122091747_keys_domains_soft_delete', class: Migration20261122091747_keys_domains_soft_delete },
   { name: 'Migration20261122091810_blocks_and_user_access', class: Migration20261122091810_blocks_and_user_access },
   { name: 'Migration20261122091811_seed_blocks', class: Migration20261122091811_seed_blocks },
   { name: 'Migration20261122093328_account_services_transfers', class: Migration20261122093328_account_services_transfers },

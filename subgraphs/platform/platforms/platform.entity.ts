@@ -47,6 +47,10 @@ export class PlatformEntity {
   @Property({ type: 'json' })
   metadata: Record<string, unknown> & Opt = {};
 
+  /** soft delete: gone from lists and X-Platform lookups, restorable by platform:admin; the code stays reserved */
+  @Property({ type: 'timestamptz', nullable: true })
+  deletedAt?: Date | null;
+
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();
 

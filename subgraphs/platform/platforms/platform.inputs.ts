@@ -14,3 +14,18 @@ export class CreatePlatformInput {
   @Field(() => GraphQLJSONObject, { nullable: true }) settings?: Record<string, unknown>;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
 }
+
+/** PUT semantics of this API: attributes left out keep their value; null clears an optional one. */
+@InputType()
+export class UpdatePlatformInput {
+  @Field({ nullable: true, description: 'immutable (it is the X-Platform value): only the current code is accepted' }) code?: string;
+  @Field({ nullable: true }) name?: string;
+  @Field({ nullable: true }) urlId?: string;
+  @Field({ nullable: true }) description?: string;
+  @Field({ nullable: true }) email?: string;
+  @Field({ nullable: true }) website?: string;
+  @Field({ nullable: true, description: 'active, inactive, suspended' }) status?: string;
+  @Field({ nullable: true }) enabled?: boolean;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'replaces the whole object' }) settings?: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'replaces the whole object' }) metadata?: Record<string, unknown>;
+}

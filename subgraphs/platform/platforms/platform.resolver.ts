@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { PlatformContext } from '../context.js';
-import { CreatePlatformInput } from './platform.inputs.js';
+import { CreatePlatformInput, UpdatePlatformInput } from './platform.inputs.js';
 import { Platform, toPlatform } from './platform.type.js';
 import * as platforms from './platform.service.js';
 
@@ -22,5 +22,27 @@ export class PlatformResolver {
   @Mutation(() => Platform, { description: 'Needs no X-Platform, so an admin can create the first platform' })
   async createPlatform(@Ctx() ctx: PlatformContext, @Arg('input', () => CreatePlatformInput) input: CreatePlatformInput): Promise<Platform> {
     return toPlatform(await platforms.createPlatform(ctx, input));
+  }
+
+  @Authorized('platform:admin')
+  @Mutation(() => Platform, { description: 'Attributes left out keep their value; code is immutable' })
+  async updatePlatform(
+    @Ctx() ctx: PlatformContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdatePlatformInput) input: UpdatePlatformInput,
+  ): Promise<Platform> {
+    return toPlatform(await platforms.updatePlatform(ctx, id, input));
+  }
+
+  @Authorized('platform:admin')
+  @Mutation(() => Platform, { description: 'Soft delete; PLATFORM_NOT_EMPTY (409) while it has live accounts' })
+  async deletePlatform(@Ctx() ctx: PlatformContext, @Arg('id', () => ID) id: string): Promise<Platform> {
+    return toPlatform(await platforms.deletePlatform(ctx, id));
+  }
+
+  @Authorized('platform:admin')
+  @Mutation(() => Platform, { description: 'Undo a soft delete' })
+  async restorePlatform(@Ctx() ctx: PlatformContext, @Arg('id', () => ID) id: string): Promise<Platform> {
+    return toPlatform(await platforms.restorePlatform(ctx, id));
   }
 }

@@ -4,7 +4,9 @@ import { base62 } from '../../../lib/ids.js';
 import type { PlatformContext } from '../context.js';
 import { checkUrlId, oneOf, optionalEmail, optionalHttpUrl, optionalText, requiredText, slugify, uniqueConstraintOf, fail } from '../validation.js';
 import { PLATFORM_STATUSES, PlatformEntity } from './platform.entity.js';
-import type { CreatePlatformInput } from './platform.inputs.js';
+import type { CreatePlatformInput, UpdatePlatformInput } from './platform.inputs.js';
+import { countLiveAccounts } from '../accounts/account.repository.js';
+import { publishKeysInvalidated } from '../events.js';
 
 export const PLATFORM_CODE_RE = /^[a-z0-9][a-z0-9_-]{1,62}$/;
 
@@ -16,13 +18,14 @@ export function schemaNameFor(code: string): string {
 // A token bound to one platform (JWT `platform` claim) sees only that platform and creates none.
 export async function listPlatforms(ctx: PlatformContext): Promise<PlatformEntity[]> {
   const bound = ctx.tenant.boundPlatform;
-  return ctx.em.find(PlatformEntity, bound ? { code: bound } : {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  return ctx.em.find(PlatformEntity, { deletedAt: null, ...(bound ? { code: bound } : {}) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
 /** By unique_id, url_id or code: REST clients use any of the three in /platforms/:unique_id. */
-export async function getPlatform(ctx: PlatformContext, idOrCode: string): Promise<PlatformEntity> {
+export async function getPlatform(ctx: PlatformContext, idOrCode: string, opts: { includeDeleted?: boolean } = {}): Promise<PlatformEntity> {
   const key = idOrCode.trim();
-  const rows = key ? await ctx.em.find(PlatformEntity, { $or: [{ id: key }, { urlId: key }, { code: key }] }) : [];
+  const live = opts.includeDeleted ? {} : { deletedAt: null };
+  const rows = key ? await ctx.em.find(PlatformEntity, { $or: [{ id: key }, { urlId: key }, { code: key }], ...live }) : [];
   // an id match wins over a url_id or code that happens to look the same
   const found = rows.find((r) => r.id === key) ?? rows.find((r) => r.urlId === key) ?? rows[0];
   if (!found || (ctx.tenant.boundPlatform && found.code !== ctx.tenant.boundPlatform)) throw new DomainError('PLATFORM_NOT_FOUND', `Platform ${idOrCode} not found`, { parameter: 'id' });
@@ -67,6 +70,63 @@ export async function createPlatform(ctx: PlatformContext, input: CreatePlatform
     if (constraint?.includes('url_id')) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${urlId}" is already in use`, { parameter: 'url_id' });
     if (constraint !== undefined) throw new DomainError('CODE_ALREADY_EXISTS', `Platform code "${code}" is already in use`, { parameter: 'code' });
     throw e;
+  }
+  return platform;
+}
+
+export async function updatePlatform(ctx: PlatformContext, idOrCode: string, input: UpdatePlatformInput): Promise<PlatformEntity> {
+  const platform = await getPlatform(ctx, idOrCode);
+  if (input.code != null && input.code.trim() !== platform.code) fail('code', 'code cannot be changed: it is the X-Platform value every client sends');
+  if (input.name !== undefined) platform.name = requiredText(input.name, 'name', 200);
+  if (input.description !== undefined) platform.description = optionalText(input.description, 'description', 5000);
+  if (input.email !== undefined) platform.email = optionalEmail(input.email);
+  if (input.website !== undefined) platform.website = optionalHttpUrl(input.website, 'website');
+  if (input.status != null) platform.status = oneOf(input.status, PLATFORM_STATUSES, 'status', platform.status);
+  if (input.enabled != null) platform.enabled = input.enabled;
+  if (input.settings !== undefined) platform.settings = input.settings ?? {};
+  if (input.metadata !== undefined) platform.metadata = input.metadata ?? {};
+  if (input.urlId != null && input.urlId.trim() !== platform.urlId) {
+    const urlId = checkUrlId(input.urlId.trim());
+    if (await ctx.em.count(PlatformEntity, { urlId, id: { $ne: platform.id } })) {
+      throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${urlId}" is already in use`, { parameter: 'url_id' });
+    }
+    platform.urlId = urlId;
+  }
+  try {
+    await ctx.em.flush();
+  } catch (e) {
+    if (uniqueConstraintOf(e) !== undefined) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${platform.urlId}" is already in use`, { parameter: 'url_id' });
+    throw e;
+  }
+  // status/enabled decide whether the platform's keys work: gateways drop their cached records
+  await publishKeysInvalidated(ctx, { platformIds: [platform.id] }, 'platform.updated');
+  return platform;
+}
+
+/**
+ * Soft delete (operators only): refused with 409 while the platform still has live accounts, so
+ * customers are never cut off by one call; its code stays reserved and restorePlatform undoes it.
+ */
+export async function deletePlatform(ctx: PlatformContext, idOrCode: string): Promise<PlatformEntity> {
+  const platform = await getPlatform(ctx, idOrCode); // first: a foreign platform is a 404, never a 403
+  if (ctx.tenant.boundPlatform) throw new DomainError('FORBIDDEN', 'A token bound to one platform cannot delete platforms');
+  const live = await countLiveAccounts(ctx.em, platform.id);
+  if (live > 0) {
+    throw new DomainError('PLATFORM_NOT_EMPTY', `Platform ${platform.code} still has ${live} account(s); delete them first`, { parameter: 'unique_id', meta: { accounts: live } });
+  }
+  platform.deletedAt = new Date();
+  await ctx.em.flush();
+  await publishKeysInvalidated(ctx, { platformIds: [platform.id] }, 'platform.deleted');
+  return platform;
+}
+
+/** Undo deletePlatform; restoring a live platform changes nothing. */
+export async function restorePlatform(ctx: PlatformContext, idOrCode: string): Promise<PlatformEntity> {
+  const platform = await getPlatform(ctx, idOrCode, { includeDeleted: true });
+  if (ctx.tenant.boundPlatform) throw new DomainError('FORBIDDEN', 'A token bound to one platform cannot restore platforms');
+  if (platform.deletedAt) {
+    platform.deletedAt = null;
+    await ctx.em.flush();
   }
   return platform;
 }

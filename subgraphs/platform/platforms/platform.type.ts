@@ -20,6 +20,7 @@ export class Platform {
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
+  @Field({ nullable: true, description: 'set while soft-deleted (only restorePlatform returns such a platform)' }) deletedAt?: Date;
 }
 
 export function toPlatform(e: PlatformEntity): Platform {
@@ -38,5 +39,6 @@ export function toPlatform(e: PlatformEntity): Platform {
   p.metadata = e.metadata ?? {};
   p.createdAt = e.createdAt;
   p.updatedAt = e.updatedAt;
+  p.deletedAt = e.deletedAt ?? undefined;
   return p;
 }

@@ -1,0 +1,32 @@
+// The account queries that cross platforms, so they switch the platform filter off and state the
+// platform predicate themselves: the operator's global list, and the emptiness check before a
+// platform is deleted (which runs without an X-Platform context).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AccountEntity } from './account.entity.js';
+
+export async function countLiveAccounts(em: EntityManager, platformId: string): Promise<number> {
+  return em.count(AccountEntity, { platform: platformId, deletedAt: null }, { filters: false });
+}
+
+export interface GlobalAccountQuery {
+  page: number;
+  pageSize: number;
+  /** a bound token's platform code: the list never leaves it */
+  platformCode?: string;
+  includeDeleted: boolean;
+}
+
+/** Accounts of every live platform (or one), newest first, one page, with the total. */
+export async function findGlobalAccounts(em: EntityManager, q: GlobalAccountQuery): Promise<{ items: AccountEntity[]; total: number }> {
+  const where = {
+    ...(q.includeDeleted ? {} : { deletedAt: null }),
+    platform: { deletedAt: null, ...(q.platformCode ? { code: q.platformCode } : {}) },
+  };
+  const [items, total] = await em.findAndCount(AccountEntity, where, {
+    filters: false,
+    orderBy: { createdAt: 'desc', id: 'desc' },
+    limit: q.pageSize,
+    offset: (q.page - 1) * q.pageSize,
+  });
+  return { items, total };
+}

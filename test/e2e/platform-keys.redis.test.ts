@@ -1,0 +1,83 @@
+// Key invalidation across gateways over Redis: a second gateway process, with a 10-minute key cache,
+// stops accepting a regenerated or revoked key as soon as the platform publishes
+// `platform.keys.invalidated` (the main stack runs with REDIS_URL, so the event goes through Redis).
+import type { ChildProcess } from 'node:child_process';
+import { createTenant, gql, rest, stack, type Tenant } from '../harness/client.js';
+import { spawnScript, stop, waitFor } from '../harness/spawn.js';
+import { createKey, sleep } from '../harness/security.js';
+
+const REDIS_URL = process.env.REDIS_URL;
+const maybe = REDIS_URL ? describe : describe.skip;
+if (!REDIS_URL) console.warn('platform-keys.redis.test: REDIS_URL is not set; the second-gateway test is skipped');
+
+maybe('API key cache invalidation on another gateway process', () => {
+  const port = Number(process.env.TEST_PORT_BASE ?? 14000) + 1100;
+  const gateway2 = `http://127.0.0.1:${port}/graphql`;
+  let proc: ChildProcess;
+  let t: Tenant;
+
+  beforeAll(async () => {
+    const s = stack();
+    proc = spawnScript(
+      'gateway/main.ts',
+      {
+        JWT_SECRET: s.env.JWT_SECRET,
+        INTERNAL_SECRET: s.env.INTERNAL_SECRET,
+        REDIS_URL,
+        REDIS_KEY_PREFIX: s.env.REDIS_KEY_PREFIX,
+        LOG_LEVEL: 'warn',
+        GATEWAY_PORT: String(port),
+        PLATFORM_PORT: s.env.PLATFORM_PORT,
+        AI_PORT: s.env.AI_PORT,
+        CATALOG_PORT: s.env.CATALOG_PORT,
+        SEARCH_PORT: s.env.SEARCH_PORT,
+        API_KEY_CACHE_TTL_MS: '600000', // only an invalidation can make it forget a key
+      },
+      'keys-gateway-2',
+    );
+    await waitFor(`http://127.0.0.1:${port}/health`, 60_000, proc);
+    t = await createTenant();
+  }, 90_000);
+
+  afterAll(() => stop(proc));
+
+  const ask = (key: string) => gql('{ currentApp { id } }', {}, { 'x-app-id': t.appId, 'x-api-key': key }, gateway2);
+
+  /** The gateway's answer code, polled briefly: the event travels through Redis while the REST response travels back. */
+  async function codeWithin(key: string, want: string, ms = 1000): Promise<{ code: string; waitedMs: number }> {
+    const start = Date.now();
+    let code = '';
+    do {
+      const r = await ask(key);
+      code = r.body.errors?.[0]?.extensions?.code ?? (r.body.data?.currentApp ? 'OK' : 'NONE');
+      if (code === want) break;
+      await sleep(20);
+    } while (Date.now() - start < ms);
+    return { code, waitedMs: Date.now() - start };
+  }
+
+  test('regenerate: the old value, cached by gateway 2, is refused there at once; the new one works', async () => {
+    const { key, res } = await createKey(t, { name: 'redis regen' });
+    expect((await ask(key)).body.data?.currentApp.id).toBe(t.appId); // cached for 10 minutes
+    const r = await rest('POST', `/accounts/${t.accountUrlId}/apps/${t.appId}/api_keys/${res.body.data.id}/regenerate`, { headers: t.platformHeaders });
+    expect(r.status).toBe(200);
+    const old = await codeWithin(key, 'KEY_NOT_FOUND');
+    expect(old.code).toBe('KEY_NOT_FOUND');
+    expect(old.waitedMs).toBeLessThan(1000);
+    expect((await ask(r.body.data.attributes.key_id)).body.data?.currentApp.id).toBe(t.appId);
+  });
+
+  test('revoke and app suspension reach gateway 2 too', async () => {
+    const { key, res } = await createKey(t, { name: 'redis revoke' });
+    expect((await ask(key)).body.data?.currentApp.id).toBe(t.appId);
+    expect((await rest('DELETE', `/accounts/${t.accountUrlId}/apps/${t.appId}/api_keys/${res.body.data.id}`, { headers: t.platformHeaders })).status).toBe(200);
+    expect((await codeWithin(key, 'KEY_REVOKED')).code).toBe('KEY_REVOKED');
+
+    expect((await ask(t.secretKey)).body.data?.currentApp.id).toBe(t.appId);
+    const app = `/accounts/${t.accountUrlId}/apps/${t.appId}`;
+    expect((await rest('PUT', app, { body: { data: { type: 'apps', attributes: { status: 'suspended' } } }, headers: t.platformHeaders })).status).toBe(200);
+    expect((await codeWithin(t.secretKey, 'FORBIDDEN')).code).toBe('FORBIDDEN');
+    expect((await rest('PUT', app, { body: { data: { type: 'apps', attributes: { status: 'active' } } }, headers: t.platformHeaders })).status).toBe(200);
+    expect((await codeWithin(t.secretKey, 'OK')).code).toBe('OK');
+  });
+});
