@@ -52,9 +52,13 @@ export interface SubgraphDefinition<L = unknown> {
   /** Tenant scoping in one place: set the ORM filter parameters for this request. */
   scope(em: EntityManager, tenant: TenantContext): void;
   createLoaders(ctx: Omit<SubgraphContext<L>, 'loaders'>): L;
-  /** Background work in the subgraph's process (outbox workers, jobs): started before the server listens, stopped before the ORM closes. */
-  startBackground?(deps: { cfg: Config; log: Logger; orm: MikroORM; pubsub: PubSub }): Promise<{ stop(): Promise<void> }>;
-  /** Background work hosted by the subgraph's process (periodic jobs); stopped before the ORM closes. */
+  /**
+   * Background work hosted by the subgraph's process (process-wide runtimes, outbox workers, periodic
+   * jobs). Started in order before the server listens, so the first request finds them running and
+   * a start-up failure (a bad MASTER_KEY) stops the process before it serves anything; stopped in
+   * reverse order after the server closed and before the ORM closes, so a worker started later may
+   * still use one started earlier while it stops.
+   */
   workers?(deps: WorkerDeps): Worker[];
 }
 
@@ -127,7 +131,7 @@ export async function startSubgraph(
     plugins: [ApolloServerPluginInlineTraceDisabled()],
   });
   await apollo.start();
-  const background = await def.startBackground?.({ cfg, log, orm, pubsub });
+  const workers = def.workers?.({ cfg, orm, pubsub, log }) ?? [];
 
   const context = async (headers: Record<string, string | string[] | undefined>): Promise<SubgraphContext> => {
     const v = verifyTenantContext(headerValue(headers[TENANT_HEADER]), cfg.internalSecret);
@@ -161,10 +165,18 @@ export async function startSubgraph(
   });
   server.keepAliveTimeout = 65_000;
   const variable = `${def.name.toUpperCase()}_PORT`;
-  const port = await listen(server, opts.port ?? cfg.subgraphPorts[def.name], cfg.host, variable);
+  const stopWorkers = async () => {
+    for (const w of [...workers].reverse()) await w.stop();
+  };
+  let port: number;
+  try {
+    port = await listen(server, opts.port ?? cfg.subgraphPorts[def.name], cfg.host, variable);
+  } catch (e) {
+    await stopWorkers(); // a port in use must not leave timers running
+    throw e;
+  }
   const url = `http://${cfg.host}:${port}/graphql`;
   log.info('subgraph listening', { url });
-  const workers = def.workers?.({ cfg, orm, pubsub, log }) ?? [];
   return {
     name: def.name,
     url,
@@ -175,8 +187,7 @@ export async function startSubgraph(
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
       await closed;
-      for (const w of workers) await w.stop();
-      await background?.stop();
+      await stopWorkers();
       await apollo.stop();
       await orm.close();
     },

@@ -39,7 +39,7 @@ import { NotificationsResolver } from './notifications/notifications.resolver.js
 import { DataTransferAccessCodeEntity, DataTransferAuditEntity, DataTransferEntity } from './data-transfers/data-transfer.entity.js';
 import { DataTransferResolver } from './data-transfers/data-transfer.resolver.js';
 import { DataTransferPublicResolver } from './data-transfers/data-transfer-public.resolver.js';
-import { startPlatformBackground } from './runtime.js';
+import { startPlatformRuntime } from './runtime.js';
 
 const SERVICE_RESOLVERS = [CredentialResolver, ExchangeResolver, AccountDetailsResolver, StorageResolver, NotificationsResolver, DataTransferResolver, DataTransferPublicResolver];
 const SERVICE_ENTITIES = [
@@ -71,9 +71,10 @@ export const platform: SubgraphDefinition<PlatformLoaders> = {
   filters: platformFilters,
   scope: scopeToPlatform,
   createLoaders: createPlatformLoaders,
-  // master-key SecretBox, object store, webhook delivery worker (runtime.ts)
-  startBackground: startPlatformBackground,
-  // background work of this process: subscription renewals (subscriptions/billing.worker.ts), and
-  // the report cache's Redis connection when REDIS_URL is set (reporting/reporting.cache.ts)
-  workers: (deps) => [startBillingWorker(deps), useReportCacheFromConfig(deps)],
+  // background work of this process, started in this order before the server listens and stopped
+  // in reverse: the runtime first (master-key SecretBox, object store, webhook delivery worker:
+  // runtime.ts), since the renewal job records account events through it; then subscription
+  // renewals (subscriptions/billing.worker.ts) and the report cache's Redis connection when
+  // REDIS_URL is set (reporting/reporting.cache.ts)
+  workers: (deps) => [startPlatformRuntime(deps), startBillingWorker(deps), useReportCacheFromConfig(deps)],
 };
