@@ -51,6 +51,14 @@ export const ACCOUNT_EVENT_NAMES = [
   'data_transfer.access_requested',
   'data_transfer.accepted',
   'data_transfer.declined',
+  'block.licensed',
+  'block.unlicensed',
+  'block.provisioned',
+  'block.deprovisioned',
+  'access.granted',
+  'access.revoked',
+  'access.suspended',
+  'access.reactivated',
 ] as const;
 export type AccountEventName = (typeof ACCOUNT_EVENT_NAMES)[number];
 

@@ -8,6 +8,8 @@ import { createOrm } from '../../lib/db.js';
 import { platform } from '../../subgraphs/platform/index.js';
 import { runBillingCycle, type BillingRunResult } from '../../subgraphs/platform/subscriptions/billing.job.js';
 import { stack } from './client.js';
+import { loadConfig } from '../../lib/config.js';
+import { masterSecretBox } from '../../lib/crypto.js';
 
 export function databaseUrlOfStack(): string {
   const env = stack().env;
@@ -45,7 +47,10 @@ export async function openPlatformDb(): Promise<PlatformDb> {
       const collecting = (async () => {
         for await (const e of { [Symbol.asyncIterator]: () => it }) events.push(e);
       })();
-      const result = await runBillingCycle({ em: orm.em.fork(), clock: new ManualClock(at), pubsub, log }, { platformId });
+      // the stack's master key, so the job run here seals outbox deliveries as the subgraph would
+      const cfg = loadConfig({ ...process.env, ...stack().env });
+      const outbox = { secrets: masterSecretBox(cfg), maxAttempts: cfg.webhookMaxAttempts };
+      const result = await runBillingCycle({ em: orm.em.fork(), clock: new ManualClock(at), pubsub, log, outbox }, { platformId });
       await new Promise((r) => setImmediate(r));
       await it.return?.();
       await collecting;

@@ -6,12 +6,18 @@
 //   await withAccountEvents(ctx, async (tx) => { …change…; await recordAccountEvent(tx, { account, event, data }); });
 // or, with your own `em.transactional(em => …)`, pass `{ ...ctx, em }` and call kickDeliveries()
 // after commit (without the kick, the worker still finds the rows on its next poll).
+//
+// Sealing (target URLs, secret fields) needs the master-key SecretBox. It comes from `ctx.outbox`
+// when the caller brings one (the renewal job run by a test), else from the process's runtime
+// (platformRuntime), and is only asked for when there is something to seal: an event for an
+// account without webhooks and without secret fields is recorded in a process with no runtime.
+import type { SecretBox } from '../../../lib/crypto.js';
 import type { AccountEventName, AccountEventPayload } from '../../../lib/events.js';
 import type { PlatformContext } from '../context.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { AppEntity } from '../apps/app.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
-import { platformRuntime } from '../runtime.js';
+import { platformRuntime, platformRuntimeIfStarted } from '../runtime.js';
 import { AccountEventEntity } from './account-event.entity.js';
 import { AppWebhookSecretEntity } from './app-webhook-secret.entity.js';
 import { deliveryUrlAad, eventSecretAad, teamChatUrlAad } from './aad.js';
@@ -31,12 +37,30 @@ export interface AccountEventInput {
    * the worker merges them into `data` when it sends the event.
    */
   secretData?: Record<string, unknown>;
+  /** the event's id, when it was already published under one (billing events): the same on every channel */
+  id?: string;
+  /** when it happened, when not now (the renewal job's logical time) */
+  occurredAt?: Date;
+  /** the record the event is about */
+  subject?: { type: string; id: string };
+}
+
+/** What writing deliveries needs from the process: the SecretBox sealing URLs and secret fields, the attempt limit. */
+export interface OutboxDeps {
+  secrets: SecretBox;
+  maxAttempts: number;
+}
+
+function runtimeOutbox(): OutboxDeps {
+  const { secrets, cfg } = platformRuntime();
+  return { secrets, maxAttempts: cfg.webhookMaxAttempts };
 }
 
 /** Record `input` in ctx.em's unit of work (call inside the transaction of the change). */
-export async function recordAccountEvent(ctx: Pick<PlatformContext, 'em'>, input: AccountEventInput): Promise<AccountEventEntity> {
+export async function recordAccountEvent(ctx: Pick<PlatformContext, 'em'> & { outbox?: OutboxDeps }, input: AccountEventInput): Promise<AccountEventEntity> {
   const { em } = ctx;
-  const { secrets, cfg } = platformRuntime();
+  let deps: OutboxDeps | undefined;
+  const outbox = () => (deps ??= ctx.outbox ?? runtimeOutbox());
   const accountId = input.account.id;
   const platformId = input.account.platform.id;
   // Reads first, writes after: nothing is flushed half-way. The caller has already authorised
@@ -55,9 +79,19 @@ export async function recordAccountEvent(ctx: Pick<PlatformContext, 'em'>, input
     event: input.event,
     summary: input.summary ?? `${input.account.name} (${input.account.urlId}): ${input.event}`,
     payload: {} as AccountEventPayload,
+    ...(input.id ? { id: input.id } : {}),
+    ...(input.occurredAt ? { occurredAt: input.occurredAt } : {}),
   });
-  event.payload = { id: event.id, event: input.event, occurredAt: event.occurredAt.toISOString(), platformId, accountId, data: input.data ?? {} };
-  if (input.secretData) event.secretSealed = secrets.seal(JSON.stringify(input.secretData), eventSecretAad(event.id));
+  event.payload = {
+    id: event.id,
+    event: input.event,
+    occurredAt: event.occurredAt.toISOString(),
+    platformId,
+    accountId,
+    ...(input.subject ? { subject: input.subject } : {}),
+    data: input.data ?? {},
+  };
+  if (input.secretData) event.secretSealed = outbox().secrets.seal(JSON.stringify(input.secretData), eventSecretAad(event.id));
 
   const delivery = (targetKind: 'team_chat' | 'app', url: string, display: string, app?: AppEntity) => {
     const d = em.create(WebhookDeliveryEntity, {
@@ -68,12 +102,12 @@ export async function recordAccountEvent(ctx: Pick<PlatformContext, 'em'>, input
       app: app ? em.getReference(AppEntity, app.id) : null,
       url: display,
       urlSealed: '',
-      maxAttempts: cfg.webhookMaxAttempts,
+      maxAttempts: outbox().maxAttempts,
     });
-    d.urlSealed = secrets.seal(url, deliveryUrlAad(d.id));
+    d.urlSealed = outbox().secrets.seal(url, deliveryUrlAad(d.id));
   };
   if (settings?.enabled && settings.teamChatUrlSealed && eventMatches(settings.events, input.event)) {
-    delivery('team_chat', secrets.open(settings.teamChatUrlSealed, teamChatUrlAad(accountId)), settings.teamChatUrlMasked ?? 'team chat');
+    delivery('team_chat', outbox().secrets.open(settings.teamChatUrlSealed, teamChatUrlAad(accountId)), settings.teamChatUrlMasked ?? 'team chat');
   }
   for (const app of apps) if (withSecret.has(app.id)) delivery('app', app.webhookUrl!, app.webhookUrl!, app);
   return event;
@@ -86,6 +120,7 @@ export async function withAccountEvents<T>(ctx: PlatformContext, fn: (tx: Platfo
   return result;
 }
 
+/** Wake this process's delivery worker; without one (a test running the job), the subgraph's worker finds the rows on its next poll. */
 export function kickDeliveries(): void {
-  platformRuntime().worker.kick();
+  platformRuntimeIfStarted()?.worker.kick();
 }

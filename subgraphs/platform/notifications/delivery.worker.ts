@@ -25,7 +25,7 @@ export function backoffMs(attempts: number, baseMs: number, jitter = randomInt(0
 
 /** The JSON body an app's webhook receives (snake_case, like the REST API). */
 export function wireBody(p: AccountEventPayload): Record<string, unknown> {
-  return { id: p.id, event: p.event, occurred_at: p.occurredAt, platform_id: p.platformId, account_id: p.accountId, data: p.data };
+  return { id: p.id, event: p.event, occurred_at: p.occurredAt, platform_id: p.platformId, account_id: p.accountId, ...(p.subject ? { subject: p.subject } : {}), data: p.data };
 }
 
 export class DeliveryWorker {

@@ -7,6 +7,7 @@ import type { Clock } from '../../../lib/clock.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { PubSub } from '../../../lib/pubsub.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { OutboxDeps } from '../notifications/account-events.js';
 import { inBillingTx } from './billing.tx.js';
 import { applyMove, type BillingTx } from './subscription.ledger.js';
 import { earliestOverdue, lockForJob, subscriptionsDue } from './subscription.repository.js';
@@ -18,6 +19,8 @@ export interface BillingRunDeps {
   clock: Clock;
   pubsub: PubSub;
   log: Logger;
+  /** sealing for the outbox; the process's runtime when left out (a test running the job brings its own) */
+  outbox?: OutboxDeps;
 }
 
 export interface BillingRunResult {

@@ -1,10 +1,14 @@
-// One billing unit of work: a transaction, a logical "now" from the clock, and account events that
-// are published only after the transaction committed (never for work that rolled back).
+// One billing unit of work: a transaction, a logical "now" from the clock, and the account events
+// of its changes. The events are written to the account-events outbox inside the transaction (so
+// the webhooks get them if and only if the change commits) and published on the platform's topic
+// after the commit (never for work that rolled back).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../lib/clock.js';
 import { accountTopics, type AccountEventPayload } from '../../../lib/events.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { PubSub } from '../../../lib/pubsub.js';
+import { AccountEntity } from '../accounts/account.entity.js';
+import { kickDeliveries, recordAccountEvent, type OutboxDeps } from '../notifications/account-events.js';
 import type { BillingTx } from './subscription.ledger.js';
 
 export interface BillingDeps {
@@ -12,17 +16,53 @@ export interface BillingDeps {
   clock: Clock;
   pubsub: PubSub;
   log: Logger;
+  /** sealing for the outbox; the process's runtime when left out (see recordAccountEvent) */
+  outbox?: OutboxDeps;
 }
 
 export async function inBillingTx<T>(deps: BillingDeps, fn: (tx: BillingTx) => Promise<T>): Promise<T> {
   const events: AccountEventPayload[] = [];
   const now = deps.clock.now();
-  const result = await deps.em.transactional((em) => fn({ em: em as EntityManager, now, events }));
+  const result = await deps.em.transactional(async (em) => {
+    const tx: BillingTx = { em: em as EntityManager, now, events, outbox: deps.outbox };
+    const r = await fn(tx);
+    await recordBillingEvents(tx);
+    return r;
+  });
+  if (events.length) kickDeliveries();
   await publishAccountEvents(deps.pubsub, events, deps.log);
   return result;
 }
 
-/** Publish failures are logged, not thrown: the change is committed; delivery is best effort here. */
+/** The transaction's events into the outbox, under the ids they are published with. */
+async function recordBillingEvents(tx: BillingTx): Promise<void> {
+  if (tx.events.length === 0) return;
+  const ids = [...new Set(tx.events.map((e) => e.accountId))];
+  // by id with the platform filter off: the job runs for every platform, and the API caller has
+  // already reached the account through the filter
+  const accounts = new Map((await tx.em.find(AccountEntity, { id: { $in: ids } }, { filters: false })).map((a) => [a.id, a]));
+  for (const e of tx.events) {
+    const account = accounts.get(e.accountId);
+    if (!account) throw new Error(`billing event ${e.event} for unknown account ${e.accountId}`);
+    await recordAccountEvent(tx, {
+      account,
+      event: e.event,
+      id: e.id,
+      occurredAt: new Date(e.occurredAt),
+      subject: e.subject,
+      data: e.data,
+      summary: billingSummary(account, e),
+    });
+  }
+}
+
+function billingSummary(account: AccountEntity, e: AccountEventPayload): string {
+  const d = e.data as Record<string, unknown>;
+  const what = e.subject?.type === 'invoice' ? `invoice ${e.subject.id} (${String(d.amount_cents ?? '?')} ${String(d.currency ?? '')})` : `subscription ${e.subject?.id ?? ''} (${String(d.model_code ?? '')}, ${String(d.status ?? '')})`;
+  return `${account.name} (${account.urlId}): ${e.event}: ${what}`;
+}
+
+/** Publish failures are logged, not thrown: the change is committed, and the outbox still delivers it. */
 export async function publishAccountEvents(pubsub: PubSub, events: readonly AccountEventPayload[], log: Logger): Promise<void> {
   for (const e of events) {
     try {

@@ -1,12 +1,14 @@
 // Applying a move to a subscription row, inside the caller's transaction: the state machine decides
 // (subscription.rules.ts), this file does the bookkeeping every move needs in the same commit: the
 // row's dates, the history row with MRR before/after (reporting's source for MRR movement), invoices
-// of new periods, and the account events to publish once the transaction has committed.
+// of new periods, and the account events (written to the outbox at the end of the transaction and
+// published once it has committed: billing.tx.ts).
 // Used by the API (subscription.service.ts) and the renewal job (billing.job.ts) alike.
 import { newId } from '../../../lib/ids.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
 import type { AccountEventName, AccountEventPayload } from '../../../lib/events.js';
+import type { OutboxDeps } from '../notifications/account-events.js';
 import { InvoiceEntity } from '../invoices/invoice.entity.js';
 import { invoiceSnapshot } from '../invoices/invoice.type.js';
 import { processorNamed } from '../invoices/payment-processor.js';
@@ -15,11 +17,13 @@ import type { SubscriptionEntity } from './subscription.entity.js';
 import { subscriptionSnapshot } from './subscription.type.js';
 import { arrOf, invoiceDueAt, movementOf, periodEndAfter, transition, type Move } from './subscription.rules.js';
 
-/** One unit of billing work: a transaction's EntityManager, its logical "now", and the events to publish after commit. */
+/** One unit of billing work: a transaction's EntityManager, its logical "now", and the events of its changes. */
 export interface BillingTx {
   em: EntityManager;
   now: Date;
   events: AccountEventPayload[];
+  /** sealing for the outbox, when the caller brings its own (billing.tx.ts) */
+  outbox?: OutboxDeps;
 }
 
 /** The row's recurring revenue as ARR cents (exact integer; MRR = ARR / 12). */
