@@ -1,11 +1,15 @@
 // Accounts of the caller's platform. The `platform` filter (../tenancy.ts) limits every query here
 // to that platform, so an account of another platform is simply not found (404).
+import { systemClock } from '../../../lib/clock.js';
 import { DomainError } from '../../../lib/errors.js';
 import { base62 } from '../../../lib/ids.js';
 import type { PlatformContext } from '../context.js';
 import { publishKeysInvalidated } from '../events.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { ApiKeyEntity } from '../api-keys/api-key.entity.js';
+import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
+import { inBillingTx } from '../subscriptions/billing.tx.js';
+import { endLiveSubscription } from '../subscriptions/subscription.closure.js';
 import { checkUrlId, fail, oneOf, optionalDomain, optionalText, requiredText, slugify, uniqueConstraintOf } from '../validation.js';
 import { ACCOUNT_STATUSES, AccountEntity } from './account.entity.js';
 import type { CreateAccountInput, UpdateAccountInput } from './account.inputs.js';
@@ -103,9 +107,14 @@ export async function createAccount(ctx: PlatformContext, input: CreateAccountIn
   const base = candidates[0] ?? 'account';
   const urlId = candidates.find((c) => !used.has(c)) ?? `${base.slice(0, 57)}-${base62(6).toLowerCase()}`;
 
-  const account = ctx.em.create(AccountEntity, { ...fields, urlId, platform: ctx.em.getReference(PlatformEntity, platformId) });
+  let account: AccountEntity;
   try {
-    await ctx.em.flush();
+    account = await withAccountEvents(ctx, async (tx) => {
+      const a = tx.em.create(AccountEntity, { ...fields, urlId, platform: tx.em.getReference(PlatformEntity, platformId) });
+      await tx.em.flush(); // a duplicate code or url_id fails here, before anything else is written
+      await recordAccountEvent(tx, { account: a, event: 'account.created', data: accountEventData(a) });
+      return a;
+    });
   } catch (e) {
     rethrowUnique(e, code, urlId);
   }
@@ -113,8 +122,25 @@ export async function createAccount(ctx: PlatformContext, input: CreateAccountIn
   return account;
 }
 
+/** What account events carry: the account as REST shows its main attributes (snake_case). */
+function accountEventData(a: AccountEntity): Record<string, unknown> {
+  return {
+    account_id: a.id,
+    url_id: a.urlId,
+    code: a.code,
+    name: a.name,
+    status: a.status,
+    deployment_model: a.deploymentModel,
+    preferred_domain: a.preferredDomain ?? null,
+    preferred_language: a.preferredLanguage ?? null,
+    domain_verified: a.domainVerified,
+    deleted_at: a.deletedAt?.toISOString() ?? null,
+  };
+}
+
 export async function updateAccount(ctx: PlatformContext, ref: string, input: UpdateAccountInput): Promise<AccountEntity> {
   const account = await getAccount(ctx, ref);
+  const before = accountEventData(account);
   if (input.name !== undefined) account.name = requiredText(input.name, 'name', 200);
   if (input.status != null) account.status = oneOf(input.status, ACCOUNT_STATUSES, 'status', account.status);
   if (input.preferredLanguage !== undefined) account.preferredLanguage = checkLanguage(input.preferredLanguage);
@@ -152,8 +178,14 @@ export async function updateAccount(ctx: PlatformContext, ref: string, input: Up
     if (wanted.code) account.code = wanted.code;
     if (wanted.urlId) account.urlId = wanted.urlId;
   }
+  const after = accountEventData(account);
+  const changed = Object.keys(after).filter((k) => after[k] !== before[k]);
   try {
-    await ctx.em.flush();
+    await withAccountEvents(ctx, async (tx) => {
+      await tx.em.flush();
+      // a PUT that changes nothing is not an event
+      if (changed.length) await recordAccountEvent(tx, { account, event: 'account.updated', data: { ...after, changed } });
+    });
   } catch (e) {
     rethrowUnique(e, account.code, account.urlId);
   }
@@ -161,11 +193,18 @@ export async function updateAccount(ctx: PlatformContext, ref: string, input: Up
   return account;
 }
 
-/** Soft delete: gone from lists and lookups (its keys stop working), kept in the database, restorable. */
+/**
+ * Soft delete: gone from lists and lookups (its keys stop working), kept in the database, restorable.
+ * Its live subscription ends now in the same transaction (MRR stops counting it; a restore does not
+ * bring it back), with the subscription's events and account.deleted in the outbox.
+ */
 export async function deleteAccount(ctx: PlatformContext, ref: string): Promise<AccountEntity> {
   const account = await getAccount(ctx, ref);
-  account.deletedAt = new Date();
-  await ctx.em.flush();
+  await inBillingTx({ em: ctx.em, clock: systemClock, pubsub: ctx.pubsub, log: ctx.log }, async (tx) => {
+    const ended = await endLiveSubscription(tx, account.id);
+    account.deletedAt = tx.now;
+    await recordAccountEvent(tx, { account, event: 'account.deleted', data: { ...accountEventData(account), canceled_subscription_id: ended?.id ?? null } });
+  });
   await publishKeysInvalidated(ctx, { accountIds: [account.id] }, 'account.deleted');
   return account;
 }
@@ -175,8 +214,11 @@ export async function restoreAccount(ctx: PlatformContext, ref: string): Promise
   const account = await ctx.em.findOne(AccountEntity, ref.includes('_') ? { id: ref } : { urlId: ref });
   if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', `Account ${ref} not found`, { parameter: 'url_id' });
   if (account.deletedAt) {
-    account.deletedAt = null;
-    await ctx.em.flush();
+    await withAccountEvents(ctx, async (tx) => {
+      account.deletedAt = null;
+      await tx.em.flush();
+      await recordAccountEvent(tx, { account, event: 'account.restored', data: accountEventData(account) });
+    });
     await publishKeysInvalidated(ctx, { accountIds: [account.id] }, 'account.restored');
   }
   return account;
