@@ -5,12 +5,17 @@
 // License and provision are idempotent: repeating one returns the existing record with created =
 // false (REST: 200 instead of 201). Concurrent calls collapse into one row through the unique
 // constraints (block.repository.ts), never through read-then-write.
+//
+// Each change that happens (not the idempotent repeats) records its account event (block.licensed,
+// block.unlicensed, block.provisioned, block.deprovisioned) in the transaction of the change.
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { getAccount } from '../accounts/account.service.js';
 import type { AccountEntity } from '../accounts/account.entity.js';
+import type { AppEntity } from '../apps/app.entity.js';
 import { getApp } from '../apps/app.service.js';
+import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { requiredText } from '../validation.js';
 import { BlockEntity, BlockInstanceEntity, BlockLicenseEntity } from './block.entity.js';
 import { blockLoaders } from './block.loaders.js';
@@ -52,14 +57,18 @@ export async function listLicenses(ctx: PlatformContext, accountUrlId: string): 
 export async function licenseBlock(ctx: PlatformContext, accountUrlId: string, blockUniqueId: string): Promise<LicenseRow & { created: boolean }> {
   const account = await getAccount(ctx, accountUrlId);
   const block = await getBlock(ctx, blockUniqueId, 'block_unique_id');
-  const created = await insertLicense(ctx.em, {
-    platformId: account.platform.id,
-    accountId: account.id,
-    blockId: block.id,
-    licensedBy: ctx.tenant.userId ?? null,
+  const { created, license } = await withAccountEvents(ctx, async (tx) => {
+    const created = await insertLicense(tx.em, {
+      platformId: account.platform.id,
+      accountId: account.id,
+      blockId: block.id,
+      licensedBy: ctx.tenant.userId ?? null,
+    });
+    const license = await findLicense(tx, account, block.id);
+    if (!license) throw new DomainError('CONFLICT', 'The license was removed while it was being created; retry');
+    if (created) await recordAccountEvent(tx, { account, event: 'block.licensed', subject: { type: 'block_license', id: license.id }, data: licenseEventData(license, block) });
+    return { created, license };
   });
-  const license = await findLicense(ctx, account, block.id);
-  if (!license) throw new DomainError('CONFLICT', 'The license was removed while it was being created; retry');
   const appIds = created ? [] : await blockLoaders(ctx).appIdsByLicense.load(license.id);
   return { license, block, appIds, created };
 }
@@ -82,8 +91,13 @@ export async function removeLicense(ctx: PlatformContext, accountUrlId: string, 
   await refuseWhileProvisioned(ctx, license);
   let deleted: number;
   try {
-    deleted = await ctx.em.nativeDelete(BlockLicenseEntity, { id: license.id });
+    deleted = await withAccountEvents(ctx, async (tx) => {
+      const n = await tx.em.nativeDelete(BlockLicenseEntity, { id: license.id });
+      if (n) await recordAccountEvent(tx, { account, event: 'block.unlicensed', subject: { type: 'block_license', id: license.id }, data: licenseEventData(license, license.block) });
+      return n;
+    });
   } catch (e) {
+    // outside the (rolled back) transaction: the check reads with the request's EntityManager
     if (e instanceof ForeignKeyConstraintViolationException) await refuseWhileProvisioned(ctx, license);
     throw e;
   }
@@ -123,34 +137,47 @@ export async function provisionBlock(
     );
   const license = await findLicense(ctx, account, block.id);
   if (!license) throw notLicensed();
-  let created: boolean;
   try {
-    created = await insertInstance(ctx.em, {
-      platformId: account.platform.id,
-      accountId: account.id,
-      appId: app.id,
-      blockId: block.id,
-      licenseId: license.id,
-      provisionedBy: ctx.tenant.userId ?? null,
+    return await withAccountEvents(ctx, async (tx) => {
+      const created = await insertInstance(tx.em, {
+        platformId: account.platform.id,
+        accountId: account.id,
+        appId: app.id,
+        blockId: block.id,
+        licenseId: license.id,
+        provisionedBy: ctx.tenant.userId ?? null,
+      });
+      const instance = await tx.em.findOne(BlockInstanceEntity, { app, block: block.id }, { populate: ['block'] });
+      if (!instance) throw new DomainError('CONFLICT', 'The block was deprovisioned while it was being provisioned; retry');
+      if (created) await recordAccountEvent(tx, { account, event: 'block.provisioned', subject: { type: 'block_instance', id: instance.id }, data: instanceEventData(instance, block, app) });
+      return { instance, block, created };
     });
   } catch (e) {
     // the license was removed between the lookup and the insert
     if (e instanceof ForeignKeyConstraintViolationException) throw notLicensed();
     throw e;
   }
-  const instance = await ctx.em.findOne(BlockInstanceEntity, { app, block: block.id }, { populate: ['block'] });
-  if (!instance) throw new DomainError('CONFLICT', 'The block was deprovisioned while it was being provisioned; retry');
-  return { instance, block, created };
 }
 
 /** Deprovision: `idOrBlock` is the block's unique_id (blk_crm) or the instance id (bki_...). */
 export async function deprovisionBlock(ctx: PlatformContext, accountUrlId: string, appId: string, idOrBlock: string): Promise<InstanceRow> {
-  const { app } = await getApp(ctx, accountUrlId, appId);
+  const { account, app } = await getApp(ctx, accountUrlId, appId);
   const instance = await ctx.em.findOne(BlockInstanceEntity, { app, $or: [{ id: idOrBlock }, { block: idOrBlock }] }, { populate: ['block'] });
   const missing = () => new DomainError('BLOCK_NOT_PROVISIONED', `Block "${idOrBlock}" is not provisioned to app ${app.id}`, { parameter: 'block_id' });
   if (!instance) throw missing();
-  if ((await ctx.em.nativeDelete(BlockInstanceEntity, { id: instance.id })) === 0) throw missing();
+  await withAccountEvents(ctx, async (tx) => {
+    if ((await tx.em.nativeDelete(BlockInstanceEntity, { id: instance.id })) === 0) throw missing();
+    await recordAccountEvent(tx, { account, event: 'block.deprovisioned', subject: { type: 'block_instance', id: instance.id }, data: instanceEventData(instance, instance.block, app) });
+  });
   return { instance, block: instance.block };
+}
+
+function licenseEventData(license: BlockLicenseEntity, block: BlockEntity): Record<string, unknown> {
+  return { license_id: license.id, block_unique_id: block.id, block_code: block.code, block_name: block.name };
+}
+
+function instanceEventData(instance: BlockInstanceEntity, block: BlockEntity, app: AppEntity): Record<string, unknown> {
+  return { instance_id: instance.id, app_id: app.id, app_name: app.name, license_id: instance.license.id, block_unique_id: block.id, block_code: block.code, block_name: block.name };
 }
 
 function findLicense(ctx: PlatformContext, account: AccountEntity, blockId: string): Promise<BlockLicenseEntity | null> {

@@ -6,14 +6,17 @@
 // account; an app grant reaches that app only and does not make the user a member of the account.
 // Granting what the user already has (same target, same role, active) returns the existing record
 // (idempotent); a different role, or a suspended record, is ACCESS_ALREADY_EXISTS (409).
+// A new grant and every state move record their account event (access.granted, access.suspended,
+// access.reactivated, access.revoked) in the transaction of the change.
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import type { AccountEntity } from '../accounts/account.entity.js';
 import type { AppEntity } from '../apps/app.entity.js';
+import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { fail, oneOf } from '../validation.js';
 import { UserAccessEntity } from './user-access.entity.js';
 import type { GrantUserAccessInput } from './user-access.inputs.js';
-import { insertGrant } from './user-access.repository.js';
+import { insertGrant, type GrantRow } from './user-access.repository.js';
 import {
   ACCESS_ROLES,
   ACCESS_STATUSES,
@@ -60,7 +63,7 @@ export async function grantAccess(ctx: PlatformContext, input: GrantUserAccessIn
   const role: AccessRole = oneOf(input.role, ACCESS_ROLES, 'role', DEFAULT_ROLE);
   const { account, app } = await resolveTarget(ctx, input);
   const targetId = app?.id ?? account.id;
-  const row = {
+  const row: GrantRow = {
     platformId: account.platform.id,
     userId,
     targetType: app ? ('app' as const) : ('account' as const),
@@ -70,11 +73,20 @@ export async function grantAccess(ctx: PlatformContext, input: GrantUserAccessIn
     role,
     grantedBy: ctx.tenant.userId ?? null,
   };
+  return withAccountEvents(ctx, (tx) => grantOnce(tx, row, account, app));
+}
+
+async function grantOnce(tx: PlatformContext, row: GrantRow, account: AccountEntity, app: AppEntity | null): Promise<{ access: UserAccessEntity; created: boolean }> {
+  const { userId, targetId, role } = row;
   // A conflicting record can be revoked between our insert and our read: then insert again.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const id = await insertGrant(ctx.em, row);
-    if (id) return { access: await loadAccess(ctx, id), created: true };
-    const existing = await ctx.em.findOne(UserAccessEntity, { userId, targetId, status: { $ne: 'revoked' } }, { populate: ['account'], refresh: true });
+    const id = await insertGrant(tx.em, row);
+    if (id) {
+      const access = await loadAccess(tx, id);
+      await recordAccountEvent(tx, { account, event: 'access.granted', subject: { type: 'user_access', id }, data: accessEventData(access) });
+      return { access, created: true };
+    }
+    const existing = await tx.em.findOne(UserAccessEntity, { userId, targetId, status: { $ne: 'revoked' } }, { populate: ['account'], refresh: true });
     if (!existing) continue;
     const what = `${row.targetType} ${app?.id ?? account.urlId}`;
     if (existing.status !== 'active') {
@@ -116,13 +128,30 @@ export async function changeAccess(ctx: PlatformContext, id: string, action: Acc
   if (action === 'suspend') changes.suspendedAt = now;
   if (action === 'reactivate') changes.suspendedAt = null;
   if (action === 'revoke') changes.revokedAt = now;
-  const updated = await ctx.em.nativeUpdate(UserAccessEntity, { id, platform: current.platform.id, status: { $in: [...from] } }, changes);
-  const after = await loadAccess(ctx, id);
-  if (updated === 0) {
-    nextStatus(after.status, action); // throws INVALID_STATE_TRANSITION (409) naming the status
-    throw new DomainError('CONFLICT', 'The access changed concurrently; retry');
-  }
-  return after;
+  return withAccountEvents(ctx, async (tx) => {
+    const updated = await tx.em.nativeUpdate(UserAccessEntity, { id, platform: current.platform.id, status: { $in: [...from] } }, changes);
+    const after = await loadAccess(tx, id);
+    if (updated === 0) {
+      nextStatus(after.status, action); // throws INVALID_STATE_TRANSITION (409) naming the status
+      throw new DomainError('CONFLICT', 'The access changed concurrently; retry');
+    }
+    await recordAccountEvent(tx, { account: after.account, event: ACCESS_EVENT[action], subject: { type: 'user_access', id }, data: accessEventData(after) });
+    return after;
+  });
+}
+
+const ACCESS_EVENT = { suspend: 'access.suspended', reactivate: 'access.reactivated', revoke: 'access.revoked' } as const satisfies Record<AccessAction, string>;
+
+function accessEventData(a: UserAccessEntity): Record<string, unknown> {
+  return {
+    access_id: a.id,
+    user_id: a.userId,
+    target_type: a.targetType,
+    target_id: a.targetId,
+    app_id: a.app?.id ?? null,
+    role: a.role,
+    status: a.status,
+  };
 }
 
 export async function listAccesses(ctx: PlatformContext, userId: string, status?: string | null): Promise<UserAccessEntity[]> {
