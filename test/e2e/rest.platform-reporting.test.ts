@@ -84,6 +84,14 @@ beforeAll(async () => {
   await backdate('A5', { account: 5, subscription: 5, invoices: 5, events: { create: 5 } });
   await backdate('A6', { account: 60, subscription: 60, invoices: 60, events: { create: 60, change_plan: 20 } });
   await backdate('A7', { account: 60, subscription: 60, invoices: 60, events: { create: 60, suspend: 3 } });
+  // block licenses: A1 auth + crm, A2 auth, A8 auth + jarvis, both provisioned to A8's app
+  const license = async (name: string, block: string) =>
+    expect((await rest('POST', `/accounts/${acc[name].urlId}/blocks`, { body: jsonApi('block_licenses', { block_unique_id: block }), headers: t.platformHeaders })).status).toBe(201);
+  for (const [name, block] of [['A1', 'blk_auth'], ['A1', 'blk_crm'], ['A2', 'blk_auth'], ['A8', 'blk_auth'], ['A8', 'blk_jarvis']]) await license(name, block);
+  for (const block of ['blk_auth', 'blk_jarvis']) {
+    const r = await rest('POST', `/accounts/${t.accountUrlId}/apps/${t.appId}/blocks`, { body: jsonApi('block_instances', { block_unique_id: block }), headers: t.platformHeaders });
+    expect(r.status).toBe(201);
+  }
   await db.sql(
     `update platform.api_keys set usage_count = case key_type when 'secret' then 990 else 10 end, last_used_at = ${ago(1)}
       where app_id = ?`,
@@ -212,7 +220,7 @@ describe('GET /reporting/growth', () => {
 });
 
 describe('GET /reporting/engagement', () => {
-  test('API requests from key usage, active accounts, block adoption from the live plans', async () => {
+  test('API requests from key usage, active accounts, block adoption from the licenses and instances', async () => {
     const a = (await report('engagement', `${P()}&period=30d&force_refresh=true`)).attributes;
     expect(a).toMatchObject({
       api_requests: 1000,
@@ -227,11 +235,11 @@ describe('GET /reporting/engagement', () => {
     });
     const adoption = Object.fromEntries(a.block_adoption.map((x: any) => [x.block, x]));
     expect(a.block_adoption).toHaveLength(17);
-    // live subscriptions: A1 growth, A2 starter, A4 starter (trial), A5 enterprise, A6 starter; A7 is paused
-    expect(adoption.auth).toEqual({ block: 'auth', accounts: 5, adoption_rate: 0.625 });
-    expect(adoption.crm).toEqual({ block: 'crm', accounts: 5, adoption_rate: 0.625 });
-    expect(adoption.jarvis).toEqual({ block: 'jarvis', accounts: 2, adoption_rate: 0.25 });
-    expect(adoption.university).toEqual({ block: 'university', accounts: 1, adoption_rate: 0.125 });
+    // licenses: A1 auth + crm, A2 auth, A8 auth + jarvis; A8's app has auth and jarvis (plans do not count)
+    expect(a.block_adoption[0]).toEqual({ block: 'auth', accounts: 3, apps: 1, adoption_rate: 0.375 });
+    expect(adoption.crm).toEqual({ block: 'crm', accounts: 1, apps: 0, adoption_rate: 0.125 });
+    expect(adoption.jarvis).toEqual({ block: 'jarvis', accounts: 1, apps: 1, adoption_rate: 0.125 });
+    expect(adoption.university).toEqual({ block: 'university', accounts: 0, apps: 0, adoption_rate: 0 });
     expect(a.top_accounts).toEqual([{ account_id: acc.A8.id, code: expect.any(String), platform: t.platformCode, requests: 1000 }]);
   });
 });

@@ -296,19 +296,22 @@ export class ReportingRepository {
     );
   }
 
-  /** Accounts whose live (trialing, active, past-due) subscription's plan includes each block (per plan first, as revenueByBlock). */
+  /**
+   * Every catalog block (catalog order) with the live accounts holding a license of it and the live
+   * apps it is provisioned to: what accounts turned on, not what their plan entitles them to.
+   */
   async blockAdoption(pid: string | null): Promise<Row[]> {
     const q = new Q(pid);
+    const licensed = `select l.block_id, count(*)::int as accounts
+                        from ${S}.block_licenses l join ${S}.accounts a on a.id = l.account_id
+                       where ${LIVE_ACCOUNT}${q.on('l')} group by l.block_id`;
+    const provisioned = `select i.block_id, count(*)::int as apps
+                           from ${S}.block_instances i join ${S}.apps ap on ap.id = i.app_id join ${S}.accounts a on a.id = i.account_id
+                          where ${LIVE_ACCOUNT} and ap.deleted_at is null${q.on('i')} group by i.block_id`;
     return this.rows(
-      `with per_model as (
-         select s.model_id, count(distinct s.account_id) as accounts
-           from ${S}.subscriptions s join ${S}.accounts a on a.id = s.account_id
-          where s.status in ('trialing', 'active', 'past_due') and ${LIVE_ACCOUNT}${q.on('s')}
-          group by s.model_id)
-       select b.block, sum(pm.accounts)::int as accounts
-         from per_model pm join ${S}.subscription_models m on m.id = pm.model_id
-         cross join lateral unnest(m.included_blocks) as b(block)
-        group by b.block`,
+      `select b.code as block, coalesce(l.accounts, 0) as accounts, coalesce(i.apps, 0) as apps
+         from ${S}.blocks b left join (${licensed}) l on l.block_id = b.id left join (${provisioned}) i on i.block_id = b.id
+        order by b.position, b.code`,
       q,
     );
   }

@@ -204,15 +204,13 @@ async function buildGrowth(repo: ReportingRepository, { pid }: Scope, w: ReportW
 }
 
 async function buildEngagement(repo: ReportingRepository, { pid }: Scope, w: ReportWindow): Promise<Body<EngagementReport>> {
-  const [usage, apps, states, adoption, models, top] = await Promise.all([
+  const [usage, apps, states, adoption, top] = await Promise.all([
     repo.usage(pid, w.start),
     repo.appCount(pid),
     repo.accountStates(pid, null),
     repo.blockAdoption(pid),
-    repo.models(),
     repo.topAccountsByRequests(pid),
   ]);
-  const byBlock = new Map(adoption.map((r) => [r.block, Number(r.accounts)]));
   return {
     apiRequests: Number(usage.requests),
     totalAccounts: states.total,
@@ -223,7 +221,7 @@ async function buildEngagement(repo: ReportingRepository, { pid }: Scope, w: Rep
     totalKeys: usage.keys,
     keysUsed: usage.keys_used,
     requestsPerAccount: states.total ? Math.round((Number(usage.requests) / states.total) * 100) / 100 : null,
-    blockAdoption: allBlocks(models).map((b) => ({ block: b, accounts: byBlock.get(b) ?? 0, adoptionRate: rate(byBlock.get(b) ?? 0, states.total) })),
+    blockAdoption: adoption.map((r) => ({ block: r.block, accounts: r.accounts, apps: r.apps, adoptionRate: rate(r.accounts, states.total) })),
     topAccounts: top.map((r) => ({ accountId: r.id, code: r.code, platform: r.platform, requests: Number(r.requests) })),
   };
 }

@@ -145,7 +145,8 @@ export class GrowthReport extends ReportHeader {
 @ObjectType()
 export class BlockAdoption {
   @Field() block!: string;
-  @Field(() => Int, { description: "accounts whose live subscription's plan includes the block" }) accounts!: number;
+  @Field(() => Int, { description: 'live accounts holding a license of the block' }) accounts!: number;
+  @Field(() => Int, { description: 'live apps the block is provisioned to' }) apps!: number;
   @Field(() => Float, { nullable: true, description: 'accounts / live accounts' }) adoptionRate!: number | null;
 }
 
