@@ -41,6 +41,10 @@ export interface SearchRequest {
   cropLength?: number;
   cropMarker?: string;
   showMatchesPosition?: boolean;
+  /** facet values returned per facet (default 100, as Meilisearch) */
+  maxValuesPerFacet?: number;
+  /** order of facet values: 'alpha' (default, as Meilisearch) or 'count' (most frequent first) */
+  sortFacetValuesBy?: 'alpha' | 'count';
 }
 
 export interface SearchHit {
