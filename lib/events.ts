@@ -14,3 +14,19 @@ export interface ProductEventPayload {
 export const topics = {
   productEvents: (appId: string, environment: Environment) => `product.events:${appId}:${environment}`,
 };
+
+/** Search task progress (enqueued → processing → succeeded | failed | canceled), per tenant topic. */
+export type SearchTaskEventName = 'task.enqueued' | 'task.processing' | 'task.succeeded' | 'task.failed' | 'task.canceled';
+
+export interface SearchTaskEventPayload {
+  event: SearchTaskEventName;
+  occurredAt: string;
+  taskId: string;
+  indexUid: string;
+  taskType: string;
+  status: string;
+  /** documents indexed (or deleted) by the task so far; null until known */
+  documentsIndexed: number | null;
+}
+
+export const searchTaskTopic = (appId: string, environment: Environment) => `search.tasks:${appId}:${environment}`;

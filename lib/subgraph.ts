@@ -51,6 +51,8 @@ export interface SubgraphDefinition<L = unknown> {
   /** Tenant scoping in one place: set the ORM filter parameters for this request. */
   scope(em: EntityManager, tenant: TenantContext): void;
   createLoaders(ctx: Omit<SubgraphContext<L>, 'loaders'>): L;
+  /** Process-level background work (task workers, dispatchers), started after migrations and stopped before the ORM closes. */
+  start?(deps: { orm: MikroORM; cfg: Config; log: Logger; pubsub: PubSub }): Promise<{ stop(): Promise<void> }>;
 }
 
 /** Scopes are checked here, once: @Authorized('products:write') on a resolver. */
@@ -102,6 +104,7 @@ export async function startSubgraph(
   const orm = await createOrm({ url: opts.dbUrl, schema: def.dbSchema, entities: def.entities, migrations: def.migrations, filters: def.filters });
   const applied = await migrate(orm, def.dbSchema);
   if (applied.length) log.info('migrations applied', { applied });
+  const background = await def.start?.({ orm, cfg, log, pubsub });
   const schema = await buildFederatedSchema(def);
   const apollo = new ApolloServer<SubgraphContext>({
     schema,
@@ -158,6 +161,7 @@ export async function startSubgraph(
       server.closeAllConnections();
       await closed;
       await apollo.stop();
+      await background?.stop();
       await orm.close();
     },
   };

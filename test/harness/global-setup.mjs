@@ -56,6 +56,12 @@ export default async function globalSetup() {
     LOG_LEVEL: 'warn',
     ALLOW_PRIVATE_NETWORK_FETCH: '1',
     API_KEY_CACHE_TTL_MS: '1000',
+    // search: plan limits for contexts without a plan (tests of the Free limits pass a plan explicitly),
+    // quick webhook retries and task leases so retry and crash tests finish in seconds
+    SEARCH_DEFAULT_PLAN: 'growth',
+    SEARCH_WEBHOOK_BACKOFF_MS: '200',
+    SEARCH_TASK_LEASE_MS: '3000',
+    SEARCH_POLL_MS: '200',
   };
   const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', 'stack.log'));
   const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), ['--import', '@swc-node/register/esm-register', 'scripts/start-all.ts'], {

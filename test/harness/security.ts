@@ -147,6 +147,9 @@ export interface SecTenant extends Tenant {
   userToken: string;
   productId?: string;
   indexUid?: string;
+  documentId?: string;
+  taskId?: string;
+  webhookId?: string;
 }
 
 export async function createSecTenant(): Promise<SecTenant> {
@@ -157,18 +160,49 @@ export async function createSecTenant(): Promise<SecTenant> {
   return { ...t, platformId: p.body.data.id, userId, userToken: mintToken({ sub: userId, scopes: [] }) };
 }
 
+/** Poll a search task until it leaves the queue (the fixture document must be readable). */
+async function searchTaskDone(t: SecTenant, taskId: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const r = await rest('GET', `/search/v1/tasks/${taskId}`, { headers: t.keyHeaders });
+    if (r.status === 200 && ['succeeded', 'failed', 'canceled'].includes(r.body.data.attributes.status)) return;
+    await sleep(100);
+  }
+  throw new Error(`search task ${taskId} did not finish`);
+}
+
 /** Resources a path param may need; created once per tenant, on first use. */
 async function ensureResources(route: Route, t: SecTenant): Promise<void> {
+  // A route that deletes the resource its path names gets a fresh one per call.
+  if (route.method === 'DELETE' && /:index_uid$/.test(route.path)) t.indexUid = undefined;
+  if (route.method === 'DELETE' && /:webhook_id$/.test(route.path)) t.webhookId = undefined;
+  const needsIndex = route.path.includes(':index_uid') || route.path.includes(':task_id') || ['search_events', 'multi_search_queries'].includes(route.body?.type ?? '');
   if (route.path.includes(':id') && !t.productId) {
     const r = await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Fixture', sku: uniq('SKU-') }), headers: t.keyHeaders });
     if (r.status !== 201) throw new Error(`fixture product: ${describeRes(r)}`);
     t.productId = r.body.data.id;
   }
-  if (route.path.includes(':index_uid') && !t.indexUid) {
+  if (needsIndex && !t.indexUid) {
     const uid = uniq('idx_');
-    const r = await rest('POST', '/search/v1/indexes', { body: jsonApi('indexes', { uid }), headers: t.keyHeaders });
+    const r = await rest('POST', '/search/v1/indexes', { body: jsonApi('indexes', { uid, primary_key: 'id', settings: { filterable_attributes: ['genre'] } }), headers: t.keyHeaders });
     if (r.status !== 201) throw new Error(`fixture index: ${describeRes(r)}`);
     t.indexUid = uid;
+  }
+  if (route.path.includes(':document_id') && !t.documentId) {
+    const id = uniq('doc');
+    const r = await rest('POST', `/search/v1/indexes/${t.indexUid}/documents`, { body: jsonApi('documents', { documents: [{ id, genre: 'fixture' }] }), headers: t.keyHeaders });
+    if (r.status !== 202) throw new Error(`fixture document: ${describeRes(r)}`);
+    await searchTaskDone(t, r.body.data.id);
+    t.documentId = id;
+  }
+  if (route.path.includes(':task_id') && !t.taskId) {
+    const r = await rest('GET', `/search/v1/tasks?index_uid=${t.indexUid}`, { headers: t.keyHeaders });
+    if (r.status !== 200 || !r.body.data.length) throw new Error(`fixture task: ${describeRes(r)}`);
+    t.taskId = r.body.data[0].id;
+  }
+  if (route.path.includes(':webhook_id') && !t.webhookId) {
+    const r = await rest('POST', '/search/v1/webhooks', { body: jsonApi('webhooks', MINIMAL_BODIES.webhooks(t)), headers: t.keyHeaders });
+    if (r.status !== 201) throw new Error(`fixture webhook: ${describeRes(r)}`);
+    t.webhookId = r.body.data.id;
   }
 }
 
@@ -183,17 +217,32 @@ export const PARAM_FIXTURES: Record<string, { value(t: SecTenant): string; forei
   app_id: { value: (t) => t.appId, foreignCode: 'APP_NOT_FOUND' },
   id: { value: (t) => t.productId!, foreignCode: 'PRODUCT_NOT_FOUND' },
   index_uid: { value: (t) => t.indexUid!, foreignCode: 'index_not_found' },
+  document_id: { value: (t) => t.documentId!, foreignCode: 'document_not_found' },
+  task_id: { value: (t) => t.taskId!, foreignCode: 'task_not_found' },
+  webhook_id: { value: (t) => t.webhookId!, foreignCode: 'webhook_not_found' },
   user_unique_id: { value: (t) => t.userId, foreignCode: null },
 };
 
 /** The smallest valid body of each JSON:API type; unique values, so the row can be called repeatedly. */
-export const MINIMAL_BODIES: Record<string, () => Record<string, unknown>> = {
+export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unknown>> = {
   platforms: () => ({ code: uniq('p'), name: 'Security fixture' }),
   accounts: () => ({ name: `Security ${uniq('')}`, code: uniq('a') }),
   apps: () => ({ name: 'Security fixture' }),
   api_keys: () => ({ name: 'security fixture', key_type: 'secret' }),
   products: () => ({ name: 'Security fixture', sku: uniq('SKU-') }),
   indexes: () => ({ uid: uniq('idx_') }),
+  index_settings: () => ({ filterable_attributes: ['genre'] }),
+  synonyms: () => ({ synonyms: { tv: ['television'] } }),
+  stop_words: () => ({ stop_words: ['the'] }),
+  ranking_rules: () => ({ ranking_rules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'] }),
+  suggestion_settings: () => ({ enabled: true }),
+  documents: () => ({ documents: [{ id: uniq('d'), genre: 'fixture' }] }),
+  document_deletions: () => ({ document_ids: [uniq('d')], filter: 'genre = "nothing"' }),
+  search_queries: () => ({ query: 'fixture' }),
+  multi_search_queries: (t) => ({ queries: [{ index_uid: t.indexUid, query: 'fixture' }] }),
+  suggestion_queries: () => ({ query: 'fix' }),
+  search_events: (t) => ({ event_type: 'click', index_uid: t.indexUid, query: 'fixture', document_id: 'd1', position: 1 }),
+  webhooks: () => ({ url: 'http://127.0.0.1:9/hook', events: ['index.created'], secret: 'security-fixture-secret' }),
 };
 
 export function paramNames(route: Route): string[] {
@@ -209,11 +258,11 @@ export function pathFor(route: Route, t: SecTenant, override: Record<string, str
   });
 }
 
-export function bodyFor(route: Route): unknown {
+export function bodyFor(route: Route, t?: SecTenant): unknown {
   if (!route.body) return undefined;
   const make = MINIMAL_BODIES[route.body.type];
   if (!make) throw new Error(`${route.method} ${route.path}: no minimal body for data.type "${route.body.type}" (add it to MINIMAL_BODIES)`);
-  return jsonApi(route.body.type, make());
+  return jsonApi(route.body.type, make(t!));
 }
 
 /** The scope a route needs, as documented in the spec and the route summaries. */
@@ -254,7 +303,7 @@ export interface Call {
 /** One request of the route as tenant `t`'s route, with the given credentials. */
 export async function call(route: Route, t: SecTenant, c: Call): Promise<HttpResult> {
   await ensureResources(route, t);
-  return rest(route.method, pathFor(route, t, c.params), { headers: c.headers, ...(route.body ? { body: bodyFor(route) } : {}) });
+  return rest(route.method, pathFor(route, t, c.params), { headers: c.headers, ...(route.body ? { body: bodyFor(route, t) } : {}) });
 }
 
 /** Asserts a success of the route (its documented status and a JSON:API document). */
