@@ -147,21 +147,32 @@ function main(): void {
   };
   const { engine, batchMs } = indexDebian(docs, settings);
   const totalMs = batchMs.reduce((a, b) => a + b, 0);
-  const firstThree = batchMs.slice(0, 3);
-  const lastThree = batchMs.slice(-4, -1); // the final batch is partial
-  console.log(`engine indexing: ${docs.length} docs in ${(totalMs / 1000).toFixed(2)} s = ${Math.round(docs.length / (totalMs / 1000))} docs/s (1,000-doc batches)`);
-  console.log(`  batch cost on an empty index (first 3): ${firstThree.map((x) => x.toFixed(0)).join(', ')} ms; on a ~62k index (last full 3): ${lastThree.map((x) => x.toFixed(0)).join(', ')} ms`);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`engine indexing: ${docs.length} docs in ${(totalMs / 1000).toFixed(2)} s = ${Math.round(docs.length / (totalMs / 1000))} docs/s (1,000-doc batches, tail merges included)`);
+  console.log(`  batch cost: median ${median(batchMs).toFixed(1)} ms, max ${Math.max(...batchMs).toFixed(1)} ms (first batches include JIT warm-up)`);
+  // the same 1,000 documents (new ids) into an empty engine and into the full one, JIT warm, median of 5
+  const extra = (k: number) => docs.slice(20_000, 21_000).map((d) => ({ ...d, id: 1_000_000 + k * 1000 + Number(d.id) }));
+  const intoEmpty: number[] = [];
+  const intoFull: number[] = [];
+  for (let k = 0; k < 5; k++) {
+    const empty = engineFactory.create(settings);
+    intoEmpty.push(time(() => empty.addDocuments(extra(k), 'id'))[1]);
+    intoFull.push(time(() => engine.addDocuments(extra(k), 'id'))[1]);
+  }
+  console.log(`  1,000 docs into an empty index: ${median(intoEmpty).toFixed(1)} ms; into the ${engine.size.toLocaleString('en')}-doc index: ${median(intoFull).toFixed(1)} ms (medians of 5; includes tail merges)`);
+  engine.deleteDocuments(Array.from({ length: 5000 }, (_, i) => String(1_000_000 + i)).filter((id) => engine.getDocument(id)));
   global.gc?.();
-  console.log(`rss after loading (engine + documents): ${mb(process.memoryUsage().rss)}; heap used ${mb(process.memoryUsage().heapUsed)}`);
+  console.log(`rss after loading (engine + documents): ${mb(process.memoryUsage().rss)}; heap used ${mb(process.memoryUsage().heapUsed)}, typed arrays ${mb(process.memoryUsage().arrayBuffers)}`);
 
   const queries = makeQueries(docs, 200);
   console.log(`queries (first 8): ${queries.slice(0, 8).map((q) => JSON.stringify(q)).join(' ')}`);
   runQueries(engine, queries.slice(0, 20)); // warm-up
-  console.log(fmt(`engine, ${batchMs.length} segments (uncompacted)`, runQueries(engine, queries)));
+  const segments = () => (engine as unknown as { segments: unknown[] }).segments.length;
+  console.log(fmt(`engine, ${segments()} segments (as indexed)`, runQueries(engine, queries)));
   const [, compactMs] = time(() => engine.compact());
   console.log(`compact(): ${compactMs.toFixed(0)} ms`);
   runQueries(engine, queries.slice(0, 20));
-  console.log(fmt('engine, compacted', runQueries(engine, queries)));
+  console.log(fmt(`engine, ${segments()} segments (after compact)`, runQueries(engine, queries)));
   const [snap, snapMs] = time(() => JSON.stringify(engine.toSnapshot()));
   const [, restoreMs] = time(() => engineFactory.fromSnapshot(JSON.parse(snap), settings));
   console.log(`snapshot: ${mb(snap.length)} JSON, write ${snapMs.toFixed(0)} ms, restore ${restoreMs.toFixed(0)} ms (incl. JSON.parse)`);

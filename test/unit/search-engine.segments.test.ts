@@ -69,13 +69,13 @@ function churned(settings: Partial<EngineSettings>): Engine {
   const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
   let seed = 7;
   const rand = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
-  for (let batch = 0; batch < 40; batch++) {
-    const docs = Array.from({ length: 25 }, () => {
-      const id = rand(600);
+  for (let batch = 0; batch < 24; batch++) {
+    const docs = Array.from({ length: 1000 }, () => {
+      const id = rand(20000);
       return { id, t: Array.from({ length: 2 + rand(6) }, () => words[rand(words.length)]).join(' '), c: words[rand(3)], n: rand(100), _geo: { lat: rand(90), lng: rand(180) } };
     });
     e.addDocuments(docs, 'id');
-    if (batch % 5 === 4) e.deleteDocuments(Array.from({ length: 15 }, () => String(rand(600))));
+    if (batch % 5 === 4) e.deleteDocuments(Array.from({ length: 600 }, () => String(rand(20000))));
   }
   return e;
 }
@@ -90,19 +90,39 @@ const REQUESTS: SearchRequest[] = [
   { query: '', filter: '_geoRadius(45, 90, 2000000)', sort: ['_geoPoint(45, 90):asc'], limit: 40 },
 ];
 
+/** The same live documents indexed from scratch in one batch, in the same (insertion) order. */
+function fresh(e: Engine): Engine {
+  const n = engineFactory.create({ ...DEFAULT_SETTINGS, ...SETTINGS });
+  n.addDocuments(e.filterIds(undefined).map((id) => e.getDocument(id)!), 'id');
+  return n;
+}
+const results = (e: Engine) => REQUESTS.map((r) => ({ ...e.search(r), processingTimeMs: 0 }));
+
 describe('compaction', () => {
-  test('merges segments without changing any result', () => {
+  test('segments, merges and dead documents never change a result', () => {
     const e = churned(SETTINGS);
-    const before = REQUESTS.map((r) => ({ ...e.search(r), processingTimeMs: 0 }));
-    const size = e.size;
     const segs = segmentsOf(e).length;
+    expect(segs).toBeGreaterThanOrEqual(3);
+    const truth = results(fresh(e));
+    expect(truth.every((r) => r.hits.length > 0)).toBe(true);
+    expect(results(e)).toEqual(truth);
+    const size = e.size;
+    const stored = () => (segmentsOf(e) as { docIds: Int32Array }[]).reduce((n, seg) => n + seg.docIds.length, 0);
+    expect(stored()).toBeGreaterThan(size); // dead versions still sit in segments
     e.compact();
-    expect(segmentsOf(e).length).toBeLessThan(segs);
+    expect(segmentsOf(e).length).toBeLessThanOrEqual(segs);
+    expect(stored()).toBeLessThan(size * 1.3); // segments with many dead documents were rewritten
     expect(e.size).toBe(size);
-    expect(REQUESTS.map((r) => ({ ...e.search(r), processingTimeMs: 0 }))).toEqual(before);
+    expect(results(e)).toEqual(truth);
     // writes after compaction still work
-    e.addDocuments([{ id: 9999, t: 'alpha bravo zulu', c: 'alpha', n: 1 }], 'id');
-    expect(ids(e, { query: 'zulu' })).toEqual(['9999']);
+    e.addDocuments([{ id: 99999, t: 'alpha bravo zulu', c: 'alpha', n: 1 }], 'id');
+    expect(ids(e, { query: 'zulu' })).toEqual(['99999']);
+  });
+
+  test('small batches are merged as they arrive; large merges wait for compact()', () => {
+    const e = engineWith([]);
+    for (let b = 0; b < 16; b++) e.addDocuments([{ id: b, t: 'x' }], 'id');
+    expect(segmentsOf(e).length).toBe(1);
   });
 
   test('repeated compaction reaches a logarithmic number of segments', () => {
@@ -120,7 +140,7 @@ describe('snapshots', () => {
     const snap = JSON.parse(JSON.stringify(e.toSnapshot()));
     const r = engineFactory.fromSnapshot(snap, { ...DEFAULT_SETTINGS, ...SETTINGS });
     expect(r.size).toBe(e.size);
-    for (const req of REQUESTS) expect({ ...r.search(req), processingTimeMs: 0 }).toEqual({ ...e.search(req), processingTimeMs: 0 });
+    expect(results(r)).toEqual(results(e));
     // and keeps accepting writes and deletes
     r.deleteDocuments(e.filterIds('c = alpha'));
     expect(r.filterIds('c = alpha')).toEqual([]);

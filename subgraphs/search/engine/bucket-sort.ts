@@ -47,24 +47,60 @@ export function bucketSort(docs: Int32Array, steps: readonly Step[], out: Collec
   // only the best `remaining` documents (and their ties) can reach the page: select them in O(n)
   const remaining = out.need - out.ids.length;
   const threshold = docs.length > 4 * remaining + 64 ? kthSmallest(keys, remaining) : Infinity;
-  const groups = new Map<number, number[]>();
   const rest: number[] = [];
+  for (const group of groupByKey(docs, keys, threshold, rest)) {
+    if (out.full()) return;
+    bucketSort(group, steps, out, i + 1);
+  }
+  // distinct may have dropped documents: continue with the ones beyond the threshold
+  if (!out.full() && rest.length) bucketSort(Int32Array.from(rest), steps, out, i);
+}
+
+/**
+ * Docs with key <= threshold grouped by key, groups in ascending key order, docs keeping their order.
+ * Rule scores are mostly small integers: those take a counting sort (two passes, no Map); others a Map.
+ */
+function groupByKey(docs: Int32Array, keys: Float64Array, threshold: number, rest: number[]): Int32Array[] {
+  let min = Infinity;
+  let max = -Infinity;
+  let integral = true;
+  for (let k = 0; k < keys.length; k++) {
+    const v = keys[k];
+    if (v > threshold) continue;
+    if (v < min) min = v;
+    if (v > max) max = v;
+    if (integral && !Number.isInteger(v)) integral = false;
+  }
+  const out: Int32Array[] = [];
+  if (integral && max - min < 4096) {
+    const span = max - min + 1;
+    const counts = new Int32Array(span);
+    for (let k = 0; k < keys.length; k++) if (keys[k] <= threshold) counts[keys[k] - min]++;
+    const groups = Array.from(counts, (c) => (c ? new Int32Array(c) : null));
+    const fill = new Int32Array(span);
+    for (let k = 0; k < keys.length; k++) {
+      if (keys[k] > threshold) {
+        rest.push(docs[k]);
+        continue;
+      }
+      const g = keys[k] - min;
+      groups[g]![fill[g]++] = docs[k];
+    }
+    for (const g of groups) if (g) out.push(g);
+    return out;
+  }
+  const map = new Map<number, number[]>();
   for (let k = 0; k < docs.length; k++) {
     if (keys[k] > threshold) {
       rest.push(docs[k]);
       continue;
     }
-    let g = groups.get(keys[k]);
-    if (!g) groups.set(keys[k], (g = []));
+    let g = map.get(keys[k]);
+    if (!g) map.set(keys[k], (g = []));
     g.push(docs[k]);
   }
-  const order = [...groups.keys()].sort((a, b) => a - b);
-  for (const key of order) {
-    if (out.full()) return;
-    bucketSort(Int32Array.from(groups.get(key)!), steps, out, i + 1);
-  }
-  // distinct may have dropped documents: continue with the ones beyond the threshold
-  if (!out.full() && rest.length) bucketSort(Int32Array.from(rest), steps, out, i);
+  for (const key of [...map.keys()].sort((a, b) => a - b)) out.push(Int32Array.from(map.get(key)!));
+  return out;
 }
 
 /** The k-th smallest value (1-based, clamped) of `keys`, by quickselect on a copy. */

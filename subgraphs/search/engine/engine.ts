@@ -4,6 +4,7 @@
 import { bitset, clear, has, set, type Bitset } from './bitset.js';
 import { compileFilter, evaluate } from './filter/evaluate.js';
 import { valueAt } from './fields.js';
+import { MatchScratch } from './match.js';
 import { buildSynonyms, type SynonymIndex } from './query.js';
 import { parseRankingRules, type Rule } from './ranking.js';
 import { runSearch } from './search.js';
@@ -19,6 +20,17 @@ const MERGE_FACTOR = 4;
 /** A segment with more dead documents than this share is rewritten by compact(). */
 const MAX_DEAD_SHARE = 0.3;
 const REBUILD_CHUNK = 8192;
+/**
+ * addDocuments itself merges the newest segments while they are small (levels 0 and 1: under 4,000 live
+ * documents each), so a batch never costs more than indexing it plus merging four small segments
+ * (≤ 16,000 documents, tens of ms), whatever the index size; larger merges wait for compact().
+ */
+const AUTO_MAX_LEVEL = 1;
+
+/** Size level of a segment: 0 below BASE, then one level per MERGE_FACTOR times more documents. */
+function level(live: number): number {
+  return live < BASE ? 0 : Math.floor(Math.log(live / BASE) / Math.log(MERGE_FACTOR)) + 1;
+}
 const DOC_ID = /^[A-Za-z0-9_-]{1,511}$/;
 
 export interface EngineState {
@@ -31,6 +43,7 @@ export interface EngineState {
   nextId: number;
   docs: (Document | undefined)[];
   extIds: (string | undefined)[];
+  scratch: MatchScratch;
 }
 
 export class SegmentedEngine implements Engine, EngineState {
@@ -46,6 +59,7 @@ export class SegmentedEngine implements Engine, EngineState {
   docs: (Document | undefined)[] = [];
   extIds: (string | undefined)[] = [];
   idMap = new Map<string, number>();
+  scratch = new MatchScratch();
   /** attribute rank of each top-level field when searchable is ['*']: order of first appearance */
   fieldOrder = new Map<string, number>();
   live = 0;
@@ -143,7 +157,20 @@ export class SegmentedEngine implements Engine, EngineState {
     }
     this.segments.push(buildSegment(entries, this.spec(entries)));
     this.segLive.push(entries.length);
+    this.mergeTail();
     return entries.length;
+  }
+
+  /** Merge the last MERGE_FACTOR segments while they share a small level (see AUTO_MAX_LEVEL). */
+  private mergeTail(): void {
+    for (;;) {
+      const tail = this.segments.length - MERGE_FACTOR;
+      if (tail < 0) return;
+      const l = level(this.segLive[tail]);
+      if (l > AUTO_MAX_LEVEL) return;
+      for (let i = tail + 1; i < this.segments.length; i++) if (level(this.segLive[i]) !== l) return;
+      this.replace(tail, MERGE_FACTOR);
+    }
   }
 
   deleteDocuments(ids: string[]): number {
@@ -225,7 +252,6 @@ export class SegmentedEngine implements Engine, EngineState {
           changed = true;
         }
       }
-      const level = (n: number) => (n < BASE ? 0 : Math.floor(Math.log(n / BASE) / Math.log(MERGE_FACTOR)) + 1);
       for (let i = 0; i + MERGE_FACTOR <= this.segments.length; i++) {
         const l = level(this.segLive[i]);
         let j = i + 1;

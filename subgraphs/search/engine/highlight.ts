@@ -8,8 +8,13 @@
 import type { HighlightTerm } from './match.js';
 import { originalPrefixEnd, tokenizeWithOffsets, type OffsetToken } from './tokenizer.js';
 
+/** Which query word a normalised token matches (match.ts TermMatcher). */
+export interface Terms {
+  get(term: string): HighlightTerm | undefined;
+}
+
 export interface FormatOptions {
-  terms: ReadonlyMap<string, HighlightTerm>;
+  terms: Terms;
   highlight: (path: string) => boolean;
   /** crop length in words for this path, or 0 for no cropping */
   crop: (path: string) => number;
@@ -31,7 +36,7 @@ interface Span {
   token: number;
 }
 
-function matchesIn(text: string, tokens: OffsetToken[], terms: ReadonlyMap<string, HighlightTerm>): Span[] {
+function matchesIn(text: string, tokens: OffsetToken[], terms: Terms): Span[] {
   const spans: Span[] = [];
   tokens.forEach((t, i) => {
     const h = terms.get(t.term);
@@ -43,7 +48,7 @@ function matchesIn(text: string, tokens: OffsetToken[], terms: ReadonlyMap<strin
 }
 
 /** Positions of matches in a string value. */
-export function matchPositions(text: string, terms: ReadonlyMap<string, HighlightTerm>): MatchPosition[] {
+export function matchPositions(text: string, terms: Terms): MatchPosition[] {
   return matchesIn(text, tokenizeWithOffsets(text), terms).map((s) => ({ start: s.start, length: s.end - s.start }));
 }
 
@@ -120,7 +125,7 @@ export function formatValue(value: unknown, path: string, o: FormatOptions): unk
 export function collectMatches(
   value: unknown,
   path: string,
-  terms: ReadonlyMap<string, HighlightTerm>,
+  terms: Terms,
   out: Record<string, MatchPosition[]>,
   indices: number[] = [],
 ): void {

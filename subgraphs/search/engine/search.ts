@@ -44,7 +44,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   let candidates: Int32Array;
   let candidateBits: Bitset = allowed;
   if (words.length) {
-    match = matchWords(words, st.segments, allowed, st.nextId);
+    match = matchWords(words, st.segments, allowed, st.nextId, st.scratch);
     candidates = match.candidates;
     if (facets.length) {
       candidateBits = bitset(st.nextId);
@@ -150,7 +150,7 @@ function formatOptions(req: SearchRequest, match: MatchData | null): FormatOptio
     cropLengths.set(m ? m[1] : c, m ? Number(m[2]) : defaultCrop);
   }
   return {
-    terms: match?.terms ?? new Map(),
+    terms: match?.terms ?? { get: () => undefined },
     highlight: (path) => covered(hl, path),
     crop: (path) => {
       for (const [attr, n] of cropLengths) if (covered([attr], path)) return n;

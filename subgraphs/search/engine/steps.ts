@@ -11,7 +11,7 @@
 import { type Step } from './bucket-sort.js';
 import { valueAt } from './fields.js';
 import { geoOf, haversine } from './geo.js';
-import { ABSENT, positionsOf, segmentOf, type MatchData } from './match.js';
+import { ABSENT, exactAt, forExactPositions, pairDistance, segmentOf, type MatchData } from './match.js';
 import type { Rule, SortCriterion } from './ranking.js';
 import { localIndex } from './segment.js';
 import type { Document } from './types.js';
@@ -43,7 +43,13 @@ function matchedWords(m: MatchData, d: number): number {
 
 function textStep(kind: 'words' | 'typo' | 'proximity' | 'attribute' | 'exactness', m: MatchData): Step {
   const n = m.words.length;
-  const per = (f: (d: number, k: number) => number): Step => (docs) => Float64Array.from(docs, (d) => f(d, matchedWords(m, d)));
+  const per =
+    (f: (d: number, k: number) => number): Step =>
+    (docs) => {
+      const keys = new Float64Array(docs.length);
+      for (let i = 0; i < docs.length; i++) keys[i] = f(docs[i], matchedWords(m, docs[i]));
+      return keys;
+    };
   switch (kind) {
     case 'words':
       return n <= 1 ? null : per((_d, k) => n - k);
@@ -77,46 +83,28 @@ function textStep(kind: 'words' | 'typo' | 'proximity' | 'attribute' | 'exactnes
 }
 
 function proximity(m: MatchData, d: number, k: number): number {
-  if (k < 2) return 0;
   let total = 0;
-  let prev = positionsOf(m, 0, d);
-  for (let w = 1; w < k; w++) {
-    const cur = positionsOf(m, w, d);
-    total += pairDistance(prev, cur);
-    prev = cur;
-  }
+  for (let w = 1; w < k; w++) total += pairDistance(m, w - 1, w, d, MAX_PROXIMITY);
   return total;
-}
-
-/** Closest pair: b after a costs b - a, b before a costs a - b + 1; across attributes MAX_PROXIMITY. */
-export function pairDistance(a: number[], b: number[]): number {
-  let best = MAX_PROXIMITY;
-  let j = 0;
-  for (const p of a) {
-    while (j < b.length && b[j] < p) j++;
-    if (j < b.length && b[j] >>> 16 === p >>> 16) best = Math.min(best, b[j] - p === 0 ? MAX_PROXIMITY : b[j] - p);
-    if (j > 0 && b[j - 1] >>> 16 === p >>> 16) best = Math.min(best, p - b[j - 1] + 1);
-    if (best === 1) return 1;
-  }
-  return Math.min(best, MAX_PROXIMITY);
 }
 
 /** Is some attribute exactly the query: word w at position w, and nothing else in that attribute? */
 function wholeAttribute(m: MatchData, d: number): boolean {
   const seg = segmentOf(m, d);
   if (!seg) return false;
-  const local = localIndex(seg, d);
-  if (local < 0) return false;
   const n = m.words.length;
-  const starts = positionsOf(m, 0, d, true).filter((p) => (p & 0xffff) === 0);
-  for (const p of starts) {
+  let found = false;
+  let local = -2;
+  forExactPositions(m, 0, d, (p) => {
+    if (found || (p & 0xffff) !== 0) return;
     const attr = p >>> 16;
-    if (attr >= seg.nAttrs || seg.lens[local * seg.nAttrs + attr] !== n) continue;
+    if (local === -2) local = localIndex(seg, d);
+    if (local < 0 || attr >= seg.nAttrs || seg.lens[local * seg.nAttrs + attr] !== n) return;
     let ok = true;
-    for (let w = 1; w < n && ok; w++) ok = positionsOf(m, w, d, true).includes(attr * 65536 + w);
-    if (ok) return true;
-  }
-  return false;
+    for (let w = 1; w < n && ok; w++) ok = exactAt(m, w, d, attr * 65536 + w);
+    found = ok;
+  });
+  return found;
 }
 
 function sortStep(c: SortCriterion, ctx: StepContext): Step {

@@ -63,10 +63,43 @@ export function fuzzyLookup(terms: readonly string[], word: string, maxTypos: nu
   const [lo, hi] = prefixRange(terms, word[0]);
   if (lo < hi) new Walker(terms, 1, word.slice(1), maxTypos, prefix, (i, d) => emit(i, d)).run(lo, hi);
   // (first letter wrong, exactly one edit in all) counts as two typos
-  if (maxTypos >= 2) {
-    const w = new Walker(terms, 0, word, 1, prefix, (i) => emit(i, 2));
-    if (lo > 0) w.run(0, lo);
-    if (hi < terms.length) w.run(hi, terms.length);
+  if (maxTypos >= 2) firstLetterTypos(terms, word, prefix, (i) => emit(i, 2));
+}
+
+/**
+ * Terms whose first letter differs from `word`'s and that are one edit away (of a prefix, in prefix mode).
+ * That single edit must touch the first letter, so the candidates are few and known: a substituted first
+ * letter (c + rest), an inserted one (c + word), the first letter deleted (rest) or swapped with the second;
+ * a binary search each instead of a walk over the whole dictionary.
+ */
+function firstLetterTypos(terms: readonly string[], word: string, prefix: boolean, emit: (index: number) => void): void {
+  const rest = word.slice(1);
+  const forms = new Set<string>();
+  if (rest) forms.add(rest);
+  if (word.length > 1) forms.add(word[1] + word[0] + word.slice(2));
+  for (let i = 0; i < terms.length; ) {
+    const c = terms[i][0];
+    if (c !== word[0]) {
+      forms.add(c + rest);
+      forms.add(c + word);
+    }
+    i = lowerBound(terms, c + '\uffff', i);
+  }
+  const seen = new Set<number>();
+  const once = (i: number) => {
+    if (seen.has(i)) return;
+    seen.add(i);
+    emit(i);
+  };
+  for (const f of forms) {
+    if (f[0] === word[0]) continue;
+    if (prefix) {
+      const [a, b] = prefixRange(terms, f);
+      for (let i = a; i < b; i++) once(i);
+    } else {
+      const i = exactIndex(terms, f);
+      if (i >= 0) once(i);
+    }
   }
 }
 
