@@ -128,6 +128,17 @@ describe('searchable attributes', () => {
   });
 });
 
+describe('query length', () => {
+  test('only the first 10 words are used, and the 10th is then not a prefix', () => {
+    const s = engineWith([{ id: 1, t: 'w1 w11 w100' }]);
+    const words = Array.from({ length: 11 }, (_, i) => `w${i + 1}`).join(' ');
+    const h = s.search({ query: words, attributesToHighlight: ['t'] }).hits[0];
+    expect((h._formatted as any).t).toBe('<em>w1</em> w11 w100');
+    const ten = s.search({ query: 'w1 w2 w3 w4 w5 w6 w7 w8 w9 w1', attributesToHighlight: ['t'] }).hits[0];
+    expect((ten._formatted as any).t).toBe('<em>w1</em> <em>w1</em>1 <em>w1</em>00');
+  });
+});
+
 describe('placeholder search', () => {
   test('an empty query returns every document in insertion order', () => {
     expect(ids(e, { query: '' })).toEqual(['1', '2', '3', '4', '5', '6']);

@@ -89,7 +89,13 @@ describe('highlighting, cropping and match positions', () => {
     const f = h._formatted as any;
     expect(f.title).toBe('[Harry] [Potter] and the Half-Blood Prince');
     expect(f.tags).toEqual(['wizard', '[potter] fans']);
-    expect(f.year).toBe(2005);
+    expect(f.year).toBe('2005');
+  });
+
+  test('numbers become strings in _formatted and are highlighted like text', () => {
+    const h = e.search({ query: '2005', attributesToHighlight: ['*'] }).hits[0];
+    expect((h._formatted as any).year).toBe('<em>2005</em>');
+    expect(h.year).toBe(2005);
   });
 
   test('_formatted holds every retrieved attribute, only highlighted where asked', () => {

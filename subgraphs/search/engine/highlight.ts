@@ -109,9 +109,10 @@ export function cropWindow(nTokens: number, spans: Span[], len: number): [number
   return [first, last];
 }
 
-/** `_formatted` value: strings formatted, containers walked, other values unchanged. */
+/** `_formatted` value: strings formatted, numbers as formatted strings (as Meilisearch), containers walked. */
 export function formatValue(value: unknown, path: string, o: FormatOptions): unknown {
   if (typeof value === 'string') return formatText(value, path, o);
+  if (typeof value === 'number') return formatText(String(value), path, o);
   if (Array.isArray(value)) return value.map((v) => formatValue(v, path, o));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};

@@ -43,9 +43,11 @@ export function buildSynonyms(settings: Pick<EngineSettings, 'synonyms' | 'oneWa
 }
 
 export function parseQuery(query: string, settings: EngineSettings, stopWords: ReadonlySet<string>, synonyms: SynonymIndex): QueryWord[] {
-  const tokens = tokenize(query).slice(0, MAX_QUERY_WORDS);
+  const all = tokenize(query);
+  const tokens = all.slice(0, MAX_QUERY_WORDS);
   if (!tokens.length) return [];
-  const lastIsPrefix = tokens.length > 0 && /[\p{L}\p{N}\p{M}]$/u.test(query);
+  // the last kept word is still being typed only if it ends the query
+  const lastIsPrefix = all.length === tokens.length && /[\p{L}\p{N}\p{M}]$/u.test(query);
   let kept = tokens.map((text, i) => ({ text, prefix: lastIsPrefix && i === tokens.length - 1 }));
   const withoutStops = kept.filter((w) => w.prefix || !stopWords.has(w.text));
   if (withoutStops.some((w) => !stopWords.has(w.text))) kept = withoutStops;
