@@ -9,8 +9,9 @@ import { buildSynonyms, type SynonymIndex } from './query.js';
 import { parseRankingRules, type Rule } from './ranking.js';
 import { runSearch } from './search.js';
 import { buildSegment, mergeSegments, type BuildSpec, type Segment } from './segment.js';
+import { documentId } from './document-id.js';
 import { checkSettings, shapeOf } from './settings.js';
-import { decodeAlive, decodeIds, decodeSegment, isSnapshot, snapshotOf } from './snapshot.js';
+import { snapshotOf } from './snapshot.js';
 import { normalize } from './tokenizer.js';
 import { EngineError, type Document, type Engine, type EngineSettings, type SearchRequest, type SearchResult } from './types.js';
 
@@ -31,7 +32,6 @@ const AUTO_MAX_LEVEL = 1;
 function level(live: number): number {
   return live < BASE ? 0 : Math.floor(Math.log(live / BASE) / Math.log(MERGE_FACTOR)) + 1;
 }
-const DOC_ID = /^[A-Za-z0-9_-]{1,511}$/;
 
 export interface EngineState {
   settings: EngineSettings;
@@ -277,40 +277,4 @@ export class SegmentedEngine implements Engine, EngineState {
   toSnapshot(): unknown {
     return snapshotOf(this);
   }
-
-  /** An engine from a snapshot; re-indexes its documents when the snapshot's shape differs from `settings`. */
-  static restore(snapshot: unknown, settings: EngineSettings): SegmentedEngine {
-    if (!isSnapshot(snapshot)) throw new EngineError('invalid_settings', 'Not a search engine snapshot (or an older format)', 'snapshot');
-    const e = new SegmentedEngine(settings);
-    const ids = decodeIds(snapshot);
-    e.nextId = snapshot.nextId;
-    e.alive = decodeAlive(snapshot);
-    e.ensureCapacity(e.nextId);
-    ids.forEach((id, i) => {
-      e.docs[id] = snapshot.docs[i];
-      e.extIds[id] = snapshot.extIds[i];
-      e.idMap.set(snapshot.extIds[i], id);
-    });
-    e.live = ids.length;
-    if (snapshot.shape !== e.shape()) {
-      e.rebuild();
-      return e;
-    }
-    snapshot.fieldOrder.forEach((f, i) => e.fieldOrder.set(f, i));
-    e.segments = snapshot.segments.map(decodeSegment);
-    e.segLive = e.segments.map((s) => s.docIds.reduce((n, id) => n + (has(e.alive, id) ? 1 : 0), 0));
-    return e;
-  }
-}
-
-function documentId(doc: Document, pk: string, i: number): string {
-  const v = doc[pk];
-  if (v === undefined || v === null) throw new EngineError('missing_document_id', `Document ${i} has no primary key \`${pk}\``, 'documents');
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
-  if (typeof v === 'string' && DOC_ID.test(v)) return v;
-  throw new EngineError(
-    'invalid_document_id',
-    `Document ${i} has an invalid \`${pk}\` ${JSON.stringify(v)}: an id is an integer or a string of 1-511 characters from a-z, A-Z, 0-9, - and _`,
-    'documents',
-  );
 }

@@ -1,10 +1,11 @@
 // The search engine: pure indexing and query code (no GraphQL, HTTP or database). See docs/search-engine.md.
 import { SegmentedEngine } from './engine.js';
+import { restoreEngine } from './restore.js';
 import type { EngineFactory } from './types.js';
 
 export const engineFactory: EngineFactory = {
   create: (settings) => new SegmentedEngine(settings),
-  fromSnapshot: (snapshot, settings) => SegmentedEngine.restore(snapshot, settings),
+  fromSnapshot: (snapshot, settings) => restoreEngine(snapshot, settings),
 };
 
 export { parseFilter } from './filter/parser.js';
