@@ -35,7 +35,9 @@ export function createErrorFormatter(log: Logger) {
     // Apollo's own codes first: they name the offending variable.
     if (typeof code === 'string' && APOLLO_CODES[code]) {
       const mapped = APOLLO_CODES[code];
-      const parameter = variableName(formatted.message);
+      // A subgraph's own BAD_REQUEST (passing through the gateway) already names its parameter.
+      const given = formatted.extensions?.parameter;
+      const parameter = typeof given === 'string' ? given : variableName(formatted.message);
       return {
         message: formatted.message,
         locations: formatted.locations,

@@ -9,7 +9,8 @@ export function fromEngineError(e: EngineError, parameter?: string): DomainError
   const where = e.position !== undefined ? ` (at position ${e.position})` : '';
   // The engine names request fields in camelCase; clients (REST) wrote them snake_case.
   const own = e.parameter?.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  const param = parameter ? (own ? `${parameter}.${own}` : parameter) : own;
+  const nested = own && parameter && own !== parameter && !own.startsWith(`${parameter}.`) && !own.startsWith(`${parameter}[`);
+  const param = parameter ? (nested ? `${parameter}.${own}` : (own ?? parameter)) : own;
   return new DomainError(code, `${e.message}${where && !e.message.includes('position') ? where : ''}`, param ? { parameter: param } : {});
 }
 

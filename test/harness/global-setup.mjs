@@ -75,7 +75,8 @@ export default async function globalSetup() {
   const rest = `http://127.0.0.1:${env.REST_PORT}`;
   await waitFor(`${rest}/health/ready`, 120_000, child);
   writeFileSync(
-    resolve(ROOT, '.data', 'test-stack.json'),
+    // one file per port base: two runs sharing a checkout (different TEST_PORT_BASE) keep their own stack
+    resolve(ROOT, '.data', `test-stack-${BASE}.json`),
     JSON.stringify({
       rest,
       gateway: `http://127.0.0.1:${env.GATEWAY_PORT}/graphql`,

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import { GraphQLJSON } from 'graphql-scalars';
 import type { SearchContext } from '../context.js';
 import { Task, toTask } from '../tasks/task.type.js';
 import * as documents from './document.service.js';
@@ -36,7 +36,7 @@ export class DocumentResolver {
   async addIndexDocuments(
     @Ctx() ctx: SearchContext,
     @Arg('indexUid', () => String) indexUid: string,
-    @Arg('documents', () => [GraphQLJSONObject], { nullable: true }) docs: Record<string, unknown>[] | null,
+    @Arg('documents', () => [GraphQLJSON], { nullable: 'itemsAndList', description: 'JSON objects (checked by the service, which names the offending position)' }) docs: unknown[] | null,
     @Arg('primaryKey', () => String, { nullable: true, description: 'when the index has none yet; inferred from the first document otherwise' }) primaryKey?: string,
   ): Promise<Task> {
     return toTask(await documents.addDocuments(ctx, indexUid, docs, primaryKey));

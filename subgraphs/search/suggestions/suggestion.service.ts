@@ -92,6 +92,7 @@ export async function suggest(ctx: SearchContext, uid: string, input: { query: s
   };
 
   const rt = searchRuntime();
+  await rt.analytics.flush(); // this process's latest searches count too
   const past = await rows<{ query: string; n: string }>(
     rt.pool,
     `select query, count(*) as n from ${T.queries}
