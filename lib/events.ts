@@ -97,3 +97,18 @@ export interface KeysInvalidatedPayload {
 }
 
 export const KEYS_INVALIDATED_TOPIC = 'platform.keys.invalidated';
+/** Search task progress (enqueued → processing → succeeded | failed | canceled), per tenant topic. */
+export type SearchTaskEventName = 'task.enqueued' | 'task.processing' | 'task.succeeded' | 'task.failed' | 'task.canceled';
+
+export interface SearchTaskEventPayload {
+  event: SearchTaskEventName;
+  occurredAt: string;
+  taskId: string;
+  indexUid: string;
+  taskType: string;
+  status: string;
+  /** documents indexed (or deleted) by the task so far; null until known */
+  documentsIndexed: number | null;
+}
+
+export const searchTaskTopic = (appId: string, environment: Environment) => `search.tasks:${appId}:${environment}`;

@@ -59,7 +59,7 @@ export interface SubgraphDefinition<L = unknown> {
    * reverse order after the server closed and before the ORM closes, so a worker started later may
    * still use one started earlier while it stops.
    */
-  workers?(deps: WorkerDeps): Worker[];
+  workers?(deps: WorkerDeps): Worker[] | Promise<Worker[]>;
 }
 
 export interface WorkerDeps {
@@ -131,7 +131,7 @@ export async function startSubgraph(
     plugins: [ApolloServerPluginInlineTraceDisabled()],
   });
   await apollo.start();
-  const workers = def.workers?.({ cfg, orm, pubsub, log }) ?? [];
+  const workers = (await def.workers?.({ cfg, orm, pubsub, log })) ?? [];
 
   const context = async (headers: Record<string, string | string[] | undefined>): Promise<SubgraphContext> => {
     const v = verifyTenantContext(headerValue(headers[TENANT_HEADER]), cfg.internalSecret);

@@ -1,7 +1,7 @@
 // The gateway-owned Subscription root. Each entry: its SDL, the scope it needs, the per-tenant
 // topic it listens on, and how the event's entity field is resolved through the supergraph
 // (so a subscriber can select fields owned by any subgraph).
-import { topics } from '../../lib/events.js';
+import { searchTaskTopic, topics } from '../../lib/events.js';
 import type { TenantContext } from '../../lib/tenant.js';
 
 export interface EntityLink {
@@ -34,9 +34,25 @@ type ProductEvent {
   product: Product
 }
 
+"""Progress of a search task of the calling app (task.enqueued, task.processing, task.succeeded, task.failed, task.canceled)"""
+type SearchTaskEvent {
+  event: String!
+  occurredAt: DateTimeISO!
+  taskId: ID!
+  indexUid: String!
+  taskType: String!
+  status: String!
+  """documents indexed (or deleted) by the task; set on task.succeeded"""
+  documentsIndexed: Int
+  """The task as it is when the event is delivered, resolved through the supergraph"""
+  task: SearchTask
+}
+
 type Subscription {
   """Product events of the calling app and environment (scope products:read)"""
   productEvents: ProductEvent!
+  """Search task progress of the calling app and environment (scope search:read)"""
+  taskEvents: SearchTaskEvent!
 }
 
 extend schema { subscription: Subscription }
@@ -49,5 +65,12 @@ export const SUBSCRIPTIONS: SubscriptionDef[] = [
     scope: 'products:read',
     topic: (t) => (t.kind === 'key' && t.appId && t.environment ? topics.productEvents(t.appId, t.environment) : undefined),
     link: { field: 'product', query: 'product', idArg: 'id', idType: 'ID!', id: (p) => p.productId },
+  },
+  {
+    field: 'taskEvents',
+    eventType: 'SearchTaskEvent',
+    scope: 'search:read',
+    topic: (t) => (t.kind === 'key' && t.appId && t.environment ? searchTaskTopic(t.appId, t.environment) : undefined),
+    link: { field: 'task', query: 'searchTask', idArg: 'id', idType: 'ID!', id: (p) => p.taskId },
   },
 ];

@@ -1,20 +1,25 @@
 // Search service (document 3 part B): API key, JSON:API error list with lower_snake codes.
+// Indexes and settings here; documents and search in search-documents.routes.ts; tasks,
+// analytics and webhooks in search-ops.routes.ts. Writes answer 202 with the task they enqueued.
 import { resource } from '../jsonapi.js';
 import type { Route } from '../types.js';
+import { SEARCH_DOCUMENT_ROUTES } from './search-documents.routes.js';
+import { SEARCH_OPS_ROUTES, taskRes } from './search-ops.routes.js';
 
 // Settings keys convert (searchableAttributes → searchable_attributes); synonym terms are data.
-const INDEX_OPAQUE = ['settings.synonyms'];
+const INDEX_OPAQUE = ['settings.synonyms', 'settings.oneWaySynonyms'];
 const indexRes = (i: Record<string, unknown>) => resource('indexes', i, { opaque: INDEX_OPAQUE });
 
 const base = { service: 'search', auth: 'apiKey' } as const;
+const uidVar = (r: { params: Record<string, string> }) => ({ uid: r.params.index_uid });
 
-export const SEARCH_ROUTES: Route[] = [
+const INDEX_ROUTES: Route[] = [
   {
     ...base,
     method: 'POST',
     path: '/search/v1/indexes',
     operation: 'CreateIndex',
-    summary: 'Create an index (search:write); index_already_exists when the uid is taken',
+    summary: 'Create an index (search:write); index_already_exists when the uid is taken; index_limit_exceeded (403) beyond the plan',
     body: {
       type: 'indexes',
       // settings go through as the client wrote them (snake_case); the search subgraph reads them
@@ -44,9 +49,111 @@ export const SEARCH_ROUTES: Route[] = [
     path: '/search/v1/indexes/:index_uid',
     operation: 'GetIndex',
     summary: 'Get an index with its settings (search:read)',
-    variables: (r) => ({ uid: r.params.index_uid }),
+    variables: uidVar,
     result: (d) => ({ data: indexRes(d.index) }),
     status: 200,
     responseType: 'indexes',
   },
+  {
+    ...base,
+    method: 'DELETE',
+    path: '/search/v1/indexes/:index_uid',
+    operation: 'DeleteIndex',
+    summary: 'Delete the index and its documents (search:write): 202 with the index_deletion task',
+    variables: uidVar,
+    result: (d) => ({ data: taskRes(d.deleteIndex) }),
+    status: 202,
+    responseType: 'tasks',
+  },
+  {
+    ...base,
+    method: 'PATCH',
+    path: '/search/v1/indexes/:index_uid/settings',
+    operation: 'UpdateIndexSettings',
+    summary: 'Change settings (search:write): 202 with the settings_update task; a key set to null returns to its default',
+    body: {
+      type: 'index_settings',
+      attributes: {
+        searchable_attributes: 'string[]',
+        filterable_attributes: 'string[]',
+        sortable_attributes: 'string[]',
+        ranking_rules: 'string[]',
+        stop_words: 'string[]',
+        distinct_attribute: 'string',
+        synonyms: 'json',
+        one_way_synonyms: 'json',
+        typo_tolerance: 'json',
+      },
+    },
+    variables: (r) => ({ uid: r.params.index_uid, settings: r.attributes }),
+    result: (d) => ({ data: taskRes(d.updateIndexSettings) }),
+    status: 202,
+    responseType: 'tasks',
+  },
+  {
+    ...base,
+    method: 'PUT',
+    path: '/search/v1/indexes/:index_uid/settings/synonyms',
+    operation: 'UpdateIndexSynonyms',
+    summary: 'Replace the synonyms (search:write): synonyms (two-way) and one_way_synonyms; 202 with the task',
+    body: { type: 'synonyms', attributes: { synonyms: 'json', one_way_synonyms: 'json' } },
+    variables: (r) => ({ uid: r.params.index_uid, synonyms: r.attributes.synonyms ?? null, oneWaySynonyms: r.attributes.oneWaySynonyms ?? null }),
+    result: (d) => ({ data: taskRes(d.updateIndexSynonyms) }),
+    status: 202,
+    responseType: 'tasks',
+  },
+  {
+    ...base,
+    method: 'GET',
+    path: '/search/v1/indexes/:index_uid/settings/synonyms',
+    operation: 'GetIndexSynonyms',
+    summary: 'The synonyms of an index (search:read)',
+    variables: uidVar,
+    result: (d) => ({
+      data: { id: d.indexSynonyms.indexUid, type: 'synonyms', attributes: { synonyms: d.indexSynonyms.synonyms, one_way_synonyms: d.indexSynonyms.oneWaySynonyms } },
+    }),
+    status: 200,
+    responseType: 'synonyms',
+  },
+  {
+    ...base,
+    method: 'PUT',
+    path: '/search/v1/indexes/:index_uid/settings/stop-words',
+    operation: 'UpdateIndexStopWords',
+    summary: 'Replace the stop words (search:write): 202 with the task',
+    body: { type: 'stop_words', attributes: { stop_words: 'string[]' }, required: ['stop_words'] },
+    variables: (r) => ({ uid: r.params.index_uid, stopWords: r.attributes.stopWords ?? null }),
+    result: (d) => ({ data: taskRes(d.updateIndexStopWords) }),
+    status: 202,
+    responseType: 'tasks',
+  },
+  {
+    ...base,
+    method: 'PUT',
+    path: '/search/v1/indexes/:index_uid/settings/ranking-rules',
+    operation: 'UpdateIndexRankingRules',
+    summary: 'Replace the ranking rules (search:write): 202 with the task',
+    body: { type: 'ranking_rules', attributes: { ranking_rules: 'string[]' }, required: ['ranking_rules'] },
+    variables: (r) => ({ uid: r.params.index_uid, rankingRules: r.attributes.rankingRules ?? null }),
+    result: (d) => ({ data: taskRes(d.updateIndexRankingRules) }),
+    status: 202,
+    responseType: 'tasks',
+  },
+  {
+    ...base,
+    method: 'PATCH',
+    path: '/search/v1/indexes/:index_uid/settings/suggestions',
+    operation: 'UpdateIndexSuggestionSettings',
+    summary: 'Change suggestion settings (search:write): applied at once, 200 with the settings',
+    body: {
+      type: 'suggestion_settings',
+      attributes: { enabled: 'boolean', source_attributes: 'string[]', min_query_length: 'integer', max_suggestions: 'integer', include_frequency: 'boolean' },
+    },
+    variables: (r) => ({ uid: r.params.index_uid, input: r.attributes }),
+    result: (d, r) => ({ data: resource('suggestion_settings', { id: r.params.index_uid, ...d.updateIndexSuggestionSettings }) }),
+    status: 200,
+    responseType: 'suggestion_settings',
+  },
 ];
+
+export const SEARCH_ROUTES: Route[] = [...INDEX_ROUTES, ...SEARCH_DOCUMENT_ROUTES, ...SEARCH_OPS_ROUTES];

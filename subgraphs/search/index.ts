@@ -1,4 +1,6 @@
-// The search subgraph: indexes (this issue); documents, tasks and the engine come later.
+// The search subgraph: indexes, documents, tasks, search, suggestions, analytics and webhooks
+// (document 3 part B). The engine (./engine) is pure code; ./runtime.ts runs the task worker, the
+// webhook dispatcher and the in-memory engines of this process.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { appTenantFilter, scopeToApp } from '../../lib/tenant-entity.js';
 import { createSearchLoaders, type SearchLoaders } from './context.js';
@@ -6,16 +8,40 @@ import { IndexEntity } from './indexes/index.entity.js';
 import { IndexResolver } from './indexes/index.resolver.js';
 import { indexReference } from './indexes/index.reference.js';
 import { AppIndexesResolver, appReference } from './apps/app.resolver.js';
+import { DocumentEntity } from './documents/document.entity.js';
+import { DocumentResolver } from './documents/document.resolver.js';
+import { TaskEntity, TaskPayloadEntity } from './tasks/task.entity.js';
+import { TaskResolver } from './tasks/task.resolver.js';
+import { IndexSnapshotEntity } from './engines/snapshot.entity.js';
+import { SearchResolver } from './searching/search.resolver.js';
+import { SearchEventEntity, SearchQueryEntity } from './analytics/analytics.entity.js';
+import { AnalyticsResolver } from './analytics/analytics.resolver.js';
+import { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEntity } from './webhooks/webhook.entity.js';
+import { WebhookResolver } from './webhooks/webhook.resolver.js';
 import { migrations } from './migrations/index.js';
+import { startSearchRuntime } from './runtime.js';
 
 export const search: SubgraphDefinition<SearchLoaders> = {
   name: 'search',
   dbSchema: 'search',
-  resolvers: [IndexResolver, AppIndexesResolver],
+  resolvers: [IndexResolver, AppIndexesResolver, DocumentResolver, TaskResolver, SearchResolver, AnalyticsResolver, WebhookResolver],
   referenceResolvers: { ...indexReference, ...appReference },
-  entities: [IndexEntity],
+  entities: [
+    IndexEntity,
+    DocumentEntity,
+    TaskEntity,
+    TaskPayloadEntity,
+    IndexSnapshotEntity,
+    SearchQueryEntity,
+    SearchEventEntity,
+    WebhookEntity,
+    WebhookDeliveryEntity,
+    WebhookAttemptEntity,
+  ],
   migrations,
-  filters: appTenantFilter(['IndexEntity']),
+  filters: appTenantFilter(['IndexEntity', 'TaskEntity', 'SearchQueryEntity', 'SearchEventEntity', 'WebhookEntity', 'WebhookDeliveryEntity']),
   scope: scopeToApp,
   createLoaders: createSearchLoaders,
+  // the task worker, webhook dispatcher and engine cache of this process (runtime.ts)
+  workers: async (deps) => [await startSearchRuntime(deps)],
 };

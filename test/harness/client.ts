@@ -16,7 +16,7 @@ export interface StackInfo {
 
 let cached: StackInfo | undefined;
 export function stack(): StackInfo {
-  cached ??= JSON.parse(readFileSync(resolve(ROOT, '.data', 'test-stack.json'), 'utf8')) as StackInfo;
+  cached ??= JSON.parse(readFileSync(resolve(ROOT, '.data', `test-stack-${process.env.TEST_PORT_BASE ?? 14000}.json`), 'utf8')) as StackInfo;
   return cached;
 }
 

@@ -62,6 +62,12 @@ export default async function globalSetup() {
     DNS_SERVERS: `127.0.0.1:${BASE + 53}`,
     // other runs may share this Redis: their gateways must not drain this run's usage counters
     REDIS_KEY_PREFIX: `sgtest_${process.pid}_${BASE}:`,
+    // search: plan limits for contexts without a plan (tests of the Free limits pass a plan explicitly),
+    // quick webhook retries and task leases so retry and crash tests finish in seconds
+    SEARCH_DEFAULT_PLAN: 'growth',
+    SEARCH_WEBHOOK_BACKOFF_MS: '200',
+    SEARCH_TASK_LEASE_MS: '3000',
+    SEARCH_POLL_MS: '200',
   };
   const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', 'stack.log'));
   const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), ['--import', '@swc-node/register/esm-register', 'scripts/start-all.ts'], {
@@ -75,7 +81,8 @@ export default async function globalSetup() {
   const rest = `http://127.0.0.1:${env.REST_PORT}`;
   await waitFor(`${rest}/health/ready`, 120_000, child);
   writeFileSync(
-    resolve(ROOT, '.data', 'test-stack.json'),
+    // one file per port base: two runs sharing a checkout (different TEST_PORT_BASE) keep their own stack
+    resolve(ROOT, '.data', `test-stack-${BASE}.json`),
     JSON.stringify({
       rest,
       gateway: `http://127.0.0.1:${env.GATEWAY_PORT}/graphql`,

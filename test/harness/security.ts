@@ -160,6 +160,9 @@ export interface SecTenant extends Tenant {
   invoiceId?: string;
   /** resources created on demand by route-specific fixtures (ROUTE_PARAM_FIXTURES), by name */
   extra: Record<string, string>;
+  documentId?: string;
+  taskId?: string;
+  webhookId?: string;
 }
 
 export async function createSecTenant(): Promise<SecTenant> {
@@ -170,22 +173,53 @@ export async function createSecTenant(): Promise<SecTenant> {
   return { ...t, platformId: p.body.data.id, userId, userToken: mintToken({ sub: userId, scopes: [] }), extra: {} };
 }
 
+/** Poll a search task until it leaves the queue (the fixture document must be readable). */
+async function searchTaskDone(t: SecTenant, taskId: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const r = await rest('GET', `/search/v1/tasks/${taskId}`, { headers: t.keyHeaders });
+    if (r.status === 200 && ['succeeded', 'failed', 'canceled'].includes(r.body.data.attributes.status)) return;
+    await sleep(100);
+  }
+  throw new Error(`search task ${taskId} did not finish`);
+}
+
 /** Resources a path param may need; created once per tenant, on first use. */
 async function ensureResources(route: Route, t: SecTenant): Promise<void> {
   for (const name of paramNames(route)) {
     const f = fixtureFor(route, name);
     if (f?.ensure) await f.ensure(t);
   }
+  // A route that deletes the resource its path names gets a fresh one per call.
+  if (route.method === 'DELETE' && /:index_uid$/.test(route.path)) t.indexUid = undefined;
+  if (route.method === 'DELETE' && /:webhook_id$/.test(route.path)) t.webhookId = undefined;
+  const needsIndex = route.path.includes(':index_uid') || route.path.includes(':task_id') || ['search_events', 'multi_search_queries'].includes(route.body?.type ?? '');
   if (route.path.includes(':id') && fixtureFor(route, 'id') === PARAM_FIXTURES.id && !t.productId) {
     const r = await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Fixture', sku: uniq('SKU-') }), headers: t.keyHeaders });
     if (r.status !== 201) throw new Error(`fixture product: ${describeRes(r)}`);
     t.productId = r.body.data.id;
   }
-  if (route.path.includes(':index_uid') && !t.indexUid) {
+  if (needsIndex && !t.indexUid) {
     const uid = uniq('idx_');
-    const r = await rest('POST', '/search/v1/indexes', { body: jsonApi('indexes', { uid }), headers: t.keyHeaders });
+    const r = await rest('POST', '/search/v1/indexes', { body: jsonApi('indexes', { uid, primary_key: 'id', settings: { filterable_attributes: ['genre'] } }), headers: t.keyHeaders });
     if (r.status !== 201) throw new Error(`fixture index: ${describeRes(r)}`);
     t.indexUid = uid;
+  }
+  if (route.path.includes(':document_id') && !t.documentId) {
+    const id = uniq('doc');
+    const r = await rest('POST', `/search/v1/indexes/${t.indexUid}/documents`, { body: jsonApi('documents', { documents: [{ id, genre: 'fixture' }] }), headers: t.keyHeaders });
+    if (r.status !== 202) throw new Error(`fixture document: ${describeRes(r)}`);
+    await searchTaskDone(t, r.body.data.id);
+    t.documentId = id;
+  }
+  if (route.path.includes(':task_id') && !t.taskId) {
+    const r = await rest('GET', `/search/v1/tasks?index_uid=${t.indexUid}`, { headers: t.keyHeaders });
+    if (r.status !== 200 || !r.body.data.length) throw new Error(`fixture task: ${describeRes(r)}`);
+    t.taskId = r.body.data[0].id;
+  }
+  if (route.path.includes(':webhook_id') && !t.webhookId) {
+    const r = await rest('POST', '/search/v1/webhooks', { body: jsonApi('webhooks', MINIMAL_BODIES.webhooks(t)), headers: t.keyHeaders });
+    if (r.status !== 201) throw new Error(`fixture webhook: ${describeRes(r)}`);
+    t.webhookId = r.body.data.id;
   }
   if ((route.path.includes(':subscription_id') || route.path.includes(':invoice_id')) && !t.subscriptionId) {
     // a paid plan without trial: active, with its first invoice due; suspended for /reactivate
@@ -245,6 +279,9 @@ export const PARAM_FIXTURES: Record<string, ParamFixture> = {
   app_id: { value: (t) => t.appId, foreignCode: 'APP_NOT_FOUND' },
   id: { value: (t) => t.productId!, foreignCode: 'PRODUCT_NOT_FOUND' },
   index_uid: { value: (t) => t.indexUid!, foreignCode: 'index_not_found' },
+  document_id: { value: (t) => t.documentId!, foreignCode: 'document_not_found' },
+  task_id: { value: (t) => t.taskId!, foreignCode: 'task_not_found' },
+  webhook_id: { value: (t) => t.webhookId!, foreignCode: 'webhook_not_found' },
   user_unique_id: { value: (t) => t.userId, foreignCode: null },
   license_id: { value: (t) => t.licenseId!, foreignCode: 'BLOCK_LICENSE_NOT_FOUND' },
   block_id: { value: (t) => t.blockInstanceId!, foreignCode: 'BLOCK_NOT_PROVISIONED' },

@@ -18,6 +18,8 @@ export interface IndexSettingsData {
   stop_words: string[];
   distinct_attribute: string | null;
   synonyms: Record<string, string[]>;
+  /** term → terms it also matches (not the other way round) */
+  one_way_synonyms: Record<string, string[]>;
   typo_tolerance: TypoToleranceSettings;
 }
 
@@ -37,6 +39,7 @@ export function defaultSettings(): IndexSettingsData {
     stop_words: [],
     distinct_attribute: null,
     synonyms: {},
+    one_way_synonyms: {},
     typo_tolerance: { enabled: true, min_word_size_for_typos: { one_typo: 5, two_typos: 9 } },
   };
 }
@@ -66,6 +69,8 @@ const KEY_ALIASES: Record<string, keyof IndexSettingsData> = {
   distinct_attribute: 'distinct_attribute',
   distinctAttribute: 'distinct_attribute',
   synonyms: 'synonyms',
+  one_way_synonyms: 'one_way_synonyms',
+  oneWaySynonyms: 'one_way_synonyms',
   typo_tolerance: 'typo_tolerance',
   typoTolerance: 'typo_tolerance',
 };
@@ -157,14 +162,16 @@ function typoTolerance(value: unknown, parameter: string): NonNullable<IndexSett
  */
 export function parseSettingsPatch(input: unknown, parameter = 'settings'): IndexSettingsPatch {
   if (input == null) return {};
-  if (!isPlainObject(input)) fail(parameter, `${parameter} must be an object`);
+  if (!isPlainObject(input)) fail(parameter || 'data.attributes', `${parameter || 'data.attributes'} must be an object`);
+  // '' = the settings are the request's top-level attributes (PATCH .../settings): parameters are bare keys
+  const at = (key: string) => (parameter ? `${parameter}.${key}` : key);
   const defaults = defaultSettings();
   const out: Record<string, unknown> = {};
   for (const [rawKey, value] of Object.entries(input)) {
     const key = KEY_ALIASES[rawKey];
-    if (!key) fail(`${parameter}.${rawKey}`, `Unknown setting ${rawKey} (expected one of ${Object.keys(defaults).join(', ')})`);
-    if (key in out) fail(`${parameter}.${key}`, `${parameter}.${key} is given twice`);
-    const p = `${parameter}.${key}`;
+    if (!key) fail(at(rawKey), `Unknown setting ${rawKey} (expected one of ${Object.keys(defaults).join(', ')})`);
+    if (key in out) fail(at(key), `${at(key)} is given twice`);
+    const p = at(key);
     if (value === null) {
       out[key] = defaults[key];
       continue;
@@ -186,6 +193,7 @@ export function parseSettingsPatch(input: unknown, parameter = 'settings'): Inde
         out[key] = value;
         break;
       case 'synonyms':
+      case 'one_way_synonyms':
         out[key] = synonyms(value, p);
         break;
       case 'typo_tolerance':
@@ -198,6 +206,7 @@ export function parseSettingsPatch(input: unknown, parameter = 'settings'): Inde
 
 /** Apply a validated patch over current settings; typo_tolerance merges field by field. */
 export function mergeSettings(current: IndexSettingsData, patch: IndexSettingsPatch, parameter = 'settings'): IndexSettingsData {
+  const prefix = parameter ? `${parameter}.` : '';
   const { typo_tolerance: typo, ...rest } = patch;
   const merged: IndexSettingsData = { ...current, ...rest };
   if (typo) {
@@ -208,7 +217,7 @@ export function mergeSettings(current: IndexSettingsData, patch: IndexSettingsPa
   }
   const sizes = merged.typo_tolerance.min_word_size_for_typos;
   if (sizes.one_typo > sizes.two_typos) {
-    const p = `${parameter}.typo_tolerance.min_word_size_for_typos`;
+    const p = `${prefix}typo_tolerance.min_word_size_for_typos`;
     fail(p, `${p}.one_typo (${sizes.one_typo}) must not exceed two_typos (${sizes.two_typos})`);
   }
   return merged;

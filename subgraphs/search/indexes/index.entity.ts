@@ -1,10 +1,11 @@
 // A search index of one app's data partition. Documents and tasks (later issues) reference it by
 // `id` (stable, never reused); `uid` is the client-chosen name used in paths.
 import { Entity, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
-import type { Opt } from '@mikro-orm/core';
+import { BigIntType, type Opt } from '@mikro-orm/core';
 import { AppScopedEntity } from '../../../lib/tenant-entity.js';
 import { newId } from '../../../lib/ids.js';
 import { defaultSettings, type IndexSettingsData } from './index-settings.rules.js';
+import type { SuggestionSettingsData } from '../suggestions/suggestion-settings.rules.js';
 
 @Entity({ tableName: 'indexes' })
 // The unique index also serves lookups by uid and listing in uid order within a partition.
@@ -29,6 +30,21 @@ export class IndexEntity extends AppScopedEntity {
 
   @Property({ type: 'boolean', default: false })
   isIndexing: boolean & Opt = false;
+
+  /** null until set: the defaults of suggestion-settings.rules.ts apply */
+  @Property({ type: 'json', nullable: true })
+  suggestionSettings?: SuggestionSettingsData;
+
+  /**
+   * The last task whose effects are committed for this index: the version an in-memory engine
+   * must have reached to answer for it (engines catch up on documents with a newer task_id).
+   */
+  @Property({ type: new BigIntType('number'), default: 0 })
+  appliedTaskId: number & Opt = 0;
+
+  /** Deletion tombstones up to this task were purged: an engine older than that reloads fully. */
+  @Property({ type: new BigIntType('number'), default: 0 })
+  purgedThroughTaskId: number & Opt = 0;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();

@@ -1,4 +1,4 @@
-import { Field, InputType } from 'type-graphql';
+import { Field, InputType, Int } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 
 @InputType()
@@ -14,4 +14,13 @@ export class CreateIndexInput {
     description: 'Initial settings (snake_case or camelCase keys); omitted keys take the defaults',
   })
   settings?: Record<string, unknown>;
+}
+
+@InputType()
+export class SuggestionSettingsInput {
+  @Field({ nullable: true }) enabled?: boolean;
+  @Field(() => [String], { nullable: true }) sourceAttributes?: string[];
+  @Field(() => Int, { nullable: true }) minQueryLength?: number;
+  @Field(() => Int, { nullable: true }) maxSuggestions?: number;
+  @Field({ nullable: true }) includeFrequency?: boolean;
 }

@@ -1,8 +1,17 @@
-import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Field, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
 import type { SearchContext } from '../context.js';
-import { CreateIndexInput } from './index.inputs.js';
-import { Index, toIndex } from './index.type.js';
+import { Task, toTask } from '../tasks/task.type.js';
+import { CreateIndexInput, SuggestionSettingsInput } from './index.inputs.js';
+import { Index, SuggestionSettings, toIndex, toSuggestionSettings } from './index.type.js';
 import * as indexes from './index.service.js';
+
+@ObjectType()
+export class IndexSynonyms {
+  @Field() indexUid!: string;
+  @Field(() => GraphQLJSONObject, { description: 'two-way: term → equivalent terms' }) synonyms!: Record<string, string[]>;
+  @Field(() => GraphQLJSONObject, { description: 'one-way: term → terms it also matches' }) oneWaySynonyms!: Record<string, string[]>;
+}
 
 @Resolver(() => Index)
 export class IndexResolver {
@@ -18,9 +27,65 @@ export class IndexResolver {
     return toIndex(await indexes.getIndex(ctx, uid));
   }
 
+  @Authorized('search:read')
+  @Query(() => IndexSynonyms, { description: 'The synonyms of an index (two-way and one-way)' })
+  async indexSynonyms(@Ctx() ctx: SearchContext, @Arg('uid', () => String) uid: string): Promise<IndexSynonyms> {
+    const s = await indexes.getSynonyms(ctx, uid);
+    return { indexUid: uid, synonyms: s.synonyms, oneWaySynonyms: s.one_way_synonyms };
+  }
+
   @Authorized('search:write')
-  @Mutation(() => Index, { description: 'Create an index; index_already_exists when the uid is taken' })
+  @Mutation(() => Index, { description: 'Create an index (also recorded as a succeeded index_creation task); index_already_exists when the uid is taken' })
   async createIndex(@Ctx() ctx: SearchContext, @Arg('input', () => CreateIndexInput) input: CreateIndexInput): Promise<Index> {
-    return toIndex(await indexes.createIndex(ctx, input));
+    return toIndex((await indexes.createIndex(ctx, input)).index);
+  }
+
+  @Authorized('search:write')
+  @Mutation(() => Task, { description: 'Delete the index and all its documents (a task)' })
+  async deleteIndex(@Ctx() ctx: SearchContext, @Arg('uid', () => String) uid: string): Promise<Task> {
+    return toTask(await indexes.deleteIndex(ctx, uid));
+  }
+
+  @Authorized('search:write')
+  @Mutation(() => Task, { description: 'Change some settings (a task); keys as in IndexSettings, snake_case or camelCase; null resets a key' })
+  async updateIndexSettings(
+    @Ctx() ctx: SearchContext,
+    @Arg('uid', () => String) uid: string,
+    @Arg('settings', () => GraphQLJSONObject) settings: Record<string, unknown>,
+  ): Promise<Task> {
+    return toTask(await indexes.updateSettings(ctx, uid, settings));
+  }
+
+  @Authorized('search:write')
+  @Mutation(() => Task, { description: 'Replace the synonyms (a task); an omitted object becomes empty' })
+  async updateIndexSynonyms(
+    @Ctx() ctx: SearchContext,
+    @Arg('uid', () => String) uid: string,
+    @Arg('synonyms', () => GraphQLJSONObject, { nullable: true }) synonyms?: Record<string, unknown>,
+    @Arg('oneWaySynonyms', () => GraphQLJSONObject, { nullable: true }) oneWaySynonyms?: Record<string, unknown>,
+  ): Promise<Task> {
+    return toTask(await indexes.updateSynonyms(ctx, uid, synonyms, oneWaySynonyms));
+  }
+
+  @Authorized('search:write')
+  @Mutation(() => Task, { description: 'Replace the stop words (a task)' })
+  async updateIndexStopWords(@Ctx() ctx: SearchContext, @Arg('uid', () => String) uid: string, @Arg('stopWords', () => [String], { nullable: true }) stopWords: string[] | null): Promise<Task> {
+    return toTask(await indexes.updateStopWords(ctx, uid, stopWords));
+  }
+
+  @Authorized('search:write')
+  @Mutation(() => Task, { description: 'Replace the ranking rules (a task)' })
+  async updateIndexRankingRules(@Ctx() ctx: SearchContext, @Arg('uid', () => String) uid: string, @Arg('rankingRules', () => [String], { nullable: true }) rankingRules: string[] | null): Promise<Task> {
+    return toTask(await indexes.updateRankingRules(ctx, uid, rankingRules));
+  }
+
+  @Authorized('search:write')
+  @Mutation(() => SuggestionSettings, { description: 'Change suggestion settings (applied at once: they touch neither documents nor ranking)' })
+  async updateIndexSuggestionSettings(
+    @Ctx() ctx: SearchContext,
+    @Arg('uid', () => String) uid: string,
+    @Arg('input', () => SuggestionSettingsInput) input: SuggestionSettingsInput,
+  ): Promise<SuggestionSettings> {
+    return toSuggestionSettings(await indexes.updateSuggestionSettings(ctx, uid, { ...input }));
   }
 }

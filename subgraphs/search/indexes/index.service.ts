@@ -1,47 +1,77 @@
-// One service per aggregate; every method takes the request context first.
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+// Indexes: create (synchronous, recorded as a succeeded index_creation task), read, delete and
+// settings changes (tasks). Every method takes the request context first.
 import { DomainError } from '../../../lib/errors.js';
-import type { Environment } from '../../../lib/tenant.js';
+import { newId } from '../../../lib/ids.js';
 import type { SearchContext } from '../context.js';
-import { IndexEntity } from './index.entity.js';
+import { one, withTx } from '../db.js';
+import { searchRuntime } from '../runtime.js';
+import { T } from '../sql.js';
+import { defaultSuggestionSettings, mergeSuggestionSettings, type SuggestionSettingsData } from '../suggestions/suggestion-settings.rules.js';
+import { insertFinishedTask, type TaskRow } from '../tasks/task.queue.js';
+import { enqueue, publishTaskEvent } from '../tasks/task.service.js';
+import { planLimits, requireApp } from '../tenancy.js';
+import { queueWebhookEvent } from '../webhooks/outbox.js';
+import type { IndexEntity } from './index.entity.js';
 import { searchTopics, type IndexEventPayload } from './index.events.js';
 import type { CreateIndexInput } from './index.inputs.js';
-import { defaultSettings, mergeSettings, parseSettingsPatch } from './index-settings.rules.js';
+import { defaultSettings, mergeSettings, parseSettingsPatch, type IndexSettingsData, type IndexSettingsPatch } from './index-settings.rules.js';
+import { recordFromRow, type IndexRecord } from './index.type.js';
 
 // Meilisearch's rules, so clients moving from it see the same accept/refuse decisions.
 const INDEX_UID = /^[A-Za-z0-9_-]{1,400}$/;
 const PRIMARY_KEY = /^[A-Za-z0-9_-]{1,512}$/;
 
-export async function createIndex(ctx: SearchContext, input: CreateIndexInput): Promise<IndexEntity> {
-  const { appId, environment } = requireApp(ctx);
-  const uid = validateUid(input.uid);
-  const primaryKey = input.primaryKey ?? undefined;
-  if (primaryKey !== undefined && !PRIMARY_KEY.test(primaryKey)) {
+export function validatePrimaryKey(primaryKey: string | undefined | null, parameter = 'primary_key'): string | undefined {
+  if (primaryKey === undefined || primaryKey === null) return undefined;
+  if (!PRIMARY_KEY.test(primaryKey)) {
     throw new DomainError(
       'invalid_primary_key',
       `\`${primaryKey}\` is not a valid primary key. It may contain only alphanumeric characters, hyphens (-) and underscores (_), 1 to 512 characters.`,
-      { parameter: 'primary_key' },
+      { parameter },
     );
   }
+  return primaryKey;
+}
+
+export async function createIndex(ctx: SearchContext, input: CreateIndexInput): Promise<{ index: IndexRecord; task: TaskRow }> {
+  const { appId, environment } = requireApp(ctx);
+  const uid = validateUid(input.uid);
+  const primaryKey = validatePrimaryKey(input.primaryKey);
   const settings = mergeSettings(defaultSettings(), parseSettingsPatch(input.settings));
-  const index = ctx.em.create(IndexEntity, { appId, environment, uid, primaryKey, settings });
-  try {
-    await ctx.em.flush();
-  } catch (e) {
-    // The unique constraint decides, so two concurrent creates of one uid yield exactly one index.
-    if (e instanceof UniqueConstraintViolationException) {
-      throw new DomainError('index_already_exists', `Index \`${uid}\` already exists.`, { parameter: 'uid' });
+  const limits = planLimits(ctx);
+  const rt = searchRuntime();
+  const { row, task } = await withTx(rt.pool, async (c) => {
+    // One creator at a time per partition, so "fewer than N indexes" holds under concurrency.
+    await c.query('select pg_advisory_xact_lock(hashtext($1))', [`search.indexes:${appId}:${environment}`]);
+    const taken = await one(c, `select 1 from ${T.indexes} where app_id = $1 and environment = $2 and uid = $3`, [appId, environment, uid]);
+    if (taken) throw new DomainError('index_already_exists', `Index \`${uid}\` already exists.`, { parameter: 'uid' });
+    if (limits.indexes !== null) {
+      const n = await one<{ n: string }>(c, `select count(*) as n from ${T.indexes} where app_id = $1 and environment = $2`, [appId, environment]);
+      if (Number(n!.n) >= limits.indexes) {
+        throw new DomainError('index_limit_exceeded', `The ${limits.plan} plan allows ${limits.indexes} indexes; delete one or change plan.`, { parameter: 'uid' });
+      }
     }
-    throw e;
-  }
+    const row = await one(
+      c,
+      `insert into ${T.indexes} (id, app_id, environment, uid, primary_key, settings, number_of_documents, is_indexing, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, 0, false, clock_timestamp(), clock_timestamp()) returning *`,
+      [newId('idx'), appId, environment, uid, primaryKey ?? null, JSON.stringify(settings)],
+    );
+    const task = await insertFinishedTask(c, { appId, environment, indexId: row!.id, indexUid: uid, type: 'index_creation', details: { primary_key: primaryKey ?? null } });
+    await queueWebhookEvent(c, { appId, environment }, 'index.created', { index_uid: uid, primary_key: primaryKey ?? null, task_id: String(task.id) });
+    return { row: row!, task };
+  });
   // After commit: subscribers never hear of an index that was rolled back.
+  const index = recordFromRow(row);
   await publish(ctx, 'index.created', index);
-  return index;
+  await publishTaskEvent(task, 'task.succeeded');
+  rt.wakeDispatcher();
+  return { index, task };
 }
 
 /** An index of the caller's partition by uid; index_not_found otherwise (other tenants' too). */
 export async function getIndex(ctx: SearchContext, uid: string): Promise<IndexEntity> {
-  const index = INDEX_UID.test(uid) ? await ctx.loaders.indexByUid.load(uid) : null;
+  const index = typeof uid === 'string' && INDEX_UID.test(uid) ? await ctx.loaders.indexByUid.load(uid) : null;
   if (!index) throw new DomainError('index_not_found', `Index \`${uid}\` not found.`, { parameter: 'index_uid' });
   return index;
 }
@@ -63,13 +93,71 @@ export function validateUid(uid: string): string {
   return uid;
 }
 
-function requireApp(ctx: SearchContext): { appId: string; environment: Environment } {
-  const { appId, environment } = ctx.tenant;
-  if (!appId || !environment) throw new DomainError('UNAUTHENTICATED', 'An API key (X-App-Id + X-Api-Key) is required');
-  return { appId, environment };
+/** Delete the index and its documents: a task (tasks enqueued before it still run first). */
+export async function deleteIndex(ctx: SearchContext, uid: string): Promise<TaskRow> {
+  const index = await getIndex(ctx, uid);
+  return enqueue(ctx, { indexId: index.id, indexUid: index.uid, type: 'index_deletion', details: {} });
 }
 
-async function publish(ctx: SearchContext, event: IndexEventPayload['event'], index: IndexEntity): Promise<void> {
+/**
+ * A settings change as a task. The patch is validated now (a bad value is a 4xx, not a failed
+ * task) and merged over the settings current when the task runs.
+ */
+async function enqueueSettings(ctx: SearchContext, uid: string, patch: IndexSettingsPatch): Promise<TaskRow> {
+  const index = await getIndex(ctx, uid);
+  mergeSettings({ ...defaultSettings(), ...index.settings }, patch, '');
+  return enqueue(ctx, {
+    indexId: index.id,
+    indexUid: index.uid,
+    type: 'settings_update',
+    details: { settings: patch },
+    payload: JSON.stringify({ patch }),
+  });
+}
+
+export function updateSettings(ctx: SearchContext, uid: string, settings: Record<string, unknown>): Promise<TaskRow> {
+  return enqueueSettings(ctx, uid, parseSettingsPatch(settings, ''));
+}
+
+/** PUT semantics: both objects are replaced; an omitted one becomes empty. */
+export function updateSynonyms(ctx: SearchContext, uid: string, synonyms?: Record<string, unknown> | null, oneWay?: Record<string, unknown> | null): Promise<TaskRow> {
+  return enqueueSettings(ctx, uid, parseSettingsPatch({ synonyms: synonyms ?? {}, one_way_synonyms: oneWay ?? {} }, ''));
+}
+
+export function updateStopWords(ctx: SearchContext, uid: string, stopWords: string[] | null): Promise<TaskRow> {
+  if (stopWords == null) throw new DomainError('VALIDATION_FAILED', 'stop_words is required (an array, [] to clear)', { parameter: 'stop_words' });
+  return enqueueSettings(ctx, uid, parseSettingsPatch({ stop_words: stopWords }, ''));
+}
+
+export function updateRankingRules(ctx: SearchContext, uid: string, rankingRules: string[] | null): Promise<TaskRow> {
+  if (rankingRules == null) throw new DomainError('VALIDATION_FAILED', 'ranking_rules is required', { parameter: 'ranking_rules' });
+  return enqueueSettings(ctx, uid, parseSettingsPatch({ ranking_rules: rankingRules }, ''));
+}
+
+export async function getSynonyms(ctx: SearchContext, uid: string): Promise<Pick<IndexSettingsData, 'synonyms' | 'one_way_synonyms'>> {
+  const s = { ...defaultSettings(), ...(await getIndex(ctx, uid)).settings };
+  return { synonyms: s.synonyms, one_way_synonyms: s.one_way_synonyms };
+}
+
+/**
+ * Suggestion settings change neither documents nor ranking, so they apply at once (no task):
+ * one conditional update, with the settings.updated webhook in the same transaction.
+ */
+export async function updateSuggestionSettings(ctx: SearchContext, uid: string, patch: Record<string, unknown>): Promise<SuggestionSettingsData> {
+  const index = await getIndex(ctx, uid);
+  const merged = mergeSuggestionSettings(index.suggestionSettings ?? defaultSuggestionSettings(), patch);
+  const rt = searchRuntime();
+  const updated = await withTx(rt.pool, async (c) => {
+    const r = await one(c, `update ${T.indexes} set suggestion_settings = $2, updated_at = clock_timestamp() where id = $1 returning id`, [index.id, JSON.stringify(merged)]);
+    if (r) await queueWebhookEvent(c, { appId: index.appId, environment: index.environment }, 'settings.updated', { index_uid: index.uid, suggestion_settings: merged });
+    return !!r;
+  });
+  if (!updated) throw new DomainError('index_not_found', `Index \`${uid}\` not found.`, { parameter: 'index_uid' });
+  rt.wakeDispatcher();
+  return merged;
+}
+
+async function publish(ctx: SearchContext, event: IndexEventPayload['event'], index: IndexRecord): Promise<void> {
   const payload: IndexEventPayload = { event, occurredAt: new Date().toISOString(), indexUid: index.uid };
   await ctx.pubsub.publish(searchTopics.searchEvents(index.appId, index.environment), payload);
 }

@@ -2,8 +2,40 @@
 // camelCase in GraphQL, so the entity and the type are separate classes joined by toIndex().
 import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import type { IndexEntity } from './index.entity.js';
+import type { Environment } from '../../../lib/tenant.js';
+import { defaultSuggestionSettings, type SuggestionSettingsData } from '../suggestions/suggestion-settings.rules.js';
 import { defaultSettings, type IndexSettingsData } from './index-settings.rules.js';
+
+/** What toIndex needs: an IndexEntity, or a row read with plain SQL (recordFromRow). */
+export interface IndexRecord {
+  id: string;
+  uid: string;
+  appId: string;
+  environment: Environment;
+  primaryKey?: string | null;
+  numberOfDocuments: number;
+  isIndexing: boolean;
+  settings: IndexSettingsData;
+  suggestionSettings?: SuggestionSettingsData | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function recordFromRow(r: Record<string, any>): IndexRecord {
+  return {
+    id: r.id,
+    uid: r.uid,
+    appId: r.app_id,
+    environment: r.environment,
+    primaryKey: r.primary_key,
+    numberOfDocuments: Number(r.number_of_documents),
+    isIndexing: r.is_indexing,
+    settings: r.settings,
+    suggestionSettings: r.suggestion_settings,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
 
 @ObjectType('App')
 @Directive('@key(fields: "id")')
@@ -32,7 +64,28 @@ export class IndexSettings {
   @Field(() => [String]) stopWords!: string[];
   @Field(() => String, { nullable: true }) distinctAttribute!: string | null;
   @Field(() => GraphQLJSONObject, { description: 'term → array of equivalent terms' }) synonyms!: Record<string, string[]>;
+  @Field(() => GraphQLJSONObject, { description: 'term → terms it also matches (one direction only)' }) oneWaySynonyms!: Record<string, string[]>;
   @Field(() => TypoTolerance) typoTolerance!: TypoTolerance;
+}
+
+@ObjectType()
+export class SuggestionSettings {
+  @Field() enabled!: boolean;
+  @Field(() => [String], { description: 'document fields whose values are suggested; empty: past queries only' }) sourceAttributes!: string[];
+  @Field(() => Int) minQueryLength!: number;
+  @Field(() => Int) maxSuggestions!: number;
+  @Field() includeFrequency!: boolean;
+}
+
+export function toSuggestionSettings(s: SuggestionSettingsData | null | undefined): SuggestionSettings {
+  const v = { ...defaultSuggestionSettings(), ...(s ?? {}) };
+  return {
+    enabled: v.enabled,
+    sourceAttributes: v.source_attributes,
+    minQueryLength: v.min_query_length,
+    maxSuggestions: v.max_suggestions,
+    includeFrequency: v.include_frequency,
+  };
 }
 
 @Directive('@key(fields: "id")')
@@ -44,6 +97,7 @@ export class Index {
   @Field(() => Int) numberOfDocuments!: number;
   @Field() isIndexing!: boolean;
   @Field(() => IndexSettings) settings!: IndexSettings;
+  @Field(() => SuggestionSettings) suggestionSettings!: SuggestionSettings;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
   /** owning app: resolved by the platform subgraph */
@@ -59,6 +113,7 @@ export function toIndexSettings(s: IndexSettingsData): IndexSettings {
     stopWords: s.stop_words,
     distinctAttribute: s.distinct_attribute,
     synonyms: s.synonyms,
+    oneWaySynonyms: s.one_way_synonyms,
     typoTolerance: {
       enabled: s.typo_tolerance.enabled,
       minWordSizeForTypos: {
@@ -69,7 +124,7 @@ export function toIndexSettings(s: IndexSettingsData): IndexSettings {
   };
 }
 
-export function toIndex(e: IndexEntity): Index {
+export function toIndex(e: IndexRecord): Index {
   const i = new Index();
   i.id = e.id;
   i.uid = e.uid;
@@ -78,6 +133,7 @@ export function toIndex(e: IndexEntity): Index {
   i.isIndexing = e.isIndexing;
   // Defaults first: rows written before a setting existed still show a complete object.
   i.settings = toIndexSettings({ ...defaultSettings(), ...e.settings });
+  i.suggestionSettings = toSuggestionSettings(e.suggestionSettings);
   i.createdAt = e.createdAt;
   i.updatedAt = e.updatedAt;
   i.app = { id: e.appId };

@@ -1,6 +1,8 @@
 // Checked-in migrations, applied in this order at start (see lib/db.ts migrate()).
 import { Migration20261122085826_init } from './Migration20261122085826_init.js';
+import { Migration20261122092742_documents_tasks_webhooks } from './Migration20261122092742_documents_tasks_webhooks.js';
 
 export const migrations = [
   { name: 'Migration20261122085826_init', class: Migration20261122085826_init },
+  { name: 'Migration20261122092742_documents_tasks_webhooks', class: Migration20261122092742_documents_tasks_webhooks },
 ];

@@ -1,0 +1,185 @@
+// Search engine bench (in-process, no HTTP): indexing throughput in 1,000-document batches, query latency
+// with a filter and two facets, the same queries on plain lunr, RSS, and geo radius + sort.
+// Data: ../shared/datasets/debian-packages.jsonl.gz (63,666 docs) and world-cities.json.
+// Run: npx node --import @swc-node/register/esm-register bench/search-engine.bench.ts [--no-lunr]
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import lunr from 'lunr';
+import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings } from '../subgraphs/search/engine/index.js';
+import { summarize, type Stats } from './stats.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DATA = resolve(ROOT, '..', 'shared', 'datasets');
+const BATCH = 1000;
+const withLunr = !process.argv.includes('--no-lunr');
+
+/** Deterministic PRNG (mulberry32): the same queries every run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const fmt = (label: string, s: Stats) =>
+  `${label.padEnd(44)} n=${String(s.n).padStart(4)}  p50 ${s.p50.toFixed(2).padStart(7)} ms  p95 ${s.p95.toFixed(2).padStart(7)} ms  p99 ${s.p99.toFixed(2).padStart(7)} ms`;
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+
+function time<T>(fn: () => T): [T, number] {
+  const t = performance.now();
+  const r = fn();
+  return [r, performance.now() - t];
+}
+
+function loadDebian(): Record<string, any>[] {
+  const text = gunzipSync(readFileSync(resolve(DATA, 'debian-packages.jsonl.gz'))).toString('utf8');
+  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+/** ~200 queries of 1-3 words from package summaries: some with a typo, the last word cut to a prefix. */
+function makeQueries(docs: Record<string, any>[], n: number): string[] {
+  const r = rng(42);
+  const out: string[] = [];
+  while (out.length < n) {
+    const words = String(docs[Math.floor(r() * docs.length)].summary ?? '')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length >= 3);
+    if (!words.length) continue;
+    const k = 1 + Math.floor(r() * 3);
+    const start = Math.floor(r() * Math.max(1, words.length - k + 1));
+    const q = words.slice(start, start + k);
+    if (r() < 0.3) {
+      const i = Math.floor(r() * q.length);
+      const w = q[i];
+      if (w.length >= 5) {
+        const p = 1 + Math.floor(r() * (w.length - 1));
+        q[i] = w.slice(0, p) + w.slice(p + 1); // drop one letter (not the first)
+      }
+    }
+    const last = q[q.length - 1];
+    if (last.length > 4 && r() < 0.6) q[q.length - 1] = last.slice(0, 3 + Math.floor(r() * (last.length - 3)));
+    out.push(q.join(' '));
+  }
+  return out;
+}
+
+const FILTERS = ['installed_size_kb < 50000', 'priority = optional', 'section IN [libs, devel, utils, python, net]', 'NOT section = games AND installed_size_kb >= 100'];
+
+function indexDebian(docs: Record<string, any>[], settings: EngineSettings): { engine: Engine; batchMs: number[] } {
+  const engine = engineFactory.create(settings);
+  const batchMs: number[] = [];
+  for (let i = 0; i < docs.length; i += BATCH) batchMs.push(time(() => engine.addDocuments(docs.slice(i, i + BATCH), 'id'))[1]);
+  return { engine, batchMs };
+}
+
+function runQueries(engine: Engine, queries: string[]): Stats {
+  const samples: number[] = [];
+  const t0 = performance.now();
+  queries.forEach((q, i) => {
+    const t = performance.now();
+    engine.search({ query: q, filter: FILTERS[i % FILTERS.length], facets: ['section', 'priority'], limit: 20 });
+    samples.push(performance.now() - t);
+  });
+  return summarize(samples, performance.now() - t0);
+}
+
+function lunrBench(docs: Record<string, any>[], queries: string[]): void {
+  const [idx, ms] = time(() =>
+    lunr(function () {
+      this.ref('id');
+      for (const f of ['name', 'summary', 'description', 'tags']) this.field(f);
+      for (const d of docs) this.add({ ...d, tags: (d.tags ?? []).join(' ') });
+    }),
+  );
+  console.log(`plain lunr build: ${docs.length} docs in ${(ms / 1000).toFixed(1)} s = ${Math.round(docs.length / (ms / 1000))} docs/s`);
+  const samples: number[] = [];
+  const t0 = performance.now();
+  for (const q of queries) {
+    const terms = q.split(' ');
+    const t = performance.now();
+    idx.query((qq) => {
+      terms.forEach((term, i) => {
+        if (i === terms.length - 1) qq.term(term, { wildcard: lunr.Query.wildcard.TRAILING });
+        else qq.term(term, { editDistance: 1 });
+      });
+    });
+    samples.push(performance.now() - t);
+  }
+  console.log(fmt('plain lunr (fuzzy ~1, trailing wildcard)', summarize(samples, performance.now() - t0)));
+}
+
+function geoBench(): void {
+  const cities = JSON.parse(readFileSync(resolve(DATA, 'world-cities.json'), 'utf8')) as Record<string, any>[];
+  const engine = engineFactory.create({
+    ...DEFAULT_SETTINGS,
+    searchableAttributes: ['name', 'country'],
+    filterableAttributes: ['_geo', 'country', 'population'],
+    sortableAttributes: ['_geo', 'population'],
+  });
+  for (let i = 0; i < cities.length; i += BATCH) engine.addDocuments(cities.slice(i, i + BATCH), 'geonameid');
+  const r = rng(7);
+  const samples: number[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < 500; i++) {
+    const c = cities[Math.floor(r() * cities.length)]._geo;
+    const radius = [50_000, 200_000, 1_000_000][i % 3];
+    const t = performance.now();
+    engine.search({ filter: `_geoRadius(${c.lat}, ${c.lng}, ${radius})`, sort: [`_geoPoint(${c.lat}, ${c.lng}):asc`], limit: 20 });
+    samples.push(performance.now() - t);
+  }
+  console.log(fmt(`world-cities _geoRadius + _geoPoint (${cities.length})`, summarize(samples, performance.now() - t0)));
+}
+
+function main(): void {
+  const [docs, loadMs] = time(loadDebian);
+  console.log(`loaded ${docs.length} debian packages in ${loadMs.toFixed(0)} ms; rss ${mb(process.memoryUsage().rss)}`);
+  const settings: EngineSettings = {
+    ...DEFAULT_SETTINGS,
+    searchableAttributes: ['name', 'summary', 'description', 'tags'],
+    filterableAttributes: ['section', 'priority', 'installed_size_kb'],
+    sortableAttributes: ['installed_size_kb'],
+  };
+  const { engine, batchMs } = indexDebian(docs, settings);
+  const totalMs = batchMs.reduce((a, b) => a + b, 0);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`engine indexing: ${docs.length} docs in ${(totalMs / 1000).toFixed(2)} s = ${Math.round(docs.length / (totalMs / 1000))} docs/s (1,000-doc batches, tail merges included)`);
+  console.log(`  batch cost: median ${median(batchMs).toFixed(1)} ms, max ${Math.max(...batchMs).toFixed(1)} ms (first batches include JIT warm-up)`);
+  // the same 1,000 documents (new ids) into an empty engine and into the full one, JIT warm, median of 5
+  const extra = (k: number) => docs.slice(20_000, 21_000).map((d) => ({ ...d, id: 1_000_000 + k * 1000 + Number(d.id) }));
+  const intoEmpty: number[] = [];
+  const intoFull: number[] = [];
+  for (let k = 0; k < 5; k++) {
+    const empty = engineFactory.create(settings);
+    intoEmpty.push(time(() => empty.addDocuments(extra(k), 'id'))[1]);
+    intoFull.push(time(() => engine.addDocuments(extra(k), 'id'))[1]);
+  }
+  console.log(`  1,000 docs into an empty index: ${median(intoEmpty).toFixed(1)} ms; into the ${engine.size.toLocaleString('en')}-doc index: ${median(intoFull).toFixed(1)} ms (medians of 5; includes tail merges)`);
+  // back to the corpus alone (the deletes only flip liveness; compact() below drops them)
+  engine.deleteDocuments(Array.from({ length: 5 }, (_, k) => extra(k).map((d) => String(d.id))).flat());
+  global.gc?.();
+  console.log(`rss after loading (engine + documents): ${mb(process.memoryUsage().rss)}; heap used ${mb(process.memoryUsage().heapUsed)}, typed arrays ${mb(process.memoryUsage().arrayBuffers)}`);
+
+  const queries = makeQueries(docs, 200);
+  console.log(`queries (first 8): ${queries.slice(0, 8).map((q) => JSON.stringify(q)).join(' ')}`);
+  runQueries(engine, queries.slice(0, 20)); // warm-up
+  const segments = () => (engine as unknown as { segments: unknown[] }).segments.length;
+  console.log(fmt(`engine, ${segments()} segments (as indexed)`, runQueries(engine, queries)));
+  const [, compactMs] = time(() => engine.compact());
+  console.log(`compact(): ${compactMs.toFixed(0)} ms`);
+  runQueries(engine, queries.slice(0, 20));
+  console.log(fmt(`engine, ${segments()} segments (after compact)`, runQueries(engine, queries)));
+  const [snap, snapMs] = time(() => JSON.stringify(engine.toSnapshot()));
+  const [, restoreMs] = time(() => engineFactory.fromSnapshot(JSON.parse(snap), settings));
+  console.log(`snapshot: ${mb(snap.length)} JSON, write ${snapMs.toFixed(0)} ms, restore ${restoreMs.toFixed(0)} ms (incl. JSON.parse)`);
+  console.log(`rss: ${mb(process.memoryUsage().rss)}`);
+  geoBench();
+  if (withLunr) lunrBench(docs, queries);
+}
+
+main();

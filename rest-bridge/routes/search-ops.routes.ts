@@ -1,0 +1,189 @@
+// Search service (document 3 part B): tasks, analytics and webhooks.
+import { DomainError } from '../../lib/errors.js';
+import { resource } from '../jsonapi.js';
+import { getParam, intParam } from '../query.js';
+import type { Route, RouteInput } from '../types.js';
+
+const base = { service: 'search', auth: 'apiKey' } as const;
+export const MAX_TASK_PAGE = 1000;
+
+/** A task as JSON:API: the settings and filter it was given are kept as written. */
+export const taskRes = (t: Record<string, unknown>, type = 'tasks') => resource(type, t, { opaque: ['details.settings', 'details.originalFilter'] });
+
+const PERIOD_QUERY = [
+  { name: 'period', type: 'string' as const, description: '24h, 7d (default), 30d or 90d' },
+  { name: 'limit', type: 'integer' as const, description: 'default 10, at most 1000' },
+];
+
+function analyticsVars(r: RouteInput) {
+  return { indexUid: r.params.index_uid, period: getParam(r.query, 'period') || null, limit: intParam(r.query, 'limit', { default: 10, min: 1, max: 1000 }) };
+}
+
+/** `status` or Meilisearch's `statuses` (and so on): comma lists. */
+function listParam(r: RouteInput, ...names: string[]): string | null {
+  for (const n of names) {
+    const v = getParam(r.query, n);
+    if (v) return v;
+  }
+  return null;
+}
+
+function taskIdParam(r: RouteInput): string {
+  const id = r.params.task_id;
+  // Numbers only; anything else cannot name a task (404 from the service keeps the error shape uniform).
+  return /^\d{1,18}$/.test(id) ? id : '0';
+}
+
+export const SEARCH_OPS_ROUTES: Route[] = [
+  {
+    ...base,
+    method: 'GET',
+    path: '/search/v1/tasks/:task_id',
+    operation: 'GetSearchTask',
+    summary: 'A task (search:read): status, task_type, index_uid, details, error, timestamps, duration_ms',
+    variables: (r) => ({ id: taskIdParam(r) }),
+    result: (d) => ({ data: taskRes(d.searchTask) }),
+    status: 200,
+    responseType: 'tasks',
+  },
+  {
+    ...base,
+    method: 'GET',
+    path: '/search/v1/tasks',
+    operation: 'ListSearchTasks',
+    summary: 'Tasks, newest first (search:read); query status, index_uid, type (comma lists), limit, from',
+    query: [
+      { name: 'status', type: 'string', description: 'comma list: enqueued, processing, succeeded, failed, canceled' },
+      { name: 'index_uid', type: 'string', description: 'comma list of index uids' },
+      { name: 'type', type: 'string', description: 'comma list of task types' },
+      { name: 'limit', type: 'integer', description: `default 20, at most ${MAX_TASK_PAGE}` },
+      { name: 'from', type: 'integer', description: 'first task id of the page (meta.next of the previous page)' },
+    ],
+    variables: (r) => {
+      const from = getParam(r.query, 'from');
+      if (from && !/^\d{1,18}$/.test(from)) throw new DomainError('BAD_REQUEST', 'from must be a task id', { parameter: 'from' });
+      return {
+        status: listParam(r, 'status', 'statuses'),
+        type: listParam(r, 'type', 'types'),
+        indexUid: listParam(r, 'index_uid', 'index_uids'),
+        limit: intParam(r.query, 'limit', { default: 20, min: 1, max: MAX_TASK_PAGE }),
+        from: from || null,
+      };
+    },
+    result: (d) => ({ data: d.searchTasks.results.map((t: Record<string, unknown>) => taskRes(t)), meta: { limit: d.searchTasks.limit, next: d.searchTasks.next } }),
+    status: 200,
+    responseType: 'tasks',
+    list: true,
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/search/v1/tasks/:task_id/cancel',
+    operation: 'CancelSearchTask',
+    summary: 'Cancel a task still enqueued (search:write); 200 with the task, meta.canceled false when it had already left the queue',
+    variables: (r) => ({ id: taskIdParam(r) }),
+    result: (d) => ({ data: taskRes(d.cancelSearchTask.task), meta: { canceled: d.cancelSearchTask.canceled } }),
+    status: 200,
+    responseType: 'tasks',
+  },
+  {
+    ...base,
+    method: 'GET',
+    path: '/search/v1/indexes/:index_uid/analytics/popular-searches',
+    operation: 'PopularSearches',
+    summary: 'Most frequent queries over a period (search:read)',
+    query: PERIOD_QUERY,
+    variables: analyticsVars,
+    result: (d) => ({ data: resource('popular_searches', { id: d.popularSearches.indexUid, ...d.popularSearches }) }),
+    status: 200,
+    responseType: 'popular_searches',
+  },
+  {
+    ...base,
+    method: 'GET',
+    path: '/search/v1/indexes/:index_uid/analytics/no-result-searches',
+    operation: 'NoResultSearches',
+    summary: 'Queries that found nothing, over a period (search:read)',
+    query: PERIOD_QUERY,
+    variables: analyticsVars,
+    result: (d) => ({ data: resource('no_result_searches', { id: d.noResultSearches.indexUid, ...d.noResultSearches }) }),
+    status: 200,
+    responseType: 'no_result_searches',
+  },
+  {
+    ...base,
+    method: 'GET',
+    path: '/search/v1/indexes/:index_uid/analytics/clicks',
+    operation: 'SearchClickAnalytics',
+    summary: 'Clicks, impressions, CTR and average position per document over a period (search:read)',
+    query: PERIOD_QUERY,
+    variables: analyticsVars,
+    result: (d) => ({ data: resource('click_analytics', { id: d.searchClickAnalytics.indexUid, ...d.searchClickAnalytics }) }),
+    status: 200,
+    responseType: 'click_analytics',
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/search/v1/analytics/events',
+    operation: 'RecordSearchEvent',
+    summary: 'Record a search analytics event (search:write): click (document_id, position), search (query), conversion, view',
+    body: {
+      type: 'search_events',
+      attributes: { event_type: 'string', index_uid: 'string', query: 'string', document_id: 'string', position: 'integer', user_id: 'string', session_id: 'string' },
+      required: ['event_type', 'index_uid'],
+    },
+    variables: (r) => ({ input: r.attributes }),
+    result: (d) => ({ data: resource('search_events', d.recordSearchEvent) }),
+    status: 201,
+    responseType: 'search_events',
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/search/v1/webhooks',
+    operation: 'RegisterSearchWebhook',
+    summary: 'Register a webhook (search:write): url, events, secret; deliveries signed with X-Signature (HMAC-SHA256)',
+    body: { type: 'webhooks', attributes: { url: 'string', events: 'string[]', secret: 'string' }, required: ['url', 'events', 'secret'] },
+    variables: (r) => ({ input: r.attributes }),
+    result: (d) => ({ data: resource('webhooks', d.registerSearchWebhook) }),
+    status: 201,
+    responseType: 'webhooks',
+  },
+  {
+    ...base,
+    method: 'GET',
+    path: '/search/v1/webhooks',
+    operation: 'ListSearchWebhooks',
+    summary: 'Active webhooks (search:read); secrets are never returned',
+    variables: () => ({}),
+    result: (d) => ({ data: d.searchWebhooks.map((w: Record<string, unknown>) => resource('webhooks', w)) }),
+    status: 200,
+    responseType: 'webhooks',
+    list: true,
+  },
+  {
+    ...base,
+    method: 'DELETE',
+    path: '/search/v1/webhooks/:webhook_id',
+    operation: 'DeleteSearchWebhook',
+    summary: 'Stop a webhook (search:write); queued deliveries are still sent',
+    variables: (r) => ({ id: r.params.webhook_id }),
+    result: (d) => ({ data: resource('webhooks', d.deleteSearchWebhook) }),
+    status: 200,
+    responseType: 'webhooks',
+  },
+  {
+    ...base,
+    method: 'GET',
+    path: '/search/v1/webhooks/:webhook_id/deliveries',
+    operation: 'SearchWebhookDeliveries',
+    summary: 'Latest deliveries of a webhook with every attempt (search:read)',
+    query: [{ name: 'limit', type: 'integer', description: 'default 20, at most 100' }],
+    variables: (r) => ({ id: r.params.webhook_id, limit: intParam(r.query, 'limit', { default: 20, min: 1, max: 100 }) }),
+    result: (d) => ({ data: d.searchWebhook.deliveries.map((x: Record<string, unknown>) => resource('webhook_deliveries', x)) }),
+    status: 200,
+    responseType: 'webhook_deliveries',
+    list: true,
+  },
+];

@@ -1,0 +1,52 @@
+// Search-service settings read from the environment once per process (see docs/search.md).
+// A bad value stops start-up with one line naming the variable, like lib/config.ts.
+import { ConfigError } from '../../lib/config.js';
+import { isPlanCode, type PlanCode } from './plans.js';
+
+export interface SearchConfig {
+  /** run the task worker (and webhook dispatcher) in this process; API-only replicas set SEARCH_WORKER=0 */
+  worker: boolean;
+  /** plan limits applied when the tenant context carries no plan */
+  defaultPlan: PlanCode;
+  /** how long a claimed task may sit in `processing` without its worker holding it before another worker re-claims it */
+  taskLeaseMs: number;
+  /** a task claimed this many times (its workers kept dying) fails instead of being retried again */
+  taskMaxAttempts: number;
+  /** idle poll interval of the worker (NOTIFY wakes it at once; polling catches expired leases) */
+  pollMs: number;
+  /** first webhook retry delay; doubles per attempt */
+  webhookBackoffMs: number;
+  webhookMaxAttempts: number;
+  webhookTimeoutMs: number;
+  /** write an engine snapshot once this many documents changed since the last one */
+  snapshotEveryDocs: number;
+  /** flush buffered search analytics at least this often */
+  analyticsFlushMs: number;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(name, `"${raw}" must be an integer >= ${min}`);
+  return n;
+}
+
+export function loadSearchConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
+  const worker = env.SEARCH_WORKER ?? '1';
+  if (worker !== '0' && worker !== '1') throw new ConfigError('SEARCH_WORKER', `"${worker}" must be 0 or 1`);
+  const plan = (env.SEARCH_DEFAULT_PLAN || 'free').toLowerCase();
+  if (!isPlanCode(plan)) throw new ConfigError('SEARCH_DEFAULT_PLAN', `"${plan}" must be one of free, starter, growth, enterprise`);
+  return {
+    worker: worker === '1',
+    defaultPlan: plan,
+    taskLeaseMs: int(env, 'SEARCH_TASK_LEASE_MS', 30_000, 100),
+    taskMaxAttempts: int(env, 'SEARCH_TASK_MAX_ATTEMPTS', 5),
+    pollMs: int(env, 'SEARCH_POLL_MS', 1000, 10),
+    webhookBackoffMs: int(env, 'SEARCH_WEBHOOK_BACKOFF_MS', 1000, 10),
+    webhookMaxAttempts: int(env, 'SEARCH_WEBHOOK_MAX_ATTEMPTS', 8),
+    webhookTimeoutMs: int(env, 'SEARCH_WEBHOOK_TIMEOUT_MS', 10_000, 100),
+    snapshotEveryDocs: int(env, 'SEARCH_SNAPSHOT_EVERY_DOCS', 5000),
+    analyticsFlushMs: int(env, 'SEARCH_ANALYTICS_FLUSH_MS', 500, 10),
+  };
+}

@@ -1,0 +1,64 @@
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { GraphQLJSON } from 'graphql-scalars';
+import type { SearchContext } from '../context.js';
+import { Task, toTask } from '../tasks/task.type.js';
+import * as documents from './document.service.js';
+import { SearchDocument, SearchDocumentPage } from './document.type.js';
+
+@Resolver(() => SearchDocument)
+export class DocumentResolver {
+  @Authorized('search:read')
+  @Query(() => SearchDocument, { description: 'One document by id; document_not_found otherwise' })
+  async indexDocument(
+    @Ctx() ctx: SearchContext,
+    @Arg('indexUid', () => String) indexUid: string,
+    @Arg('id', () => ID) id: string,
+    @Arg('fields', () => [String], { nullable: true }) fields?: string[],
+  ): Promise<SearchDocument> {
+    return { id, fields: await documents.getDocument(ctx, indexUid, id, fields) };
+  }
+
+  @Authorized('search:read')
+  @Query(() => SearchDocumentPage, { description: `Documents in insertion order; limit at most ${documents.MAX_LIST_LIMIT}` })
+  async indexDocuments(
+    @Ctx() ctx: SearchContext,
+    @Arg('indexUid', () => String) indexUid: string,
+    @Arg('offset', () => Int, { nullable: true }) offset?: number,
+    @Arg('limit', () => Int, { nullable: true }) limit?: number,
+    @Arg('fields', () => [String], { nullable: true }) fields?: string[],
+    @Arg('filter', () => GraphQLJSON, { nullable: true, description: 'filter expression (attributes must be filterable)' }) filter?: unknown,
+  ): Promise<SearchDocumentPage> {
+    return documents.listDocuments(ctx, indexUid, { offset, limit, fields, filter });
+  }
+
+  @Authorized('search:write')
+  @Mutation(() => Task, { description: 'Add or replace documents by primary key (a document_addition_or_update task)' })
+  async addIndexDocuments(
+    @Ctx() ctx: SearchContext,
+    @Arg('indexUid', () => String) indexUid: string,
+    @Arg('documents', () => [GraphQLJSON], { nullable: 'itemsAndList', description: 'JSON objects (checked by the service, which names the offending position)' }) docs: unknown[] | null,
+    @Arg('primaryKey', () => String, { nullable: true, description: 'when the index has none yet; inferred from the first document otherwise' }) primaryKey?: string,
+  ): Promise<Task> {
+    return toTask(await documents.addDocuments(ctx, indexUid, docs, primaryKey));
+  }
+
+  @Authorized('search:write')
+  @Mutation(() => Task, { description: 'Delete documents by id (a document_deletion task)' })
+  async deleteIndexDocuments(
+    @Ctx() ctx: SearchContext,
+    @Arg('indexUid', () => String) indexUid: string,
+    @Arg('documentIds', () => [GraphQLJSON], { nullable: true }) documentIds: unknown[] | null,
+  ): Promise<Task> {
+    return toTask(await documents.deleteDocuments(ctx, indexUid, documentIds));
+  }
+
+  @Authorized('search:write')
+  @Mutation(() => Task, { description: 'Delete the documents a filter matches (a document_deletion_by_filter task)' })
+  async deleteIndexDocumentsByFilter(
+    @Ctx() ctx: SearchContext,
+    @Arg('indexUid', () => String) indexUid: string,
+    @Arg('filter', () => GraphQLJSON, { nullable: true }) filter: unknown,
+  ): Promise<Task> {
+    return toTask(await documents.deleteByFilter(ctx, indexUid, filter));
+  }
+}

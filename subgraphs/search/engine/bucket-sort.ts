@@ -1,0 +1,132 @@
+// Bucket sort, lazily (as Meilisearch): the first rule splits the candidates into buckets of equal score,
+// the next rule only orders inside a bucket, and a bucket is only refined when the page still needs
+// documents from it. So an expensive rule (proximity) runs on the documents that can reach the page,
+// not on every candidate. Within the last bucket, documents keep internal-id (insertion) order.
+
+/** A ranking step: one score per document, lower is better; null means "ties everything" for this query. */
+export type Step = ((docs: Int32Array) => Float64Array) | null;
+
+export class Collector {
+  readonly ids: number[] = [];
+  private readonly seen = new Set<string>();
+  constructor(
+    readonly need: number,
+    /** distinct key of a document (undefined: never a duplicate) */
+    private readonly distinctKey?: (doc: number) => string | undefined,
+  ) {}
+
+  full(): boolean {
+    return this.ids.length >= this.need;
+  }
+
+  push(doc: number): void {
+    if (this.distinctKey) {
+      const k = this.distinctKey(doc);
+      if (k !== undefined) {
+        if (this.seen.has(k)) return;
+        this.seen.add(k);
+      }
+    }
+    this.ids.push(doc);
+  }
+}
+
+export function bucketSort(docs: Int32Array, steps: readonly Step[], out: Collector, from = 0): void {
+  if (out.full() || docs.length === 0) return;
+  let i = from;
+  while (i < steps.length && steps[i] === null) i++;
+  if (i >= steps.length || docs.length === 1) {
+    for (let k = 0; k < docs.length && !out.full(); k++) out.push(docs[k]);
+    return;
+  }
+  const keys = steps[i]!(docs);
+  let same = true;
+  for (let k = 1; k < keys.length && same; k++) if (keys[k] !== keys[0]) same = false;
+  if (same) return bucketSort(docs, steps, out, i + 1);
+
+  // only the best `remaining` documents (and their ties) can reach the page: select them in O(n)
+  const remaining = out.need - out.ids.length;
+  const threshold = docs.length > 4 * remaining + 64 ? kthSmallest(keys, remaining) : Infinity;
+  const rest: number[] = [];
+  for (const group of groupByKey(docs, keys, threshold, rest)) {
+    if (out.full()) return;
+    bucketSort(group, steps, out, i + 1);
+  }
+  // distinct may have dropped documents: continue with the ones beyond the threshold
+  if (!out.full() && rest.length) bucketSort(Int32Array.from(rest), steps, out, i);
+}
+
+/**
+ * Docs with key <= threshold grouped by key, groups in ascending key order, docs keeping their order.
+ * Rule scores are mostly small integers: those take a counting sort (two passes, no Map); others a Map.
+ */
+function groupByKey(docs: Int32Array, keys: Float64Array, threshold: number, rest: number[]): Int32Array[] {
+  let min = Infinity;
+  let max = -Infinity;
+  let integral = true;
+  for (let k = 0; k < keys.length; k++) {
+    const v = keys[k];
+    if (v > threshold) continue;
+    if (v < min) min = v;
+    if (v > max) max = v;
+    if (integral && !Number.isInteger(v)) integral = false;
+  }
+  const out: Int32Array[] = [];
+  if (integral && max - min < 4096) {
+    const span = max - min + 1;
+    const counts = new Int32Array(span);
+    for (let k = 0; k < keys.length; k++) if (keys[k] <= threshold) counts[keys[k] - min]++;
+    const groups = Array.from(counts, (c) => (c ? new Int32Array(c) : null));
+    const fill = new Int32Array(span);
+    for (let k = 0; k < keys.length; k++) {
+      if (keys[k] > threshold) {
+        rest.push(docs[k]);
+        continue;
+      }
+      const g = keys[k] - min;
+      groups[g]![fill[g]++] = docs[k];
+    }
+    for (const g of groups) if (g) out.push(g);
+    return out;
+  }
+  const map = new Map<number, number[]>();
+  for (let k = 0; k < docs.length; k++) {
+    if (keys[k] > threshold) {
+      rest.push(docs[k]);
+      continue;
+    }
+    let g = map.get(keys[k]);
+    if (!g) map.set(keys[k], (g = []));
+    g.push(docs[k]);
+  }
+  for (const key of [...map.keys()].sort((a, b) => a - b)) out.push(Int32Array.from(map.get(key)!));
+  return out;
+}
+
+/** The k-th smallest value (1-based, clamped) of `keys`, by quickselect on a copy. */
+export function kthSmallest(keys: Float64Array, k: number): number {
+  const a = Float64Array.from(keys);
+  let lo = 0;
+  let hi = a.length - 1;
+  const target = Math.min(Math.max(k, 1), a.length) - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return a[target];
+  }
+  return a[target];
+}

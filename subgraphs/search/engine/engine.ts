@@ -1,0 +1,280 @@
+// One in-memory index: documents by internal id, a liveness bitset, and a list of immutable segments
+// (one per addDocuments batch, merged by compact()). Internal ids only grow, so the segments' id
+// ranges are ascending and disjoint and a document's segment is found by binary search.
+import { bitset, clear, has, set, type Bitset } from './bitset.js';
+import { compileFilter, evaluate } from './filter/evaluate.js';
+import { valueAt } from './fields.js';
+import { MatchScratch } from './match.js';
+import { buildSynonyms, type SynonymIndex } from './query.js';
+import { parseRankingRules, type Rule } from './ranking.js';
+import { runSearch } from './search.js';
+import { buildSegment, mergeSegments, type BuildSpec, type Segment } from './segment.js';
+import { documentId } from './document-id.js';
+import { checkSettings, shapeOf } from './settings.js';
+import { snapshotOf } from './snapshot.js';
+import { normalize } from './tokenizer.js';
+import { EngineError, type Document, type Engine, type EngineSettings, type SearchRequest, type SearchResult } from './types.js';
+
+/** Segments below BASE live documents are level 0; each level is MERGE_FACTOR times larger. */
+const BASE = 1000;
+const MERGE_FACTOR = 4;
+/** A segment with more dead documents than this share is rewritten by compact(). */
+const MAX_DEAD_SHARE = 0.3;
+const REBUILD_CHUNK = 8192;
+/**
+ * addDocuments itself merges the newest segments while they are small (levels 0 and 1: under 4,000 live
+ * documents each), so a batch never costs more than indexing it plus merging four small segments
+ * (≤ 16,000 documents, tens of ms), whatever the index size; larger merges wait for compact().
+ */
+const AUTO_MAX_LEVEL = 1;
+
+/** Size level of a segment: 0 below BASE, then one level per MERGE_FACTOR times more documents. */
+function level(live: number): number {
+  return live < BASE ? 0 : Math.floor(Math.log(live / BASE) / Math.log(MERGE_FACTOR)) + 1;
+}
+
+export interface EngineState {
+  settings: EngineSettings;
+  rules: Rule[];
+  stopWords: Set<string>;
+  synonyms: SynonymIndex;
+  segments: Segment[];
+  alive: Bitset;
+  nextId: number;
+  docs: (Document | undefined)[];
+  extIds: (string | undefined)[];
+  scratch: MatchScratch;
+}
+
+export class SegmentedEngine implements Engine, EngineState {
+  settings!: EngineSettings;
+  rules!: Rule[];
+  stopWords!: Set<string>;
+  synonyms!: SynonymIndex;
+  segments: Segment[] = [];
+  /** live documents per segment (same order as `segments`) */
+  segLive: number[] = [];
+  alive: Bitset = bitset(1024);
+  nextId = 0;
+  docs: (Document | undefined)[] = [];
+  extIds: (string | undefined)[] = [];
+  idMap = new Map<string, number>();
+  scratch = new MatchScratch();
+  /** attribute rank of each top-level field when searchable is ['*']: order of first appearance */
+  fieldOrder = new Map<string, number>();
+  live = 0;
+
+  constructor(settings: EngineSettings) {
+    this.applySettings(checkSettings(settings));
+  }
+
+  get size(): number {
+    return this.live;
+  }
+
+  private applySettings(s: EngineSettings): void {
+    this.settings = s;
+    this.rules = parseRankingRules(s.rankingRules);
+    this.stopWords = new Set(s.stopWords.map((w) => normalize(w).trim()));
+    this.synonyms = buildSynonyms(s);
+  }
+
+  updateSettings(settings: EngineSettings): void {
+    const next = checkSettings(settings);
+    const reshape = shapeOf(next) !== shapeOf(this.settings);
+    this.applySettings(next);
+    if (reshape) this.rebuild();
+  }
+
+  /** Re-index every live document (searchable or filterable attributes changed). Ids are kept. */
+  rebuild(): void {
+    this.fieldOrder.clear();
+    const entries: { id: number; doc: Document }[] = [];
+    for (let id = 0; id < this.nextId; id++) if (has(this.alive, id)) entries.push({ id, doc: this.docs[id]! });
+    this.segments = [];
+    this.segLive = [];
+    for (let i = 0; i < entries.length; i += REBUILD_CHUNK) {
+      const chunk = entries.slice(i, i + REBUILD_CHUNK);
+      this.segments.push(buildSegment(chunk, this.spec(chunk)));
+      this.segLive.push(chunk.length);
+    }
+  }
+
+  spec(entries: { doc: Document }[]): BuildSpec {
+    const searchable = this.settings.searchableAttributes;
+    const filterable = this.settings.filterableAttributes;
+    const geo = filterable.includes('_geo');
+    if (searchable[0] !== '*') {
+      return {
+        nAttrs: searchable.length,
+        filterable,
+        geo,
+        searchable: (doc) => {
+          const out: Array<[number, unknown]> = [];
+          searchable.forEach((a, i) => {
+            const v = valueAt(doc, a);
+            if (v !== undefined) out.push([i, v]);
+          });
+          return out;
+        },
+      };
+    }
+    for (const { doc } of entries) for (const k of Object.keys(doc)) if (!this.fieldOrder.has(k)) this.fieldOrder.set(k, this.fieldOrder.size);
+    const order = this.fieldOrder;
+    return {
+      nAttrs: order.size,
+      filterable,
+      geo,
+      searchable: (doc) =>
+        Object.keys(doc)
+          .map((k) => [order.get(k)!, doc[k]] as [number, unknown])
+          .sort((a, b) => a[0] - b[0]),
+    };
+  }
+
+  addDocuments(docs: Document[], primaryKey: string): number {
+    if (!Array.isArray(docs)) throw new EngineError('invalid_settings', 'documents must be an array', 'documents');
+    // validate the whole batch first: a batch is applied completely or not at all
+    const batch = new Map<string, Document>();
+    docs.forEach((doc, i) => {
+      if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new EngineError('invalid_document_id', `Document ${i} is not an object`, 'documents');
+      batch.delete(documentId(doc, primaryKey, i));
+      batch.set(documentId(doc, primaryKey, i), doc);
+    });
+    if (!batch.size) return 0;
+    const entries: { id: number; doc: Document }[] = [];
+    for (const [ext, doc] of batch) {
+      const old = this.idMap.get(ext);
+      if (old !== undefined) this.kill(old);
+      const id = this.nextId++;
+      this.ensureCapacity(this.nextId);
+      this.docs[id] = doc;
+      this.extIds[id] = ext;
+      this.idMap.set(ext, id);
+      set(this.alive, id);
+      this.live++;
+      entries.push({ id, doc });
+    }
+    this.segments.push(buildSegment(entries, this.spec(entries)));
+    this.segLive.push(entries.length);
+    this.mergeTail();
+    return entries.length;
+  }
+
+  /** Merge the last MERGE_FACTOR segments while they share a small level (see AUTO_MAX_LEVEL). */
+  private mergeTail(): void {
+    for (;;) {
+      const tail = this.segments.length - MERGE_FACTOR;
+      if (tail < 0) return;
+      const l = level(this.segLive[tail]);
+      if (l > AUTO_MAX_LEVEL) return;
+      for (let i = tail + 1; i < this.segments.length; i++) if (level(this.segLive[i]) !== l) return;
+      this.replace(tail, MERGE_FACTOR);
+    }
+  }
+
+  deleteDocuments(ids: string[]): number {
+    let n = 0;
+    for (const raw of ids) {
+      const id = this.idMap.get(String(raw));
+      if (id === undefined) continue;
+      this.kill(id);
+      n++;
+    }
+    return n;
+  }
+
+  private kill(id: number): void {
+    clear(this.alive, id);
+    this.idMap.delete(this.extIds[id]!);
+    this.docs[id] = undefined;
+    this.extIds[id] = undefined;
+    this.live--;
+    const s = this.segmentIndexOf(id);
+    if (s >= 0) this.segLive[s]--;
+  }
+
+  segmentIndexOf(id: number): number {
+    let lo = 0;
+    let hi = this.segments.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const seg = this.segments[mid];
+      if (seg.docIds.length && seg.docIds[0] <= id) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  ensureCapacity(n: number): void {
+    if (n <= this.alive.length * 32) return;
+    const next = new Uint32Array(Math.max(this.alive.length * 2, (n + 31) >>> 5));
+    next.set(this.alive);
+    this.alive = next;
+  }
+
+  getDocument(id: string): Document | undefined {
+    const i = this.idMap.get(String(id));
+    return i === undefined ? undefined : this.docs[i];
+  }
+
+  filterIds(filter: SearchRequest['filter']): string[] {
+    const node = compileFilter(filter, this.settings.filterableAttributes);
+    const bits = node ? evaluate(node, { segments: this.segments, universe: this.alive }) : this.alive;
+    const out: string[] = [];
+    for (let id = 0; id < this.nextId; id++) if (has(bits, id) && has(this.alive, id)) out.push(this.extIds[id]!);
+    return out;
+  }
+
+  search(req: SearchRequest): SearchResult {
+    return runSearch(this, req);
+  }
+
+  /**
+   * Tiered merging: drop empty segments, rewrite segments with many dead documents, and merge runs of
+   * MERGE_FACTOR adjacent segments of the same size level. Each document is merged O(log n) times.
+   */
+  compact(): void {
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let i = 0; i < this.segments.length; i++) {
+        const total = this.segments[i].docIds.length;
+        if (this.segLive[i] === 0) {
+          this.segments.splice(i, 1);
+          this.segLive.splice(i, 1);
+          changed = true;
+          i--;
+        } else if (total > 0 && (total - this.segLive[i]) / total > MAX_DEAD_SHARE) {
+          this.replace(i, 1);
+          changed = true;
+        }
+      }
+      for (let i = 0; i + MERGE_FACTOR <= this.segments.length; i++) {
+        const l = level(this.segLive[i]);
+        let j = i + 1;
+        while (j < this.segments.length && level(this.segLive[j]) === l && j - i < MERGE_FACTOR) j++;
+        if (j - i === MERGE_FACTOR) {
+          this.replace(i, MERGE_FACTOR);
+          changed = true;
+        }
+      }
+    }
+  }
+
+  private replace(at: number, count: number): void {
+    const merged = mergeSegments(this.segments.slice(at, at + count), this.alive);
+    this.segments.splice(at, count, merged);
+    this.segLive.splice(at, count, merged.docIds.length);
+  }
+
+  shape(): string {
+    return shapeOf(this.settings);
+  }
+
+  toSnapshot(): unknown {
+    return snapshotOf(this);
+  }
+}

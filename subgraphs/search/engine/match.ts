@@ -1,0 +1,226 @@
+// Word matching over all segments. For each query word, every dictionary term it matches (exact, typo,
+// prefix extension, synonym) is found per segment (typo.ts), and the postings of those terms are folded
+// into per-document arrays indexed by internal id:
+//   typo[w][d]   fewest typos with which word w matches doc d (255: not at all)
+//   exact[w][d]  1 when the word itself (no typo, not a prefix extension, not a synonym) is in d
+//   minPos[w][d] smallest encoded position (best attribute, then earliest word) of any match
+//   head[w][d]   linked list of the matching postings (segment, position range), read lazily by the
+//                proximity and exactness rules for the few documents they have to order.
+// Dead documents and documents outside the filter are skipped here, so everything after sees only
+// candidates.
+import type { Bitset } from './bitset.js';
+import { GrowInt32 } from './growable.js';
+import type { QueryWord } from './query.js';
+import type { Segment } from './segment.js';
+import { exactIndex, fuzzyLookup } from './typo.js';
+
+export const ABSENT = 255;
+
+export interface HighlightTerm {
+  word: number;
+  /** highlight only this many normalised characters (a prefix extension), 0 = the whole token */
+  prefixLen: number;
+}
+
+/** Which query word a document token matches, for highlighting: stored terms, then prefix extensions. */
+export class TermMatcher {
+  private readonly exact = new Map<string, number>();
+  constructor(private readonly words: readonly QueryWord[]) {}
+
+  add(term: string, word: number): void {
+    if (!this.exact.has(term)) this.exact.set(term, word);
+  }
+
+  get(term: string): HighlightTerm | undefined {
+    const w = this.exact.get(term);
+    if (w !== undefined) return { word: w, prefixLen: 0 };
+    for (let i = 0; i < this.words.length; i++) {
+      const q = this.words[i];
+      if (q.prefix && term.length > q.text.length && term.startsWith(q.text)) return { word: i, prefixLen: q.text.length };
+    }
+    return undefined;
+  }
+}
+
+export interface MatchData {
+  words: QueryWord[];
+  segments: readonly Segment[];
+  typo: Uint8Array[];
+  exact: Uint8Array[];
+  minPos: Uint32Array[];
+  head: Int32Array[];
+  /** posting references: segment index, posting index, next reference (-1 ends), exact flag */
+  refSeg: GrowInt32;
+  refPosting: GrowInt32;
+  refNext: GrowInt32;
+  refExact: GrowInt32;
+  /** documents matching the first word, ascending */
+  candidates: Int32Array;
+  /** matched terms, for highlighting */
+  terms: TermMatcher;
+}
+
+/** Per-word arrays reused from one search to the next (search is synchronous, so one set per engine). */
+export class MatchScratch {
+  private typo: Uint8Array[] = [];
+  private exact: Uint8Array[] = [];
+  private minPos: Uint32Array[] = [];
+  private head: Int32Array[] = [];
+  readonly refSeg = new GrowInt32(4096);
+  readonly refPosting = new GrowInt32(4096);
+  readonly refNext = new GrowInt32(4096);
+  readonly refExact = new GrowInt32(4096);
+
+  /** Arrays for word `w` over `size` documents; only `typo` is reset (the others are written before read). */
+  word(w: number, size: number): { typo: Uint8Array; exact: Uint8Array; minPos: Uint32Array; head: Int32Array } {
+    if (!this.typo[w] || this.typo[w].length < size) {
+      const cap = Math.max(size, Math.ceil((this.typo[w]?.length ?? 0) * 1.5));
+      this.typo[w] = new Uint8Array(cap);
+      this.exact[w] = new Uint8Array(cap);
+      this.minPos[w] = new Uint32Array(cap);
+      this.head[w] = new Int32Array(cap);
+    }
+    this.typo[w].fill(ABSENT, 0, size);
+    return { typo: this.typo[w], exact: this.exact[w], minPos: this.minPos[w], head: this.head[w] };
+  }
+
+  reset(): void {
+    this.refSeg.length = this.refPosting.length = this.refNext.length = this.refExact.length = 0;
+  }
+}
+
+export function matchWords(words: QueryWord[], segments: readonly Segment[], allowed: Bitset, size: number, scratch = new MatchScratch()): MatchData {
+  scratch.reset();
+  const m: MatchData = {
+    words,
+    segments,
+    typo: [],
+    exact: [],
+    minPos: [],
+    head: [],
+    refSeg: scratch.refSeg,
+    refPosting: scratch.refPosting,
+    refNext: scratch.refNext,
+    refExact: scratch.refExact,
+    candidates: new Int32Array(0),
+    terms: new TermMatcher(words),
+  };
+  const first = new GrowInt32(1024);
+  words.forEach((word, w) => {
+    const { typo, exact, minPos, head } = scratch.word(w, size);
+    m.typo.push(typo);
+    m.exact.push(exact);
+    m.minPos.push(minPos);
+    m.head.push(head);
+    const fold = (s: number, seg: Segment, q: number, typos: number, isExact: boolean) => {
+      const d = seg.pDocs[q];
+      if ((allowed[d >>> 5] & (1 << (d & 31))) === 0) return;
+      const cur = typo[d];
+      const p0 = seg.positions[seg.pPos[q]];
+      if (cur === ABSENT) {
+        if (w === 0) first.push(d);
+        typo[d] = typos;
+        minPos[d] = p0;
+        exact[d] = 0;
+        head[d] = -1;
+      } else {
+        if (typos < cur) typo[d] = typos;
+        if (p0 < minPos[d]) minPos[d] = p0;
+      }
+      if (isExact) exact[d] = 1;
+      const r = m.refSeg.length;
+      m.refSeg.push(s);
+      m.refPosting.push(q);
+      m.refNext.push(head[d]);
+      m.refExact.push(isExact ? 1 : 0);
+      head[d] = r;
+    };
+    segments.forEach((seg, s) => {
+      fuzzyLookup(seg.terms, word.text, word.maxTypos, word.prefix, (t, typos) => {
+        const term = seg.terms[t];
+        const isExact = typos === 0 && term === word.text;
+        // plain prefix extensions are recognised by TermMatcher without storing each (a short prefix has thousands)
+        if (typos > 0 || isExact) m.terms.add(term, w);
+        for (let q = seg.termStart[t]; q < seg.termStart[t + 1]; q++) fold(s, seg, q, typos, isExact);
+      });
+      for (const alt of word.synonyms) foldSynonym(seg, alt, (q) => fold(s, seg, q, 0, false));
+    });
+    for (const alt of word.synonyms) for (const t of alt) m.terms.add(t, w);
+  });
+  m.candidates = first.toArray().sort();
+  return m;
+}
+
+/** Postings of the first word of `alt` in documents that contain every word of `alt`. */
+function foldSynonym(seg: Segment, alt: string[], emit: (posting: number) => void): void {
+  const idx = alt.map((t) => exactIndex(seg.terms, t));
+  if (idx.some((i) => i < 0)) return;
+  const cursors = idx.map((t) => seg.termStart[t]);
+  const ends = idx.map((t) => seg.termStart[t + 1]);
+  for (let q = cursors[0]; q < ends[0]; q++) {
+    const d = seg.pDocs[q];
+    let all = true;
+    for (let j = 1; j < idx.length; j++) {
+      while (cursors[j] < ends[j] && seg.pDocs[cursors[j]] < d) cursors[j]++;
+      if (cursors[j] >= ends[j] || seg.pDocs[cursors[j]] !== d) {
+        all = false;
+        break;
+      }
+    }
+    if (all) emit(q);
+  }
+}
+
+/** Does word `w` match doc `d` exactly (not by typo/prefix/synonym) at encoded position `pos`? */
+export function exactAt(m: MatchData, w: number, d: number, pos: number): boolean {
+  for (let r = m.head[w][d]; r >= 0; r = m.refNext.data[r]) {
+    if (!m.refExact.data[r]) continue;
+    const seg = m.segments[m.refSeg.data[r]];
+    const q = m.refPosting.data[r];
+    for (let x = seg.pPos[q]; x < seg.pPos[q + 1]; x++) if (seg.positions[x] === pos) return true;
+  }
+  return false;
+}
+
+/**
+ * Closest distance between words `a` and `b` in doc `d` over all their matching postings:
+ * b after a costs the gap, b before a costs the gap + 1, other attributes `cap`. No allocation.
+ */
+export function pairDistance(m: MatchData, a: number, b: number, d: number, cap: number): number {
+  let best = cap;
+  for (let ra = m.head[a][d]; ra >= 0; ra = m.refNext.data[ra]) {
+    const seg = m.segments[m.refSeg.data[ra]];
+    const P = seg.positions;
+    const qa = m.refPosting.data[ra];
+    for (let rb = m.head[b][d]; rb >= 0; rb = m.refNext.data[rb]) {
+      const qb = m.refPosting.data[rb];
+      const b0 = seg.pPos[qb];
+      const b1 = seg.pPos[qb + 1];
+      let j = b0;
+      for (let x = seg.pPos[qa]; x < seg.pPos[qa + 1]; x++) {
+        const p = P[x];
+        while (j < b1 && P[j] < p) j++;
+        if (j < b1 && P[j] >>> 16 === p >>> 16 && P[j] !== p && P[j] - p < best) best = P[j] - p;
+        if (j > b0 && P[j - 1] >>> 16 === p >>> 16 && p - P[j - 1] + 1 < best) best = p - P[j - 1] + 1;
+        if (best <= 1) return 1;
+      }
+    }
+  }
+  return best;
+}
+
+/** The segment holding doc `d` (from its first matching posting of word 0). */
+export function segmentOf(m: MatchData, d: number): Segment | null {
+  const r = m.head[0][d];
+  return r >= 0 ? m.segments[m.refSeg.data[r]] : null;
+}
+
+/** Calls `fn` with every exact-match position of word `w` in doc `d`. */
+export function forExactPositions(m: MatchData, w: number, d: number, fn: (pos: number) => void): void {
+  for (let r = m.head[w][d]; r >= 0; r = m.refNext.data[r]) {
+    if (!m.refExact.data[r]) continue;
+    const seg = m.segments[m.refSeg.data[r]];
+    const q = m.refPosting.data[r];
+    for (let x = seg.pPos[q]; x < seg.pPos[q + 1]; x++) fn(seg.positions[x]);
+  }
+}

@@ -1,0 +1,60 @@
+// From the query string to the words the engine looks up.
+// - Tokenised with the indexing rule (tokenizer.ts); at most 10 words are used (as Meilisearch).
+// - The LAST word is a prefix unless the query ends with a separator ("harr" finds "harry", "harr " does not).
+// - Stop words are dropped, except the last word while it is still being typed (a prefix: "the" may become
+//   "theory") and except when the query has nothing else (a query of only stop words still searches them).
+// - Synonyms add alternatives to a word: two-way groups make every member an alternative of the others,
+//   one-way entries only from key to values. Keys are single words; values may be several words
+//   ("nyc" → "new york" requires both words). A synonym match counts as no typo but is not "exact".
+import { tokenize } from './tokenizer.js';
+import { typoBudget } from './typo.js';
+import type { EngineSettings } from './types.js';
+
+export const MAX_QUERY_WORDS = 10;
+
+export interface QueryWord {
+  /** normalised word */
+  text: string;
+  prefix: boolean;
+  maxTypos: number;
+  /** synonym alternatives, each a list of normalised words that must all be present */
+  synonyms: string[][];
+}
+
+export type SynonymIndex = Map<string, string[][]>;
+
+export function buildSynonyms(settings: Pick<EngineSettings, 'synonyms' | 'oneWaySynonyms'>): SynonymIndex {
+  const index: SynonymIndex = new Map();
+  const add = (from: string, to: string) => {
+    const key = tokenize(from);
+    const value = tokenize(to);
+    if (key.length !== 1 || value.length === 0) return;
+    if (value.length === 1 && value[0] === key[0]) return;
+    const list = index.get(key[0]) ?? [];
+    if (!list.some((v) => v.join(' ') === value.join(' '))) list.push(value);
+    index.set(key[0], list);
+  };
+  for (const [k, values] of Object.entries(settings.synonyms ?? {})) {
+    const group = [k, ...values];
+    for (const a of group) for (const b of group) if (a !== b) add(a, b);
+  }
+  for (const [k, values] of Object.entries(settings.oneWaySynonyms ?? {})) for (const v of values) add(k, v);
+  return index;
+}
+
+export function parseQuery(query: string, settings: EngineSettings, stopWords: ReadonlySet<string>, synonyms: SynonymIndex): QueryWord[] {
+  const all = tokenize(query);
+  const tokens = all.slice(0, MAX_QUERY_WORDS);
+  if (!tokens.length) return [];
+  // the last kept word is still being typed only if it ends the query
+  const lastIsPrefix = all.length === tokens.length && /[\p{L}\p{N}\p{M}]$/u.test(query);
+  let kept = tokens.map((text, i) => ({ text, prefix: lastIsPrefix && i === tokens.length - 1 }));
+  const withoutStops = kept.filter((w) => w.prefix || !stopWords.has(w.text));
+  if (withoutStops.some((w) => !stopWords.has(w.text))) kept = withoutStops;
+  return kept.map((w) => ({
+    text: w.text,
+    prefix: w.prefix,
+    maxTypos: typoBudget(w.text, settings.typoTolerance),
+    synonyms: synonyms.get(w.text) ?? [],
+  }));
+}

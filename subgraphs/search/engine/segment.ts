@@ -1,0 +1,237 @@
+// An immutable segment: the inverted index of one batch of documents (or of several merged batches).
+// Layout is flat typed arrays (CSR), not lunr's nested objects: building it is a counting sort of
+// (term, doc, position) triples, and memory is ~4 bytes per position + 8 per posting.
+//
+//   terms[t]                    sorted dictionary (the typo walk runs over it, see typo.ts)
+//   termStart[t]..termStart[t+1] postings of term t: pDocs[p] (global doc ids, ascending)
+//   pPos[p]..pPos[p+1]          positions of posting p in `positions`, ascending;
+//                                a position is attribute * 65536 + word index within the attribute,
+//                                so the first one is the best attribute and the earliest word.
+//   lens[local * nAttrs + a]    tokens of attribute a in the document (for the exactness rule)
+//   fields                      filter/facet indexes per filterable leaf path; geo for `_geo`
+//
+// Deleting or replacing a document never touches a segment: the engine clears its bit in the
+// liveness bitset, and merges drop dead postings.
+import { has, type Bitset } from './bitset.js';
+import { mergeFieldIndexes, FieldIndexBuilder, type FieldIndex } from './field-index.js';
+import { valueAt, visitLeaves, visitText } from './fields.js';
+import { buildGeo, geoOf, mergeGeo, type GeoIndex } from './geo.js';
+import { GrowInt32, GrowUint32 } from './growable.js';
+import { tokenize } from './tokenizer.js';
+import type { Document } from './types.js';
+
+/** Positions an array element or another field value is pushed away from the previous one (as Meilisearch). */
+export const VALUE_GAP = 8;
+const MAX_WORD_POS = 65535;
+
+export interface Segment {
+  docIds: Int32Array;
+  terms: string[];
+  termStart: Uint32Array;
+  pDocs: Int32Array;
+  pPos: Uint32Array;
+  positions: Uint32Array;
+  nAttrs: number;
+  lens: Uint16Array;
+  fields: Map<string, FieldIndex>;
+  geo: GeoIndex | null;
+}
+
+export interface BuildSpec {
+  /** searchable content of a document: (attribute rank, value) pairs, ascending rank */
+  searchable(doc: Document): Array<[number, unknown]>;
+  nAttrs: number;
+  /** filterable roots (leaf paths below them are indexed) */
+  filterable: readonly string[];
+  geo: boolean;
+}
+
+export function buildSegment(entries: { id: number; doc: Document }[], spec: BuildSpec): Segment {
+  const n = entries.length;
+  const nAttrs = Math.max(1, spec.nAttrs);
+  const termIds = new Map<string, number>();
+  const termStrs: string[] = [];
+  const tTerm = new GrowInt32(n * 64);
+  const tDoc = new GrowInt32(n * 64);
+  const tPos = new GrowUint32(n * 64);
+  const lens = new Uint16Array(n * nAttrs);
+  const builders = new Map<string, FieldIndexBuilder>();
+  const builder = (path: string) => {
+    let b = builders.get(path);
+    if (!b) builders.set(path, (b = new FieldIndexBuilder()));
+    return b;
+  };
+  const points: { doc: number; lat: number; lng: number }[] = [];
+  const nextPos = new Int32Array(nAttrs);
+
+  for (let local = 0; local < n; local++) {
+    const { id, doc } = entries[local];
+    nextPos.fill(0);
+    for (const [attr, value] of spec.searchable(doc)) {
+      visitText(value, (text) => {
+        let pos = nextPos[attr];
+        let count = 0;
+        for (const tok of tokenize(text)) {
+          let t = termIds.get(tok);
+          if (t === undefined) {
+            t = termStrs.length;
+            termIds.set(tok, t);
+            termStrs.push(tok);
+          }
+          tTerm.push(t);
+          tDoc.push(local);
+          tPos.push(attr * 65536 + Math.min(pos++, MAX_WORD_POS));
+          count++;
+        }
+        nextPos[attr] = pos + VALUE_GAP;
+        const li = local * nAttrs + attr;
+        lens[li] = Math.min(65535, lens[li] + count);
+      });
+    }
+    for (const f of spec.filterable) {
+      visitLeaves(
+        valueAt(doc, f),
+        f,
+        (path, leaf) => builder(path).addLeaf(id, leaf),
+        (path, empty, isNull) => builder(path).addPath(id, empty, isNull),
+      );
+    }
+    if (spec.geo) {
+      const g = geoOf(doc._geo);
+      if (g) points.push({ doc: id, ...g });
+    }
+  }
+
+  // sort the dictionary, then counting-sort the triples by term rank (stable: docs and positions stay ascending)
+  const order = termStrs.map((_, i) => i).sort((a, b) => (termStrs[a] < termStrs[b] ? -1 : 1));
+  const rank = new Int32Array(termStrs.length);
+  order.forEach((t, r) => (rank[t] = r));
+  const nTerms = termStrs.length;
+  const counts = new Uint32Array(nTerms + 1);
+  const T = tTerm.length;
+  for (let k = 0; k < T; k++) counts[rank[tTerm.data[k]] + 1]++;
+  for (let r = 0; r < nTerms; r++) counts[r + 1] += counts[r];
+  const sorted = new Int32Array(T);
+  const fill = counts.slice(0, nTerms);
+  for (let k = 0; k < T; k++) sorted[fill[rank[tTerm.data[k]]]++] = k;
+
+  const termStart = new Uint32Array(nTerms + 1);
+  const pDocs = new GrowInt32(Math.max(16, T >> 1));
+  const pPos = new GrowUint32(Math.max(16, T >> 1));
+  const positions = new Uint32Array(T);
+  let curR = -1;
+  let curD = -1;
+  for (let i = 0; i < T; i++) {
+    const k = sorted[i];
+    const r = rank[tTerm.data[k]];
+    const d = tDoc.data[k];
+    if (r !== curR) {
+      termStart[r] = pDocs.length;
+      curR = r;
+      curD = -1;
+    }
+    if (d !== curD) {
+      pDocs.push(entries[d].id);
+      pPos.push(i);
+      curD = d;
+    }
+    positions[i] = tPos.data[k];
+  }
+  termStart[nTerms] = pDocs.length;
+  pPos.push(T);
+
+  const fields = new Map<string, FieldIndex>();
+  for (const [path, b] of builders) fields.set(path, b.build());
+  return {
+    docIds: Int32Array.from(entries, (e) => e.id),
+    terms: order.map((t) => termStrs[t]),
+    termStart,
+    pDocs: pDocs.toArray(),
+    pPos: pPos.toArray(),
+    positions,
+    nAttrs,
+    lens,
+    fields,
+    geo: spec.geo ? buildGeo(points) : null,
+  };
+}
+
+/** Merge adjacent segments (ascending id ranges) into one, dropping dead documents. No re-tokenising. */
+export function mergeSegments(parts: Segment[], alive: Bitset): Segment {
+  const nAttrs = Math.max(...parts.map((p) => p.nAttrs));
+  const docIds = new GrowInt32(1024);
+  const lensOut: number[] = [];
+  for (const p of parts) {
+    p.docIds.forEach((d, local) => {
+      if (!has(alive, d)) return;
+      docIds.push(d);
+      for (let a = 0; a < nAttrs; a++) lensOut.push(a < p.nAttrs ? p.lens[local * p.nAttrs + a] : 0);
+    });
+  }
+  const terms: string[] = [];
+  const termStart = new GrowUint32(1024);
+  const pDocs = new GrowInt32(1024);
+  const pPos = new GrowUint32(1024);
+  const positions = new GrowUint32(1024);
+  const ptr = parts.map(() => 0);
+  for (;;) {
+    // k-way merge of the sorted dictionaries (k is small: a handful of segments per merge)
+    let min: string | null = null;
+    for (let s = 0; s < parts.length; s++) {
+      const t = parts[s].terms[ptr[s]];
+      if (t !== undefined && (min === null || t < min)) min = t;
+    }
+    if (min === null) break;
+    const start = pDocs.length;
+    for (let s = 0; s < parts.length; s++) {
+      const p = parts[s];
+      if (p.terms[ptr[s]] !== min) continue;
+      const t = ptr[s]++;
+      for (let q = p.termStart[t]; q < p.termStart[t + 1]; q++) {
+        const d = p.pDocs[q];
+        if (!has(alive, d)) continue;
+        pDocs.push(d);
+        pPos.push(positions.length);
+        for (let x = p.pPos[q]; x < p.pPos[q + 1]; x++) positions.push(p.positions[x]);
+      }
+    }
+    if (pDocs.length > start) {
+      terms.push(min);
+      termStart.push(start);
+    }
+  }
+  termStart.push(pDocs.length);
+  pPos.push(positions.length);
+  const paths = new Set<string>();
+  for (const p of parts) for (const k of p.fields.keys()) paths.add(k);
+  const fields = new Map<string, FieldIndex>();
+  for (const path of paths) {
+    const f = mergeFieldIndexes(parts.map((p) => p.fields.get(path)).filter((x): x is FieldIndex => !!x), alive);
+    if (f.exists.length) fields.set(path, f);
+  }
+  const geos = parts.map((p) => p.geo).filter((g): g is GeoIndex => !!g);
+  return {
+    docIds: docIds.toArray(),
+    terms,
+    termStart: termStart.toArray(),
+    pDocs: pDocs.toArray(),
+    pPos: pPos.toArray(),
+    positions: positions.toArray(),
+    nAttrs,
+    lens: Uint16Array.from(lensOut),
+    fields,
+    geo: geos.length ? mergeGeo(geos, alive) : null,
+  };
+}
+
+/** Index of global doc `id` in the segment, or -1. */
+export function localIndex(seg: Segment, id: number): number {
+  let lo = 0;
+  let hi = seg.docIds.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (seg.docIds[mid] < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < seg.docIds.length && seg.docIds[lo] === id ? lo : -1;
+}

@@ -1,0 +1,48 @@
+// Settings checks and the parts of them that shape the index (changing those rebuilds segments;
+// everything else — ranking, stop words, synonyms, typo tolerance, sortable, distinct — is read at query time).
+import { parseRankingRules, DEFAULT_RANKING_RULES } from './ranking.js';
+import { EngineError, type EngineSettings } from './types.js';
+
+export const DEFAULT_SETTINGS: EngineSettings = {
+  searchableAttributes: ['*'],
+  filterableAttributes: [],
+  sortableAttributes: [],
+  rankingRules: DEFAULT_RANKING_RULES,
+  stopWords: [],
+  distinctAttribute: null,
+  synonyms: {},
+  oneWaySynonyms: {},
+  typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 } },
+};
+
+export function checkSettings(s: EngineSettings): EngineSettings {
+  const list = (v: unknown, name: string): string[] => {
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || !x)) throw new EngineError('invalid_settings', `${name} must be an array of non-empty strings`, name);
+    return v as string[];
+  };
+  const typo = s.typoTolerance ?? DEFAULT_SETTINGS.typoTolerance;
+  const one = typo.minWordSizeForTypos?.oneTypo ?? 5;
+  const two = typo.minWordSizeForTypos?.twoTypos ?? 9;
+  if (!Number.isInteger(one) || !Number.isInteger(two) || one < 0 || two < one || two > 255) {
+    throw new EngineError('invalid_settings', 'typo_tolerance.min_word_size_for_typos needs integers with 0 <= one_typo <= two_typos <= 255', 'typo_tolerance');
+  }
+  const rankingRules = s.rankingRules?.length ? list(s.rankingRules, 'ranking_rules') : DEFAULT_RANKING_RULES;
+  parseRankingRules(rankingRules);
+  const searchable = s.searchableAttributes?.length ? list(s.searchableAttributes, 'searchable_attributes') : ['*'];
+  return {
+    searchableAttributes: searchable.includes('*') ? ['*'] : [...new Set(searchable)],
+    filterableAttributes: [...new Set(list(s.filterableAttributes ?? [], 'filterable_attributes'))],
+    sortableAttributes: [...new Set(list(s.sortableAttributes ?? [], 'sortable_attributes'))],
+    rankingRules,
+    stopWords: list(s.stopWords ?? [], 'stop_words'),
+    distinctAttribute: s.distinctAttribute || null,
+    synonyms: s.synonyms ?? {},
+    oneWaySynonyms: s.oneWaySynonyms ?? {},
+    typoTolerance: { enabled: typo.enabled !== false, minWordSizeForTypos: { oneTypo: one, twoTypos: two } },
+  };
+}
+
+/** What the segments were built for; a change of it means re-indexing. */
+export function shapeOf(s: EngineSettings): string {
+  return JSON.stringify({ searchable: s.searchableAttributes, filterable: [...s.filterableAttributes].sort() });
+}

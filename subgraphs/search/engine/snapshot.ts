@@ -1,0 +1,143 @@
+// Snapshots: the engine's state as JSON-safe data, so a restart loads segments instead of re-indexing.
+// Typed arrays travel as base64 of their bytes (JSON number arrays would be ~4x larger and slow to parse);
+// the dictionary as one newline-joined string (terms hold letters and digits only). Documents are
+// included, so restoring needs nothing else; a snapshot built for other searchable/filterable attributes
+// is restored by re-indexing its documents.
+import type { FieldIndex } from './field-index.js';
+import { finish } from './field-index.js';
+import type { GeoIndex } from './geo.js';
+import type { Segment } from './segment.js';
+import type { Document } from './types.js';
+
+export const SNAPSHOT_FORMAT = 'segmented-engine';
+export const SNAPSHOT_VERSION = 1;
+
+type Typed = Int32Array | Uint32Array | Uint16Array | Float64Array;
+
+function b64(a: Typed): string {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
+}
+
+function bytes(s: string): ArrayBuffer {
+  const buf = Buffer.from(s, 'base64');
+  // copy into a fresh, aligned ArrayBuffer
+  return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
+}
+
+const i32 = (s: string) => new Int32Array(bytes(s));
+const u32 = (s: string) => new Uint32Array(bytes(s));
+const u16 = (s: string) => new Uint16Array(bytes(s));
+const f64 = (s: string) => new Float64Array(bytes(s));
+
+export interface SnapshotData {
+  format: typeof SNAPSHOT_FORMAT;
+  version: number;
+  shape: string;
+  fieldOrder: string[];
+  nextId: number;
+  alive: string;
+  /** live documents: internal ids, external ids, bodies (same order) */
+  ids: string;
+  extIds: string[];
+  docs: Document[];
+  segments: Record<string, unknown>[];
+}
+
+export interface SnapshotSource {
+  settings: { searchableAttributes: string[] };
+  fieldOrder: Map<string, number>;
+  nextId: number;
+  alive: Uint32Array;
+  docs: (Document | undefined)[];
+  extIds: (string | undefined)[];
+  segments: Segment[];
+}
+
+export function snapshotOf(e: SnapshotSource & { shape(): string }): SnapshotData {
+  const ids: number[] = [];
+  for (let id = 0; id < e.nextId; id++) if ((e.alive[id >>> 5] & (1 << (id & 31))) !== 0) ids.push(id);
+  return {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    shape: e.shape(),
+    fieldOrder: [...e.fieldOrder.keys()],
+    nextId: e.nextId,
+    alive: b64(e.alive),
+    ids: b64(Int32Array.from(ids)),
+    extIds: ids.map((id) => e.extIds[id]!),
+    docs: ids.map((id) => e.docs[id]!),
+    segments: e.segments.map(encodeSegment),
+  };
+}
+
+export function isSnapshot(s: unknown): s is SnapshotData {
+  const x = s as SnapshotData;
+  return !!x && typeof x === 'object' && x.format === SNAPSHOT_FORMAT && x.version === SNAPSHOT_VERSION && Array.isArray(x.segments);
+}
+
+export function decodeIds(s: SnapshotData): Int32Array {
+  return i32(s.ids);
+}
+
+export function decodeAlive(s: SnapshotData): Uint32Array {
+  return u32(s.alive);
+}
+
+function encodeField(f: FieldIndex): Record<string, unknown> {
+  return {
+    strValues: f.strValues,
+    strDisplay: f.strDisplay,
+    strStart: b64(f.strStart),
+    strDocs: b64(f.strDocs),
+    numValues: b64(f.numValues),
+    numDocs: b64(f.numDocs),
+    exists: b64(f.exists),
+    nulls: b64(f.nulls),
+    empties: b64(f.empties),
+  };
+}
+
+function decodeField(o: Record<string, any>): FieldIndex {
+  return finish({
+    strValues: o.strValues,
+    strDisplay: o.strDisplay,
+    strStart: u32(o.strStart),
+    strDocs: i32(o.strDocs),
+    numValues: f64(o.numValues),
+    numDocs: i32(o.numDocs),
+    exists: i32(o.exists),
+    nulls: i32(o.nulls),
+    empties: i32(o.empties),
+  });
+}
+
+export function encodeSegment(s: Segment): Record<string, unknown> {
+  return {
+    docIds: b64(s.docIds),
+    terms: s.terms.join('\n'),
+    termStart: b64(s.termStart),
+    pDocs: b64(s.pDocs),
+    pPos: b64(s.pPos),
+    positions: b64(s.positions),
+    nAttrs: s.nAttrs,
+    lens: b64(s.lens),
+    fields: Object.fromEntries([...s.fields].map(([k, f]) => [k, encodeField(f)])),
+    geo: s.geo ? { lat: b64(s.geo.lat), lng: b64(s.geo.lng), docs: b64(s.geo.docs) } : null,
+  };
+}
+
+export function decodeSegment(o: Record<string, any>): Segment {
+  const geo: GeoIndex | null = o.geo ? { lat: f64(o.geo.lat), lng: f64(o.geo.lng), docs: i32(o.geo.docs) } : null;
+  return {
+    docIds: i32(o.docIds),
+    terms: o.terms ? (o.terms as string).split('\n') : [],
+    termStart: u32(o.termStart),
+    pDocs: i32(o.pDocs),
+    pPos: u32(o.pPos),
+    positions: u32(o.positions),
+    nAttrs: o.nAttrs,
+    lens: u16(o.lens),
+    fields: new Map(Object.entries(o.fields as Record<string, Record<string, any>>).map(([k, f]) => [k, decodeField(f)])),
+    geo,
+  };
+}

@@ -1,0 +1,151 @@
+// Scores of the ranking rules (lower is better), computed per bucket by bucket-sort.ts.
+//   words      number of query words matched, counted from the first (Meilisearch's "last" strategy:
+//              words are dropped from the END of the query, so every hit contains the first word)
+//   typo       total typos over the matched words
+//   proximity  sum over consecutive matched words of their closest distance in one attribute
+//              (forward distance d, backward d + 1, capped at 8; other attributes count 8)
+//   attribute  sum of the best attribute's rank per matched word, then the sum of word positions in it
+//   exactness  an attribute equal to the whole query first, then fewer words matched inexactly
+//   sort / attr:asc|desc  field values: numbers before strings, missing values last in both directions;
+//              arrays sort by their smallest value ascending, their largest descending
+import { type Step } from './bucket-sort.js';
+import { valueAt } from './fields.js';
+import { geoOf, haversine } from './geo.js';
+import { ABSENT, exactAt, forExactPositions, pairDistance, segmentOf, type MatchData } from './match.js';
+import type { Rule, SortCriterion } from './ranking.js';
+import { localIndex } from './segment.js';
+import type { Document } from './types.js';
+
+export const MAX_PROXIMITY = 8;
+
+export interface StepContext {
+  match: MatchData | null;
+  doc: (id: number) => Document;
+  sort: SortCriterion[];
+}
+
+export function buildSteps(rules: readonly Rule[], ctx: StepContext): Step[] {
+  const steps: Step[] = [];
+  for (const rule of rules) {
+    if (rule.kind === 'sort') for (const c of ctx.sort) steps.push(sortStep(c, ctx));
+    else if (rule.kind === 'custom') steps.push(fieldStep(rule.attr, rule.desc, ctx));
+    else steps.push(ctx.match ? textStep(rule.kind, ctx.match) : null);
+  }
+  return steps;
+}
+
+/** Matched words counted from the first, as the words rule counts them. */
+function matchedWords(m: MatchData, d: number): number {
+  let k = 0;
+  while (k < m.words.length && m.typo[k][d] !== ABSENT) k++;
+  return k;
+}
+
+function textStep(kind: 'words' | 'typo' | 'proximity' | 'attribute' | 'exactness', m: MatchData): Step {
+  const n = m.words.length;
+  const per =
+    (f: (d: number, k: number) => number): Step =>
+    (docs) => {
+      const keys = new Float64Array(docs.length);
+      for (let i = 0; i < docs.length; i++) keys[i] = f(docs[i], matchedWords(m, docs[i]));
+      return keys;
+    };
+  switch (kind) {
+    case 'words':
+      return n <= 1 ? null : per((_d, k) => n - k);
+    case 'typo':
+      return m.words.every((w) => w.maxTypos === 0)
+        ? null
+        : per((d, k) => {
+            let s = 0;
+            for (let w = 0; w < k; w++) s += m.typo[w][d];
+            return s;
+          });
+    case 'proximity':
+      return n <= 1 ? null : per((d, k) => proximity(m, d, k));
+    case 'attribute':
+      return per((d, k) => {
+        let attrs = 0;
+        let pos = 0;
+        for (let w = 0; w < k; w++) {
+          attrs += m.minPos[w][d] >>> 16;
+          pos += m.minPos[w][d] & 0xffff;
+        }
+        return attrs * 65536 + Math.min(pos, 65535);
+      });
+    case 'exactness':
+      return per((d, k) => {
+        let inexact = 0;
+        for (let w = 0; w < k; w++) if (!m.exact[w][d]) inexact++;
+        return (k === n && inexact === 0 && wholeAttribute(m, d) ? 0 : 1) * 64 + inexact;
+      });
+  }
+}
+
+function proximity(m: MatchData, d: number, k: number): number {
+  let total = 0;
+  for (let w = 1; w < k; w++) total += pairDistance(m, w - 1, w, d, MAX_PROXIMITY);
+  return total;
+}
+
+/** Is some attribute exactly the query: word w at position w, and nothing else in that attribute? */
+function wholeAttribute(m: MatchData, d: number): boolean {
+  const seg = segmentOf(m, d);
+  if (!seg) return false;
+  const n = m.words.length;
+  let found = false;
+  let local = -2;
+  forExactPositions(m, 0, d, (p) => {
+    if (found || (p & 0xffff) !== 0) return;
+    const attr = p >>> 16;
+    if (local === -2) local = localIndex(seg, d);
+    if (local < 0 || attr >= seg.nAttrs || seg.lens[local * seg.nAttrs + attr] !== n) return;
+    let ok = true;
+    for (let w = 1; w < n && ok; w++) ok = exactAt(m, w, d, attr * 65536 + w);
+    found = ok;
+  });
+  return found;
+}
+
+function sortStep(c: SortCriterion, ctx: StepContext): Step {
+  if (c.kind === 'field') return fieldStep(c.attr, c.desc, ctx);
+  return (docs) =>
+    Float64Array.from(docs, (d) => {
+      const g = geoOf(ctx.doc(d)._geo);
+      if (!g) return Infinity;
+      const dist = haversine(c.lat, c.lng, g.lat, g.lng);
+      return c.desc ? -dist : dist;
+    });
+}
+
+function fieldStep(attr: string, desc: boolean, ctx: StepContext): Step {
+  return (docs) => {
+    const raw = Array.from(docs, (d) => sortValue(valueAt(ctx.doc(d), attr), desc));
+    if (raw.every((v) => typeof v !== 'string')) return Float64Array.from(raw, (v) => (v === undefined ? Infinity : desc ? -(v as number) : (v as number)));
+    // strings present: rank the distinct values (numbers first, then strings), missing last
+    const distinct = [...new Set(raw.filter((v) => v !== undefined))] as (number | string)[];
+    distinct.sort(compareValues);
+    const rank = new Map(distinct.map((v, i) => [v, i]));
+    return Float64Array.from(raw, (v) => (v === undefined ? Infinity : desc ? distinct.length - rank.get(v)! : rank.get(v)!));
+  };
+}
+
+function compareValues(a: number | string, b: number | string): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'number') return -1;
+  if (typeof b === 'number') return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sortValue(v: unknown, desc: boolean): number | string | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string') return v.toLowerCase();
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) {
+    const vals = v.map((x) => sortValue(x, desc)).filter((x): x is number | string => x !== undefined);
+    if (!vals.length) return undefined;
+    vals.sort(compareValues);
+    return desc ? vals[vals.length - 1] : vals[0];
+  }
+  return undefined;
+}

@@ -1,0 +1,118 @@
+// The engine's public contract: pure indexing and query code, no GraphQL, no HTTP, no database.
+// The search subgraph stores documents and tasks in PostgreSQL and drives an Engine per index.
+
+export type Document = Record<string, unknown>;
+
+export interface TypoTolerance {
+  enabled: boolean;
+  minWordSizeForTypos: { oneTypo: number; twoTypos: number };
+}
+
+export interface EngineSettings {
+  /** ['*'] = every field, in document order */
+  searchableAttributes: string[];
+  filterableAttributes: string[];
+  sortableAttributes: string[];
+  /** words, typo, proximity, attribute, sort, exactness, then `<attr>:asc|desc` */
+  rankingRules: string[];
+  stopWords: string[];
+  distinctAttribute: string | null;
+  /** two-way synonyms: term → equivalent terms */
+  synonyms: Record<string, string[]>;
+  /** one-way synonyms: term → terms it also matches */
+  oneWaySynonyms: Record<string, string[]>;
+  typoTolerance: TypoTolerance;
+}
+
+export interface SearchRequest {
+  query?: string;
+  offset?: number;
+  limit?: number;
+  /** Meilisearch filter expression, or the array form (outer AND, inner arrays OR) */
+  filter?: string | (string | string[])[];
+  facets?: string[];
+  /** `<attr>:asc|desc` or `_geoPoint(lat, lng):asc|desc` */
+  sort?: string[];
+  attributesToRetrieve?: string[];
+  attributesToHighlight?: string[];
+  highlightPreTag?: string;
+  highlightPostTag?: string;
+  attributesToCrop?: string[];
+  cropLength?: number;
+  cropMarker?: string;
+  showMatchesPosition?: boolean;
+  /** facet values returned per facet (default 100, as Meilisearch) */
+  maxValuesPerFacet?: number;
+  /** order of facet values: 'alpha' (default, as Meilisearch) or 'count' (most frequent first) */
+  sortFacetValuesBy?: 'alpha' | 'count';
+}
+
+export interface SearchHit {
+  /** the document (restricted to attributesToRetrieve), plus `_formatted`, `_matchesPosition`, `_geoDistance` when asked/applicable */
+  [field: string]: unknown;
+}
+
+export interface FacetStats {
+  min: number;
+  max: number;
+  avg: number;
+  sum: number;
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  query: string;
+  offset: number;
+  limit: number;
+  estimatedTotalHits: number;
+  processingTimeMs: number;
+  facetDistribution?: Record<string, Record<string, number>>;
+  facetStats?: Record<string, FacetStats>;
+}
+
+export type EngineErrorCode =
+  | 'invalid_filter_syntax'
+  | 'attribute_not_filterable'
+  | 'invalid_sort_attribute'
+  | 'invalid_search_facets'
+  | 'invalid_search_offset'
+  | 'invalid_search_limit'
+  | 'invalid_document_id'
+  | 'missing_document_id'
+  | 'invalid_settings';
+
+/** Thrown for client mistakes; `parameter` names the request field, `position` the offset in a filter. */
+export class EngineError extends Error {
+  constructor(
+    readonly code: EngineErrorCode,
+    message: string,
+    readonly parameter?: string,
+    readonly position?: number,
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+/** One in-memory index (derived data: rebuilt from PostgreSQL rows or from a snapshot). */
+export interface Engine {
+  readonly size: number;
+  /** add or replace by primary key; returns how many were indexed */
+  addDocuments(docs: Document[], primaryKey: string): number;
+  /** returns how many existed and were deleted */
+  deleteDocuments(ids: string[]): number;
+  /** ids of the documents the filter matches (for delete-by-filter and document listing) */
+  filterIds(filter: SearchRequest['filter']): string[];
+  getDocument(id: string): Document | undefined;
+  updateSettings(settings: EngineSettings): void;
+  search(req: SearchRequest): SearchResult;
+  /** merge small segments (background compaction) */
+  compact(): void;
+  /** serialisable state (lunr segments via Index.toJSON + liveness), for fast restarts */
+  toSnapshot(): unknown;
+}
+
+export interface EngineFactory {
+  create(settings: EngineSettings): Engine;
+  fromSnapshot(snapshot: unknown, settings: EngineSettings): Engine;
+}

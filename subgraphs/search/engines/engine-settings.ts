@@ -1,0 +1,29 @@
+// Index settings (stored with the REST contract's snake_case keys) → the engine's settings.
+import type { EngineSettings } from '../engine/types.js';
+import { defaultSettings, type IndexSettingsData } from '../indexes/index-settings.rules.js';
+
+export function toEngineSettings(stored: IndexSettingsData): EngineSettings {
+  const s = { ...defaultSettings(), ...stored };
+  return {
+    searchableAttributes: s.searchable_attributes,
+    filterableAttributes: s.filterable_attributes,
+    sortableAttributes: s.sortable_attributes,
+    rankingRules: s.ranking_rules,
+    stopWords: s.stop_words,
+    distinctAttribute: s.distinct_attribute,
+    synonyms: s.synonyms,
+    oneWaySynonyms: s.one_way_synonyms,
+    typoTolerance: {
+      enabled: s.typo_tolerance.enabled,
+      minWordSizeForTypos: {
+        oneTypo: s.typo_tolerance.min_word_size_for_typos.one_typo,
+        twoTypos: s.typo_tolerance.min_word_size_for_typos.two_typos,
+      },
+    },
+  };
+}
+
+/** A stable key of the settings, to tell whether an engine still runs with the stored ones. */
+export function settingsKey(stored: IndexSettingsData): string {
+  return JSON.stringify(toEngineSettings(stored));
+}

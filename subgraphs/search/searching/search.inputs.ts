@@ -1,0 +1,35 @@
+// Search request attributes (document 3 part B, "Search request"), plus Meilisearch's others.
+import { Field, InputType, Int } from 'type-graphql';
+import { GraphQLJSON } from 'graphql-scalars';
+
+@InputType()
+export class SearchInput {
+  @Field({ nullable: true, description: 'search text; the last word matches as a prefix' }) query?: string;
+  @Field(() => Int, { nullable: true, description: 'default 20' }) limit?: number;
+  @Field(() => Int, { nullable: true, description: 'default 0' }) offset?: number;
+  @Field(() => GraphQLJSON, { nullable: true, description: 'filter expression, or the array form (outer AND, inner arrays OR)' }) filter?: unknown;
+  @Field(() => [String], { nullable: true, description: 'attributes to count (facet_distribution, facet_stats)' }) facets?: string[];
+  @Field(() => [String], { nullable: true, description: '<attribute>:asc|desc or _geoPoint(lat, lng):asc|desc' }) sort?: string[];
+  @Field(() => [String], { nullable: true }) attributesToRetrieve?: string[];
+  @Field(() => [String], { nullable: true, description: "default ['*'] (every retrieved field gets `_formatted`); [] for none" }) attributesToHighlight?: string[];
+  @Field({ nullable: true, description: 'default <em>' }) highlightPreTag?: string;
+  @Field({ nullable: true, description: 'default </em>' }) highlightPostTag?: string;
+  @Field(() => [String], { nullable: true }) attributesToCrop?: string[];
+  @Field(() => Int, { nullable: true }) cropLength?: number;
+  @Field({ nullable: true }) cropMarker?: string;
+  @Field({ nullable: true, description: 'default true: hits carry `_matchesPosition`' }) showMatchesPosition?: boolean;
+  @Field({ nullable: true, description: 'analytics: the searching user' }) userId?: string;
+  @Field({ nullable: true, description: 'analytics: the search session' }) sessionId?: string;
+}
+
+@InputType()
+export class MultiSearchQueryInput extends SearchInput {
+  @Field() indexUid!: string;
+}
+
+@InputType()
+export class SuggestInput {
+  @Field() query!: string;
+  @Field(() => Int, { nullable: true, description: 'at most the index\'s max_suggestions' }) limit?: number;
+  @Field({ nullable: true, description: 'default true: wrap the matched part in <em>…</em>' }) highlight?: boolean;
+}

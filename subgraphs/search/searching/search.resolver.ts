@@ -1,0 +1,35 @@
+import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import type { SearchContext } from '../context.js';
+import { suggest } from '../suggestions/suggestion.service.js';
+import { MultiSearchQueryInput, SearchInput, SuggestInput } from './search.inputs.js';
+import * as searching from './search.service.js';
+import { IndexSearchResults, SearchSuggestions, toResults } from './search.type.js';
+
+@Resolver(() => IndexSearchResults)
+export class SearchResolver {
+  @Authorized('search:read')
+  @Query(() => IndexSearchResults, { description: 'Search one index (counts against the plan\'s searches per second)' })
+  async searchIndex(
+    @Ctx() ctx: SearchContext,
+    @Arg('indexUid', () => String) indexUid: string,
+    @Arg('input', () => SearchInput, { nullable: true }) input?: SearchInput,
+  ): Promise<IndexSearchResults> {
+    return toResults(await searching.search(ctx, indexUid, { ...(input ?? {}) } as searching.SearchParams));
+  }
+
+  @Authorized('search:read')
+  @Query(() => [IndexSearchResults], { description: `Several searches in one call, answered in order (at most ${searching.MAX_MULTI_SEARCH_QUERIES})` })
+  async multiSearch(@Ctx() ctx: SearchContext, @Arg('queries', () => [MultiSearchQueryInput]) queries: MultiSearchQueryInput[]): Promise<IndexSearchResults[]> {
+    return (await searching.multiSearch(ctx, queries.map((q) => ({ ...q }) as searching.SearchParams & { indexUid: string }))).map(toResults);
+  }
+
+  @Authorized('search:read')
+  @Query(() => SearchSuggestions, { description: 'Suggestions for a partial query, per the index\'s suggestion settings' })
+  async indexSuggestions(
+    @Ctx() ctx: SearchContext,
+    @Arg('indexUid', () => String) indexUid: string,
+    @Arg('input', () => SuggestInput) input: SuggestInput,
+  ): Promise<SearchSuggestions> {
+    return { indexUid, ...(await suggest(ctx, indexUid, input)) };
+  }
+}

@@ -1,0 +1,98 @@
+// Search and multi-search: plan rate limit, the index's engine (caught up with PostgreSQL), the
+// engine's answer, and an analytics record (buffered, off the response path).
+import { DomainError } from '../../../lib/errors.js';
+import { newId } from '../../../lib/ids.js';
+import { normaliseQuery } from '../analytics/analytics.buffer.js';
+import type { SearchContext } from '../context.js';
+import type { SearchRequest, SearchResult } from '../engine/types.js';
+import { engineCall } from '../errors.js';
+import { getIndex } from '../indexes/index.service.js';
+import type { IndexEntity } from '../indexes/index.entity.js';
+import { searchRuntime } from '../runtime.js';
+import { planLimits, requireApp } from '../tenancy.js';
+
+export interface SearchParams extends SearchRequest {
+  /** analytics: who searched (optional) */
+  userId?: string | null;
+  sessionId?: string | null;
+}
+
+export interface SearchAnswer extends SearchResult {
+  id: string;
+  indexUid: string;
+}
+
+/** ids recorded per search as impressions (click-through rates) */
+const IMPRESSIONS = 100;
+export const MAX_MULTI_SEARCH_QUERIES = 100;
+
+/** One token per search from the plan's per-second budget (1-second fixed windows, shared through Redis when configured). */
+async function takeSearchBudget(ctx: SearchContext, searches: number): Promise<void> {
+  const { appId, environment } = requireApp(ctx);
+  const limits = planLimits(ctx);
+  if (limits.searchesPerSecond === null) return;
+  const rt = searchRuntime();
+  let last;
+  for (let i = 0; i < searches; i++) last = await rt.limiter.hit(`search:${appId}:${environment}`, limits.searchesPerSecond, 1000);
+  if (last && !last.allowed) {
+    throw new DomainError('RATE_LIMITED', `The ${limits.plan} plan allows ${limits.searchesPerSecond} searches per second; retry in ${Math.max(1, last.resetMs)} ms.`, {
+      meta: { retryAfterMs: last.resetMs },
+    });
+  }
+}
+
+/** Spec defaults: hits carry `_formatted` and `_matchesPosition` unless the request says otherwise. */
+function withDefaults(p: SearchParams): SearchRequest {
+  const { userId: _u, sessionId: _s, ...req } = p;
+  const clean = Object.fromEntries(Object.entries(req).filter(([, v]) => v !== undefined && v !== null)) as SearchRequest;
+  return { attributesToHighlight: ['*'], showMatchesPosition: true, ...clean };
+}
+
+async function run(ctx: SearchContext, index: IndexEntity, p: SearchParams, parameterPrefix?: string): Promise<SearchAnswer> {
+  const rt = searchRuntime();
+  const engine = await rt.engines.get(index);
+  const result = engineCall(() => engine.search(withDefaults(p)), parameterPrefix);
+  const { appId, environment } = requireApp(ctx);
+  const pk = index.primaryKey;
+  rt.analytics.record({
+    appId,
+    environment,
+    indexId: index.id,
+    query: normaliseQuery(p.query ?? ''),
+    hits: result.estimatedTotalHits,
+    hitIds: pk ? result.hits.slice(0, IMPRESSIONS).map((h) => String(h[pk])) : null,
+    userId: p.userId ?? null,
+    sessionId: p.sessionId ?? null,
+    at: new Date(),
+  });
+  return { ...result, id: newId('srch'), indexUid: index.uid };
+}
+
+export async function search(ctx: SearchContext, uid: string, p: SearchParams): Promise<SearchAnswer> {
+  const index = await getIndex(ctx, uid);
+  await takeSearchBudget(ctx, 1);
+  return run(ctx, index, p);
+}
+
+/** Several searches in one call, answered in order; one invalid query fails the call, naming it (queries[i]). */
+export async function multiSearch(ctx: SearchContext, queries: (SearchParams & { indexUid: string })[]): Promise<SearchAnswer[]> {
+  if (queries.length > MAX_MULTI_SEARCH_QUERIES) {
+    throw new DomainError('VALIDATION_FAILED', `queries accepts at most ${MAX_MULTI_SEARCH_QUERIES} searches`, { parameter: 'queries' });
+  }
+  const indexes: IndexEntity[] = [];
+  for (const [i, q] of queries.entries()) {
+    try {
+      indexes.push(await getIndex(ctx, q.indexUid));
+    } catch (e) {
+      if (e instanceof DomainError) throw new DomainError(e.code, e.message, { parameter: `queries[${i}].index_uid` });
+      throw e;
+    }
+  }
+  if (queries.length) await takeSearchBudget(ctx, queries.length);
+  const out: SearchAnswer[] = [];
+  for (const [i, q] of queries.entries()) {
+    const { indexUid: _uid, ...params } = q;
+    out.push(await run(ctx, indexes[i], params, `queries[${i}]`));
+  }
+  return out;
+}

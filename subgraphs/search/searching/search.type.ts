@@ -1,0 +1,48 @@
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import type { SearchAnswer } from './search.service.js';
+
+@ObjectType('IndexSearchResults')
+export class IndexSearchResults {
+  @Field(() => ID, { description: 'identifies this answer (one per search)' }) id!: string;
+  @Field() indexUid!: string;
+  @Field(() => [GraphQLJSONObject], { description: 'documents with `_formatted`, `_matchesPosition` and, for geo sorts and filters, `_geoDistance`' })
+  hits!: Record<string, unknown>[];
+  @Field() query!: string;
+  @Field(() => Int) offset!: number;
+  @Field(() => Int) limit!: number;
+  @Field(() => Int) estimatedTotalHits!: number;
+  @Field(() => Int) processingTimeMs!: number;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'attribute → value → count, when facets were requested' }) facetDistribution!: Record<string, Record<string, number>> | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'numeric facets: attribute → { min, max, avg, sum }' }) facetStats!: Record<string, unknown> | null;
+}
+
+@ObjectType('SearchSuggestion')
+export class SearchSuggestion {
+  @Field() suggestion!: string;
+  @Field() highlighted!: string;
+  @Field(() => Int, { nullable: true, description: 'how often searched, or how many matching documents hold the value; null when include_frequency is off' })
+  frequency!: number | null;
+}
+
+@ObjectType('SearchSuggestions')
+export class SearchSuggestions {
+  @Field() indexUid!: string;
+  @Field(() => [SearchSuggestion]) suggestions!: SearchSuggestion[];
+  @Field(() => Int) processingTimeMs!: number;
+}
+
+export function toResults(a: SearchAnswer): IndexSearchResults {
+  return {
+    id: a.id,
+    indexUid: a.indexUid,
+    hits: a.hits,
+    query: a.query,
+    offset: a.offset,
+    limit: a.limit,
+    estimatedTotalHits: a.estimatedTotalHits,
+    processingTimeMs: a.processingTimeMs,
+    facetDistribution: a.facetDistribution ?? null,
+    facetStats: (a.facetStats as Record<string, unknown>) ?? null,
+  };
+}

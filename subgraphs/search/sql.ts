@@ -1,0 +1,19 @@
+// Qualified table names of the search schema, for the hand-written SQL of the hot paths (task
+// claiming, bulk document writes, analytics aggregation). The entities define the same tables.
+export const T = {
+  indexes: '"search"."indexes"',
+  documents: '"search"."documents"',
+  tasks: '"search"."tasks"',
+  payloads: '"search"."task_payloads"',
+  snapshots: '"search"."index_snapshots"',
+  queries: '"search"."search_queries"',
+  events: '"search"."search_events"',
+  webhooks: '"search"."webhooks"',
+  deliveries: '"search"."webhook_deliveries"',
+  attempts: '"search"."webhook_attempts"',
+} as const;
+
+/** affected rows of an em.execute(..., 'run') */
+export function affected(res: unknown): number {
+  return (res as { affectedRows?: number }).affectedRows ?? 0;
+}

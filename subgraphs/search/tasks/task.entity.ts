@@ -1,0 +1,88 @@
+// Every write to an index is a task (Meilisearch's index-scheduler): enqueued → processing →
+// succeeded | failed | canceled. Ids are a sequence, so "in order" is simply "by id" (per index).
+// The documents of an addition wait in task_payloads until the task runs.
+import { Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { BigIntType, type Opt } from '@mikro-orm/core';
+import { AppScopedEntity } from '../../../lib/tenant-entity.js';
+
+export const TASK_STATUSES = ['enqueued', 'processing', 'succeeded', 'failed', 'canceled'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const TASK_TYPES = [
+  'index_creation',
+  'index_deletion',
+  'settings_update',
+  'document_addition_or_update',
+  'document_deletion',
+  'document_deletion_by_filter',
+] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+
+export interface TaskErrorData {
+  code: string;
+  message: string;
+  parameter?: string;
+}
+
+@Entity({ tableName: 'tasks' })
+@Index({ properties: ['appId', 'environment', 'id'] })
+@Index({ properties: ['indexId', 'id'] })
+@Index({ properties: ['status', 'id'] })
+export class TaskEntity extends AppScopedEntity {
+  @PrimaryKey({ type: new BigIntType('number'), autoincrement: true })
+  id!: number & Opt;
+
+  /** null only for tasks that never had an index row */
+  @Property({ length: 32, nullable: true })
+  indexId?: string;
+
+  @Property({ length: 400, collation: 'C' })
+  indexUid!: string;
+
+  @Enum({ items: () => TASK_TYPES })
+  type!: TaskType;
+
+  @Enum({ items: () => TASK_STATUSES, default: 'enqueued' })
+  status: TaskStatus & Opt = 'enqueued';
+
+  /** documents_received, documents_indexed, provided_ids, deleted_documents, original_filter, settings... */
+  @Property({ type: 'json' })
+  details: Record<string, unknown> & Opt = {};
+
+  @Property({ type: 'json', nullable: true })
+  error?: TaskErrorData | null;
+
+  @Property({ type: 'timestamptz' })
+  enqueuedAt: Date & Opt = new Date();
+
+  @Property({ type: 'timestamptz', nullable: true })
+  startedAt?: Date | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  finishedAt?: Date | null;
+
+  @Property({ type: 'integer', nullable: true })
+  durationMs?: number | null;
+
+  /** how many times a worker claimed it (> 1 only after a worker died mid-task) */
+  @Property({ type: 'integer', default: 0 })
+  attempts: number & Opt = 0;
+
+  /** the claiming worker (process) */
+  @Property({ length: 80, nullable: true })
+  worker?: string | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  leaseUntil?: Date | null;
+}
+
+/** The task's input (documents, ids, filter, settings) until it has run; deleted when it finishes. */
+@Entity({ tableName: 'task_payloads' })
+export class TaskPayloadEntity {
+  @PrimaryKey({ type: new BigIntType('number'), autoincrement: false })
+  taskId!: number;
+
+  /** JSON text: parsed by the worker only, so PostgreSQL need not build a jsonb value on enqueue */
+  @Property({ type: 'text' })
+  body!: string;
+}

@@ -1,0 +1,158 @@
+// What each task type does inside its transaction, and what follows its commit. A handler throws
+// a client error (DomainError/EngineError) to fail the task with nothing applied.
+import type pg from 'pg';
+import { DomainError } from '../../../lib/errors.js';
+import { one, run } from '../db.js';
+import type { Document } from '../engine/types.js';
+import { engineCall } from '../errors.js';
+import { countLive, deleteAllOfIndex, tombstone, upsertDocuments } from '../documents/document.store.js';
+import { inferPrimaryKey, keyedDocuments } from '../documents/primary-key.rules.js';
+import { defaultSettings, mergeSettings, type IndexSettingsData, type IndexSettingsPatch } from '../indexes/index-settings.rules.js';
+import { PLAN_LIMITS, type PlanCode } from '../plans.js';
+import type { SearchRuntime } from '../runtime.js';
+import { T } from '../sql.js';
+import type { WebhookEvent } from '../webhooks/webhook.entity.js';
+import type { TaskType } from './task.entity.js';
+import type { TaskRow } from './task.queue.js';
+
+export interface IndexRow {
+  id: string;
+  uid: string;
+  primary_key: string | null;
+  settings: IndexSettingsData;
+  number_of_documents: number;
+  applied_task_id: string;
+  purged_through_task_id: string;
+}
+
+export interface HandlerInput {
+  c: pg.PoolClient;
+  task: TaskRow;
+  index: IndexRow;
+  payload: any;
+  rt: SearchRuntime;
+  /** ms since the task started (for webhook data) */
+  elapsed(): number;
+}
+
+export interface HandlerResult {
+  details: Record<string, unknown>;
+  /** documents indexed or deleted (task events carry it) */
+  count: number;
+  webhook?: { event: WebhookEvent; data: Record<string, unknown> };
+  /** after commit: bring this process's engine along */
+  after?: () => Promise<void>;
+  /** the task removed the index row */
+  indexDeleted?: boolean;
+}
+
+export type Handler = (i: HandlerInput) => Promise<HandlerResult>;
+
+function previous(index: IndexRow): number {
+  return Number(index.applied_task_id);
+}
+
+const addDocuments: Handler = async ({ c, task, index, payload, rt, elapsed }) => {
+  const documents = payload.documents as Document[];
+  const given = (payload.primary_key as string | undefined) ?? undefined;
+  if (given && index.primary_key && given !== index.primary_key) {
+    throw new DomainError('index_primary_key_already_exists', `Index \`${index.uid}\` already has the primary key \`${index.primary_key}\`; it cannot be changed to \`${given}\`.`, {
+      parameter: 'primary_key',
+    });
+  }
+  const pk = index.primary_key ?? given ?? inferPrimaryKey(documents[0]);
+  const keyed = keyedDocuments(documents, pk);
+  const ids = [...keyed.keys()];
+  const added = ids.length - (await countLive(c, index.id, ids));
+  const limit = PLAN_LIMITS[(payload.plan as PlanCode) ?? rt.cfg.defaultPlan]?.documentsPerIndex ?? null;
+  if (limit !== null && Number(index.number_of_documents) + added > limit) {
+    throw new DomainError(
+      'document_limit_exceeded',
+      `Index \`${index.uid}\` would hold ${Number(index.number_of_documents) + added} documents; the ${payload.plan ?? rt.cfg.defaultPlan} plan allows ${limit} per index.`,
+      { parameter: 'documents' },
+    );
+  }
+  await upsertDocuments(c, index.id, Number(task.id), keyed);
+  await run(c, `update ${T.indexes} set number_of_documents = number_of_documents + $2, primary_key = $3 where id = $1`, [index.id, added, pk]);
+  const docs = [...keyed.values()];
+  return {
+    details: { ...task.details, documents_received: documents.length, documents_indexed: keyed.size, primary_key: pk },
+    count: keyed.size,
+    webhook: { event: 'indexing.completed', data: { task_id: String(task.id), index_uid: index.uid, documents_indexed: keyed.size, duration_ms: elapsed() } },
+    after: () => rt.engines.applyCommitted(index.id, previous(index), Number(task.id), (e) => engineCall(() => e.addDocuments(docs, pk))),
+  };
+};
+
+async function deleteIds(i: HandlerInput, ids: string[], details: Record<string, unknown>): Promise<HandlerResult> {
+  const { c, task, index, rt, elapsed } = i;
+  const gone = await tombstone(c, index.id, Number(task.id), ids);
+  if (gone.length) await run(c, `update ${T.indexes} set number_of_documents = number_of_documents - $2 where id = $1`, [index.id, gone.length]);
+  return {
+    details: { ...task.details, ...details, deleted_documents: gone.length },
+    count: gone.length,
+    webhook: { event: 'indexing.completed', data: { task_id: String(task.id), index_uid: index.uid, documents_indexed: 0, deleted_documents: gone.length, duration_ms: elapsed() } },
+    after: () => rt.engines.applyCommitted(index.id, previous(index), Number(task.id), (e) => (gone.length ? e.deleteDocuments(gone) : 0)),
+  };
+}
+
+const deleteDocuments: Handler = (i) => deleteIds(i, i.payload.document_ids as string[], {});
+
+const deleteByFilter: Handler = async (i) => {
+  const { index, payload, rt } = i;
+  // The engine answers the filter as of the previous task (this one holds the index row locked).
+  const engine = await rt.engines.get({
+    id: index.id,
+    settings: index.settings,
+    appliedTaskId: previous(index),
+    purgedThroughTaskId: Number(index.purged_through_task_id),
+  });
+  const ids = engineCall(() => engine.filterIds(payload.filter), 'filter');
+  return deleteIds(i, ids, { original_filter: payload.filter });
+};
+
+const updateSettings: Handler = async ({ c, task, index, payload, rt }) => {
+  const merged = mergeSettings({ ...defaultSettings(), ...index.settings }, payload.patch as IndexSettingsPatch, '');
+  await run(c, `update ${T.indexes} set settings = $2 where id = $1`, [index.id, JSON.stringify(merged)]);
+  return {
+    details: { ...task.details },
+    count: 0,
+    webhook: { event: 'settings.updated', data: { task_id: String(task.id), index_uid: index.uid, settings: task.details.settings ?? {} } },
+    after: () => rt.engines.applySettings(index.id, previous(index), Number(task.id), merged),
+  };
+};
+
+const deleteIndex: Handler = async ({ c, task, index, rt }) => {
+  const deleted = await deleteAllOfIndex(c, index.id);
+  for (const table of [T.snapshots, T.queries, T.events]) await run(c, `delete from ${table} where index_id = $1`, [index.id]);
+  await run(c, `delete from ${T.indexes} where id = $1`, [index.id]);
+  return {
+    details: { ...task.details, deleted_documents: deleted },
+    count: deleted,
+    indexDeleted: true,
+    webhook: { event: 'index.deleted', data: { task_id: String(task.id), index_uid: index.uid, deleted_documents: deleted } },
+    after: async () => rt.engines.drop(index.id),
+  };
+};
+
+export const HANDLERS: Partial<Record<TaskType, Handler>> = {
+  document_addition_or_update: addDocuments,
+  document_deletion: deleteDocuments,
+  document_deletion_by_filter: deleteByFilter,
+  settings_update: updateSettings,
+  index_deletion: deleteIndex,
+};
+
+/** The index row, locked for the task's transaction. */
+export async function lockIndex(c: pg.PoolClient, indexId: string | null): Promise<IndexRow | undefined> {
+  if (!indexId) return undefined;
+  return one<IndexRow>(
+    c,
+    `select id, uid, primary_key, settings, number_of_documents, applied_task_id, purged_through_task_id from ${T.indexes} where id = $1 for update`,
+    [indexId],
+  );
+}
+
+/** Which webhook event a failed task raises, if any. */
+export function failureEvent(type: TaskType): WebhookEvent | undefined {
+  return type.startsWith('document_') ? 'indexing.failed' : undefined;
+}

@@ -1,0 +1,130 @@
+// Tasks in PostgreSQL: enqueue (task row + payload + NOTIFY in one transaction), read, cancel.
+// Everything here takes the tenant explicitly; callers have resolved it from the request context.
+import type pg from 'pg';
+import type { Db } from '../db.js';
+import { one, rows, run, withTx } from '../db.js';
+import { T } from '../sql.js';
+import type { TaskErrorData, TaskStatus, TaskType } from './task.entity.js';
+
+export const TASK_CHANNEL = 'search_tasks';
+
+export interface TaskRow {
+  id: string;
+  app_id: string;
+  environment: string;
+  index_id: string | null;
+  index_uid: string;
+  type: TaskType;
+  status: TaskStatus;
+  details: Record<string, unknown>;
+  error: TaskErrorData | null;
+  enqueued_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  duration_ms: number | null;
+  attempts: number;
+  worker: string | null;
+}
+
+export const TASK_COLUMNS =
+  'id, app_id, environment, index_id, index_uid, type, status, details, error, enqueued_at, started_at, finished_at, duration_ms, attempts, worker';
+
+export interface NewTask {
+  appId: string;
+  environment: string;
+  indexId: string | null;
+  indexUid: string;
+  type: TaskType;
+  details: Record<string, unknown>;
+  /** JSON text the worker parses (documents, ids, filter, settings) */
+  payload?: string;
+}
+
+/** Insert a task (and its payload) and wake the workers; `db` may be an open transaction. */
+export async function insertTask(db: Db, t: NewTask): Promise<TaskRow> {
+  const row = await one<TaskRow>(
+    db,
+    `insert into ${T.tasks} (app_id, environment, index_id, index_uid, type, status, details, enqueued_at, attempts)
+     values ($1, $2, $3, $4, $5, 'enqueued', $6, clock_timestamp(), 0) returning ${TASK_COLUMNS}`,
+    [t.appId, t.environment, t.indexId, t.indexUid, t.type, JSON.stringify(t.details)],
+  );
+  if (t.payload !== undefined) await run(db, `insert into ${T.payloads} (task_id, body) values ($1, $2)`, [row!.id, t.payload]);
+  // Delivered at commit, to every search process LISTENing (the worker wakes at once).
+  await run(db, `select pg_notify($1, '')`, [TASK_CHANNEL]);
+  return row!;
+}
+
+export async function enqueueTask(pool: pg.Pool, t: NewTask): Promise<TaskRow> {
+  return withTx(pool, (c) => insertTask(c, t));
+}
+
+/** A task already done when recorded (index creation happens in the request itself). */
+export async function insertFinishedTask(db: Db, t: Omit<NewTask, 'payload'>): Promise<TaskRow> {
+  const row = await one<TaskRow>(
+    db,
+    `insert into ${T.tasks} (app_id, environment, index_id, index_uid, type, status, details, enqueued_at, started_at, finished_at, duration_ms, attempts)
+     values ($1, $2, $3, $4, $5, 'succeeded', $6, clock_timestamp(), clock_timestamp(), clock_timestamp(), 0, 1) returning ${TASK_COLUMNS}`,
+    [t.appId, t.environment, t.indexId, t.indexUid, t.type, JSON.stringify(t.details)],
+  );
+  return row!;
+}
+
+export interface Tenant {
+  appId: string;
+  environment: string;
+}
+
+export async function findTask(db: Db, t: Tenant, id: string): Promise<TaskRow | undefined> {
+  if (!/^\d{1,18}$/.test(id)) return undefined;
+  return one<TaskRow>(db, `select ${TASK_COLUMNS} from ${T.tasks} where id = $1 and app_id = $2 and environment = $3`, [id, t.appId, t.environment]);
+}
+
+export interface TaskQuery {
+  statuses?: TaskStatus[];
+  types?: TaskType[];
+  indexUids?: string[];
+  limit: number;
+  /** the first id of the page (ids descending): `next` of the previous page */
+  from?: string;
+}
+
+/** Newest first; one more than `limit` is read to tell whether a next page exists. */
+export async function listTasks(db: Db, t: Tenant, q: TaskQuery): Promise<{ tasks: TaskRow[]; next: string | null }> {
+  const where = ['app_id = $1', 'environment = $2'];
+  const args: unknown[] = [t.appId, t.environment];
+  const add = (sql: string, v: unknown) => {
+    args.push(v);
+    where.push(sql.replace('?', `$${args.length}`));
+  };
+  if (q.statuses?.length) add('status = any(?::text[])', q.statuses);
+  if (q.types?.length) add('type = any(?::text[])', q.types);
+  if (q.indexUids?.length) add('index_uid = any(?::text[])', q.indexUids);
+  if (q.from) add('id <= ?', q.from);
+  args.push(q.limit + 1);
+  const got = await rows<TaskRow>(db, `select ${TASK_COLUMNS} from ${T.tasks} where ${where.join(' and ')} order by id desc limit $${args.length}`, args);
+  const next = got.length > q.limit ? got[q.limit].id : null;
+  return { tasks: got.slice(0, q.limit), next };
+}
+
+/**
+ * Cancel a task that is still enqueued, in one conditional statement (a worker claiming it at the
+ * same moment wins or loses cleanly). Returns the row after the attempt, and whether it was canceled now.
+ */
+export async function cancelTask(pool: pg.Pool, t: Tenant, id: string): Promise<{ task: TaskRow; canceled: boolean } | undefined> {
+  return withTx(pool, async (c) => {
+    const done = await one<TaskRow>(
+      c,
+      `update ${T.tasks} set status = 'canceled', finished_at = clock_timestamp(), duration_ms = 0,
+              details = details || jsonb_build_object('canceled_at', clock_timestamp())
+        where id = $1 and app_id = $2 and environment = $3 and status = 'enqueued'
+        returning ${TASK_COLUMNS}`,
+      [id, t.appId, t.environment],
+    );
+    if (done) {
+      await run(c, `delete from ${T.payloads} where task_id = $1`, [id]);
+      return { task: done, canceled: true };
+    }
+    const cur = await findTask(c, t, id);
+    return cur && { task: cur, canceled: false };
+  });
+}

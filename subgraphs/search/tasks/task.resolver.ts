@@ -1,0 +1,34 @@
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { SearchContext } from '../context.js';
+import * as tasks from './task.service.js';
+import { Task, TaskCancelation, TaskPage, toTask } from './task.type.js';
+
+@Resolver(() => Task)
+export class TaskResolver {
+  @Authorized('search:read')
+  @Query(() => Task, { description: 'A task of the calling app; task_not_found otherwise' })
+  async searchTask(@Ctx() ctx: SearchContext, @Arg('id', () => ID) id: string): Promise<Task> {
+    return toTask(await tasks.getTask(ctx, id));
+  }
+
+  @Authorized('search:read')
+  @Query(() => TaskPage, { description: 'Tasks of the calling app, newest first' })
+  async searchTasks(
+    @Ctx() ctx: SearchContext,
+    @Arg('status', () => String, { nullable: true, description: 'comma list of statuses' }) status?: string,
+    @Arg('type', () => String, { nullable: true, description: 'comma list of task types' }) type?: string,
+    @Arg('indexUid', () => String, { nullable: true, description: 'comma list of index uids' }) indexUid?: string,
+    @Arg('limit', () => Int, { nullable: true, description: `default 20, at most ${tasks.MAX_TASK_PAGE}` }) limit?: number,
+    @Arg('from', () => ID, { nullable: true, description: 'first task id of the page (the previous page\'s `next`)' }) from?: string,
+  ): Promise<TaskPage> {
+    const page = await tasks.listTasks(ctx, { status, type, indexUid, limit, from });
+    return { results: page.tasks.map(toTask), limit: page.limit, next: page.next };
+  }
+
+  @Authorized('search:write')
+  @Mutation(() => TaskCancelation, { description: 'Cancel a task still enqueued; a task that already started or finished is returned unchanged (canceled: false)' })
+  async cancelSearchTask(@Ctx() ctx: SearchContext, @Arg('id', () => ID) id: string): Promise<TaskCancelation> {
+    const r = await tasks.cancelTask(ctx, id);
+    return { task: toTask(r.task), canceled: r.canceled };
+  }
+}

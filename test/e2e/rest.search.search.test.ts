@@ -1,0 +1,204 @@
+// Search, settings and multi-search through REST on the shared books data set: the documented
+// response shape (hits with _formatted and _matchesPosition, facets), the effect of each settings
+// endpoint once its task has run, and the documented errors.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createTenant, jsonApi, rest, uniq, type Tenant } from '../harness/client.js';
+import { expectServiceError } from '../harness/security.js';
+import { ROOT } from '../harness/spawn.js';
+import { addDocuments, createIndex, search, settle } from './search.helpers.js';
+
+type Book = { id: string; title: string; author: string; language: string; publisher: string; details: { rating: string; pages: string } };
+const BOOKS = (JSON.parse(readFileSync(resolve(ROOT, '..', 'shared', 'datasets', 'books.json'), 'utf8')) as Book[]).map((b) => ({
+  ...b,
+  rating: Number(b.details.rating),
+  pages: Number(b.details.pages),
+}));
+
+let t: Tenant;
+let uid: string;
+beforeAll(async () => {
+  t = await createTenant();
+  uid = await createIndex(t, { primary_key: 'id', settings: { filterable_attributes: ['language', 'rating'], sortable_attributes: ['pages', 'title'] } });
+  const task = await addDocuments(t, uid, BOOKS);
+  expect(task.attributes.status).toBe('succeeded');
+});
+
+describe('POST /search/v1/indexes/:index_uid/search', () => {
+  test('search_results: hits with _formatted and _matchesPosition, paging and totals', async () => {
+    const r = await search(t, uid, { query: 'harry potter', limit: 3, highlight_pre_tag: '<b>', highlight_post_tag: '</b>' });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ type: 'search_results', id: expect.stringMatching(/^srch_/) });
+    const a = r.body.data.attributes;
+    expect(a).toMatchObject({ query: 'harry potter', offset: 0, limit: 3, estimated_total_hits: expect.any(Number), processing_time_ms: expect.any(Number) });
+    expect(a.hits).toHaveLength(3);
+    for (const h of a.hits) {
+      expect(h.title).toMatch(/harry potter/i);
+      expect(h._formatted.title).toContain('<b>');
+      expect(h._matchesPosition.title[0]).toEqual({ start: expect.any(Number), length: expect.any(Number) });
+    }
+    expect(a.facet_distribution).toBeNull();
+  });
+
+  test('typo tolerance and prefix on the last word', async () => {
+    // one typo from 5 letters on (min_word_size_for_typos.one_typo), so "harrry" (6) finds "harry"
+    const typo = await search(t, uid, { query: 'harrry potter', limit: 1 });
+    expect(typo.body.data.attributes.hits[0].title).toMatch(/Harry Potter/);
+    const prefix = await search(t, uid, { query: 'harry pot', limit: 1 });
+    expect(prefix.body.data.attributes.hits[0].title).toMatch(/Harry Potter/);
+  });
+
+  test('filter, facets (distribution and stats) and sort', async () => {
+    const r = await search(t, uid, { query: '', filter: 'language = eng AND rating >= 4.5', facets: ['language', 'rating'], sort: ['pages:desc'], limit: 5 });
+    const a = r.body.data.attributes;
+    expect(a.hits.length).toBeGreaterThan(0);
+    for (const h of a.hits) expect(h.rating).toBeGreaterThanOrEqual(4.5);
+    const pages = a.hits.map((h: any) => h.pages);
+    expect(pages).toEqual([...pages].sort((x, y) => y - x));
+    expect(Object.keys(a.facet_distribution.language)).toEqual(['eng']);
+    expect(a.facet_stats.rating).toEqual({ min: expect.any(Number), max: expect.any(Number), avg: expect.any(Number), sum: expect.any(Number) });
+    expect(a.facet_stats.rating.min).toBeGreaterThanOrEqual(4.5);
+  });
+
+  test('errors: <> is invalid_filter_syntax, a non-filterable attribute, a non-sortable sort', async () => {
+    const syntax = expectServiceError(await search(t, uid, { filter: 'rating <> 4' }), 'search', 400, 'invalid_filter_syntax', { parameter: 'filter' });
+    expect(syntax.detail).toMatch(/position/);
+    expectServiceError(await search(t, uid, { filter: 'publisher = Scholastic' }), 'search', 400, 'attribute_not_filterable');
+    expectServiceError(await search(t, uid, { sort: ['rating:asc'] }), 'search', 400, 'invalid_sort_attribute');
+    expectServiceError(await search(t, uniq('none_'), { query: 'x' }), 'search', 404, 'index_not_found');
+    expectServiceError(await search(t, uid, { limit: 'ten' }), 'search', 422, 'VALIDATION_FAILED', { parameter: 'limit' });
+  });
+
+  test('documents written after a search are found by the next one (the engine follows PostgreSQL)', async () => {
+    const other = await createIndex(t, { primary_key: 'id' });
+    await addDocuments(t, other, [{ id: 'a', title: 'Zyzzyva field guide' }]);
+    expect((await search(t, other, { query: 'zyzzyva' })).body.data.attributes.hits).toHaveLength(1);
+    await addDocuments(t, other, [{ id: 'b', title: 'Zyzzyva cookbook' }]);
+    expect((await search(t, other, { query: 'zyzzyva' })).body.data.attributes.hits).toHaveLength(2);
+  });
+});
+
+describe('settings endpoints', () => {
+  test('PATCH settings → 202 task; applied when it succeeds; null resets a key; bad values 422 naming the key', async () => {
+    const idx = await createIndex(t, { primary_key: 'id' });
+    await addDocuments(t, idx, BOOKS.slice(0, 20));
+    const r = await rest('PATCH', `/search/v1/indexes/${idx}/settings`, { body: jsonApi('index_settings', { filterable_attributes: ['language'], searchable_attributes: ['title'] }), headers: t.keyHeaders });
+    expect(r.status).toBe(202);
+    expect(r.body.data.attributes).toMatchObject({ task_type: 'settings_update', details: { settings: { filterable_attributes: ['language'], searchable_attributes: ['title'] } } });
+    expect((await settle(t, r)).attributes.status).toBe('succeeded');
+    const got = await rest('GET', `/search/v1/indexes/${idx}`, { headers: t.keyHeaders });
+    expect(got.body.data.attributes.settings).toMatchObject({ filterable_attributes: ['language'], searchable_attributes: ['title'] });
+    expect((await search(t, idx, { filter: 'language = eng' })).status).toBe(200);
+    // author is no longer searchable
+    expect((await search(t, idx, { query: 'Rowling' })).body.data.attributes.hits).toEqual([]);
+    await settle(t, await rest('PATCH', `/search/v1/indexes/${idx}/settings`, { body: jsonApi('index_settings', { searchable_attributes: null }), headers: t.keyHeaders }));
+    expect((await search(t, idx, { query: 'Rowling' })).body.data.attributes.hits.length).toBeGreaterThan(0);
+
+    const bad = await rest('PATCH', `/search/v1/indexes/${idx}/settings`, { body: jsonApi('index_settings', { ranking_rules: ['words', 'popularity'] }), headers: t.keyHeaders });
+    expectServiceError(bad, 'search', 422, 'VALIDATION_FAILED', { parameter: 'ranking_rules' });
+    const typo = await rest('PATCH', `/search/v1/indexes/${idx}/settings`, {
+      body: jsonApi('index_settings', { typo_tolerance: { min_word_size_for_typos: { one_typo: 9, two_typos: 4 } } }),
+      headers: t.keyHeaders,
+    });
+    expectServiceError(typo, 'search', 422, 'VALIDATION_FAILED', { parameter: 'typo_tolerance.min_word_size_for_typos' });
+  });
+
+  test('PUT/GET synonyms: two-way and one-way, as written', async () => {
+    const idx = await createIndex(t, { primary_key: 'id' });
+    await addDocuments(t, idx, [
+      { id: 1, title: 'Television repair' },
+      { id: 2, title: 'Sofa catalogue' },
+    ]);
+    const put = await rest('PUT', `/search/v1/indexes/${idx}/settings/synonyms`, {
+      body: jsonApi('synonyms', { synonyms: { TV: ['television'] }, one_way_synonyms: { couch: ['sofa'] } }),
+      headers: t.keyHeaders,
+    });
+    expect((await settle(t, put)).attributes.status).toBe('succeeded');
+    const got = await rest('GET', `/search/v1/indexes/${idx}/settings/synonyms`, { headers: t.keyHeaders });
+    expect(got.status).toBe(200);
+    expect(got.body.data).toEqual({ id: idx, type: 'synonyms', attributes: { synonyms: { TV: ['television'] }, one_way_synonyms: { couch: ['sofa'] } } });
+    expect((await search(t, idx, { query: 'tv' })).body.data.attributes.hits.map((h: any) => h.id)).toEqual([1]);
+    expect((await search(t, idx, { query: 'couch' })).body.data.attributes.hits.map((h: any) => h.id)).toEqual([2]);
+    // one way only: "sofa" does not find couches
+    await addDocuments(t, idx, [{ id: 3, title: 'Couch potato' }]);
+    expect((await search(t, idx, { query: 'sofa' })).body.data.attributes.hits.map((h: any) => h.id)).toEqual([2]);
+    expectServiceError(
+      await rest('PUT', `/search/v1/indexes/${idx}/settings/synonyms`, { body: jsonApi('synonyms', { synonyms: { tv: 'television' } }), headers: t.keyHeaders }),
+      'search',
+      422,
+      'VALIDATION_FAILED',
+      { parameter: 'synonyms.tv' },
+    );
+  });
+
+  test('PUT stop-words and ranking-rules', async () => {
+    const idx = await createIndex(t, { primary_key: 'id', settings: { sortable_attributes: ['year'] } });
+    await addDocuments(t, idx, [
+      { id: 1, title: 'The lamp', year: 2001 },
+      { id: 2, title: 'A lamp', year: 2020 },
+    ]);
+    expect((await settle(t, await rest('PUT', `/search/v1/indexes/${idx}/settings/stop-words`, { body: jsonApi('stop_words', { stop_words: ['the', 'a'] }), headers: t.keyHeaders }))).attributes.status).toBe(
+      'succeeded',
+    );
+    // "the" is dropped from the query: it no longer matches (nor is highlighted) in "The lamp"
+    const hit = (await search(t, idx, { query: 'the lamp' })).body.data.attributes.hits.find((h: any) => h.id === 1);
+    expect(hit._formatted.title).toBe('The <em>lamp</em>');
+    const rules = await rest('PUT', `/search/v1/indexes/${idx}/settings/ranking-rules`, {
+      body: jsonApi('ranking_rules', { ranking_rules: ['year:desc', 'words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'] }),
+      headers: t.keyHeaders,
+    });
+    expect((await settle(t, rules)).attributes.status).toBe('succeeded');
+    expect((await search(t, idx, { query: 'lamp' })).body.data.attributes.hits.map((h: any) => h.id)).toEqual([2, 1]);
+    expect((await rest('GET', `/search/v1/indexes/${idx}`, { headers: t.keyHeaders })).body.data.attributes.settings.stop_words).toEqual(['the', 'a']);
+    expectServiceError(await rest('PUT', `/search/v1/indexes/${idx}/settings/stop-words`, { body: jsonApi('stop_words', {}), headers: t.keyHeaders }), 'search', 422, 'VALIDATION_FAILED', {
+      parameter: 'stop_words',
+    });
+    expectServiceError(
+      await rest('PUT', `/search/v1/indexes/${idx}/settings/ranking-rules`, { body: jsonApi('ranking_rules', { ranking_rules: ['fastest'] }), headers: t.keyHeaders }),
+      'search',
+      422,
+      'VALIDATION_FAILED',
+      { parameter: 'ranking_rules' },
+    );
+  });
+
+  test('DELETE index → 202 task; afterwards the index and its documents are gone, and the uid is free again', async () => {
+    const idx = await createIndex(t, { primary_key: 'id' });
+    await addDocuments(t, idx, [{ id: 1, title: 'Gone soon' }]);
+    const del = await rest('DELETE', `/search/v1/indexes/${idx}`, { headers: t.keyHeaders });
+    expect(del.status).toBe(202);
+    const task = await settle(t, del);
+    expect(task.attributes).toMatchObject({ status: 'succeeded', task_type: 'index_deletion', index_uid: idx, details: { deleted_documents: 1 } });
+    expectServiceError(await rest('GET', `/search/v1/indexes/${idx}`, { headers: t.keyHeaders }), 'search', 404, 'index_not_found');
+    expectServiceError(await search(t, idx, { query: 'gone' }), 'search', 404, 'index_not_found');
+    await createIndex(t, { uid: idx });
+    expect((await rest('GET', `/search/v1/indexes/${idx}`, { headers: t.keyHeaders })).body.data.attributes.number_of_documents).toBe(0);
+  });
+});
+
+describe('POST /search/v1/multi-search', () => {
+  test('answers each query in order; an unknown index names queries[i].index_uid', async () => {
+    const other = await createIndex(t, { primary_key: 'id' });
+    await addDocuments(t, other, [{ id: 'x', title: 'Potter wheel' }]);
+    const r = await rest('POST', '/search/v1/multi-search', {
+      body: jsonApi('multi_search_queries', { queries: [{ index_uid: uid, query: 'potter', limit: 2 }, { index_uid: other, query: 'potter' }] }),
+      headers: t.keyHeaders,
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toHaveLength(2);
+    expect(r.body.data[0]).toMatchObject({ type: 'search_results', attributes: { index_uid: uid, limit: 2 } });
+    expect(r.body.data[0].attributes.hits).toHaveLength(2);
+    expect(r.body.data[1].attributes.hits.map((h: any) => h.id)).toEqual(['x']);
+    const bad = await rest('POST', '/search/v1/multi-search', {
+      body: jsonApi('multi_search_queries', { queries: [{ index_uid: uid, query: 'a' }, { index_uid: uniq('none_'), query: 'b' }] }),
+      headers: t.keyHeaders,
+    });
+    expectServiceError(bad, 'search', 404, 'index_not_found', { parameter: 'queries[1].index_uid' });
+    const badFilter = await rest('POST', '/search/v1/multi-search', {
+      body: jsonApi('multi_search_queries', { queries: [{ index_uid: uid, filter: 'title = x' }] }),
+      headers: t.keyHeaders,
+    });
+    expectServiceError(badFilter, 'search', 400, 'attribute_not_filterable');
+    expect(badFilter.body.errors[0].source.parameter).toMatch(/^queries\[0\]/);
+  });
+});

@@ -1,0 +1,175 @@
+// Task durability with real processes: search subgraph processes (subgraphs/search/main.ts) run
+// against their own database (so the stack's worker stays out of it). One is killed with SIGKILL
+// while it holds a task's transaction open; another takes over: the task ends succeeded exactly
+// once, nothing half-applied, every document present. Two live workers on one database never
+// run a task twice and keep each index's order.
+import type { ChildProcess } from 'node:child_process';
+import { stack } from '../harness/client.js';
+import { spawnScript, stop, waitFor } from '../harness/spawn.js';
+import { keyContext, serverUrl, sleep, subgraphGql, withDb } from './search.helpers.js';
+
+const BASE = Number(process.env.TEST_PORT_BASE ?? 14000);
+const DB = `sgdur_${Date.now()}_${process.pid}`;
+const dbUrl = () => serverUrl(DB);
+const children: ChildProcess[] = [];
+
+async function startSearch(name: string, port: number): Promise<{ child: ChildProcess; url: string }> {
+  const env = stack().env;
+  const child = spawnScript(
+    'subgraphs/search/main.ts',
+    {
+      DATABASE_URL: dbUrl(),
+      REDIS_URL: '',
+      SEARCH_PORT: String(port),
+      INTERNAL_SECRET: env.INTERNAL_SECRET,
+      JWT_SECRET: env.JWT_SECRET,
+      LOG_LEVEL: 'warn',
+      SEARCH_TASK_LEASE_MS: '1500',
+      SEARCH_POLL_MS: '100',
+      SEARCH_DEFAULT_PLAN: 'enterprise',
+    },
+    `${name}-${BASE}`,
+  );
+  children.push(child);
+  await waitFor(`http://127.0.0.1:${port}/health/ready`, 60_000, child);
+  return { child, url: `http://127.0.0.1:${port}/graphql` };
+}
+
+const CREATE = `mutation($uid: String!) { createIndex(input: { uid: $uid, primaryKey: "id" }) { id } }`;
+const ADD = `mutation($uid: String!, $docs: [JSON]) { addIndexDocuments(indexUid: $uid, documents: $docs) { id } }`;
+const SEARCH = `query($uid: String!, $q: String!) { searchIndex(indexUid: $uid, input: { query: $q, limit: 1 }) { estimatedTotalHits } }`;
+
+function batch(tag: string, n: number) {
+  return Array.from({ length: n }, (_, i) => ({ id: `${tag}-${i}`, title: `durable item ${tag} number ${i}`, text: 'lorem ipsum dolor sit amet '.repeat(6) }));
+}
+
+interface TaskRow {
+  id: string;
+  index_uid: string;
+  status: string;
+  attempts: number;
+  worker: string | null;
+  started_at: Date;
+  finished_at: Date | null;
+}
+
+const tasksOf = (appId: string) =>
+  withDb(dbUrl(), async (c) => (await c.query(`select id, index_uid, status, attempts, worker, started_at, finished_at from search.tasks where app_id = $1 and type <> 'index_creation' order by id`, [appId])).rows as TaskRow[]);
+
+async function allFinal(appId: string, timeoutMs = 60_000): Promise<TaskRow[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await tasksOf(appId);
+    if (rows.every((r) => ['succeeded', 'failed', 'canceled'].includes(r.status))) return rows;
+    if (Date.now() > deadline) throw new Error(`tasks not final: ${rows.map((r) => `${r.id}:${r.status}`).join(' ')}`);
+    await sleep(100);
+  }
+}
+
+const workerOf = (child: ChildProcess) => new RegExp(`:${child.pid}:`);
+
+beforeAll(async () => {
+  await withDb(serverUrl(), (c) => c.query(`create database ${DB}`));
+}, 30_000);
+
+afterAll(async () => {
+  // stop() waits for an exit event: not for the ones already gone (exitCode, or signalCode after SIGKILL)
+  await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => stop(c)));
+  await withDb(serverUrl(), (c) => c.query(`drop database if exists ${DB} with (force)`));
+}, 120_000);
+
+test('a worker killed mid-task: the task is re-run by another process, succeeds once, all documents present', async () => {
+  const a = await startSearch('search-durability-a', BASE + 20);
+  const ctx = keyContext({ plan: 'enterprise' });
+  expect((await subgraphGql(a.url, ctx, CREATE, { uid: 'dur' })).errors).toBeUndefined();
+  const BATCHES = 6;
+  const PER = 4000;
+  for (let b = 0; b < BATCHES; b++) {
+    const r = await subgraphGql(a.url, ctx, ADD, { uid: 'dur', docs: batch(`b${b}`, PER) });
+    expect(r.errors).toBeUndefined();
+  }
+
+  // Kill A while it holds a task's transaction (the task row is locked by it).
+  let interrupted: string | undefined;
+  await withDb(dbUrl(), async (c) => {
+    const deadline = Date.now() + 30_000;
+    while (!interrupted && Date.now() < deadline) {
+      const p = await c.query(`select id, worker from search.tasks where app_id = $1 and status = 'processing'`, [ctx.appId]);
+      const mine = p.rows.find((r) => workerOf(a.child).test(r.worker));
+      if (mine) {
+        await c.query('begin');
+        try {
+          await c.query('select 1 from search.tasks where id = $1 for update nowait', [mine.id]);
+        } catch (e) {
+          if ((e as { code?: string }).code === '55P03') {
+            a.child.kill('SIGKILL');
+            interrupted = mine.id;
+          } else throw e;
+        } finally {
+          await c.query('rollback');
+        }
+      }
+      if (!interrupted) await sleep(2);
+    }
+  });
+  expect(interrupted).toBeDefined();
+  await new Promise((r) => (a.child.exitCode !== null || a.child.signalCode !== null ? r(null) : a.child.once('exit', r)));
+
+  // Nothing of the interrupted task was applied; it still reads processing (its lease runs out).
+  await withDb(dbUrl(), async (c) => {
+    const t = (await c.query('select status, attempts from search.tasks where id = $1', [interrupted])).rows[0];
+    expect(t).toEqual({ status: 'processing', attempts: 1 });
+    expect(Number((await c.query('select count(*) from search.documents where task_id = $1', [interrupted])).rows[0].count)).toBe(0);
+  });
+
+  const b = await startSearch('search-durability-b', BASE + 21);
+  const tasks = await allFinal(ctx.appId!);
+  expect(tasks.map((t) => t.status)).toEqual(Array(BATCHES).fill('succeeded'));
+  const again = tasks.find((t) => t.id === interrupted)!;
+  expect(again.attempts).toBe(2);
+  expect(again.worker).toMatch(workerOf(b.child));
+  for (const t of tasks.filter((x) => x.id !== interrupted)) expect(t.attempts).toBe(1);
+  // in enqueue order
+  for (let i = 1; i < tasks.length; i++) expect(tasks[i].finished_at!.getTime()).toBeGreaterThanOrEqual(tasks[i - 1].finished_at!.getTime());
+
+  await withDb(dbUrl(), async (c) => {
+    const perTask = await c.query(`select task_id, count(*)::int as n from search.documents where not deleted group by task_id order by task_id`);
+    expect(perTask.rows.map((r) => Number(r.n))).toEqual(Array(BATCHES).fill(PER));
+    const idx = (await c.query(`select number_of_documents, is_indexing from search.indexes where app_id = $1`, [ctx.appId])).rows[0];
+    expect(idx).toEqual({ number_of_documents: BATCHES * PER, is_indexing: false });
+  });
+  // B rebuilt its engine from PostgreSQL and finds every batch, including the re-run one.
+  const found = await subgraphGql(b.url, ctx, SEARCH, { uid: 'dur', q: 'durable' });
+  expect(found.data.searchIndex.estimatedTotalHits).toBeGreaterThanOrEqual(Math.min(1000, BATCHES * PER));
+  for (let i = 0; i < BATCHES; i++) {
+    const r = await subgraphGql(b.url, ctx, SEARCH, { uid: 'dur', q: `b${i}` });
+    expect(r.data.searchIndex.estimatedTotalHits).toBeGreaterThanOrEqual(1);
+  }
+  await stop(b.child);
+}, 120_000);
+
+test('two live workers on one database: every task runs exactly once, each index in order, both share the work', async () => {
+  const one = await startSearch('search-durability-c', BASE + 22);
+  const two = await startSearch('search-durability-d', BASE + 23);
+  const ctx = keyContext({ plan: 'enterprise' });
+  const uids = ['w0', 'w1', 'w2', 'w3'];
+  for (const uid of uids) expect((await subgraphGql(one.url, ctx, CREATE, { uid })).errors).toBeUndefined();
+  const enqueues: Promise<unknown>[] = [];
+  for (let n = 0; n < 10; n++) {
+    for (const [i, uid] of uids.entries()) enqueues.push(subgraphGql((n + i) % 2 ? one.url : two.url, ctx, ADD, { uid, docs: batch(`${uid}-${n}`, 300) }));
+  }
+  for (const r of (await Promise.all(enqueues)) as { errors?: unknown }[]) expect(r.errors).toBeUndefined();
+  const tasks = await allFinal(ctx.appId!);
+  expect(tasks).toHaveLength(40);
+  expect(tasks.every((t) => t.status === 'succeeded' && t.attempts === 1)).toBe(true);
+  const workers = new Set(tasks.map((t) => (workerOf(one.child).test(t.worker!) ? 'one' : workerOf(two.child).test(t.worker!) ? 'two' : t.worker)));
+  expect(workers).toEqual(new Set(['one', 'two']));
+  for (const uid of uids) {
+    const mine = tasks.filter((t) => t.index_uid === uid);
+    for (let i = 1; i < mine.length; i++) expect(mine[i].started_at.getTime()).toBeGreaterThanOrEqual(mine[i - 1].finished_at!.getTime());
+  }
+  await withDb(dbUrl(), async (c) => {
+    const n = await c.query(`select count(*)::int as n from search.documents d join search.indexes i on i.id = d.index_id where i.app_id = $1 and not d.deleted`, [ctx.appId]);
+    expect(n.rows[0].n).toBe(40 * 300);
+  });
+}, 120_000);

@@ -1,0 +1,142 @@
+// Tasks: read, list with filters and paging, cancel while enqueued, and live progress over the
+// gateway's taskEvents subscription.
+import { createTenant, jsonApi, rest, stack, uniq, type Tenant } from '../harness/client.js';
+import { expectServiceError } from '../harness/security.js';
+import { subscribe, wsClient } from '../harness/ws.js';
+import { addDocuments, createIndex, settle, stackDbUrl, waitTask, withDb } from './search.helpers.js';
+
+let t: Tenant;
+beforeAll(async () => {
+  t = await createTenant();
+});
+
+describe('GET /search/v1/tasks and /search/v1/tasks/:task_id', () => {
+  test('every write is a task: creation, additions, settings; filters by status, index_uid, type; paging with from', async () => {
+    const uid = await createIndex(t, { primary_key: 'id' });
+    await addDocuments(t, uid, [{ id: 1 }]);
+    const failed = await addDocuments(t, uid, [{ id: 'bad id' }]);
+    await settle(t, await rest('PUT', `/search/v1/indexes/${uid}/settings/stop-words`, { body: jsonApi('stop_words', { stop_words: ['a'] }), headers: t.keyHeaders }));
+
+    const all = await rest('GET', `/search/v1/tasks?index_uid=${uid}`, { headers: t.keyHeaders });
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((x: any) => x.attributes.task_type)).toEqual(['settings_update', 'document_addition_or_update', 'document_addition_or_update', 'index_creation']);
+    const ids = all.body.data.map((x: any) => Number(x.id));
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(all.body.meta).toEqual({ limit: 20, next: null });
+
+    const onlyFailed = await rest('GET', `/search/v1/tasks?index_uid=${uid}&status=failed`, { headers: t.keyHeaders });
+    expect(onlyFailed.body.data.map((x: any) => x.id)).toEqual([failed.id]);
+    const types = await rest('GET', `/search/v1/tasks?index_uid=${uid}&type=index_creation,settings_update`, { headers: t.keyHeaders });
+    expect(types.body.data).toHaveLength(2);
+
+    const page1 = await rest('GET', `/search/v1/tasks?index_uid=${uid}&limit=3`, { headers: t.keyHeaders });
+    expect(page1.body.data).toHaveLength(3);
+    const page2 = await rest('GET', `/search/v1/tasks?index_uid=${uid}&limit=3&from=${page1.body.meta.next}`, { headers: t.keyHeaders });
+    expect(page2.body.data.map((x: any) => x.attributes.task_type)).toEqual(['index_creation']);
+
+    const one = await rest('GET', `/search/v1/tasks/${failed.id}`, { headers: t.keyHeaders });
+    expect(one.body.data).toMatchObject({
+      id: failed.id,
+      type: 'tasks',
+      attributes: { status: 'failed', task_type: 'document_addition_or_update', index_uid: uid, error: { code: 'invalid_document_id' } },
+    });
+    for (const k of ['enqueued_at', 'started_at', 'finished_at', 'duration_ms']) expect(one.body.data.attributes[k]).not.toBeNull();
+  });
+
+  test('unknown, malformed and foreign task ids → 404 task_not_found; bad filters → 400', async () => {
+    const other = await createTenant();
+    const uid = await createIndex(other);
+    const theirs = (await rest('GET', `/search/v1/tasks?index_uid=${uid}`, { headers: other.keyHeaders })).body.data[0].id;
+    expectServiceError(await rest('GET', `/search/v1/tasks/${theirs}`, { headers: t.keyHeaders }), 'search', 404, 'task_not_found', { parameter: 'task_id' });
+    expectServiceError(await rest('GET', '/search/v1/tasks/99999999999', { headers: t.keyHeaders }), 'search', 404, 'task_not_found');
+    expectServiceError(await rest('GET', '/search/v1/tasks/abc', { headers: t.keyHeaders }), 'search', 404, 'task_not_found');
+    expect((await rest('GET', `/search/v1/tasks?index_uid=${uid}`, { headers: t.keyHeaders })).body.data).toEqual([]);
+    expectServiceError(await rest('GET', '/search/v1/tasks?status=done', { headers: t.keyHeaders }), 'search', 400, 'BAD_REQUEST', { parameter: 'status' });
+    expectServiceError(await rest('GET', '/search/v1/tasks?limit=0', { headers: t.keyHeaders }), 'search', 400, 'BAD_REQUEST', { parameter: 'limit' });
+    expectServiceError(await rest('GET', '/search/v1/tasks?from=x', { headers: t.keyHeaders }), 'search', 400, 'BAD_REQUEST', { parameter: 'from' });
+  });
+});
+
+describe('POST /search/v1/tasks/:task_id/cancel', () => {
+  test('an enqueued task is canceled and never runs; later tasks of the index run; a finished task is returned unchanged', async () => {
+    const uid = await createIndex(t, { primary_key: 'id' });
+    const indexId = (await rest('GET', `/search/v1/indexes/${uid}`, { headers: t.keyHeaders })).body.data.id;
+    // Hold the index's queue with a task "processing" elsewhere (a worker of another process), so what
+    // follows stays enqueued for as long as the test needs.
+    const blocker = await withDb(stackDbUrl(), async (c) => {
+      const r = await c.query(
+        `insert into search.tasks (app_id, environment, index_id, index_uid, type, status, details, enqueued_at, started_at, attempts, worker, lease_until)
+         values ($1, 'live', $2, $3, 'settings_update', 'processing', '{}', now(), now(), 1, 'test-blocker', now() + interval '1 hour') returning id`,
+        [t.appId, indexId, uid],
+      );
+      return r.rows[0].id as string;
+    });
+    const queued = await rest('POST', `/search/v1/indexes/${uid}/documents`, { body: jsonApi('documents', { documents: [{ id: 'never' }] }), headers: t.keyHeaders });
+    const next = await rest('POST', `/search/v1/indexes/${uid}/documents`, { body: jsonApi('documents', { documents: [{ id: 'later' }] }), headers: t.keyHeaders });
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await rest('GET', `/search/v1/tasks/${queued.body.data.id}`, { headers: t.keyHeaders })).body.data.attributes.status).toBe('enqueued');
+
+    const c1 = await rest('POST', `/search/v1/tasks/${queued.body.data.id}/cancel`, { headers: t.keyHeaders });
+    expect(c1.status).toBe(200);
+    expect(c1.body).toMatchObject({ data: { id: queued.body.data.id, type: 'tasks', attributes: { status: 'canceled', finished_at: expect.any(String) } }, meta: { canceled: true } });
+    expect(c1.body.data.attributes.details.canceled_at).toEqual(expect.any(String));
+    const c2 = await rest('POST', `/search/v1/tasks/${queued.body.data.id}/cancel`, { headers: t.keyHeaders });
+    expect(c2.body).toMatchObject({ data: { attributes: { status: 'canceled' } }, meta: { canceled: false } });
+
+    await withDb(stackDbUrl(), (c) => c.query(`update search.tasks set status = 'failed', finished_at = now(), lease_until = null where id = $1`, [blocker]));
+    expect((await waitTask(t, next.body.data.id)).attributes.status).toBe('succeeded');
+    expect((await waitTask(t, queued.body.data.id)).attributes.status).toBe('canceled');
+    expectServiceError(await rest('GET', `/search/v1/indexes/${uid}/documents/never`, { headers: t.keyHeaders }), 'search', 404, 'document_not_found');
+    expect((await rest('GET', `/search/v1/indexes/${uid}/documents/later`, { headers: t.keyHeaders })).status).toBe(200);
+
+    const done = await rest('POST', `/search/v1/tasks/${next.body.data.id}/cancel`, { headers: t.keyHeaders });
+    expect(done.body).toMatchObject({ data: { attributes: { status: 'succeeded' } }, meta: { canceled: false } });
+    expectServiceError(await rest('POST', '/search/v1/tasks/123456789012/cancel', { headers: t.keyHeaders }), 'search', 404, 'task_not_found');
+  });
+});
+
+describe('taskEvents subscription', () => {
+  const SUB = `subscription { taskEvents { event taskId indexUid taskType status documentsIndexed occurredAt task { id status details { documentsIndexed } } } }`;
+
+  test('enqueued → processing → succeeded for a document batch, with the task resolved through the supergraph', async () => {
+    const uid = await createIndex(t, { primary_key: 'id' });
+    const sub = await subscribe(wsClient(stack().gateway, { 'x-app-id': t.appId, 'x-api-key': t.secretKey }), SUB);
+    try {
+      const r = await rest('POST', `/search/v1/indexes/${uid}/documents`, { body: jsonApi('documents', { documents: [{ id: 1 }, { id: 2 }] }), headers: t.keyHeaders });
+      const taskId = r.body.data.id;
+      const events: any[] = [];
+      while (!events.some((e) => e.event === 'task.succeeded')) {
+        const e = (await sub.next(10_000)).taskEvents;
+        if (e.taskId === taskId) events.push(e);
+      }
+      expect(events.map((e) => e.event)).toEqual(['task.enqueued', 'task.processing', 'task.succeeded']);
+      expect(events[2]).toMatchObject({ indexUid: uid, taskType: 'document_addition_or_update', status: 'succeeded', documentsIndexed: 2, task: { id: taskId, status: 'succeeded', details: { documentsIndexed: 2 } } });
+    } finally {
+      await sub.close();
+    }
+  });
+
+  test("another tenant's tasks are never delivered; a key without search:read cannot subscribe", async () => {
+    const other = await createTenant();
+    const sub = await subscribe(wsClient(stack().gateway, { 'x-app-id': t.appId, 'x-api-key': t.secretKey }), SUB);
+    try {
+      await createIndex(other, { uid: uniq('theirs_') });
+      expect(await sub.quiet(700)).toBe(true);
+    } finally {
+      await sub.close();
+    }
+    const key = await rest('POST', `/accounts/${t.accountUrlId}/apps/${t.appId}/api_keys`, {
+      body: jsonApi('api_keys', { name: 'products only', key_type: 'secret', scopes: ['products:read'] }),
+      headers: t.platformHeaders,
+    });
+    let failure: unknown;
+    try {
+      const s = await subscribe(wsClient(stack().gateway, { 'x-app-id': t.appId, 'x-api-key': key.body.data.attributes.key_id }), SUB);
+      failure = await s.next(3000);
+      await s.close();
+    } catch (e) {
+      failure = e;
+    }
+    expect(JSON.stringify(failure)).toContain('INSUFFICIENT_SCOPE');
+  });
+});

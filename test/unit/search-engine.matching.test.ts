@@ -1,0 +1,148 @@
+// Query matching: typo budgets, prefix on the last word, stop words, synonyms, searchable attributes.
+import { engineWith, ids } from './search-engine.fixtures.js';
+
+const DOCS = [
+  { id: 1, title: 'Harry Potter and the Philosopher’s Stone', author: 'J.K. Rowling' },
+  { id: 2, title: 'The Hobbit', author: 'J.R.R. Tolkien' },
+  { id: 3, title: 'Harriet the Spy', author: 'Louise Fitzhugh' },
+  { id: 4, title: 'A Tale of Two Cities', author: 'Charles Dickens' },
+  { id: 5, title: 'Crème de la crème', author: 'Zoë Ångström' },
+  { id: 6, title: 'Extraordinary Popular Delusions', author: 'Charles Mackay' },
+];
+const e = engineWith(DOCS, { searchableAttributes: ['title', 'author'] });
+const q = (query: string, en = e) => ids(en, { query }).sort();
+
+describe('typo tolerance', () => {
+  test('no typo below 5 letters, one from 5, two from 9 (a trailing space turns prefix matching off)', () => {
+    expect(q('hary ')).toEqual([]); // 4 letters: exact only
+    expect(q('hobit ')).toEqual(['2']); // 5 letters: one typo
+    expect(q('hoobitt ')).toEqual([]); // two typos need 9 letters
+    expect(q('extrordinari ')).toEqual(['6']); // 12 letters: two typos
+  });
+
+  test('a typo on the first letter counts as two', () => {
+    expect(q('cobbit ')).toEqual([]);
+    expect(q('dxtraordinary ')).toEqual(['6']); // 13 letters: the first-letter typo uses the two-typo budget
+  });
+
+  test('custom thresholds and disabled typo tolerance', () => {
+    const loose = engineWith(DOCS, { searchableAttributes: ['title'], typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 4, twoTypos: 6 } } });
+    expect(q('hary ', loose)).toEqual(['1']);
+    expect(q('hoobitt ', loose)).toEqual(['2']);
+    const strict = engineWith(DOCS, { searchableAttributes: ['title'], typoTolerance: { enabled: false, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 } } });
+    expect(q('hobit ', strict)).toEqual([]);
+    expect(q('hobbit', strict)).toEqual(['2']);
+  });
+});
+
+describe('prefix on the last word', () => {
+  test('the last word matches as a prefix, earlier words do not', () => {
+    expect(q('harr')).toEqual(['1', '3']);
+    expect(q('harr potter')).toEqual([]);
+    expect(q('potter harr')).toEqual(['1']);
+  });
+
+  test('a trailing separator ends the prefix', () => {
+    expect(q('harr ')).toEqual([]);
+    expect(q('harry ')).toEqual(['1']);
+  });
+
+  test('the prefix can carry a typo when long enough', () => {
+    expect(q('extrao')).toEqual(['6']);
+    expect(q('extrsordin')).toEqual(['6']);
+  });
+});
+
+describe('normalisation', () => {
+  test('case and diacritics are ignored both ways', () => {
+    expect(q('CREME')).toEqual(['5']);
+    expect(q('zoe angstrom')).toEqual(['5']);
+    expect(q('Ångström')).toEqual(['5']);
+    expect(q('philosopher s')).toEqual(['1']);
+  });
+});
+
+describe('stop words', () => {
+  const s = engineWith(DOCS, { searchableAttributes: ['title'], stopWords: ['the', 'of', 'a'] });
+
+  test('are dropped from the query', () => {
+    // without the stop word rule "the" would be required as the first word
+    expect(q('the hobbit ', s)).toEqual(['2']);
+    expect(q('tale of two ', s)).toEqual(['4']);
+  });
+
+  test('a query of only stop words still searches them', () => {
+    expect(q('the ', s)).toEqual(['1', '2', '3']);
+  });
+
+  test('the last word is kept while it may still be a prefix', () => {
+    expect(q('hobbit the', s)).toEqual(['2']);
+  });
+});
+
+describe('synonyms', () => {
+  const docs = [
+    { id: 1, t: 'cheap flights to NYC' },
+    { id: 2, t: 'New York city guide' },
+    { id: 3, t: 'budget hotels' },
+    { id: 4, t: 'big apple tours' },
+  ];
+
+  test('two-way: every member finds the others', () => {
+    const s = engineWith(docs, { synonyms: { cheap: ['budget'] } });
+    expect(q('cheap ', s)).toEqual(['1', '3']);
+    expect(q('budget ', s)).toEqual(['1', '3']);
+  });
+
+  test('one-way: only from the key', () => {
+    const s = engineWith(docs, { oneWaySynonyms: { nyc: ['new york', 'big apple'] } });
+    expect(q('nyc ', s)).toEqual(['1', '2', '4']);
+    expect(q('new york ', s)).toEqual(['2']);
+  });
+
+  test('a multi-word synonym needs all its words', () => {
+    const s = engineWith([{ id: 1, t: 'new jersey' }, { id: 2, t: 'york new' }], { oneWaySynonyms: { nyc: ['new york'] } });
+    expect(q('nyc ', s)).toEqual(['2']);
+  });
+});
+
+describe('searchable attributes', () => {
+  test('only the listed attributes are searched', () => {
+    const s = engineWith(DOCS, { searchableAttributes: ['author'] });
+    expect(q('hobbit ', s)).toEqual([]);
+    expect(q('tolkien ', s)).toEqual(['2']);
+  });
+
+  test("'*' searches every field, including numbers and nested values", () => {
+    const s = engineWith([{ id: 1, meta: { isbn: '0439785960', tags: ['fantasy'] }, year: 1997 }]);
+    expect(q('fantasy ', s)).toEqual(['1']);
+    expect(q('1997 ', s)).toEqual(['1']);
+    expect(q('0439785960 ', s)).toEqual(['1']);
+  });
+
+  test('changing searchable attributes re-indexes', () => {
+    const s = engineWith(DOCS, { searchableAttributes: ['title'] });
+    expect(q('tolkien ', s)).toEqual([]);
+    s.updateSettings({ ...(s as any).settings, searchableAttributes: ['title', 'author'] });
+    expect(q('tolkien ', s)).toEqual(['2']);
+  });
+});
+
+describe('query length', () => {
+  test('only the first 10 words are used, and the 10th is then not a prefix', () => {
+    const s = engineWith([{ id: 1, t: 'w1 w11 w100' }]);
+    const words = Array.from({ length: 11 }, (_, i) => `w${i + 1}`).join(' ');
+    const h = s.search({ query: words, attributesToHighlight: ['t'] }).hits[0];
+    expect((h._formatted as any).t).toBe('<em>w1</em> w11 w100');
+    const ten = s.search({ query: 'w1 w2 w3 w4 w5 w6 w7 w8 w9 w1', attributesToHighlight: ['t'] }).hits[0];
+    expect((ten._formatted as any).t).toBe('<em>w1</em> <em>w1</em>1 <em>w1</em>00');
+  });
+});
+
+describe('placeholder search', () => {
+  test('an empty query returns every document in insertion order', () => {
+    expect(ids(e, { query: '' })).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(ids(e, {})).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(ids(e, { query: ' ,. ' })).toEqual(['1', '2', '3', '4', '5', '6']);
+  });
+});

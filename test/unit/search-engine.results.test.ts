@@ -1,0 +1,206 @@
+// Result shaping: facets and stats, distinct, highlighting and cropping, match positions, paging caps, geo.
+import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
+
+describe('facets', () => {
+  const e = engineWith(
+    [
+      { id: 1, t: 'pizza', cuisine: 'Italian', price: 10, tags: ['veg', 'cheap'] },
+      { id: 2, t: 'pasta', cuisine: 'italian', price: 20, tags: ['veg'] },
+      { id: 3, t: 'pizza', cuisine: 'French', price: 30 },
+      { id: 4, t: 'sushi', cuisine: 'Japanese', price: 40, tags: ['fish'] },
+      { id: 5, t: 'pizza', price: 'n/a' },
+    ],
+    { filterableAttributes: ['cuisine', 'price', 'tags'] },
+  );
+
+  test('distribution counts every candidate (not only the page), values as first written', () => {
+    const r = e.search({ query: 'pizza', facets: ['cuisine', 'tags', 'price'], limit: 1 });
+    expect(r.hits).toHaveLength(1);
+    expect(r.facetDistribution).toEqual({ cuisine: { French: 1, Italian: 1 }, tags: { cheap: 1, veg: 1 }, price: { '10': 1, '30': 1, 'n/a': 1 } });
+    expect(r.facetStats).toEqual({ price: { min: 10, max: 30, avg: 20, sum: 40 } });
+  });
+
+  test('facets follow the filter; case variants count together', () => {
+    const r = e.search({ filter: 'price < 35', facets: ['cuisine'] });
+    expect(r.facetDistribution).toEqual({ cuisine: { French: 1, Italian: 2 } });
+  });
+
+  test('order: alphabetical by default, by count on request, capped by maxValuesPerFacet', () => {
+    const r = e.search({ facets: ['tags'], sortFacetValuesBy: 'count', maxValuesPerFacet: 2 });
+    expect(Object.entries(r.facetDistribution!.tags)).toEqual([
+      ['veg', 2],
+      ['cheap', 1],
+    ]);
+    expect(Object.keys(e.search({ facets: ['tags'] }).facetDistribution!.tags)).toEqual(['cheap', 'fish', 'veg']);
+  });
+
+  test("'*' means every filterable attribute; a non-filterable facet is an error", () => {
+    expect(Object.keys(e.search({ facets: ['*'] }).facetDistribution!)).toEqual(['cuisine', 'price', 'tags']);
+    expect(errorOf(() => e.search({ facets: ['t'] }))).toMatchObject({ code: 'invalid_search_facets', parameter: 'facets' });
+  });
+
+  test('no facets requested, no facet fields', () => {
+    const r = e.search({ query: 'pizza' });
+    expect(r.facetDistribution).toBeUndefined();
+    expect(r.facetStats).toBeUndefined();
+  });
+});
+
+describe('distinct attribute', () => {
+  const docs = [
+    { id: 1, t: 'shirt red', sku: 'A', rank: 3 },
+    { id: 2, t: 'shirt blue', sku: 'A', rank: 1 },
+    { id: 3, t: 'shirt', sku: 'B', rank: 2 },
+    { id: 4, t: 'shirt green', rank: 4 },
+    { id: 5, t: 'shirt', sku: 'B', rank: 0 },
+  ];
+
+  test('keeps the best-ranked document per value; documents without the field are kept', () => {
+    const e = engineWith(docs, { distinctAttribute: 'sku', rankingRules: ['rank:asc'] });
+    const r = e.search({ query: 'shirt' });
+    expect(r.hits.map((h) => h.id)).toEqual([5, 2, 4]);
+    expect(r.estimatedTotalHits).toBe(3);
+  });
+
+  test('paging works on distinct results', () => {
+    const e = engineWith(docs, { distinctAttribute: 'sku', rankingRules: ['rank:asc'] });
+    expect(ids(e, { query: 'shirt', offset: 1, limit: 1 })).toEqual(['2']);
+  });
+});
+
+describe('highlighting, cropping and match positions', () => {
+  const e = engineWith([
+    {
+      id: 1,
+      title: 'Harry Potter and the Half-Blood Prince',
+      overview: 'The war against Voldemort is not going well; even Muggle governments are noticing. Ron scans the obituary pages of the Daily Prophet looking for familiar names. Dumbledore is absent from Hogwarts for long stretches of time, and Harry Potter is busy.',
+      tags: ['wizard', 'potter fans'],
+      year: 2005,
+    },
+  ]);
+
+  test('default tags, prefix matches highlight only the typed part', () => {
+    const h = e.search({ query: 'harry pott', attributesToHighlight: ['title'] }).hits[0];
+    expect((h._formatted as any).title).toBe('<em>Harry</em> <em>Pott</em>er and the Half-Blood Prince');
+  });
+
+  test('custom tags, typo matches highlight the whole word, arrays element by element', () => {
+    const h = e.search({ query: 'harry pottre ', attributesToHighlight: ['*'], highlightPreTag: '[', highlightPostTag: ']' }).hits[0];
+    const f = h._formatted as any;
+    expect(f.title).toBe('[Harry] [Potter] and the Half-Blood Prince');
+    expect(f.tags).toEqual(['wizard', '[potter] fans']);
+    expect(f.year).toBe('2005');
+  });
+
+  test('numbers become strings in _formatted and are highlighted like text', () => {
+    const h = e.search({ query: '2005', attributesToHighlight: ['*'] }).hits[0];
+    expect((h._formatted as any).year).toBe('<em>2005</em>');
+    expect(h.year).toBe(2005);
+  });
+
+  test('_formatted holds every retrieved attribute, only highlighted where asked', () => {
+    const h = e.search({ query: 'harry', attributesToHighlight: ['title'], attributesToRetrieve: ['title', 'tags'] }).hits[0];
+    expect(Object.keys(h)).toEqual(['title', 'tags', '_formatted']);
+    expect((h._formatted as any).tags).toEqual(['wizard', 'potter fans']);
+  });
+
+  test('cropping keeps cropLength words around the matches, with markers where text was cut', () => {
+    const h = e.search({ query: 'obituary', attributesToCrop: ['overview'], cropLength: 5 }).hits[0];
+    expect((h._formatted as any).overview).toBe('…scans the obituary pages of…');
+    const both = e.search({ query: 'dumbledore', attributesToCrop: ['overview:4'], attributesToHighlight: ['overview'], cropMarker: '...' }).hits[0];
+    expect((both._formatted as any).overview).toBe('...names. <em>Dumbledore</em> is absent...');
+  });
+
+  test('cropping without a match starts at the beginning; short values are not cut', () => {
+    const h = e.search({ query: 'prince', attributesToCrop: ['overview', 'title'], cropLength: 3 }).hits[0];
+    expect((h._formatted as any).overview).toBe('The war against…');
+    expect((h._formatted as any).title).toBe('…Half-Blood Prince');
+    const long = e.search({ query: 'prince', attributesToCrop: ['title'], cropLength: 50 }).hits[0];
+    expect((long._formatted as any).title).toBe('Harry Potter and the Half-Blood Prince');
+  });
+
+  test('_matchesPosition: UTF-16 start and length per field, with array indices', () => {
+    const h = e.search({ query: 'potter', showMatchesPosition: true }).hits[0];
+    const o = (h as any).overview as string;
+    const at = o.indexOf('Potter is busy');
+    expect(h._matchesPosition).toEqual({
+      title: [{ start: 6, length: 6 }],
+      overview: [{ start: at, length: 6 }],
+      tags: [{ start: 0, length: 6, indices: [1] }],
+    });
+  });
+
+  test('positions count UTF-16 units in text with accents and astral characters', () => {
+    const x = engineWith([{ id: 1, t: '😀 Crème brûlée' }]);
+    const h = x.search({ query: 'brulee', showMatchesPosition: true }).hits[0];
+    expect(h._matchesPosition).toEqual({ t: [{ start: 9, length: 6 }] });
+    expect('😀 Crème brûlée'.slice(9, 15)).toBe('brûlée');
+  });
+});
+
+describe('paging', () => {
+  const e = engineWith(Array.from({ length: 1200 }, (_, i) => ({ id: i, t: 'item' })));
+
+  test('defaults: offset 0, limit 20', () => {
+    const r = e.search({ query: 'item' });
+    expect([r.offset, r.limit, r.hits.length, r.estimatedTotalHits]).toEqual([0, 20, 20, 1200]);
+    expect(typeof r.processingTimeMs).toBe('number');
+    expect(r.query).toBe('item');
+  });
+
+  test('only the first 1000 ranked hits are reachable (maxTotalHits)', () => {
+    expect(e.search({ query: 'item', offset: 990, limit: 20 }).hits).toHaveLength(10);
+    expect(e.search({ query: 'item', offset: 1000, limit: 20 }).hits).toHaveLength(0);
+    expect(e.search({ query: 'item', limit: 5000 }).hits).toHaveLength(1000);
+  });
+
+  test('limit 0 returns counts and facets only', () => {
+    const r = e.search({ query: 'item', limit: 0 });
+    expect([r.hits.length, r.estimatedTotalHits]).toEqual([0, 1200]);
+  });
+
+  test.each([
+    [{ offset: -1 }, 'invalid_search_offset'],
+    [{ offset: 1.5 }, 'invalid_search_offset'],
+    [{ limit: -3 }, 'invalid_search_limit'],
+  ])('%j → %s', (req, code) => expect(errorOf(() => e.search(req)).code).toBe(code));
+});
+
+describe('geo', () => {
+  const points = [
+    { id: 'paris', _geo: { lat: 48.8566, lng: 2.3522 } },
+    { id: 'lyon', _geo: { lat: 45.764, lng: 4.8357 } },
+    { id: 'london', _geo: { lat: 51.5074, lng: -0.1278 } },
+    { id: 'nyc', _geo: { lat: '40.7128', lng: '-74.0060' } },
+    { id: 'nowhere' },
+    { id: 'broken', _geo: { lat: 'x', lng: 1 } },
+  ];
+  const e = engineWith(points, { filterableAttributes: ['_geo'], sortableAttributes: ['_geo'] });
+
+  test('_geoRadius keeps points within the radius (metres)', () => {
+    expect(ids(e, { filter: '_geoRadius(48.8566, 2.3522, 360000)' }).sort()).toEqual(['london', 'paris']);
+    expect(ids(e, { filter: '_geoRadius(48.8566, 2.3522, 10)' })).toEqual(['paris']);
+    expect(ids(e, { filter: 'NOT _geoRadius(48.8566, 2.3522, 360000)' }).sort()).toEqual(['broken', 'lyon', 'nowhere', 'nyc']);
+  });
+
+  test('_geoBoundingBox keeps points inside the box', () => {
+    expect(ids(e, { filter: '_geoBoundingBox([52, -1], [45, 3])' }).sort()).toEqual(['london', 'paris']);
+  });
+
+  test('_geoPoint sorts by distance and adds _geoDistance in metres; no location sorts last', () => {
+    const r = e.search({ sort: ['_geoPoint(48.8566, 2.3522):asc'] });
+    expect(r.hits.map((h) => h.id)).toEqual(['paris', 'london', 'lyon', 'nyc', 'nowhere', 'broken']);
+    expect(r.hits[0]._geoDistance).toBe(0);
+    expect(r.hits[1]._geoDistance).toBeGreaterThan(340_000);
+    expect(r.hits[1]._geoDistance).toBeLessThan(345_000);
+    expect(Number.isInteger(r.hits[2]._geoDistance)).toBe(true);
+    expect(r.hits[4]._geoDistance).toBeUndefined();
+    const desc = e.search({ sort: ['_geoPoint(48.8566, 2.3522):desc'] });
+    expect(desc.hits.map((h) => h.id)).toEqual(['nyc', 'lyon', 'london', 'paris', 'nowhere', 'broken']);
+  });
+
+  test('_geo must be sortable for _geoPoint', () => {
+    const n = engineWith(points, { filterableAttributes: ['_geo'] });
+    expect(errorOf(() => n.search({ sort: ['_geoPoint(0, 0):asc'] })).code).toBe('invalid_sort_attribute');
+  });
+});

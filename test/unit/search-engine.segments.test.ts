@@ -1,0 +1,160 @@
+// Segments: each batch is a new immutable segment; updates and deletes only flip liveness; compaction
+// and snapshots must not change any result.
+import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings, type SearchRequest } from '../../subgraphs/search/engine/index.js';
+import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
+
+const segmentsOf = (e: Engine) => (e as unknown as { segments: unknown[] }).segments;
+
+describe('writes', () => {
+  test('adding by an existing id replaces the document', () => {
+    const e = engineWith([{ id: 1, t: 'alpha', n: 1 }], { filterableAttributes: ['n'] });
+    expect(e.addDocuments([{ id: 1, t: 'bravo', n: 2 }], 'id')).toBe(1);
+    expect(e.size).toBe(1);
+    expect(ids(e, { query: 'alpha' })).toEqual([]);
+    expect(ids(e, { query: 'bravo' })).toEqual(['1']);
+    expect(ids(e, { filter: 'n = 1' })).toEqual([]);
+    expect(e.getDocument('1')).toEqual({ id: 1, t: 'bravo', n: 2 });
+  });
+
+  test('within one batch the last version of an id wins', () => {
+    const e = engineWith([]);
+    expect(e.addDocuments([{ id: 'a', t: 'one' }, { id: 'a', t: 'two' }, { id: 'b', t: 'two' }], 'id')).toBe(2);
+    expect(ids(e, { query: 'one' })).toEqual([]);
+    expect(ids(e, { query: 'two' })).toEqual(['a', 'b']);
+  });
+
+  test('deleting hides the document from search, filters, facets and counts', () => {
+    const e = engineWith(
+      [
+        { id: 1, t: 'x', c: 'red' },
+        { id: 2, t: 'x', c: 'red' },
+        { id: 3, t: 'x', c: 'blue' },
+      ],
+      { filterableAttributes: ['c'] },
+    );
+    expect(e.deleteDocuments(['2', 'missing'])).toBe(1);
+    expect(e.size).toBe(2);
+    expect(e.getDocument('2')).toBeUndefined();
+    const r = e.search({ query: 'x', facets: ['c'] });
+    expect(r.hits.map((h) => h.id)).toEqual([1, 3]);
+    expect(r.estimatedTotalHits).toBe(2);
+    expect(r.facetDistribution).toEqual({ c: { blue: 1, red: 1 } });
+    expect(e.filterIds('NOT c = blue')).toEqual(['1']);
+  });
+
+  test('ids: integers and [A-Za-z0-9_-] strings; a bad batch changes nothing', () => {
+    const e = engineWith([{ id: 'keep', t: 'x' }]);
+    expect(errorOf(() => e.addDocuments([{ id: 'ok', t: 'x' }, { t: 'no id' }], 'id'))).toMatchObject({ code: 'missing_document_id', parameter: 'documents' });
+    expect(errorOf(() => e.addDocuments([{ id: 'a b' }], 'id')).code).toBe('invalid_document_id');
+    expect(errorOf(() => e.addDocuments([{ id: 1.5 }], 'id')).code).toBe('invalid_document_id');
+    expect(errorOf(() => e.addDocuments([{ id: { x: 1 } }], 'id')).code).toBe('invalid_document_id');
+    expect(e.size).toBe(1);
+    expect(e.addDocuments([{ id: 'A-z_09', t: 'x' }, { id: 42 }], 'id')).toBe(2);
+    expect(e.getDocument('42')).toEqual({ id: 42 });
+  });
+
+  test('a batch adds a segment and leaves the existing ones untouched', () => {
+    const e = engineWith([{ id: 1, t: 'x' }]);
+    const before = [...segmentsOf(e)];
+    e.addDocuments([{ id: 1, t: 'y' }, { id: 2, t: 'x' }], 'id');
+    const after = segmentsOf(e);
+    expect(after).toHaveLength(2);
+    expect(after[0]).toBe(before[0]);
+  });
+});
+
+/** A deterministic index built from many small batches with updates and deletes in between. */
+function churned(settings: Partial<EngineSettings>): Engine {
+  const e = engineFactory.create({ ...DEFAULT_SETTINGS, ...settings });
+  const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
+  let seed = 7;
+  const rand = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+  for (let batch = 0; batch < 24; batch++) {
+    const docs = Array.from({ length: 1000 }, () => {
+      const id = rand(20000);
+      return { id, t: Array.from({ length: 2 + rand(6) }, () => words[rand(words.length)]).join(' '), c: words[rand(3)], n: rand(100), _geo: { lat: rand(90), lng: rand(180) } };
+    });
+    e.addDocuments(docs, 'id');
+    if (batch % 5 === 4) e.deleteDocuments(Array.from({ length: 600 }, () => String(rand(20000))));
+  }
+  return e;
+}
+
+const SETTINGS: Partial<EngineSettings> = { searchableAttributes: ['t'], filterableAttributes: ['c', 'n', '_geo'], sortableAttributes: ['n', '_geo'] };
+const REQUESTS: SearchRequest[] = [
+  { query: 'alpha bravo', facets: ['c', 'n'] },
+  { query: 'charli', filter: 'n > 50', limit: 50 },
+  { query: 'delta echo foxtrot', sort: ['n:desc'], offset: 5, limit: 30 },
+  { query: '', filter: 'c IN [alpha, charlie]', facets: ['c'] },
+  { query: 'hotell', attributesToHighlight: ['t'] },
+  { query: '', filter: '_geoRadius(45, 90, 2000000)', sort: ['_geoPoint(45, 90):asc'], limit: 40 },
+];
+
+/** The same live documents indexed from scratch in one batch, in the same (insertion) order. */
+function fresh(e: Engine): Engine {
+  const n = engineFactory.create({ ...DEFAULT_SETTINGS, ...SETTINGS });
+  n.addDocuments(e.filterIds(undefined).map((id) => e.getDocument(id)!), 'id');
+  return n;
+}
+const results = (e: Engine) => REQUESTS.map((r) => ({ ...e.search(r), processingTimeMs: 0 }));
+
+describe('compaction', () => {
+  test('segments, merges and dead documents never change a result', () => {
+    const e = churned(SETTINGS);
+    const segs = segmentsOf(e).length;
+    expect(segs).toBeGreaterThanOrEqual(3);
+    const truth = results(fresh(e));
+    expect(truth.every((r) => r.hits.length > 0)).toBe(true);
+    expect(results(e)).toEqual(truth);
+    const size = e.size;
+    const stored = () => (segmentsOf(e) as { docIds: Int32Array }[]).reduce((n, seg) => n + seg.docIds.length, 0);
+    expect(stored()).toBeGreaterThan(size); // dead versions still sit in segments
+    e.compact();
+    expect(segmentsOf(e).length).toBeLessThanOrEqual(segs);
+    expect(stored()).toBeLessThan(size * 1.3); // segments with many dead documents were rewritten
+    expect(e.size).toBe(size);
+    expect(results(e)).toEqual(truth);
+    // writes after compaction still work
+    e.addDocuments([{ id: 99999, t: 'alpha bravo zulu', c: 'alpha', n: 1 }], 'id');
+    expect(ids(e, { query: 'zulu' })).toEqual(['99999']);
+  });
+
+  test('small batches are merged as they arrive; large merges wait for compact()', () => {
+    const e = engineWith([]);
+    for (let b = 0; b < 16; b++) e.addDocuments([{ id: b, t: 'x' }], 'id');
+    expect(segmentsOf(e).length).toBe(1);
+  });
+
+  test('repeated compaction reaches a logarithmic number of segments', () => {
+    const e = engineWith([]);
+    for (let b = 0; b < 64; b++) e.addDocuments(Array.from({ length: 1000 }, (_, i) => ({ id: b * 1000 + i, t: `w${i % 50}` })), 'id');
+    e.compact();
+    expect(segmentsOf(e).length).toBe(1);
+    expect(e.search({ query: 'w7' }).estimatedTotalHits).toBe(64 * 20);
+  });
+});
+
+describe('snapshots', () => {
+  test('a JSON round trip restores identical results', () => {
+    const e = churned(SETTINGS);
+    const snap = JSON.parse(JSON.stringify(e.toSnapshot()));
+    const r = engineFactory.fromSnapshot(snap, { ...DEFAULT_SETTINGS, ...SETTINGS });
+    expect(r.size).toBe(e.size);
+    expect(results(r)).toEqual(results(e));
+    // and keeps accepting writes and deletes
+    r.deleteDocuments(e.filterIds('c = alpha'));
+    expect(r.filterIds('c = alpha')).toEqual([]);
+  });
+
+  test('restoring with other searchable/filterable attributes re-indexes', () => {
+    const e = engineWith([{ id: 1, a: 'alpha', b: 'bravo' }], { searchableAttributes: ['a'] });
+    const r = engineFactory.fromSnapshot(e.toSnapshot(), { ...DEFAULT_SETTINGS, searchableAttributes: ['b'], filterableAttributes: ['a'] });
+    expect(ids(r, { query: 'alpha' })).toEqual([]);
+    expect(ids(r, { query: 'bravo' })).toEqual(['1']);
+    expect(ids(r, { filter: 'a = alpha' })).toEqual(['1']);
+  });
+
+  test('anything else is refused', () => {
+    expect(errorOf(() => engineFactory.fromSnapshot({ hello: 1 }, DEFAULT_SETTINGS)).code).toBe('invalid_settings');
+  });
+});
