@@ -13,7 +13,7 @@ const BOOKS = [
 
 let t: Tenant;
 beforeAll(async () => {
-  t = await createTenant();
+  t = await createTenant({ plan: 'growth' });
 });
 
 describe('adding documents', () => {

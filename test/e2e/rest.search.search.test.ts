@@ -18,7 +18,7 @@ const BOOKS = (JSON.parse(readFileSync(resolve(ROOT, '..', 'shared', 'datasets',
 let t: Tenant;
 let uid: string;
 beforeAll(async () => {
-  t = await createTenant();
+  t = await createTenant({ plan: 'growth' });
   uid = await createIndex(t, { primary_key: 'id', settings: { filterable_attributes: ['language', 'rating'], sortable_attributes: ['pages', 'title'] } });
   const task = await addDocuments(t, uid, BOOKS);
   expect(task.attributes.status).toBe('succeeded');

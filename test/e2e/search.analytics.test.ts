@@ -14,7 +14,7 @@ const PRODUCTS = [
 let t: Tenant;
 let uid: string;
 beforeAll(async () => {
-  t = await createTenant();
+  t = await createTenant({ plan: 'growth' });
   uid = await createIndex(t, { primary_key: 'id', settings: { filterable_attributes: ['brand'] } });
   await addDocuments(t, uid, PRODUCTS);
 });

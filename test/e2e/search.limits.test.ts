@@ -82,7 +82,7 @@ describe('Free plan (from the tenant context)', () => {
 
 describe('REST rendering', () => {
   test('searches beyond the plan → 429 rate_limit_exceeded in the errors[] shape', async () => {
-    const t = await createTenant();
+    const t = await createTenant({ plan: 'growth' });
     const uid = await createIndex(t, { primary_key: 'id' });
     await addDocuments(t, uid, [{ id: 1, title: 'doc' }]);
     const queries = Array.from({ length: 100 }, () => ({ index_uid: uid, query: 'doc' }));

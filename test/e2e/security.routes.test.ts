@@ -15,7 +15,7 @@ test('the table has protected routes of every service', () => {
 describe.each(protectedRoutes.map((r) => [`${r.method} ${r.path}`, r] as [string, Route]))('%s', (_name, route) => {
   let tenants: { a: SecTenant; b: SecTenant };
   beforeAll(async () => {
-    tenants = await securityTenants();
+    tenants = await securityTenants(route);
   });
   for (const c of securityCases(route)) {
     test(c.name, () => c.run(route, tenants), 20_000);

@@ -83,7 +83,11 @@ function expectStatus(r: HttpResult, status: number, what: string): void {
 }
 
 /** A fresh platform, account (dedicated_cloud unless said otherwise), app and two keys, all through REST. */
-export async function createTenant(opts: { deploymentModel?: string; environment?: 'test' | 'live' } = {}): Promise<Tenant> {
+/**
+ * `plan`: subscribe the account to that subscription model first (no trial), so its keys carry the
+ * plan; without it the account has no subscription and its apps get the Free plan's limits.
+ */
+export async function createTenant(opts: { deploymentModel?: string; environment?: 'test' | 'live'; plan?: string } = {}): Promise<Tenant> {
   const platformCode = uniq('p');
   const adminToken = mintToken({ scopes: ['platform:admin', 'platform:manage', 'platform:read'] });
   const platformHeaders = { authorization: `Bearer ${adminToken}`, 'x-platform': platformCode };
@@ -94,6 +98,10 @@ export async function createTenant(opts: { deploymentModel?: string; environment
   });
   expectStatus(acct, 201, 'create account');
   const accountUrlId = acct.body.data.attributes.url_id as string;
+  if (opts.plan) {
+    const sub = await rest('POST', `/accounts/${accountUrlId}/subscriptions`, { body: jsonApi('subscriptions', { model_code: opts.plan, trial: false }), headers: platformHeaders });
+    expectStatus(sub, 201, `subscribe to ${opts.plan}`);
+  }
   const app = await rest('POST', `/accounts/${accountUrlId}/apps`, { body: jsonApi('apps', { name: 'App', app_type: 'web', purpose: 'production' }), headers: platformHeaders });
   expectStatus(app, 201, 'create app');
   const appId = app.body.data.id as string;

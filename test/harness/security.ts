@@ -165,8 +165,9 @@ export interface SecTenant extends Tenant {
   webhookId?: string;
 }
 
-export async function createSecTenant(): Promise<SecTenant> {
-  const t = await createTenant();
+/** Search routes' tenants are on the growth plan (their fixtures create more indexes than Free allows). */
+export async function createSecTenant(opts: { plan?: string } = {}): Promise<SecTenant> {
+  const t = await createTenant(opts);
   const p = await rest('GET', `/platforms/${t.platformCode}`, { headers: t.platformHeaders });
   if (p.status !== 200) throw new Error(`get platform: ${describeRes(p)}`);
   const userId = uniq('user_');
@@ -224,8 +225,11 @@ async function ensureResources(route: Route, t: SecTenant): Promise<void> {
   if ((route.path.includes(':subscription_id') || route.path.includes(':invoice_id')) && !t.subscriptionId) {
     // a paid plan without trial: active, with its first invoice due; suspended for /reactivate
     const base = `/accounts/${t.accountUrlId}`;
-    const r = await rest('POST', `${base}/subscriptions`, { body: jsonApi('subscriptions', { model_code: 'growth', trial: false }), headers: t.platformHeaders });
-    if (r.status !== 201) throw new Error(`fixture subscription: ${describeRes(r)}`);
+    // security tenants are already on the growth plan (createTenant({ plan })): use that subscription
+    const list = await rest('GET', `${base}/subscriptions`, { headers: t.platformHeaders });
+    const live = (list.body?.data ?? []).find((x: any) => x.attributes.status !== 'canceled');
+    const r = live ? { status: 201, body: { data: live } } : await rest('POST', `${base}/subscriptions`, { body: jsonApi('subscriptions', { model_code: 'growth', trial: false }), headers: t.platformHeaders });
+    if (r.status !== 201) throw new Error(`fixture subscription: ${describeRes(r as any)}`);
     t.subscriptionId = r.body.data.id;
     const inv = await rest('GET', `${base}/invoices`, { headers: t.platformHeaders });
     t.invoiceId = inv.body.data[0].id;
@@ -302,6 +306,18 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   api_keys: () => ({ name: 'security fixture', key_type: 'secret' }),
   products: () => ({ name: 'Security fixture', sku: uniq('SKU-') }),
   indexes: () => ({ uid: uniq('idx_') }),
+  index_settings: () => ({ filterable_attributes: ['genre'] }),
+  synonyms: () => ({ synonyms: { tv: ['television'] } }),
+  stop_words: () => ({ stop_words: ['the'] }),
+  ranking_rules: () => ({ ranking_rules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'] }),
+  suggestion_settings: () => ({ enabled: true }),
+  documents: () => ({ documents: [{ id: uniq('d'), genre: 'fixture' }] }),
+  document_deletions: () => ({ document_ids: [uniq('d')], filter: 'genre = "nothing"' }),
+  search_queries: () => ({ query: 'fixture' }),
+  multi_search_queries: (t) => ({ queries: [{ index_uid: t.indexUid, query: 'fixture' }] }),
+  suggestion_queries: () => ({ query: 'fix' }),
+  search_events: (t) => ({ event_type: 'click', index_uid: t.indexUid, query: 'fixture', document_id: 'd1', position: 1 }),
+  webhooks: () => ({ url: 'http://127.0.0.1:9/hook', events: ['index.created'], secret: 'security-fixture-secret' }),
   block_licenses: () => ({ block_unique_id: 'blk_crm' }),
   block_instances: () => ({ block_unique_id: 'blk_crm' }),
   user_accesses: (t) => ({ user_id: uniq('user_'), account_id: t.accountUrlId }),
@@ -651,7 +667,8 @@ export function securityCases(route: Route): SecurityCase[] {
 }
 
 /** Tenants A and B for one route's cases. */
-export async function securityTenants(): Promise<{ a: SecTenant; b: SecTenant }> {
-  const [a, b] = await Promise.all([createSecTenant(), createSecTenant()]);
+export async function securityTenants(route?: Route): Promise<{ a: SecTenant; b: SecTenant }> {
+  const opts = route?.service === 'search' ? { plan: 'growth' } : {};
+  const [a, b] = await Promise.all([createSecTenant(opts), createSecTenant(opts)]);
   return { a, b };
 }
