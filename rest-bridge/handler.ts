@@ -151,7 +151,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         if (outcome.errors.some(isBridgeFault)) log.error('bridge operation rejected by the gateway', { route: route.operation, errors: outcome.errors });
         const errors = outcome.errors.map((e) => fromGraphQLError(e, outcome.httpStatus));
         if (errors.some((e) => e.status >= 500)) log.warn('gateway returned a server error', { route: route.operation, errors: outcome.errors });
-        return fail(errors, outcome.headers);
+        return fail(errors, { ...retryAfter(outcome.errors), ...outcome.headers });
       }
       if (route.raw) {
         const r = route.raw(outcome.data, input);
@@ -196,4 +196,13 @@ async function readJsonApiBody(req: IncomingMessage, type: string): Promise<Reco
     }
   }
   return parseEnvelope(body, type);
+}
+
+/** A service's own 429 (e.g. the search plan's searches per second) says when to retry in extensions.meta.retryAfterMs. */
+function retryAfter(errors: readonly { extensions?: unknown }[]): Record<string, string> {
+  for (const e of errors) {
+    const ms = (e.extensions as { code?: unknown; meta?: { retryAfterMs?: unknown } } | undefined)?.meta?.retryAfterMs;
+    if (typeof ms === 'number' && Number.isFinite(ms)) return { 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) };
+  }
+  return {};
 }

@@ -69,6 +69,14 @@ describe('POST /search/v1/indexes/:index_uid/search', () => {
     expectServiceError(await search(t, uid, { limit: 'ten' }), 'search', 422, 'VALIDATION_FAILED', { parameter: 'limit' });
   });
 
+  test('a publishable key (read scopes only) can search but not write', async () => {
+    const pub = { 'x-app-id': t.appId, 'x-api-key': t.publishableKey };
+    const r = await rest('POST', `/search/v1/indexes/${uid}/search`, { body: jsonApi('search_queries', { query: 'potter', limit: 1 }), headers: pub });
+    expect(r.status).toBe(200);
+    expect(r.body.data.attributes.hits).toHaveLength(1);
+    expectServiceError(await rest('POST', `/search/v1/indexes/${uid}/documents`, { body: jsonApi('documents', { documents: [{ id: 'x' }] }), headers: pub }), 'search', 403, 'INSUFFICIENT_SCOPE');
+  });
+
   test('documents written after a search are found by the next one (the engine follows PostgreSQL)', async () => {
     const other = await createIndex(t, { primary_key: 'id' });
     await addDocuments(t, other, [{ id: 'a', title: 'Zyzzyva field guide' }]);

@@ -4,8 +4,10 @@
 // once, nothing half-applied, every document present. Two live workers on one database never
 // run a task twice and keep each index's order.
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { stack } from '../harness/client.js';
-import { spawnScript, stop, waitFor } from '../harness/spawn.js';
+import { ROOT, spawnScript, stop, waitFor } from '../harness/spawn.js';
 import { keyContext, serverUrl, sleep, subgraphGql, withDb } from './search.helpers.js';
 
 const BASE = Number(process.env.TEST_PORT_BASE ?? 14000);
@@ -13,7 +15,7 @@ const DB = `sgdur_${Date.now()}_${process.pid}`;
 const dbUrl = () => serverUrl(DB);
 const children: ChildProcess[] = [];
 
-async function startSearch(name: string, port: number): Promise<{ child: ChildProcess; url: string }> {
+async function startSearch(name: string, port: number, extra: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
   const env = stack().env;
   const child = spawnScript(
     'subgraphs/search/main.ts',
@@ -27,6 +29,7 @@ async function startSearch(name: string, port: number): Promise<{ child: ChildPr
       SEARCH_TASK_LEASE_MS: '1500',
       SEARCH_POLL_MS: '100',
       SEARCH_DEFAULT_PLAN: 'enterprise',
+      ...extra,
     },
     `${name}-${BASE}`,
   );
@@ -38,9 +41,11 @@ async function startSearch(name: string, port: number): Promise<{ child: ChildPr
 const CREATE = `mutation($uid: String!) { createIndex(input: { uid: $uid, primaryKey: "id" }) { id } }`;
 const ADD = `mutation($uid: String!, $docs: [JSON]) { addIndexDocuments(indexUid: $uid, documents: $docs) { id } }`;
 const SEARCH = `query($uid: String!, $q: String!) { searchIndex(indexUid: $uid, input: { query: $q, limit: 1 }) { estimatedTotalHits } }`;
+const DELETE = `mutation($uid: String!, $ids: [JSON!]) { deleteIndexDocuments(indexUid: $uid, documentIds: $ids) { id } }`;
 
 function batch(tag: string, n: number) {
-  return Array.from({ length: n }, (_, i) => ({ id: `${tag}-${i}`, title: `durable item ${tag} number ${i}`, text: 'lorem ipsum dolor sit amet '.repeat(6) }));
+  // `code` is one token per document (ids like "s-0" tokenise to "s" and "0")
+  return Array.from({ length: n }, (_, i) => ({ id: `${tag}-${i}`, code: `${tag}x${i}code`, title: `durable item ${tag} number ${i}`, text: 'lorem ipsum dolor sit amet '.repeat(6) }));
 }
 
 interface TaskRow {
@@ -172,4 +177,44 @@ test('two live workers on one database: every task runs exactly once, each index
     const n = await c.query(`select count(*)::int as n from search.documents d join search.indexes i on i.id = d.index_id where i.app_id = $1 and not d.deleted`, [ctx.appId]);
     expect(n.rows[0].n).toBe(40 * 300);
   });
+  await Promise.all([stop(one.child), stop(two.child)]);
+}, 120_000);
+
+test('restart from an engine snapshot plus the rows written after it (additions and deletions)', async () => {
+  const e = await startSearch('search-durability-e', BASE + 24, { SEARCH_SNAPSHOT_EVERY_DOCS: '100' });
+  const ctx = keyContext({ plan: 'enterprise' });
+  // typo tolerance off: "sx0code" must not match "sx1code"
+  const created = await subgraphGql(e.url, ctx, `mutation { createIndex(input: { uid: "snap", primaryKey: "id", settings: { typo_tolerance: { enabled: false } } }) { id } }`);
+  const indexId = created.data.createIndex.id;
+  await subgraphGql(e.url, ctx, SEARCH, { uid: 'snap', q: 'x' }); // loads the engine, so batches reach it
+  expect((await subgraphGql(e.url, ctx, ADD, { uid: 'snap', docs: batch('s', 500) })).errors).toBeUndefined();
+  expect((await subgraphGql(e.url, ctx, DELETE, { uid: 'snap', ids: ['s-0', 's-1'] })).errors).toBeUndefined();
+  await allFinal(ctx.appId!);
+  // the worker writes the snapshot once idle for ~3 s, then purges the tombstones it covers
+  let snap: { task_id: string } | undefined;
+  for (let i = 0; i < 200 && !snap; i++) {
+    snap = (await withDb(dbUrl(), (c) => c.query('select task_id from search.index_snapshots where index_id = $1', [indexId]))).rows[0];
+    if (!snap) await sleep(100);
+  }
+  expect(snap).toBeDefined();
+  await withDb(dbUrl(), async (c) => {
+    expect(Number((await c.query('select count(*) from search.documents where index_id = $1 and deleted', [indexId])).rows[0].count)).toBe(0);
+    expect(Number((await c.query('select purged_through_task_id from search.indexes where id = $1', [indexId])).rows[0].purged_through_task_id)).toBe(Number(snap!.task_id));
+  });
+  // after the snapshot: 20 new documents, 3 deletions (tombstones), one replacement
+  expect((await subgraphGql(e.url, ctx, ADD, { uid: 'snap', docs: [...batch('t', 20), { id: 's-10', title: 'replaced quetzal' }] })).errors).toBeUndefined();
+  expect((await subgraphGql(e.url, ctx, DELETE, { uid: 'snap', ids: ['s-2', 's-3', 's-4'] })).errors).toBeUndefined();
+  await allFinal(ctx.appId!);
+  await stop(e.child);
+
+  const f = await startSearch('search-durability-f', BASE + 25, { LOG_LEVEL: 'info' });
+  const count = async (q: string) => (await subgraphGql(f.url, ctx, SEARCH, { uid: 'snap', q })).data.searchIndex.estimatedTotalHits;
+  expect(await count('durable')).toBe(500 - 5 + 20 - 1);
+  expect(await count('quetzal')).toBe(1);
+  for (const gone of ['sx0code', 'sx2code', 'sx4code', 'sx10code']) expect(await count(gone)).toBe(0);
+  for (const kept of ['sx5code', 'sx499code', 'tx19code']) expect(await count(kept)).toBe(1);
+  await stop(f.child);
+  // F loaded the snapshot, not every row
+  const log = readFileSync(resolve(ROOT, '.data', 'test-logs', `search-durability-f-${BASE}.log`), 'utf8');
+  expect(log).toMatch(/"msg":"engine loaded".*"fromSnapshot":true/);
 }, 120_000);

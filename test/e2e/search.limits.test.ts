@@ -97,6 +97,7 @@ describe('REST rendering', () => {
     const e = expectServiceError(last!, 'search', 429, 'RATE_LIMITED');
     expect(e.code).toBe('rate_limit_exceeded');
     expect(e.detail).toMatch(/growth plan allows 200 searches per second/);
+    expect(last!.headers.get('retry-after')).toBe('1');
     // the next second has a fresh budget
     await windowStart();
     expect((await rest('POST', `/search/v1/indexes/${uid}/search`, { body: jsonApi('search_queries', { query: 'doc' }), headers: t.keyHeaders })).status).toBe(200);

@@ -441,7 +441,8 @@ export function requiredScope(route: Route): string | null {
     case 'products':
       return route.method === 'GET' ? 'products:read' : 'products:write';
     case 'search':
-      return route.method === 'GET' ? 'search:read' : 'search:write';
+      // searching is reading (publishable keys search), though the request is a POST
+      return route.method === 'GET' || /\/(search|multi-search|suggest)$/.test(route.path) ? 'search:read' : 'search:write';
     case 'ai':
       // self-registration needs no scope; registering another user needs identities:write (ai.md rule 3)
       return route.operation === 'RegisterIdentity' ? 'identities:write' : route.method === 'GET' ? 'ai:read' : 'ai:write';

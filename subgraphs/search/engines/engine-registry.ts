@@ -133,7 +133,7 @@ export class EngineRegistry {
     const written = await run(
       this.pool,
       `insert into ${T.snapshots} (index_id, task_id, data, documents, created_at)
-       select $1, $2, $3, $4, now() where exists (select 1 from ${T.indexes} where id = $1)
+       select $1::text, $2::bigint, $3::bytea, $4::int, now() where exists (select 1 from ${T.indexes} where id = $1::text)
        on conflict (index_id) do update set task_id = excluded.task_id, data = excluded.data,
               documents = excluded.documents, created_at = excluded.created_at
         where index_snapshots.task_id < excluded.task_id`,

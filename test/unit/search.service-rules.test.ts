@@ -1,0 +1,144 @@
+// Pure rules of the search service (no stack): document ids and primary-key inference, plan
+// limits, webhook URL guard and signatures, suggestion highlighting, settings patches, and the
+// one mapping of engine errors to domain errors.
+import { DomainError } from '../../lib/errors.js';
+import { EngineError } from '../../subgraphs/search/engine/types.js';
+import { fromEngineError } from '../../subgraphs/search/errors.js';
+import { documentId, inferPrimaryKey, keyedDocuments } from '../../subgraphs/search/documents/primary-key.rules.js';
+import { mergeSettings, defaultSettings, parseSettingsPatch } from '../../subgraphs/search/indexes/index-settings.rules.js';
+import { PLAN_LIMITS, planOf } from '../../subgraphs/search/plans.js';
+import { loadSearchConfig } from '../../subgraphs/search/config.js';
+import { fold, highlight } from '../../subgraphs/search/suggestions/suggestion.service.js';
+import { mergeSuggestionSettings, defaultSuggestionSettings } from '../../subgraphs/search/suggestions/suggestion-settings.rules.js';
+import { signatureHeader, verifySignature } from '../../subgraphs/search/webhooks/signature.js';
+import { checkWebhookUrl, isInternalAddress } from '../../subgraphs/search/webhooks/url-guard.js';
+import { normaliseQuery } from '../../subgraphs/search/analytics/analytics.buffer.js';
+
+function code(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    return (e as DomainError).code;
+  }
+  return undefined;
+}
+
+describe('document ids', () => {
+  test('inference: the one attribute ending in "id", case-insensitive', () => {
+    expect(inferPrimaryKey({ title: 'x', bookID: 1 })).toBe('bookID');
+    expect(inferPrimaryKey({ uuid: 'a' })).toBe('uuid');
+    expect(code(() => inferPrimaryKey({ id: 1, user_id: 2 }))).toBe('index_primary_key_multiple_candidates_found');
+    expect(code(() => inferPrimaryKey({ title: 'x' }))).toBe('index_primary_key_no_candidate_found');
+    expect(code(() => inferPrimaryKey(undefined))).toBe('index_primary_key_no_candidate_found');
+  });
+
+  test('integers and [A-Za-z0-9_-]{1,511} strings', () => {
+    expect(documentId({ id: 42 }, 'id', 0)).toBe('42');
+    expect(documentId({ id: 'a-B_9' }, 'id', 0)).toBe('a-B_9');
+    expect(documentId({ id: 'x'.repeat(511) }, 'id', 0)).toHaveLength(511);
+    for (const bad of ['x'.repeat(512), 'a b', 'é', '', 1.5, true, { a: 1 }]) expect(code(() => documentId({ id: bad }, 'id', 3))).toBe('invalid_document_id');
+    expect(code(() => documentId({ other: 1 }, 'id', 0))).toBe('missing_document_id');
+  });
+
+  test('a batch keyed by id: the last occurrence wins, first-seen order kept', () => {
+    const m = keyedDocuments([{ id: 1, v: 'a' }, { id: 2 }, { id: 1, v: 'b' }], 'id');
+    expect([...m.keys()]).toEqual(['1', '2']);
+    expect(m.get('1')).toEqual({ id: 1, v: 'b' });
+    expect(code(() => keyedDocuments([{ id: 1 }, 'x' as never], 'id'))).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('plans', () => {
+  test('the spec table; unknown or missing plans take the default', () => {
+    expect(PLAN_LIMITS.free).toEqual({ searchesPerSecond: 10, documentsPerIndex: 10_000, indexes: 3 });
+    expect(PLAN_LIMITS.starter).toEqual({ searchesPerSecond: 50, documentsPerIndex: 100_000, indexes: 10 });
+    expect(PLAN_LIMITS.growth).toEqual({ searchesPerSecond: 200, documentsPerIndex: 1_000_000, indexes: 50 });
+    expect(PLAN_LIMITS.enterprise).toEqual({ searchesPerSecond: null, documentsPerIndex: null, indexes: null });
+    expect(planOf('Growth', 'free')).toBe('growth');
+    expect(planOf(undefined, 'free')).toBe('free');
+    expect(planOf('platinum', 'starter')).toBe('starter');
+  });
+
+  test('SEARCH_* configuration: defaults and one clear error per bad variable', () => {
+    expect(loadSearchConfig({})).toMatchObject({ worker: true, defaultPlan: 'free', taskLeaseMs: 30_000 });
+    expect(loadSearchConfig({ SEARCH_WORKER: '0', SEARCH_DEFAULT_PLAN: 'Enterprise' })).toMatchObject({ worker: false, defaultPlan: 'enterprise' });
+    expect(() => loadSearchConfig({ SEARCH_DEFAULT_PLAN: 'gold' })).toThrow(/SEARCH_DEFAULT_PLAN/);
+    expect(() => loadSearchConfig({ SEARCH_TASK_LEASE_MS: '5' })).toThrow(/SEARCH_TASK_LEASE_MS/);
+    expect(() => loadSearchConfig({ SEARCH_WORKER: 'yes' })).toThrow(/SEARCH_WORKER/);
+  });
+});
+
+describe('webhooks', () => {
+  test('signature: t=<unix>,v1=hex(HMAC-SHA256(secret, "<t>.<body>")); tampering and old timestamps fail', () => {
+    const body = '{"event":"index.created"}';
+    const now = Date.now();
+    const t = Math.floor(now / 1000);
+    const header = signatureHeader('s3cret', body, t);
+    expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(verifySignature('s3cret', body, header, 300, now)).toBe(true);
+    expect(verifySignature('s3cret', body + ' ', header, 300, now)).toBe(false);
+    expect(verifySignature('other', body, header, 300, now)).toBe(false);
+    expect(verifySignature('s3cret', body, header, 300, now + 301_000)).toBe(false);
+  });
+
+  test('internal addresses are refused unless private fetches are allowed', async () => {
+    for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '100.64.0.1']) {
+      expect(isInternalAddress(ip)).toBe(true);
+    }
+    for (const ip of ['8.8.8.8', '2606:4700::1111', '93.184.216.34']) expect(isInternalAddress(ip)).toBe(false);
+    await expect(checkWebhookUrl('http://127.0.0.1:8080/x', false)).rejects.toMatchObject({ code: 'invalid_webhook_url' });
+    await expect(checkWebhookUrl('http://[::1]/x', false)).rejects.toMatchObject({ code: 'invalid_webhook_url' });
+    await expect(checkWebhookUrl('http://localhost/x', false)).rejects.toMatchObject({ code: 'invalid_webhook_url' });
+    await expect(checkWebhookUrl('http://127.0.0.1:8080/x', true)).resolves.toBeInstanceOf(URL);
+    await expect(checkWebhookUrl('https://93.184.216.34/hook', false)).resolves.toBeInstanceOf(URL);
+    await expect(checkWebhookUrl('http://user:pw@93.184.216.34/', false)).rejects.toMatchObject({ code: 'invalid_webhook_url' });
+    await expect(checkWebhookUrl('file:///etc/passwd', true)).rejects.toMatchObject({ code: 'invalid_webhook_url' });
+  });
+});
+
+describe('suggestions and analytics', () => {
+  test('highlight wraps the first word-boundary match in the original text (diacritics folded)', () => {
+    expect(highlight('Desk lamp', 'la')).toBe('Desk <em>la</em>mp');
+    expect(highlight('Lamp', 'la')).toBe('<em>La</em>mp');
+    expect(highlight('Île-de-France', 'ile')).toBe('<em>Île</em>-de-France');
+    expect(highlight('blade', 'la')).toBe('blade');
+    expect(fold('  Crème  Brûlée ')).toBe('creme brulee');
+    expect(normaliseQuery('  Desk   LAMP ')).toBe('desk lamp');
+  });
+
+  test('suggestion settings merge: snake or camel keys, null resets, bad values name the key', () => {
+    const s = mergeSuggestionSettings(defaultSuggestionSettings(), { sourceAttributes: ['brand'], max_suggestions: 8 });
+    expect(s).toEqual({ enabled: true, source_attributes: ['brand'], min_query_length: 2, max_suggestions: 8, include_frequency: true });
+    expect(mergeSuggestionSettings(s, { max_suggestions: null }).max_suggestions).toBe(5);
+    expect(code(() => mergeSuggestionSettings(s, { min_query_length: -1 }))).toBe('VALIDATION_FAILED');
+    expect(code(() => mergeSuggestionSettings(s, { colour: 'red' }))).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('settings patches', () => {
+  test('top-level attributes (PATCH .../settings) name bare keys; one_way_synonyms is a setting', () => {
+    const p = parseSettingsPatch({ oneWaySynonyms: { couch: ['sofa'] }, stopWords: ['the'] }, '');
+    expect(p).toEqual({ one_way_synonyms: { couch: ['sofa'] }, stop_words: ['the'] });
+    try {
+      parseSettingsPatch({ ranking_rules: ['nope'] }, '');
+    } catch (e) {
+      expect((e as DomainError).opts.parameter).toBe('ranking_rules');
+    }
+    expect(() => mergeSettings(defaultSettings(), { typo_tolerance: { min_word_size_for_typos: { one_typo: 10 } } }, '')).toThrow(/one_typo/);
+  });
+});
+
+describe('engine errors', () => {
+  test('each engine code is a domain code of the same name, with the request parameter', () => {
+    const e = fromEngineError(new EngineError('invalid_filter_syntax', 'Unexpected `<>`', 'filter', 5), 'queries[2]');
+    expect(e).toBeInstanceOf(DomainError);
+    expect(e).toMatchObject({ code: 'invalid_filter_syntax', status: 400 });
+    expect(e.opts.parameter).toBe('queries[2].filter');
+    expect(e.message).toMatch(/position 5/);
+    expect(fromEngineError(new EngineError('invalid_sort_attribute', 'x', 'sort'), 'sort').opts.parameter).toBe('sort');
+    expect(fromEngineError(new EngineError('attribute_not_filterable', 'x', 'attributesToHighlight')).opts.parameter).toBe('attributes_to_highlight');
+    for (const c of ['attribute_not_filterable', 'invalid_search_limit', 'invalid_search_offset', 'invalid_search_facets', 'invalid_document_id', 'missing_document_id', 'invalid_settings'] as const) {
+      expect(fromEngineError(new EngineError(c, 'x')).status).toBe(400);
+    }
+  });
+});
