@@ -1,15 +1,14 @@
 // Search, settings and multi-search through REST on the shared books data set: the documented
 // response shape (hits with _formatted and _matchesPosition, facets), the effect of each settings
 // endpoint once its task has run, and the documented errors.
+import { datasetPath } from '../relevance/datasets.js';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { createTenant, jsonApi, rest, uniq, type Tenant } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
-import { ROOT } from '../harness/spawn.js';
 import { addDocuments, createIndex, search, settle } from './search.helpers.js';
 
 type Book = { id: string; title: string; author: string; language: string; publisher: string; details: { rating: string; pages: string } };
-const BOOKS = (JSON.parse(readFileSync(resolve(ROOT, '..', 'shared', 'datasets', 'books.json'), 'utf8')) as Book[]).map((b) => ({
+const BOOKS = (JSON.parse(readFileSync(datasetPath('books.json'), 'utf8')) as Book[]).map((b) => ({
   ...b,
   rating: Number(b.details.rating),
   pages: Number(b.details.pages),

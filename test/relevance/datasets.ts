@@ -6,6 +6,7 @@ import { engineFactory, DEFAULT_SETTINGS, type Document, type Engine, type Engin
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
 export function datasetPath(file: string): string {
+  if (process.env.DATASETS_DIR) return resolve(process.env.DATASETS_DIR, file);
   const beside = resolve(ROOT, '..', 'shared', 'datasets', file);
   // a git worktree may sit one level deeper than the main checkout; /work/shared is the shared folder
   return existsSync(beside) ? beside : resolve('/work/shared/datasets', file);
