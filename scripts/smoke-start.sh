@@ -4,9 +4,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .data
+# Job control gives the background job its own process group, so stopping it stops npm, the shell
+# it spawned and the node process (killing npm alone would leave the node process holding the ports).
+set -m
 env -u DATABASE_URL -u REDIS_URL npm start > .data/smoke-start.log 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null || true; pkill -P $pid 2>/dev/null || true; wait $pid 2>/dev/null || true' EXIT
+set +m
+stop_all() {
+  kill -TERM -- "-$pid" 2>/dev/null || true
+  for _ in $(seq 1 40); do kill -0 -- "-$pid" 2>/dev/null || return 0; sleep 0.25; done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+}
+trap stop_all EXIT
 start=$(date +%s.%N)
 for _ in $(seq 1 240); do
   if curl -fsS http://127.0.0.1:8080/health >/dev/null 2>&1 && curl -fsS http://127.0.0.1:8080/health/ready >/dev/null 2>&1; then break; fi
