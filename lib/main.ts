@@ -9,8 +9,10 @@ export async function runMain(main: () => Promise<() => Promise<void>>): Promise
     process.stderr.write(`received ${signal}, shutting down\n`);
     try {
       await stop?.();
-    } finally {
       process.exit(0);
+    } catch (e) {
+      process.stderr.write(`error: shutdown failed: ${(e as Error).message}\n`);
+      process.exit(1);
     }
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .data
+if curl -fsS -o /dev/null http://127.0.0.1:8080/health 2>/dev/null; then
+  echo "something already answers on :8080; stop it first (this check must test its own npm start)"; exit 1
+fi
 # Job control gives the background job its own process group, so stopping it stops npm, the shell
 # it spawned and the node process (killing npm alone would leave the node process holding the ports).
 set -m
@@ -18,8 +21,8 @@ stop_all() {
 trap stop_all EXIT
 start=$(date +%s.%N)
 for _ in $(seq 1 240); do
-  if curl -fsS http://127.0.0.1:8080/health >/dev/null 2>&1 && curl -fsS http://127.0.0.1:8080/health/ready >/dev/null 2>&1; then break; fi
   if ! kill -0 $pid 2>/dev/null; then echo "npm start exited:"; cat .data/smoke-start.log; exit 1; fi
+  if curl -fsS http://127.0.0.1:8080/health >/dev/null 2>&1 && curl -fsS http://127.0.0.1:8080/health/ready >/dev/null 2>&1; then break; fi
   sleep 0.25
 done
 end=$(date +%s.%N)
