@@ -9,37 +9,23 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import pg from 'pg';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { signJwt } from '../gateway/auth/jwt.js';
 import { startStack } from '../scripts/stack.js';
 import { tinyPng } from '../test/harness/platform-services.fixtures.js';
+import { scratchDatabase, stackPorts } from './harness.js';
 import { fmt, sequential, summarize } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 300);
 const ROOT = resolve(import.meta.dirname, '..');
 const base = Number(process.env.BENCH_PORT_BASE ?? 16000);
-let scratchDb: string | undefined;
-let dbUrl = process.env.DATABASE_URL;
-if (dbUrl) {
-  scratchDb = `bench_as_${process.pid}`;
-  const admin = new pg.Client({ connectionString: dbUrl });
-  await admin.connect();
-  await admin.query(`create database ${scratchDb}`);
-  await admin.end();
-  dbUrl = dbUrl.replace(/\/[^/?]*(\?.*)?$/, `/${scratchDb}$1`);
-}
+const scratch = await scratchDatabase('as');
+const dbUrl = scratch.url;
 const env = {
   ...process.env,
   DATABASE_URL: dbUrl ?? '',
-  GATEWAY_PORT: String(base),
-  PLATFORM_PORT: String(base + 1),
-  AI_PORT: String(base + 2),
-  CATALOG_PORT: String(base + 3),
-  SEARCH_PORT: String(base + 4),
-  REST_PORT: String(base + 80),
-  EMBEDDED_PG_PORT: String(base + 329),
+  ...stackPorts(base),
   DATA_DIR: resolve(ROOT, '.data', 'bench'),
   JWT_SECRET: 'bench-secret',
   LOG_LEVEL: 'error',
@@ -123,11 +109,6 @@ try {
 } finally {
   receiver.close();
   await stack.stop();
-  if (scratchDb) {
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${scratchDb} with (force)`);
-    await admin.end();
-  }
+  await scratch.drop();
 }
 process.exit(0);

@@ -8,38 +8,24 @@
 // Uses DATABASE_URL/REDIS_URL when set (a scratch database is created and dropped), else embedded.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import pg from 'pg';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { signTenantContext, TENANT_HEADER } from '../lib/tenant.js';
 import { signJwt } from '../gateway/auth/jwt.js';
 import { postJson, requestJson } from '../lib/http-client.js';
 import { startStack } from '../scripts/stack.js';
+import { scratchDatabase, stackPorts } from './harness.js';
 import { concurrent, fmt, sequential } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 2000);
 const ROOT = resolve(import.meta.dirname, '..');
 const base = Number(process.env.BENCH_PORT_BASE ?? 16000);
-let scratchDb: string | undefined;
-let dbUrl = process.env.DATABASE_URL;
-if (dbUrl) {
-  scratchDb = `bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: dbUrl });
-  await admin.connect();
-  await admin.query(`create database ${scratchDb}`);
-  await admin.end();
-  dbUrl = dbUrl.replace(/\/[^/?]*(\?.*)?$/, `/${scratchDb}$1`);
-}
+const scratch = await scratchDatabase('bench');
+const dbUrl = scratch.url;
 const env = {
   ...process.env,
   DATABASE_URL: dbUrl ?? '',
-  GATEWAY_PORT: String(base),
-  PLATFORM_PORT: String(base + 1),
-  AI_PORT: String(base + 2),
-  CATALOG_PORT: String(base + 3),
-  SEARCH_PORT: String(base + 4),
-  REST_PORT: String(base + 80),
-  EMBEDDED_PG_PORT: String(base + 329),
+  ...stackPorts(base),
   DATA_DIR: resolve(ROOT, '.data', 'bench'),
   JWT_SECRET: 'bench-secret',
   LOG_LEVEL: 'error',
@@ -131,12 +117,7 @@ const verify = await sequential(50_000, 1000, async () => {
 });
 out(fmt('API-key verification (cached, in-process)', verify));
 await stack.stop();
-if (scratchDb) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${scratchDb} with (force)`);
-  await admin.end();
-}
+await scratch.drop();
 
 // Start-up: `npm start` on the embedded defaults with a warm data dir (first boot warms it).
 async function bootOnce(): Promise<number> {

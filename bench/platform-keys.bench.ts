@@ -7,36 +7,22 @@
 //  4. a cold verification (cache dropped before each call: one platform subgraph round trip).
 // Uses DATABASE_URL/REDIS_URL when set (a scratch database is created and dropped), else embedded.
 // Ports: BENCH_PORT_BASE (default 16500) .. +329.
-import pg from 'pg';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { signJwt } from '../gateway/auth/jwt.js';
 import { postJson, requestJson } from '../lib/http-client.js';
 import { startStack } from '../scripts/stack.js';
+import { scratchDatabase, stackPorts } from './harness.js';
 import { fmt, sequential } from './stats.js';
 
 const N = Number(process.env.BENCH_N ?? 3000);
 const base = Number(process.env.BENCH_PORT_BASE ?? 16500);
-let scratchDb: string | undefined;
-let dbUrl = process.env.DATABASE_URL;
-if (dbUrl) {
-  scratchDb = `bench_keys_${process.pid}`;
-  const admin = new pg.Client({ connectionString: dbUrl });
-  await admin.connect();
-  await admin.query(`create database ${scratchDb}`);
-  await admin.end();
-  dbUrl = dbUrl.replace(/\/[^/?]*(\?.*)?$/, `/${scratchDb}$1`);
-}
+const scratch = await scratchDatabase('keys');
+const dbUrl = scratch.url;
 const cfg = loadConfig({
   ...process.env,
   DATABASE_URL: dbUrl ?? '',
-  GATEWAY_PORT: String(base),
-  PLATFORM_PORT: String(base + 1),
-  AI_PORT: String(base + 2),
-  CATALOG_PORT: String(base + 3),
-  SEARCH_PORT: String(base + 4),
-  REST_PORT: String(base + 80),
-  EMBEDDED_PG_PORT: String(base + 329),
+  ...stackPorts(base),
   DATA_DIR: '.data/bench-keys',
   JWT_SECRET: 'bench-secret',
   LOG_LEVEL: 'error',
@@ -107,11 +93,6 @@ try {
   );
 } finally {
   await stack.stop();
-  if (scratchDb) {
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${scratchDb} with (force)`);
-    await admin.end();
-  }
+  await scratch.drop();
 }
 process.exit(0);

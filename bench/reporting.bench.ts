@@ -10,6 +10,7 @@ import { createLogger } from '../lib/logger.js';
 import { requestJson } from '../lib/http-client.js';
 import { signJwt } from '../gateway/auth/jwt.js';
 import { startStack } from '../scripts/stack.js';
+import { scratchDatabase, stackPorts } from './harness.js';
 import { fmt, sequential } from './stats.js';
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 10_000);
@@ -20,27 +21,13 @@ const ONLY = process.env.BENCH_ONLY; // e.g. customers: time one report only
 const ROOT = resolve(import.meta.dirname, '..');
 const base = Number(process.env.BENCH_PORT_BASE ?? 17000);
 
-let scratchDb: string | undefined;
-let dbUrl = process.env.DATABASE_URL;
-if (dbUrl) {
-  scratchDb = `bench_reporting_${process.pid}`;
-  const admin = new pg.Client({ connectionString: dbUrl });
-  await admin.connect();
-  await admin.query(`create database ${scratchDb}`);
-  await admin.end();
-  dbUrl = dbUrl.replace(/\/[^/?]*(\?.*)?$/, `/${scratchDb}$1`);
-}
+const scratch = await scratchDatabase('reporting');
+const dbUrl = scratch.url;
 const env = {
   ...process.env,
   DATABASE_URL: dbUrl ?? '',
   REDIS_URL: '',
-  GATEWAY_PORT: String(base),
-  PLATFORM_PORT: String(base + 1),
-  AI_PORT: String(base + 2),
-  CATALOG_PORT: String(base + 3),
-  SEARCH_PORT: String(base + 4),
-  REST_PORT: String(base + 80),
-  EMBEDDED_PG_PORT: String(base + 329),
+  ...stackPorts(base),
   DATA_DIR: resolve(ROOT, '.data', 'bench-reporting'),
   JWT_SECRET: 'bench-secret',
   LOG_LEVEL: 'error',
@@ -181,11 +168,6 @@ const slowest = worst.sort((a, b) => b.p95 - a.p95)[0];
 console.log(`slowest uncached report p95: ${slowest.label} ${slowest.p95.toFixed(1)} ms (target ≤ 300 ms): ${slowest.p95 <= 300 ? 'met' : 'NOT met'}`);
 
 await stack.stop();
-if (scratchDb && process.env.BENCH_KEEP_DB) console.log(`kept the scratch database ${scratchDb} (BENCH_KEEP_DB)`);
-else if (scratchDb) {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${scratchDb} with (force)`);
-  await admin.end();
-}
+if (scratch.name && process.env.BENCH_KEEP_DB) console.log(`kept the scratch database ${scratch.name} (BENCH_KEEP_DB)`);
+else await scratch.drop();
 process.exit(0);

@@ -113,6 +113,8 @@ async function call(method: string, path: string, headers: Record<string, string
 const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 await call('POST', '/platforms', ph, doc('platforms', { code, name: 'Search bench' }));
 const acct = (await call('POST', '/accounts', ph, doc('accounts', { name: 'Bench', code, deployment_model: 'dedicated_cloud' }))).data;
+// The enterprise plan (through a real subscription): the Free plan caps an index at 10,000 documents.
+await call('POST', `/accounts/${acct.attributes.url_id}/subscriptions`, ph, doc('subscriptions', { model_code: 'enterprise', trial: false }));
 const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, doc('apps', { name: 'Bench app' }))).data;
 const key = (await call('POST', `/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, doc('api_keys', { name: 'bench', key_type: 'secret', rate_limit_per_minute: 100_000 })))
   .data;
