@@ -1,6 +1,6 @@
 // The two secrets of the public data-transfer flow.
 // - Access code: 8 characters from an alphabet without look-alikes (no 0/O, 1/I/L), shown as
-//   XXXX-XXXX, ~39.6 bits; stored as SHA-256; 15 minutes; 5 wrong tries burn it.
+//   two groups of 4 (e.g. K7QP-3MZD), ~39.6 bits; stored as SHA-256; 15 minutes; 5 wrong tries burn it.
 // - Access token: issued by a correct code, proves "verified access" for 30 minutes to accept,
 //   decline and record events. Stateless: HMAC under a key derived from INTERNAL_SECRET, binding
 //   the transfer and the code that was verified.

@@ -90,7 +90,7 @@ export async function verifyAccess(ctx: PlatformContext, code: string, typed: st
   const t = await openTransfer(ctx, code);
   notDeclined(t);
   const normalised = normaliseAccessCode(typed ?? '');
-  if (!/^[A-Z0-9]{4}-[A-Z0-9]{4}$/.test(normalised)) fail('access_code', 'access_code must be the 8-character code sent to the recipient (XXXX-XXXX)');
+  if (!/^[A-Z0-9]{4}-[A-Z0-9]{4}$/.test(normalised)) fail('access_code', 'access_code must be the 8-character code sent to the recipient (e.g. K7QP-3MZD)');
   const deny = async (reason: string, extra: Record<string, unknown> = {}): Promise<never> => {
     await audit(ctx, t, 'access_denied', 'public', { reason, ...extra });
     throw new DomainError('ACCESS_CODE_INVALID', 'The access code is wrong, expired or already used; request a new one if needed', { parameter: 'access_code' });
