@@ -80,4 +80,26 @@ maybe('API key cache invalidation on another gateway process', () => {
     expect((await rest('PUT', app, { body: { data: { type: 'apps', attributes: { status: 'active' } } }, headers: t.platformHeaders })).status).toBe(200);
     expect((await codeWithin(t.secretKey, 'OK')).code).toBe('OK');
   });
+
+  test('a subscription change reaches gateway 2 at once: the new plan limits apply to its cached key', async () => {
+    const free = await createTenant();
+    const headers = { 'x-app-id': free.appId, 'x-api-key': free.secretKey };
+    const create = (uid: string) => gql('mutation($i: CreateIndexInput!) { createIndex(input: $i) { uid } }', { i: { uid } }, headers, gateway2);
+    for (let i = 0; i < 3; i++) expect((await create(`plan_${i}`)).body.errors).toBeUndefined();
+    // the Free plan allows 3 indexes; the key (and its plan) is now cached on gateway 2 for 10 minutes
+    expect((await create('plan_3')).body.errors?.[0]?.extensions?.code).toBe('index_limit_exceeded');
+    const sub = await rest('POST', `/accounts/${free.accountUrlId}/subscriptions`, {
+      body: { data: { type: 'subscriptions', attributes: { model_code: 'growth', trial: false } } },
+      headers: free.platformHeaders,
+    });
+    expect(sub.status).toBe(201);
+    const start = Date.now();
+    let errors: unknown;
+    do {
+      errors = (await create('plan_3')).body.errors;
+      if (!errors) break;
+      await sleep(20);
+    } while (Date.now() - start < 1000);
+    expect(errors).toBeUndefined();
+  });
 });

@@ -4,7 +4,7 @@
 // after the commit (never for work that rolled back).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../lib/clock.js';
-import { accountTopics, type AccountEventPayload } from '../../../lib/events.js';
+import { accountTopics, KEYS_INVALIDATED_TOPIC, type AccountEventPayload, type KeysInvalidatedPayload } from '../../../lib/events.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { PubSub } from '../../../lib/pubsub.js';
 import { AccountEntity } from '../accounts/account.entity.js';
@@ -70,5 +70,12 @@ export async function publishAccountEvents(pubsub: PubSub, events: readonly Acco
     } catch (err) {
       log.error('account event publish failed', { event: e.event, err });
     }
+  }
+  // The account's plan travels with the gateways' cached key records (tenant.plan): a subscription
+  // change must drop them, or plan limits would follow the change only after the cache TTL.
+  const accountIds = [...new Set(events.filter((e) => e.event.startsWith('subscription.')).map((e) => e.accountId))];
+  if (accountIds.length) {
+    const payload: KeysInvalidatedPayload = { reason: 'subscription.changed', occurredAt: new Date().toISOString(), accountIds };
+    await pubsub.publish(KEYS_INVALIDATED_TOPIC, payload).catch((err) => log.warn('keys.invalidated publish failed', { err }));
   }
 }
