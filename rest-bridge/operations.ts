@@ -1,5 +1,6 @@
 // The bridge's GraphQL operations: .graphql files under operations/ whose names start with the
-// service (platform.graphql, platform-billing.graphql, ...), each operation named after its route. Each operation is sent alone (with only the fragments it
+// service (platform.graphql, platform-billing.graphql, ...), each operation named after its route.
+// Fragments are shared by all the files of one service, so a resource's field list is written once. Each operation is sent alone (with only the fragments it
 // uses), so the gateway parses, validates and plans a small document it can cache per route.
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -24,10 +25,9 @@ export interface Operation {
 }
 
 /** Split one file into standalone operations. Throws on anonymous or duplicate operations and unknown fragments. */
-export function splitOperations(service: Service, text: string, file = `${service}.graphql`): Operation[] {
+export function splitOperations(service: Service, text: string, file = `${service}.graphql`, shared?: Map<string, FragmentDefinitionNode>): Operation[] {
   const doc = parse(text);
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const fragments = shared ?? fragmentsOf([{ file, text }]);
   const ops: Operation[] = [];
   for (const d of doc.definitions) {
     if (d.kind !== Kind.OPERATION_DEFINITION) continue;
@@ -57,6 +57,19 @@ function usedFragments(op: OperationDefinitionNode, fragments: Map<string, Fragm
   return [...out.values()];
 }
 
+/** Every fragment of the given files, by name; a name defined twice is an error naming the file. */
+export function fragmentsOf(files: { file: string; text: string }[]): Map<string, FragmentDefinitionNode> {
+  const out = new Map<string, FragmentDefinitionNode>();
+  for (const { file, text } of files) {
+    for (const d of parse(text).definitions) {
+      if (d.kind !== Kind.FRAGMENT_DEFINITION) continue;
+      if (out.has(d.name.value)) throw new Error(`operations/${file}: fragment ${d.name.value} is defined twice in this service's files`);
+      out.set(d.name.value, d);
+    }
+  }
+  return out;
+}
+
 let cache: Map<string, Operation> | undefined;
 
 /** Every operation of every service file, by operation name (read once per process). */
@@ -64,8 +77,10 @@ export function loadOperations(dir = OPERATIONS_DIR): Map<string, Operation> {
   if (dir === OPERATIONS_DIR && cache) return cache;
   const map = new Map<string, Operation>();
   for (const service of SERVICES) {
-    for (const file of operationFiles(service, dir)) {
-      for (const op of splitOperations(service, readFileSync(resolve(dir, file), 'utf8'), file)) {
+    const files = operationFiles(service, dir).map((file) => ({ file, text: readFileSync(resolve(dir, file), 'utf8') }));
+    const fragments = fragmentsOf(files);
+    for (const { file, text } of files) {
+      for (const op of splitOperations(service, text, file, fragments)) {
         if (map.has(op.name)) throw new Error(`operation ${op.name} is defined twice (operations/${file})`);
         map.set(op.name, op);
       }

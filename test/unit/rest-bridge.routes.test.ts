@@ -104,3 +104,20 @@ describe('rest-bridge route table and operations', () => {
     });
   });
 });
+
+describe('fragments shared by the files of one service', () => {
+  test('an operation may use a fragment defined in another file of its service', async () => {
+    const { fragmentsOf, splitOperations: split } = await import('../../rest-bridge/operations.js');
+    const files = [
+      { file: 'search.graphql', text: 'fragment F on T { a }' },
+      { file: 'search-x.graphql', text: 'query Q { t { ...F } }' },
+    ];
+    const ops = split('search', files[1].text, files[1].file, fragmentsOf(files));
+    expect(ops[0].source).toContain('fragment F on T');
+  });
+
+  test('a fragment name defined twice in one service is refused, naming the file', async () => {
+    const { fragmentsOf } = await import('../../rest-bridge/operations.js');
+    expect(() => fragmentsOf([{ file: 'a.graphql', text: 'fragment F on T { a }' }, { file: 'b.graphql', text: 'fragment F on T { b }' }])).toThrow(/b\.graphql: fragment F is defined twice/);
+  });
+});
