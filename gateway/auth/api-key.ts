@@ -1,7 +1,7 @@
 // API-key verification at the edge (modelled on Unkey's verifyKey): a typed result, never a throw.
 // Records come from the platform subgraph and are cached in-process for a short TTL (positive and
 // negative), so a cached verification is a Map lookup plus the checks below.
-import { createHash } from 'node:crypto';
+import { hashApiKey } from '../../lib/api-key-hash.js';
 import net from 'node:net';
 import type { RateLimiter, RateLimitResult, UsageCounter } from '../../lib/rate-limit.js';
 import type { Environment } from '../../lib/tenant.js';
@@ -52,9 +52,8 @@ interface CacheEntry {
   expires: number;
 }
 
-export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
+/** The platform's hash of a key value (lib/api-key-hash.ts). */
+export const hashKey = hashApiKey;
 
 /** CIDRs and single addresses, IPv4 and IPv6 (IPv4-mapped IPv6 client addresses are normalised). */
 export function compileAllowList(entries: string[]): net.BlockList | null {

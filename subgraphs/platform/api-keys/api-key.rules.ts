@@ -1,5 +1,5 @@
 // Pure rules for API keys: scopes, key value format, hashing, masking. No I/O.
-import { createHash } from 'node:crypto';
+import { hashApiKey } from '../../../lib/api-key-hash.js';
 import { base62 } from '../../../lib/ids.js';
 import type { Environment } from '../../../lib/tenant.js';
 import { fail } from '../validation.js';
@@ -42,10 +42,7 @@ export function generateKey(keyType: KeyType, environment: Environment, tier: 's
   return { value, prefix, lastFour: value.slice(-4), hash: hashApiKey(value) };
 }
 
-/** What is stored and looked up: SHA-256 (hex) of the whole UTF-8 key value. The gateway hashes the same way. */
-export function hashApiKey(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
-}
+export { hashApiKey };
 
 /** Display form of a stored key, e.g. `sk_live_sh_…x9Qz`. */
 export function maskKey(prefix: string, lastFour: string): string {
