@@ -131,7 +131,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       if (route.upload) {
         // the raw body is read by executeUpload, after the upload URL is checked
       } else if (route.body) {
-        attributes = toGraphQLInput(await readJsonApiBody(req, route.body.type), route.body.attributes);
+        attributes = toGraphQLInput(await readJsonApiBody(req, route.body.type, route.body.inData), route.body.attributes);
       } else {
         req.resume(); // bodies of body-less routes are ignored, but drained so the connection stays usable
       }
@@ -174,7 +174,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
 }
 
 /** Read, size-check and parse a JSON:API body; errors are DomainErrors with the documented statuses. */
-async function readJsonApiBody(req: IncomingMessage, type: string): Promise<Record<string, unknown>> {
+async function readJsonApiBody(req: IncomingMessage, type: string, inData = false): Promise<Record<string, unknown>> {
   const contentType = header(req, 'content-type');
   if (contentType && !JSON_TYPE.test(contentType)) {
     req.resume();
@@ -195,7 +195,7 @@ async function readJsonApiBody(req: IncomingMessage, type: string): Promise<Reco
       throw new DomainError('INVALID_JSON', 'The request body is not valid JSON');
     }
   }
-  return parseEnvelope(body, type);
+  return parseEnvelope(body, type, { inData });
 }
 
 /** A service's own 429 (e.g. the search plan's searches per second) says when to retry in extensions.meta.retryAfterMs. */

@@ -92,7 +92,11 @@ function operationOf(route: Route): Schema {
           schema: {
             type: 'object',
             required: ['data'],
-            properties: { data: { type: 'object', required: ['type'], properties: { type: { const: route.body.type }, attributes } } },
+            properties: {
+              data: route.body.inData
+                ? { ...attributes, properties: { type: { const: route.body.type }, ...attributes.properties } }
+                : { type: 'object', required: ['type'], properties: { type: { const: route.body.type }, attributes } },
+            },
           },
         },
       },

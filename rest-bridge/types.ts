@@ -32,6 +32,11 @@ export interface BodySpec {
   attributes: Record<string, AttrSpec>;
   /** documentation only: GraphQL non-null input fields enforce presence (422 with the parameter) */
   required?: string[];
+  /**
+   * The fields sit right under `data` (`{ "data": { "product_ids": [...] } }`), as the spec writes
+   * some bodies; `data.type` is then optional (checked when present). See jsonapi.parseEnvelope.
+   */
+  inData?: boolean;
 }
 
 export interface QueryParamSpec {

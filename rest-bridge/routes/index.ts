@@ -2,6 +2,7 @@
 import type { Route } from '../types.js';
 import { AI_ROUTES } from './ai.routes.js';
 import { CATALOG_ROUTES } from './catalog.routes.js';
+import { CATALOG_CATEGORY_ROUTES } from './catalog-categories.routes.js';
 import { PLATFORM_ROUTES } from './platform.routes.js';
 import { SEARCH_ROUTES } from './search.routes.js';
 import { PLATFORM_ACCOUNT_ROUTES } from './platform-accounts.routes.js';
@@ -24,6 +25,7 @@ export const ROUTES: readonly Route[] = [
   ...PLATFORM_BILLING_ROUTES,
   ...PLATFORM_REPORTING_ROUTES,
   ...CATALOG_ROUTES,
+  ...CATALOG_CATEGORY_ROUTES,
   ...SEARCH_ROUTES,
   ...AI_ROUTES,
 ];
