@@ -1,6 +1,6 @@
 // The catalog subgraph: products (this issue); variants, categories, inventory... come later.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
-import { appTenantFilter, scopeToApp } from '../../lib/tenant-entity.js';
+import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createCatalogLoaders, type CatalogLoaders } from './context.js';
 import { ProductEntity } from './products/product.entity.js';
 import { ProductResolver } from './products/product.resolver.js';
@@ -16,7 +16,6 @@ export const catalog: SubgraphDefinition<CatalogLoaders> = {
   referenceResolvers: { ...productReference, ...appReference },
   entities: [ProductEntity, ...TAXONOMY_ENTITIES],
   migrations,
-  filters: appTenantFilter(['ProductEntity', ...TAXONOMY_ENTITIES.map((e) => e.name)]),
   scope: scopeToApp,
   createLoaders: createCatalogLoaders,
 };

@@ -1,22 +1,8 @@
-// Request-level checks shared by the catalog's aggregates: the calling app's partition and page
-// bounds. The REST bridge validates the same bounds first; these guard the GraphQL callers.
+// Request-level checks shared by the catalog's aggregates: page bounds, texts and slugs. The REST
+// bridge validates the same page bounds first; these guard the GraphQL callers.
 import { DomainError } from '../../lib/errors.js';
-import type { Environment } from '../../lib/tenant.js';
-import type { CatalogContext } from './context.js';
 
 export const MAX_PAGE_SIZE = 100;
-
-export interface AppPartition {
-  appId: string;
-  environment: Environment;
-}
-
-/** The caller's app and environment; an API key is required. */
-export function requireApp(ctx: CatalogContext): AppPartition {
-  const { appId, environment } = ctx.tenant;
-  if (!appId || !environment) throw new DomainError('UNAUTHENTICATED', 'An API key (X-App-Id + X-Api-Key) is required');
-  return { appId, environment };
-}
 
 export interface PageRequest {
   page: number;

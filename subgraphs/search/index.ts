@@ -2,7 +2,7 @@
 // (document 3 part B). The engine (./engine) is pure code; ./runtime.ts runs the task worker, the
 // webhook dispatcher and the in-memory engines of this process.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
-import { appTenantFilter, scopeToApp } from '../../lib/tenant-entity.js';
+import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createSearchLoaders, type SearchLoaders } from './context.js';
 import { IndexEntity } from './indexes/index.entity.js';
 import { IndexResolver } from './indexes/index.resolver.js';
@@ -39,7 +39,6 @@ export const search: SubgraphDefinition<SearchLoaders> = {
     WebhookAttemptEntity,
   ],
   migrations,
-  filters: appTenantFilter(['IndexEntity', 'TaskEntity', 'SearchQueryEntity', 'SearchEventEntity', 'WebhookEntity', 'WebhookDeliveryEntity']),
   scope: scopeToApp,
   createLoaders: createSearchLoaders,
   // the task worker, webhook dispatcher and engine cache of this process (runtime.ts)

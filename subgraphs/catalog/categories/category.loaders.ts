@@ -7,7 +7,7 @@
 import DataLoader from 'dataloader';
 import type { CatalogContext } from '../context.js';
 import { ProductEntity } from '../products/product.entity.js';
-import { requireApp } from '../request.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
 import { ANY_TEXT, jsonList, tableOf } from '../sql.js';
 import { CategoryEntity, ProductCategoryEntity } from './category.entity.js';
 
@@ -40,7 +40,7 @@ export function categoryLoaders(ctx: CatalogContext): CategoryLoaders {
   const existing = perRequest.get(ctx.loaders);
   if (existing) return existing;
   const { em } = ctx;
-  const part = () => requireApp(ctx);
+  const part = () => appPartition(ctx);
   const PC = () => tableOf(em, ProductCategoryEntity);
   const P = () => tableOf(em, ProductEntity);
   const byLimit = new Map<number, DataLoader<string, ProductEntity[]>>();
@@ -54,7 +54,7 @@ export function categoryLoaders(ctx: CatalogContext): CategoryLoaders {
       grouped(ids, await em.find(CategoryEntity, { parentId: { $in: [...ids] } }, { orderBy: { position: 'asc', id: 'asc' } }), (r) => r.parentId!),
     ),
     productCountByCategory: new DataLoader(async (ids) => {
-      const { appId, environment } = part();
+      const { appId, environment } = await part();
       const rows = (await em.execute(
         `select pc.category_id, count(*)::int as n from ${PC()} pc join ${P()} p on p.id = pc.product_id and p.deleted_at is null
           where pc.app_id = ? and pc.environment = ? and pc.category_id in ${ANY_TEXT} group by pc.category_id`,
@@ -68,7 +68,7 @@ export function categoryLoaders(ctx: CatalogContext): CategoryLoaders {
       let loader = byLimit.get(limit);
       if (!loader) {
         loader = new DataLoader(async (ids) => {
-          const { appId, environment } = part();
+          const { appId, environment } = await part();
           const rows = (await em.execute(
             `select * from (
                select p.*, pc.category_id as _key, row_number() over (partition by pc.category_id order by pc.created_at, p.id) as _rn
@@ -85,7 +85,7 @@ export function categoryLoaders(ctx: CatalogContext): CategoryLoaders {
       return loader;
     },
     categoriesByProduct: new DataLoader(async (ids) => {
-      const { appId, environment } = part();
+      const { appId, environment } = await part();
       const rows = (await em.execute(
         `select c.*, pc.product_id as _key from ${PC()} pc join ${tableOf(em, CategoryEntity)} c on c.id = pc.category_id
           where pc.app_id = ? and pc.environment = ? and pc.product_id in ${ANY_TEXT} order by c.position, c.name, c.id`,

@@ -3,7 +3,7 @@
 // Every statement names the app partition explicitly (raw SQL bypasses the tenant filter).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { jsonList, tableOf } from '../sql.js';
-import type { AppPartition } from '../request.js';
+import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { CategoryEntity, ProductCategoryEntity } from './category.entity.js';
 
 /** Deeper trees are cut here (a guard; moves that would build a cycle are refused before). */

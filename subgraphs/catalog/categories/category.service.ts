@@ -6,7 +6,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
 import type { CatalogContext } from '../context.js';
 import { ProductEntity } from '../products/product.entity.js';
-import { checkPage, checkSlug, requireApp, requiredText, slugify, type AppPartition } from '../request.js';
+import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
+import { checkPage, checkSlug, requiredText, slugify } from '../request.js';
 import { lockPartition } from '../sql.js';
 import { CategoryEntity, ProductCategoryEntity, type CategorySeo } from './category.entity.js';
 import type { CategorySeoInput, CreateCategoryInput, UpdateCategoryInput } from './category.inputs.js';
@@ -58,7 +59,7 @@ export async function listCategories(ctx: CatalogContext, q: CategoryListQuery):
 /** The whole tree (or the subtree under rootId), depth-first, in one statement. */
 export async function categoryTree(ctx: CatalogContext, rootId?: string): Promise<repo.TreeRow[]> {
   if (rootId) await getCategory(ctx, rootId, 'root_id');
-  return repo.loadTree(ctx.em, requireApp(ctx), rootId);
+  return repo.loadTree(ctx.em, await appPartition(ctx), rootId);
 }
 
 function checkPosition(p: number | undefined): number | undefined {
@@ -89,7 +90,7 @@ async function requireParent(em: EntityManager, parentId: string): Promise<void>
 
 /** Runs a tree change under the partition lock; a duplicate slug becomes SLUG_ALREADY_EXISTS. */
 async function treeChange<T>(ctx: CatalogContext, fn: (em: EntityManager, part: AppPartition) => Promise<T>): Promise<T> {
-  const part = requireApp(ctx);
+  const part = await appPartition(ctx);
   try {
     return await ctx.em.transactional(async (em) => {
       await lockPartition(em, 'categories', part.appId, part.environment);
@@ -198,7 +199,7 @@ export function productsNotFound(missing: string[]): DomainError {
  */
 export async function assignProducts(ctx: CatalogContext, id: string, productIds: string[]): Promise<{ category: CategoryEntity; added: number }> {
   const ids = checkProductIds(productIds);
-  const part = requireApp(ctx);
+  const part = await appPartition(ctx);
   const category = await getCategory(ctx, id);
   const missing = await missingProducts(ctx.em, ids);
   if (missing.length) throw productsNotFound(missing);

@@ -5,6 +5,7 @@ import { AccountEntity } from '../accounts/account.entity.js';
 import { AppEntity } from '../apps/app.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { AccountEventEntity } from './account-event.entity.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 export const DELIVERY_TARGETS = ['team_chat', 'app'] as const;
 export type DeliveryTarget = (typeof DELIVERY_TARGETS)[number];
@@ -16,6 +17,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
  * One event to one target. The worker claims due rows with FOR UPDATE SKIP LOCKED, so replicas
  * never deliver the same row at once; `locked_until` frees rows of a worker that died mid-delivery.
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'webhook_deliveries' })
 @Index({ properties: ['status', 'nextAttemptAt'] })
 @Index({ properties: ['account', 'createdAt'] })

@@ -3,15 +3,15 @@
 import { DomainError } from '../../../lib/errors.js';
 import type { SearchContext } from '../context.js';
 import { searchRuntime } from '../runtime.js';
-import { requireApp } from '../tenancy.js';
 import { checkWebhookUrl } from './url-guard.js';
 import { WEBHOOK_EVENTS, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEntity, type WebhookEvent } from './webhook.entity.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
 
 export const MIN_SECRET = 16;
 export const MAX_WEBHOOKS = 20;
 
 export async function registerWebhook(ctx: SearchContext, input: { url: string; events: string[]; secret: string }): Promise<WebhookEntity> {
-  const { appId, environment } = requireApp(ctx);
+  const { appId, environment } = await appPartition(ctx);
   if (typeof input.url !== 'string' || !input.url) throw new DomainError('VALIDATION_FAILED', 'url is required', { parameter: 'url' });
   if (!Array.isArray(input.events) || input.events.length === 0) {
     throw new DomainError('VALIDATION_FAILED', `events must be a non-empty array of ${WEBHOOK_EVENTS.join(', ')}`, { parameter: 'events' });
@@ -32,13 +32,13 @@ export async function registerWebhook(ctx: SearchContext, input: { url: string; 
   return hook;
 }
 
-export function listWebhooks(ctx: SearchContext): Promise<WebhookEntity[]> {
-  requireApp(ctx);
+export async function listWebhooks(ctx: SearchContext): Promise<WebhookEntity[]> {
+  await appPartition(ctx);
   return ctx.em.find(WebhookEntity, { active: true }, { orderBy: { createdAt: 'asc' } });
 }
 
 export async function getWebhook(ctx: SearchContext, id: string): Promise<WebhookEntity> {
-  requireApp(ctx);
+  await appPartition(ctx);
   const hook = typeof id === 'string' && /^whk_[A-Za-z0-9]{20}$/.test(id) ? await ctx.em.findOne(WebhookEntity, { id, active: true }) : null;
   if (!hook) throw new DomainError('webhook_not_found', `Webhook \`${id}\` not found.`, { parameter: 'webhook_id' });
   return hook;
