@@ -1,6 +1,19 @@
 // The shape of one row of the bridge's route table. A row is data, not code paths: the server
 // runs every row through the same pipeline (auth presence, body envelope, operation, rendering),
 // and openapi.ts documents every row from the same fields.
+//
+// How to add a route (fields are never listed here: they come from the GraphQL schema):
+//  1. Write the operation in operations/<service>[-<part>].graphql, named after the route, taking
+//     the body as one input object: `mutation CreateWidget($input: CreateWidgetInput!) { createWidget(input: $input) { ...WidgetFields } }`.
+//  2. Add the row: `body: { type: 'widgets', input: 'input' }` and `variables: (r) => ({ input: r.attributes })`
+//     (plus path params). The accepted attributes are CreateWidgetInput's fields in snake_case
+//     (naming.ts): `compareAt` is `compare_at`; JSON/JSONObject fields are free-form (keys kept),
+//     input-object fields structured (keys converted); non-null fields are required (422 naming them).
+//     Arguments-style mutations: `body: { type, args: ['accessToken', 'reason'] }` (r.attributes.accessToken…).
+//  3. Render with `resource('widgets', d.createWidget)`: JSON/JSONObject values of the result keep their
+//     keys automatically (derive.ts marks them from the operation's selection); no opaque lists.
+//  4. OpenAPI request and response schemas follow from the same types; nothing to write.
+// A row whose body does not fit its operation (no such variable, not an input object) stops start-up.
 import type { QueryParams } from './query.js';
 
 export type Service = 'platform' | 'products' | 'search' | 'ai';
