@@ -6,7 +6,7 @@
 import { DomainError } from '../../lib/errors.js';
 import { resource } from '../jsonapi.js';
 import { boolParam, getParam, intParam, listParam, type QueryParams } from '../query.js';
-import type { BodySpec, ResourceObject, Route, RouteInput } from '../types.js';
+import type { ResourceObject, Route, RouteInput } from '../types.js';
 
 export const MAX_PAGE_SIZE = 100;
 const INCLUDES = ['children', 'products', 'product_count'] as const;
@@ -15,9 +15,9 @@ const base = { service: 'products', auth: 'apiKey' } as const;
 
 export function categoryRes(node: Record<string, any>): ResourceObject {
   const { children, products, depth: _depth, ...rest } = node;
-  const r = resource('categories', rest, { opaque: ['metadata'] });
+  const r = resource('categories', rest);
   if (Array.isArray(children)) r.attributes.children = children.map(categoryRes);
-  if (Array.isArray(products)) r.attributes.products = products.map((p: Record<string, unknown>) => resource('products', p, { opaque: ['attributes', 'metadata'] }));
+  if (Array.isArray(products)) r.attributes.products = products.map((p: Record<string, unknown>) => resource('products', p));
   return r;
 }
 
@@ -65,20 +65,6 @@ function listVariables(r: RouteInput): Record<string, unknown> {
   };
 }
 
-const categoryBody = (required: string[]): BodySpec => ({
-  type: 'categories',
-  attributes: {
-    name: 'string',
-    slug: 'string',
-    description: 'string',
-    parent_id: 'string',
-    position: 'integer',
-    seo: { properties: { title: 'string', description: 'string' } },
-    metadata: 'json',
-  },
-  required,
-});
-
 const includeQuery = { name: 'include', type: 'string', description: 'comma list: children, products, product_count' } as const;
 
 export const CATALOG_CATEGORY_ROUTES: Route[] = [
@@ -88,7 +74,7 @@ export const CATALOG_CATEGORY_ROUTES: Route[] = [
     path: '/v1/categories',
     operation: 'CreateCategory',
     summary: 'Create a category; parent_id null or absent for a root, slug derived from the name when absent (products:write)',
-    body: categoryBody(['name']),
+    body: { type: 'categories', input: 'input' },
     variables: (r) => ({ input: r.attributes }),
     result: (d) => ({ data: categoryRes(d.createCategory) }),
     status: 201,
@@ -149,7 +135,7 @@ export const CATALOG_CATEGORY_ROUTES: Route[] = [
     path: '/v1/categories/:id',
     operation: 'UpdateCategory',
     summary: 'Update a category: rename, re-slug, move (parent_id; null for the roots) or reorder (position); a move under its own descendant is refused (products:write)',
-    body: categoryBody([]),
+    body: { type: 'categories', input: 'input' },
     variables: (r) => ({ id: r.params.id, input: r.attributes }),
     result: (d) => ({ data: categoryRes(d.updateCategory) }),
     status: 200,
@@ -172,7 +158,7 @@ export const CATALOG_CATEGORY_ROUTES: Route[] = [
     path: '/v1/categories/:id/products',
     operation: 'AssignCategoryProducts',
     summary: 'Assign products: body data.product_ids; all or nothing (an unknown id → 404 PRODUCT_NOT_FOUND), idempotent (products:write)',
-    body: { type: 'category_products', inData: true, attributes: { product_ids: 'string[]' }, required: ['product_ids'] },
+    body: { type: 'category_products', inData: true, args: ['productIds'] },
     variables: (r) => ({ id: r.params.id, productIds: stringList(r.attributes.productIds, 'product_ids') }),
     result: (d) => ({ data: categoryRes(d.assignCategoryProducts.category), meta: { added: d.assignCategoryProducts.added } }),
     status: 200,
