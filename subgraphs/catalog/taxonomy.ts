@@ -4,6 +4,7 @@ import { CategoryEntity, ProductCategoryEntity } from './categories/category.ent
 import { CategoryResolver } from './categories/category.resolver.js';
 import { CollectionEntity, CollectionProductEntity } from './collections/collection.entity.js';
 import { CustomerPriceEntity, PriceTierEntity, ProductPriceEntity, ScheduledPriceEntity } from './pricing/price.entity.js';
+import { PricingResolver, ProductEffectivePriceResolver } from './pricing/pricing.resolver.js';
 
 export const TAXONOMY_ENTITIES = [
   CategoryEntity,
@@ -16,4 +17,4 @@ export const TAXONOMY_ENTITIES = [
   ScheduledPriceEntity,
 ];
 
-export const TAXONOMY_RESOLVERS = [CategoryResolver];
+export const TAXONOMY_RESOLVERS = [CategoryResolver, PricingResolver, ProductEffectivePriceResolver];

@@ -9,9 +9,11 @@ async function created(res: Promise<HttpResult>, what: string): Promise<HttpResu
   return r;
 }
 
-async function newProduct(t: SecTenant): Promise<string> {
-  return (await created(rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Fixture', sku: uniq('SKU-') }), headers: t.keyHeaders }), 'product')).body.data.id;
+async function newProduct(t: SecTenant, attrs: Record<string, unknown> = {}): Promise<string> {
+  return (await created(rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Fixture', sku: uniq('SKU-'), ...attrs }), headers: t.keyHeaders }), 'product')).body.data.id;
 }
+
+const SCHEDULED = () => ({ name: 'Fixture sale', price: { amount: 900, currency: 'USD' }, starts_at: new Date().toISOString() });
 
 async function newCategory(t: SecTenant): Promise<{ id: string; slug: string }> {
   const r = await created(rest('POST', '/v1/categories', { body: jsonApi('categories', { name: uniq('Fixture ') }), headers: t.keyHeaders }), 'category');
@@ -43,10 +45,32 @@ const categoryProduct: ParamFixture = {
   },
 };
 
+/** A product with a price of its own (its effective price needs no currency parameter). */
+const pricedProduct: ParamFixture = {
+  value: (t) => t.extra.pricedProduct,
+  foreignCode: 'PRODUCT_NOT_FOUND',
+  ensure: async (t) => {
+    t.extra.pricedProduct ??= await newProduct(t, { price: { amount: 1000, currency: 'USD' } });
+  },
+};
+
+/** A scheduled price of the tenant's fixture product, fresh for every call (DELETE removes it). */
+const scheduledPrice: ParamFixture = {
+  value: (t) => t.extra.scheduledPrice,
+  foreignCode: 'NOT_FOUND',
+  ensure: async (t) => {
+    t.productId ??= await newProduct(t);
+    const r = await created(rest('POST', `/v1/products/${t.productId}/scheduled-prices`, { body: jsonApi('scheduled_price', SCHEDULED()), headers: t.keyHeaders }), 'scheduled price');
+    t.extra.scheduledPrice = r.body.data.id;
+  },
+};
+
 export const TAXONOMY_ROUTE_FIXTURES: { path: RegExp; method?: string; param: string; fixture: ParamFixture }[] = [
   { path: /^\/v1\/categories\/:id$/, method: 'DELETE', param: 'id', fixture: category(true) },
   { path: /^\/v1\/categories\/:id(\/|$)/, param: 'id', fixture: category(false) },
   { path: /^\/v1\/categories\/:id\/products\/:product_id$/, param: 'product_id', fixture: categoryProduct },
+  { path: /^\/v1\/products\/:id\/price$/, param: 'id', fixture: pricedProduct },
+  { path: /^\/v1\/products\/:id\/scheduled-prices\/:scheduled_price_id$/, param: 'scheduled_price_id', fixture: scheduledPrice },
   {
     path: /^\/v1\/categories\/slug\/:slug$/,
     param: 'slug',
@@ -57,6 +81,10 @@ export const TAXONOMY_ROUTE_FIXTURES: { path: RegExp; method?: string; param: st
 export const TAXONOMY_BODIES: Record<string, (t: SecTenant) => Record<string, unknown>> = {
   categories: () => ({ name: uniq('Security fixture ') }),
   category_products: (t) => ({ product_ids: [t.extra.bodyProduct] }),
+  product_prices: () => ({ prices: [{ amount: 1000, currency: 'USD' }, { amount: 900, currency: 'EUR' }] }),
+  price_tiers: () => ({ tiers: [{ min_quantity: 1, max_quantity: 9, price: { amount: 1000, currency: 'USD' } }, { min_quantity: 10, price: { amount: 900, currency: 'USD' } }] }),
+  customer_prices: () => ({ prices: [{ customer_group_id: 'vip', price: { amount: 800, currency: 'USD' } }] }),
+  scheduled_price: SCHEDULED,
 };
 
 export const TAXONOMY_UPDATE_BODIES: Record<string, () => Record<string, unknown>> = {
