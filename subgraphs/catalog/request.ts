@@ -48,3 +48,30 @@ export function slugify(name: string): string {
     .replace(/-+$/, '');
   return s || 'item';
 }
+
+export interface Seo {
+  title?: string;
+  description?: string;
+}
+
+/** SEO fields: title at most 200, description at most 1000 characters; null clears, undefined keeps. */
+export function checkSeo(seo: { title?: string | null; description?: string | null } | null | undefined): Seo | null | undefined {
+  if (seo === undefined || seo === null) return seo;
+  if (seo.title != null && seo.title.length > 200) throw new DomainError('VALIDATION_FAILED', 'seo.title is longer than 200 characters', { parameter: 'seo.title' });
+  if (seo.description != null && seo.description.length > 1000) {
+    throw new DomainError('VALIDATION_FAILED', 'seo.description is longer than 1000 characters', { parameter: 'seo.description' });
+  }
+  return { ...(seo.title != null ? { title: seo.title } : {}), ...(seo.description != null ? { description: seo.description } : {}) };
+}
+
+/** A description of at most 10,000 characters. */
+export function checkDescription(d: string | null | undefined): string | null | undefined {
+  if (typeof d === 'string' && d.length > 10_000) throw new DomainError('VALIDATION_FAILED', 'description is longer than 10000 characters', { parameter: 'description' });
+  return d;
+}
+
+/** A value that must be one of `allowed`, or 422 naming the parameter. */
+export function oneOf<T extends string>(value: string, allowed: readonly T[], parameter: string): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new DomainError('VALIDATION_FAILED', `${parameter} must be one of ${allowed.join(', ')}`, { parameter });
+  return value as T;
+}

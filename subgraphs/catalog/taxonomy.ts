@@ -3,6 +3,7 @@
 import { CategoryEntity, ProductCategoryEntity } from './categories/category.entity.js';
 import { CategoryResolver } from './categories/category.resolver.js';
 import { CollectionEntity, CollectionProductEntity } from './collections/collection.entity.js';
+import { CollectionResolver } from './collections/collection.resolver.js';
 import { CustomerPriceEntity, PriceTierEntity, ProductPriceEntity, ScheduledPriceEntity } from './pricing/price.entity.js';
 import { PricingResolver, ProductEffectivePriceResolver } from './pricing/pricing.resolver.js';
 
@@ -17,4 +18,4 @@ export const TAXONOMY_ENTITIES = [
   ScheduledPriceEntity,
 ];
 
-export const TAXONOMY_RESOLVERS = [CategoryResolver, PricingResolver, ProductEffectivePriceResolver];
+export const TAXONOMY_RESOLVERS = [CategoryResolver, CollectionResolver, PricingResolver, ProductEffectivePriceResolver];

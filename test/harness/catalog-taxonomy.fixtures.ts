@@ -45,6 +45,30 @@ const categoryProduct: ParamFixture = {
   },
 };
 
+/** The tenant's fixture (manual) collection; a fresh one when the route deletes it. */
+function collection(fresh: boolean): ParamFixture {
+  return {
+    value: (t) => t.extra.collection,
+    foreignCode: 'COLLECTION_NOT_FOUND',
+    ensure: async (t) => {
+      if (!fresh && t.extra.collection) return;
+      const r = await created(rest('POST', '/v1/collections', { body: jsonApi('collections', { name: uniq('Fixture ') }), headers: t.keyHeaders }), 'collection');
+      t.extra.collection = r.body.data.id;
+    },
+  };
+}
+
+/** A product of the fixture collection, added again before every call (DELETE removes it). */
+const collectionProduct: ParamFixture = {
+  value: (t) => t.extra.collectionProduct,
+  foreignCode: 'PRODUCT_NOT_FOUND',
+  ensure: async (t) => {
+    t.extra.collectionProduct ??= await newProduct(t);
+    const r = await rest('POST', `/v1/collections/${t.extra.collection}/products`, { body: { data: { product_ids: [t.extra.collectionProduct] } }, headers: t.keyHeaders });
+    if (r.status !== 200) throw new Error(`fixture collection product: HTTP ${r.status} ${JSON.stringify(r.body)}`);
+  },
+};
+
 /** A product with a price of its own (its effective price needs no currency parameter). */
 const pricedProduct: ParamFixture = {
   value: (t) => t.extra.pricedProduct,
@@ -69,6 +93,9 @@ export const TAXONOMY_ROUTE_FIXTURES: { path: RegExp; method?: string; param: st
   { path: /^\/v1\/categories\/:id$/, method: 'DELETE', param: 'id', fixture: category(true) },
   { path: /^\/v1\/categories\/:id(\/|$)/, param: 'id', fixture: category(false) },
   { path: /^\/v1\/categories\/:id\/products\/:product_id$/, param: 'product_id', fixture: categoryProduct },
+  { path: /^\/v1\/collections\/:id$/, method: 'DELETE', param: 'id', fixture: collection(true) },
+  { path: /^\/v1\/collections\/:id(\/|$)/, param: 'id', fixture: collection(false) },
+  { path: /^\/v1\/collections\/:id\/products\/:product_id$/, param: 'product_id', fixture: collectionProduct },
   { path: /^\/v1\/products\/:id\/price$/, param: 'id', fixture: pricedProduct },
   { path: /^\/v1\/products\/:id\/scheduled-prices\/:scheduled_price_id$/, param: 'scheduled_price_id', fixture: scheduledPrice },
   {
@@ -81,6 +108,8 @@ export const TAXONOMY_ROUTE_FIXTURES: { path: RegExp; method?: string; param: st
 export const TAXONOMY_BODIES: Record<string, (t: SecTenant) => Record<string, unknown>> = {
   categories: () => ({ name: uniq('Security fixture ') }),
   category_products: (t) => ({ product_ids: [t.extra.bodyProduct] }),
+  collections: () => ({ name: uniq('Security fixture ') }),
+  collection_products: (t) => ({ product_ids: [t.extra.bodyProduct] }),
   product_prices: () => ({ prices: [{ amount: 1000, currency: 'USD' }, { amount: 900, currency: 'EUR' }] }),
   price_tiers: () => ({ tiers: [{ min_quantity: 1, max_quantity: 9, price: { amount: 1000, currency: 'USD' } }, { min_quantity: 10, price: { amount: 900, currency: 'USD' } }] }),
   customer_prices: () => ({ prices: [{ customer_group_id: 'vip', price: { amount: 800, currency: 'USD' } }] }),
@@ -89,9 +118,10 @@ export const TAXONOMY_BODIES: Record<string, (t: SecTenant) => Record<string, un
 
 export const TAXONOMY_UPDATE_BODIES: Record<string, () => Record<string, unknown>> = {
   categories: () => ({ name: `Renamed ${uniq('')}` }),
+  collections: () => ({ name: `Renamed ${uniq('')}` }),
 };
 
 /** What the routes' bodies refer to, created once per tenant. */
 export async function ensureTaxonomyResources(route: { body?: { type: string } }, t: SecTenant): Promise<void> {
-  if (route.body?.type === 'category_products') t.extra.bodyProduct ??= await newProduct(t);
+  if (route.body?.type === 'category_products' || route.body?.type === 'collection_products') t.extra.bodyProduct ??= await newProduct(t);
 }

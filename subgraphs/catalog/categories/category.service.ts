@@ -7,10 +7,10 @@ import { DomainError } from '../../../lib/errors.js';
 import type { CatalogContext } from '../context.js';
 import { ProductEntity } from '../products/product.entity.js';
 import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
-import { checkPage, checkSlug, requiredText, slugify } from '../request.js';
+import { checkDescription, checkPage, checkSeo, checkSlug, requiredText, slugify } from '../request.js';
 import { lockPartition } from '../sql.js';
-import { CategoryEntity, ProductCategoryEntity, type CategorySeo } from './category.entity.js';
-import type { CategorySeoInput, CreateCategoryInput, UpdateCategoryInput } from './category.inputs.js';
+import { CategoryEntity, ProductCategoryEntity } from './category.entity.js';
+import type { CreateCategoryInput, UpdateCategoryInput } from './category.inputs.js';
 import * as repo from './category.repository.js';
 
 export const MAX_POSITION = 1_000_000;
@@ -66,20 +66,6 @@ function checkPosition(p: number | undefined): number | undefined {
   if (p === undefined || p === null) return undefined;
   if (!Number.isInteger(p) || p < 0 || p > MAX_POSITION) throw new DomainError('VALIDATION_FAILED', `position must be an integer from 0 to ${MAX_POSITION}`, { parameter: 'position' });
   return p;
-}
-
-function checkSeo(seo: CategorySeoInput | null | undefined): CategorySeo | null | undefined {
-  if (seo === undefined || seo === null) return seo;
-  if (seo.title !== undefined && seo.title !== null && seo.title.length > 200) throw new DomainError('VALIDATION_FAILED', 'seo.title is longer than 200 characters', { parameter: 'seo.title' });
-  if (seo.description !== undefined && seo.description !== null && seo.description.length > 1000) {
-    throw new DomainError('VALIDATION_FAILED', 'seo.description is longer than 1000 characters', { parameter: 'seo.description' });
-  }
-  return { ...(seo.title != null ? { title: seo.title } : {}), ...(seo.description != null ? { description: seo.description } : {}) };
-}
-
-function checkDescription(d: string | null | undefined): string | null | undefined {
-  if (typeof d === 'string' && d.length > 10_000) throw new DomainError('VALIDATION_FAILED', 'description is longer than 10000 characters', { parameter: 'description' });
-  return d;
 }
 
 async function requireParent(em: EntityManager, parentId: string): Promise<void> {
