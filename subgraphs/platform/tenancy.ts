@@ -23,7 +23,6 @@ SCOPED_ENTITIES.push(
   'AccountStorageEntity',
   'NotificationSettingsEntity',
   'AccountEventEntity',
-  'WebhookDeliveryEntity',
   'AppWebhookSecretEntity',
   'DataTransferEntity',
 );
