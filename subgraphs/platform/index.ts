@@ -33,7 +33,7 @@ import { AccountStorageEntity } from './storage/account-storage.entity.js';
 import { StorageResolver } from './storage/storage.resolver.js';
 import { NotificationSettingsEntity } from './notifications/notification-settings.entity.js';
 import { AccountEventEntity } from './notifications/account-event.entity.js';
-import { WebhookDeliveryEntity } from './notifications/webhook-delivery.entity.js';
+import { webhookEntities } from '../../lib/webhooks/index.js';
 import { AppWebhookSecretEntity } from './notifications/app-webhook-secret.entity.js';
 import { NotificationsResolver } from './notifications/notifications.resolver.js';
 import { DataTransferAccessCodeEntity, DataTransferAuditEntity, DataTransferEntity } from './data-transfers/data-transfer.entity.js';
@@ -49,7 +49,7 @@ const SERVICE_ENTITIES = [
   AccountStorageEntity,
   NotificationSettingsEntity,
   AccountEventEntity,
-  WebhookDeliveryEntity,
+  ...webhookEntities,
   AppWebhookSecretEntity,
   DataTransferEntity,
   DataTransferAccessCodeEntity,
