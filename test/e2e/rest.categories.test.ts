@@ -186,9 +186,10 @@ describe('POST /v1/categories/:id/products', () => {
 
     const got = await rest('GET', `/v1/categories/${c.id}?include=products,product_count`, { headers: t.keyHeaders });
     expect(got.body.data.attributes.product_count).toBe(2);
+    // newest first, as the product list
     expect(got.body.data.attributes.products.map((p: any) => [p.type, p.attributes.name])).toEqual([
-      ['products', 'Lamp'],
       ['products', 'Bulb'],
+      ['products', 'Lamp'],
     ]);
 
     const removed = await rest('DELETE', `/v1/categories/${c.id}/products/${p1}`, { headers: t.keyHeaders });

@@ -17,7 +17,7 @@ export interface CategoryLoaders {
   childrenByParent: DataLoader<string, CategoryEntity[]>;
   /** products (not deleted) assigned directly to the category */
   productCountByCategory: DataLoader<string, number>;
-  /** the first `limit` products of each category, in assignment order */
+  /** the first `limit` products of each category, newest first (as the product list) */
   productsByCategory(limit: number): DataLoader<string, ProductEntity[]>;
   /** categories of each product, by position then name */
   categoriesByProduct: DataLoader<string, CategoryEntity[]>;
@@ -71,7 +71,7 @@ export function categoryLoaders(ctx: CatalogContext): CategoryLoaders {
           const { appId, environment } = await part();
           const rows = (await em.execute(
             `select * from (
-               select p.*, pc.category_id as _key, row_number() over (partition by pc.category_id order by pc.created_at, p.id) as _rn
+               select p.*, pc.category_id as _key, row_number() over (partition by pc.category_id order by p.created_at desc, p.id desc) as _rn
                  from ${PC()} pc join ${P()} p on p.id = pc.product_id and p.deleted_at is null
                 where pc.app_id = ? and pc.environment = ? and pc.category_id in ${ANY_TEXT}
              ) x where _rn <= ? order by _key, _rn`,

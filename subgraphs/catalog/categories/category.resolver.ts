@@ -95,7 +95,7 @@ export class CategoryResolver {
     return categoryLoaders(ctx).productCountByCategory.load(c.id);
   }
 
-  @FieldResolver(() => [Product], { description: 'products assigned directly to this category, in assignment order' })
+  @FieldResolver(() => [Product], { description: 'products assigned directly to this category, newest first' })
   async products(
     @Root() c: Category,
     @Ctx() ctx: CatalogContext,
