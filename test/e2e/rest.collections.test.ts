@@ -1,5 +1,5 @@
 // Collection REST paths end to end: manual (ordered) and automated (rules evaluated in SQL on read).
-import { createTenant, jsonApi, rest, uniq, type Tenant } from '../harness/client.js';
+import { createTenant, gql, jsonApi, rest, uniq, type Tenant } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
 
 async function product(t: Tenant, attrs: Record<string, unknown>): Promise<string> {
@@ -177,5 +177,31 @@ describe('windows and the list', () => {
     const del = await rest('DELETE', `/v1/collections/${draft.id}`, { headers: t.keyHeaders });
     expect(del.status).toBe(200);
     expectServiceError(await rest('GET', `/v1/collections/${draft.id}`, { headers: t.keyHeaders }), 'products', 404, 'COLLECTION_NOT_FOUND');
+  });
+});
+
+describe('concurrency and GraphQL', () => {
+  test('concurrent appends to one manual collection keep every product once, in distinct places', async () => {
+    const t = await createTenant();
+    const c = await collection(t, { name: 'Busy' });
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push(await product(t, { name: `P${i}` }));
+    const results = await Promise.all(ids.map((id) => rest('POST', `/v1/collections/${c.id}/products`, { body: { data: { product_ids: [id, ids[0]] } }, headers: t.keyHeaders })));
+    expect(results.map((r) => r.status)).toEqual(ids.map(() => 200));
+    expect(results.reduce((n, r) => n + r.body.meta.added, 0)).toBe(8);
+    const listed = await names(t, c.id);
+    expect([...listed].sort()).toEqual(ids.map((_, i) => `P${i}`).sort());
+    expect(await names(t, c.id, '?sort=position')).toEqual(listed);
+  });
+
+  test('GraphQL answers the same codes in extensions', async () => {
+    const [a, b] = await Promise.all([createTenant(), createTenant()]);
+    const c = await collection(a, { name: 'Mine' });
+    const r = await gql('query($id: ID!) { collection(id: $id) { name } }', { id: c.id }, b.keyHeaders);
+    expect(r.body.errors?.[0]?.extensions).toMatchObject({ code: 'COLLECTION_NOT_FOUND', status: 404 });
+    const ok = await gql('query($id: ID!) { collection(id: $id) { name type active } collections { total } }', { id: c.id }, a.keyHeaders);
+    expect(ok.body.data).toEqual({ collection: { name: 'Mine', type: 'manual', active: true }, collections: { total: 1 } });
+    const cat = await gql('{ category(id: "cat_AAAAAAAAAAAAAAAAAAAA") { id } }', {}, a.keyHeaders);
+    expect(cat.body.errors?.[0]?.extensions).toMatchObject({ code: 'CATEGORY_NOT_FOUND', status: 404 });
   });
 });
