@@ -19,6 +19,7 @@ import { AnalyticsResolver } from './analytics/analytics.resolver.js';
 import { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEntity } from './webhooks/webhook.entity.js';
 import { WebhookResolver } from './webhooks/webhook.resolver.js';
 import { migrations } from './migrations/index.js';
+import { JobEntity } from '../../lib/jobs/index.js';
 import { startSearchRuntime } from './runtime.js';
 
 export const search: SubgraphDefinition<SearchLoaders> = {
@@ -37,6 +38,7 @@ export const search: SubgraphDefinition<SearchLoaders> = {
     WebhookEntity,
     WebhookDeliveryEntity,
     WebhookAttemptEntity,
+    JobEntity,
   ],
   migrations,
   filters: appTenantFilter(['IndexEntity', 'TaskEntity', 'SearchQueryEntity', 'SearchEventEntity', 'WebhookEntity', 'WebhookDeliveryEntity']),
