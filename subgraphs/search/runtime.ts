@@ -1,13 +1,15 @@
 // The search service's process-level services, built once per process (SubgraphDefinition.runtime)
 // and passed explicitly: requests get them as `ctx.runtime`, the workers (workers.ts) as
-// `deps.runtime`. The pg pool of the hot paths, the in-memory engines, the analytics buffer, the
-// searches-per-second limiter. Nothing here imports the task or webhook code that uses it.
+// `deps.runtime`. The pg pool of the hot paths, the in-memory engines, the webhook outbox (lib/webhooks),
+// the analytics buffer, the searches-per-second limiter. Nothing here imports the task code that uses it.
 import type pg from 'pg';
+import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
 import type { Logger } from '../../lib/logger.js';
 import type { PubSub } from '../../lib/pubsub.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../lib/rate-limit.js';
 import { connectRedis } from '../../lib/redis.js';
 import type { SubgraphRuntime, WorkerDeps } from '../../lib/subgraph.js';
+import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import { AnalyticsBuffer } from './analytics/analytics.buffer.js';
 import { loadSearchConfig, type SearchConfig } from './config.js';
 import { createPool } from './db.js';
@@ -25,10 +27,12 @@ export interface SearchRuntime {
   limiter: RateLimiter;
   analytics: AnalyticsBuffer;
   allowPrivateNetwork: boolean;
-  /** after a commit that queued webhook deliveries: wake this process's dispatcher (none runs when SEARCH_WORKER=0) */
+  /** the master-key SecretBox (webhook secrets are sealed with it) */
+  secrets: SecretBox;
+  /** the webhook outbox and sender of this process (lib/webhooks); it sends only when SEARCH_WORKER=1 */
+  webhooks: WebhookRuntime;
+  /** after a commit that queued webhook deliveries: send them now rather than at the next poll */
   wakeDispatcher(): void;
-  /** the dispatcher of this process registers its wake-up here when it starts (workers.ts) */
-  attachDispatcher(wake: (() => void) | undefined): void;
 }
 
 export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRuntime<SearchRuntime>> {
@@ -38,7 +42,23 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
   const pool = createPool(dbUrl);
   pool.on('error', (e) => log.warn('idle pg connection lost', { err: e }));
   const redis = deps.cfg.redisUrl ? await connectRedis(deps.cfg.redisUrl, log) : undefined;
-  let dispatcher: (() => void) | undefined;
+  const secrets = masterSecretBox(deps.cfg, log);
+  const webhooks = new WebhookRuntime({
+    schema: 'search',
+    service: 'search',
+    secrets,
+    allowPrivate: deps.cfg.allowPrivateNetworkFetch,
+    log,
+    sql: toSql(pool),
+    maxAttempts: cfg.webhookMaxAttempts,
+    retryBaseMs: cfg.webhookBackoffMs,
+    jitter: 0,
+    timeoutMs: cfg.webhookTimeoutMs,
+    pollMs: Math.min(cfg.pollMs, cfg.webhookBackoffMs),
+    // X-Signature is the header docs/search.md promised before X-Webhook-Signature became everyone's
+    signatureHeaders: ['x-webhook-signature', 'x-signature'],
+    send: cfg.worker,
+  });
   const rt: SearchRuntime = {
     cfg,
     pool,
@@ -49,8 +69,9 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     limiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     analytics: new AnalyticsBuffer(pool, log, cfg.analyticsFlushMs),
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
-    wakeDispatcher: () => dispatcher?.(),
-    attachDispatcher: (wake) => (dispatcher = wake),
+    secrets,
+    webhooks,
+    wakeDispatcher: () => webhooks.kick(),
   };
   rt.analytics.start();
   log.info('search runtime started', { defaultPlan: cfg.defaultPlan, worker: cfg.worker });

@@ -16,7 +16,7 @@ import { one, run, withTx } from '../db.js';
 import { asClientError } from '../errors.js';
 import type { SearchRuntime } from '../runtime.js';
 import { T } from '../sql.js';
-import { queueWebhookEvent } from '../webhooks/outbox.js';
+import { queueWebhookEvent } from '../webhooks/webhook.events.js';
 import type { TaskErrorData } from './task.entity.js';
 import { publishTaskEvent } from './task.events.js';
 import { failureEvent, HANDLERS, lockIndex, type HandlerResult } from './task.handlers.js';
