@@ -40,7 +40,7 @@ function context(): CatalogContext {
   const tenant: TenantContext = { kind: 'key', requestId: 'r', scopes: ['products:read'], ...part };
   const em = orm.em.fork();
   catalog.scope(em, tenant);
-  const base = { tenant, em, log: createLogger({}, 'silent'), pubsub: createMemoryPubSub(), requestId: 'r' };
+  const base = { tenant, em, log: createLogger({}, 'silent'), pubsub: createMemoryPubSub(), requestId: 'r', runtime: undefined };
   return { ...base, loaders: catalog.createLoaders(base) };
 }
 
