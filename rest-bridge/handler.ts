@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '../lib/errors.js';
 import { BodyTooLargeError, MiB, pathOf, readBody, sendJson } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
+import type { ObjectStore } from '../lib/object-store.js';
 import { fromDomainError, fromGraphQLError, INTERNAL, isBridgeFault, renderErrors, restError, type RestError } from './errors.js';
 import type { GatewayClient } from './gateway-client.js';
 import { basicHealth, detailedHealth, readiness, VERSION, type HealthAnswer } from './health.js';
@@ -31,8 +32,10 @@ export interface HandlerDeps {
   gateway: Pick<GatewayClient, 'execute' | 'health'>;
   log: Logger;
   startedAt?: number;
-  /** verifies presigned upload URLs (INTERNAL_SECRET) for raw-body routes */
+  /** verifies presigned upload URLs and seals upload receipts (INTERNAL_SECRET) for raw-body routes */
   uploadSecret?: string;
+  /** where raw-body routes store what they receive; required when a route has `upload` */
+  objects?: ObjectStore;
 }
 
 /** Which service's error shape a path gets when no route matched it. */
@@ -70,6 +73,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const op = operations.get(r.operation);
     if (!op) throw new Error(`route ${r.method} ${r.path}: operation ${r.operation} not found in rest-bridge/operations/`);
     if (op.service !== r.service) throw new Error(`route ${r.method} ${r.path}: operation ${r.operation} lives in ${op.service}.graphql, not ${r.service}.graphql`);
+    if (r.upload && (!deps.objects || !deps.uploadSecret || !r.path.includes('/:token'))) throw new Error(`route ${r.method} ${r.path}: an upload route needs a :token path parameter, an object store and the upload secret`);
   }
   const openapi = buildOpenApi(deps.routes, { version: VERSION });
   const entries: Entry[] = [
@@ -141,7 +145,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
 
       const caller = { headers: req.headers, clientIp: req.socket.remoteAddress, requestId };
       const outcome = route.upload
-        ? await executeUpload(route, req, input, { gateway, operation: operations.get(route.operation)!, caller, uploadSecret: deps.uploadSecret ?? '' })
+        ? await executeUpload(route, req, input, { gateway, operation: operations.get(route.operation)!, caller, uploadSecret: deps.uploadSecret!, objects: deps.objects! })
         : await gateway.execute(operations.get(route.operation)!, variables, caller);
       if (outcome.kind === 'unavailable') {
         log.warn('gateway unavailable', { route: route.operation, reason: outcome.reason });
