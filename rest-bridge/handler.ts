@@ -17,7 +17,7 @@ import { buildOpenApi } from './openapi.js';
 import type { Operation } from './operations.js';
 import { parseQuery } from './query.js';
 import { compileRouter } from './router.js';
-import { executeUpload } from './upload.js';
+import { executeUpload, sendStoredObject } from './upload.js';
 import type { AuthMode, Route, RouteInput, Service } from './types.js';
 
 export const BODY_LIMIT = MiB;
@@ -34,7 +34,7 @@ export interface HandlerDeps {
   startedAt?: number;
   /** verifies presigned upload URLs and seals upload receipts (INTERNAL_SECRET) for raw-body routes */
   uploadSecret?: string;
-  /** where raw-body routes store what they receive; required when a route has `upload` */
+  /** where raw-body routes store what they receive and raw routes read stored files from; required when a route has `upload` */
   objects?: ObjectStore;
 }
 
@@ -159,6 +159,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       }
       if (route.raw) {
         const r = route.raw(outcome.data, input);
+        if ('objectKey' in r) return await sendStoredObject(res, deps.objects, r, route.status, outcome.headers);
         res.writeHead(route.status, { ...outcome.headers, ...r.headers, 'content-type': r.contentType, 'content-length': String(r.body.length) });
         res.end(r.body);
         return;

@@ -75,12 +75,11 @@ export interface RawUploadSpec {
   types: readonly MediaType[];
 }
 
-/** A non-JSON response (an image): built from the operation's data. */
-export interface RawResponse {
-  contentType: string;
-  body: Buffer;
-  headers?: Record<string, string>;
-}
+/**
+ * A non-JSON response (an image), built from the operation's data: the bytes themselves, or the
+ * key of an object in the store, which the bridge streams from there (no bytes through the gateway).
+ */
+export type RawResponse = { contentType: string; headers?: Record<string, string> } & ({ body: Buffer } | { objectKey: string });
 
 export interface ResourceObject {
   id: string;

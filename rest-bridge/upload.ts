@@ -4,13 +4,14 @@
 // first bytes, SHA-256) into the object store under the grant's key; only then does the route's
 // mutation run, with a reference to the stored object and the bridge's receipt. A refused body
 // leaves nothing in the store, nor does an upload whose mutation fails.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../lib/errors.js';
 import type { ObjectStore } from '../lib/object-store.js';
 import { signUploadReceipt, verifyUploadToken, type StoredUpload, type UploadGrant } from '../lib/upload-token.js';
 import type { CallerInfo, GatewayClient, GatewayOutcome } from './gateway-client.js';
 import type { Operation } from './operations.js';
-import type { RawUploadSpec, Route, RouteInput } from './types.js';
+import type { RawResponse, RawUploadSpec, Route, RouteInput } from './types.js';
 import { UploadInspector } from './upload-stream.js';
 
 export interface UploadDeps {
@@ -71,4 +72,19 @@ export async function executeUpload(route: Route, req: IncomingMessage, input: R
   }
   if (outcome.kind !== 'data') await deps.objects.delete(stored.key);
   return outcome;
+}
+
+/** Answer a raw route with an object of the store, streamed (the operation named it; the bytes never crossed the gateway). */
+export async function sendStoredObject(
+  res: ServerResponse,
+  objects: ObjectStore | undefined,
+  r: Extract<RawResponse, { objectKey: string }>,
+  status: number,
+  headers: Record<string, string>,
+): Promise<void> {
+  if (!objects) throw new Error('a raw route answered a stored object, but the bridge has no object store');
+  const o = await objects.get(r.objectKey);
+  if (!o) throw new DomainError('NOT_FOUND', 'The file is no longer stored');
+  res.writeHead(status, { ...headers, ...r.headers, 'content-type': r.contentType, 'content-length': String(o.size) });
+  await pipeline(o.body, res);
 }

@@ -66,7 +66,7 @@ export const PLATFORM_STORAGE_ROUTES: Route[] = [
     summary: "An account's published logo (public; the URL is branding.logo_url)",
     variables: (r) => ({ accountId: r.params.account_id, file: r.params.file }),
     result: (d) => ({ data: resource('logo_files', { id: 'logo', ...d.accountLogoFile }) }),
-    raw: (d) => ({ contentType: d.accountLogoFile.contentType, body: Buffer.from(d.accountLogoFile.data, 'base64'), headers: { 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' } }),
+    raw: (d) => ({ contentType: d.accountLogoFile.contentType, objectKey: d.accountLogoFile.objectKey, headers: { 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' } }),
     status: 200,
     responseType: 'logo_files',
   },

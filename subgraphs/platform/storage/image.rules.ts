@@ -14,6 +14,16 @@ export interface ImageInfo {
 export const IMAGE_CONTENT_TYPES: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
 export const MAX_IMAGE_SIDE = 10_000;
 
+/** the extension of a published image file, and back (the file name carries the format) */
+export const FILE_EXTENSIONS: Record<ImageFormat, string> = { png: 'png', jpeg: 'jpg', gif: 'gif', webp: 'webp' };
+
+export function formatOfFile(file: string): ImageFormat {
+  const ext = file.slice(file.lastIndexOf('.') + 1);
+  const format = (Object.keys(FILE_EXTENSIONS) as ImageFormat[]).find((f) => FILE_EXTENSIONS[f] === ext);
+  if (!format) throw new Error(`not a published image file name: ${file}`);
+  return format;
+}
+
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 function png(b: Buffer): [number, number] | null {

@@ -17,7 +17,7 @@ import { AccountDetailsEntity } from '../account-details/account-details.entity.
 import { platformRuntime } from '../runtime.js';
 import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { fail, intInRange } from '../validation.js';
-import { sniffImage, MAX_IMAGE_SIDE, type ImageInfo } from './image.rules.js';
+import { sniffImage, FILE_EXTENSIONS, formatOfFile, IMAGE_CONTENT_TYPES, MAX_IMAGE_SIDE, type ImageInfo } from './image.rules.js';
 import { accountObjectKey, ensureStorage, objectStore } from './storage.service.js';
 
 /** CONTRACT: image bodies up to 10 MiB. */
@@ -78,7 +78,7 @@ export async function publishLogo(ctx: PlatformContext, accountUrlId: string, up
     throw new DomainError('INVALID_IMAGE', image.message, { parameter: 'upload_id' });
   }
   const info = image.info;
-  const file = `${uploadId}.${info.format === 'jpeg' ? 'jpg' : info.format}`;
+  const file = `${uploadId}.${FILE_EXTENSIONS[info.format]}`;
   const logoKey = `logos/${file}`;
   await objects.copy(staging, accountObjectKey(account.id, logoKey));
   const logoUrl = `${platformRuntime().cfg.publicUrl}/logos/${account.id}/${file}`;
@@ -114,8 +114,8 @@ function checkImage(bytes: Buffer): { ok: true; info: ImageInfo } | { ok: false;
 export async function logoFile(ctx: PlatformContext, accountId: string, file: string) {
   const details = await ctx.em.findOne(AccountDetailsEntity, { account: accountId }, { filters: false });
   if (!details?.logoObjectKey || details.logoObjectKey !== `logos/${file}`) throw new DomainError('LOGO_NOT_FOUND', 'No such logo', { parameter: 'file' });
-  const bytes = await readObject(objectStore(), accountObjectKey(accountId, details.logoObjectKey), LOGO_MAX_BYTES);
-  if (!bytes) throw new DomainError('LOGO_NOT_FOUND', 'No such logo', { parameter: 'file' });
-  const info = sniffImage(bytes);
-  return { contentType: info?.contentType ?? 'application/octet-stream', data: bytes.toString('base64'), bytes: bytes.length };
+  const objectKey = accountObjectKey(accountId, details.logoObjectKey);
+  const head = await objectStore().head(objectKey);
+  if (!head) throw new DomainError('LOGO_NOT_FOUND', 'No such logo', { parameter: 'file' });
+  return { contentType: IMAGE_CONTENT_TYPES[formatOfFile(file)], objectKey, bytes: head.size };
 }

@@ -38,9 +38,9 @@ export class UploadedObject {
   @Field({ description: 'hex SHA-256 of the whole object' }) sha256!: string;
 }
 
-@ObjectType({ description: 'A published logo file, for the public logo URL' })
+@ObjectType({ description: 'A published logo file, for the public logo URL: the REST bridge streams it from the object store' })
 export class LogoFile {
   @Field() contentType!: string;
-  @Field({ description: 'base64' }) data!: string;
+  @Field({ description: "the file's key in the object store" }) objectKey!: string;
   @Field(() => Int) bytes!: number;
 }
