@@ -2,7 +2,7 @@
 // (document 3 part B). The engine (./engine) is pure code; ./runtime.ts runs the task worker, the
 // webhook dispatcher and the in-memory engines of this process.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
-import { appTenantFilter, scopeToApp } from '../../lib/tenant-entity.js';
+import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createSearchLoaders, type SearchLoaders } from './context.js';
 import { IndexEntity } from './indexes/index.entity.js';
 import { IndexResolver } from './indexes/index.resolver.js';
@@ -16,7 +16,7 @@ import { IndexSnapshotEntity } from './engines/snapshot.entity.js';
 import { SearchResolver } from './searching/search.resolver.js';
 import { SearchEventEntity, SearchQueryEntity } from './analytics/analytics.entity.js';
 import { AnalyticsResolver } from './analytics/analytics.resolver.js';
-import { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEntity } from './webhooks/webhook.entity.js';
+import { webhookEntities } from '../../lib/webhooks/index.js';
 import { WebhookResolver } from './webhooks/webhook.resolver.js';
 import { migrations } from './migrations/index.js';
 import { startSearchRuntime } from './runtime.js';
@@ -34,12 +34,9 @@ export const search: SubgraphDefinition<SearchLoaders> = {
     IndexSnapshotEntity,
     SearchQueryEntity,
     SearchEventEntity,
-    WebhookEntity,
-    WebhookDeliveryEntity,
-    WebhookAttemptEntity,
+    ...webhookEntities,
   ],
   migrations,
-  filters: appTenantFilter(['IndexEntity', 'TaskEntity', 'SearchQueryEntity', 'SearchEventEntity', 'WebhookEntity', 'WebhookDeliveryEntity']),
   scope: scopeToApp,
   createLoaders: createSearchLoaders,
   // the task worker, webhook dispatcher and engine cache of this process (runtime.ts)
