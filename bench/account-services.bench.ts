@@ -3,7 +3,8 @@
 //  2. listing 50 credentials (masked);
 //  3. event latency: from the 201 of a credential write to the signed webhook arriving at a local
 //     receiver (outbox commit → worker kick → claim → POST);
-//  4. logo upload through the presigned URL: 100 KiB (one gateway call) and 5 MiB (10 chunked calls);
+//  4. logo upload through the presigned URL, streamed by the bridge into the object store (local,
+//     or S3 with OBJECT_STORE=s3 and S3_*): 100 KiB and 5 MiB, one gateway call each;
 //  5. the public data-transfer details page (no credentials; one audit row per view).
 // Run: BENCH_PORT_BASE=… [DATABASE_URL=…] npx node --import @swc-node/register/esm-register bench/account-services.bench.ts
 import { createServer } from 'node:http';
@@ -87,8 +88,8 @@ try {
   console.log(fmt('event: 201 → signed webhook received', summarize(latencies, performance.now() - started)));
 
   for (const [label, size] of [
-    ['logo PUT 100 KiB (1 gateway call)', 100 * 1024],
-    ['logo PUT 5 MiB (10 chunked gateway calls)', 5 * 1024 * 1024],
+    ['logo PUT 100 KiB (streamed to the store)', 100 * 1024],
+    ['logo PUT 5 MiB (streamed to the store)', 5 * 1024 * 1024],
   ] as const) {
     const body = Buffer.concat([tinyPng(16, 16), Buffer.alloc(size, 1)]);
     const samples: number[] = [];
