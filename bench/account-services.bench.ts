@@ -7,6 +7,7 @@
 //     or S3 with OBJECT_STORE=s3 and S3_*): 100 KiB and 5 MiB, one gateway call each;
 //  5. the public data-transfer details page (no credentials; one audit row per view).
 // Run: BENCH_PORT_BASE=… [DATABASE_URL=…] npx node --import @swc-node/register/esm-register bench/account-services.bench.ts
+// BENCH_S3=1 runs the stack on OBJECT_STORE=s3 against an S3-compatible server (s3rver) started here.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -15,6 +16,7 @@ import { createLogger } from '../lib/logger.js';
 import { signJwt } from '../gateway/auth/jwt.js';
 import { startStack } from '../scripts/stack.js';
 import { tinyPng } from '../test/harness/platform-services.fixtures.js';
+import { startS3Server } from '../test/harness/s3-server.js';
 import { scratchDatabase, stackPorts } from './harness.js';
 import { fmt, sequential, summarize } from './stats.js';
 
@@ -23,8 +25,10 @@ const ROOT = resolve(import.meta.dirname, '..');
 const base = Number(process.env.BENCH_PORT_BASE ?? 16000);
 const scratch = await scratchDatabase('as');
 const dbUrl = scratch.url;
+const s3 = process.env.BENCH_S3 === '1' ? await startS3Server('bench-objects') : undefined;
 const env = {
   ...process.env,
+  ...s3?.env,
   DATABASE_URL: dbUrl ?? '',
   ...stackPorts(base),
   DATA_DIR: resolve(ROOT, '.data', 'bench'),
@@ -66,7 +70,7 @@ try {
   await call('POST', '/platforms', 'platforms', { code, name: 'Bench' });
   const acct = await call('POST', '/accounts', 'accounts', { name: 'Bench', code, deployment_model: 'dedicated_cloud' });
   const url = acct.attributes.url_id;
-  console.log(`account services bench (N=${N}; ${stack.subgraphs.length} subgraphs, gateway, REST bridge in this process; 2 shared cores)`);
+  console.log(`account services bench (N=${N}; ${stack.subgraphs.length} subgraphs, gateway, REST bridge in this process; object store ${cfg.objectStore.kind}; 2 shared cores)`);
 
   let i = 0;
   console.log(fmt('POST /keys (seal + outbox, no webhook targets)', await sequential(N, 20, () => call('POST', `/accounts/${url}/keys`, 'credentials', { name: `k${i++}`, provider: 'stripe', secret: `sk_bench_${i}_abcdefghijklmnop` }))));
@@ -110,6 +114,7 @@ try {
 } finally {
   receiver.close();
   await stack.stop();
+  await s3?.stop();
   await scratch.drop();
 }
 process.exit(0);

@@ -6,21 +6,17 @@ import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config } from './config.js';
 import { LocalObjectStore } from './object-store/local.js';
-import { S3ObjectStore } from './object-store/s3.js';
 import type { ObjectStore } from './object-store/types.js';
 
 export { checkObjectKey, type ListedObject, type ObjectInfo, type ObjectStore, type ObjectStream } from './object-store/types.js';
 export { LocalObjectStore } from './object-store/local.js';
-export { S3ObjectStore, type S3Settings } from './object-store/s3.js';
 
-export function createObjectStore(cfg: Pick<Config, 'objectStore' | 'dataDir'>): ObjectStore {
-  if (cfg.objectStore.kind === 's3') return new S3ObjectStore(cfg.objectStore);
-  return new LocalObjectStore(resolve(cfg.dataDir, 'objects'));
-}
-
-/** The store of `cfg`, checked: a missing bucket or refused credentials stop start-up with one line (ConfigError). */
+/**
+ * The store of `cfg`, checked: a missing bucket or refused credentials stop start-up with one line
+ * (ConfigError). The S3 client is loaded only when OBJECT_STORE=s3, so local processes start light.
+ */
 export async function openObjectStore(cfg: Pick<Config, 'objectStore' | 'dataDir'>): Promise<ObjectStore> {
-  const store = createObjectStore(cfg);
+  const store = cfg.objectStore.kind === 's3' ? new (await import('./object-store/s3.js')).S3ObjectStore(cfg.objectStore) : new LocalObjectStore(resolve(cfg.dataDir, 'objects'));
   await store.check();
   return store;
 }

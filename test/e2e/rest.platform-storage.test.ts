@@ -120,6 +120,19 @@ describe('logo: presign → PUT → publish', () => {
     expect(storedFiles(p.accountId)).toEqual(before);
   });
 
+  test('a client that hangs up mid-upload leaves nothing in the store', async () => {
+    const p = await presign();
+    const before = storedFiles(p.accountId);
+    const { request } = await import('node:http');
+    const req = request(p.url, { method: 'PUT', headers: { 'content-length': String(1024 * 1024) } });
+    req.on('error', () => undefined);
+    req.write(Buffer.concat([tinyPng(), Buffer.alloc(200_000, 5)]));
+    await new Promise((r) => setTimeout(r, 300));
+    req.destroy();
+    for (let i = 0; i < 20 && storedFiles(p.accountId).length !== before.length; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(storedFiles(p.accountId)).toEqual(before);
+  });
+
   test("the upload mutation is public but needs the bridge's receipt: a forged reference is refused", async () => {
     const p = await presign();
     const object = { key: p.grant.k, size: 10, contentType: 'image/png', sha256: '0'.repeat(64), receipt: 'forged' };

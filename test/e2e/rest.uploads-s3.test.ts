@@ -4,7 +4,8 @@
 // logo URL serves it; oversize and wrong-type uploads leave nothing in the bucket.
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readObject, S3ObjectStore } from '../../lib/object-store.js';
+import { readObject } from '../../lib/object-store.js';
+import { S3ObjectStore } from '../../lib/object-store/s3.js';
 import { createTenant, jsonApi, stack, type Tenant } from '../harness/client.js';
 import { putUpload, tinyPng } from '../harness/platform-services.fixtures.js';
 import { startS3Server, type TestS3 } from '../harness/s3-server.js';

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ConfigError, loadConfig } from '../../lib/config.js';
 import { redact } from '../../lib/logger.js';
-import { checkObjectKey, createObjectStore, LocalObjectStore, openObjectStore, readAll, readObject, S3ObjectStore, type ObjectStore } from '../../lib/object-store.js';
+import { checkObjectKey, LocalObjectStore, openObjectStore, readAll, readObject, type ObjectStore } from '../../lib/object-store.js';
+import { S3ObjectStore } from '../../lib/object-store/s3.js';
 import { startS3Server, type TestS3 } from '../harness/s3-server.js';
 
 /** A stream of `total` bytes of `fill`, in 64 KiB chunks, that fails after `failAfter` bytes when given. */
@@ -101,7 +102,7 @@ describe('configuration and start-up check', () => {
   const s3env = () => ({ OBJECT_STORE: 's3', S3_ENDPOINT: s3.endpoint, S3_BUCKET: s3.bucket, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' });
 
   test('local by default, under DATA_DIR/objects; s3 with path-style by default at a custom endpoint', async () => {
-    expect(createObjectStore({ objectStore: { kind: 'local' }, dataDir: root }).backend).toBe('local');
+    expect((await openObjectStore({ objectStore: { kind: 'local' }, dataDir: root })).backend).toBe('local');
     const cfg = loadConfig(s3env());
     expect(cfg.objectStore).toMatchObject({ kind: 's3', endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', forcePathStyle: true });
     expect(loadConfig({ ...s3env(), S3_FORCE_PATH_STYLE: 'false' }).objectStore).toMatchObject({ forcePathStyle: false });

@@ -1,6 +1,9 @@
 // Is this buffer an image we accept as a logo, and how large is it? Decided from the bytes alone
 // (magic numbers and the format's own header), never from a client's Content-Type or file name.
 // PNG, JPEG, GIF and WebP only: SVG is refused on purpose (it is a document that can carry script).
+// The REST bridge already refused other types by their magic bytes (lib/media-type.ts); this reads
+// the format's own header for the pixel size.
+import { PNG_SIGNATURE } from '../../../lib/media-type.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp';
 
@@ -24,7 +27,6 @@ export function formatOfFile(file: string): ImageFormat {
   return format;
 }
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 function png(b: Buffer): [number, number] | null {
   if (b.length < 24 || !b.subarray(0, 8).equals(PNG_SIGNATURE)) return null;
