@@ -4,6 +4,7 @@
 // logo URL serves it; oversize and wrong-type uploads leave nothing in the bucket.
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { stackPorts } from '../../bench/harness.js';
 import { readObject } from '../../lib/object-store.js';
 import { S3ObjectStore } from '../../lib/object-store/s3.js';
 import { createTenant, jsonApi, stack, type Tenant } from '../harness/client.js';
@@ -21,17 +22,8 @@ let t: Tenant;
 beforeAll(async () => {
   s3 = await startS3Server();
   bucket = new S3ObjectStore({ endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
-  const env = {
-    ...stack().env,
-    ...s3.env,
-    PUBLIC_URL: rest,
-    GATEWAY_PORT: String(base),
-    PLATFORM_PORT: String(base + 1),
-    AI_PORT: String(base + 2),
-    CATALOG_PORT: String(base + 3),
-    SEARCH_PORT: String(base + 4),
-    REST_PORT: String(base + 80),
-  };
+  // the main stack's database (and embedded server, when there is no DATABASE_URL), its own ports
+  const env = { ...stack().env, ...s3.env, ...stackPorts(base), EMBEDDED_PG_PORT: stack().env.EMBEDDED_PG_PORT, PUBLIC_URL: rest };
   child = spawnScript('scripts/start-all.ts', env, 's3-stack');
   [t] = await Promise.all([createTenant(), waitFor(`${rest}/health/ready`, 90_000, child)]);
 }, 120_000);
