@@ -109,7 +109,7 @@ export class LocalObjectStore implements ObjectStore {
     for (const entry of entries.sort()) {
       const s = await stat(join(dir, entry));
       if (!s.isFile()) continue;
-      out.push({ key: relative(this.root, join(dir, entry)).split(sep).join('/'), size: s.size });
+      out.push({ key: relative(this.root, join(dir, entry)).split(sep).join('/'), size: s.size, lastModified: s.mtime });
     }
     return out;
   }

@@ -161,7 +161,7 @@ export class S3ObjectStore implements ObjectStore {
     let ContinuationToken: string | undefined;
     do {
       const r = await this.send('list', () => this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix, ContinuationToken })));
-      for (const o of r.Contents ?? []) if (o.Key) out.push({ key: o.Key, size: o.Size ?? 0 });
+      for (const o of r.Contents ?? []) if (o.Key) out.push({ key: o.Key, size: o.Size ?? 0, lastModified: o.LastModified ?? new Date(0) });
       ContinuationToken = r.IsTruncated ? r.NextContinuationToken : undefined;
     } while (ContinuationToken);
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

@@ -16,6 +16,7 @@ export interface ObjectStream extends ObjectInfo {
 export interface ListedObject {
   key: string;
   size: number;
+  lastModified: Date;
 }
 
 export interface ObjectStore {

@@ -3,7 +3,7 @@
 // the upload URL as a credential (tampered, expired, oversized, wrong type, forged receipt). Every
 // refused upload leaves nothing in the store. The same flow on an S3 store: rest.uploads-s3.test.ts.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { signUploadToken } from '../../lib/upload-token.js';
 import { createTenant, gql, jsonApi, rest, stack, type Tenant } from '../harness/client.js';
@@ -118,6 +118,19 @@ describe('logo: presign → PUT → publish', () => {
     expect(r.status).toBe(413);
     expect(((await r.json()) as { error: string }).error).toBe('payload_too_large');
     expect(storedFiles(p.accountId)).toEqual(before);
+  });
+
+  test('staged uploads not published within a day are removed at the next presign; fresh ones stay', async () => {
+    const fresh = await createTenant();
+    const old = await presign(fresh);
+    expect((await putUpload(old.url, tinyPng())).status).toBe(200);
+    const recent = await presign(fresh);
+    expect((await putUpload(recent.url, tinyPng())).status).toBe(200);
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600_000);
+    utimesSync(resolve(stack().env.DATA_DIR, 'objects', old.grant.k), twoDaysAgo, twoDaysAgo);
+    await presign(fresh);
+    expect(storedFiles(old.accountId).sort()).toEqual([recent.id]);
+    expectServiceError(await rest('POST', `/accounts/${fresh.accountUrlId}/logo/publish`, { headers: fresh.platformHeaders, body: jsonApi('logos', { upload_id: old.id }) }), P, 404, 'UPLOAD_NOT_FOUND');
   });
 
   test('a client that hangs up mid-upload leaves nothing in the store', async () => {

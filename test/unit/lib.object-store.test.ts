@@ -58,10 +58,12 @@ describe.each(stores)('%s store', (name, make) => {
     expect(await store.head(`${p}/logos/a.png`)).toMatchObject({ size: 3 });
     await store.copy(`${p}/logos/a.png`, `${p}/published/b.png`);
     expect((await readObject(store, `${p}/published/b.png`, 100))?.toString()).toBe('abc');
-    expect(await store.list(p)).toEqual([
-      { key: `${p}/logos/a.png`, size: 3 },
-      { key: `${p}/published/b.png`, size: 3 },
+    const listed = await store.list(p);
+    expect(listed).toEqual([
+      { key: `${p}/logos/a.png`, size: 3, lastModified: expect.anything() },
+      { key: `${p}/published/b.png`, size: 3, lastModified: expect.anything() },
     ]);
+    expect(Math.abs(listed[0].lastModified.getTime() - Date.now())).toBeLessThan(60_000);
     await store.delete(`${p}/logos/a.png`);
     await store.delete(`${p}/logos/a.png`); // already gone: no error
     expect(await store.get(`${p}/logos/a.png`)).toBeNull();

@@ -27,12 +27,24 @@ export const UPLOAD_TTL_SEC = 15 * 60;
 export const LOGO_UPLOAD_PURPOSE = 'logo';
 const UPLOAD_ID_RE = /^upl_[A-Za-z0-9]{20}$/;
 
+/** Staged uploads not published within a day are removed (at the account's next presign). */
+export const STAGED_UPLOAD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
 const stagingKey = (uploadId: string) => `logos/uploads/${uploadId}`;
+
+async function sweepStagedUploads(accountId: string): Promise<void> {
+  const objects = objectStore();
+  const before = Date.now() - STAGED_UPLOAD_MAX_AGE_MS;
+  for (const o of await objects.list(accountObjectKey(accountId, 'logos/uploads'))) {
+    if (o.lastModified.getTime() < before) await objects.delete(o.key);
+  }
+}
 
 export async function presignLogo(ctx: PlatformContext, accountUrlId: string, contentLength?: number | null) {
   const account = await getAccount(ctx, accountUrlId);
   const declared = intInRange(contentLength, 'content_length', 1, LOGO_MAX_BYTES);
   await ensureStorage(ctx, account);
+  await sweepStagedUploads(account.id);
   const { cfg } = platformRuntime();
   const uploadId = newId('upl');
   const grant: UploadGrant = {
