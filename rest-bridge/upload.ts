@@ -59,6 +59,8 @@ export async function executeUpload(route: Route, req: IncomingMessage, input: R
     grant = authorizeUpload(spec, input.params.token, deps.uploadSecret);
     stored = await store(req, spec, grant, deps.objects);
   } catch (e) {
+    // refused, or the store failed: stop feeding the inspector and drain the rest, so the answer reaches the client
+    req.unpipe();
     if (!req.complete) req.resume();
     throw e;
   }
