@@ -133,6 +133,14 @@ describe('logo: presign → PUT → publish', () => {
     expectServiceError(await rest('POST', `/accounts/${fresh.accountUrlId}/logo/publish`, { headers: fresh.platformHeaders, body: jsonApi('logos', { upload_id: old.id }) }), P, 404, 'UPLOAD_NOT_FOUND');
   });
 
+  test('an upload whose mutation refuses it (the account was deleted after presign) → 404, and the object is removed', async () => {
+    const doomed = await createTenant();
+    const p = await presign(doomed);
+    expect((await rest('DELETE', `/accounts/${doomed.accountUrlId}`, { headers: doomed.platformHeaders })).status).toBe(200);
+    expectServiceError(await putUpload(p.url, tinyPng()), P, 404, 'ACCOUNT_NOT_FOUND');
+    expect(storedFiles(p.accountId)).toEqual([]);
+  });
+
   test('a client that hangs up mid-upload leaves nothing in the store', async () => {
     const p = await presign();
     const before = storedFiles(p.accountId);
