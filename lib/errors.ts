@@ -103,7 +103,6 @@ export const ERROR_TABLE = {
   EXCHANGE_NOT_FOUND: { status: 404, title: 'Message-broker configuration not found' },
   EXCHANGE_NAME_TAKEN: { status: 409, title: 'Message-broker configuration name already in use in this account' },
   DETAILS_ALREADY_EXIST: { status: 409, title: 'Account details already exist (use PUT)' },
-  STORAGE_BACKEND_UNSUPPORTED: { status: 501, title: 'Configured object-store backend is not supported' },
   UPLOAD_SIGNATURE_INVALID: { status: 403, title: 'Upload URL signature invalid' },
   UPLOAD_EXPIRED: { status: 410, title: 'Upload URL expired' },
   UPLOAD_NOT_FOUND: { status: 404, title: 'Upload not found' },

@@ -61,7 +61,7 @@ function operationOf(route: Route, derived: DerivedRoute): Schema {
   if (route.upload) {
     op.requestBody = {
       required: true,
-      description: `the raw file bytes, at most ${route.upload.maxBytes} bytes (or the limit signed into the URL)`,
+      description: `the raw file bytes, at most ${route.upload.maxBytes} bytes (or the limit signed into the URL), one of ${route.upload.types.join(', ')} (decided from the first bytes: 415 otherwise)`,
       content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
     };
   }

@@ -76,5 +76,5 @@ export const platform: SubgraphDefinition<PlatformLoaders> = {
   // runtime.ts), since the renewal job records account events through it; then subscription
   // renewals (subscriptions/billing.worker.ts, a recurring job of lib/jobs) and the report cache's Redis connection when
   // REDIS_URL is set (reporting/reporting.cache.ts)
-  workers: async (deps) => [startPlatformRuntime(deps), await startBillingWorker(deps), useReportCacheFromConfig(deps)],
+  workers: async (deps) => [await startPlatformRuntime(deps), await startBillingWorker(deps), useReportCacheFromConfig(deps)],
 };
