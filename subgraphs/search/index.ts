@@ -19,6 +19,7 @@ import { AnalyticsResolver } from './analytics/analytics.resolver.js';
 import { webhookEntities } from '../../lib/webhooks/index.js';
 import { WebhookResolver } from './webhooks/webhook.resolver.js';
 import { migrations } from './migrations/index.js';
+import { JobEntity } from '../../lib/jobs/index.js';
 import { startSearchRuntime } from './runtime.js';
 
 export const search: SubgraphDefinition<SearchLoaders> = {
@@ -35,6 +36,7 @@ export const search: SubgraphDefinition<SearchLoaders> = {
     SearchQueryEntity,
     SearchEventEntity,
     ...webhookEntities,
+    JobEntity,
   ],
   migrations,
   filters: appTenantFilter(['IndexEntity', 'TaskEntity', 'SearchQueryEntity', 'SearchEventEntity']),
