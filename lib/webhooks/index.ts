@@ -33,9 +33,10 @@
 export { webhookEntities, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookAttemptEntity, DELIVERY_STATUSES, ownerOfApp, type DeliveryStatus } from './webhook.entities.js';
 export { checkWebhookUrl, checkEvents, registerEndpoint, listEndpoints, getEndpoint, deactivateEndpoint, type EndpointRules, type EndpointDeps, type EndpointInput } from './endpoints.js';
 export { checkEventPattern, eventMatches } from './events.js';
-export { emitToEndpoints, enqueueDelivery, type EndpointEvent, type TargetDelivery, type OutboxConfig } from './outbox.js';
+export { emitToEndpoints, enqueueDelivery, DELIVERY_JOB, type EndpointEvent, type TargetDelivery, type OutboxConfig, type OutboxTx } from './outbox.js';
 export { listDeliveries, type DeliveryLogEntry, type DeliveryLogQuery } from './log.js';
-export { backoffMs, claimDue, send, recordAttempt, type SenderConfig, type ClaimedDelivery, type AttemptResult } from './delivery.js';
+export { startAttempt, send, recordAttempt, markDead, type SenderConfig, type ClaimedDelivery, type AttemptResult } from './delivery.js';
+export { deliveryJobKind, type DeliveryJobConfig } from './delivery.job.js';
 export { WebhookRuntime, type WebhookRuntimeOptions } from './runtime.js';
 export { signWebhook, verifyWebhook, SIGNATURE_HEADER, DEFAULT_TOLERANCE_SEC, type WebhookCheck } from './signature.js';
 export { toSql, type Sql, type SqlSource } from './sql.js';

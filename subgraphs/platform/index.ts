@@ -77,5 +77,5 @@ export const platform: SubgraphDefinition<PlatformLoaders> = {
   // runtime.ts), since the renewal job records account events through it; then subscription
   // renewals (subscriptions/billing.worker.ts) and the report cache's Redis connection when
   // REDIS_URL is set (reporting/reporting.cache.ts)
-  workers: (deps) => [startPlatformRuntime(deps), startBillingWorker(deps), useReportCacheFromConfig(deps)],
+  workers: async (deps) => [await startPlatformRuntime(deps), startBillingWorker(deps), useReportCacheFromConfig(deps)],
 };

@@ -29,7 +29,7 @@ export function platformRuntimeIfStarted(): PlatformRuntime | undefined {
   return current;
 }
 
-export function startPlatformRuntime(deps: WorkerDeps): Worker {
+export async function startPlatformRuntime(deps: WorkerDeps): Promise<Worker> {
   const log = deps.log.child({ component: 'platform-runtime' });
   const secrets = masterSecretBox(deps.cfg, log);
   const objects = createObjectStore(deps.cfg);
@@ -43,11 +43,11 @@ export function startPlatformRuntime(deps: WorkerDeps): Worker {
     maxAttempts: deps.cfg.webhookMaxAttempts,
     retryBaseMs: deps.cfg.webhookRetryBaseMs,
     pollMs: deps.cfg.webhookPollMs,
-    jitter: 0.2,
+    dbUrl: deps.orm.config.get('clientUrl') as string,
   });
   const runtime: PlatformRuntime = { cfg: deps.cfg, log, secrets, objects, webhooks };
   current = runtime;
-  webhooks.start();
+  await webhooks.start();
   return {
     async stop() {
       await webhooks.stop();

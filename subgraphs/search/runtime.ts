@@ -61,9 +61,9 @@ export async function startSearchRuntime(deps: { orm: MikroORM; cfg: Config; log
     allowPrivate: deps.cfg.allowPrivateNetworkFetch,
     log,
     sql: toSql(pool),
+    dbUrl,
     maxAttempts: cfg.webhookMaxAttempts,
     retryBaseMs: cfg.webhookBackoffMs,
-    jitter: 0,
     timeoutMs: cfg.webhookTimeoutMs,
     pollMs: Math.min(cfg.pollMs, cfg.webhookBackoffMs),
     // X-Signature is the header docs/search.md promised before X-Webhook-Signature became everyone's
@@ -90,7 +90,7 @@ export async function startSearchRuntime(deps: { orm: MikroORM; cfg: Config; log
   if (cfg.worker) {
     rt.worker = new TaskWorker(rt, dbUrl);
     await rt.worker.start();
-    webhooks.start();
+    await webhooks.start();
     let busy = false;
     maintenance = setInterval(() => {
       if (busy || Date.now() - rt.worker!.lastActivity < SNAPSHOT_QUIET_MS) return;
