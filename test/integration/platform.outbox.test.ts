@@ -24,36 +24,25 @@ import {
 } from '../../lib/webhooks/index.js';
 import { endpointSecretAad } from '../../lib/webhooks/webhook.entities.js';
 import { platform } from '../../subgraphs/platform/index.js';
-import { stackDatabaseUrl } from '../harness/db.js';
+import { scratchDatabase } from '../harness/db.js';
 
-const name = `outbox_${process.pid}_${Date.now()}`;
-const adminUrl = () => stackDatabaseUrl().replace(/\/[^/?]*(\?.*)?$/, '/postgres$1');
 const secrets = new SecretBox(Buffer.alloc(32, 7));
 const SCHEMA = 'platform';
 const log = createLogger({ test: 'outbox' }, 'silent');
 let orm: MikroORM;
 let dbUrl: string;
-
-async function admin(statement: string): Promise<void> {
-  const c = new pg.Client({ connectionString: adminUrl() });
-  await c.connect();
-  try {
-    await c.query(statement);
-  } finally {
-    await c.end();
-  }
-}
+let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
 
 beforeAll(async () => {
-  await admin(`create database ${name}`);
-  dbUrl = stackDatabaseUrl().replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
+  scratch = await scratchDatabase('outbox');
+  dbUrl = scratch.url;
   orm = await createOrm({ url: dbUrl, schema: platform.dbSchema, entities: platform.entities, migrations: platform.migrations, filters: platform.filters });
   await migrate(orm, platform.dbSchema);
 }, 60_000);
 
 afterAll(async () => {
   await orm?.close();
-  await admin(`drop database if exists ${name} with (force)`);
+  await scratch?.drop();
 });
 
 const row = (id: string) => orm.em.fork().findOneOrFail(WebhookDeliveryEntity, id);

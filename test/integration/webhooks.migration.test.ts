@@ -2,7 +2,6 @@
 // queue, run over rows written in the old shapes: search's plaintext secrets end up sealed with
 // MASTER_KEY (and the plaintext column gone), and every delivery still to be sent keeps its id,
 // gets its body, sealed secret and a job, due when it was due, with the attempts it had left.
-import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadConfig } from '../../lib/config.js';
 import { masterSecretBox } from '../../lib/crypto.js';
@@ -16,28 +15,15 @@ import { search } from '../../subgraphs/search/index.js';
 import { AccountEntity } from '../../subgraphs/platform/accounts/account.entity.js';
 import { AppEntity } from '../../subgraphs/platform/apps/app.entity.js';
 import { PlatformEntity } from '../../subgraphs/platform/platforms/platform.entity.js';
-import { stackDatabaseUrl } from '../harness/db.js';
+import { scratchDatabase } from '../harness/db.js';
 
 const box = masterSecretBox(loadConfig());
-const adminUrl = () => stackDatabaseUrl().replace(/\/[^/?]*(\?.*)?$/, '/postgres$1');
-const created: string[] = [];
-
-async function admin(statement: string): Promise<void> {
-  const c = new pg.Client({ connectionString: adminUrl() });
-  await c.connect();
-  try {
-    await c.query(statement);
-  } finally {
-    await c.end();
-  }
-}
+const created: (() => Promise<void>)[] = [];
 
 /** A scratch database at the migration before `firstNew`; `upgrade()` runs the rest. */
 async function before(def: SubgraphDefinition<any>, firstNew: string): Promise<{ sql: Sql; orm: MikroORM; upgrade(): Promise<MikroORM> }> {
-  const name = `whmig_${def.name}_${process.pid}_${Date.now()}`;
-  await admin(`create database ${name}`);
-  created.push(name);
-  const url = stackDatabaseUrl().replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
+  const { url, drop } = await scratchDatabase(`whmig_${def.name}`);
+  created.push(drop);
   const upTo = def.migrations.findIndex((m) => m.name === firstNew);
   const orm = await createOrm({ url, schema: def.dbSchema, entities: def.entities, migrations: def.migrations.slice(0, upTo), filters: def.filters });
   await migrate(orm, def.dbSchema);
@@ -54,7 +40,7 @@ async function before(def: SubgraphDefinition<any>, firstNew: string): Promise<{
 }
 
 afterAll(async () => {
-  for (const name of created) await admin(`drop database if exists ${name} with (force)`);
+  for (const drop of created) await drop();
 });
 
 test('search: webhooks become endpoints with sealed secrets; queued deliveries get jobs', async () => {
