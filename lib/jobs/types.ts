@@ -63,8 +63,11 @@ export interface JobKind<P = any> {
   leaseMs?: number;
   /** where this kind's JobEvents are published (a per-tenant topic from the payload); none: not published */
   topic?(job: Job<P>): string | null;
-  /** runs in the transaction that dead-letters the job (record the failure in the domain's own rows) */
-  onDead?(job: Job<P>, error: string, tx: SqlClient): Promise<void>;
+  /**
+   * Runs in the transaction that dead-letters the job (record the failure in the domain's own rows);
+   * a function it returns runs after that commit (publish the domain's event).
+   */
+  onDead?(job: Job<P>, error: string, tx: SqlClient): Promise<void | (() => Promise<void>)>;
 }
 
 export type JobEventName = 'job.running' | 'job.progress' | 'job.succeeded' | 'job.retrying' | 'job.dead';

@@ -230,12 +230,13 @@ export class JobWorker {
     try {
       await c.query('begin');
       const ours = await store.buryJob(c, this.o.schema, job.id, this.id, error);
-      if (ours) await kind.onDead?.(job, error, c);
+      const after = ours ? await kind.onDead?.(job, error, c) : undefined;
       await c.query('commit');
       if (!ours) return;
       this.log.error('job dead-lettered', { jobId: job.id, kind: job.kind, attempts: job.attempts, error });
       job.lastError = error;
       await this.publish(kind, job, 'job.dead');
+      if (after) await after().catch((err) => this.log.warn('after-dead-letter step failed', { jobId: job.id, err }));
     } catch (err) {
       await c.query('rollback').catch(() => undefined);
       this.log.error('could not dead-letter a job; its lease will lapse and it is claimed again', { jobId: job.id, err });

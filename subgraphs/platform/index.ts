@@ -75,7 +75,7 @@ export const platform: SubgraphDefinition<PlatformLoaders> = {
   // background work of this process, started in this order before the server listens and stopped
   // in reverse: the runtime first (master-key SecretBox, object store, webhook delivery worker:
   // runtime.ts), since the renewal job records account events through it; then subscription
-  // renewals (subscriptions/billing.worker.ts) and the report cache's Redis connection when
+  // renewals (subscriptions/billing.worker.ts, a recurring job of lib/jobs) and the report cache's Redis connection when
   // REDIS_URL is set (reporting/reporting.cache.ts)
-  workers: async (deps) => [await startPlatformRuntime(deps), startBillingWorker(deps), useReportCacheFromConfig(deps)],
+  workers: async (deps) => [await startPlatformRuntime(deps), await startBillingWorker(deps), useReportCacheFromConfig(deps)],
 };

@@ -13,7 +13,6 @@ import {
   type WebhookEndpointEntity,
 } from '../../../lib/webhooks/index.js';
 import type { SearchContext } from '../context.js';
-import { searchRuntime } from '../runtime.js';
 import { requireApp } from '../tenancy.js';
 import { WEBHOOK_EVENTS } from './webhook.events.js';
 
@@ -25,8 +24,7 @@ function owner(ctx: SearchContext): string {
 }
 
 export function registerWebhook(ctx: SearchContext, input: { url: string; events: string[]; secret: string }): Promise<WebhookEndpointEntity> {
-  const rt = searchRuntime();
-  return registerEndpoint({ em: ctx.em, secrets: rt.secrets, allowPrivate: rt.allowPrivateNetwork }, owner(ctx), input, RULES);
+  return registerEndpoint({ em: ctx.em, secrets: ctx.runtime.secrets, allowPrivate: ctx.runtime.allowPrivateNetwork }, owner(ctx), input, RULES);
 }
 
 export function listWebhooks(ctx: SearchContext): Promise<WebhookEndpointEntity[]> {
