@@ -13,7 +13,8 @@ const SNAPSHOT_QUIET_MS = 3000;
 export async function startSearchWorkers(deps: WorkerDeps & { runtime: SearchRuntime }): Promise<Worker[]> {
   const rt = deps.runtime;
   if (!rt.cfg.worker) return [];
-  const tasks = new JobWorker({ schema: SCHEMA, kinds: [taskJobKind(rt)], dbUrl: rt.dbUrl, pool: rt.pool, log: rt.log, pollMs: rt.cfg.pollMs });
+  // the task rows keep the history: finished task jobs are dropped after an hour
+  const tasks = new JobWorker({ schema: SCHEMA, kinds: [taskJobKind(rt)], dbUrl: rt.dbUrl, pool: rt.pool, log: rt.log, pollMs: rt.cfg.pollMs, retainMs: 3600_000 });
   await tasks.start();
   await rt.webhooks.start();
   let busy = false;

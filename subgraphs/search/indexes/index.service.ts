@@ -7,7 +7,8 @@ import { one, withTx } from '../db.js';
 import { T } from '../sql.js';
 import { defaultSuggestionSettings, mergeSuggestionSettings, type SuggestionSettingsData } from '../suggestions/suggestion-settings.rules.js';
 import { insertFinishedTask, type TaskRow } from '../tasks/task.queue.js';
-import { enqueue, publishTaskEvent } from '../tasks/task.service.js';
+import { publishTaskEvent } from '../tasks/task.events.js';
+import { enqueue } from '../tasks/task.service.js';
 import { planLimits, requireApp } from '../tenancy.js';
 import { queueWebhookEvent } from '../webhooks/webhook.events.js';
 import type { IndexEntity } from './index.entity.js';
@@ -63,7 +64,7 @@ export async function createIndex(ctx: SearchContext, input: CreateIndexInput): 
   // After commit: subscribers never hear of an index that was rolled back.
   const index = recordFromRow(row);
   await publish(ctx, 'index.created', index);
-  await publishTaskEvent(ctx, task, 'task.succeeded');
+  await publishTaskEvent(rt, task, 'task.succeeded');
   rt.wakeDispatcher();
   return { index, task };
 }
