@@ -17,19 +17,3 @@ export async function sql<T = Record<string, any>>(text: string, params: unknown
     await client.end();
   }
 }
-
-/** A database of its own on the stack's server (a scratch copy to migrate and break); drop() removes it. */
-export async function scratchDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `${prefix}_${process.pid}_${Date.now()}`;
-  const admin = async (statement: string) => {
-    const c = new pg.Client({ connectionString: stackDatabaseUrl().replace(/\/[^/?]*(\?.*)?$/, '/postgres$1') });
-    await c.connect();
-    try {
-      await c.query(statement);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  return { url: stackDatabaseUrl().replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`), drop: () => admin(`drop database if exists ${name} with (force)`) };
-}

@@ -24,25 +24,25 @@ import {
 } from '../../lib/webhooks/index.js';
 import { endpointSecretAad } from '../../lib/webhooks/webhook.entities.js';
 import { platform } from '../../subgraphs/platform/index.js';
-import { scratchDatabase } from '../harness/db.js';
+import { scratchDatabase } from '../harness/scratch-db.js';
 
 const secrets = new SecretBox(Buffer.alloc(32, 7));
 const SCHEMA = 'platform';
 const log = createLogger({ test: 'outbox' }, 'silent');
 let orm: MikroORM;
 let dbUrl: string;
-let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
+const scratch = scratchDatabase('outbox');
 
 beforeAll(async () => {
-  scratch = await scratchDatabase('outbox');
-  dbUrl = scratch.url;
+  await scratch.create();
+  dbUrl = scratch.url();
   orm = await createOrm({ url: dbUrl, schema: platform.dbSchema, entities: platform.entities, migrations: platform.migrations, filters: platform.filters });
   await migrate(orm, platform.dbSchema);
 }, 60_000);
 
 afterAll(async () => {
   await orm?.close();
-  await scratch?.drop();
+  await scratch.drop();
 });
 
 const row = (id: string) => orm.em.fork().findOneOrFail(WebhookDeliveryEntity, id);

@@ -15,15 +15,17 @@ import { search } from '../../subgraphs/search/index.js';
 import { AccountEntity } from '../../subgraphs/platform/accounts/account.entity.js';
 import { AppEntity } from '../../subgraphs/platform/apps/app.entity.js';
 import { PlatformEntity } from '../../subgraphs/platform/platforms/platform.entity.js';
-import { scratchDatabase } from '../harness/db.js';
+import { scratchDatabase } from '../harness/scratch-db.js';
 
 const box = masterSecretBox(loadConfig());
 const created: (() => Promise<void>)[] = [];
 
 /** A scratch database at the migration before `firstNew`; `upgrade()` runs the rest. */
 async function before(def: SubgraphDefinition<any>, firstNew: string): Promise<{ sql: Sql; orm: MikroORM; upgrade(): Promise<MikroORM> }> {
-  const { url, drop } = await scratchDatabase(`whmig_${def.name}`);
-  created.push(drop);
+  const scratch = scratchDatabase(`whmig_${def.name}`);
+  await scratch.create();
+  created.push(scratch.drop);
+  const url = scratch.url();
   const upTo = def.migrations.findIndex((m) => m.name === firstNew);
   const orm = await createOrm({ url, schema: def.dbSchema, entities: def.entities, migrations: def.migrations.slice(0, upTo), filters: def.filters });
   await migrate(orm, def.dbSchema);
