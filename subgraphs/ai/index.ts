@@ -1,6 +1,6 @@
 // The ai subgraph: identities (this issue); analysis, prompts, agents, classifiers come later.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
-import { appTenantFilter, scopeToApp } from '../../lib/tenant-entity.js';
+import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createAiLoaders, type AiLoaders } from './context.js';
 import { IdentityEntity } from './identities/identity.entity.js';
 import { IdentityResolver } from './identities/identity.resolver.js';
@@ -15,7 +15,6 @@ export const ai: SubgraphDefinition<AiLoaders> = {
   referenceResolvers: { ...identityReference, ...appReference },
   entities: [IdentityEntity],
   migrations,
-  filters: appTenantFilter(['IdentityEntity']),
   scope: scopeToApp,
   createLoaders: createAiLoaders,
 };

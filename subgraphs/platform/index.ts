@@ -2,7 +2,7 @@
 // subscriptions, user access... come later. Owns the `App` entity other subgraphs extend.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { createPlatformLoaders, type PlatformLoaders } from './context.js';
-import { platformFilters, scopeToPlatform } from './tenancy.js';
+import { scopeToPlatform } from './tenancy.js';
 import { PlatformEntity } from './platforms/platform.entity.js';
 import { PlatformResolver } from './platforms/platform.resolver.js';
 import { platformReference } from './platforms/platform.reference.js';
@@ -68,8 +68,7 @@ export const platform: SubgraphDefinition<PlatformLoaders> = {
   referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference, ...blockReference },
   entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES, JobEntity],
   migrations,
-  // Tenant scoping in one place: the `platform` filter on accounts, apps and keys (tenancy.ts).
-  filters: platformFilters,
+  // the request's platform for the `tenant` filter every @TenantScoped entity gets (tenancy.ts)
   scope: scopeToPlatform,
   createLoaders: createPlatformLoaders,
   // background work of this process, started in this order before the server listens and stopped

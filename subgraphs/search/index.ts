@@ -2,7 +2,7 @@
 // (document 3 part B). The engine (./engine) is pure code; ./runtime.ts holds this process's pool and
 // in-memory engines (./index-engines), ./workers.ts runs the task worker and webhook sender.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
-import { appTenantFilter, scopeToApp } from '../../lib/tenant-entity.js';
+import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createSearchLoaders, type SearchLoaders } from './context.js';
 import { IndexEntity } from './indexes/index.entity.js';
 import { IndexResolver } from './indexes/index.resolver.js';
@@ -40,7 +40,6 @@ export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
     JobEntity,
   ],
   migrations,
-  filters: appTenantFilter(['IndexEntity', 'TaskEntity', 'SearchQueryEntity', 'SearchEventEntity']),
   scope: scopeToApp,
   createLoaders: createSearchLoaders,
   // the pool, engines, analytics buffer and limiter of this process, on every request as ctx.runtime

@@ -13,34 +13,34 @@ import {
   type WebhookEndpointEntity,
 } from '../../../lib/webhooks/index.js';
 import type { SearchContext } from '../context.js';
-import { requireApp } from '../tenancy.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
 import { WEBHOOK_EVENTS } from './webhook.events.js';
 
 const RULES: EndpointRules = { events: WEBHOOK_EVENTS, urlError: 'invalid_webhook_url', notFound: 'webhook_not_found', maxEndpoints: 20, secretLength: [16, 256] };
 
-function owner(ctx: SearchContext): string {
-  const { appId, environment } = requireApp(ctx);
+async function owner(ctx: SearchContext): Promise<string> {
+  const { appId, environment } = await appPartition(ctx);
   return ownerOfApp(appId, environment);
 }
 
-export function registerWebhook(ctx: SearchContext, input: { url: string; events: string[]; secret: string }): Promise<WebhookEndpointEntity> {
-  return registerEndpoint({ em: ctx.em, secrets: ctx.runtime.secrets, allowPrivate: ctx.runtime.allowPrivateNetwork }, owner(ctx), input, RULES);
+export async function registerWebhook(ctx: SearchContext, input: { url: string; events: string[]; secret: string }): Promise<WebhookEndpointEntity> {
+  return registerEndpoint({ em: ctx.em, secrets: ctx.runtime.secrets, allowPrivate: ctx.runtime.allowPrivateNetwork }, await owner(ctx), input, RULES);
 }
 
-export function listWebhooks(ctx: SearchContext): Promise<WebhookEndpointEntity[]> {
-  return listEndpoints(ctx.em, owner(ctx));
+export async function listWebhooks(ctx: SearchContext): Promise<WebhookEndpointEntity[]> {
+  return listEndpoints(ctx.em, await owner(ctx));
 }
 
-export function getWebhook(ctx: SearchContext, id: string): Promise<WebhookEndpointEntity> {
-  return getEndpoint(ctx.em, owner(ctx), id, RULES);
+export async function getWebhook(ctx: SearchContext, id: string): Promise<WebhookEndpointEntity> {
+  return getEndpoint(ctx.em, await owner(ctx), id, RULES);
 }
 
 /** Deactivate: no new deliveries; queued ones are still sent; the delivery log stays readable. */
-export function deleteWebhook(ctx: SearchContext, id: string): Promise<WebhookEndpointEntity> {
-  return deactivateEndpoint(ctx.em, owner(ctx), id, RULES);
+export async function deleteWebhook(ctx: SearchContext, id: string): Promise<WebhookEndpointEntity> {
+  return deactivateEndpoint(ctx.em, await owner(ctx), id, RULES);
 }
 
 export async function deliveries(ctx: SearchContext, webhookId: string, limit = 20): Promise<DeliveryLogEntry[]> {
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new DomainError('BAD_REQUEST', 'limit must be an integer from 1 to 100', { parameter: 'limit' });
-  return listDeliveries(ctx.em, { owner: owner(ctx), endpointId: webhookId, limit });
+  return listDeliveries(ctx.em, { owner: await owner(ctx), endpointId: webhookId, limit });
 }
