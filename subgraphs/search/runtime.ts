@@ -54,7 +54,9 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     maxAttempts: cfg.webhookMaxAttempts,
     retryBaseMs: cfg.webhookBackoffMs,
     timeoutMs: cfg.webhookTimeoutMs,
-    pollMs: Math.min(cfg.pollMs, cfg.webhookBackoffMs),
+    // retries come due by the clock, not by NOTIFY: poll at a quarter of the first delay so a retry
+    // starts close to when it is due and the documented doubling shows
+    pollMs: Math.min(cfg.pollMs, Math.max(25, Math.floor(cfg.webhookBackoffMs / 4))),
     // X-Signature is the header docs/search.md promised before X-Webhook-Signature became everyone's
     signatureHeaders: ['x-webhook-signature', 'x-signature'],
   });
