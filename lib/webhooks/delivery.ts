@@ -1,9 +1,8 @@
-// Sending one delivery: open its target (the endpoint's URL and secret, or the delivery's own),
-// sign the stored body, POST it through the URL guard, and record the attempt and the next state.
-// A 2xx is delivered; anything else is retried after an exponential backoff until max_attempts,
-// then the delivery is dead-lettered (status failed). A refused (private) target and 410 Gone fail
-// at once: retrying cannot help. Redirects are not followed (a 3xx is a failed attempt).
-import { randomInt } from 'node:crypto';
+// One attempt of one delivery (run by its job, delivery.job.ts): mark it delivering, open its
+// target (the endpoint's URL and secret, or the delivery's own), sign the stored body, POST it
+// through the URL guard, and record the attempt. A 2xx is delivered; a refused (private) target and
+// 410 Gone fail at once (retrying cannot help); anything else goes back to pending for the queue to
+// retry with backoff, or dead-letter after max attempts. Redirects are not followed (a 3xx fails).
 import type { SecretBox } from '../crypto.js';
 import { FetchError, guardedFetch, NetGuardError } from '../net-guard.js';
 import { signWebhook, SIGNATURE_HEADER } from './signature.js';
@@ -20,10 +19,6 @@ export interface SenderConfig {
   userAgent: string;
   /** headers carrying the signature: X-Webhook-Signature, plus any a service documented before (search: X-Signature) */
   signatureHeaders?: string[];
-  /** first retry delay; doubles per attempt */
-  retryBaseMs: number;
-  /** random spread of each delay, as a fraction (0.2: ±20 %) */
-  jitter?: number;
   /** request deadline (default 10 s) */
   timeoutMs?: number;
 }
@@ -52,14 +47,7 @@ export interface AttemptResult {
   durationMs: number;
 }
 
-const MAX_BACKOFF_MS = 3_600_000;
 const MAX_RESPONSE = 64 * 1024;
-
-/** Delay before the next attempt after `attempts` failed ones: base × 2^(attempts−1), spread by ±jitter, at most an hour. */
-export function backoffMs(attempts: number, baseMs: number, r = randomInt(0, 1001) / 1000, jitter = 0.2): number {
-  const raw = Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_BACKOFF_MS);
-  return Math.round(raw * (1 - jitter + 2 * jitter * r));
-}
 
 const COLUMNS = `d.id, d.endpoint_id, d.event, d.event_id, d.body, d.body_sealed, d.url_sealed, d.secret_sealed, d.attempts, d.max_attempts,
                  e.url as endpoint_url, e.secret_sealed as endpoint_secret_sealed`;
@@ -82,32 +70,21 @@ function toClaimed(r: Record<string, any>): ClaimedDelivery {
 }
 
 /**
- * Claim up to `limit` due deliveries in ONE statement: pending rows whose time has come, and rows
- * whose lease ran out. FOR UPDATE SKIP LOCKED lets replicas claim side by side without waiting on,
- * or double-claiming, each other's rows. The attempt is counted at claim time, so a crash mid-POST
- * still uses up an attempt (no endless redelivery of a poison target).
+ * Start an attempt: count it and mark the delivery delivering, in one statement, unless it is
+ * already final (delivered or failed). Answers the delivery with its endpoint's URL and secret.
  */
-export async function claimDue(sql: Sql, schema: string, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+export async function startAttempt(sql: Sql, schema: string, deliveryId: string): Promise<ClaimedDelivery | null> {
   const d = qualified(schema, 'webhook_deliveries');
   const rows = await sql(
-    `with due as (
-       select id from ${d}
-        where (status = 'pending' and next_attempt_at <= clock_timestamp())
-           or (status = 'delivering' and lease_until < clock_timestamp())
-        order by next_attempt_at
-        limit ?
-        for update skip locked
-     ), claimed as (
-       update ${d} as w
-          set status = 'delivering', attempts = w.attempts + 1, last_attempt_at = clock_timestamp(),
-              lease_until = clock_timestamp() + make_interval(secs => ?)
-         from due where w.id = due.id
-       returning w.*
+    `with started as (
+       update ${d} set status = 'delivering', attempts = attempts + 1, last_attempt_at = clock_timestamp()
+        where id = ? and status in ('pending', 'delivering')
+       returning *
      )
-     select ${COLUMNS} from claimed d left join ${qualified(schema, 'webhook_endpoints')} e on e.id = d.endpoint_id`,
-    [limit, leaseMs / 1000],
+     select ${COLUMNS} from started d left join ${qualified(schema, 'webhook_endpoints')} e on e.id = d.endpoint_id`,
+    [deliveryId],
   );
-  return rows.map(toClaimed);
+  return rows.length ? toClaimed(rows[0]) : null;
 }
 
 /** POST one claimed delivery; never throws. */
@@ -154,23 +131,29 @@ export async function send(cfg: SenderConfig, d: ClaimedDelivery): Promise<Attem
   }
 }
 
-/** Record the attempt in the log and move the delivery on: delivered, pending (retry later) or failed (dead letter). */
-export async function recordAttempt(sql: Sql, cfg: Pick<SenderConfig, 'schema' | 'retryBaseMs' | 'jitter'>, d: ClaimedDelivery, r: AttemptResult): Promise<'delivered' | 'pending' | 'failed'> {
+/** Record the attempt in the log and the delivery's state: delivered, failed (refused for good) or pending (the queue retries it). */
+export async function recordAttempt(sql: Sql, schema: string, d: ClaimedDelivery, r: AttemptResult): Promise<'delivered' | 'pending' | 'failed'> {
   const ok = r.status !== undefined && r.status >= 200 && r.status < 300;
-  const state = ok ? 'delivered' : r.permanent || d.attempts >= d.maxAttempts ? 'failed' : 'pending';
-  const retryMs = state === 'pending' ? backoffMs(d.attempts, cfg.retryBaseMs, undefined, cfg.jitter ?? 0.2) : 0;
+  const state = ok ? 'delivered' : r.permanent ? 'failed' : 'pending';
+  // one statement, so the log and the state change together (and as soon as the answer is in)
   await sql(
-    `insert into ${qualified(cfg.schema, 'webhook_attempts')} (delivery_id, attempt, status_code, error, duration_ms, created_at)
-     values (?, ?, ?, ?, ?, clock_timestamp())`,
-    [d.id, d.attempts, r.status ?? null, r.error ?? null, r.durationMs],
-  );
-  await sql(
-    `update ${qualified(cfg.schema, 'webhook_deliveries')}
-        set status = ?, last_status_code = ?, last_error = ?, lease_until = null,
-            delivered_at = case when ? then clock_timestamp() else null end,
-            next_attempt_at = case when ? then clock_timestamp() + make_interval(secs => ?) else next_attempt_at end
+    `with attempt as (
+       insert into ${qualified(schema, 'webhook_attempts')} (delivery_id, attempt, status_code, error, duration_ms, created_at)
+       values (?, ?, ?, ?, ?, clock_timestamp())
+     )
+     update ${qualified(schema, 'webhook_deliveries')}
+        set status = ?, last_status_code = ?, last_error = ?, delivered_at = case when ? then clock_timestamp() else null end
       where id = ? and status = 'delivering'`,
-    [state, r.status ?? null, ok ? null : (r.error ?? 'failed').slice(0, 1000), ok, state === 'pending', retryMs / 1000, d.id],
+    [d.id, d.attempts, r.status ?? null, r.error ?? null, r.durationMs, state, r.status ?? null, ok ? null : (r.error ?? 'failed').slice(0, 1000), ok, d.id],
   );
   return state;
+}
+
+/** The dead letter: the queue gave up on the delivery's job (attempts used up, or refused for good). */
+export async function markDead(sql: Sql, schema: string, deliveryId: string, error: string): Promise<void> {
+  await sql(
+    `update ${qualified(schema, 'webhook_deliveries')} set status = 'failed', last_error = coalesce(last_error, ?)
+      where id = ? and status <> 'delivered'`,
+    [error.slice(0, 1000), deliveryId],
+  );
 }

@@ -40,7 +40,11 @@ export interface EndpointInput {
 
 const MAX_URL = 2048;
 
-/** A URL a webhook may be registered with: http(s), no credentials, at most 2048 characters, a public destination. */
+/**
+ * A URL a webhook may be registered with: http(s), no credentials, at most 2048 characters, a public
+ * destination (every address it resolves to). With private fetches allowed (development, tests) the
+ * destination is not resolved here; every delivery is checked again at connect time anyway.
+ */
 export async function checkWebhookUrl(raw: string, allowPrivate: boolean, code: ErrorCode): Promise<URL> {
   const refuse = (message: string) => new DomainError(code, message, { parameter: 'url' });
   let url: URL;
@@ -52,6 +56,7 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean, code: 
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse(`Webhook URLs must use http or https (got ${url.protocol}).`);
   if (url.username || url.password) throw refuse('Webhook URLs must not carry credentials.');
   if (raw.length > MAX_URL) throw refuse(`Webhook URLs are limited to ${MAX_URL} characters.`);
+  if (allowPrivate) return url;
   try {
     await checkFetchTarget(raw, { allowPrivate });
   } catch (e) {
@@ -74,7 +79,7 @@ export function checkEvents(events: unknown, rules: EndpointRules): string[] {
   return [...new Set(events as string[])];
 }
 
-/** Validate and store an endpoint of `owner`, its secret sealed. The caller flushes (or it is flushed here when `flush`). */
+/** Validate and store (flush) an endpoint of `owner`, its secret sealed. */
 export async function registerEndpoint(deps: EndpointDeps, owner: string, input: EndpointInput, rules: EndpointRules): Promise<WebhookEndpointEntity> {
   if (typeof input.url !== 'string' || !input.url) throw new DomainError('VALIDATION_FAILED', 'url is required', { parameter: 'url' });
   const events = checkEvents(input.events, rules);

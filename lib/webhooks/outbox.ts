@@ -1,18 +1,26 @@
-// The transactional outbox: deliveries are rows written with the caller's connection, inside the
-// transaction of the change they describe, so an event exists if and only if its change committed
-// (a rolled-back change notifies no one). They are sent after commit (delivery.ts).
+// The transactional outbox: a delivery is a row written with the caller's connection, inside the
+// transaction of the change it describes, together with the kernel job (lib/jobs) that sends it.
+// An event exists if and only if its change committed (a rolled-back change notifies no one); the
+// job queue's NOTIFY at commit wakes the senders.
 import type { SecretBox } from '../crypto.js';
 import { newId } from '../ids.js';
+import { enqueueJob, type SqlClient } from '../jobs/index.js';
 import { familyPattern } from './events.js';
-import { toSql, qualified, type SqlSource } from './sql.js';
+import { qualified, toSql } from './sql.js';
 import { deliveryBodyAad, deliverySecretAad, deliveryUrlAad } from './webhook.entities.js';
 
+/** The job kind that sends one delivery; its payload is { deliveryId }. */
+export const DELIVERY_JOB = 'webhooks.deliver';
+
 export interface OutboxConfig {
-  /** the subgraph's PostgreSQL schema, where its webhookEntities live */
+  /** the subgraph's PostgreSQL schema, where its webhookEntities (and its jobs table) live */
   schema: string;
   /** attempts before a delivery is dead-lettered (status failed) */
   maxAttempts: number;
 }
+
+/** Where deliveries are written: a pg client inside a transaction, or an EntityManager inside em.transactional. */
+export type OutboxTx = SqlClient;
 
 export interface EndpointEvent {
   owner: string;
@@ -23,32 +31,36 @@ export interface EndpointEvent {
   eventId?: string;
 }
 
+async function deliveryJob(tx: OutboxTx, cfg: OutboxConfig, deliveryId: string): Promise<string> {
+  const job = await enqueueJob(tx, cfg.schema, { kind: DELIVERY_JOB, payload: { deliveryId }, maxAttempts: cfg.maxAttempts });
+  return job!.id;
+}
+
 /**
  * Queue `e` for every active endpoint of its owner subscribed to it (by name, 'family.*' or '*').
  * Returns the number of deliveries written.
  */
-export async function emitToEndpoints(tx: SqlSource, cfg: OutboxConfig, e: EndpointEvent): Promise<number> {
+export async function emitToEndpoints(tx: OutboxTx, cfg: OutboxConfig, e: EndpointEvent): Promise<number> {
   const sql = toSql(tx);
-  const endpoints = qualified(cfg.schema, 'webhook_endpoints');
   const hooks = await sql(
-    `select id from ${endpoints}
+    `select id from ${qualified(cfg.schema, 'webhook_endpoints')}
       where owner = ? and active
         and (events @> jsonb_build_array(?::text) or events @> jsonb_build_array(?::text) or events @> '["*"]'::jsonb)
       order by id`,
     [e.owner, e.event, familyPattern(e.event)],
   );
   if (!hooks.length) return 0;
-  const body = JSON.stringify(e.payload);
-  const rows = hooks.map((h) => {
+  const rows: { id: string; endpoint_id: string; event_id: string; job_id: string }[] = [];
+  for (const h of hooks) {
     const id = newId('whd');
-    return { id, endpoint_id: h.id as string, event_id: e.eventId ?? id };
-  });
+    rows.push({ id, endpoint_id: h.id as string, event_id: e.eventId ?? id, job_id: await deliveryJob(tx, cfg, id) });
+  }
   await sql(
     `insert into ${qualified(cfg.schema, 'webhook_deliveries')}
-       (id, owner, endpoint_id, event, event_id, body, body_sealed, status, attempts, max_attempts, next_attempt_at, created_at)
-     select r.id, ?, r.endpoint_id, ?, r.event_id, ?, false, 'pending', 0, ?, now(), now()
-       from jsonb_to_recordset(?::jsonb) as r(id text, endpoint_id text, event_id text)`,
-    [e.owner, e.event, body, cfg.maxAttempts, JSON.stringify(rows)],
+       (id, owner, endpoint_id, event, event_id, body, body_sealed, status, attempts, max_attempts, job_id, created_at)
+     select r.id, ?, r.endpoint_id, ?, r.event_id, ?, false, 'pending', 0, ?, r.job_id::bigint, now()
+       from jsonb_to_recordset(?::jsonb) as r(id text, endpoint_id text, event_id text, job_id text)`,
+    [e.owner, e.event, JSON.stringify(e.payload), cfg.maxAttempts, JSON.stringify(rows)],
   );
   return rows.length;
 }
@@ -71,13 +83,14 @@ export interface TargetDelivery {
 }
 
 /** Queue one delivery to a target the caller names itself (not a registered endpoint). URL, secret and, when asked, body are sealed. */
-export async function enqueueDelivery(tx: SqlSource, cfg: OutboxConfig & { secrets: SecretBox }, d: TargetDelivery): Promise<string> {
+export async function enqueueDelivery(tx: OutboxTx, cfg: OutboxConfig & { secrets: SecretBox }, d: TargetDelivery): Promise<string> {
   const id = newId('whd');
   const body = JSON.stringify(d.payload);
+  const jobId = await deliveryJob(tx, cfg, id);
   await toSql(tx)(
     `insert into ${qualified(cfg.schema, 'webhook_deliveries')}
-       (id, owner, target, event, event_id, display_url, url_sealed, secret_sealed, body, body_sealed, status, attempts, max_attempts, next_attempt_at, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, now(), now())`,
+       (id, owner, target, event, event_id, display_url, url_sealed, secret_sealed, body, body_sealed, status, attempts, max_attempts, job_id, created_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, now())`,
     [
       id,
       d.owner,
@@ -90,8 +103,8 @@ export async function enqueueDelivery(tx: SqlSource, cfg: OutboxConfig & { secre
       d.sealBody ? cfg.secrets.seal(body, deliveryBodyAad(id)) : body,
       d.sealBody ?? false,
       cfg.maxAttempts,
+      jobId,
     ],
   );
   return id;
 }
-

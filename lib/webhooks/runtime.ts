@@ -1,12 +1,15 @@
 // One object per subgraph process bundling what its webhooks need: where the tables are, the
-// master-key SecretBox, the retry policy and the sender loop. Built in the subgraph's workers
-// (SubgraphDefinition.workers) and handed to its services through their context or runtime.
+// master-key SecretBox, the retry policy, and the job kind that sends deliveries. Built in the
+// subgraph's workers (SubgraphDefinition.workers) and handed to its services through their context
+// or runtime. start() runs a job worker for the delivery kind; a subgraph that runs its own job
+// worker may instead list `webhooks.kind` among its kinds and not call start().
 import type { SecretBox } from '../crypto.js';
+import { JobWorker, type JobKind } from '../jobs/index.js';
 import type { Logger } from '../logger.js';
 import { VERSION } from '../version.js';
-import { emitToEndpoints, enqueueDelivery, type EndpointEvent, type OutboxConfig, type TargetDelivery } from './outbox.js';
-import type { Sql, SqlSource } from './sql.js';
-import { WebhookWorker, type WorkerConfig } from './worker.js';
+import { deliveryJobKind } from './delivery.job.js';
+import { emitToEndpoints, enqueueDelivery, type EndpointEvent, type OutboxConfig, type OutboxTx, type TargetDelivery } from './outbox.js';
+import type { Sql } from './sql.js';
 
 export interface WebhookRuntimeOptions {
   /** the subgraph's PostgreSQL schema */
@@ -16,12 +19,15 @@ export interface WebhookRuntimeOptions {
   secrets: SecretBox;
   allowPrivate: boolean;
   log: Logger;
-  /** runs the sender's statements (a pg pool, or an EntityManager's connection) */
+  /** runs the sender's statements (toSql(pool), or toSql(orm.em.fork())) */
   sql: Sql;
+  /** the database URL the delivery job worker listens on (orm.config.get('clientUrl')); needed by start() */
+  dbUrl?: string;
   maxAttempts: number;
+  /** first retry delay; doubles per attempt (the queue's backoff, ±20 % jitter, at most an hour) */
   retryBaseMs: number;
-  pollMs: number;
-  jitter?: number;
+  /** the job worker's idle poll (NOTIFY wakes it at once after a commit) */
+  pollMs?: number;
   timeoutMs?: number;
   signatureHeaders?: string[];
   /** send in this process (false: an API-only replica writes deliveries, others send them) */
@@ -30,49 +36,50 @@ export interface WebhookRuntimeOptions {
 
 export class WebhookRuntime {
   readonly outbox: OutboxConfig & { secrets: SecretBox };
-  private readonly worker?: WebhookWorker;
+  /** the delivery job kind, for a subgraph that runs it in its own job worker */
+  readonly kind: JobKind<{ deliveryId: string }>;
+  private worker?: JobWorker;
 
-  constructor(o: WebhookRuntimeOptions) {
+  constructor(private readonly o: WebhookRuntimeOptions) {
     this.outbox = { schema: o.schema, maxAttempts: o.maxAttempts, secrets: o.secrets };
-    const cfg: WorkerConfig = {
+    this.kind = deliveryJobKind({
       schema: o.schema,
       secrets: o.secrets,
       allowPrivate: o.allowPrivate,
       userAgent: `supergraph-${o.service}-webhooks/${VERSION}`,
       signatureHeaders: o.signatureHeaders,
-      retryBaseMs: o.retryBaseMs,
-      jitter: o.jitter,
       timeoutMs: o.timeoutMs,
-      pollMs: o.pollMs,
-    };
-    if (o.send !== false) this.worker = new WebhookWorker(o.sql, cfg, o.log.child({ component: `${o.service}-webhooks` }));
+      retryBaseMs: o.retryBaseMs,
+      sql: o.sql,
+      log: o.log.child({ component: `${o.service}-webhooks` }),
+    });
   }
 
   /** Queue `e` for the owner's subscribed endpoints, in the transaction `tx` belongs to. */
-  emit(tx: SqlSource, e: EndpointEvent): Promise<number> {
+  emit(tx: OutboxTx, e: EndpointEvent): Promise<number> {
     return emitToEndpoints(tx, this.outbox, e);
   }
 
   /** Queue one delivery to a target the caller names, in the transaction `tx` belongs to. */
-  enqueue(tx: SqlSource, d: TargetDelivery): Promise<string> {
+  enqueue(tx: OutboxTx, d: TargetDelivery): Promise<string> {
     return enqueueDelivery(tx, this.outbox, d);
   }
 
-  /** After the commit that wrote deliveries: send them now rather than at the next poll. */
+  /** After the commit that wrote deliveries: look for them now (the queue's NOTIFY usually has already). */
   kick(): void {
-    this.worker?.kick();
+    this.worker?.wake();
   }
 
-  /** Send everything due now (tests, shutdown). */
-  drain(): Promise<number> {
-    return this.worker?.drain() ?? Promise.resolve(0);
-  }
-
-  start(): void {
-    this.worker?.start();
+  /** Run the delivery job worker of this process (unless `send: false`). */
+  async start(): Promise<void> {
+    if (this.o.send === false || this.worker) return;
+    if (!this.o.dbUrl) throw new Error('WebhookRuntime.start() needs dbUrl (or list webhooks.kind in the subgraph job worker)');
+    this.worker = new JobWorker({ schema: this.o.schema, kinds: [this.kind], dbUrl: this.o.dbUrl, log: this.o.log, pollMs: this.o.pollMs, concurrency: 4 });
+    await this.worker.start();
   }
 
   async stop(): Promise<void> {
     await this.worker?.stop();
+    this.worker = undefined;
   }
 }

@@ -2,7 +2,8 @@
 // `webhookEntities` among its entities (and a migration for them):
 //
 //   webhook_endpoints   where an owner wants events: URL, event names or patterns, sealed secret
-//   webhook_deliveries  the outbox and the delivery log: one event to one target, with its state
+//   webhook_deliveries  the outbox and the delivery log: one event to one target, with its state;
+//                       each is sent by a job of the kernel queue (lib/jobs) written with it
 //   webhook_attempts    every attempt of a delivery (status code, error, duration)
 //
 // `owner` is the tenant key the subgraph chose (ownerOfApp() for app partitions; the account id on
@@ -43,7 +44,6 @@ export class WebhookEndpointEntity {
 }
 
 @Entity({ tableName: 'webhook_deliveries' })
-@Index({ properties: ['status', 'nextAttemptAt'] })
 @Index({ properties: ['owner', 'createdAt'] })
 @Index({ properties: ['endpointId', 'createdAt'] })
 export class WebhookDeliveryEntity {
@@ -96,12 +96,9 @@ export class WebhookDeliveryEntity {
   @Property({ type: 'integer' })
   maxAttempts!: number;
 
-  @Property({ type: 'timestamptz' })
-  nextAttemptAt: Date & Opt = new Date();
-
-  /** a sender that died mid-send loses its claim when this passes */
-  @Property({ type: 'timestamptz', nullable: true })
-  leaseUntil?: Date | null;
+  /** the kernel job (lib/jobs, kind webhooks.deliver) that sends it: its claims, retries, backoff and dead letter */
+  @Property({ type: new BigIntType('string'), nullable: true })
+  jobId?: string | null;
 
   @Property({ type: 'timestamptz', nullable: true })
   lastAttemptAt?: Date | null;

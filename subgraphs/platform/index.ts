@@ -72,7 +72,7 @@ export const platform: SubgraphDefinition<PlatformLoaders> = {
   scope: scopeToPlatform,
   createLoaders: createPlatformLoaders,
   // background work of this process, started in this order before the server listens and stopped
-  // in reverse: the runtime first (master-key SecretBox, object store, webhook delivery worker:
+  // in reverse: the runtime first (master-key SecretBox, object store, webhook outbox and its delivery job worker:
   // runtime.ts), since the renewal job records account events through it; then subscription
   // renewals (subscriptions/billing.worker.ts, a recurring job of lib/jobs) and the report cache's Redis connection when
   // REDIS_URL is set (reporting/reporting.cache.ts)

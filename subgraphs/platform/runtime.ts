@@ -43,11 +43,11 @@ export async function startPlatformRuntime(deps: WorkerDeps): Promise<Worker> {
     maxAttempts: deps.cfg.webhookMaxAttempts,
     retryBaseMs: deps.cfg.webhookRetryBaseMs,
     pollMs: deps.cfg.webhookPollMs,
-    jitter: 0.2,
+    dbUrl: deps.orm.config.get('clientUrl') as string,
   });
   const runtime: PlatformRuntime = { cfg: deps.cfg, log, secrets, objects, webhooks };
   current = runtime;
-  webhooks.start();
+  await webhooks.start();
   return {
     async stop() {
       await webhooks.stop();

@@ -29,9 +29,9 @@ export interface SearchRuntime {
   allowPrivateNetwork: boolean;
   /** the master-key SecretBox (webhook secrets are sealed with it) */
   secrets: SecretBox;
-  /** the webhook outbox and sender of this process (lib/webhooks); it sends only when SEARCH_WORKER=1 */
+  /** the webhook outbox and its delivery jobs (lib/webhooks); workers.ts runs the sender */
   webhooks: WebhookRuntime;
-  /** after a commit that queued webhook deliveries: send them now rather than at the next poll */
+  /** after a commit that queued webhook deliveries: look for them now (the queue's NOTIFY does too) */
   wakeDispatcher(): void;
 }
 
@@ -50,14 +50,15 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     allowPrivate: deps.cfg.allowPrivateNetworkFetch,
     log,
     sql: toSql(pool),
+    dbUrl,
     maxAttempts: cfg.webhookMaxAttempts,
     retryBaseMs: cfg.webhookBackoffMs,
-    jitter: 0,
     timeoutMs: cfg.webhookTimeoutMs,
-    pollMs: Math.min(cfg.pollMs, cfg.webhookBackoffMs),
+    // retries come due by the clock, not by NOTIFY: poll at a quarter of the first delay so a retry
+    // starts close to when it is due and the documented doubling shows
+    pollMs: Math.min(cfg.pollMs, Math.max(25, Math.floor(cfg.webhookBackoffMs / 4))),
     // X-Signature is the header docs/search.md promised before X-Webhook-Signature became everyone's
     signatureHeaders: ['x-webhook-signature', 'x-signature'],
-    send: cfg.worker,
   });
   const rt: SearchRuntime = {
     cfg,

@@ -1,5 +1,6 @@
 // The background work of a search process (SEARCH_WORKER=1): the task worker (lib/jobs, kind
-// `search.task`), the webhook sender (lib/webhooks), and engine snapshots written once the worker is idle.
+// `search.task`), the webhook sender (lib/webhooks, its own job worker so a slow receiver never
+// holds up a task), and engine snapshots written once the worker is idle.
 import { JobWorker } from '../../lib/jobs/index.js';
 import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
 import type { SearchRuntime } from './runtime.js';
@@ -15,7 +16,7 @@ export async function startSearchWorkers(deps: WorkerDeps & { runtime: SearchRun
   // the task rows keep the history: finished task jobs are dropped after an hour
   const tasks = new JobWorker({ schema: SCHEMA, kinds: [taskJobKind(rt)], dbUrl: rt.dbUrl, pool: rt.pool, log: rt.log, pollMs: rt.cfg.pollMs, retainMs: 3600_000 });
   await tasks.start();
-  rt.webhooks.start();
+  await rt.webhooks.start();
   let busy = false;
   const maintenance = setInterval(() => {
     if (busy || Date.now() - tasks.lastActivity < SNAPSHOT_QUIET_MS) return;

@@ -24,8 +24,7 @@ async function owner(ctx: SearchContext): Promise<string> {
 }
 
 export async function registerWebhook(ctx: SearchContext, input: { url: string; events: string[]; secret: string }): Promise<WebhookEndpointEntity> {
-  const rt = ctx.runtime;
-  return registerEndpoint({ em: ctx.em, secrets: rt.secrets, allowPrivate: rt.allowPrivateNetwork }, await owner(ctx), input, RULES);
+  return registerEndpoint({ em: ctx.em, secrets: ctx.runtime.secrets, allowPrivate: ctx.runtime.allowPrivateNetwork }, await owner(ctx), input, RULES);
 }
 
 export async function listWebhooks(ctx: SearchContext): Promise<WebhookEndpointEntity[]> {

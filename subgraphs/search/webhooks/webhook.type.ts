@@ -45,7 +45,7 @@ export function toWebhook(w: WebhookEndpointEntity): SearchWebhook {
   return { id: w.id, url: w.url, events: w.events, active: w.active, createdAt: w.createdAt };
 }
 
-export function toDelivery({ delivery: d, body, attempts }: DeliveryLogEntry): SearchWebhookDelivery {
+export function toDelivery({ delivery: d, body, nextAttemptAt, attempts }: DeliveryLogEntry): SearchWebhookDelivery {
   return {
     id: d.id,
     event: d.event,
@@ -53,7 +53,7 @@ export function toDelivery({ delivery: d, body, attempts }: DeliveryLogEntry): S
     attempts: d.attempts,
     lastStatusCode: d.lastStatusCode ?? null,
     lastError: d.lastError ?? null,
-    nextAttemptAt: d.nextAttemptAt,
+    nextAttemptAt: nextAttemptAt ?? d.lastAttemptAt ?? d.createdAt,
     createdAt: d.createdAt,
     deliveredAt: d.deliveredAt ?? null,
     body: body ?? '',
