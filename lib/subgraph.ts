@@ -13,7 +13,8 @@ import { buildSchema, createResolversMap, type AuthChecker, type NonEmptyArray }
 import type { EntityManager, MikroORM, Options } from '@mikro-orm/postgresql';
 import type { Migration } from '@mikro-orm/migrations';
 import type { Config, SubgraphName } from './config.js';
-import { DomainError, toGraphQLError } from './errors.js';
+import { DomainError, toGraphQLError, type ErrorDef } from './errors.js';
+import type { EventTypes } from './events.js';
 import { createErrorFormatter } from './graphql-errors.js';
 import { handleGraphQL, listen, pathOf, sendJson } from './http.js';
 import type { Logger } from './logger.js';
@@ -50,6 +51,10 @@ export interface SubgraphDefinition<L = unknown> {
   migrations: { name: string; class: new (...args: any[]) => Migration }[];
   /** ORM filters besides `tenant`, which createOrm derives from the entities' @TenantScoped declarations */
   filters?: Options['filters'];
+  /** The codes this subgraph registered (its error-codes.ts): owned here, mapped by the edges */
+  errorCodes?: Readonly<Record<string, ErrorDef>>;
+  /** The event types this subgraph publishes (its event-types.ts) */
+  eventTypes?: readonly EventTypes<string>[];
   /** Tenant scoping in one place: set the request's TenantScope (lib/tenant-entity.ts) on its EntityManager. */
   scope(em: EntityManager, tenant: TenantContext): void;
   createLoaders(ctx: Omit<SubgraphContext<L>, 'loaders'>): L;

@@ -1,6 +1,8 @@
 // The platform subgraph: platforms, accounts, apps and API keys (this issue); block licensing,
 // subscriptions, user access... come later. Owns the `App` entity other subgraphs extend.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
+import { PLATFORM_ERRORS } from './error-codes.js';
+import { ACCOUNT_EVENTS } from './event-types.js';
 import { createPlatformLoaders, type PlatformLoaders } from './context.js';
 import { scopeToPlatform } from './tenancy.js';
 import { PlatformEntity } from './platforms/platform.entity.js';
@@ -67,6 +69,8 @@ export const platform: SubgraphDefinition<PlatformLoaders> = {
   referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference, ...blockReference },
   entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES],
   migrations,
+  eventTypes: [ACCOUNT_EVENTS],
+  errorCodes: PLATFORM_ERRORS,
   // the request's platform for the `tenant` filter every @TenantScoped entity gets (tenancy.ts)
   scope: scopeToPlatform,
   createLoaders: createPlatformLoaders,

@@ -2,6 +2,8 @@
 // (document 3 part B). The engine (./engine) is pure code; ./runtime.ts runs the task worker, the
 // webhook dispatcher and the in-memory engines of this process.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
+import { SEARCH_ERRORS } from './error-codes.js';
+import { SEARCH_TASK_EVENTS, SEARCH_WEBHOOK_EVENTS } from './event-types.js';
 import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createSearchLoaders, type SearchLoaders } from './context.js';
 import { IndexEntity } from './indexes/index.entity.js';
@@ -39,6 +41,8 @@ export const search: SubgraphDefinition<SearchLoaders> = {
     WebhookAttemptEntity,
   ],
   migrations,
+  eventTypes: [SEARCH_TASK_EVENTS, SEARCH_WEBHOOK_EVENTS],
+  errorCodes: SEARCH_ERRORS,
   scope: scopeToApp,
   createLoaders: createSearchLoaders,
   // the task worker, webhook dispatcher and engine cache of this process (runtime.ts)

@@ -12,7 +12,7 @@
 // (platformRuntime), and is only asked for when there is something to seal: an event for an
 // account without webhooks and without secret fields is recorded in a process with no runtime.
 import type { SecretBox } from '../../../lib/crypto.js';
-import type { AccountEventName, AccountEventPayload } from '../../../lib/events.js';
+import type { AccountEventName, AccountEventPayload } from '../event-types.js';
 import type { PlatformContext } from '../context.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { AppEntity } from '../apps/app.entity.js';

@@ -1,7 +1,7 @@
 // The delivery worker's SQL, in one file. These statements run outside any request, for every
 // platform at once, so they name tables directly and never go through the platform filter.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AccountEventPayload } from '../../../lib/events.js';
+import type { AccountEventPayload } from '../event-types.js';
 import { AccountEventEntity } from './account-event.entity.js';
 import { AppWebhookSecretEntity } from './app-webhook-secret.entity.js';
 import { WebhookDeliveryEntity, type DeliveryTarget } from './webhook-delivery.entity.js';

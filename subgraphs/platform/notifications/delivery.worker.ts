@@ -6,7 +6,7 @@ import { randomInt } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../../../lib/config.js';
 import type { SecretBox } from '../../../lib/crypto.js';
-import type { AccountEventPayload } from '../../../lib/events.js';
+import type { AccountEventPayload } from '../event-types.js';
 import type { Logger } from '../../../lib/logger.js';
 import { VERSION } from '../../../lib/subgraph.js';
 import { signWebhook, SIGNATURE_HEADER } from '../../../lib/webhook-signature.js';

@@ -1,6 +1,6 @@
 // Which account events a team-chat webhook receives: a list of names and patterns. '*' is every
 // event (also those added later), 'key.*' every event of one family, 'account.created' one event.
-import { ACCOUNT_EVENT_NAMES } from '../../../lib/events.js';
+import { ACCOUNT_EVENT_NAMES } from '../event-types.js';
 
 const FAMILIES = new Set(ACCOUNT_EVENT_NAMES.map((n) => n.split('.')[0]));
 

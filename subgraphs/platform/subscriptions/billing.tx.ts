@@ -4,7 +4,7 @@
 // after the commit (never for work that rolled back).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../lib/clock.js';
-import { accountTopics, KEYS_INVALIDATED_TOPIC, type AccountEventPayload, type KeysInvalidatedPayload } from '../../../lib/events.js';
+import { accountTopics, KEYS_INVALIDATED_TOPIC, type AccountEventPayload, type KeysInvalidatedPayload } from '../event-types.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { PubSub } from '../../../lib/pubsub.js';
 import { AccountEntity } from '../accounts/account.entity.js';

@@ -1,7 +1,7 @@
 // Tasks as the API sees them: enqueue (with its event), read, list, cancel. Tenancy is explicit:
 // every query carries the caller's app partition.
 import { DomainError } from '../../../lib/errors.js';
-import { searchTaskTopic, type SearchTaskEventPayload } from '../../../lib/events.js';
+import { searchTaskTopic, type SearchTaskEventPayload } from '../event-types.js';
 import type { SearchContext } from '../context.js';
 import { searchRuntime } from '../runtime.js';
 import { TASK_STATUSES, TASK_TYPES, type TaskStatus, type TaskType } from './task.entity.js';

@@ -12,7 +12,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { DomainError } from '../../../lib/errors.js';
-import { searchTaskTopic, type SearchTaskEventName, type SearchTaskEventPayload } from '../../../lib/events.js';
+import { searchTaskTopic, type SearchTaskEventName, type SearchTaskEventPayload } from '../event-types.js';
 import type { Environment } from '../../../lib/tenant.js';
 import { one, run, withTx } from '../db.js';
 import { asClientError } from '../errors.js';

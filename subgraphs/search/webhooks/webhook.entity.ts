@@ -4,8 +4,9 @@ import { Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/decorators
 import { BigIntType, type Opt } from '@mikro-orm/core';
 import { AppScopedEntity } from '../../../lib/tenant-entity.js';
 import { newId } from '../../../lib/ids.js';
+import { SEARCH_WEBHOOK_EVENTS } from '../event-types.js';
 
-export const WEBHOOK_EVENTS = ['indexing.completed', 'indexing.failed', 'index.created', 'index.deleted', 'settings.updated'] as const;
+export const WEBHOOK_EVENTS = SEARCH_WEBHOOK_EVENTS.names;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export const DELIVERY_STATUSES = ['pending', 'delivering', 'delivered', 'failed'] as const;
