@@ -26,18 +26,20 @@ import { VERSION } from './version.js';
 export const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@inaccessible"])';
 
-export interface SubgraphContext<L = unknown> {
+export interface SubgraphContext<L = unknown, R = unknown> {
   tenant: TenantContext;
   em: EntityManager;
   log: Logger;
   pubsub: PubSub;
   loaders: L;
   requestId: string;
+  /** the process-wide dependencies of the subgraph's services (SubgraphDefinition.runtime) */
+  runtime: R;
 }
 
 type ReferenceResolvers = Record<string, { __resolveReference: (ref: any, ctx: any, info: any) => unknown }>;
 
-export interface SubgraphDefinition<L = unknown> {
+export interface SubgraphDefinition<L = unknown, R = unknown> {
   name: SubgraphName;
   /** PostgreSQL schema owned by this subgraph */
   dbSchema: string;
@@ -57,7 +59,14 @@ export interface SubgraphDefinition<L = unknown> {
   eventTypes?: readonly EventTypes<string>[];
   /** Tenant scoping in one place: set the request's TenantScope (lib/tenant-entity.ts) on its EntityManager. */
   scope(em: EntityManager, tenant: TenantContext): void;
-  createLoaders(ctx: Omit<SubgraphContext<L>, 'loaders'>): L;
+  /**
+   * What the subgraph's services need from their process besides the request (a SecretBox, an object
+   * store, a worker to wake after commit): built once at start, before the workers, and handed to
+   * every request's context as `ctx.runtime` and to the workers as `deps.runtime`. Services get it
+   * there (or through a constructor), never from a module-level singleton.
+   */
+  runtime?(deps: WorkerDeps): R | Promise<R>;
+  createLoaders(ctx: Omit<SubgraphContext<L, R>, 'loaders'>): L;
   /**
    * Background work hosted by the subgraph's process (process-wide runtimes, outbox workers, periodic
    * jobs). Started in order before the server listens, so the first request finds them running and
@@ -65,7 +74,7 @@ export interface SubgraphDefinition<L = unknown> {
    * reverse order after the server closed and before the ORM closes, so a worker started later may
    * still use one started earlier while it stops.
    */
-  workers?(deps: WorkerDeps): Worker[] | Promise<Worker[]>;
+  workers?(deps: WorkerDeps & { runtime: R }): Worker[] | Promise<Worker[]>;
 }
 
 export interface WorkerDeps {
@@ -93,7 +102,7 @@ export const authChecker: AuthChecker<SubgraphContext> = ({ context }, roles) =>
   return true;
 };
 
-export async function buildFederatedSchema(def: SubgraphDefinition<any>): Promise<GraphQLSchema> {
+export async function buildFederatedSchema(def: SubgraphDefinition<any, any>): Promise<GraphQLSchema> {
   const tg = await buildSchema({
     resolvers: def.resolvers,
     orphanedTypes: def.orphanedTypes,
@@ -106,7 +115,7 @@ export async function buildFederatedSchema(def: SubgraphDefinition<any>): Promis
   return buildSubgraphSchema({ typeDefs: parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(tg)}`), resolvers });
 }
 
-export async function subgraphSdl(def: SubgraphDefinition<any>): Promise<string> {
+export async function subgraphSdl(def: SubgraphDefinition<any, any>): Promise<string> {
   return printSubgraphSchema(await buildFederatedSchema(def));
 }
 
@@ -120,7 +129,7 @@ export interface RunningSubgraph {
 }
 
 export async function startSubgraph(
-  def: SubgraphDefinition<any>,
+  def: SubgraphDefinition<any, any>,
   opts: { cfg: Config; log: Logger; pubsub: PubSub; dbUrl: string; port?: number },
 ): Promise<RunningSubgraph> {
   const { cfg, pubsub } = opts;
@@ -137,7 +146,8 @@ export async function startSubgraph(
     plugins: [ApolloServerPluginInlineTraceDisabled()],
   });
   await apollo.start();
-  const workers = (await def.workers?.({ cfg, orm, pubsub, log })) ?? [];
+  const runtime: unknown = await def.runtime?.({ cfg, orm, pubsub, log });
+  const workers = (await def.workers?.({ cfg, orm, pubsub, log, runtime })) ?? [];
 
   const context = async (headers: Record<string, string | string[] | undefined>): Promise<SubgraphContext> => {
     const v = verifyTenantContext(headerValue(headers[TENANT_HEADER]), cfg.internalSecret);
@@ -145,7 +155,7 @@ export async function startSubgraph(
     const em = orm.em.fork();
     def.scope(em, v.ctx);
     const requestId = v.ctx.requestId || randomUUID();
-    const base = { tenant: v.ctx, em, log: log.child({ requestId }), pubsub, requestId };
+    const base = { tenant: v.ctx, em, log: log.child({ requestId }), pubsub, requestId, runtime };
     return { ...base, loaders: def.createLoaders(base) };
   };
 

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { SubgraphContext } from '../../lib/subgraph.js';
 import { platformScopeOf, type PlatformScope } from './tenancy.js';
+import type { PlatformRuntime } from './runtime.js';
 import { PlatformEntity } from './platforms/platform.entity.js';
 import { AccountEntity } from './accounts/account.entity.js';
 import { AppEntity } from './apps/app.entity.js';
@@ -23,7 +24,7 @@ export interface PlatformLoaders {
   apiKeysByApp: DataLoader<string, ApiKeyEntity[]>;
 }
 
-export type PlatformContext = SubgraphContext<PlatformLoaders>;
+export type PlatformContext = SubgraphContext<PlatformLoaders, PlatformRuntime>;
 
 function byKey<T, K>(keys: readonly K[], rows: T[], keyOf: (r: T) => K): (T | null)[] {
   const m = new Map(rows.map((r) => [keyOf(r), r]));

@@ -41,7 +41,7 @@ import { NotificationsResolver } from './notifications/notifications.resolver.js
 import { DataTransferAccessCodeEntity, DataTransferAuditEntity, DataTransferEntity } from './data-transfers/data-transfer.entity.js';
 import { DataTransferResolver } from './data-transfers/data-transfer.resolver.js';
 import { DataTransferPublicResolver } from './data-transfers/data-transfer-public.resolver.js';
-import { startPlatformRuntime } from './runtime.js';
+import { createPlatformRuntime, startDeliveries, type PlatformRuntime } from './runtime.js';
 
 const SERVICE_RESOLVERS = [CredentialResolver, ExchangeResolver, AccountDetailsResolver, StorageResolver, NotificationsResolver, DataTransferResolver, DataTransferPublicResolver];
 const SERVICE_ENTITIES = [
@@ -62,7 +62,7 @@ import { REPORTING_RESOLVERS } from './reporting/reporting.module.js';
 import { startBillingWorker } from './subscriptions/billing.worker.js';
 import { useReportCacheFromConfig } from './reporting/reporting.cache.js';
 
-export const platform: SubgraphDefinition<PlatformLoaders> = {
+export const platform: SubgraphDefinition<PlatformLoaders, PlatformRuntime> = {
   name: 'platform',
   dbSchema: 'platform',
   resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, DomainResolver, ...SERVICE_RESOLVERS, ...BILLING_RESOLVERS, ...REPORTING_RESOLVERS],
@@ -73,11 +73,12 @@ export const platform: SubgraphDefinition<PlatformLoaders> = {
   errorCodes: PLATFORM_ERRORS,
   // the request's platform for the `tenant` filter every @TenantScoped entity gets (tenancy.ts)
   scope: scopeToPlatform,
+  // the services' process-wide dependencies (master-key SecretBox, object store, outbox): ctx.runtime
+  runtime: createPlatformRuntime,
   createLoaders: createPlatformLoaders,
   // background work of this process, started in this order before the server listens and stopped
-  // in reverse: the runtime first (master-key SecretBox, object store, webhook delivery worker:
-  // runtime.ts), since the renewal job records account events through it; then subscription
-  // renewals (subscriptions/billing.worker.ts) and the report cache's Redis connection when
-  // REDIS_URL is set (reporting/reporting.cache.ts)
-  workers: (deps) => [startPlatformRuntime(deps), startBillingWorker(deps), useReportCacheFromConfig(deps)],
+  // in reverse: the webhook delivery worker first, since the renewal job records account events
+  // that wake it; then subscription renewals (subscriptions/billing.worker.ts) and the report
+  // cache's Redis connection when REDIS_URL is set (reporting/reporting.cache.ts)
+  workers: (deps) => [startDeliveries(deps.runtime), startBillingWorker({ ...deps, outbox: deps.runtime.outbox }), useReportCacheFromConfig(deps)],
 };

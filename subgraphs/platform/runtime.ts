@@ -1,12 +1,14 @@
-// What the platform services need from their process besides the request context: the master-key
-// SecretBox, the object store, the upload-URL secret and the webhook delivery worker. Built once
-// when the subgraph starts (startPlatformRuntime, the first of the definition's `workers`) and read
-// by services through platformRuntime(); a missing MASTER_KEY in production stops start-up.
+// What the platform services need from their process besides the request: the master-key
+// SecretBox, the object store, the configuration and the outbox (sealing, attempt limit, and the
+// delivery worker to wake after a commit). Built once when the subgraph starts
+// (SubgraphDefinition.runtime), handed to every request as `ctx.runtime` and to the workers as
+// `deps.runtime`; a missing MASTER_KEY in production stops start-up.
 import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
 import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
 import { createObjectStore, type ObjectStore } from '../../lib/object-store.js';
 import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
+import type { OutboxDeps } from './notifications/outbox-deps.js';
 import { DeliveryWorker } from './notifications/delivery.worker.js';
 
 export interface PlatformRuntime {
@@ -14,33 +16,22 @@ export interface PlatformRuntime {
   log: Logger;
   secrets: SecretBox;
   objects: ObjectStore;
-  worker: DeliveryWorker;
+  /** what recording account events needs: sealing, the attempt limit, and waking the delivery worker */
+  outbox: OutboxDeps;
+  deliveries: DeliveryWorker;
 }
 
-let current: PlatformRuntime | undefined;
-
-export function platformRuntime(): PlatformRuntime {
-  if (!current) throw new Error('platform runtime not started: startPlatformRuntime() runs at subgraph start');
-  return current;
-}
-
-/** The runtime when this process started one (the subgraph); undefined in a process that only opened the database (tests, scripts). */
-export function platformRuntimeIfStarted(): PlatformRuntime | undefined {
-  return current;
-}
-
-export function startPlatformRuntime(deps: WorkerDeps): Worker {
+export function createPlatformRuntime(deps: WorkerDeps): PlatformRuntime {
   const log = deps.log.child({ component: 'platform-runtime' });
   const secrets = masterSecretBox(deps.cfg, log);
   const objects = createObjectStore(deps.cfg);
-  const worker = new DeliveryWorker(deps.orm, { cfg: deps.cfg, log: log.child({ component: 'webhook-worker' }), secrets });
-  const runtime: PlatformRuntime = { cfg: deps.cfg, log, secrets, objects, worker };
-  current = runtime;
-  worker.start();
-  return {
-    async stop() {
-      await worker.stop();
-      if (current === runtime) current = undefined;
-    },
-  };
+  const deliveries = new DeliveryWorker(deps.orm, { cfg: deps.cfg, log: log.child({ component: 'webhook-worker' }), secrets });
+  const outbox: OutboxDeps = { secrets, maxAttempts: deps.cfg.webhookMaxAttempts, kick: () => deliveries.kick() };
+  return { cfg: deps.cfg, log, secrets, objects, outbox, deliveries };
+}
+
+/** The webhook delivery worker of this process, as one of the subgraph's workers. */
+export function startDeliveries(runtime: PlatformRuntime): Worker {
+  runtime.deliveries.start();
+  return { stop: () => runtime.deliveries.stop() };
 }

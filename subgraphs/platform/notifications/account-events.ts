@@ -8,21 +8,20 @@
 // after commit (without the kick, the worker still finds the rows on its next poll).
 //
 // Sealing (target URLs, secret fields) needs the master-key SecretBox. It comes from `ctx.outbox`
-// when the caller brings one (the renewal job run by a test), else from the process's runtime
-// (platformRuntime), and is only asked for when there is something to seal: an event for an
-// account without webhooks and without secret fields is recorded in a process with no runtime.
-import type { SecretBox } from '../../../lib/crypto.js';
+// when the caller brings one (the renewal job), else from the request's runtime (ctx.runtime), and
+// is only asked for when there is something to seal: an event for an account without webhooks and
+// without secret fields is recorded by a caller with neither.
 import type { AccountEventName, AccountEventPayload } from '../event-types.js';
 import type { PlatformContext } from '../context.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { AppEntity } from '../apps/app.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
-import { platformRuntime, platformRuntimeIfStarted } from '../runtime.js';
 import { AccountEventEntity } from './account-event.entity.js';
 import { AppWebhookSecretEntity } from './app-webhook-secret.entity.js';
 import { deliveryUrlAad, eventSecretAad, teamChatUrlAad } from './aad.js';
 import { eventMatches } from './event-filter.rules.js';
 import { NotificationSettingsEntity } from './notification-settings.entity.js';
+import type { OutboxDeps } from './outbox-deps.js';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
 
 export interface AccountEventInput {
@@ -45,22 +44,22 @@ export interface AccountEventInput {
   subject?: { type: string; id: string };
 }
 
-/** What writing deliveries needs from the process: the SecretBox sealing URLs and secret fields, the attempt limit. */
-export interface OutboxDeps {
-  secrets: SecretBox;
-  maxAttempts: number;
-}
+export type { OutboxDeps };
 
-function runtimeOutbox(): OutboxDeps {
-  const { secrets, cfg } = platformRuntime();
-  return { secrets, maxAttempts: cfg.webhookMaxAttempts };
+function outboxOf(ctx: { outbox?: OutboxDeps; runtime?: { outbox: OutboxDeps } }): OutboxDeps {
+  const deps = ctx.outbox ?? ctx.runtime?.outbox;
+  if (!deps) throw new Error('recording this account event needs sealing: pass `outbox` or a context with the platform runtime');
+  return deps;
 }
 
 /** Record `input` in ctx.em's unit of work (call inside the transaction of the change). */
-export async function recordAccountEvent(ctx: Pick<PlatformContext, 'em'> & { outbox?: OutboxDeps }, input: AccountEventInput): Promise<AccountEventEntity> {
+export async function recordAccountEvent(
+  ctx: Pick<PlatformContext, 'em'> & { outbox?: OutboxDeps; runtime?: { outbox: OutboxDeps } },
+  input: AccountEventInput,
+): Promise<AccountEventEntity> {
   const { em } = ctx;
   let deps: OutboxDeps | undefined;
-  const outbox = () => (deps ??= ctx.outbox ?? runtimeOutbox());
+  const outbox = () => (deps ??= outboxOf(ctx));
   const accountId = input.account.id;
   const platformId = input.account.platform.id;
   // Reads first, writes after: nothing is flushed half-way. The caller has already authorised
@@ -116,11 +115,11 @@ export async function recordAccountEvent(ctx: Pick<PlatformContext, 'em'> & { ou
 /** Run `fn` in one transaction and hand the events it recorded to the worker after commit. */
 export async function withAccountEvents<T>(ctx: PlatformContext, fn: (tx: PlatformContext) => Promise<T>): Promise<T> {
   const result = await ctx.em.transactional((em) => fn({ ...ctx, em }));
-  kickDeliveries();
+  kickDeliveries(ctx.runtime.outbox);
   return result;
 }
 
 /** Wake this process's delivery worker; without one (a test running the job), the subgraph's worker finds the rows on its next poll. */
-export function kickDeliveries(): void {
-  platformRuntimeIfStarted()?.worker.kick();
+export function kickDeliveries(outbox: OutboxDeps | undefined): void {
+  outbox?.kick?.();
 }

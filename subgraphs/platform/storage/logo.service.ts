@@ -12,11 +12,10 @@ import { getAccount } from '../accounts/account.service.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { AccountDetailsEntity } from '../account-details/account-details.entity.js';
-import { platformRuntime } from '../runtime.js';
 import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { fail, intInRange } from '../validation.js';
 import { sniffImage, MAX_IMAGE_SIDE, type ImageInfo } from './image.rules.js';
-import { accountObjectKey, ensureStorage, objectStore } from './storage.service.js';
+import { accountObjectKey, ensureStorage } from './storage.service.js';
 
 /** CONTRACT: image bodies up to 10 MiB. */
 export const LOGO_MAX_BYTES = 10 * MiB;
@@ -33,7 +32,7 @@ export async function presignLogo(ctx: PlatformContext, accountUrlId: string, co
   const account = await getAccount(ctx, accountUrlId);
   const declared = intInRange(contentLength, 'content_length', 1, LOGO_MAX_BYTES);
   await ensureStorage(ctx, account);
-  const { cfg } = platformRuntime();
+  const { cfg } = ctx.runtime;
   const uploadId = newId('upl');
   const grant: UploadGrant = {
     uploadId,
@@ -53,8 +52,8 @@ export async function presignLogo(ctx: PlatformContext, accountUrlId: string, co
   };
 }
 
-function grantOf(token: string): UploadGrant {
-  const check = verifyUploadToken(token, platformRuntime().cfg.internalSecret);
+function grantOf(ctx: PlatformContext, token: string): UploadGrant {
+  const check = verifyUploadToken(token, ctx.runtime.cfg.internalSecret);
   if (!check.ok) throw new DomainError(check.code, check.message, { parameter: 'token' });
   return check.grant;
 }
@@ -68,14 +67,14 @@ export async function putUploadChunk(
   ctx: PlatformContext,
   a: { token: string; index: number; data: string; final: boolean; totalBytes?: number | null; sha256?: string | null },
 ) {
-  const grant = grantOf(a.token);
+  const grant = grantOf(ctx, a.token);
   const account = await ctx.em.findOne(AccountEntity, { id: grant.accountId, deletedAt: null }, { filters: false });
   if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', 'The account of this upload no longer exists');
   intInRange(a.index, 'index', 0, MAX_CHUNKS - 1);
   if (!BASE64_RE.test(a.data)) fail('data', 'data must be base64');
   const bytes = Buffer.from(a.data, 'base64');
   if (bytes.length > UPLOAD_CHUNK_BYTES) fail('data', `a chunk holds at most ${UPLOAD_CHUNK_BYTES} bytes`);
-  const objects = objectStore();
+  const objects = ctx.runtime.objects;
   const key = accountObjectKey(grant.accountId, grant.key);
   const partKey = (i: number) => `${key}.part-${String(i).padStart(4, '0')}`;
   if (!a.final) {
@@ -102,7 +101,7 @@ export async function putUploadChunk(
 export async function publishLogo(ctx: PlatformContext, accountUrlId: string, uploadId: string) {
   const account = await getAccount(ctx, accountUrlId);
   if (!UPLOAD_ID_RE.test(uploadId ?? '')) fail('upload_id', 'upload_id must be the id returned by logo/presign (upl_…)');
-  const objects = objectStore();
+  const objects = ctx.runtime.objects;
   const staging = accountObjectKey(account.id, stagingKey(uploadId));
   const bytes = await objects.get(staging);
   if (!bytes) throw new DomainError('UPLOAD_NOT_FOUND', `Nothing was uploaded for ${uploadId} (PUT the file to its upload_url first)`, { parameter: 'upload_id' });
@@ -115,7 +114,7 @@ export async function publishLogo(ctx: PlatformContext, accountUrlId: string, up
   const file = `${uploadId}.${info.format === 'jpeg' ? 'jpg' : info.format}`;
   const logoKey = `logos/${file}`;
   await objects.put(accountObjectKey(account.id, logoKey), bytes);
-  const logoUrl = `${platformRuntime().cfg.publicUrl}/logos/${account.id}/${file}`;
+  const logoUrl = `${ctx.runtime.cfg.publicUrl}/logos/${account.id}/${file}`;
   await withAccountEvents(ctx, async (tx) => {
     let details = await tx.em.findOne(AccountDetailsEntity, { account: account.id });
     details ??= tx.em.create(AccountDetailsEntity, {
@@ -148,7 +147,7 @@ function checkImage(bytes: Buffer): { ok: true; info: ImageInfo } | { ok: false;
 export async function logoFile(ctx: PlatformContext, accountId: string, file: string) {
   const details = await ctx.em.findOne(AccountDetailsEntity, { account: accountId }, { filters: false });
   if (!details?.logoObjectKey || details.logoObjectKey !== `logos/${file}`) throw new DomainError('LOGO_NOT_FOUND', 'No such logo', { parameter: 'file' });
-  const bytes = await objectStore().get(accountObjectKey(accountId, details.logoObjectKey));
+  const bytes = await ctx.runtime.objects.get(accountObjectKey(accountId, details.logoObjectKey));
   if (!bytes) throw new DomainError('LOGO_NOT_FOUND', 'No such logo', { parameter: 'file' });
   const info = sniffImage(bytes);
   return { contentType: info?.contentType ?? 'application/octet-stream', data: bytes.toString('base64'), bytes: bytes.length };

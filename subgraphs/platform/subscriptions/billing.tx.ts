@@ -16,7 +16,7 @@ export interface BillingDeps {
   clock: Clock;
   pubsub: PubSub;
   log: Logger;
-  /** sealing for the outbox; the process's runtime when left out (see recordAccountEvent) */
+  /** sealing for the outbox, and the delivery worker to wake (the platform runtime's, in the subgraph) */
   outbox?: OutboxDeps;
 }
 
@@ -29,7 +29,7 @@ export async function inBillingTx<T>(deps: BillingDeps, fn: (tx: BillingTx) => P
     await recordBillingEvents(tx);
     return r;
   });
-  if (events.length) kickDeliveries();
+  if (events.length) kickDeliveries(deps.outbox);
   await publishAccountEvents(deps.pubsub, events, deps.log);
   return result;
 }
