@@ -20,7 +20,7 @@ export interface BillingRunDeps {
   pubsub: PubSub;
   log: Logger;
   /** sealing for the outbox, and the delivery worker to wake (the platform runtime's, in the subgraph; a test running the job brings its own) */
-  outbox?: OutboxDeps;
+  outbox: OutboxDeps;
 }
 
 export interface BillingRunResult {

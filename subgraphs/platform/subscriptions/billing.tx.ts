@@ -17,7 +17,7 @@ export interface BillingDeps {
   pubsub: PubSub;
   log: Logger;
   /** sealing for the outbox, and the delivery worker to wake (the platform runtime's, in the subgraph) */
-  outbox?: OutboxDeps;
+  outbox: OutboxDeps;
 }
 
 export async function inBillingTx<T>(deps: BillingDeps, fn: (tx: BillingTx) => Promise<T>): Promise<T> {
