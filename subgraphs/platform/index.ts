@@ -35,13 +35,13 @@ import { AccountStorageEntity } from './storage/account-storage.entity.js';
 import { StorageResolver } from './storage/storage.resolver.js';
 import { NotificationSettingsEntity } from './notifications/notification-settings.entity.js';
 import { AccountEventEntity } from './notifications/account-event.entity.js';
-import { WebhookDeliveryEntity } from './notifications/webhook-delivery.entity.js';
+import { webhookEntities } from '../../lib/webhooks/index.js';
 import { AppWebhookSecretEntity } from './notifications/app-webhook-secret.entity.js';
 import { NotificationsResolver } from './notifications/notifications.resolver.js';
 import { DataTransferAccessCodeEntity, DataTransferAuditEntity, DataTransferEntity } from './data-transfers/data-transfer.entity.js';
 import { DataTransferResolver } from './data-transfers/data-transfer.resolver.js';
 import { DataTransferPublicResolver } from './data-transfers/data-transfer-public.resolver.js';
-import { createPlatformRuntime, startDeliveries, type PlatformRuntime } from './runtime.js';
+import { createPlatformRuntime, startWebhookSender, type PlatformRuntime } from './runtime.js';
 
 const SERVICE_RESOLVERS = [CredentialResolver, ExchangeResolver, AccountDetailsResolver, StorageResolver, NotificationsResolver, DataTransferResolver, DataTransferPublicResolver];
 const SERVICE_ENTITIES = [
@@ -51,7 +51,7 @@ const SERVICE_ENTITIES = [
   AccountStorageEntity,
   NotificationSettingsEntity,
   AccountEventEntity,
-  WebhookDeliveryEntity,
+  ...webhookEntities,
   AppWebhookSecretEntity,
   DataTransferEntity,
   DataTransferAccessCodeEntity,
@@ -77,8 +77,8 @@ export const platform: SubgraphDefinition<PlatformLoaders, PlatformRuntime> = {
   runtime: createPlatformRuntime,
   createLoaders: createPlatformLoaders,
   // background work of this process, started in this order before the server listens and stopped
-  // in reverse: the webhook delivery worker first, since the renewal job records account events
+  // in reverse: the webhook sender first, since the renewal job records account events
   // that wake it; then subscription renewals (subscriptions/billing.worker.ts) and the report
   // cache's Redis connection when REDIS_URL is set (reporting/reporting.cache.ts)
-  workers: (deps) => [startDeliveries(deps.runtime), startBillingWorker({ ...deps, outbox: deps.runtime.outbox }), useReportCacheFromConfig(deps)],
+  workers: (deps) => [startWebhookSender(deps.runtime), startBillingWorker({ ...deps, outbox: deps.runtime.outbox }), useReportCacheFromConfig(deps)],
 };

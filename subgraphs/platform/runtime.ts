@@ -1,37 +1,49 @@
 // What the platform services need from their process besides the request: the master-key
-// SecretBox, the object store, the configuration and the outbox (sealing, attempt limit, and the
-// delivery worker to wake after a commit). Built once when the subgraph starts
-// (SubgraphDefinition.runtime), handed to every request as `ctx.runtime` and to the workers as
-// `deps.runtime`; a missing MASTER_KEY in production stops start-up.
+// SecretBox, the object store, the configuration, the webhook outbox and sender (lib/webhooks), and
+// what recording account events needs from them (outbox: sealing, attempt limit, waking the
+// sender after a commit). Built once when the subgraph starts (SubgraphDefinition.runtime), handed
+// to every request as `ctx.runtime` and to the workers as `deps.runtime`; a missing MASTER_KEY in
+// production stops start-up.
 import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
 import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
 import { createObjectStore, type ObjectStore } from '../../lib/object-store.js';
 import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
+import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import type { OutboxDeps } from './notifications/outbox-deps.js';
-import { DeliveryWorker } from './notifications/delivery.worker.js';
 
 export interface PlatformRuntime {
   cfg: Config;
   log: Logger;
   secrets: SecretBox;
   objects: ObjectStore;
-  /** what recording account events needs: sealing, the attempt limit, and waking the delivery worker */
+  webhooks: WebhookRuntime;
+  /** what recording account events needs: sealing, the attempt limit, and waking the sender */
   outbox: OutboxDeps;
-  deliveries: DeliveryWorker;
 }
 
 export function createPlatformRuntime(deps: WorkerDeps): PlatformRuntime {
   const log = deps.log.child({ component: 'platform-runtime' });
   const secrets = masterSecretBox(deps.cfg, log);
   const objects = createObjectStore(deps.cfg);
-  const deliveries = new DeliveryWorker(deps.orm, { cfg: deps.cfg, log: log.child({ component: 'webhook-worker' }), secrets });
-  const outbox: OutboxDeps = { secrets, maxAttempts: deps.cfg.webhookMaxAttempts, kick: () => deliveries.kick() };
-  return { cfg: deps.cfg, log, secrets, objects, outbox, deliveries };
+  const webhooks = new WebhookRuntime({
+    schema: 'platform',
+    service: 'platform',
+    secrets,
+    allowPrivate: deps.cfg.allowPrivateNetworkFetch,
+    log,
+    sql: toSql(deps.orm.em.fork()),
+    maxAttempts: deps.cfg.webhookMaxAttempts,
+    retryBaseMs: deps.cfg.webhookRetryBaseMs,
+    pollMs: deps.cfg.webhookPollMs,
+    jitter: 0.2,
+  });
+  const outbox: OutboxDeps = { secrets, maxAttempts: deps.cfg.webhookMaxAttempts, kick: () => webhooks.kick() };
+  return { cfg: deps.cfg, log, secrets, objects, webhooks, outbox };
 }
 
-/** The webhook delivery worker of this process, as one of the subgraph's workers. */
-export function startDeliveries(runtime: PlatformRuntime): Worker {
-  runtime.deliveries.start();
-  return { stop: () => runtime.deliveries.stop() };
+/** The webhook sender of this process, as one of the subgraph's workers. */
+export function startWebhookSender(runtime: PlatformRuntime): Worker {
+  runtime.webhooks.start();
+  return { stop: () => runtime.webhooks.stop() };
 }

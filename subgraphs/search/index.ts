@@ -18,7 +18,7 @@ import { IndexSnapshotEntity } from './engines/snapshot.entity.js';
 import { SearchResolver } from './searching/search.resolver.js';
 import { SearchEventEntity, SearchQueryEntity } from './analytics/analytics.entity.js';
 import { AnalyticsResolver } from './analytics/analytics.resolver.js';
-import { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEntity } from './webhooks/webhook.entity.js';
+import { webhookEntities } from '../../lib/webhooks/index.js';
 import { WebhookResolver } from './webhooks/webhook.resolver.js';
 import { migrations } from './migrations/index.js';
 import { startSearchRuntime } from './runtime.js';
@@ -36,9 +36,7 @@ export const search: SubgraphDefinition<SearchLoaders> = {
     IndexSnapshotEntity,
     SearchQueryEntity,
     SearchEventEntity,
-    WebhookEntity,
-    WebhookDeliveryEntity,
-    WebhookAttemptEntity,
+    ...webhookEntities,
   ],
   migrations,
   eventTypes: [SEARCH_TASK_EVENTS, SEARCH_WEBHOOK_EVENTS],

@@ -7,6 +7,8 @@ import type pg from 'pg';
 import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
 import type { PubSub } from '../../lib/pubsub.js';
+import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
+import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../lib/rate-limit.js';
 import { connectRedis } from '../../lib/redis.js';
 import { AnalyticsBuffer } from './analytics/analytics.buffer.js';
@@ -15,7 +17,6 @@ import { createPool } from './db.js';
 import { engineFactory } from './engine/index.js';
 import { EngineRegistry } from './engines/engine-registry.js';
 import { TaskWorker } from './tasks/task.worker.js';
-import { WebhookDispatcher } from './webhooks/webhook.dispatcher.js';
 
 export interface SearchRuntime {
   cfg: SearchConfig;
@@ -26,6 +27,10 @@ export interface SearchRuntime {
   limiter: RateLimiter;
   analytics: AnalyticsBuffer;
   allowPrivateNetwork: boolean;
+  /** the master-key SecretBox (webhook secrets are sealed with it) */
+  secrets: SecretBox;
+  /** the webhook outbox and sender of this process (lib/webhooks) */
+  webhooks: WebhookRuntime;
   /** null when SEARCH_WORKER=0 */
   worker: TaskWorker | null;
   wakeDispatcher(): void;
@@ -48,7 +53,23 @@ export async function startSearchRuntime(deps: { orm: MikroORM; cfg: Config; log
   const pool = createPool(dbUrl);
   pool.on('error', (e) => log.warn('idle pg connection lost', { err: e }));
   const redis = deps.cfg.redisUrl ? await connectRedis(deps.cfg.redisUrl, log) : undefined;
-  let dispatcher: WebhookDispatcher | undefined;
+  const secrets = masterSecretBox(deps.cfg, log);
+  const webhooks = new WebhookRuntime({
+    schema: 'search',
+    service: 'search',
+    secrets,
+    allowPrivate: deps.cfg.allowPrivateNetworkFetch,
+    log,
+    sql: toSql(pool),
+    maxAttempts: cfg.webhookMaxAttempts,
+    retryBaseMs: cfg.webhookBackoffMs,
+    jitter: 0,
+    timeoutMs: cfg.webhookTimeoutMs,
+    pollMs: Math.min(cfg.pollMs, cfg.webhookBackoffMs),
+    // X-Signature is the header docs/search.md promised before X-Webhook-Signature became everyone's
+    signatureHeaders: ['x-webhook-signature', 'x-signature'],
+    send: cfg.worker,
+  });
   const rt: SearchRuntime = {
     cfg,
     pool,
@@ -58,8 +79,10 @@ export async function startSearchRuntime(deps: { orm: MikroORM; cfg: Config; log
     limiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     analytics: new AnalyticsBuffer(pool, log, cfg.analyticsFlushMs),
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
+    secrets,
+    webhooks,
     worker: null,
-    wakeDispatcher: () => dispatcher?.wake(),
+    wakeDispatcher: () => webhooks.kick(),
   };
   current = rt;
   rt.analytics.start();
@@ -67,8 +90,7 @@ export async function startSearchRuntime(deps: { orm: MikroORM; cfg: Config; log
   if (cfg.worker) {
     rt.worker = new TaskWorker(rt, dbUrl);
     await rt.worker.start();
-    dispatcher = new WebhookDispatcher(rt);
-    dispatcher.start();
+    webhooks.start();
     let busy = false;
     maintenance = setInterval(() => {
       if (busy || Date.now() - rt.worker!.lastActivity < SNAPSHOT_QUIET_MS) return;
@@ -88,7 +110,7 @@ export async function startSearchRuntime(deps: { orm: MikroORM; cfg: Config; log
     async stop() {
       clearInterval(maintenance);
       await rt.worker?.stop();
-      await dispatcher?.stop();
+      await webhooks.stop();
       await rt.analytics.stop();
       await pool.end();
       await redis?.quit().catch(() => undefined);

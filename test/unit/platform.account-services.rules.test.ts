@@ -4,10 +4,10 @@ import { deflateSync } from 'node:zlib';
 import { parseBrokerUrl } from '../../subgraphs/platform/exchanges/broker-url.rules.js';
 import { sniffImage } from '../../subgraphs/platform/storage/image.rules.js';
 import { checkEventPattern, eventMatches } from '../../subgraphs/platform/notifications/event-filter.rules.js';
-import { backoffMs, wireBody } from '../../subgraphs/platform/notifications/delivery.worker.js';
+import { wireBody } from '../../subgraphs/platform/notifications/account-events.js';
 import { hashAccessCode, maskEmail, newAccessCode, normaliseAccessCode, signAccessToken, verifyAccessToken } from '../../subgraphs/platform/data-transfers/access.rules.js';
 import { signUploadToken, verifyUploadToken } from '../../lib/upload-token.js';
-import { signWebhook, verifyWebhook } from '../../lib/webhook-signature.js';
+import { backoffMs, signWebhook, verifyWebhook } from '../../lib/webhooks/index.js';
 import { tinyPng } from '../harness/platform-services.fixtures.js';
 
 describe('sniffImage', () => {

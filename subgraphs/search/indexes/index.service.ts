@@ -10,7 +10,7 @@ import { defaultSuggestionSettings, mergeSuggestionSettings, type SuggestionSett
 import { insertFinishedTask, type TaskRow } from '../tasks/task.queue.js';
 import { enqueue, publishTaskEvent } from '../tasks/task.service.js';
 import { planLimits } from '../tenancy.js';
-import { queueWebhookEvent } from '../webhooks/outbox.js';
+import { queueWebhookEvent } from '../webhooks/webhook.events.js';
 import type { IndexEntity } from './index.entity.js';
 import { searchTopics, type IndexEventPayload } from './index.events.js';
 import type { CreateIndexInput } from './index.inputs.js';

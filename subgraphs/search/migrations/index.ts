@@ -1,8 +1,10 @@
 // Checked-in migrations, applied in this order at start (see lib/db.ts migrate()).
 import { Migration20261122085826_init } from './Migration20261122085826_init.js';
 import { Migration20261122092742_documents_tasks_webhooks } from './Migration20261122092742_documents_tasks_webhooks.js';
+import { Migration20261124083000_lib_webhooks } from './Migration20261124083000_lib_webhooks.js';
 
 export const migrations = [
   { name: 'Migration20261122085826_init', class: Migration20261122085826_init },
   { name: 'Migration20261122092742_documents_tasks_webhooks', class: Migration20261122092742_documents_tasks_webhooks },
+  { name: 'Migration20261124083000_lib_webhooks', class: Migration20261124083000_lib_webhooks },
 ];

@@ -18,7 +18,7 @@ import { one, run, withTx } from '../db.js';
 import { asClientError } from '../errors.js';
 import type { SearchRuntime } from '../runtime.js';
 import { T } from '../sql.js';
-import { queueWebhookEvent } from '../webhooks/outbox.js';
+import { queueWebhookEvent } from '../webhooks/webhook.events.js';
 import type { TaskErrorData } from './task.entity.js';
 import { failureEvent, HANDLERS, lockIndex, type HandlerResult } from './task.handlers.js';
 import { TASK_CHANNEL, TASK_COLUMNS, type TaskRow } from './task.queue.js';
