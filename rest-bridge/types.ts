@@ -4,7 +4,9 @@
 //
 // How to add a route (fields are never listed here: they come from the GraphQL schema):
 //  1. Write the operation in operations/<service>[-<part>].graphql, named after the route, taking
-//     the body as one input object: `mutation CreateWidget($input: CreateWidgetInput!) { createWidget(input: $input) { ...WidgetFields } }`.
+//     the body as one input object: `mutation CreateWidget($input: CreateWidgetInput!) { createWidget(input: $input) { ...WidgetFields } }`,
+//     with `fragment WidgetFields on Widget @allFields { id }`: every scalar and value-object field of
+//     Widget is selected when the operations load (fragments.ts); relations are written explicitly.
 //  2. Add the row: `body: { type: 'widgets', input: 'input' }` and `variables: (r) => ({ input: r.attributes })`
 //     (plus path params). The accepted attributes are CreateWidgetInput's fields in snake_case
 //     (naming.ts): `compareAt` is `compare_at`; JSON/JSONObject fields are free-form (keys kept),
