@@ -7,6 +7,9 @@ export const CATALOG_ERRORS = registerErrors('catalog', {
   PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },
   SKU_ALREADY_EXISTS: { status: 409, title: 'SKU already in use' },
   INVALID_PRICE: { status: 422, title: 'Invalid price' },
+  CATEGORY_NOT_FOUND: { status: 404, title: 'Category not found' },
+  COLLECTION_NOT_FOUND: { status: 404, title: 'Collection not found' },
+  SLUG_ALREADY_EXISTS: { status: 409, title: 'Slug already in use' },
 });
 
 declare module '../../lib/errors.js' {
