@@ -33,7 +33,7 @@ export interface SubgraphContext<L = unknown, R = unknown> {
   pubsub: PubSub;
   loaders: L;
   requestId: string;
-  /** the process-wide dependencies of the subgraph's services (SubgraphDefinition.runtime) */
+  /** the subgraph's process-level services (SubgraphDefinition.runtime); undefined when it has none */
   runtime: R;
 }
 
@@ -59,14 +59,13 @@ export interface SubgraphDefinition<L = unknown, R = unknown> {
   eventTypes?: readonly EventTypes<string>[];
   /** Tenant scoping in one place: set the request's TenantScope (lib/tenant-entity.ts) on its EntityManager. */
   scope(em: EntityManager, tenant: TenantContext): void;
-  /**
-   * What the subgraph's services need from their process besides the request (a SecretBox, an object
-   * store, a worker to wake after commit): built once at start, before the workers, and handed to
-   * every request's context as `ctx.runtime` and to the workers as `deps.runtime`. Services get it
-   * there (or through a constructor), never from a module-level singleton.
-   */
-  runtime?(deps: WorkerDeps): R | Promise<R>;
   createLoaders(ctx: Omit<SubgraphContext<L, R>, 'loaders'>): L;
+  /**
+   * The process-level services the subgraph's requests and workers use (connection pools, in-memory
+   * caches, limiters), built once at start and passed explicitly: to every request as `ctx.runtime`,
+   * to the workers as `deps.runtime`. Built before the workers, closed after them.
+   */
+  runtime?(deps: WorkerDeps): Promise<SubgraphRuntime<R>>;
   /**
    * Background work hosted by the subgraph's process (process-wide runtimes, outbox workers, periodic
    * jobs). Started in order before the server listens, so the first request finds them running and
@@ -75,6 +74,11 @@ export interface SubgraphDefinition<L = unknown, R = unknown> {
    * still use one started earlier while it stops.
    */
   workers?(deps: WorkerDeps & { runtime: R }): Worker[] | Promise<Worker[]>;
+}
+
+export interface SubgraphRuntime<R> {
+  value: R;
+  stop(): Promise<void>;
 }
 
 export interface WorkerDeps {
@@ -146,8 +150,14 @@ export async function startSubgraph(
     plugins: [ApolloServerPluginInlineTraceDisabled()],
   });
   await apollo.start();
-  const runtime: unknown = await def.runtime?.({ cfg, orm, pubsub, log });
-  const workers = (await def.workers?.({ cfg, orm, pubsub, log, runtime })) ?? [];
+  const runtime = await def.runtime?.({ cfg, orm, pubsub, log });
+  let workers: Worker[];
+  try {
+    workers = (await def.workers?.({ cfg, orm, pubsub, log, runtime: runtime?.value })) ?? [];
+  } catch (e) {
+    await runtime?.stop();
+    throw e;
+  }
 
   const context = async (headers: Record<string, string | string[] | undefined>): Promise<SubgraphContext> => {
     const v = verifyTenantContext(headerValue(headers[TENANT_HEADER]), cfg.internalSecret);
@@ -155,7 +165,7 @@ export async function startSubgraph(
     const em = orm.em.fork();
     def.scope(em, v.ctx);
     const requestId = v.ctx.requestId || randomUUID();
-    const base = { tenant: v.ctx, em, log: log.child({ requestId }), pubsub, requestId, runtime };
+    const base = { tenant: v.ctx, em, log: log.child({ requestId }), pubsub, requestId, runtime: runtime?.value };
     return { ...base, loaders: def.createLoaders(base) };
   };
 
@@ -183,6 +193,7 @@ export async function startSubgraph(
   const variable = `${def.name.toUpperCase()}_PORT`;
   const stopWorkers = async () => {
     for (const w of [...workers].reverse()) await w.stop();
+    await runtime?.stop();
   };
   let port: number;
   try {

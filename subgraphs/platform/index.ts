@@ -60,6 +60,7 @@ const SERVICE_ENTITIES = [
 import { BILLING_ENTITIES, BILLING_RESOLVERS } from './subscriptions/billing.module.js';
 import { REPORTING_RESOLVERS } from './reporting/reporting.module.js';
 import { startBillingWorker } from './subscriptions/billing.worker.js';
+import { JobEntity } from '../../lib/jobs/index.js';
 import { useReportCacheFromConfig } from './reporting/reporting.cache.js';
 
 export const platform: SubgraphDefinition<PlatformLoaders, PlatformRuntime> = {
@@ -67,18 +68,18 @@ export const platform: SubgraphDefinition<PlatformLoaders, PlatformRuntime> = {
   dbSchema: 'platform',
   resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, DomainResolver, ...SERVICE_RESOLVERS, ...BILLING_RESOLVERS, ...REPORTING_RESOLVERS],
   referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference, ...blockReference },
-  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES],
+  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES, JobEntity],
   migrations,
   eventTypes: [ACCOUNT_EVENTS],
   errorCodes: PLATFORM_ERRORS,
   // the request's platform for the `tenant` filter every @TenantScoped entity gets (tenancy.ts)
   scope: scopeToPlatform,
   // the services' process-wide dependencies (master-key SecretBox, object store, outbox): ctx.runtime
-  runtime: createPlatformRuntime,
+  runtime: async (deps) => ({ value: createPlatformRuntime(deps), stop: async () => undefined }),
   createLoaders: createPlatformLoaders,
   // background work of this process, started in this order before the server listens and stopped
-  // in reverse: the webhook sender first, since the renewal job records account events
-  // that wake it; then subscription renewals (subscriptions/billing.worker.ts) and the report
-  // cache's Redis connection when REDIS_URL is set (reporting/reporting.cache.ts)
-  workers: (deps) => [startWebhookSender(deps.runtime), startBillingWorker({ ...deps, outbox: deps.runtime.outbox }), useReportCacheFromConfig(deps)],
+  // in reverse: the webhook sender first, since the renewal job records account events that wake
+  // it; then subscription renewals (subscriptions/billing.worker.ts, a recurring job of lib/jobs)
+  // and the report cache's Redis connection when REDIS_URL is set (reporting/reporting.cache.ts)
+  workers: async (deps) => [startWebhookSender(deps.runtime), await startBillingWorker({ ...deps, outbox: deps.runtime.outbox }), useReportCacheFromConfig(deps)],
 };

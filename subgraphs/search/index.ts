@@ -1,6 +1,7 @@
 // The search subgraph: indexes, documents, tasks, search, suggestions, analytics and webhooks
-// (document 3 part B). The engine (./engine) is pure code; ./runtime.ts runs the task worker, the
-// webhook dispatcher and the in-memory engines of this process.
+// (document 3 part B). The engine (./engine) is pure code; ./runtime.ts holds this process's pool,
+// in-memory engines (./index-engines) and webhook outbox; ./workers.ts runs the task worker and the
+// webhook sender.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { SEARCH_ERRORS } from './error-codes.js';
 import { SEARCH_TASK_EVENTS, SEARCH_WEBHOOK_EVENTS } from './event-types.js';
@@ -14,16 +15,18 @@ import { DocumentEntity } from './documents/document.entity.js';
 import { DocumentResolver } from './documents/document.resolver.js';
 import { TaskEntity, TaskPayloadEntity } from './tasks/task.entity.js';
 import { TaskResolver } from './tasks/task.resolver.js';
-import { IndexSnapshotEntity } from './engines/snapshot.entity.js';
-import { SearchResolver } from './searching/search.resolver.js';
+import { IndexSnapshotEntity } from './index-engines/snapshot.entity.js';
+import { SearchResolver } from './search-queries/search.resolver.js';
 import { SearchEventEntity, SearchQueryEntity } from './analytics/analytics.entity.js';
 import { AnalyticsResolver } from './analytics/analytics.resolver.js';
 import { webhookEntities } from '../../lib/webhooks/index.js';
 import { WebhookResolver } from './webhooks/webhook.resolver.js';
 import { migrations } from './migrations/index.js';
-import { startSearchRuntime } from './runtime.js';
+import { JobEntity } from '../../lib/jobs/index.js';
+import { createSearchRuntime, type SearchRuntime } from './runtime.js';
+import { startSearchWorkers } from './workers.js';
 
-export const search: SubgraphDefinition<SearchLoaders> = {
+export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
   name: 'search',
   dbSchema: 'search',
   resolvers: [IndexResolver, AppIndexesResolver, DocumentResolver, TaskResolver, SearchResolver, AnalyticsResolver, WebhookResolver],
@@ -37,12 +40,15 @@ export const search: SubgraphDefinition<SearchLoaders> = {
     SearchQueryEntity,
     SearchEventEntity,
     ...webhookEntities,
+    JobEntity,
   ],
   migrations,
   eventTypes: [SEARCH_TASK_EVENTS, SEARCH_WEBHOOK_EVENTS],
   errorCodes: SEARCH_ERRORS,
   scope: scopeToApp,
   createLoaders: createSearchLoaders,
-  // the task worker, webhook dispatcher and engine cache of this process (runtime.ts)
-  workers: async (deps) => [await startSearchRuntime(deps)],
+  // the pool, engines, webhook outbox, analytics buffer and limiter of this process, on every request as ctx.runtime
+  runtime: createSearchRuntime,
+  // the task worker, webhook sender and engine snapshots (workers.ts)
+  workers: startSearchWorkers,
 };

@@ -2,10 +2,9 @@
 // lib/tenant-entity.ts: appPartition(ctx), the values the `tenant` filter compares.)
 import type { SearchContext } from './context.js';
 import { PLAN_LIMITS, planOf, type PlanCode, type PlanLimits } from './plans.js';
-import { searchRuntime } from './runtime.js';
 
 export function planCode(ctx: SearchContext): PlanCode {
-  return planOf(ctx.tenant.plan, searchRuntime().cfg.defaultPlan);
+  return planOf(ctx.tenant.plan, ctx.runtime.cfg.defaultPlan);
 }
 
 export function planLimits(ctx: SearchContext): PlanLimits & { plan: PlanCode } {

@@ -13,7 +13,6 @@ import {
   type WebhookEndpointEntity,
 } from '../../../lib/webhooks/index.js';
 import type { SearchContext } from '../context.js';
-import { searchRuntime } from '../runtime.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import { WEBHOOK_EVENTS } from './webhook.events.js';
 
@@ -25,7 +24,7 @@ async function owner(ctx: SearchContext): Promise<string> {
 }
 
 export async function registerWebhook(ctx: SearchContext, input: { url: string; events: string[]; secret: string }): Promise<WebhookEndpointEntity> {
-  const rt = searchRuntime();
+  const rt = ctx.runtime;
   return registerEndpoint({ em: ctx.em, secrets: rt.secrets, allowPrivate: rt.allowPrivateNetwork }, await owner(ctx), input, RULES);
 }
 

@@ -8,7 +8,6 @@ import type { SearchRequest, SearchResult } from '../engine/types.js';
 import { engineCall } from '../errors.js';
 import { getIndex } from '../indexes/index.service.js';
 import type { IndexEntity } from '../indexes/index.entity.js';
-import { searchRuntime } from '../runtime.js';
 import { planLimits } from '../tenancy.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 
@@ -32,7 +31,7 @@ async function takeSearchBudget(ctx: SearchContext, searches: number): Promise<v
   const { appId, environment } = await appPartition(ctx);
   const limits = planLimits(ctx);
   if (limits.searchesPerSecond === null) return;
-  const rt = searchRuntime();
+  const rt = ctx.runtime;
   let last;
   for (let i = 0; i < searches; i++) last = await rt.limiter.hit(`search:${appId}:${environment}`, limits.searchesPerSecond, 1000);
   if (last && !last.allowed) {
@@ -50,7 +49,7 @@ function withDefaults(p: SearchParams): SearchRequest {
 }
 
 async function run(ctx: SearchContext, index: IndexEntity, p: SearchParams, parameterPrefix?: string): Promise<SearchAnswer> {
-  const rt = searchRuntime();
+  const rt = ctx.runtime;
   const engine = await rt.engines.get(index);
   const result = engineCall(() => engine.search(withDefaults(p)), parameterPrefix);
   const { appId, environment } = await appPartition(ctx);
