@@ -9,7 +9,8 @@ import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { parse, print, validate, GraphQLError, type GraphQLSchema, type ExecutionResult } from 'graphql';
 import type { Config, SubgraphName } from '../lib/config.js';
-import { ERROR_TABLE } from '../lib/errors.js';
+import { statusOf } from '../lib/errors.js';
+import './service-error-codes.js';
 import { createErrorFormatter } from '../lib/graphql-errors.js';
 import { handleGraphQL, listen, pathOf, sendJson } from '../lib/http.js';
 import type { Infra } from '../lib/infra.js';
@@ -180,7 +181,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
 }
 
 function rejectAuth(res: import('node:http').ServerResponse, auth: Extract<AuthResult, { ok: false }>): void {
-  const status = ERROR_TABLE[auth.code].status;
+  const status = statusOf(auth.code);
   const headers: Record<string, string> = {};
   if (auth.code === 'RATE_LIMITED' && auth.rateLimit) headers['retry-after'] = String(Math.max(1, Math.ceil(auth.rateLimit.resetMs / 1000)));
   sendJson(res, status, { errors: [{ message: auth.message, extensions: { code: auth.code, status } }] }, headers);

@@ -1,114 +1,60 @@
-// Domain events: one typed payload per event, one topic naming rule. The same payload feeds
-// GraphQL subscriptions (gateway) and, in later issues, webhooks. Topics carry the tenant
-// (app and environment), so a subscriber can only ever listen to its own tenant.
+// Domain events: the mechanism. Each subgraph declares its own event types and payloads in its
+// `event-types.ts` (defineEventTypes below) and publishes them after the commit they describe; the
+// same payload feeds GraphQL subscriptions (the gateway) and webhooks. Topics carry the tenant (an
+// app and environment, or a platform), so a subscriber can only ever listen to its own tenant.
+import type { Logger } from './logger.js';
+import type { PubSub } from './pubsub.js';
 import type { Environment } from './tenant.js';
 
-export type ProductEventName = 'product.created' | 'product.updated' | 'product.deleted' | 'product.published';
-
-export interface ProductEventPayload {
-  event: ProductEventName;
+/** What every event payload carries. */
+export interface DomainEvent<N extends string = string> {
+  event: N;
+  /** ISO 8601 */
   occurredAt: string;
-  productId: string;
 }
 
-export const topics = {
-  productEvents: (appId: string, environment: Environment) => `product.events:${appId}:${environment}`,
-};
-
-// Account events (platform service). Recorded in the platform subgraph's outbox in the same
-// transaction as the change they describe (subgraphs/platform/notifications/account-events.ts:
-// recordAccountEvent), then delivered by the outbox worker to the account's team-chat webhook and
-// to the webhook_url of its apps; billing changes are also published after commit on the
-// platform's topic (accountTopics). `key.*` are the account's third-party credentials (/keys), not
-// the apps' API keys.
-export const ACCOUNT_EVENT_NAMES = [
-  'account.created',
-  'account.updated',
-  'account.deleted',
-  'account.restored',
-  'key.created',
-  'key.updated',
-  'key.deleted',
-  'exchange.created',
-  'exchange.updated',
-  'exchange.deleted',
-  'details.updated',
-  'storage.provisioned',
-  'logo.published',
-  'subscription.changed',
-  'subscription.created',
-  'subscription.updated',
-  'subscription.trial_ended',
-  'subscription.renewed',
-  'subscription.past_due',
-  'subscription.paused',
-  'subscription.resumed',
-  'subscription.canceled',
-  'invoice.created',
-  'invoice.paid',
-  'invoice.voided',
-  'data_transfer.created',
-  'data_transfer.access_requested',
-  'data_transfer.accepted',
-  'data_transfer.declined',
-  'block.licensed',
-  'block.unlicensed',
-  'block.provisioned',
-  'block.deprovisioned',
-  'access.granted',
-  'access.revoked',
-  'access.suspended',
-  'access.reactivated',
-] as const;
-export type AccountEventName = (typeof ACCOUNT_EVENT_NAMES)[number];
-
-export interface AccountEventPayload<D extends Record<string, unknown> = Record<string, unknown>> {
-  /** the event's id (evt_…): the same across retries, so receivers can de-duplicate */
-  id: string;
-  event: AccountEventName;
-  occurredAt: string;
-  platformId: string;
-  accountId: string;
-  /** the record the event is about, where there is one */
-  subject?: { type: string; id: string };
-  /** event-specific fields (a snapshot of the subject after the change, snake_case); never a secret except where an event documents one */
-  data: D;
+export interface EventTypes<N extends string> {
+  owner: string;
+  names: readonly N[];
+  is(name: string): name is N;
 }
 
-export function isAccountEventName(v: string): v is AccountEventName {
-  return (ACCOUNT_EVENT_NAMES as readonly string[]).includes(v);
+const owners = new Map<string, string>();
+
+/** Declare `owner`'s event types. An event type belongs to one owner: declaring it from another throws at start-up. */
+export function defineEventTypes<const N extends string>(owner: string, names: readonly N[]): EventTypes<N> {
+  for (const name of names) {
+    const known = owners.get(name);
+    if (known && known !== owner) throw new Error(`event type ${name} is declared by ${known}; ${owner} declares it again`);
+    owners.set(name, owner);
+  }
+  const set = new Set<string>(names);
+  return { owner, names, is: (name: string): name is N => set.has(name) };
 }
 
-export const accountTopics = {
-  accountEvents: (platformId: string) => `platform.account.events:${platformId}`,
-};
+/** Every declared event type and its owner (for documentation and tests). */
+export function declaredEventTypes(): ReadonlyMap<string, string> {
+  return owners;
+}
+
+/** The topic naming rule for app data: `<name>:<app id>:<environment>`. */
+export function appTopic(name: string): (appId: string, environment: Environment) => string {
+  return (appId, environment) => `${name}:${appId}:${environment}`;
+}
+
+/** The topic naming rule for platform data: `<name>:<platform id>`. */
+export function platformTopic(name: string): (platformId: string) => string {
+  return (platformId) => `${name}:${platformId}`;
+}
+
 /**
- * Published by the platform subgraph after a commit that changes what an API key may do (regenerate,
- * rotate, revoke; app, account or platform changes). Every gateway drops the cached key records that
- * match any of the lists, so the change applies at once instead of after the cache TTL.
+ * Publish after commit. A failed publish is logged, not thrown: the change is committed, and
+ * answering an error would tell the caller it was not.
  */
-export interface KeysInvalidatedPayload {
-  reason: string;
-  occurredAt: string;
-  keyIds?: string[];
-  appIds?: string[];
-  accountIds?: string[];
-  platformIds?: string[];
+export async function publishAfterCommit(deps: { pubsub: PubSub; log: Logger }, topic: string, payload: unknown, what: string): Promise<void> {
+  try {
+    await deps.pubsub.publish(topic, payload);
+  } catch (err) {
+    deps.log.warn(`${what} not published`, { err });
+  }
 }
-
-export const KEYS_INVALIDATED_TOPIC = 'platform.keys.invalidated';
-/** Search task progress (enqueued → processing → succeeded | failed | canceled), per tenant topic. */
-export type SearchTaskEventName = 'task.enqueued' | 'task.processing' | 'task.succeeded' | 'task.failed' | 'task.canceled';
-
-export interface SearchTaskEventPayload {
-  event: SearchTaskEventName;
-  occurredAt: string;
-  taskId: string;
-  indexUid: string;
-  taskType: string;
-  status: string;
-  /** documents indexed (or deleted) by the task so far; null until known */
-  documentsIndexed: number | null;
-}
-
-export const searchTaskTopic = (appId: string, environment: Environment) => `search.tasks:${appId}:${environment}`;

@@ -3,10 +3,10 @@
 // INTERNAL (no stack, no message leak).
 import type { GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { DomainError, ERROR_TABLE, isErrorCode } from './errors.js';
+import { DomainError, isErrorCode, statusOf, type ErrorCode } from './errors.js';
 import type { Logger } from './logger.js';
 
-const APOLLO_CODES: Record<string, keyof typeof ERROR_TABLE> = {
+const APOLLO_CODES: Record<string, ErrorCode> = {
   GRAPHQL_PARSE_FAILED: 'GRAPHQL_VALIDATION_FAILED',
   GRAPHQL_VALIDATION_FAILED: 'GRAPHQL_VALIDATION_FAILED',
   BAD_USER_INPUT: 'BAD_USER_INPUT',
@@ -41,7 +41,7 @@ export function createErrorFormatter(log: Logger) {
       return {
         message: formatted.message,
         locations: formatted.locations,
-        extensions: { code: mapped, status: ERROR_TABLE[mapped].status, ...(parameter ? { parameter } : {}) },
+        extensions: { code: mapped, status: statusOf(mapped), ...(parameter ? { parameter } : {}) },
       };
     }
     if (typeof code === 'string' && isErrorCode(code)) {
@@ -53,7 +53,7 @@ export function createErrorFormatter(log: Logger) {
         path: formatted.path,
         extensions: {
           code,
-          status: typeof ext.status === 'number' ? ext.status : ERROR_TABLE[code].status,
+          status: typeof ext.status === 'number' ? ext.status : statusOf(code),
           ...(typeof ext.parameter === 'string' ? { parameter: ext.parameter } : {}),
           ...(ext.meta ? { meta: ext.meta } : {}),
           ...(typeof ext.serviceName === 'string' ? { serviceName: ext.serviceName } : {}),

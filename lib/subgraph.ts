@@ -13,7 +13,8 @@ import { buildSchema, createResolversMap, type AuthChecker, type NonEmptyArray }
 import type { EntityManager, MikroORM, Options } from '@mikro-orm/postgresql';
 import type { Migration } from '@mikro-orm/migrations';
 import type { Config, SubgraphName } from './config.js';
-import { DomainError, toGraphQLError } from './errors.js';
+import { DomainError, toGraphQLError, type ErrorDef } from './errors.js';
+import type { EventTypes } from './events.js';
 import { createErrorFormatter } from './graphql-errors.js';
 import { handleGraphQL, listen, pathOf, sendJson } from './http.js';
 import type { Logger } from './logger.js';
@@ -52,6 +53,10 @@ export interface SubgraphDefinition<L = unknown, R = unknown> {
   migrations: { name: string; class: new (...args: any[]) => Migration }[];
   /** ORM filters besides `tenant`, which createOrm derives from the entities' @TenantScoped declarations */
   filters?: Options['filters'];
+  /** The codes this subgraph registered (its error-codes.ts): owned here, mapped by the edges */
+  errorCodes?: Readonly<Record<string, ErrorDef>>;
+  /** The event types this subgraph publishes (its event-types.ts) */
+  eventTypes?: readonly EventTypes<string>[];
   /** Tenant scoping in one place: set the request's TenantScope (lib/tenant-entity.ts) on its EntityManager. */
   scope(em: EntityManager, tenant: TenantContext): void;
   createLoaders(ctx: Omit<SubgraphContext<L, R>, 'loaders'>): L;
@@ -101,7 +106,7 @@ export const authChecker: AuthChecker<SubgraphContext> = ({ context }, roles) =>
   return true;
 };
 
-export async function buildFederatedSchema(def: SubgraphDefinition<any>): Promise<GraphQLSchema> {
+export async function buildFederatedSchema(def: SubgraphDefinition<any, any>): Promise<GraphQLSchema> {
   const tg = await buildSchema({
     resolvers: def.resolvers,
     orphanedTypes: def.orphanedTypes,
@@ -114,7 +119,7 @@ export async function buildFederatedSchema(def: SubgraphDefinition<any>): Promis
   return buildSubgraphSchema({ typeDefs: parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(tg)}`), resolvers });
 }
 
-export async function subgraphSdl(def: SubgraphDefinition<any>): Promise<string> {
+export async function subgraphSdl(def: SubgraphDefinition<any, any>): Promise<string> {
   return printSubgraphSchema(await buildFederatedSchema(def));
 }
 
@@ -128,7 +133,7 @@ export interface RunningSubgraph {
 }
 
 export async function startSubgraph(
-  def: SubgraphDefinition<any>,
+  def: SubgraphDefinition<any, any>,
   opts: { cfg: Config; log: Logger; pubsub: PubSub; dbUrl: string; port?: number },
 ): Promise<RunningSubgraph> {
   const { cfg, pubsub } = opts;

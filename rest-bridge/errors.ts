@@ -1,8 +1,10 @@
 // THE one place where errors become REST bodies. Everything that fails (a GraphQL error from the
 // gateway, a gateway auth refusal, a bridge-side DomainError, an unexpected exception) is first
 // normalised to a RestError {code, status, message, parameter}, then rendered in the documented
-// shape of the route's service. Statuses come from the error's extensions, else ERROR_TABLE, else 500.
-import { DomainError, ERROR_TABLE, isErrorCode } from '../lib/errors.js';
+// shape of the route's service. Statuses come from the error's extensions, else the code's
+// registration (lib/errors.ts and each service's error-codes.ts), else 500.
+import { DomainError, errorDef, isErrorCode, statusOf, titleOf } from '../lib/errors.js';
+import './service-error-codes.js';
 import { isPlainObject } from './jsonapi.js';
 import { restName } from './naming.js';
 import type { Service } from './types.js';
@@ -40,7 +42,7 @@ export function isBridgeFault(e: GraphQLErrorLike): boolean {
 }
 
 export function restError(code: string, message?: string, parameter?: string): RestError {
-  const known = isErrorCode(code) ? ERROR_TABLE[code] : undefined;
+  const known = errorDef(code);
   return { code, status: known?.status ?? 500, message: message ?? known?.title ?? 'Internal server error', ...(parameter ? { parameter } : {}) };
 }
 
@@ -57,7 +59,7 @@ export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number): Rest
   // Variable coercion failures can only come from body attributes (path and query values are
   // validated here first): they are attribute validation errors, like the subgraphs' own.
   if (code === 'BAD_USER_INPUT') return coercionError(message ?? 'Invalid input');
-  const status = httpStatusOf(ext.status) ?? (isErrorCode(code) ? ERROR_TABLE[code].status : undefined) ?? httpStatusOf(httpStatus) ?? 500;
+  const status = httpStatusOf(ext.status) ?? (isErrorCode(code) ? statusOf(code) : undefined) ?? httpStatusOf(httpStatus) ?? 500;
   // An unknown 5xx may carry internals (driver messages, hostnames): mask it.
   if (status >= 500 && !isErrorCode(code)) return { ...INTERNAL, status };
   const parameter = typeof ext.parameter === 'string' && ext.parameter ? ext.parameter : undefined;
@@ -96,22 +98,20 @@ export function overallStatus(errors: readonly RestError[]): number {
   return [...statuses].every((s) => s < 500) ? 400 : 500;
 }
 
-const ALIASES: Record<string, string> = { RATE_LIMITED: 'rate_limit_exceeded' };
-
-/** ACCOUNT_NOT_FOUND → account_not_found; RATE_LIMITED → rate_limit_exceeded (the spec's name). */
+/** ACCOUNT_NOT_FOUND → account_not_found; a code's registration may name its own spelling (RATE_LIMITED → rate_limit_exceeded, the spec's name). */
 export function lowerSnakeCode(code: string): string {
-  return ALIASES[code] ?? code.toLowerCase().replace(/-/g, '_');
+  return errorDef(code)?.rest?.snakeCode ?? code.toLowerCase().replace(/-/g, '_');
 }
 
-/** How each service writes a code: products keep the spec's UPPER_SNAKE; AI keeps its kebab codes. */
+/** How each service writes a code: products keep the spec's UPPER_SNAKE; AI keeps its kebab codes; the others lower snake case. */
 export function codeFor(service: Service, code: string): string {
   if (service === 'products') return code;
   if (service === 'ai' && code.includes('-')) return code;
   return lowerSnakeCode(code);
 }
 
-function titleOf(e: RestError): string {
-  return isErrorCode(e.code) ? ERROR_TABLE[e.code].title : e.message;
+function titleFor(e: RestError): string {
+  return titleOf(e.code) ?? e.message;
 }
 
 function listShape(service: Service, errors: readonly RestError[]) {
@@ -119,7 +119,7 @@ function listShape(service: Service, errors: readonly RestError[]) {
     errors: errors.map((e) => ({
       status: String(e.status),
       code: codeFor(service, e.code),
-      title: titleOf(e),
+      title: titleFor(e),
       detail: e.message,
       ...(e.parameter ? { source: { parameter: e.parameter } } : {}),
     })),
@@ -136,9 +136,9 @@ export function renderErrors(service: Service, errors: readonly RestError[]): { 
       return { status, body: { error: codeFor('platform', e.code), message: e.message, status, ...(e.parameter ? { parameter: e.parameter } : {}) } };
     }
     case 'ai': {
-      // Shape B is the spec's single-object body of the unregistered-user error.
-      const unregistered = list.find((e) => e.code === 'usr-not-registered');
-      if (unregistered) return { status: unregistered.status, body: { error: { code: unregistered.code, message: unregistered.message, status: unregistered.status } } };
+      // Shape B: the spec's single-object body, for the codes registered with it (the unregistered user).
+      const single = list.find((e) => errorDef(e.code)?.rest?.singleObjectBody);
+      if (single) return { status: single.status, body: { error: { code: single.code, message: single.message, status: single.status } } };
       return { status, body: listShape('ai', list) };
     }
     default:

@@ -2,7 +2,7 @@
 // that changes what a key may do (regenerate, rotate, revoke; app, account, platform changes); every
 // gateway drops the matching cached key records, so the change applies at once on every replica
 // (through Redis when REDIS_URL is set) instead of after API_KEY_CACHE_TTL_MS.
-import { KEYS_INVALIDATED_TOPIC, type KeysInvalidatedPayload } from '../../lib/events.js';
+import { KEYS_INVALIDATED_TOPIC, type KeysInvalidatedPayload } from '../../subgraphs/platform/event-types.js';
 import type { Logger } from '../../lib/logger.js';
 import type { PubSub } from '../../lib/pubsub.js';
 import type { ApiKeyVerifier, KeyRecord } from './api-key.js';

@@ -1,7 +1,8 @@
 // The gateway-owned Subscription root. Each entry: its SDL, the scope it needs, the per-tenant
 // topic it listens on, and how the event's entity field is resolved through the supergraph
 // (so a subscriber can select fields owned by any subgraph).
-import { searchTaskTopic, topics } from '../../lib/events.js';
+import { productEventsTopic } from '../../subgraphs/catalog/event-types.js';
+import { searchTaskTopic } from '../../subgraphs/search/event-types.js';
 import type { TenantContext } from '../../lib/tenant.js';
 
 export interface EntityLink {
@@ -63,7 +64,7 @@ export const SUBSCRIPTIONS: SubscriptionDef[] = [
     field: 'productEvents',
     eventType: 'ProductEvent',
     scope: 'products:read',
-    topic: (t) => (t.kind === 'key' && t.appId && t.environment ? topics.productEvents(t.appId, t.environment) : undefined),
+    topic: (t) => (t.kind === 'key' && t.appId && t.environment ? productEventsTopic(t.appId, t.environment) : undefined),
     link: { field: 'product', query: 'product', idArg: 'id', idType: 'ID!', id: (p) => p.productId },
   },
   {

@@ -1,5 +1,6 @@
 // The ai subgraph: identities (this issue); analysis, prompts, agents, classifiers come later.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
+import { AI_ERRORS } from './error-codes.js';
 import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createAiLoaders, type AiLoaders } from './context.js';
 import { IdentityEntity } from './identities/identity.entity.js';
@@ -15,6 +16,7 @@ export const ai: SubgraphDefinition<AiLoaders> = {
   referenceResolvers: { ...identityReference, ...appReference },
   entities: [IdentityEntity],
   migrations,
+  errorCodes: AI_ERRORS,
   scope: scopeToApp,
   createLoaders: createAiLoaders,
 };

@@ -1,5 +1,7 @@
 // The catalog subgraph: products (this issue); variants, categories, inventory... come later.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
+import { CATALOG_ERRORS } from './error-codes.js';
+import { PRODUCT_EVENTS } from './event-types.js';
 import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createCatalogLoaders, type CatalogLoaders } from './context.js';
 import { ProductEntity } from './products/product.entity.js';
@@ -16,6 +18,8 @@ export const catalog: SubgraphDefinition<CatalogLoaders> = {
   referenceResolvers: { ...productReference, ...appReference },
   entities: [ProductEntity, ...TAXONOMY_ENTITIES],
   migrations,
+  eventTypes: [PRODUCT_EVENTS],
+  errorCodes: CATALOG_ERRORS,
   scope: scopeToApp,
   createLoaders: createCatalogLoaders,
 };

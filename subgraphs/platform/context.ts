@@ -1,8 +1,7 @@
 import DataLoader from 'dataloader';
 import type { SubgraphContext } from '../../lib/subgraph.js';
-import { DomainError } from '../../lib/errors.js';
-import { platformScopeOf, scopeToFixedPlatform, type PlatformScope } from './tenancy.js';
-import { getPlatform } from './platforms/platform.service.js';
+import { platformScopeOf, type PlatformScope } from './tenancy.js';
+import type { PlatformRuntime } from './runtime.js';
 import { PlatformEntity } from './platforms/platform.entity.js';
 import { AccountEntity } from './accounts/account.entity.js';
 import { AppEntity } from './apps/app.entity.js';
@@ -25,7 +24,7 @@ export interface PlatformLoaders {
   apiKeysByApp: DataLoader<string, ApiKeyEntity[]>;
 }
 
-export type PlatformContext = SubgraphContext<PlatformLoaders>;
+export type PlatformContext = SubgraphContext<PlatformLoaders, PlatformRuntime>;
 
 function byKey<T, K>(keys: readonly K[], rows: T[], keyOf: (r: T) => K): (T | null)[] {
   const m = new Map(rows.map((r) => [keyOf(r), r]));
@@ -74,28 +73,4 @@ export function createPlatformLoaders(ctx: Omit<PlatformContext, 'loaders'>): Pl
       ),
     ),
   };
-}
-
-/**
- * The context for a platform named in the path (/platforms/:pid/accounts...): an operator (an
- * unbound platform:admin token) may name any platform; everyone else only their X-Platform one.
- * Anything else is PLATFORM_NOT_FOUND (404), never a hint that the platform exists. The returned
- * context has its own EntityManager fork whose platform filter is fixed to that platform, so the
- * account services run unchanged.
- */
-export async function inPathPlatform(ctx: PlatformContext, pid: string): Promise<PlatformContext> {
-  const target = await getPlatform(ctx, pid); // a bound token only ever finds its own platform
-  const t = ctx.tenant;
-  const operator = t.scopes.includes('platform:admin') && !t.boundPlatform;
-  if (!operator) {
-    const own = await ctx.loaders.scope.currentPlatform().catch((e: unknown) => {
-      if (e instanceof DomainError) return null;
-      throw e;
-    });
-    if (!own || own.id !== target.id) throw new DomainError('PLATFORM_NOT_FOUND', `Platform ${pid} not found`, { parameter: 'pid' });
-  }
-  const em = ctx.em.fork();
-  scopeToFixedPlatform(em, t, target);
-  const base = { tenant: t, em, log: ctx.log, pubsub: ctx.pubsub, requestId: ctx.requestId, runtime: ctx.runtime };
-  return { ...base, loaders: createPlatformLoaders(base) };
 }

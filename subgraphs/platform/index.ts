@@ -1,6 +1,8 @@
 // The platform subgraph: platforms, accounts, apps and API keys (this issue); block licensing,
 // subscriptions, user access... come later. Owns the `App` entity other subgraphs extend.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
+import { PLATFORM_ERRORS } from './error-codes.js';
+import { ACCOUNT_EVENTS } from './event-types.js';
 import { createPlatformLoaders, type PlatformLoaders } from './context.js';
 import { scopeToPlatform } from './tenancy.js';
 import { PlatformEntity } from './platforms/platform.entity.js';
@@ -39,7 +41,7 @@ import { NotificationsResolver } from './notifications/notifications.resolver.js
 import { DataTransferAccessCodeEntity, DataTransferAuditEntity, DataTransferEntity } from './data-transfers/data-transfer.entity.js';
 import { DataTransferResolver } from './data-transfers/data-transfer.resolver.js';
 import { DataTransferPublicResolver } from './data-transfers/data-transfer-public.resolver.js';
-import { startPlatformRuntime } from './runtime.js';
+import { createPlatformRuntime, startWebhookSender, type PlatformRuntime } from './runtime.js';
 
 const SERVICE_RESOLVERS = [CredentialResolver, ExchangeResolver, AccountDetailsResolver, StorageResolver, NotificationsResolver, DataTransferResolver, DataTransferPublicResolver];
 const SERVICE_ENTITIES = [
@@ -61,20 +63,23 @@ import { startBillingWorker } from './subscriptions/billing.worker.js';
 import { JobEntity } from '../../lib/jobs/index.js';
 import { useReportCacheFromConfig } from './reporting/reporting.cache.js';
 
-export const platform: SubgraphDefinition<PlatformLoaders> = {
+export const platform: SubgraphDefinition<PlatformLoaders, PlatformRuntime> = {
   name: 'platform',
   dbSchema: 'platform',
   resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, DomainResolver, ...SERVICE_RESOLVERS, ...BILLING_RESOLVERS, ...REPORTING_RESOLVERS],
   referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference, ...blockReference },
   entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES, JobEntity],
   migrations,
+  eventTypes: [ACCOUNT_EVENTS],
+  errorCodes: PLATFORM_ERRORS,
   // the request's platform for the `tenant` filter every @TenantScoped entity gets (tenancy.ts)
   scope: scopeToPlatform,
+  // the services' process-wide dependencies (master-key SecretBox, object store, outbox): ctx.runtime
+  runtime: async (deps) => ({ value: await createPlatformRuntime(deps), stop: async () => undefined }),
   createLoaders: createPlatformLoaders,
   // background work of this process, started in this order before the server listens and stopped
-  // in reverse: the runtime first (master-key SecretBox, object store, webhook outbox and its delivery job worker:
-  // runtime.ts), since the renewal job records account events through it; then subscription
-  // renewals (subscriptions/billing.worker.ts, a recurring job of lib/jobs) and the report cache's Redis connection when
-  // REDIS_URL is set (reporting/reporting.cache.ts)
-  workers: async (deps) => [await startPlatformRuntime(deps), await startBillingWorker(deps), useReportCacheFromConfig(deps)],
+  // in reverse: the webhook sender first, since the renewal job records account events that wake
+  // it; then subscription renewals (subscriptions/billing.worker.ts, a recurring job of lib/jobs)
+  // and the report cache's Redis connection when REDIS_URL is set (reporting/reporting.cache.ts)
+  workers: async (deps) => [await startWebhookSender(deps.runtime), await startBillingWorker({ ...deps, outbox: deps.runtime.outbox }), useReportCacheFromConfig(deps)],
 };

@@ -1,13 +1,16 @@
-// What the platform services need from their process besides the request context: the master-key
-// SecretBox, the object store, the upload-URL secret and the webhook outbox and sender (lib/webhooks). Built once
-// when the subgraph starts (startPlatformRuntime, the first of the definition's `workers`) and read
-// by services through platformRuntime(); a missing MASTER_KEY in production stops start-up.
+// What the platform services need from their process besides the request: the master-key
+// SecretBox, the object store, the configuration, the webhook outbox and sender (lib/webhooks), and
+// what recording account events needs from them (outbox: sealing, attempt limit, waking the
+// sender after a commit). Built once when the subgraph starts (SubgraphDefinition.runtime), handed
+// to every request as `ctx.runtime` and to the workers as `deps.runtime`; a missing MASTER_KEY in
+// production stops start-up.
 import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
 import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
 import { openObjectStore, type ObjectStore } from '../../lib/object-store.js';
 import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
+import type { OutboxDeps } from './notifications/outbox-deps.js';
 
 export interface PlatformRuntime {
   cfg: Config;
@@ -15,21 +18,11 @@ export interface PlatformRuntime {
   secrets: SecretBox;
   objects: ObjectStore;
   webhooks: WebhookRuntime;
+  /** what recording account events needs: sealing, the attempt limit, and waking the sender */
+  outbox: OutboxDeps;
 }
 
-let current: PlatformRuntime | undefined;
-
-export function platformRuntime(): PlatformRuntime {
-  if (!current) throw new Error('platform runtime not started: startPlatformRuntime() runs at subgraph start');
-  return current;
-}
-
-/** The runtime when this process started one (the subgraph); undefined in a process that only opened the database (tests, scripts). */
-export function platformRuntimeIfStarted(): PlatformRuntime | undefined {
-  return current;
-}
-
-export async function startPlatformRuntime(deps: WorkerDeps): Promise<Worker> {
+export async function createPlatformRuntime(deps: WorkerDeps): Promise<PlatformRuntime> {
   const log = deps.log.child({ component: 'platform-runtime' });
   const secrets = masterSecretBox(deps.cfg, log);
   const objects = await openObjectStore(deps.cfg); // a missing bucket stops start-up with one line
@@ -45,13 +38,12 @@ export async function startPlatformRuntime(deps: WorkerDeps): Promise<Worker> {
     pollMs: deps.cfg.webhookPollMs,
     dbUrl: deps.orm.config.get('clientUrl') as string,
   });
-  const runtime: PlatformRuntime = { cfg: deps.cfg, log, secrets, objects, webhooks };
-  current = runtime;
-  await webhooks.start();
-  return {
-    async stop() {
-      await webhooks.stop();
-      if (current === runtime) current = undefined;
-    },
-  };
+  const outbox: OutboxDeps = { secrets, maxAttempts: deps.cfg.webhookMaxAttempts, kick: () => webhooks.kick() };
+  return { cfg: deps.cfg, log, secrets, objects, webhooks, outbox };
+}
+
+/** The webhook sender of this process, as one of the subgraph's workers. */
+export async function startWebhookSender(runtime: PlatformRuntime): Promise<Worker> {
+  await runtime.webhooks.start();
+  return { stop: () => runtime.webhooks.stop() };
 }

@@ -1,11 +1,12 @@
-// THE one place where engine errors become domain errors. Every EngineErrorCode is a code of
-// lib/errors.ts ERROR_TABLE with the same name, so status and REST rendering follow from the table.
-import { DomainError, isErrorCode } from '../../lib/errors.js';
+// THE one place where engine errors become domain errors. Every EngineErrorCode is a search code
+// (error-codes.ts) with the same name, so status and REST rendering follow from its registration.
+import { DomainError, isErrorCode, type ErrorCode } from '../../lib/errors.js';
 import { EngineError } from './engine/types.js';
+import { SEARCH_ERRORS } from './error-codes.js';
 
 /** `parameter` names the request field when the engine did not (e.g. `filter`, `queries[2].sort`). */
 export function fromEngineError(e: EngineError, parameter?: string): DomainError {
-  const code = isErrorCode(e.code) ? e.code : 'BAD_REQUEST';
+  const code: ErrorCode = e.code in SEARCH_ERRORS || isErrorCode(e.code) ? (e.code as ErrorCode) : 'BAD_REQUEST';
   const where = e.position !== undefined ? ` (at position ${e.position})` : '';
   // The engine names request fields in camelCase; clients (REST) wrote them snake_case.
   const own = e.parameter?.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -3,6 +3,8 @@
 // in-memory engines (./index-engines) and webhook outbox; ./workers.ts runs the task worker and the
 // webhook sender.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
+import { SEARCH_ERRORS } from './error-codes.js';
+import { SEARCH_TASK_EVENTS, SEARCH_WEBHOOK_EVENTS } from './event-types.js';
 import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createSearchLoaders, type SearchLoaders } from './context.js';
 import { IndexEntity } from './indexes/index.entity.js';
@@ -41,6 +43,8 @@ export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
     JobEntity,
   ],
   migrations,
+  eventTypes: [SEARCH_TASK_EVENTS, SEARCH_WEBHOOK_EVENTS],
+  errorCodes: SEARCH_ERRORS,
   scope: scopeToApp,
   createLoaders: createSearchLoaders,
   // the pool, engines, webhook outbox, analytics buffer and limiter of this process, on every request as ctx.runtime

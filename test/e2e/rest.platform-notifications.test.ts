@@ -116,8 +116,13 @@ describe('/settings/notifications and account events to webhooks', () => {
     });
     const hook = await hooks.waitFor((r) => r.json?.data?.exchange_id === x.body.data.id);
     expect(hook.headers['x-webhook-event']).toBe('exchange.created');
-    const r = await rest('GET', `/accounts/${tenant.accountUrlId}/settings/notifications/deliveries?status=delivered`, { headers: tenant.platformHeaders });
-    const forExchange = r.body.data.filter((d: any) => d.attributes.event === 'exchange.created');
+    // the receiver saw the request before the sender recorded the answer: poll the log until it has
+    let forExchange: any[] = [];
+    for (let i = 0; i < 20 && forExchange.length === 0; i++) {
+      if (i) await new Promise((r) => setTimeout(r, 100));
+      const r = await rest('GET', `/accounts/${tenant.accountUrlId}/settings/notifications/deliveries?status=delivered`, { headers: tenant.platformHeaders });
+      forExchange = r.body.data.filter((d: any) => d.attributes.event === 'exchange.created');
+    }
     expect(forExchange.map((d: any) => d.attributes.target_kind)).toEqual(['app']);
   });
 

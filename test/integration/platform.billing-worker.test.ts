@@ -5,6 +5,7 @@ import pg from 'pg';
 import { scratchDatabase } from '../harness/scratch-db.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ManualClock } from '../../lib/clock.js';
+import { masterSecretBox } from '../../lib/crypto.js';
 import { loadConfig } from '../../lib/config.js';
 import { createOrm, migrate } from '../../lib/db.js';
 import { listJobs } from '../../lib/jobs/index.js';
@@ -33,7 +34,10 @@ afterAll(async () => {
 });
 
 test('two workers share one renewal cycle: one pending run at a time, each run schedules the next', async () => {
-  const deps = { cfg: loadConfig({ ...process.env }), orm, pubsub: createMemoryPubSub(), log: createLogger({ test: 'billing-worker' }, 'silent') };
+  const cfg = loadConfig({ ...process.env });
+  // the outbox deps a renewal needs to seal deliveries (the subgraph passes its runtime's)
+  const outbox = { secrets: masterSecretBox(cfg), maxAttempts: cfg.webhookMaxAttempts };
+  const deps = { cfg, orm, pubsub: createMemoryPubSub(), log: createLogger({ test: 'billing-worker' }, 'silent'), outbox };
   const clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
   const workers: Worker[] = [];
   workers.push(await startBillingWorker(deps, { intervalMs: 300, clock, firstRunMs: 100 }));

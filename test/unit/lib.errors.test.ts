@@ -1,10 +1,16 @@
-// lib/errors.ts: the one code → status table, DomainError, and its GraphQL form.
+// lib/errors.ts: the code → status registry (the kernel's codes, and each service's from its
+// error-codes.ts), DomainError, and its GraphQL form.
 import { GraphQLError } from 'graphql';
-import { DomainError, ERROR_TABLE, isErrorCode, statusOf, toGraphQLError, type ErrorCode } from '../../lib/errors.js';
+import { DomainError, errorDef, isErrorCode, registerErrors, registeredErrors, statusOf, toGraphQLError } from '../../lib/errors.js';
+import { PLATFORM_ERRORS } from '../../subgraphs/platform/error-codes.js';
+import { CATALOG_ERRORS } from '../../subgraphs/catalog/error-codes.js';
+import { SEARCH_ERRORS } from '../../subgraphs/search/error-codes.js';
+import { AI_ERRORS } from '../../subgraphs/ai/error-codes.js';
 
-const entries = Object.entries(ERROR_TABLE) as [ErrorCode, { status: number; title: string }][];
+const entries = [...registeredErrors().entries()];
+const ERROR_TABLE = Object.fromEntries(entries) as Record<string, { status: number; title: string }>;
 
-describe('ERROR_TABLE', () => {
+describe('the registered codes', () => {
   test('has entries', () => {
     expect(entries.length).toBeGreaterThan(30);
   });
@@ -26,6 +32,22 @@ describe('ERROR_TABLE', () => {
     expect(ERROR_TABLE.VALIDATION_FAILED.status).toBe(422);
     expect(ERROR_TABLE.INTERNAL.status).toBe(500);
     expect(ERROR_TABLE.SERVICE_UNAVAILABLE.status).toBe(503);
+  });
+});
+
+describe('ownership', () => {
+  test("each service's codes are registered under its name; the cross-cutting ones under the kernel", () => {
+    for (const [owner, codes] of [['platform', PLATFORM_ERRORS], ['catalog', CATALOG_ERRORS], ['search', SEARCH_ERRORS], ['ai', AI_ERRORS]] as const) {
+      for (const code of Object.keys(codes)) expect([code, errorDef(code)?.owner]).toEqual([code, owner]);
+    }
+    expect(errorDef('UNAUTHENTICATED')?.owner).toBe('kernel');
+    expect(errorDef('PRODUCT_NOT_FOUND')?.owner).toBe('catalog');
+  });
+
+  test('a code belongs to one owner: registering it from another, or with another status, throws', () => {
+    expect(() => registerErrors('search', { PRODUCT_NOT_FOUND: { status: 404, title: 'x' } })).toThrow(/PRODUCT_NOT_FOUND is registered by catalog/);
+    expect(() => registerErrors('catalog', { PRODUCT_NOT_FOUND: { status: 410, title: 'x' } })).toThrow(/status 404/);
+    expect(statusOf('PRODUCT_NOT_FOUND')).toBe(404);
   });
 });
 
@@ -85,5 +107,28 @@ describe('toGraphQLError', () => {
     expect(g.message).toBe('Too many requests');
     expect(g.extensions).toEqual({ code: 'RATE_LIMITED', status: 429, meta: { retryAfter: 12 }, http: { status: 429 } });
     expect('parameter' in g.extensions).toBe(false);
+  });
+});
+
+describe('each subgraph throws only its own codes and the kernel', () => {
+  // Separate processes register only their own codes (the subgraph's index.ts): a code of another
+  // service would be a 500 there. Scans `new DomainError('<code>'` in each subgraph's sources.
+  test.each([
+    ['platform', PLATFORM_ERRORS],
+    ['catalog', CATALOG_ERRORS],
+    ['search', SEARCH_ERRORS],
+    ['ai', AI_ERRORS],
+  ] as const)('%s', async (name, own) => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const root = new URL(`../../subgraphs/${name}/`, import.meta.url);
+    const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.ts'));
+    const foreign: string[] = [];
+    for (const f of files) {
+      const text = await readFile(new URL(f, root), 'utf8');
+      for (const m of text.matchAll(/new DomainError\(\s*'([^']+)'/g)) {
+        if (!(m[1] in own) && errorDef(m[1])?.owner !== 'kernel') foreign.push(`${f}: ${m[1]}`);
+      }
+    }
+    expect(foreign).toEqual([]);
   });
 });

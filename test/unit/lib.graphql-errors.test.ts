@@ -3,6 +3,10 @@
 import { ApolloServer } from '@apollo/server';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { DomainError } from '../../lib/errors.js';
+// PRODUCT_NOT_FOUND and index_not_found are the catalog's and search's codes: registered by their
+// error-codes modules, as those processes do
+import '../../subgraphs/catalog/error-codes.js';
+import '../../subgraphs/search/error-codes.js';
 import { createErrorFormatter } from '../../lib/graphql-errors.js';
 import type { Logger } from '../../lib/logger.js';
 

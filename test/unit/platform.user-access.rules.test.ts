@@ -1,5 +1,7 @@
 // subgraphs/platform/user-access/user-access.rules.ts: the state machine move by move, and roles.
 import { DomainError } from '../../lib/errors.js';
+// INVALID_STATE_TRANSITION is the platform's code: registered by its error-codes module, as the platform process does
+import '../../subgraphs/platform/error-codes.js';
 import {
   ACCESS_ACTIONS,
   ACCESS_ROLES,

@@ -1,7 +1,8 @@
 // One service per aggregate; every method takes the request context first.
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { DomainError } from '../../../lib/errors.js';
-import { topics, type ProductEventName, type ProductEventPayload } from '../../../lib/events.js';
+import { publishAfterCommit } from '../../../lib/events.js';
+import { productEventsTopic, type ProductEventName, type ProductEventPayload } from '../event-types.js';
 import type { CatalogContext } from '../context.js';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity, type ProductKind, type ProductStatus } from './product.entity.js';
 import type { CreateProductInput } from './product.inputs.js';
@@ -80,5 +81,5 @@ function oneOf(value: string, allowed: readonly string[], parameter: string): st
 
 async function publish(ctx: CatalogContext, event: ProductEventName, p: ProductEntity): Promise<void> {
   const payload: ProductEventPayload = { event, occurredAt: new Date().toISOString(), productId: p.id };
-  await ctx.pubsub.publish(topics.productEvents(p.appId, p.environment), payload);
+  await publishAfterCommit(ctx, productEventsTopic(p.appId, p.environment), payload, event);
 }

@@ -2,7 +2,8 @@
 // the path (/platforms/:pid/accounts...) when `platformId` is given (see inPathPlatform).
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
-import { inPathPlatform, type PlatformContext } from '../context.js';
+import type { PlatformContext } from '../context.js';
+import { inPathPlatform } from '../platforms/in-path-platform.js';
 import { Platform, toPlatform } from '../platforms/platform.type.js';
 import { App, toApp } from '../apps/app.type.js';
 import { CreateAccountInput, UpdateAccountInput } from './account.inputs.js';

@@ -200,7 +200,7 @@ export async function updateAccount(ctx: PlatformContext, ref: string, input: Up
  */
 export async function deleteAccount(ctx: PlatformContext, ref: string): Promise<AccountEntity> {
   const account = await getAccount(ctx, ref);
-  await inBillingTx({ em: ctx.em, clock: systemClock, pubsub: ctx.pubsub, log: ctx.log }, async (tx) => {
+  await inBillingTx({ em: ctx.em, clock: systemClock, pubsub: ctx.pubsub, log: ctx.log, outbox: ctx.runtime.outbox }, async (tx) => {
     const ended = await endLiveSubscription(tx, account.id);
     account.deletedAt = tx.now;
     await recordAccountEvent(tx, { account, event: 'account.deleted', data: { ...accountEventData(account), canceled_subscription_id: ended?.id ?? null } });

@@ -6,7 +6,6 @@ import type { PlatformContext } from '../context.js';
 import { getAccount } from '../accounts/account.service.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
-import { platformRuntime } from '../runtime.js';
 import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { credentialSecretAad } from '../notifications/aad.js';
 import { futureDate, jsonObject, providerName, secretText } from '../account-services.validation.js';
@@ -56,7 +55,7 @@ export async function createCredential(ctx: PlatformContext, accountUrlId: strin
         secretSealed: '',
         secretLastFour: lastFourOf(secret),
       });
-      row.secretSealed = platformRuntime().secrets.seal(secret, credentialSecretAad(row.id));
+      row.secretSealed = ctx.runtime.secrets.seal(secret, credentialSecretAad(row.id));
       await recordAccountEvent(tx, {
         account,
         event: 'key.created',
@@ -85,7 +84,7 @@ export async function updateCredential(ctx: PlatformContext, accountUrlId: strin
       const row = await findCredential(tx, account.id, id);
       tx.em.assign(row, patch);
       if (secret !== undefined) {
-        row.secretSealed = platformRuntime().secrets.seal(secret, credentialSecretAad(row.id));
+        row.secretSealed = ctx.runtime.secrets.seal(secret, credentialSecretAad(row.id));
         row.secretLastFour = lastFourOf(secret);
         row.secretUpdatedAt = new Date();
       }

@@ -6,7 +6,6 @@ import { LockMode } from '@mikro-orm/core';
 import { safeEqual } from '../../../lib/crypto.js';
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
-import { platformRuntime } from '../runtime.js';
 import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { jsonObject } from '../account-services.validation.js';
 import { fail, oneOf, optionalText } from '../validation.js';
@@ -101,13 +100,13 @@ export async function verifyAccess(ctx: PlatformContext, code: string, typed: st
   if (!safeEqual(hashAccessCode(normalised), live.codeHash)) return deny('wrong_code', { attempts_left: Math.max(0, MAX_CODE_ATTEMPTS - live.attempts - 1) });
   if (!(await consumeCode(ctx.em, live.id))) return deny('already_used');
   const expiresAt = Date.now() + ACCESS_TOKEN_TTL_MS;
-  const accessToken = signAccessToken({ transferId: t.id, codeId: live.id, expiresAt }, platformRuntime().cfg.internalSecret);
+  const accessToken = signAccessToken({ transferId: t.id, codeId: live.id, expiresAt }, ctx.runtime.cfg.internalSecret);
   await audit(ctx, t, 'access_verified', 'recipient', { access_token_expires_at: new Date(expiresAt).toISOString() });
   return { code: t.code, accessToken, expiresAt: new Date(expiresAt) };
 }
 
-function requireAccess(t: DataTransferEntity, token: string): void {
-  const claims = verifyAccessToken(token ?? '', platformRuntime().cfg.internalSecret);
+function requireAccess(ctx: PlatformContext, t: DataTransferEntity, token: string): void {
+  const claims = verifyAccessToken(token ?? '', ctx.runtime.cfg.internalSecret);
   if (!claims || claims.transferId !== t.id) {
     throw new DomainError('ACCESS_TOKEN_INVALID', 'Verified access is required: verify the access code first (the token lasts 30 minutes)', { parameter: 'access_token' });
   }
@@ -115,7 +114,7 @@ function requireAccess(t: DataTransferEntity, token: string): void {
 
 async function decideTransfer(ctx: PlatformContext, code: string, token: string, status: 'accepted' | 'declined', reason: string | null) {
   const t = await openTransfer(ctx, code);
-  requireAccess(t, token);
+  requireAccess(ctx, t, token);
   await withAccountEvents(ctx, async (tx) => {
     if (!(await decide(tx.em, t.id, status, reason))) {
       throw new DomainError('DATA_TRANSFER_ALREADY_DECIDED', `This data transfer was already ${t.status === 'open' ? 'decided' : t.status}`);
@@ -142,7 +141,7 @@ export function declineTransfer(ctx: PlatformContext, code: string, token: strin
 
 export async function recordTransferEvent(ctx: PlatformContext, code: string, token: string, eventType: string, detail?: Record<string, unknown> | null) {
   const t = await openTransfer(ctx, code);
-  requireAccess(t, token);
+  requireAccess(ctx, t, token);
   const type = oneOf(eventType, TRANSFER_EVENT_TYPES, 'event_type', 'other');
   const extra = jsonObject(detail, 'detail', 4096) ?? {};
   notDeclined(t);

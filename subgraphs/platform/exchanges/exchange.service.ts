@@ -6,7 +6,6 @@ import type { PlatformContext } from '../context.js';
 import { getAccount } from '../accounts/account.service.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
-import { platformRuntime } from '../runtime.js';
 import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { exchangeSecretAad } from '../notifications/aad.js';
 import { jsonObject, secretText } from '../account-services.validation.js';
@@ -42,8 +41,8 @@ function nameTaken(e: unknown, name: string): never {
   throw e;
 }
 
-function sealPassword(row: ExchangeEntity, password: string | null): void {
-  row.secretSealed = password === null ? null : platformRuntime().secrets.seal(password, exchangeSecretAad(row.id));
+function sealPassword(ctx: PlatformContext, row: ExchangeEntity, password: string | null): void {
+  row.secretSealed = password === null ? null : ctx.runtime.secrets.seal(password, exchangeSecretAad(row.id));
   row.secretLastFour = password === null ? '' : lastFourOf(password);
 }
 
@@ -68,7 +67,7 @@ export async function createExchange(ctx: PlatformContext, accountUrlId: string,
         platform: tx.em.getReference(PlatformEntity, account.platform.id),
         account: tx.em.getReference(AccountEntity, account.id),
       });
-      sealPassword(row, password);
+      sealPassword(ctx, row, password);
       await recordAccountEvent(tx, {
         account,
         event: 'exchange.created',
@@ -103,11 +102,11 @@ export async function updateExchange(ctx: PlatformContext, accountUrlId: string,
         const url = brokerUrl(row.brokerType, input.url ?? row.url);
         set('url', url.url, 'url');
         if (url.username && input.username === undefined) row.username = url.username;
-        if (url.password && password === undefined) sealPassword(row, url.password);
+        if (url.password && password === undefined) sealPassword(ctx, row, url.password);
       }
       if (input.username !== undefined) set('username', optionalText(input.username, 'username', 500) ?? null, 'username');
       if (password !== undefined) {
-        sealPassword(row, password);
+        sealPassword(ctx, row, password);
         changed.push('password');
       }
       if (options !== undefined) set('options', options, 'options');

@@ -50,7 +50,7 @@ async function lockDue(em: EntityManager, accountId: string, id: string, action:
 export async function payInvoice(ctx: PlatformContext, accountUrlId: string, id: string, input: PayInvoiceInput = {}, clock: Clock = systemClock): Promise<InvoiceEntity> {
   const account = await getAccount(ctx, accountUrlId);
   const reference = optionalText(input.reference, 'reference', 200);
-  return inBillingTx({ em: ctx.em, clock, pubsub: ctx.pubsub, log: ctx.log }, async (tx) => {
+  return inBillingTx({ em: ctx.em, clock, pubsub: ctx.pubsub, log: ctx.log, outbox: ctx.runtime.outbox }, async (tx) => {
     const inv = await lockDue(tx.em, account.id, id, 'pay');
     const paidAt = input.paidAt ?? tx.now;
     if (paidAt.getTime() > tx.now.getTime()) fail('paid_at', 'paid_at must not be in the future');
@@ -71,7 +71,7 @@ export async function payInvoice(ctx: PlatformContext, accountUrlId: string, id:
 
 export async function voidInvoice(ctx: PlatformContext, accountUrlId: string, id: string, clock: Clock = systemClock): Promise<InvoiceEntity> {
   const account = await getAccount(ctx, accountUrlId);
-  return inBillingTx({ em: ctx.em, clock, pubsub: ctx.pubsub, log: ctx.log }, async (tx) => {
+  return inBillingTx({ em: ctx.em, clock, pubsub: ctx.pubsub, log: ctx.log, outbox: ctx.runtime.outbox }, async (tx) => {
     const inv = await lockDue(tx.em, account.id, id, 'void');
     inv.status = 'void';
     inv.voidedAt = tx.now;

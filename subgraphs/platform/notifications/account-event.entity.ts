@@ -1,7 +1,7 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { Opt } from '@mikro-orm/core';
 import { newId } from '../../../lib/ids.js';
-import type { AccountEventPayload } from '../../../lib/events.js';
+import type { AccountEventPayload } from '../event-types.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { TenantScoped } from '../../../lib/tenant-entity.js';

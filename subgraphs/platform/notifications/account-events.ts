@@ -8,23 +8,21 @@
 // after commit (without the kick, the sender still finds the rows on its next poll).
 //
 // Sealing (target URLs, signing secrets, bodies with secret fields) needs the master-key SecretBox.
-// It comes from `ctx.outbox` when the caller brings one (the renewal job run by a test), else from
-// the process's runtime (platformRuntime), and is only asked for when there is something to seal:
-// an event for an account without webhooks and without secret fields is recorded in a process with
-// no runtime.
-import type { SecretBox } from '../../../lib/crypto.js';
-import type { AccountEventName, AccountEventPayload } from '../../../lib/events.js';
+// It comes from `ctx.outbox` when the caller brings one (the renewal job), else from the request's
+// runtime (ctx.runtime), and is only asked for when there is something to seal: an event for an
+// account without webhooks and without secret fields is recorded by a caller with neither.
+import type { AccountEventName, AccountEventPayload } from '../event-types.js';
 import { enqueueDelivery } from '../../../lib/webhooks/index.js';
 import type { PlatformContext } from '../context.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { AppEntity } from '../apps/app.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
-import { platformRuntime, platformRuntimeIfStarted } from '../runtime.js';
 import { AccountEventEntity } from './account-event.entity.js';
 import { AppWebhookSecretEntity } from './app-webhook-secret.entity.js';
 import { eventSecretAad, teamChatUrlAad, webhookSecretAad } from './aad.js';
 import { eventMatches } from './event-filter.rules.js';
 import { NotificationSettingsEntity } from './notification-settings.entity.js';
+import type { OutboxDeps } from './outbox-deps.js';
 
 export interface AccountEventInput {
   account: AccountEntity;
@@ -46,15 +44,12 @@ export interface AccountEventInput {
   subject?: { type: string; id: string };
 }
 
-/** What writing deliveries needs from the process: the SecretBox sealing URLs, secrets and bodies, the attempt limit. */
-export interface OutboxDeps {
-  secrets: SecretBox;
-  maxAttempts: number;
-}
+export type { OutboxDeps };
 
-function runtimeOutbox(): OutboxDeps {
-  const { secrets, cfg } = platformRuntime();
-  return { secrets, maxAttempts: cfg.webhookMaxAttempts };
+function outboxOf(ctx: { outbox?: OutboxDeps; runtime?: { outbox: OutboxDeps } }): OutboxDeps {
+  const deps = ctx.outbox ?? ctx.runtime?.outbox;
+  if (!deps) throw new Error('recording this account event needs sealing: pass `outbox` or a context with the platform runtime');
+  return deps;
 }
 
 /** The JSON body an app's webhook receives (snake_case, like the REST API). */
@@ -63,11 +58,14 @@ export function wireBody(p: AccountEventPayload): Record<string, unknown> {
 }
 
 /** Record `input` in ctx.em's transaction (call inside the transaction of the change). */
-export async function recordAccountEvent(ctx: Pick<PlatformContext, 'em'> & { outbox?: OutboxDeps }, input: AccountEventInput): Promise<AccountEventEntity> {
+export async function recordAccountEvent(
+  ctx: Pick<PlatformContext, 'em'> & { outbox?: OutboxDeps; runtime?: { outbox: OutboxDeps } },
+  input: AccountEventInput,
+): Promise<AccountEventEntity> {
   const { em } = ctx;
   let deps: OutboxDeps | undefined;
   const outbox = () => {
-    deps ??= ctx.outbox ?? runtimeOutbox();
+    deps ??= outboxOf(ctx);
     return { schema: 'platform', ...deps };
   };
   const accountId = input.account.id;
@@ -129,11 +127,11 @@ export async function recordAccountEvent(ctx: Pick<PlatformContext, 'em'> & { ou
 /** Run `fn` in one transaction and hand the events it recorded to the worker after commit. */
 export async function withAccountEvents<T>(ctx: PlatformContext, fn: (tx: PlatformContext) => Promise<T>): Promise<T> {
   const result = await ctx.em.transactional((em) => fn({ ...ctx, em }));
-  kickDeliveries();
+  kickDeliveries(ctx.runtime.outbox);
   return result;
 }
 
 /** Wake this process's webhook sender; without one (a test running the job), the subgraph's sender finds the rows on its next poll. */
-export function kickDeliveries(): void {
-  platformRuntimeIfStarted()?.webhooks.kick();
+export function kickDeliveries(outbox: OutboxDeps | undefined): void {
+  outbox?.kick?.();
 }

@@ -1,7 +1,7 @@
 // Which account events a team-chat webhook receives: a list of names and patterns. '*' is every
 // event (also those added later), 'key.*' every event of one family, 'account.created' one event.
 // The rule is lib/webhooks' (events.ts), bound to the account events.
-import { ACCOUNT_EVENT_NAMES } from '../../../lib/events.js';
+import { ACCOUNT_EVENT_NAMES } from '../event-types.js';
 import { checkEventPattern as check } from '../../../lib/webhooks/index.js';
 
 export { eventMatches } from '../../../lib/webhooks/index.js';

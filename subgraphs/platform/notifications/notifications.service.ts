@@ -7,7 +7,6 @@ import { getAccount } from '../accounts/account.service.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { getApp } from '../apps/app.service.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
-import { platformRuntime } from '../runtime.js';
 import { fail, intInRange, oneOf, optionalHttpUrl } from '../validation.js';
 import { teamChatUrlAad, webhookSecretAad } from './aad.js';
 import { AppWebhookSecretEntity } from './app-webhook-secret.entity.js';
@@ -27,11 +26,11 @@ export function maskUrl(u: URL): string {
   return `${u.protocol}//${u.host}/…${rest.length > 8 ? rest.slice(-4) : ''}`;
 }
 
-async function teamChatUrl(raw: string): Promise<URL> {
+async function teamChatUrl(ctx: PlatformContext, raw: string): Promise<URL> {
   const v = optionalHttpUrl(raw, 'team_chat_webhook_url');
   if (!v) fail('team_chat_webhook_url', 'team_chat_webhook_url must not be empty (send null to remove it)');
   try {
-    return await checkFetchTarget(v, { allowPrivate: platformRuntime().cfg.allowPrivateNetworkFetch });
+    return await checkFetchTarget(v, { allowPrivate: ctx.runtime.cfg.allowPrivateNetworkFetch });
   } catch (e) {
     if (e instanceof NetGuardError) fail('team_chat_webhook_url', `team_chat_webhook_url: ${e.message}`);
     fail('team_chat_webhook_url', `team_chat_webhook_url: the host cannot be resolved (${(e as Error).message})`);
@@ -40,7 +39,7 @@ async function teamChatUrl(raw: string): Promise<URL> {
 
 export async function updateSettings(ctx: PlatformContext, accountUrlId: string, input: NotificationSettingsInput) {
   const account = await getAccount(ctx, accountUrlId);
-  const url = input.teamChatWebhookUrl != null ? await teamChatUrl(input.teamChatWebhookUrl) : input.teamChatWebhookUrl;
+  const url = input.teamChatWebhookUrl != null ? await teamChatUrl(ctx, input.teamChatWebhookUrl) : input.teamChatWebhookUrl;
   let events: string[] | undefined;
   if (input.events != null) {
     events = [...new Set(input.events.map((e) => e.trim()))];
@@ -60,7 +59,7 @@ export async function updateSettings(ctx: PlatformContext, accountUrlId: string,
     row.teamChatUrlSealed = null;
     row.teamChatUrlMasked = null;
   } else if (url) {
-    row.teamChatUrlSealed = platformRuntime().secrets.seal(url.toString(), teamChatUrlAad(account.id));
+    row.teamChatUrlSealed = ctx.runtime.secrets.seal(url.toString(), teamChatUrlAad(account.id));
     row.teamChatUrlMasked = maskUrl(url);
   }
   if (events) row.events = events;
@@ -80,7 +79,7 @@ export async function listDeliveries(ctx: PlatformContext, accountUrlId: string,
 export async function rollWebhookSecret(ctx: PlatformContext, accountUrlId: string, appId: string) {
   const { app } = await getApp(ctx, accountUrlId, appId);
   const secret = `whsec_${base62(32)}`;
-  const sealed = platformRuntime().secrets.seal(secret, webhookSecretAad(app.id));
+  const sealed = ctx.runtime.secrets.seal(secret, webhookSecretAad(app.id));
   let row = await ctx.em.findOne(AppWebhookSecretEntity, { app: app.id });
   if (row) {
     row.secretSealed = sealed;

@@ -14,11 +14,10 @@ import { getAccount } from '../accounts/account.service.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { AccountDetailsEntity } from '../account-details/account-details.entity.js';
-import { platformRuntime } from '../runtime.js';
 import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { fail, intInRange } from '../validation.js';
 import { sniffImage, FILE_EXTENSIONS, formatOfFile, IMAGE_CONTENT_TYPES, MAX_IMAGE_SIDE, type ImageInfo } from './image.rules.js';
-import { accountObjectKey, ensureStorage, objectStore } from './storage.service.js';
+import { accountObjectKey, ensureStorage } from './storage.service.js';
 
 /** CONTRACT: image bodies up to 10 MiB. */
 export const LOGO_MAX_BYTES = 10 * MiB;
@@ -32,8 +31,8 @@ export const STAGED_UPLOAD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 const stagingKey = (uploadId: string) => `logos/uploads/${uploadId}`;
 
-async function sweepStagedUploads(accountId: string): Promise<void> {
-  const objects = objectStore();
+async function sweepStagedUploads(ctx: PlatformContext, accountId: string): Promise<void> {
+  const objects = ctx.runtime.objects;
   const before = Date.now() - STAGED_UPLOAD_MAX_AGE_MS;
   for (const o of await objects.list(accountObjectKey(accountId, 'logos/uploads'))) {
     if (o.lastModified.getTime() < before) await objects.delete(o.key);
@@ -44,8 +43,8 @@ export async function presignLogo(ctx: PlatformContext, accountUrlId: string, co
   const account = await getAccount(ctx, accountUrlId);
   const declared = intInRange(contentLength, 'content_length', 1, LOGO_MAX_BYTES);
   await ensureStorage(ctx, account);
-  await sweepStagedUploads(account.id);
-  const { cfg } = platformRuntime();
+  await sweepStagedUploads(ctx, account.id);
+  const { cfg } = ctx.runtime;
   const uploadId = newId('upl');
   const grant: UploadGrant = {
     uploadId,
@@ -71,7 +70,7 @@ export async function presignLogo(ctx: PlatformContext, accountUrlId: string, co
  * this refuses it.
  */
 export async function recordLogoUpload(ctx: PlatformContext, token: string, object: StoredUploadInput) {
-  const { grant, stored } = await acceptStoredUpload(objectStore(), platformRuntime().cfg.internalSecret, LOGO_UPLOAD_PURPOSE, token, object);
+  const { grant, stored } = await acceptStoredUpload(ctx.runtime.objects, ctx.runtime.cfg.internalSecret, LOGO_UPLOAD_PURPOSE, token, object);
   const account = await ctx.em.findOne(AccountEntity, { id: grant.owner.account, deletedAt: null }, { filters: false });
   if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', 'The account of this upload no longer exists');
   return { id: grant.uploadId, objectKey: stagingKey(grant.uploadId), complete: true, bytes: stored.size, contentType: stored.contentType, sha256: stored.sha256 };
@@ -80,7 +79,7 @@ export async function recordLogoUpload(ctx: PlatformContext, token: string, obje
 export async function publishLogo(ctx: PlatformContext, accountUrlId: string, uploadId: string) {
   const account = await getAccount(ctx, accountUrlId);
   if (!UPLOAD_ID_RE.test(uploadId ?? '')) fail('upload_id', 'upload_id must be the id returned by logo/presign (upl_…)');
-  const objects = objectStore();
+  const objects = ctx.runtime.objects;
   const staging = accountObjectKey(account.id, stagingKey(uploadId));
   const bytes = await readObject(objects, staging, LOGO_MAX_BYTES);
   if (!bytes) throw new DomainError('UPLOAD_NOT_FOUND', `Nothing was uploaded for ${uploadId} (PUT the file to its upload_url first)`, { parameter: 'upload_id' });
@@ -93,7 +92,7 @@ export async function publishLogo(ctx: PlatformContext, accountUrlId: string, up
   const file = `${uploadId}.${FILE_EXTENSIONS[info.format]}`;
   const logoKey = `logos/${file}`;
   await objects.copy(staging, accountObjectKey(account.id, logoKey));
-  const logoUrl = `${platformRuntime().cfg.publicUrl}/logos/${account.id}/${file}`;
+  const logoUrl = `${ctx.runtime.cfg.publicUrl}/logos/${account.id}/${file}`;
   await withAccountEvents(ctx, async (tx) => {
     let details = await tx.em.findOne(AccountDetailsEntity, { account: account.id });
     details ??= tx.em.create(AccountDetailsEntity, {
@@ -127,7 +126,7 @@ export async function logoFile(ctx: PlatformContext, accountId: string, file: st
   const details = await ctx.em.findOne(AccountDetailsEntity, { account: accountId }, { filters: false });
   if (!details?.logoObjectKey || details.logoObjectKey !== `logos/${file}`) throw new DomainError('LOGO_NOT_FOUND', 'No such logo', { parameter: 'file' });
   const objectKey = accountObjectKey(accountId, details.logoObjectKey);
-  const head = await objectStore().head(objectKey);
+  const head = await ctx.runtime.objects.head(objectKey);
   if (!head) throw new DomainError('LOGO_NOT_FOUND', 'No such logo', { parameter: 'file' });
   return { contentType: IMAGE_CONTENT_TYPES[formatOfFile(file)], objectKey, bytes: head.size };
 }

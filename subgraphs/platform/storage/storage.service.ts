@@ -1,11 +1,9 @@
 // Object storage of an account: a prefix (the account id) in the process's ObjectStore, recorded
 // once. Provisioning is idempotent: the second POST answers the store the first one made.
-import type { ObjectStore } from '../../../lib/object-store.js';
 import type { PlatformContext } from '../context.js';
 import { getAccount } from '../accounts/account.service.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
-import { platformRuntime } from '../runtime.js';
 import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { uniqueConstraintOf } from '../validation.js';
 import { AccountStorageEntity } from './account-storage.entity.js';
@@ -15,15 +13,11 @@ export function accountObjectKey(accountId: string, key: string): string {
   return `${accountId}/${key}`;
 }
 
-export function objectStore(): ObjectStore {
-  return platformRuntime().objects;
-}
-
 /** The account's store, provisioned on first use. */
 export async function ensureStorage(ctx: PlatformContext, account: AccountEntity): Promise<AccountStorageEntity> {
   const existing = await ctx.em.findOne(AccountStorageEntity, { account: account.id });
   if (existing) return existing;
-  const objects = objectStore();
+  const objects = ctx.runtime.objects;
   await objects.ensurePrefix(account.id); // before the row: a row always means a usable store
   try {
     return await withAccountEvents(ctx, async (tx) => {
@@ -51,5 +45,5 @@ export async function ensureStorage(ctx: PlatformContext, account: AccountEntity
 export async function provisionStorage(ctx: PlatformContext, accountUrlId: string): Promise<{ row: AccountStorageEntity; location: string }> {
   const account = await getAccount(ctx, accountUrlId);
   const row = await ensureStorage(ctx, account);
-  return { row, location: objectStore().locationOf(row.prefix) };
+  return { row, location: ctx.runtime.objects.locationOf(row.prefix) };
 }

@@ -19,8 +19,8 @@ export interface BillingRunDeps {
   clock: Clock;
   pubsub: PubSub;
   log: Logger;
-  /** sealing for the outbox; the process's runtime when left out (a test running the job brings its own) */
-  outbox?: OutboxDeps;
+  /** sealing for the outbox, and the delivery worker to wake (the platform runtime's, in the subgraph; a test running the job brings its own) */
+  outbox: OutboxDeps;
 }
 
 export interface BillingRunResult {

@@ -4,7 +4,7 @@
 // after the commit (never for work that rolled back).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../lib/clock.js';
-import { accountTopics, KEYS_INVALIDATED_TOPIC, type AccountEventPayload, type KeysInvalidatedPayload } from '../../../lib/events.js';
+import { accountTopics, KEYS_INVALIDATED_TOPIC, type AccountEventPayload, type KeysInvalidatedPayload } from '../event-types.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { PubSub } from '../../../lib/pubsub.js';
 import { AccountEntity } from '../accounts/account.entity.js';
@@ -16,8 +16,8 @@ export interface BillingDeps {
   clock: Clock;
   pubsub: PubSub;
   log: Logger;
-  /** sealing for the outbox; the process's runtime when left out (see recordAccountEvent) */
-  outbox?: OutboxDeps;
+  /** sealing for the outbox, and the delivery worker to wake (the platform runtime's, in the subgraph) */
+  outbox: OutboxDeps;
 }
 
 export async function inBillingTx<T>(deps: BillingDeps, fn: (tx: BillingTx) => Promise<T>): Promise<T> {
@@ -29,7 +29,7 @@ export async function inBillingTx<T>(deps: BillingDeps, fn: (tx: BillingTx) => P
     await recordBillingEvents(tx);
     return r;
   });
-  if (events.length) kickDeliveries();
+  if (events.length) kickDeliveries(deps.outbox);
   await publishAccountEvents(deps.pubsub, events, deps.log);
   return result;
 }

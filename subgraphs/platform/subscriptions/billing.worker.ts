@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { systemClock, type Clock } from '../../../lib/clock.js';
 import { enqueueJob, startJobWorker, type JobKind, type SqlClient } from '../../../lib/jobs/index.js';
 import type { Worker, WorkerDeps } from '../../../lib/subgraph.js';
+import type { OutboxDeps } from '../notifications/account-events.js';
 import { runBillingCycle } from './billing.job.js';
 
 export const BILLING_INTERVAL_MS = 60_000;
@@ -18,7 +19,7 @@ function scheduleNext(tx: SqlClient, inMs: number) {
   return enqueueJob(tx, SCHEMA, { kind: BILLING_JOB_KIND, dedupeKey: BILLING_JOB_KIND, runAt: new Date(Date.now() + inMs) });
 }
 
-export function billingRenewalKind(deps: WorkerDeps, opts: { intervalMs?: number; clock?: Clock } = {}): JobKind {
+export function billingRenewalKind(deps: WorkerDeps & { outbox: OutboxDeps }, opts: { intervalMs?: number; clock?: Clock } = {}): JobKind {
   const log = deps.log.child({ worker: 'billing' });
   const clock = opts.clock ?? systemClock;
   const every = opts.intervalMs ?? BILLING_INTERVAL_MS;
@@ -27,7 +28,7 @@ export function billingRenewalKind(deps: WorkerDeps, opts: { intervalMs?: number
     maxAttempts: 3,
     backoff: { baseMs: 2000, maxMs: 30_000 },
     async handle({ complete }) {
-      const r = await runBillingCycle({ em: deps.orm.em.fork(), clock, pubsub: deps.pubsub, log });
+      const r = await runBillingCycle({ em: deps.orm.em.fork(), clock, pubsub: deps.pubsub, log, outbox: deps.outbox });
       if (r.subscriptions || r.failed) log.info('billing run', { ...r });
       await deps.orm.em.fork().transactional(async (tx) => {
         await complete(tx as EntityManager, r);
@@ -41,7 +42,7 @@ export function billingRenewalKind(deps: WorkerDeps, opts: { intervalMs?: number
   };
 }
 
-export async function startBillingWorker(deps: WorkerDeps, opts: { intervalMs?: number; clock?: Clock; firstRunMs?: number } = {}): Promise<Worker> {
+export async function startBillingWorker(deps: WorkerDeps & { outbox: OutboxDeps }, opts: { intervalMs?: number; clock?: Clock; firstRunMs?: number } = {}): Promise<Worker> {
   await scheduleNext(deps.orm.em.fork(), opts.firstRunMs ?? FIRST_RUN_MS);
   return startJobWorker(deps, { schema: SCHEMA, kinds: [billingRenewalKind(deps, opts)] });
 }

@@ -7,7 +7,7 @@
 import { newId } from '../../../lib/ids.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
-import type { AccountEventName, AccountEventPayload } from '../../../lib/events.js';
+import type { AccountEventName, AccountEventPayload } from '../event-types.js';
 import type { OutboxDeps } from '../notifications/account-events.js';
 import { InvoiceEntity } from '../invoices/invoice.entity.js';
 import { invoiceSnapshot } from '../invoices/invoice.type.js';

@@ -19,7 +19,7 @@ import { addDays, BILLING_CYCLES, type BillingCycle } from './subscription.rules
 export type ApiMove = 'cancel' | 'cancel_now' | 'reactivate' | 'suspend';
 
 function deps(ctx: PlatformContext, clock: Clock): BillingDeps {
-  return { em: ctx.em, clock, pubsub: ctx.pubsub, log: ctx.log };
+  return { em: ctx.em, clock, pubsub: ctx.pubsub, log: ctx.log, outbox: ctx.runtime.outbox };
 }
 
 export async function listModels(ctx: PlatformContext): Promise<SubscriptionModelEntity[]> {

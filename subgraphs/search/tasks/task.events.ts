@@ -1,6 +1,6 @@
 // The taskEvents subscription's payloads, published after commit (subscribers never hear of a
 // rolled-back task) on the tenant's topic.
-import { searchTaskTopic, type SearchTaskEventName, type SearchTaskEventPayload } from '../../../lib/events.js';
+import { searchTaskTopic, type SearchTaskEventName, type SearchTaskEventPayload } from '../event-types.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { PubSub } from '../../../lib/pubsub.js';
 import type { Environment } from '../../../lib/tenant.js';

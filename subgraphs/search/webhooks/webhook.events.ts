@@ -3,8 +3,9 @@
 import { emitToEndpoints, ownerOfApp } from '../../../lib/webhooks/index.js';
 import { loadSearchConfig } from '../config.js';
 import type { Db } from '../db.js';
+import { SEARCH_WEBHOOK_EVENTS } from '../event-types.js';
 
-export const WEBHOOK_EVENTS = ['indexing.completed', 'indexing.failed', 'index.created', 'index.deleted', 'settings.updated'] as const;
+export const WEBHOOK_EVENTS = SEARCH_WEBHOOK_EVENTS.names;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export interface Tenant {

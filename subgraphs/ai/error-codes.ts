@@ -1,0 +1,15 @@
+// The AI service's error codes (document 2), as the spec writes them.
+// Registered at import (the subgraph's index.ts, and the gateway's and REST bridge's edge modules);
+// the declaration below adds them to the ErrorCodes every DomainError accepts.
+import { registerErrors, type CodesOf } from '../../lib/errors.js';
+
+export const AI_ERRORS = registerErrors('ai', {
+  // rendered alone (shape B) on REST
+  'usr-not-registered': { status: 404, title: 'User not registered in this tenant', rest: { singleObjectBody: true } },
+  model_unavailable: { status: 503, title: 'AI model temporarily unavailable' },
+});
+
+declare module '../../lib/errors.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface ErrorCodes extends CodesOf<typeof AI_ERRORS> {}
+}

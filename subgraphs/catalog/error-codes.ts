@@ -1,0 +1,18 @@
+// The catalog service's error codes (document 3 part A), as the spec writes them.
+// Registered at import (the subgraph's index.ts, and the gateway's and REST bridge's edge modules);
+// the declaration below adds them to the ErrorCodes every DomainError accepts.
+import { registerErrors, type CodesOf } from '../../lib/errors.js';
+
+export const CATALOG_ERRORS = registerErrors('catalog', {
+  PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },
+  SKU_ALREADY_EXISTS: { status: 409, title: 'SKU already in use' },
+  INVALID_PRICE: { status: 422, title: 'Invalid price' },
+  CATEGORY_NOT_FOUND: { status: 404, title: 'Category not found' },
+  COLLECTION_NOT_FOUND: { status: 404, title: 'Collection not found' },
+  SLUG_ALREADY_EXISTS: { status: 409, title: 'Slug already in use' },
+});
+
+declare module '../../lib/errors.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface ErrorCodes extends CodesOf<typeof CATALOG_ERRORS> {}
+}

@@ -1,0 +1,35 @@
+// The search service's error codes (document 3 part B): lower snake case and statuses as the spec's table.
+// Registered at import (the subgraph's index.ts, and the gateway's and REST bridge's edge modules);
+// the declaration below adds them to the ErrorCodes every DomainError accepts.
+import { registerErrors, type CodesOf } from '../../lib/errors.js';
+
+export const SEARCH_ERRORS = registerErrors('search', {
+  index_not_found: { status: 404, title: 'Index not found' },
+  index_already_exists: { status: 409, title: 'Index already exists' },
+  invalid_index_uid: { status: 400, title: 'Invalid index uid' },
+  invalid_primary_key: { status: 400, title: 'Invalid primary key' },
+  document_not_found: { status: 404, title: 'Document not found' },
+  task_not_found: { status: 404, title: 'Task not found' },
+  webhook_not_found: { status: 404, title: 'Webhook not found' },
+  invalid_filter_syntax: { status: 400, title: 'Invalid filter syntax' },
+  invalid_sort_attribute: { status: 400, title: 'Attribute not sortable' },
+  attribute_not_filterable: { status: 400, title: 'Attribute not filterable' },
+  invalid_search_facets: { status: 400, title: 'Invalid facets' },
+  invalid_search_offset: { status: 400, title: 'Invalid offset' },
+  invalid_search_limit: { status: 400, title: 'Invalid limit' },
+  invalid_settings: { status: 400, title: 'Invalid settings' },
+  invalid_document_id: { status: 400, title: 'Invalid document id' },
+  missing_document_id: { status: 400, title: 'Document without primary key value' },
+  index_primary_key_no_candidate_found: { status: 400, title: 'Primary key could not be inferred' },
+  index_primary_key_multiple_candidates_found: { status: 400, title: 'Several primary key candidates' },
+  index_primary_key_already_exists: { status: 400, title: 'Index already has a primary key' },
+  max_documents_exceeded: { status: 400, title: 'Document batch exceeds maximum size' },
+  invalid_webhook_url: { status: 400, title: 'Webhook URL not allowed' },
+  index_limit_exceeded: { status: 403, title: 'Index limit of the plan reached' },
+  document_limit_exceeded: { status: 403, title: 'Document limit of the plan reached' },
+});
+
+declare module '../../lib/errors.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface ErrorCodes extends CodesOf<typeof SEARCH_ERRORS> {}
+}
