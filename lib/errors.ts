@@ -64,6 +64,9 @@ export const ERROR_TABLE = {
   PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },
   SKU_ALREADY_EXISTS: { status: 409, title: 'SKU already in use' },
   INVALID_PRICE: { status: 422, title: 'Invalid price' },
+  CATEGORY_NOT_FOUND: { status: 404, title: 'Category not found' },
+  COLLECTION_NOT_FOUND: { status: 404, title: 'Collection not found' },
+  SLUG_ALREADY_EXISTS: { status: 409, title: 'Slug already in use' },
 
   // search (document 3 part B): statuses as the spec's table
   index_not_found: { status: 404, title: 'Index not found' },

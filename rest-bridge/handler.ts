@@ -138,7 +138,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       if (route.upload) {
         // the raw body is read by executeUpload, after the upload URL is checked
       } else if (shape.body) {
-        attributes = toGraphQLInput(await readJsonApiBody(req, shape.body.type), shape.body.fields);
+        attributes = toGraphQLInput(await readJsonApiBody(req, shape.body.type, route.body?.inData), shape.body.fields);
       } else {
         req.resume(); // bodies of body-less routes are ignored, but drained so the connection stays usable
       }
@@ -182,7 +182,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
 }
 
 /** Read, size-check and parse a JSON:API body; errors are DomainErrors with the documented statuses. */
-async function readJsonApiBody(req: IncomingMessage, type: string): Promise<Record<string, unknown>> {
+async function readJsonApiBody(req: IncomingMessage, type: string, inData = false): Promise<Record<string, unknown>> {
   const contentType = header(req, 'content-type');
   if (contentType && !JSON_TYPE.test(contentType)) {
     req.resume();
@@ -203,7 +203,7 @@ async function readJsonApiBody(req: IncomingMessage, type: string): Promise<Reco
       throw new DomainError('INVALID_JSON', 'The request body is not valid JSON');
     }
   }
-  return parseEnvelope(body, type);
+  return parseEnvelope(body, type, { inData });
 }
 
 /** A service's own 429 (e.g. the search plan's searches per second) says when to retry in extensions.meta.retryAfterMs. */

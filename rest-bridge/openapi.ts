@@ -77,7 +77,11 @@ function operationOf(route: Route, derived: DerivedRoute): Schema {
           schema: {
             type: 'object',
             required: ['data'],
-            properties: { data: { type: 'object', required: ['type'], properties: { type: { const: derived.body.type }, attributes } } },
+            properties: {
+              data: route.body?.inData
+                ? { ...attributes, properties: { type: { const: derived.body.type }, ...(attributes.properties as Record<string, unknown>) } }
+                : { type: 'object', required: ['type'], properties: { type: { const: derived.body.type }, attributes } },
+            },
           },
         },
       },

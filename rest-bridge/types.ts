@@ -48,6 +48,11 @@ export interface BodySpec {
    * nullable; documentation only, added to the derived required list.
    */
   required?: readonly string[];
+  /**
+   * The fields sit right under `data` (`{ "data": { "product_ids": [...] } }`), as the spec writes
+   * some bodies; `data.type` is then optional (checked when present). See jsonapi.parseEnvelope.
+   */
+  inData?: boolean;
 }
 
 /**
