@@ -58,6 +58,7 @@ const SERVICE_ENTITIES = [
 import { BILLING_ENTITIES, BILLING_RESOLVERS } from './subscriptions/billing.module.js';
 import { REPORTING_RESOLVERS } from './reporting/reporting.module.js';
 import { startBillingWorker } from './subscriptions/billing.worker.js';
+import { JobEntity } from '../../lib/jobs/index.js';
 import { useReportCacheFromConfig } from './reporting/reporting.cache.js';
 
 export const platform: SubgraphDefinition<PlatformLoaders> = {
@@ -65,7 +66,7 @@ export const platform: SubgraphDefinition<PlatformLoaders> = {
   dbSchema: 'platform',
   resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, DomainResolver, ...SERVICE_RESOLVERS, ...BILLING_RESOLVERS, ...REPORTING_RESOLVERS],
   referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference, ...blockReference },
-  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES],
+  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES, JobEntity],
   migrations,
   // the request's platform for the `tenant` filter every @TenantScoped entity gets (tenancy.ts)
   scope: scopeToPlatform,

@@ -19,6 +19,7 @@ import { AnalyticsResolver } from './analytics/analytics.resolver.js';
 import { webhookEntities } from '../../lib/webhooks/index.js';
 import { WebhookResolver } from './webhooks/webhook.resolver.js';
 import { migrations } from './migrations/index.js';
+import { JobEntity } from '../../lib/jobs/index.js';
 import { startSearchRuntime } from './runtime.js';
 
 export const search: SubgraphDefinition<SearchLoaders> = {
@@ -34,7 +35,14 @@ export const search: SubgraphDefinition<SearchLoaders> = {
     IndexSnapshotEntity,
     SearchQueryEntity,
     SearchEventEntity,
+<<<<<<< HEAD
     ...webhookEntities,
+=======
+    WebhookEntity,
+    WebhookDeliveryEntity,
+    WebhookAttemptEntity,
+    JobEntity,
+>>>>>>> b957cc5
   ],
   migrations,
   scope: scopeToApp,
