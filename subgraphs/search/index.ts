@@ -35,14 +35,8 @@ export const search: SubgraphDefinition<SearchLoaders> = {
     IndexSnapshotEntity,
     SearchQueryEntity,
     SearchEventEntity,
-<<<<<<< HEAD
     ...webhookEntities,
-=======
-    WebhookEntity,
-    WebhookDeliveryEntity,
-    WebhookAttemptEntity,
     JobEntity,
->>>>>>> b957cc5
   ],
   migrations,
   scope: scopeToApp,
