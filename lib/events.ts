@@ -3,7 +3,7 @@
 // (app and environment), so a subscriber can only ever listen to its own tenant.
 import type { Environment } from './tenant.js';
 
-export type ProductEventName = 'product.created' | 'product.updated' | 'product.deleted' | 'product.published';
+export type ProductEventName = 'product.created' | 'product.updated' | 'product.deleted' | 'product.published' | 'variant.created' | 'variant.updated';
 
 export interface ProductEventPayload {
   event: ProductEventName;

@@ -1,0 +1,107 @@
+// GET /v1/products: one statement for a page (filters, full-text search, sort, and the total via a
+// window count), whatever the page size. Included relations batch through their loaders, one
+// statement each.
+import { DomainError } from '../../../lib/errors.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
+import { resolveCategoryRef } from '../categories/category.service.js';
+import type { CatalogContext } from '../context.js';
+import { checkPage } from '../request.js';
+import { tableOf } from '../sql.js';
+import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity } from './product.entity.js';
+import type { ProductFilterInput } from './product.inputs.js';
+
+export const PRODUCT_SORTS = ['name', '-name', 'price', '-price', 'created_at', '-created_at'] as const;
+const ORDER: Record<(typeof PRODUCT_SORTS)[number], string> = {
+  name: 'p.name asc, p.id asc',
+  '-name': 'p.name desc, p.id desc',
+  price: 'p.price_amount asc nulls last, p.id asc',
+  '-price': 'p.price_amount desc nulls last, p.id desc',
+  created_at: 'p.created_at asc, p.id asc',
+  '-created_at': 'p.created_at desc, p.id desc',
+};
+
+/** The text a product is searched by (name weighs most); the expression index of the migration matches it. */
+export const SEARCH_VECTOR = `(setweight(to_tsvector('simple', coalesce(p.name, '')), 'A') || setweight(to_tsvector('simple', coalesce(p.sku, '')), 'A') || setweight(to_tsvector('simple', coalesce(p.description, '')), 'B'))`;
+
+export interface ListQuery {
+  page: number;
+  pageSize: number;
+  sort?: string | null;
+  filter?: ProductFilterInput | null;
+}
+
+function oneOf(v: string, allowed: readonly string[], parameter: string): string {
+  if (!allowed.includes(v)) throw new DomainError('BAD_REQUEST', `${parameter} must be one of ${allowed.join(', ')}`, { parameter });
+  return v;
+}
+
+function money(v: number | null | undefined, parameter: string): number | undefined {
+  if (v == null) return undefined;
+  if (!Number.isSafeInteger(v) || v < 0) throw new DomainError('BAD_REQUEST', `${parameter} must be an integer >= 0 (cents)`, { parameter });
+  return v;
+}
+
+export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{ items: ProductEntity[]; total: number }> {
+  const { page, pageSize } = checkPage(q.page, q.pageSize);
+  const f = q.filter ?? {};
+  const sort = oneOf(q.sort ?? '-created_at', PRODUCT_SORTS, 'sort') as (typeof PRODUCT_SORTS)[number];
+  const part = await appPartition(ctx);
+  const where = ['p.app_id = ?', 'p.environment = ?', f.deleted ? 'p.deleted_at is not null' : 'p.deleted_at is null'];
+  const params: unknown[] = [part.appId, part.environment];
+  if (f.status != null) {
+    where.push('p.status = ?');
+    params.push(oneOf(f.status, PRODUCT_STATUSES, 'filter[status]'));
+  }
+  if (f.type != null) {
+    where.push('p.type = ?');
+    params.push(oneOf(f.type, PRODUCT_TYPES, 'filter[type]'));
+  }
+  const min = money(f.priceMin, 'filter[price_min]');
+  const max = money(f.priceMax, 'filter[price_max]');
+  if (min !== undefined && max !== undefined && min > max) throw new DomainError('BAD_REQUEST', 'filter[price_min] is above filter[price_max]', { parameter: 'filter[price_min]' });
+  if (min !== undefined) {
+    where.push('p.price_amount >= ?');
+    params.push(min);
+  }
+  if (max !== undefined) {
+    where.push('p.price_amount <= ?');
+    params.push(max);
+  }
+  if (f.createdAfter != null) {
+    if (Number.isNaN(new Date(f.createdAfter).getTime())) throw new DomainError('BAD_REQUEST', 'filter[created_after] must be an ISO 8601 date-time', { parameter: 'filter[created_after]' });
+    where.push('p.created_at > ?');
+    params.push(new Date(f.createdAfter));
+  }
+  if (f.inStock != null) {
+    where.push(`${f.inStock ? '' : 'not '}(not p.track_stock or p.allow_backorder or p.inventory_quantity - p.inventory_reserved > 0)`);
+  }
+  if (f.category != null) {
+    const c = await resolveCategoryRef(ctx, f.category, 'filter[category]');
+    where.push(`exists (select 1 from "catalog"."product_categories" pc where pc.product_id = p.id and pc.category_id = ?)`);
+    params.push(c.id);
+  }
+  let order = ORDER[sort];
+  const search = f.search?.trim();
+  if (search) {
+    if (search.length > 200) throw new DomainError('BAD_REQUEST', 'search is longer than 200 characters', { parameter: 'search' });
+    where.push(`(${SEARCH_VECTOR} @@ websearch_to_tsquery('simple', ?) or p.sku = ?)`);
+    params.push(search, search);
+    if (!q.sort) {
+      order = `ts_rank(${SEARCH_VECTOR}, websearch_to_tsquery('simple', ?)) desc, ${order}`;
+    }
+  }
+  const orderParams = search && !q.sort ? [search] : [];
+  const rows = (await ctx.em.execute(
+    `select p.*, count(*) over() as _total from ${tableOf(ctx.em, ProductEntity)} p
+      where ${where.join(' and ')}
+      order by ${order} limit ? offset ?`,
+    [...params, ...orderParams, pageSize, (page - 1) * pageSize],
+  )) as Record<string, unknown>[];
+  let total = rows.length ? Number(rows[0]._total) : 0;
+  if (!rows.length && page > 1) {
+    const c = (await ctx.em.execute(`select count(*)::int as n from ${tableOf(ctx.em, ProductEntity)} p where ${where.join(' and ')}`, params)) as { n: number }[];
+    total = c[0].n;
+  }
+  const items = rows.map(({ _total, ...r }) => ctx.em.map(ProductEntity, r));
+  return { items, total };
+}
