@@ -1,6 +1,6 @@
 // Products service (document 3 part A): API key, products:read / products:write, JSON:API error
 // list with the spec's UPPER_SNAKE codes. Included relations are nested in the product's
-// attributes: `variants` (in lists the first 10, as summaries), `categories` (summaries), `related`
+// attributes: `variants` and `categories` (in lists the first 5 of each, as summaries), `related`
 // (get only), `images` (the product's images; this catalog stores none, so always empty).
 import { DomainError } from '../../lib/errors.js';
 import { resource } from '../jsonapi.js';
@@ -101,7 +101,7 @@ export const CATALOG_ROUTES: Route[] = [
       { name: 'filter[deleted]', type: 'boolean', description: 'soft-deleted products instead of live ones' },
       { name: 'search', type: 'string', description: 'full-text query over name, SKU and description' },
       { name: 'sort', type: 'string', description: 'name, -name, price, -price, created_at, -created_at (default -created_at; relevance with search)' },
-      { name: 'include', type: 'string', description: 'comma list: variants (first 10), categories, images' },
+      { name: 'include', type: 'string', description: 'comma list: variants and categories (the first 5 of each per product), images' },
     ],
     // Out-of-range sizes are refused (400 naming page[size]) rather than clamped.
     variables: listVariables,

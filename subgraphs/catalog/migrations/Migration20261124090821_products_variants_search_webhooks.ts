@@ -35,7 +35,7 @@ export class Migration20261124090821_products_variants_search_webhooks extends M
     this.addSql("alter table \"catalog\".\"webhook_deliveries\" add constraint \"webhook_deliveries_status_check\" check (\"status\" in ('pending', 'delivering', 'delivered', 'failed'))");
     this.addSql('create sequence "catalog"."product_search_seq"');
     this.addSql('insert into "catalog"."skus" (app_id, environment, sku, owner_id, created_at) select app_id, environment, sku, id, created_at from "catalog"."products"');
-    this.addSql(`create index "products_search_index" on "catalog"."products" using gin ((setweight(to_tsvector('simple', coalesce(name, '')), 'A') || setweight(to_tsvector('simple', coalesce(sku, '')), 'A') || setweight(to_tsvector('simple', coalesce(description, '')), 'B')))`);
+    this.addSql(`create index "products_search_index" on "catalog"."products" using gin ((setweight(to_tsvector('english', coalesce(name, '')), 'A') || setweight(to_tsvector('english', coalesce(sku, '')), 'A') || setweight(to_tsvector('english', coalesce(description, '')), 'B')))`);
     this.addSql('create index "products_app_env_price_index" on "catalog"."products" (app_id, environment, price_amount)');
   }
 }

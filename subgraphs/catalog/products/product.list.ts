@@ -21,7 +21,7 @@ const ORDER: Record<(typeof PRODUCT_SORTS)[number], string> = {
 };
 
 /** The text a product is searched by (name weighs most); the expression index of the migration matches it. */
-export const SEARCH_VECTOR = `(setweight(to_tsvector('simple', coalesce(p.name, '')), 'A') || setweight(to_tsvector('simple', coalesce(p.sku, '')), 'A') || setweight(to_tsvector('simple', coalesce(p.description, '')), 'B'))`;
+export const SEARCH_VECTOR = `(setweight(to_tsvector('english', coalesce(p.name, '')), 'A') || setweight(to_tsvector('english', coalesce(p.sku, '')), 'A') || setweight(to_tsvector('english', coalesce(p.description, '')), 'B'))`;
 
 export interface ListQuery {
   page: number;
@@ -84,10 +84,10 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
   const search = f.search?.trim();
   if (search) {
     if (search.length > 200) throw new DomainError('BAD_REQUEST', 'search is longer than 200 characters', { parameter: 'search' });
-    where.push(`(${SEARCH_VECTOR} @@ websearch_to_tsquery('simple', ?) or p.sku = ?)`);
+    where.push(`(${SEARCH_VECTOR} @@ websearch_to_tsquery('english', ?) or p.sku = ?)`);
     params.push(search, search);
     if (!q.sort) {
-      order = `ts_rank(${SEARCH_VECTOR}, websearch_to_tsquery('simple', ?)) desc, ${order}`;
+      order = `ts_rank(${SEARCH_VECTOR}, websearch_to_tsquery('english', ?)) desc, ${order}`;
     }
   }
   const orderParams = search && !q.sort ? [search] : [];
