@@ -3,6 +3,8 @@
 import { createServer } from 'node:http';
 import type { Config } from '../lib/config.js';
 import { listen } from '../lib/http.js';
+import { MemoryRateLimiter, RedisRateLimiter } from '../lib/rate-limit.js';
+import { connectRedis } from '../lib/redis.js';
 import type { Logger } from '../lib/logger.js';
 import { GatewayClient } from './gateway-client.js';
 import { createRequestHandler } from './handler.js';
@@ -23,7 +25,10 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
   const log = opts.log.child({ proc: 'rest-bridge' });
   const gateway = new GatewayClient(opts.gatewayUrl ?? cfg.gatewayUrl);
   // Built before listening: a route naming a missing operation stops start-up with one clear line.
-  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret });
+  // per-endpoint limits: shared through Redis when set, so every bridge replica counts one budget
+  const redis = cfg.redisUrl ? await connectRedis(cfg.redisUrl, log) : undefined;
+  const limiter = redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter();
+  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, limiter });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {
@@ -50,6 +55,7 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
       timer.unref();
       await closed;
       clearTimeout(timer);
+      await redis?.quit().catch(() => undefined);
     },
   };
 }

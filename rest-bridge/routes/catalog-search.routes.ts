@@ -16,6 +16,7 @@ export const CATALOG_SEARCH_ROUTES: Route[] = [
     ...base,
     method: 'GET',
     path: '/v1/products/search',
+    rateLimit: 500,
     operation: 'SearchProducts',
     summary: 'Text search over active products (typo-tolerant, prefix, ranked) with facets and suggestions (products:read)',
     query: [

@@ -67,11 +67,13 @@ function listVariables(r: RouteInput): Record<string, unknown> {
   };
 }
 
+// `rateLimit`: the spec's per-endpoint limits per minute per key; the bridge counts them (endpoint-limits.ts).
 export const CATALOG_ROUTES: Route[] = [
   {
     ...base,
     method: 'POST',
     path: '/v1/products',
+    rateLimit: 100,
     operation: 'CreateProduct',
     summary: 'Create a product or bundle; relationships.categories assigns categories (products:write)',
     // the attributes are CreateProductInput's fields (derive.ts); attributes and metadata are free-form
@@ -86,6 +88,7 @@ export const CATALOG_ROUTES: Route[] = [
     ...base,
     method: 'GET',
     path: '/v1/products',
+    rateLimit: 1000,
     operation: 'ListProducts',
     summary: 'List products: filters, full-text search, sort, include=variants,categories,images (products:read)',
     query: [
@@ -121,6 +124,7 @@ export const CATALOG_ROUTES: Route[] = [
     ...base,
     method: 'GET',
     path: '/v1/products/:id',
+    rateLimit: 2000,
     operation: 'GetProduct',
     summary: 'Get a product by identifier; include=variants,categories,images,related (products:read)',
     query: [{ name: 'include', type: 'string', description: 'comma list: variants, categories, images, related' }],
@@ -146,6 +150,7 @@ export const CATALOG_ROUTES: Route[] = [
     ...base,
     method: 'PATCH',
     path: '/v1/products/:id',
+    rateLimit: 200,
     operation: 'UpdateProduct',
     summary: 'Update the attributes given (data.type products, data.id); status becoming active publishes product.published (products:write)',
     body: { type: 'products', input: 'input' },

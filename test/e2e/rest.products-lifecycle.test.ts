@@ -200,3 +200,30 @@ describe('GET /v1/products filters, search, sort, include', () => {
     expect(r.body.data!.products.items.map((p: any) => p.name)).toEqual(['Brass desk lamp', 'LED bulb']);
   });
 });
+
+describe('per-endpoint limits', () => {
+  test('POST /v1/products: 100 per minute per key, then 429 with Retry-After and X-RateLimit-*', async () => {
+    const t = await createTenant();
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof rest>> | undefined;
+    for (let batch = 0; batch < 10; batch++) {
+      const rs = await Promise.all(Array.from({ length: 10 }, () => rest('POST', '/v1/products', { body: jsonApi('products', { name: 'L', sku: uniq('L-') }), headers: t.keyHeaders })));
+      statuses.push(...rs.map((r) => r.status));
+      last = rs[rs.length - 1];
+    }
+    // a window may roll over mid-run; then fewer than 100 are counted in the last one and no 429 is due yet
+    expect(statuses.every((s) => s === 201)).toBe(true);
+    expect(last!.headers.get('x-ratelimit-limit')).toBe('100');
+    const over = await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'L', sku: uniq('L-') }), headers: t.keyHeaders });
+    const remaining = Number(last!.headers.get('x-ratelimit-remaining'));
+    if (remaining === 0) {
+      expectServiceError(over, 'products', 429, 'RATE_LIMITED');
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
+      // another endpoint keeps its own budget
+      expect((await rest('GET', '/v1/products', { headers: t.keyHeaders })).status).toBe(200);
+    } else {
+      expect(over.status).toBe(201);
+    }
+  });
+});

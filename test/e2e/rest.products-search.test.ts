@@ -80,7 +80,7 @@ describe('GET /v1/products/search', () => {
     expectServiceError(await rest('GET', `/v1/products/search?${q}`, { headers: t.keyHeaders }), 'products', 400, 'BAD_REQUEST', { parameter });
   });
 
-  test('suggest: suggestions and products (id, name, image_url) for a prefix; q required', async () => {
+  test('suggest: suggestions and products (id, name, image_url) for a prefix; empty q suggests nothing', async () => {
     const t = await createTenant();
     const p = await create(t, { name: 'Ceramic teapot' });
     await searchUntil(t, 'q=teapot', (b) => b.meta.total === 1);
@@ -88,7 +88,9 @@ describe('GET /v1/products/search', () => {
     expect(r.status).toBe(200);
     expect(r.body.data.attributes.suggestions).toContain('Ceramic teapot');
     expect(r.body.data.attributes.products).toEqual([{ id: p.id, name: 'Ceramic teapot', image_url: null }]);
-    expectServiceError(await rest('GET', '/v1/products/search/suggest', { headers: t.keyHeaders }), 'products', 400, 'BAD_REQUEST', { parameter: 'q' });
+    const empty = await rest('GET', '/v1/products/search/suggest', { headers: t.keyHeaders });
+    expect(empty.body.data.attributes).toEqual({ suggestions: [], products: [] });
+    expectServiceError(await rest('GET', `/v1/products/search/suggest?q=${'x'.repeat(101)}`, { headers: t.keyHeaders }), 'products', 400, 'BAD_REQUEST', { parameter: 'q' });
   });
 });
 

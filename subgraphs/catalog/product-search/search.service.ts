@@ -129,10 +129,10 @@ export interface SuggestResult {
   products: { id: string; name: string }[];
 }
 
-/** Type-ahead: the best prefix/typo matches among active products; suggestions are their distinct names and categories. */
+/** Type-ahead: the best prefix/typo matches among active products; suggestions are their distinct names and categories. An empty q suggests nothing. */
 export async function suggestProducts(ctx: CatalogContext, q: string, limit: number): Promise<SuggestResult> {
   const text = (q ?? '').trim();
-  if (!text) throw new DomainError('BAD_REQUEST', 'q must not be empty', { parameter: 'q' });
+  if (!text) return { suggestions: [], products: [] };
   if (text.length > 100) throw new DomainError('BAD_REQUEST', 'q is longer than 100 characters', { parameter: 'q' });
   if (!Number.isInteger(limit) || limit < 1 || limit > 20) throw new DomainError('BAD_REQUEST', 'limit must be an integer from 1 to 20', { parameter: 'limit' });
   const engine = await productEngines.engineFor(ctx.em, await appPartition(ctx));
