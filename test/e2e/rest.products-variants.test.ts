@@ -81,7 +81,7 @@ describe('bundles', () => {
   });
 
   test.each([
-    ['an unknown component', (ids: any) => [{ product_id: 'prod_AAAAAAAAAAAAAAAAAAAA', quantity: 1 }], 'bundle_items[0].product_id'],
+    ['an unknown component', (_ids: any) => [{ product_id: 'prod_AAAAAAAAAAAAAAAAAAAA', quantity: 1 }], 'bundle_items[0].product_id'],
     ['a digital component', (ids: any) => [{ product_id: ids.ebook, quantity: 1 }], 'bundle_items[0].product_id'],
     ['a nested bundle', (ids: any) => [{ product_id: ids.bundle, quantity: 1 }], 'bundle_items[0].product_id'],
     ['a zero quantity', (ids: any) => [{ product_id: ids.cup, quantity: 0 }], 'bundle_items[0].quantity'],
