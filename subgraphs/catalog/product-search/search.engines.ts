@@ -39,17 +39,18 @@ export class ProductEngines {
   private async catchUp(em: EntityManager, part: AppPartition, e: Entry): Promise<void> {
     for (;;) {
       const rows = (await em.execute(
-        `select product_id, seq::text as seq, doc from "catalog"."product_search_documents"
-          where app_id = ? and environment = ? and seq > ?::bigint order by seq limit ?`,
+        // seq travels as text (a bigint); ordered by the column, not by the text alias
+        `select d.product_id, d.seq::text as seq_text, d.doc from "catalog"."product_search_documents" d
+          where d.app_id = ? and d.environment = ? and d.seq > ?::bigint order by d.seq limit ?`,
         [part.appId, part.environment, e.seq.toString(), BATCH],
         'all',
-      )) as { product_id: string; seq: string; doc: Record<string, unknown> | null }[];
+      )) as { product_id: string; seq_text: string; doc: Record<string, unknown> | null }[];
       if (!rows.length) return;
       const live = rows.filter((r) => r.doc).map((r) => r.doc!);
       const gone = rows.filter((r) => !r.doc).map((r) => r.product_id);
       if (gone.length) e.engine.deleteDocuments(gone);
       if (live.length) e.engine.addDocuments(live, 'id');
-      e.seq = BigInt(rows[rows.length - 1].seq);
+      e.seq = BigInt(rows[rows.length - 1].seq_text);
       if (rows.length < BATCH) return;
     }
   }
