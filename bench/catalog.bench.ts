@@ -178,7 +178,7 @@ try {
 
   // ---------------------------------------------------------------- effective prices
   const ids = listed.data.map((p: { id: string }) => p.id);
-  const priceQuery = JSON.stringify({ query: 'query($ids: [ID!]!) { effectivePrices(productIds: $ids, currency: "USD") { items { productId amount formatted } } }', variables: { ids } });
+  const priceQuery = JSON.stringify({ query: 'query($ids: [ID!]!) { effectivePrices(productIds: $ids, currency: "USD") { items { id amount formatted } } }', variables: { ids } });
   const priceCall = async () => {
     const r = await requestJson('POST', gateway, kh, priceQuery, 60_000);
     const body = JSON.parse(r.text);

@@ -1,6 +1,5 @@
-// GET /v1/products: one statement for a page (filters, full-text search, sort, and the total via a
-// window count), whatever the page size. Included relations batch through their loaders, one
-// statement each.
+// GET /v1/products: two statements for a page (the rows, and the total), whatever the page size.
+// Included relations batch through their loaders, one statement each.
 import { DomainError } from '../../../lib/errors.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import { resolveCategoryRef } from '../categories/category.service.js';
@@ -91,17 +90,14 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
     }
   }
   const orderParams = search && !q.sort ? [search] : [];
-  const rows = (await ctx.em.execute(
-    `select p.*, count(*) over() as _total from ${tableOf(ctx.em, ProductEntity)} p
-      where ${where.join(' and ')}
-      order by ${order} limit ? offset ?`,
-    [...params, ...orderParams, pageSize, (page - 1) * pageSize],
-  )) as Record<string, unknown>[];
-  let total = rows.length ? Number(rows[0]._total) : 0;
-  if (!rows.length && page > 1) {
-    const c = (await ctx.em.execute(`select count(*)::int as n from ${tableOf(ctx.em, ProductEntity)} p where ${where.join(' and ')}`, params)) as { n: number }[];
-    total = c[0].n;
-  }
-  const items = rows.map(({ _total, ...r }) => ctx.em.map(ProductEntity, r));
+  const from = `${tableOf(ctx.em, ProductEntity)} p where ${where.join(' and ')}`;
+  // Two statements whatever the page size: the page (an index walk that stops at the limit) and the
+  // total (an index scan; a window count would read every matching row in full).
+  const [rows, count] = await Promise.all([
+    ctx.em.execute(`select p.* from ${from} order by ${order} limit ? offset ?`, [...params, ...orderParams, pageSize, (page - 1) * pageSize]) as Promise<Record<string, unknown>[]>,
+    ctx.em.execute(`select count(*)::int as n from ${from}`, params) as Promise<{ n: number }[]>,
+  ]);
+  const total = count[0].n;
+  const items = rows.map((r) => ctx.em.map(ProductEntity, r));
   return { items, total };
 }
