@@ -147,7 +147,11 @@ export async function deleteProduct(ctx: CatalogContext, id: string, permanent: 
     await productEvent(em, part, events, 'product.deleted', p, { permanent });
     if (permanent) {
       await em.nativeDelete(SkuEntity, { ownerId: p.id });
-      await em.execute(`delete from "catalog"."skus" s using "catalog"."product_variants" v where v.product_id = ? and s.owner_id = v.id`, [p.id]);
+      await em.execute(
+        `delete from "catalog"."skus" s using "catalog"."product_variants" v
+          where s.app_id = ? and s.environment = ? and v.product_id = ? and s.owner_id = v.id`,
+        [part.appId, part.environment, p.id],
+      );
       await em.nativeDelete(ProductEntity, { id: p.id });
     } else {
       p.deletedAt = new Date();
