@@ -162,6 +162,8 @@ try {
   const listed = await call('GET', listPath(100, 7), kh);
   if (listed.data.length !== 100 || !Array.isArray(listed.data[0].attributes.categories)) throw new Error('list did not answer 100 products with categories');
   console.log(fmt('GET /v1/products?page[size]=100&include=… (REST)', await timed(N, (i) => call('GET', listPath(100, (i * 37) % pages), kh))));
+  console.log(fmt('  the same, first page only', await timed(N, () => call('GET', listPath(100, 0), kh))));
+  console.log(fmt('  the same, without include', await timed(N, (i) => call('GET', `/v1/products?page[size]=100&page[number]=${1 + ((i * 37) % pages)}`, kh))));
   const s10 = await countStatements(() => call('GET', listPath(10, 3), kh));
   const s100 = await countStatements(() => call('GET', listPath(100, 3), kh));
   console.log(`  SQL statements per list request (whole stack): page[size]=10 → ${s10}, page[size]=100 → ${s100}`);

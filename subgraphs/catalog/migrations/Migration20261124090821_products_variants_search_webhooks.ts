@@ -37,5 +37,7 @@ export class Migration20261124090821_products_variants_search_webhooks extends M
     this.addSql('insert into "catalog"."skus" (app_id, environment, sku, owner_id, created_at) select app_id, environment, sku, id, created_at from "catalog"."products"');
     this.addSql(`create index "products_search_index" on "catalog"."products" using gin ((setweight(to_tsvector('english', coalesce(name, '')), 'A') || setweight(to_tsvector('english', coalesce(sku, '')), 'A') || setweight(to_tsvector('english', coalesce(description, '')), 'B')))`);
     this.addSql('create index "products_app_env_price_index" on "catalog"."products" (app_id, environment, price_amount)');
+    // the default list order over live products, narrow enough for index-only offset walks
+    this.addSql('create index "products_live_created_index" on "catalog"."products" (app_id, environment, created_at desc, id desc) where deleted_at is null');
   }
 }

@@ -94,7 +94,11 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
   // Two statements whatever the page size: the page (an index walk that stops at the limit) and the
   // total (an index scan; a window count would read every matching row in full).
   const [rows, count] = await Promise.all([
-    ctx.em.execute(`select p.* from ${from} order by ${order} limit ? offset ?`, [...params, ...orderParams, pageSize, (page - 1) * pageSize]) as Promise<Record<string, unknown>[]>,
+    // a deferred join: the offset walks the narrow index (ids only), the wide rows are read for the page alone
+    ctx.em.execute(
+      `select p.* from ${tableOf(ctx.em, ProductEntity)} p join (select p.id from ${from} order by ${order} limit ? offset ?) k on k.id = p.id order by ${order}`,
+      [...params, ...orderParams, pageSize, (page - 1) * pageSize, ...orderParams],
+    ) as Promise<Record<string, unknown>[]>,
     ctx.em.execute(`select count(*)::int as n from ${from}`, params) as Promise<{ n: number }[]>,
   ]);
   const total = count[0].n;
