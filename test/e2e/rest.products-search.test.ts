@@ -59,6 +59,17 @@ describe('GET /v1/products/search', () => {
     expect(paged.body.data.map((p: any) => p.attributes.name)).toEqual(['Desk organiser']);
   });
 
+  test('category assignments reach the index (POST /v1/categories/:id/products, DELETE …/products/:product_id)', async () => {
+    const t = await createTenant();
+    const c = await rest('POST', '/v1/categories', { body: jsonApi('categories', { name: 'Garden' }), headers: t.keyHeaders });
+    const p = await create(t, { name: 'Hose reel' });
+    await searchUntil(t, 'q=hose', (b) => b.meta.total === 1);
+    await rest('POST', `/v1/categories/${c.body.data.id}/products`, { body: { data: { product_ids: [p.id] } }, headers: t.keyHeaders });
+    await searchUntil(t, 'q=hose&filters[category]=Garden', (b) => b.meta.total === 1);
+    await rest('DELETE', `/v1/categories/${c.body.data.id}/products/${p.id}`, { headers: t.keyHeaders });
+    await searchUntil(t, 'q=hose&filters[category]=Garden', (b) => b.meta.total === 0);
+  });
+
   test('changes and deletes reach the index; other tenants see nothing', async () => {
     const [t, other] = await Promise.all([createTenant(), createTenant()]);
     const p = await create(t, { name: 'Walnut shelf' });
