@@ -124,6 +124,13 @@ describe('PATCH, delete, restore', () => {
     expectServiceError(await rest('DELETE', `/v1/products/${p.id}?permanent=maybe`, { headers: t.keyHeaders }), 'products', 400, 'BAD_REQUEST', { parameter: 'permanent' });
   });
 
+  test('concurrent PATCHes of one product wait for each other: all succeed', async () => {
+    const t = await createTenant();
+    const p = await create(t, {});
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => rest('PATCH', `/v1/products/${p.id}`, { body: jsonApi('products', { name: `N${i}` }), headers: t.keyHeaders })));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+  });
+
   test('concurrent creates with one SKU: exactly one succeeds', async () => {
     const t = await createTenant();
     const sku = uniq('RACE-');

@@ -1,7 +1,7 @@
 // Products: create, read (by id, by SKU), PATCH, soft delete, restore, permanent delete. Every write
 // runs in one transaction with its SKU registry rows, category assignments and outbox events;
 // subscription events go out after commit.
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
 import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
@@ -101,7 +101,7 @@ export async function getProductBySku(ctx: CatalogContext, sku: string): Promise
 
 async function lockProduct(em: EntityManager, id: string, deleted: boolean | null = false): Promise<ProductEntity> {
   const where = deleted === null ? { id } : { id, deletedAt: deleted ? { $ne: null } : null };
-  const p = await em.findOne(ProductEntity, where, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+  const p = await em.findOne(ProductEntity, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!p) throw new DomainError('PRODUCT_NOT_FOUND', deleted ? `Product ${id} is not deleted` : `Product ${id} not found`, { parameter: 'id' });
   return p;
 }

@@ -1,5 +1,6 @@
 // Related products (cross-sells, up-sells, accessories): PUT replaces the lists it names, GET reads
 // them in order. Soft-deleted products drop out of reads; permanent deletes cascade.
+import { LockMode } from '@mikro-orm/core';
 import { DomainError } from '../../../lib/errors.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import type { CatalogContext } from '../context.js';
@@ -29,7 +30,7 @@ export async function setRelated(ctx: CatalogContext, productId: string, lists: 
   const checked = Object.fromEntries(given.map((t) => [t, checkList(t, lists[t], productId)])) as Record<RelationType, string[]>;
   const part = await appPartition(ctx);
   await ctx.em.transactional(async (em) => {
-    const product = await em.findOne(ProductEntity, { id: productId, deletedAt: null }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+    const product = await em.findOne(ProductEntity, { id: productId, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${productId} not found`, { parameter: 'id' });
     const all = [...new Set(given.flatMap((t) => checked[t]))];
     const found = all.length ? await em.find(ProductEntity, { id: { $in: all }, deletedAt: null }, { fields: ['id'] }) : [];

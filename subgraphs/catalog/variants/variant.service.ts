@@ -1,6 +1,7 @@
 // Variants and options of a product. Variant SKUs live in the product SKU namespace (the shared
 // registry), options are checked against the product's (INVALID_OPTION_VALUES naming the option),
 // and two variants of a product cannot have the same option combination.
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
@@ -17,7 +18,7 @@ import type { CreateVariantInput, PriceModifierInput, UpdateVariantInput } from 
 export const MAX_VARIANTS = 100;
 
 async function lockLiveProduct(em: EntityManager, id: string): Promise<ProductEntity> {
-  const p = await em.findOne(ProductEntity, { id, deletedAt: null }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+  const p = await em.findOne(ProductEntity, { id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!p) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${id} not found`, { parameter: 'product_id' });
   return p;
 }
