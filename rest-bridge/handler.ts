@@ -16,6 +16,8 @@ import type { GraphQLSchema } from 'graphql';
 import { loadApiSchema } from './api-schema.js';
 import { deriveRoutes } from './derive.js';
 import { markFreeForm, parseEnvelope, toGraphQLInput } from './jsonapi.js';
+import { checkEndpointLimit } from './endpoint-limits.js';
+import type { RateLimiter } from '../lib/rate-limit.js';
 import { buildOpenApi } from './openapi.js';
 import type { Operation } from './operations.js';
 import { parseQuery } from './query.js';
@@ -41,6 +43,8 @@ export interface HandlerDeps {
   uploadSecret?: string;
   /** where raw-body routes store what they receive and raw routes read stored files from; required when a route has `upload` */
   objects?: ObjectStore;
+  /** counts the per-endpoint limits of routes with `rateLimit` (endpoint-limits.ts); none: not enforced */
+  limiter?: RateLimiter;
 }
 
 /** Which service's error shape a path gets when no route matched it. */
@@ -138,6 +142,12 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         return fail([restError('UNAUTHENTICATED', MISSING_CREDENTIALS[route.auth as Exclude<AuthMode, 'none'>])]);
       }
 
+      const limit = deps.limiter ? await checkEndpointLimit(deps.limiter, route, req) : { allowed: true, headers: {} as Record<string, string> };
+      if (!limit.allowed) {
+        req.resume();
+        return fail([restError('RATE_LIMITED', limit.message)], limit.headers);
+      }
+
       let attributes: Record<string, unknown> = {};
       if (route.upload) {
         // the raw body is read by executeUpload, after the upload URL is checked
@@ -162,7 +172,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         if (outcome.errors.some(isBridgeFault)) log.error('bridge operation rejected by the gateway', { route: route.operation, errors: outcome.errors });
         const errors = outcome.errors.map((e) => fromGraphQLError(e, outcome.httpStatus));
         if (errors.some((e) => e.status >= 500)) log.warn('gateway returned a server error', { route: route.operation, errors: outcome.errors });
-        return fail(errors, { ...retryAfter(outcome.errors), ...outcome.headers });
+        return fail(errors, { ...retryAfter(outcome.errors), ...outcome.headers, ...limit.headers });
       }
       markFreeForm(outcome.data, shape.freeForm);
       if (route.raw) {
@@ -173,7 +183,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         return;
       }
       const doc = route.result(outcome.data, input);
-      sendJson(res, route.statusOf?.(outcome.data) ?? route.status, doc, outcome.headers);
+      sendJson(res, route.statusOf?.(outcome.data) ?? route.status, doc, { ...outcome.headers, ...limit.headers });
     } catch (e) {
       if (e instanceof DomainError) return fail([fromDomainError(e)]);
       // A client that hung up mid-body is not a server fault: nothing to answer, nothing to alarm about.

@@ -101,9 +101,35 @@ export function parseEnvelope(body: unknown, expectedType: string, opts: { inDat
       parameter: 'data.type',
     });
   }
-  if (data.attributes === undefined) return {};
-  if (!isPlainObject(data.attributes)) throw new DomainError('BAD_REQUEST', 'data.attributes must be an object', { parameter: 'data.attributes' });
-  return data.attributes;
+  if (data.attributes !== undefined && !isPlainObject(data.attributes)) throw new DomainError('BAD_REQUEST', 'data.attributes must be an object', { parameter: 'data.attributes' });
+  const attributes = (data.attributes ?? {}) as Record<string, unknown>;
+  return data.relationships === undefined ? attributes : { ...attributes, ...relationshipIds(data.relationships) };
+}
+
+/** `categories` → `category_ids`, `products` → `product_ids`: the attribute a to-many relationship fills. */
+export function relationshipAttribute(name: string): string {
+  const singular = name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.endsWith('s') ? name.slice(0, -1) : name;
+  return `${singular}_ids`;
+}
+
+/**
+ * To-many relationships of a request (`relationships.categories.data: [{ type: "categories", id }]`)
+ * as id-list attributes (`category_ids`); an entry of another type → 409 naming it.
+ */
+function relationshipIds(rel: unknown): Record<string, unknown> {
+  if (!isPlainObject(rel)) throw new DomainError('BAD_REQUEST', 'data.relationships must be an object', { parameter: 'data.relationships' });
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(rel)) {
+    const parameter = `data.relationships.${name}.data`;
+    const list = isPlainObject(value) ? value.data : undefined;
+    if (!Array.isArray(list)) throw new DomainError('BAD_REQUEST', `${parameter} must be an array of { type, id }`, { parameter });
+    out[relationshipAttribute(name)] = list.map((item, i) => {
+      if (!isPlainObject(item) || typeof item.id !== 'string') throw new DomainError('BAD_REQUEST', `${parameter}[${i}] must be { type, id }`, { parameter: `${parameter}[${i}]` });
+      if (item.type !== name) throw new DomainError('INVALID_RESOURCE_TYPE', `${parameter}[${i}].type must be "${name}"`, { parameter: `${parameter}[${i}].type` });
+      return item.id;
+    });
+  }
+  return out;
 }
 
 /**

@@ -4,6 +4,8 @@
 import { createServer } from 'node:http';
 import type { Config } from '../lib/config.js';
 import { listen } from '../lib/http.js';
+import { MemoryRateLimiter, RedisRateLimiter } from '../lib/rate-limit.js';
+import { connectRedis } from '../lib/redis.js';
 import type { Logger } from '../lib/logger.js';
 import { openObjectStore } from '../lib/object-store.js';
 import { GatewayClient } from './gateway-client.js';
@@ -26,7 +28,9 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
   const gateway = new GatewayClient(opts.gatewayUrl ?? cfg.gatewayUrl);
   // Checked before listening: a missing bucket or a route naming a missing operation stops start-up with one clear line.
   const objects = await openObjectStore(cfg);
-  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, objects });
+  const redis = cfg.redisUrl ? await connectRedis(cfg.redisUrl, log) : undefined;
+  const limiter = redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter();
+  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, objects, limiter });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {
@@ -53,6 +57,7 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
       timer.unref();
       await closed;
       clearTimeout(timer);
+      await redis?.quit().catch(() => undefined);
     },
   };
 }

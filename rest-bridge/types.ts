@@ -170,6 +170,8 @@ export interface Route {
   upload?: RawUploadSpec;
   /** answer with raw bytes instead of a JSON:API document */
   raw?(data: Record<string, any>, input: RouteInput): RawResponse;
+  /** requests per minute per API key for this endpoint (the service's limits table); 429 with Retry-After beyond */
+  rateLimit?: number;
   /**
    * The scope the route needs, when the service documents one per endpoint (the platform's scope
    * table). The subgraph enforces it; this field documents it and drives the security suite.

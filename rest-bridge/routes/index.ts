@@ -5,6 +5,8 @@ import { CATALOG_ROUTES } from './catalog.routes.js';
 import { CATALOG_CATEGORY_ROUTES } from './catalog-categories.routes.js';
 import { CATALOG_PRICING_ROUTES } from './catalog-pricing.routes.js';
 import { CATALOG_COLLECTION_ROUTES } from './catalog-collections.routes.js';
+import { CATALOG_VARIANT_ROUTES } from './catalog-variants.routes.js';
+import { CATALOG_SEARCH_ROUTES } from './catalog-search.routes.js';
 import { PLATFORM_ROUTES } from './platform.routes.js';
 import { SEARCH_ROUTES } from './search.routes.js';
 import { PLATFORM_ACCOUNT_ROUTES } from './platform-accounts.routes.js';
@@ -30,6 +32,8 @@ export const ROUTES: readonly Route[] = [
   ...CATALOG_CATEGORY_ROUTES,
   ...CATALOG_PRICING_ROUTES,
   ...CATALOG_COLLECTION_ROUTES,
+  ...CATALOG_VARIANT_ROUTES,
+  ...CATALOG_SEARCH_ROUTES,
   ...SEARCH_ROUTES,
   ...AI_ROUTES,
 ];

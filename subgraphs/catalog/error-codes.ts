@@ -8,6 +8,9 @@ export const CATALOG_ERRORS = registerErrors('catalog', {
   SKU_ALREADY_EXISTS: { status: 409, title: 'SKU already in use' },
   INVALID_PRICE: { status: 422, title: 'Invalid price' },
   CATEGORY_NOT_FOUND: { status: 404, title: 'Category not found' },
+  VARIANT_NOT_FOUND: { status: 404, title: 'Variant not found' },
+  INVALID_OPTION_VALUES: { status: 422, title: 'Variant options do not match the product options' },
+  BUNDLE_INVALID: { status: 422, title: 'Bundle configuration invalid' },
   COLLECTION_NOT_FOUND: { status: 404, title: 'Collection not found' },
   SLUG_ALREADY_EXISTS: { status: 409, title: 'Slug already in use' },
 });

@@ -1,25 +1,27 @@
-// The catalog subgraph: products (this issue); variants, categories, inventory... come later.
+// The catalog subgraph: products, variants, related products, product search and catalog webhooks
+// (catalog-products.ts); categories, collections and pricing (taxonomy.ts).
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { CATALOG_ERRORS } from './error-codes.js';
-import { PRODUCT_EVENTS } from './event-types.js';
+import { CATALOG_EVENT_TYPES } from './event-types.js';
 import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createCatalogLoaders, type CatalogLoaders } from './context.js';
-import { ProductEntity } from './products/product.entity.js';
-import { ProductResolver } from './products/product.resolver.js';
 import { productReference } from './products/product.reference.js';
-import { AppProductsResolver, appReference } from './apps/app.resolver.js';
+import { appReference } from './apps/app.resolver.js';
 import { migrations } from './migrations/index.js';
+import { PRODUCT_ENTITIES, PRODUCT_RESOLVERS } from './catalog-products.js';
 import { TAXONOMY_ENTITIES, TAXONOMY_RESOLVERS } from './taxonomy.js';
+import { startCatalogWorkers } from './workers.js';
 
 export const catalog: SubgraphDefinition<CatalogLoaders> = {
   name: 'catalog',
   dbSchema: 'catalog',
-  resolvers: [ProductResolver, AppProductsResolver, ...TAXONOMY_RESOLVERS],
+  resolvers: [...PRODUCT_RESOLVERS, ...TAXONOMY_RESOLVERS] as unknown as SubgraphDefinition['resolvers'],
   referenceResolvers: { ...productReference, ...appReference },
-  entities: [ProductEntity, ...TAXONOMY_ENTITIES],
+  entities: [...PRODUCT_ENTITIES, ...TAXONOMY_ENTITIES],
   migrations,
-  eventTypes: [PRODUCT_EVENTS],
+  eventTypes: [CATALOG_EVENT_TYPES],
   errorCodes: CATALOG_ERRORS,
   scope: scopeToApp,
   createLoaders: createCatalogLoaders,
+  workers: startCatalogWorkers,
 };

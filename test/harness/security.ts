@@ -12,6 +12,7 @@ import type { Route, Service } from '../../rest-bridge/types.js';
 import { createTenant, jsonApi, mintToken, rest, type HttpResult, type Tenant, uniq } from './client.js';
 import { ensureServiceResources, SERVICE_BODIES, SERVICE_PARAM_FIXTURES, serviceScope } from './platform-services.fixtures.js';
 import { ensureTaxonomyResources, TAXONOMY_BODIES, TAXONOMY_ROUTE_FIXTURES, TAXONOMY_UPDATE_BODIES } from './catalog-taxonomy.fixtures.js';
+import { ensureProductResources, PRODUCT_BODIES, PRODUCT_ROUTE_BODIES, PRODUCT_ROUTE_FIXTURES, PRODUCT_UPDATE_BODIES } from './catalog-products.fixtures.js';
 
 /** Every scope a key may carry (CONTRACT.md, Authentication). */
 export const KEY_SCOPES = ['products:read', 'products:write', 'search:read', 'search:write', 'ai:read', 'ai:write'] as const;
@@ -239,6 +240,7 @@ async function ensureResources(route: Route, t: SecTenant): Promise<void> {
   await ensureBlockAndAccessResources(route, t);
   await ensureServiceResources(route, t);
   await ensureTaxonomyResources(route, t);
+  await ensureProductResources(route, t);
 }
 
 /** The CRM block licensed to the account (and provisioned to the app where the path needs it); an access for :access_id. */
@@ -325,6 +327,7 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   user_accesses: (t) => ({ user_id: uniq('user_'), account_id: t.accountUrlId }),
   ...SERVICE_BODIES,
   ...TAXONOMY_BODIES,
+  ...PRODUCT_BODIES,
   subscriptions: () => ({ model_code: 'starter', billing_cycle: 'monthly', trial: false }),
   payments: () => ({ reference: uniq('wire-') }),
 };
@@ -359,6 +362,7 @@ const extraApp: ParamFixture = {
  */
 export const ROUTE_PARAM_FIXTURES: { path: RegExp; method?: string; param: string; fixture: ParamFixture }[] = [
   ...TAXONOMY_ROUTE_FIXTURES,
+  ...PRODUCT_ROUTE_FIXTURES,
   { path: /^\/platforms\/:pid\//, param: 'pid', fixture: { value: (t) => t.platformCode, foreignCode: 'PLATFORM_NOT_FOUND' } },
   { path: /^\/platforms\/:pid\/accounts\/:id$/, param: 'id', fixture: { value: (t) => t.accountUrlId, foreignCode: 'ACCOUNT_NOT_FOUND' } },
   { path: /^\/accounts\/:url_id\/apps\/:id(\/|$)/, param: 'id', fixture: extraApp },
@@ -424,12 +428,13 @@ export const MINIMAL_UPDATE_BODIES: Record<string, () => Record<string, unknown>
   accounts: () => ({ name: `Renamed ${uniq('')}` }),
   apps: () => ({ name: `Renamed ${uniq('')}` }),
   ...TAXONOMY_UPDATE_BODIES,
+  ...PRODUCT_UPDATE_BODIES,
 };
 
 export function bodyFor(route: Route, t?: SecTenant): unknown {
   if (!route.body) return undefined;
   const update = route.method === 'PUT' || route.method === 'PATCH' ? MINIMAL_UPDATE_BODIES[route.body.type] : undefined;
-  const make = update ?? MINIMAL_BODIES[route.body.type];
+  const make = PRODUCT_ROUTE_BODIES[`${route.method} ${route.path}`] ?? update ?? MINIMAL_BODIES[route.body.type];
   if (!make) throw new Error(`${route.method} ${route.path}: no minimal body for data.type "${route.body.type}" (add it to MINIMAL_BODIES)`);
   return jsonApi(route.body.type, make(t!));
 }

@@ -23,11 +23,20 @@ describe('REST bodies derived from the GraphQL schema', () => {
       name: 'name:scalar!',
       sku: 'sku:scalar!',
       description: 'description:scalar',
+      short_description: 'shortDescription:scalar',
       status: 'status:scalar',
       type: 'type:scalar',
       price: 'price:object',
+      cost: 'cost:object',
+      inventory: 'inventory:object',
+      weight: 'weight:object',
+      dimensions: 'dimensions:object',
       attributes: 'attributes:json',
+      seo: 'seo:object',
       metadata: 'metadata:json',
+      bundle_items: 'bundleItems:list',
+      bundle_pricing: 'bundlePricing:scalar',
+      category_ids: 'categoryIds:list',
     });
     const price = derived.get(find('CreateProduct'))!.body!.fields.price.spec;
     expect(price.kind === 'object' && Object.keys(price.fields)).toEqual(['amount', 'currency', 'compare_at']);
@@ -51,7 +60,7 @@ describe('REST bodies derived from the GraphQL schema', () => {
   });
 
   test('free-form response values come from JSON scalars in the selection, through fragments and pages', () => {
-    expect(derived.get(find('ListProducts'))!.freeForm).toEqual({ products: { items: { attributes: true, metadata: true } } });
+    expect(derived.get(find('ListProducts'))!.freeForm).toEqual({ products: { items: { attributes: true, metadata: true, variants: { options: true } } } });
     expect(derived.get(find('GetIndex'))!.freeForm).toEqual({ index: { settings: { synonyms: true, oneWaySynonyms: true } } });
     expect(derived.get(find('RegisterIdentity'))!.freeForm).toEqual({});
   });

@@ -58,7 +58,9 @@ describe('rest-bridge OpenAPI document', () => {
   test('request and response attributes come from the GraphQL input and output types', () => {
     const create = doc.paths['/v1/products'].post;
     const attrs = create.requestBody.content['application/json'].schema.properties.data.properties.attributes;
-    expect(Object.keys(attrs.properties).sort()).toEqual(['attributes', 'description', 'metadata', 'name', 'price', 'sku', 'status', 'type']);
+    expect(Object.keys(attrs.properties).sort()).toEqual(
+      ['attributes', 'bundle_items', 'bundle_pricing', 'category_ids', 'cost', 'description', 'dimensions', 'inventory', 'metadata', 'name', 'price', 'seo', 'short_description', 'sku', 'status', 'type', 'weight'],
+    );
     expect(attrs.required).toEqual(['name', 'sku']);
     expect(attrs.properties.price.properties.compare_at).toEqual({ type: 'integer' });
     expect(attrs.properties.metadata.description).toMatch(/free-form/);

@@ -9,8 +9,9 @@ import { ProductEntity } from '../products/product.entity.js';
 import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
 import { checkDescription, checkPage, checkSeo, checkSlug, requiredText, slugify } from '../request.js';
 import { lockPartition } from '../sql.js';
-import { CategoryEntity, ProductCategoryEntity } from './category.entity.js';
-import type { CreateCategoryInput, UpdateCategoryInput } from './category.inputs.js';
+import { enqueueProductIndexing } from '../product-search/search.indexing.js';
+import { CategoryEntity, ProductCategoryEntity, type CategorySeo } from './category.entity.js';
+import type { CategorySeoInput, CreateCategoryInput, UpdateCategoryInput } from './category.inputs.js';
 import * as repo from './category.repository.js';
 
 export const MAX_POSITION = 1_000_000;
@@ -189,15 +190,24 @@ export async function assignProducts(ctx: CatalogContext, id: string, productIds
   const category = await getCategory(ctx, id);
   const missing = await missingProducts(ctx.em, ids);
   if (missing.length) throw productsNotFound(missing);
-  const added = await repo.insertAssignments(ctx.em, part, category.id, ids);
+  // the assignment and the search re-indexing of its products commit together
+  const added = await ctx.em.transactional(async (em) => {
+    const n = await repo.insertAssignments(em, part, category.id, ids);
+    await enqueueProductIndexing(em, part, ids);
+    return n;
+  });
   return { category, added };
 }
 
 /** Remove one product from a category; PRODUCT_NOT_FOUND when it is not in it. */
 export async function unassignProduct(ctx: CatalogContext, id: string, productId: string): Promise<CategoryEntity> {
   const category = await getCategory(ctx, id);
-  const n = await ctx.em.nativeDelete(ProductCategoryEntity, { categoryId: category.id, productId });
-  if (n === 0) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${productId} is not in category ${id}`, { parameter: 'product_id' });
+  const part = await appPartition(ctx);
+  await ctx.em.transactional(async (em) => {
+    const n = await em.nativeDelete(ProductCategoryEntity, { categoryId: category.id, productId });
+    if (n === 0) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${productId} is not in category ${id}`, { parameter: 'product_id' });
+    await enqueueProductIndexing(em, part, [productId]);
+  });
   return category;
 }
 

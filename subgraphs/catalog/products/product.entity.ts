@@ -5,9 +5,40 @@ import { newId } from '../../../lib/ids.js';
 
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
 export const PRODUCT_TYPES = ['physical', 'digital', 'service', 'bundle'] as const;
+export const BUNDLE_PRICINGS = ['fixed', 'sum', 'discounted'] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 export type ProductKind = (typeof PRODUCT_TYPES)[number];
 
+export interface Weight {
+  value: number;
+  unit: string;
+}
+export interface Dimensions {
+  length: number;
+  width: number;
+  height: number;
+  unit: string;
+}
+export interface ProductSeo {
+  title?: string;
+  description?: string;
+  slug?: string;
+}
+export interface ProductOption {
+  name: string;
+  values: string[];
+}
+export interface BundleItem {
+  productId: string;
+  quantity: number;
+  required: boolean;
+}
+
+/**
+ * A product of an app partition. The SKU is unique per partition twice over: the products'
+ * own constraint, and the shared SKU registry (sku.entity.ts) that variants write too. A soft
+ * deleted product (deletedAt set) keeps its SKU reserved until it is deleted permanently.
+ */
 @Entity({ tableName: 'products' })
 @Unique({ properties: ['appId', 'environment', 'sku'] })
 @Index({ properties: ['appId', 'environment', 'createdAt'] })
@@ -22,7 +53,10 @@ export class ProductEntity extends AppScopedEntity {
   sku!: string;
 
   @Property({ type: 'text', nullable: true })
-  description?: string;
+  description?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  shortDescription?: string | null;
 
   @Enum({ items: () => PRODUCT_STATUSES, default: 'draft' })
   status: ProductStatus & Opt = 'draft';
@@ -30,20 +64,61 @@ export class ProductEntity extends AppScopedEntity {
   @Enum({ items: () => PRODUCT_TYPES, default: 'physical' })
   type: ProductKind & Opt = 'physical';
 
-  @Property({ type: 'bigint' , nullable: true })
-  priceAmount?: number;
+  @Property({ type: 'bigint', nullable: true })
+  priceAmount?: number | null;
 
   @Property({ length: 3, nullable: true })
-  priceCurrency?: string;
+  priceCurrency?: string | null;
 
   @Property({ type: 'bigint', nullable: true })
-  compareAtAmount?: number;
+  compareAtAmount?: number | null;
+
+  @Property({ type: 'bigint', nullable: true })
+  costAmount?: number | null;
+
+  @Property({ length: 3, nullable: true })
+  costCurrency?: string | null;
+
+  @Property({ type: 'integer', default: 0 })
+  inventoryQuantity: number & Opt = 0;
+
+  @Property({ type: 'integer', default: 0 })
+  inventoryReserved: number & Opt = 0;
+
+  @Property({ type: 'boolean', default: true })
+  trackStock: boolean & Opt = true;
+
+  @Property({ type: 'boolean', default: false })
+  allowBackorder: boolean & Opt = false;
+
+  @Property({ type: 'integer', nullable: true })
+  lowStockThreshold?: number | null;
 
   @Property({ type: 'json', nullable: true })
-  attributes?: Record<string, unknown>;
+  weight?: Weight | null;
 
   @Property({ type: 'json', nullable: true })
-  metadata?: Record<string, unknown>;
+  dimensions?: Dimensions | null;
+
+  @Property({ type: 'json', nullable: true })
+  attributes?: Record<string, unknown> | null;
+
+  @Property({ type: 'json', nullable: true })
+  seo?: ProductSeo | null;
+
+  @Property({ type: 'json', nullable: true })
+  metadata?: Record<string, unknown> | null;
+
+  /** the option names and allowed values its variants choose from (PUT /options) */
+  @Property({ type: 'json', nullable: true })
+  options?: ProductOption[] | null;
+
+  /** components of a bundle (type bundle) */
+  @Property({ type: 'json', nullable: true })
+  bundleItems?: BundleItem[] | null;
+
+  @Property({ length: 20, nullable: true })
+  bundlePricing?: string | null;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();
@@ -52,5 +127,5 @@ export class ProductEntity extends AppScopedEntity {
   updatedAt: Date & Opt = new Date();
 
   @Property({ type: 'timestamptz', nullable: true })
-  deletedAt?: Date;
+  deletedAt?: Date | null;
 }

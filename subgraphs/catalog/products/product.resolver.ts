@@ -1,25 +1,37 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { CatalogContext } from '../context.js';
-import { CreateProductInput } from './product.inputs.js';
+import { categoryLoaders } from '../categories/category.loaders.js';
+import { Category, toCategory } from '../categories/category.type.js';
+import { CreateProductInput, ProductFilterInput, UpdateProductInput } from './product.inputs.js';
+import { listProducts } from './product.list.js';
+import { bundleAvailable, inventoryFlags } from './product.rules.js';
 import { Product, ProductPage, toProduct } from './product.type.js';
 import * as products from './product.service.js';
 
 @Resolver(() => Product)
 export class ProductResolver {
   @Authorized('products:read')
-  @Query(() => Product, { description: 'A product of the calling app; PRODUCT_NOT_FOUND otherwise' })
+  @Query(() => Product, { description: 'A product of the calling app; PRODUCT_NOT_FOUND otherwise (also once soft-deleted)' })
   async product(@Ctx() ctx: CatalogContext, @Arg('id', () => ID) id: string): Promise<Product> {
     return toProduct(await products.getProduct(ctx, id));
   }
 
   @Authorized('products:read')
-  @Query(() => ProductPage)
+  @Query(() => Product, { description: 'A product by SKU (variant SKUs are not products)' })
+  async productBySku(@Ctx() ctx: CatalogContext, @Arg('sku') sku: string): Promise<Product> {
+    return toProduct(await products.getProductBySku(ctx, sku));
+  }
+
+  @Authorized('products:read')
+  @Query(() => ProductPage, { description: 'Products, filtered and sorted (default newest first; by relevance with a search and no sort)' })
   async products(
     @Ctx() ctx: CatalogContext,
     @Arg('page', () => Int, { defaultValue: 1 }) page: number,
     @Arg('pageSize', () => Int, { defaultValue: 20 }) pageSize: number,
+    @Arg('sort', () => String, { nullable: true, description: 'name, -name, price, -price, created_at, -created_at' }) sort?: string | null,
+    @Arg('filter', () => ProductFilterInput, { nullable: true }) filter?: ProductFilterInput | null,
   ): Promise<ProductPage> {
-    const { items, total } = await products.listProducts(ctx, page, pageSize);
+    const { items, total } = await listProducts(ctx, { page, pageSize, sort, filter });
     return { items: items.map(toProduct), total, page, pageSize };
   }
 
@@ -27,5 +39,42 @@ export class ProductResolver {
   @Mutation(() => Product)
   async createProduct(@Ctx() ctx: CatalogContext, @Arg('input', () => CreateProductInput) input: CreateProductInput): Promise<Product> {
     return toProduct(await products.createProduct(ctx, input));
+  }
+
+  @Authorized('products:write')
+  @Mutation(() => Product, { description: 'Change the given fields; status becoming active publishes product.published' })
+  async updateProduct(@Ctx() ctx: CatalogContext, @Arg('id', () => ID) id: string, @Arg('input', () => UpdateProductInput) input: UpdateProductInput): Promise<Product> {
+    return toProduct(await products.updateProduct(ctx, id, input));
+  }
+
+  @Authorized('products:write')
+  @Mutation(() => Product, { description: 'Soft delete (hidden, SKU reserved, restorable) or, with permanent, remove for good' })
+  async deleteProduct(@Ctx() ctx: CatalogContext, @Arg('id', () => ID) id: string, @Arg('permanent', { defaultValue: false }) permanent: boolean): Promise<Product> {
+    return toProduct(await products.deleteProduct(ctx, id, permanent));
+  }
+
+  @Authorized('products:write')
+  @Mutation(() => Product, { description: 'Bring back a soft-deleted product' })
+  async restoreProduct(@Ctx() ctx: CatalogContext, @Arg('id', () => ID) id: string): Promise<Product> {
+    return toProduct(await products.restoreProduct(ctx, id));
+  }
+
+  @Authorized('products:read')
+  @FieldResolver(() => [Category], { description: 'categories the product is assigned to' })
+  async categories(@Root() p: Product, @Ctx() ctx: CatalogContext, @Arg('first', () => Int, { defaultValue: 50 }) first: number): Promise<Category[]> {
+    return (await categoryLoaders(ctx).categoriesByProduct.load(p.id)).slice(0, Math.max(0, first)).map((c) => toCategory(c));
+  }
+
+  @Authorized('products:read')
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: 'bundles: how many can be sold now, the least of available / quantity over the required components (null for other types)',
+  })
+  async bundleAvailable(@Root() p: Product, @Ctx() ctx: CatalogContext): Promise<number | null> {
+    if (p.type !== 'bundle' || !p.bundleItems?.length) return null;
+    const parts = await ctx.loaders.productById.loadMany(p.bundleItems.map((i) => i.productId));
+    const available = new Map<string, number>();
+    for (const c of parts) if (c && !(c instanceof Error)) available.set(c.id, inventoryFlags(c).inStock && !c.trackStock ? Number.MAX_SAFE_INTEGER : inventoryFlags(c).available);
+    return bundleAvailable(p.bundleItems, (id) => available.get(id) ?? 0);
   }
 }

@@ -1,85 +1,173 @@
-// One service per aggregate; every method takes the request context first.
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+// Products: create, read (by id, by SKU), PATCH, soft delete, restore, permanent delete. Every write
+// runs in one transaction with its SKU registry rows, category assignments and outbox events;
+// subscription events go out after commit.
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
-import { publishAfterCommit } from '../../../lib/events.js';
-import { productEventsTopic, type ProductEventName, type ProductEventPayload } from '../event-types.js';
+import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
+import { setProductCategories } from '../categories/category.service.js';
 import type { CatalogContext } from '../context.js';
-import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity, type ProductKind, type ProductStatus } from './product.entity.js';
-import type { CreateProductInput } from './product.inputs.js';
-import { appPartition } from '../../../lib/tenant-entity.js';
+import { publishEvents, recordEvent, type RecordedEvent } from '../events/catalog.events.js';
+import { enqueueProductIndexing } from '../product-search/search.indexing.js';
+import { checkBundle, productValues } from './product.checks.js';
+import { ProductEntity } from './product.entity.js';
+import type { CreateProductInput, UpdateProductInput } from './product.inputs.js';
+import { SkuEntity } from './sku.entity.js';
 
-export const MAX_PAGE_SIZE = 100;
-
-export async function createProduct(ctx: CatalogContext, input: CreateProductInput): Promise<ProductEntity> {
-  const { appId, environment } = await appPartition(ctx);
-  const name = input.name?.trim();
-  if (!name) throw new DomainError('VALIDATION_FAILED', 'name must not be empty', { parameter: 'name' });
-  if (name.length > 500) throw new DomainError('VALIDATION_FAILED', 'name is longer than 500 characters', { parameter: 'name' });
-  const sku = input.sku?.trim();
-  if (!sku) throw new DomainError('VALIDATION_FAILED', 'sku must not be empty', { parameter: 'sku' });
-  if (sku.length > 200) throw new DomainError('VALIDATION_FAILED', 'sku is longer than 200 characters', { parameter: 'sku' });
-  const status = oneOf(input.status ?? 'draft', PRODUCT_STATUSES, 'status') as ProductStatus;
-  const type = oneOf(input.type ?? 'physical', PRODUCT_TYPES, 'type') as ProductKind;
-  if (input.price) {
-    const { amount, currency, compareAt } = input.price;
-    if (!Number.isSafeInteger(amount) || amount < 0) throw new DomainError('INVALID_PRICE', 'price.amount must be a non-negative integer in cents', { parameter: 'price.amount' });
-    if (!/^[A-Z]{3}$/.test(currency)) throw new DomainError('INVALID_PRICE', 'price.currency must be an ISO 4217 code such as USD', { parameter: 'price.currency' });
-    if (compareAt != null && (!Number.isSafeInteger(compareAt) || compareAt < 0)) throw new DomainError('INVALID_PRICE', 'price.compare_at must be a non-negative integer in cents', { parameter: 'price.compare_at' });
-  }
-  const product = ctx.em.create(ProductEntity, {
-    appId,
-    environment,
-    name,
-    sku,
-    description: input.description,
-    status,
-    type,
-    priceAmount: input.price?.amount,
-    priceCurrency: input.price?.currency,
-    compareAtAmount: input.price?.compareAt ?? undefined,
-    attributes: input.attributes,
-    metadata: input.metadata,
-  });
-  try {
-    await ctx.em.flush();
-  } catch (e) {
-    if (e instanceof UniqueConstraintViolationException) {
-      throw new DomainError('SKU_ALREADY_EXISTS', `SKU "${sku}" is already in use`, { parameter: 'sku' });
-    }
-    throw e;
-  }
-  // After commit: the flush above has committed, so subscribers never see an event for a rolled-back row.
-  await publish(ctx, 'product.created', product);
-  if (product.status === 'active') await publish(ctx, 'product.published', product);
-  return product;
+/** The webhook `data` of a product event: a snapshot in the REST field names. */
+export function productEventData(p: ProductEntity): Record<string, unknown> {
+  return {
+    id: p.id,
+    sku: p.sku,
+    name: p.name,
+    status: p.status,
+    type: p.type,
+    price: p.priceAmount != null ? { amount: Number(p.priceAmount), currency: p.priceCurrency } : null,
+    updated_at: p.updatedAt.toISOString(),
+  };
 }
 
-export async function getProduct(ctx: CatalogContext, id: string): Promise<ProductEntity> {
+function skuTaken(sku: string | undefined): DomainError {
+  return new DomainError('SKU_ALREADY_EXISTS', `SKU "${sku}" is already in use`, { parameter: 'sku' });
+}
+
+/**
+ * Runs a product write in one transaction; the events it records are published after commit and
+ * its products re-indexed for search. A unique violation is a SKU taken (the only unique keys).
+ */
+export async function productWrite<T>(
+  ctx: CatalogContext,
+  sku: string | undefined,
+  fn: (em: EntityManager, part: AppPartition, events: RecordedEvent[]) => Promise<T>,
+): Promise<T> {
+  const part = await appPartition(ctx);
+  const events: RecordedEvent[] = [];
+  let result: T;
+  try {
+    result = await ctx.em.transactional(async (em) => {
+      const r = await fn(em, part, events);
+      const ids = [...new Set(events.map((e) => e.productId).filter((x): x is string => !!x))];
+      if (ids.length) await enqueueProductIndexing(em, part, ids);
+      return r;
+    });
+  } catch (e) {
+    if (e instanceof UniqueConstraintViolationException) throw skuTaken(sku);
+    throw e;
+  }
+  await publishEvents(ctx, part, events);
+  return result;
+}
+
+/** Record `event` for `p` in the outbox and remember it for the after-commit publish. */
+export async function productEvent(em: EntityManager, part: AppPartition, events: RecordedEvent[], event: RecordedEvent['event'], p: ProductEntity, extra: Record<string, unknown> = {}): Promise<void> {
+  await recordEvent(em, part, event, { ...productEventData(p), ...extra });
+  events.push({ event, productId: p.id });
+}
+
+export async function reserveSku(em: EntityManager, part: AppPartition, sku: string, ownerId: string): Promise<void> {
+  await em.insert(SkuEntity, { ...part, sku, ownerId, createdAt: new Date() });
+}
+
+export async function releaseSku(em: EntityManager, sku: string, ownerId: string): Promise<void> {
+  await em.nativeDelete(SkuEntity, { sku, ownerId });
+}
+
+export async function createProduct(ctx: CatalogContext, input: CreateProductInput): Promise<ProductEntity> {
+  const values = productValues(input, true);
+  return productWrite(ctx, values.sku, async (em, part, events) => {
+    const p = em.create(ProductEntity, { ...part, ...values, name: values.name!, sku: values.sku! });
+    await checkBundle(em, p);
+    await reserveSku(em, part, p.sku, p.id);
+    await em.flush();
+    if (input.categoryIds?.length) await setProductCategories(em, part, p.id, input.categoryIds);
+    await productEvent(em, part, events, 'product.created', p);
+    if (p.status === 'active') await productEvent(em, part, events, 'product.published', p);
+    return p;
+  });
+}
+
+/** A live product of the caller's app; PRODUCT_NOT_FOUND naming `parameter` otherwise. */
+export async function getProduct(ctx: CatalogContext, id: string, parameter = 'id'): Promise<ProductEntity> {
   const p = await ctx.loaders.productById.load(id);
-  if (!p) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${id} not found`, { parameter: 'id' });
+  if (!p) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${id} not found`, { parameter });
   return p;
 }
 
-export async function listProducts(ctx: CatalogContext, page = 1, pageSize = 20): Promise<{ items: ProductEntity[]; total: number }> {
-  if (!Number.isInteger(page) || page < 1) throw new DomainError('BAD_REQUEST', 'page[number] must be an integer >= 1', { parameter: 'page[number]' });
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-    throw new DomainError('BAD_REQUEST', `page[size] must be an integer from 1 to ${MAX_PAGE_SIZE}`, { parameter: 'page[size]' });
-  }
-  const [items, total] = await ctx.em.findAndCount(
-    ProductEntity,
-    { deletedAt: null },
-    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: pageSize, offset: (page - 1) * pageSize },
-  );
-  return { items, total };
+export async function getProductBySku(ctx: CatalogContext, sku: string): Promise<ProductEntity> {
+  const p = await ctx.em.findOne(ProductEntity, { sku, deletedAt: null });
+  if (!p) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the SKU "${sku}"`, { parameter: 'sku' });
+  return p;
 }
 
-
-function oneOf(value: string, allowed: readonly string[], parameter: string): string {
-  if (!allowed.includes(value)) throw new DomainError('VALIDATION_FAILED', `${parameter} must be one of ${allowed.join(', ')}`, { parameter });
-  return value;
+async function lockProduct(em: EntityManager, id: string, deleted: boolean | null = false): Promise<ProductEntity> {
+  const where = deleted === null ? { id } : { id, deletedAt: deleted ? { $ne: null } : null };
+  const p = await em.findOne(ProductEntity, where, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!p) throw new DomainError('PRODUCT_NOT_FOUND', deleted ? `Product ${id} is not deleted` : `Product ${id} not found`, { parameter: 'id' });
+  return p;
 }
 
-async function publish(ctx: CatalogContext, event: ProductEventName, p: ProductEntity): Promise<void> {
-  const payload: ProductEventPayload = { event, occurredAt: new Date().toISOString(), productId: p.id };
-  await publishAfterCommit(ctx, productEventsTopic(p.appId, p.environment), payload, event);
+/** Bundles that list `id` as a component (it must stay a physical product while they do). */
+async function bundlesContaining(em: EntityManager, id: string): Promise<string[]> {
+  const rows = await em.find(ProductEntity, { type: 'bundle', bundleItems: { $contains: [{ productId: id }] } } as never, { fields: ['id'] });
+  return rows.map((r) => r.id);
+}
+
+export async function updateProduct(ctx: CatalogContext, id: string, input: UpdateProductInput): Promise<ProductEntity> {
+  const values = productValues(input, false);
+  return productWrite(ctx, values.sku, async (em, part, events) => {
+    const p = await lockProduct(em, id);
+    const wasActive = p.status === 'active';
+    if (values.type && values.type !== 'physical' && p.type === 'physical') {
+      const bundles = await bundlesContaining(em, p.id);
+      if (bundles.length) throw new DomainError('BUNDLE_INVALID', `product is a component of bundle ${bundles.join(', ')}; it stays physical while it is`, { parameter: 'type' });
+    }
+    if (values.sku && values.sku !== p.sku) {
+      await releaseSku(em, p.sku, p.id);
+      await reserveSku(em, part, values.sku, p.id);
+    }
+    em.assign(p, values);
+    if (values.type && values.type !== 'bundle' && !('bundleItems' in values)) p.bundleItems = null;
+    await checkBundle(em, p);
+    p.updatedAt = new Date();
+    await em.flush();
+    await productEvent(em, part, events, 'product.updated', p);
+    if (!wasActive && p.status === 'active') await productEvent(em, part, events, 'product.published', p);
+    return p;
+  });
+}
+
+/**
+ * Soft delete (hidden from reads and lists, SKU kept reserved, restorable), or `permanent`: the row,
+ * its variants, relations, category assignments and SKUs are gone. A soft-deleted product can be
+ * deleted permanently.
+ */
+export async function deleteProduct(ctx: CatalogContext, id: string, permanent: boolean): Promise<ProductEntity> {
+  return productWrite(ctx, undefined, async (em, part, events) => {
+    const p = await lockProduct(em, id, permanent ? null : false);
+    await productEvent(em, part, events, 'product.deleted', p, { permanent });
+    if (permanent) {
+      await em.nativeDelete(SkuEntity, { ownerId: p.id });
+      await em.execute(
+        `delete from "catalog"."skus" s using "catalog"."product_variants" v
+          where s.app_id = ? and s.environment = ? and v.product_id = ? and s.owner_id = v.id`,
+        [part.appId, part.environment, p.id],
+      );
+      await em.nativeDelete(ProductEntity, { id: p.id });
+    } else {
+      p.deletedAt = new Date();
+      await em.flush();
+    }
+    return p;
+  });
+}
+
+export async function restoreProduct(ctx: CatalogContext, id: string): Promise<ProductEntity> {
+  return productWrite(ctx, undefined, async (em, part, events) => {
+    const p = await lockProduct(em, id, true);
+    p.deletedAt = null;
+    p.updatedAt = new Date();
+    await em.flush();
+    await productEvent(em, part, events, 'product.updated', p, { restored: true });
+    return p;
+  });
 }

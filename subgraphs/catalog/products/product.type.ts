@@ -1,16 +1,72 @@
-// The API shape of a product. It differs from the row (money objects with `formatted`), so the
-// entity and the GraphQL type are separate classes joined by toProduct().
-import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
+// The API shape of a product. It differs from the row (money objects with `formatted`, derived
+// stock flags), so the entity and the GraphQL type are separate classes joined by toProduct().
+import { Directive, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { ProductEntity } from './product.entity.js';
+import { formatMoney, inventoryFlags } from './product.rules.js';
+
+export { formatMoney } from './product.rules.js';
 
 @ObjectType({ description: 'Money in the smallest currency unit' })
 export class Money {
   @Field(() => Int) amount!: number;
   @Field() currency!: string;
   @Field(() => Int, { nullable: true }) compareAt?: number;
-  @Field({ description: 'e.g. "$19.99"' }) formatted!: string;
+  @Field({ description: 'formatted for the currency with Intl.NumberFormat, e.g. "$19.99", "¥1,500"' }) formatted!: string;
   @Field({ nullable: true }) compareAtFormatted?: string;
+}
+
+@ObjectType({ description: 'Cost of goods in the smallest currency unit' })
+export class Cost {
+  @Field(() => Int) amount!: number;
+  @Field() currency!: string;
+  @Field() formatted!: string;
+}
+
+@ObjectType()
+export class Inventory {
+  @Field(() => Int) quantity!: number;
+  @Field() trackStock!: boolean;
+  @Field() allowBackorder!: boolean;
+  @Field(() => Int, { nullable: true }) lowStockThreshold?: number | null;
+  @Field(() => Int, { description: 'quantity - reserved, never below 0' }) available!: number;
+  @Field(() => Int) reserved!: number;
+  @Field({ description: 'available > 0, or stock not tracked, or backorders allowed' }) inStock!: boolean;
+  @Field({ description: 'tracked and available below low_stock_threshold' }) lowStock!: boolean;
+}
+
+@ObjectType()
+export class Weight {
+  @Field(() => Float) value!: number;
+  @Field() unit!: string;
+}
+
+@ObjectType()
+export class Dimensions {
+  @Field(() => Float) length!: number;
+  @Field(() => Float) width!: number;
+  @Field(() => Float) height!: number;
+  @Field() unit!: string;
+}
+
+@ObjectType()
+export class ProductSeo {
+  @Field({ nullable: true }) title?: string;
+  @Field({ nullable: true }) description?: string;
+  @Field({ nullable: true }) slug?: string;
+}
+
+@ObjectType()
+export class ProductOption {
+  @Field() name!: string;
+  @Field(() => [String]) values!: string[];
+}
+
+@ObjectType()
+export class BundleItem {
+  @Field(() => ID) productId!: string;
+  @Field(() => Int) quantity!: number;
+  @Field() required!: boolean;
 }
 
 @ObjectType('App')
@@ -25,14 +81,24 @@ export class Product {
   @Field(() => ID) id!: string;
   @Field() name!: string;
   @Field() sku!: string;
-  @Field({ nullable: true }) description?: string;
-  @Field() status!: string;
-  @Field() type!: string;
-  @Field(() => Money, { nullable: true }) price?: Money;
-  @Field(() => GraphQLJSONObject, { nullable: true }) attributes?: Record<string, unknown>;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => String, { nullable: true }) shortDescription?: string | null;
+  @Field({ description: 'active, draft, archived' }) status!: string;
+  @Field({ description: 'physical, digital, service, bundle' }) type!: string;
+  @Field(() => Money, { nullable: true }) price?: Money | null;
+  @Field(() => Cost, { nullable: true }) cost?: Cost | null;
+  @Field(() => Inventory) inventory!: Inventory;
+  @Field(() => Weight, { nullable: true }) weight?: Weight | null;
+  @Field(() => Dimensions, { nullable: true }) dimensions?: Dimensions | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) attributes?: Record<string, unknown> | null;
+  @Field(() => ProductSeo, { nullable: true }) seo?: ProductSeo | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown> | null;
+  @Field(() => [ProductOption], { description: 'option names and allowed values of the variants' }) options!: ProductOption[];
+  @Field(() => [BundleItem], { nullable: true, description: 'components, for type bundle' }) bundleItems?: BundleItem[] | null;
+  @Field(() => String, { nullable: true, description: 'for bundles: fixed (the bundle price), sum (of the components), discounted' }) bundlePricing?: string | null;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
+  @Field(() => Date, { nullable: true, description: 'set while the product is soft-deleted' }) deletedAt?: Date | null;
   /** owning app: resolved by the platform subgraph */
   @Field(() => AppRef) app!: AppRef;
 }
@@ -45,22 +111,16 @@ export class ProductPage {
   @Field(() => Int) pageSize!: number;
 }
 
-export function formatMoney(amount: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount / 100);
-  } catch {
-    return `${(amount / 100).toFixed(2)} ${currency}`;
-  }
-}
-
 export function toProduct(e: ProductEntity): Product {
   const p = new Product();
   p.id = e.id;
   p.name = e.name;
   p.sku = e.sku;
-  p.description = e.description ?? undefined;
+  p.description = e.description ?? null;
+  p.shortDescription = e.shortDescription ?? null;
   p.status = e.status;
   p.type = e.type;
+  p.price = null;
   if (e.priceAmount != null && e.priceCurrency) {
     const amount = Number(e.priceAmount);
     const compareAt = e.compareAtAmount != null ? Number(e.compareAtAmount) : undefined;
@@ -72,10 +132,26 @@ export function toProduct(e: ProductEntity): Product {
       compareAtFormatted: compareAt != null ? formatMoney(compareAt, e.priceCurrency) : undefined,
     };
   }
-  p.attributes = e.attributes ?? undefined;
-  p.metadata = e.metadata ?? undefined;
+  p.cost = e.costAmount != null && e.costCurrency ? { amount: Number(e.costAmount), currency: e.costCurrency, formatted: formatMoney(Number(e.costAmount), e.costCurrency) } : null;
+  p.inventory = {
+    quantity: e.inventoryQuantity,
+    trackStock: e.trackStock,
+    allowBackorder: e.allowBackorder,
+    lowStockThreshold: e.lowStockThreshold ?? null,
+    reserved: e.inventoryReserved,
+    ...inventoryFlags(e),
+  };
+  p.weight = e.weight ?? null;
+  p.dimensions = e.dimensions ?? null;
+  p.attributes = e.attributes ?? null;
+  p.seo = e.seo ?? null;
+  p.metadata = e.metadata ?? null;
+  p.options = e.options ?? [];
+  p.bundleItems = e.bundleItems ?? null;
+  p.bundlePricing = e.bundlePricing ?? null;
   p.createdAt = e.createdAt;
   p.updatedAt = e.updatedAt;
+  p.deletedAt = e.deletedAt ?? null;
   p.app = { id: e.appId };
   return p;
 }

@@ -1,0 +1,55 @@
+// Product webhooks: POST/GET/DELETE /v1/webhooks on the lib endpoints (lib/webhooks), owned by the
+// caller's app partition. Deliveries are signed (X-Webhook-Signature) and retried with backoff.
+import { Arg, Authorized, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { deactivateEndpoint, listEndpoints, ownerOfApp, registerEndpoint, type EndpointRules, type WebhookEndpointEntity } from '../../../lib/webhooks/index.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
+import type { CatalogContext } from '../context.js';
+import { CATALOG_EVENTS } from './catalog.events.js';
+import { catalogWebhookSettings } from './catalog.settings.js';
+
+const RULES: EndpointRules = { events: CATALOG_EVENTS, patterns: true, urlError: 'VALIDATION_FAILED', notFound: 'NOT_FOUND', idParameter: 'id', maxEndpoints: 20 };
+
+@InputType()
+export class RegisterProductWebhookInput {
+  @Field({ description: 'http(s) URL of a public address' }) url!: string;
+  @Field(() => [String], { description: `${CATALOG_EVENTS.join(', ')}; also product.* or *` }) events!: string[];
+  @Field({ description: 'HMAC-SHA256 key of X-Webhook-Signature (16 to 256 characters); never returned' }) secret!: string;
+}
+
+@ObjectType()
+export class ProductWebhook {
+  @Field(() => ID) id!: string;
+  @Field() url!: string;
+  @Field(() => [String]) events!: string[];
+  @Field() active!: boolean;
+  @Field() createdAt!: Date;
+}
+
+const toWebhook = (w: WebhookEndpointEntity): ProductWebhook => Object.assign(new ProductWebhook(), { id: w.id, url: w.url, events: w.events, active: w.active, createdAt: w.createdAt });
+
+async function owner(ctx: CatalogContext): Promise<string> {
+  const { appId, environment } = await appPartition(ctx);
+  return ownerOfApp(appId, environment);
+}
+
+@Resolver(() => ProductWebhook)
+export class CatalogWebhookResolver {
+  @Authorized('products:write')
+  @Mutation(() => ProductWebhook, { description: 'Register a webhook for catalog events' })
+  async registerProductWebhook(@Ctx() ctx: CatalogContext, @Arg('input', () => RegisterProductWebhookInput) input: RegisterProductWebhookInput): Promise<ProductWebhook> {
+    const s = catalogWebhookSettings();
+    return toWebhook(await registerEndpoint({ em: ctx.em, secrets: s.secrets, allowPrivate: s.allowPrivate }, await owner(ctx), input, RULES));
+  }
+
+  @Authorized('products:read')
+  @Query(() => [ProductWebhook], { description: 'Webhooks of the calling app' })
+  async productWebhooks(@Ctx() ctx: CatalogContext): Promise<ProductWebhook[]> {
+    return (await listEndpoints(ctx.em, await owner(ctx))).map(toWebhook);
+  }
+
+  @Authorized('products:write')
+  @Mutation(() => ProductWebhook, { description: 'Deactivate a webhook: no new deliveries' })
+  async deleteProductWebhook(@Ctx() ctx: CatalogContext, @Arg('id', () => ID) id: string): Promise<ProductWebhook> {
+    return toWebhook(await deactivateEndpoint(ctx.em, await owner(ctx), id, RULES));
+  }
+}

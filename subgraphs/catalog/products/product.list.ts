@@ -1,0 +1,107 @@
+// GET /v1/products: two statements for a page (the rows, and the total), whatever the page size.
+// Included relations batch through their loaders, one statement each.
+import { DomainError } from '../../../lib/errors.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
+import { resolveCategoryRef } from '../categories/category.service.js';
+import type { CatalogContext } from '../context.js';
+import { checkPage } from '../request.js';
+import { tableOf } from '../sql.js';
+import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity } from './product.entity.js';
+import type { ProductFilterInput } from './product.inputs.js';
+
+export const PRODUCT_SORTS = ['name', '-name', 'price', '-price', 'created_at', '-created_at'] as const;
+const ORDER: Record<(typeof PRODUCT_SORTS)[number], string> = {
+  name: 'p.name asc, p.id asc',
+  '-name': 'p.name desc, p.id desc',
+  price: 'p.price_amount asc nulls last, p.id asc',
+  '-price': 'p.price_amount desc nulls last, p.id desc',
+  created_at: 'p.created_at asc, p.id asc',
+  '-created_at': 'p.created_at desc, p.id desc',
+};
+
+/** The text a product is searched by (name weighs most); the expression index of the migration matches it. */
+export const SEARCH_VECTOR = `(setweight(to_tsvector('english', coalesce(p.name, '')), 'A') || setweight(to_tsvector('english', coalesce(p.sku, '')), 'A') || setweight(to_tsvector('english', coalesce(p.description, '')), 'B'))`;
+
+export interface ListQuery {
+  page: number;
+  pageSize: number;
+  sort?: string | null;
+  filter?: ProductFilterInput | null;
+}
+
+function oneOf(v: string, allowed: readonly string[], parameter: string): string {
+  if (!allowed.includes(v)) throw new DomainError('BAD_REQUEST', `${parameter} must be one of ${allowed.join(', ')}`, { parameter });
+  return v;
+}
+
+function money(v: number | null | undefined, parameter: string): number | undefined {
+  if (v == null) return undefined;
+  if (!Number.isSafeInteger(v) || v < 0) throw new DomainError('BAD_REQUEST', `${parameter} must be an integer >= 0 (cents)`, { parameter });
+  return v;
+}
+
+export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{ items: ProductEntity[]; total: number }> {
+  const { page, pageSize } = checkPage(q.page, q.pageSize);
+  const f = q.filter ?? {};
+  const sort = oneOf(q.sort ?? '-created_at', PRODUCT_SORTS, 'sort') as (typeof PRODUCT_SORTS)[number];
+  const part = await appPartition(ctx);
+  const where = ['p.app_id = ?', 'p.environment = ?', f.deleted ? 'p.deleted_at is not null' : 'p.deleted_at is null'];
+  const params: unknown[] = [part.appId, part.environment];
+  if (f.status != null) {
+    where.push('p.status = ?');
+    params.push(oneOf(f.status, PRODUCT_STATUSES, 'filter[status]'));
+  }
+  if (f.type != null) {
+    where.push('p.type = ?');
+    params.push(oneOf(f.type, PRODUCT_TYPES, 'filter[type]'));
+  }
+  const min = money(f.priceMin, 'filter[price_min]');
+  const max = money(f.priceMax, 'filter[price_max]');
+  if (min !== undefined && max !== undefined && min > max) throw new DomainError('BAD_REQUEST', 'filter[price_min] is above filter[price_max]', { parameter: 'filter[price_min]' });
+  if (min !== undefined) {
+    where.push('p.price_amount >= ?');
+    params.push(min);
+  }
+  if (max !== undefined) {
+    where.push('p.price_amount <= ?');
+    params.push(max);
+  }
+  if (f.createdAfter != null) {
+    if (Number.isNaN(new Date(f.createdAfter).getTime())) throw new DomainError('BAD_REQUEST', 'filter[created_after] must be an ISO 8601 date-time', { parameter: 'filter[created_after]' });
+    where.push('p.created_at > ?');
+    params.push(new Date(f.createdAfter));
+  }
+  if (f.inStock != null) {
+    where.push(`${f.inStock ? '' : 'not '}(not p.track_stock or p.allow_backorder or p.inventory_quantity - p.inventory_reserved > 0)`);
+  }
+  if (f.category != null) {
+    const c = await resolveCategoryRef(ctx, f.category, 'filter[category]');
+    where.push(`exists (select 1 from "catalog"."product_categories" pc where pc.product_id = p.id and pc.category_id = ?)`);
+    params.push(c.id);
+  }
+  let order = ORDER[sort];
+  const search = f.search?.trim();
+  if (search) {
+    if (search.length > 200) throw new DomainError('BAD_REQUEST', 'search is longer than 200 characters', { parameter: 'search' });
+    where.push(`(${SEARCH_VECTOR} @@ websearch_to_tsquery('english', ?) or p.sku = ?)`);
+    params.push(search, search);
+    if (!q.sort) {
+      order = `ts_rank(${SEARCH_VECTOR}, websearch_to_tsquery('english', ?)) desc, ${order}`;
+    }
+  }
+  const orderParams = search && !q.sort ? [search] : [];
+  const from = `${tableOf(ctx.em, ProductEntity)} p where ${where.join(' and ')}`;
+  // Two statements whatever the page size: the page (an index walk that stops at the limit) and the
+  // total (an index scan; a window count would read every matching row in full).
+  const [rows, count] = await Promise.all([
+    // a deferred join: the offset walks the narrow index (ids only), the wide rows are read for the page alone
+    ctx.em.execute(
+      `select p.* from ${tableOf(ctx.em, ProductEntity)} p join (select p.id from ${from} order by ${order} limit ? offset ?) k on k.id = p.id order by ${order}`,
+      [...params, ...orderParams, pageSize, (page - 1) * pageSize, ...orderParams],
+    ) as Promise<Record<string, unknown>[]>,
+    ctx.em.execute(`select count(*)::int as n from ${from}`, params) as Promise<{ n: number }[]>,
+  ]);
+  const total = count[0].n;
+  const items = rows.map((r) => ctx.em.map(ProductEntity, r));
+  return { items, total };
+}

@@ -1,0 +1,69 @@
+import DataLoader from 'dataloader';
+import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import type { CatalogContext } from '../context.js';
+import { Product, toProduct } from '../products/product.type.js';
+import * as related from './related.service.js';
+
+@ObjectType()
+export class RelatedProduct {
+  @Field({ description: 'cross_sells, up_sells or accessories' }) relation!: string;
+  @Field(() => Product) product!: Product;
+}
+
+@InputType()
+export class RelatedProductsInput {
+  @Field(() => [ID], { nullable: true }) crossSells?: string[] | null;
+  @Field(() => [ID], { nullable: true }) upSells?: string[] | null;
+  @Field(() => [ID], { nullable: true }) accessories?: string[] | null;
+}
+
+const toRelated = (r: related.RelatedProduct): RelatedProduct => Object.assign(new RelatedProduct(), { relation: r.type, product: toProduct(r.product) });
+
+const perRequest = new WeakMap<object, Map<string, DataLoader<string, related.RelatedProduct[]>>>();
+
+function relatedLoader(ctx: CatalogContext, type: string | null, limit: number): DataLoader<string, related.RelatedProduct[]> {
+  let byArgs = perRequest.get(ctx.loaders);
+  if (!byArgs) perRequest.set(ctx.loaders, (byArgs = new Map()));
+  const key = `${type}:${limit}`;
+  let l = byArgs.get(key);
+  if (!l) {
+    l = new DataLoader(async (ids) => {
+      const m = await related.relatedOf(ctx, [...ids], (type ?? undefined) as never, limit);
+      return ids.map((id) => m.get(id) ?? []);
+    });
+    byArgs.set(key, l);
+  }
+  return l;
+}
+
+@Resolver(() => Product)
+export class RelatedProductsResolver {
+  @Authorized('products:read')
+  @Query(() => [RelatedProduct], { description: 'Related products in order; deleted ones drop out' })
+  async relatedProducts(
+    @Ctx() ctx: CatalogContext,
+    @Arg('productId', () => ID) productId: string,
+    @Arg('type', () => String, { nullable: true, description: 'cross_sells, up_sells, accessories; all when absent' }) type: string | null,
+    @Arg('limit', () => Int, { defaultValue: 20 }) limit: number,
+  ): Promise<RelatedProduct[]> {
+    return (await related.getRelated(ctx, productId, type, limit)).map(toRelated);
+  }
+
+  @Authorized('products:write')
+  @Mutation(() => [RelatedProduct], { description: 'Replace the lists given (others stay); every id a live product of the app' })
+  async setRelatedProducts(@Ctx() ctx: CatalogContext, @Arg('productId', () => ID) productId: string, @Arg('input', () => RelatedProductsInput) input: RelatedProductsInput): Promise<RelatedProduct[]> {
+    const lists = { cross_sells: input.crossSells ?? undefined, up_sells: input.upSells ?? undefined, accessories: input.accessories ?? undefined };
+    return (await related.setRelated(ctx, productId, lists)).map(toRelated);
+  }
+
+  @Authorized('products:read')
+  @FieldResolver(() => [RelatedProduct], { description: 'related products (a page batches them in one statement)' })
+  async related(
+    @Root() p: Product,
+    @Ctx() ctx: CatalogContext,
+    @Arg('type', () => String, { nullable: true }) type: string | null,
+    @Arg('limit', () => Int, { defaultValue: 20 }) limit: number,
+  ): Promise<RelatedProduct[]> {
+    return (await relatedLoader(ctx, type, Math.min(Math.max(limit, 1), 150)).load(p.id)).map(toRelated);
+  }
+}
