@@ -10,8 +10,8 @@ import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
 import { checkDescription, checkPage, checkSeo, checkSlug, requiredText, slugify } from '../request.js';
 import { lockPartition } from '../sql.js';
 import { enqueueProductIndexing } from '../product-search/search.indexing.js';
-import { CategoryEntity, ProductCategoryEntity, type CategorySeo } from './category.entity.js';
-import type { CategorySeoInput, CreateCategoryInput, UpdateCategoryInput } from './category.inputs.js';
+import { CategoryEntity, ProductCategoryEntity } from './category.entity.js';
+import type { CreateCategoryInput, UpdateCategoryInput } from './category.inputs.js';
 import * as repo from './category.repository.js';
 
 export const MAX_POSITION = 1_000_000;
