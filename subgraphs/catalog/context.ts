@@ -1,13 +1,14 @@
 import DataLoader from 'dataloader';
 import type { SubgraphContext } from '../../lib/subgraph.js';
 import { ProductEntity } from './products/product.entity.js';
+import type { CatalogRuntime } from './runtime.js';
 
 export interface CatalogLoaders {
   productById: DataLoader<string, ProductEntity | null>;
   productsByApp: DataLoader<string, ProductEntity[]>;
 }
 
-export type CatalogContext = SubgraphContext<CatalogLoaders>;
+export type CatalogContext = SubgraphContext<CatalogLoaders, CatalogRuntime>;
 
 /** Per-request loaders: every relation and __resolveReference batches through these (no N+1). */
 export function createCatalogLoaders(ctx: Omit<CatalogContext, 'loaders'>): CatalogLoaders {

@@ -10,9 +10,10 @@ import { appReference } from './apps/app.resolver.js';
 import { migrations } from './migrations/index.js';
 import { PRODUCT_ENTITIES, PRODUCT_RESOLVERS } from './catalog-products.js';
 import { TAXONOMY_ENTITIES, TAXONOMY_RESOLVERS } from './taxonomy.js';
+import { createCatalogRuntime, type CatalogRuntime } from './runtime.js';
 import { startCatalogWorkers } from './workers.js';
 
-export const catalog: SubgraphDefinition<CatalogLoaders> = {
+export const catalog: SubgraphDefinition<CatalogLoaders, CatalogRuntime> = {
   name: 'catalog',
   dbSchema: 'catalog',
   resolvers: [...PRODUCT_RESOLVERS, ...TAXONOMY_RESOLVERS] as unknown as SubgraphDefinition['resolvers'],
@@ -23,5 +24,6 @@ export const catalog: SubgraphDefinition<CatalogLoaders> = {
   errorCodes: CATALOG_ERRORS,
   scope: scopeToApp,
   createLoaders: createCatalogLoaders,
+  runtime: async (deps) => ({ value: createCatalogRuntime(deps), stop: async () => undefined }),
   workers: startCatalogWorkers,
 };

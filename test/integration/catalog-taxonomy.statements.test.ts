@@ -5,11 +5,13 @@
 import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createOrm, migrate } from '../../lib/db.js';
+import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { createMemoryPubSub } from '../../lib/pubsub.js';
 import type { TenantContext } from '../../lib/tenant.js';
 import { catalog } from '../../subgraphs/catalog/index.js';
 import type { CatalogContext } from '../../subgraphs/catalog/context.js';
+import { createCatalogRuntime } from '../../subgraphs/catalog/runtime.js';
 import { ProductEntity } from '../../subgraphs/catalog/products/product.entity.js';
 import { CategoryEntity, ProductCategoryEntity } from '../../subgraphs/catalog/categories/category.entity.js';
 import { categoryLoaders } from '../../subgraphs/catalog/categories/category.loaders.js';
@@ -40,7 +42,10 @@ function context(): CatalogContext {
   const tenant: TenantContext = { kind: 'key', requestId: 'r', scopes: ['products:read'], ...part };
   const em = orm.em.fork();
   catalog.scope(em, tenant);
-  const base = { tenant, em, log: createLogger({}, 'silent'), pubsub: createMemoryPubSub(), requestId: 'r', runtime: undefined };
+  const log = createLogger({}, 'silent');
+  const pubsub = createMemoryPubSub();
+  const runtime = createCatalogRuntime({ cfg: loadConfig(), orm, log, pubsub });
+  const base = { tenant, em, log, pubsub, requestId: 'r', runtime };
   return { ...base, loaders: catalog.createLoaders(base) };
 }
 

@@ -5,7 +5,6 @@ import { deactivateEndpoint, listEndpoints, ownerOfApp, registerEndpoint, type E
 import { appPartition } from '../../../lib/tenant-entity.js';
 import type { CatalogContext } from '../context.js';
 import { CATALOG_EVENTS } from './catalog.events.js';
-import { catalogWebhookSettings } from './catalog.settings.js';
 
 const RULES: EndpointRules = { events: CATALOG_EVENTS, patterns: true, urlError: 'VALIDATION_FAILED', notFound: 'NOT_FOUND', idParameter: 'id', maxEndpoints: 20 };
 
@@ -37,8 +36,8 @@ export class CatalogWebhookResolver {
   @Authorized('products:write')
   @Mutation(() => ProductWebhook, { description: 'Register a webhook for catalog events' })
   async registerProductWebhook(@Ctx() ctx: CatalogContext, @Arg('input', () => RegisterProductWebhookInput) input: RegisterProductWebhookInput): Promise<ProductWebhook> {
-    const s = catalogWebhookSettings();
-    return toWebhook(await registerEndpoint({ em: ctx.em, secrets: s.secrets, allowPrivate: s.allowPrivate }, await owner(ctx), input, RULES));
+    const { secrets, allowPrivate } = ctx.runtime;
+    return toWebhook(await registerEndpoint({ em: ctx.em, secrets, allowPrivate }, await owner(ctx), input, RULES));
   }
 
   @Authorized('products:read')

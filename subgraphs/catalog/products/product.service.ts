@@ -7,7 +7,8 @@ import { DomainError } from '../../../lib/errors.js';
 import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
 import { setProductCategories } from '../categories/category.service.js';
 import type { CatalogContext } from '../context.js';
-import { publishEvents, recordEvent, type RecordedEvent } from '../events/catalog.events.js';
+import { EventLog, publishEvents } from '../events/catalog.events.js';
+import type { CatalogEventName } from '../event-types.js';
 import { enqueueProductIndexing } from '../product-search/search.indexing.js';
 import { checkBundle, productValues } from './product.checks.js';
 import { ProductEntity } from './product.entity.js';
@@ -38,15 +39,15 @@ function skuTaken(sku: string | undefined): DomainError {
 export async function productWrite<T>(
   ctx: CatalogContext,
   sku: string | undefined,
-  fn: (em: EntityManager, part: AppPartition, events: RecordedEvent[]) => Promise<T>,
+  fn: (em: EntityManager, part: AppPartition, events: EventLog) => Promise<T>,
 ): Promise<T> {
   const part = await appPartition(ctx);
-  const events: RecordedEvent[] = [];
+  const events = new EventLog(ctx.runtime.webhooks.outbox);
   let result: T;
   try {
     result = await ctx.em.transactional(async (em) => {
       const r = await fn(em, part, events);
-      const ids = [...new Set(events.map((e) => e.productId).filter((x): x is string => !!x))];
+      const ids = [...new Set(events.recorded.map((e) => e.productId).filter((x): x is string => !!x))];
       if (ids.length) await enqueueProductIndexing(em, part, ids);
       return r;
     });
@@ -54,14 +55,14 @@ export async function productWrite<T>(
     if (e instanceof UniqueConstraintViolationException) throw skuTaken(sku);
     throw e;
   }
-  await publishEvents(ctx, part, events);
+  ctx.runtime.webhooks.kick();
+  await publishEvents(ctx, part, events.recorded);
   return result;
 }
 
 /** Record `event` for `p` in the outbox and remember it for the after-commit publish. */
-export async function productEvent(em: EntityManager, part: AppPartition, events: RecordedEvent[], event: RecordedEvent['event'], p: ProductEntity, extra: Record<string, unknown> = {}): Promise<void> {
-  await recordEvent(em, part, event, { ...productEventData(p), ...extra });
-  events.push({ event, productId: p.id });
+export async function productEvent(em: EntityManager, part: AppPartition, events: EventLog, event: CatalogEventName, p: ProductEntity, extra: Record<string, unknown> = {}): Promise<void> {
+  await events.record(em, part, event, { ...productEventData(p), ...extra }, p.id);
 }
 
 export async function reserveSku(em: EntityManager, part: AppPartition, sku: string, ownerId: string): Promise<void> {

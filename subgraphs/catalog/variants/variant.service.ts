@@ -10,7 +10,7 @@ import { productWrite, releaseSku, reserveSku } from '../products/product.servic
 import { checkSku } from '../products/product.checks.js';
 import { ProductEntity, type ProductOption } from '../products/product.entity.js';
 import { checkOptions, checkVariantOptions, checkWeight } from '../products/product.rules.js';
-import { recordEvent, type RecordedEvent } from '../events/catalog.events.js';
+import type { EventLog } from '../events/catalog.events.js';
 import { requiredText } from '../request.js';
 import { MODIFIER_TYPES, VariantEntity, type ModifierType } from './variant.entity.js';
 import type { CreateVariantInput, PriceModifierInput, UpdateVariantInput } from './variant.inputs.js';
@@ -59,9 +59,8 @@ async function refuseDuplicateCombination(em: EntityManager, productId: string, 
   }
 }
 
-async function variantEvent(em: EntityManager, part: AppPartition, events: RecordedEvent[], event: 'variant.created' | 'variant.updated', v: VariantEntity): Promise<void> {
-  await recordEvent(em, part, event, { id: v.id, product_id: v.productId, sku: v.sku, name: v.name, options: v.options });
-  events.push({ event, productId: v.productId });
+async function variantEvent(em: EntityManager, part: AppPartition, events: EventLog, event: 'variant.created' | 'variant.updated', v: VariantEntity): Promise<void> {
+  await events.record(em, part, event, { id: v.id, product_id: v.productId, sku: v.sku, name: v.name, options: v.options }, v.productId);
 }
 
 export async function createVariant(ctx: CatalogContext, productId: string, input: CreateVariantInput): Promise<VariantEntity> {
@@ -173,8 +172,7 @@ export async function setOptions(ctx: CatalogContext, productId: string, options
     product.options = checked;
     product.updatedAt = new Date();
     await em.flush();
-    await recordEvent(em, part, 'product.updated', { id: product.id, sku: product.sku, name: product.name, options: checked });
-    events.push({ event: 'product.updated', productId: product.id });
+    await events.record(em, part, 'product.updated', { id: product.id, sku: product.sku, name: product.name, options: checked }, product.id);
     return product;
   });
 }

@@ -1,0 +1,35 @@
+// What the catalog's services need from their process besides the request: the master-key SecretBox
+// that seals webhook secrets, the private-network switch of the URL guard, and the webhook outbox
+// (lib/webhooks). Built once when the subgraph starts (SubgraphDefinition.runtime), handed to every
+// request as `ctx.runtime` and to the workers as `deps.runtime`.
+import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
+import type { WorkerDeps } from '../../lib/subgraph.js';
+import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
+
+/** The catalog's PostgreSQL schema (where its job and outbox tables live). */
+export const CATALOG_SCHEMA = 'catalog';
+
+export interface CatalogRuntime {
+  secrets: SecretBox;
+  allowPrivate: boolean;
+  /** the outbox and its delivery job kind, run by the catalog's job worker (workers.ts) */
+  webhooks: WebhookRuntime;
+}
+
+export function createCatalogRuntime(deps: WorkerDeps): CatalogRuntime {
+  const log = deps.log.child({ component: 'catalog-runtime' });
+  const secrets = masterSecretBox(deps.cfg, log);
+  const allowPrivate = deps.cfg.allowPrivateNetworkFetch;
+  const webhooks = new WebhookRuntime({
+    schema: CATALOG_SCHEMA,
+    service: 'catalog',
+    secrets,
+    allowPrivate,
+    log,
+    sql: toSql(deps.orm.em.fork()),
+    maxAttempts: deps.cfg.webhookMaxAttempts,
+    retryBaseMs: deps.cfg.webhookRetryBaseMs,
+    pollMs: deps.cfg.webhookPollMs,
+  });
+  return { secrets, allowPrivate, webhooks };
+}
