@@ -93,6 +93,8 @@ export const ERROR_TABLE = {
   // ai (document 2)
   'usr-not-registered': { status: 404, title: 'User not registered in this tenant' },
   model_unavailable: { status: 503, title: 'AI model temporarily unavailable' },
+  text_too_long: { status: 400, title: 'Input text exceeds the maximum length' },
+  invalid_language: { status: 400, title: 'Language code not supported' },
 
   // platform: account services and data transfers (document 1)
   CREDENTIAL_NOT_FOUND: { status: 404, title: 'Credential not found' },

@@ -1,6 +1,14 @@
 // AI service (document 2): API key + user JWT; error shape A, except usr-not-registered (shape B).
+// Analysis routes compute and store nothing: they need ai:read (docs/ai.md, Scopes).
 import { resource } from '../jsonapi.js';
 import type { Route } from '../types.js';
+
+const base = { service: 'ai', auth: 'apiKey+jwt', scope: 'ai:read', status: 200 } as const;
+
+/** Moderation answers only the requested categories: GraphQL's nulls for the others are dropped. */
+function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+}
 
 export const AI_ROUTES: Route[] = [
   {
@@ -14,5 +22,115 @@ export const AI_ROUTES: Route[] = [
     result: (d) => ({ data: resource('identity', d.registerIdentity) }),
     status: 201,
     responseType: 'identity',
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/ai/v1/text/sentiment',
+    operation: 'TextSentiment',
+    summary: 'Sentiment of an English text: score, label, confidence, per-class scores (VADER)',
+    body: { type: 'sentiment_requests', attributes: { text: 'string', language: 'string' }, required: ['text'] },
+    variables: (r) => ({ input: r.attributes }),
+    result: (d) => ({ data: resource('sentiment_results', d.textSentiment) }),
+    responseType: 'sentiment_results',
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/ai/v1/text/entities',
+    operation: 'TextEntities',
+    summary: 'Named entities with character offsets (PERSON, ORG, LOCATION, DATE, MONEY, PRODUCT, EVENT, WORK_OF_ART)',
+    body: { type: 'entity_requests', attributes: { text: 'string', types: 'string[]', language: 'string' }, required: ['text'] },
+    variables: (r) => ({ input: r.attributes }),
+    result: (d) => ({ data: resource('entity_results', d.textEntities) }),
+    responseType: 'entity_results',
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/ai/v1/text/key-phrases',
+    operation: 'TextKeyPhrases',
+    summary: 'Key noun phrases with scores',
+    body: { type: 'key_phrase_requests', attributes: { text: 'string', max_phrases: 'integer', language: 'string' }, required: ['text'] },
+    variables: (r) => ({ input: r.attributes }),
+    result: (d) => ({ data: resource('key_phrase_results', d.textKeyPhrases) }),
+    responseType: 'key_phrase_results',
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/ai/v1/text/language',
+    operation: 'TextLanguage',
+    summary: 'Language with confidence and alternatives (176 languages, fastText lid.176)',
+    body: { type: 'language_requests', attributes: { text: 'string' }, required: ['text'] },
+    variables: (r) => ({ input: r.attributes }),
+    result: (d) => ({ data: resource('language_results', d.textLanguage) }),
+    responseType: 'language_results',
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/ai/v1/text/summarize',
+    operation: 'TextSummarize',
+    summary: 'Extractive summary (TextRank) within max_length characters',
+    body: { type: 'summarize_requests', attributes: { text: 'string', max_length: 'integer', style: 'string', language: 'string' }, required: ['text'] },
+    variables: (r) => ({ input: r.attributes }),
+    result: (d) => ({ data: resource('summarize_results', d.textSummarize) }),
+    responseType: 'summarize_results',
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/ai/v1/moderation/text',
+    operation: 'ModerateText',
+    summary: 'Moderate a text: hate, violence, sexual, spam scores, overall flagged and action',
+    body: { type: 'moderation_requests', attributes: { text: 'string', categories: 'string[]' }, required: ['text'] },
+    variables: (r) => ({ input: r.attributes }),
+    result: (d) => ({ data: resource('moderation_results', { ...d.moderateText, categories: withoutNulls(d.moderateText.categories) }) }),
+    responseType: 'moderation_results',
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/ai/v1/embeddings',
+    operation: 'CreateEmbeddings',
+    summary: 'One embedding per input (model: hashed-ngrams-384 or an installed ONNX model)',
+    body: { type: 'embedding_requests', attributes: { inputs: 'string[]', model: 'string' }, required: ['inputs'] },
+    variables: (r) => ({ input: r.attributes }),
+    result: (d) => ({ data: resource('embedding_results', d.createEmbeddings) }),
+    responseType: 'embedding_results',
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/ai/v1/embeddings/similarity',
+    operation: 'EmbeddingSimilarity',
+    summary: 'Cosine similarity of source to each target',
+    body: { type: 'similarity_requests', attributes: { source: 'string', targets: 'string[]', model: 'string' }, required: ['source', 'targets'] },
+    variables: (r) => ({ input: r.attributes }),
+    result: (d) => ({ data: resource('similarity_results', d.embeddingSimilarity) }),
+    responseType: 'similarity_results',
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/ai/v1/translate',
+    operation: 'Translate',
+    summary: 'Translate with an installed Apertium pair (GET /ai/v1/translate/languages lists them)',
+    body: { type: 'translation_requests', attributes: { text: 'string', source_language: 'string', target_language: 'string' }, required: ['text', 'target_language'] },
+    variables: (r) => ({ input: r.attributes }),
+    result: (d) => ({ data: resource('translation_results', d.translate) }),
+    responseType: 'translation_results',
+  },
+  {
+    ...base,
+    method: 'GET',
+    path: '/ai/v1/translate/languages',
+    operation: 'TranslationLanguages',
+    summary: 'The languages of the installed translation pairs, each with the languages it translates into',
+    variables: () => ({}),
+    result: (d) => ({ data: d.translationLanguages.map((l: Record<string, unknown>) => resource('languages', l)) }),
+    responseType: 'languages',
+    list: true,
   },
 ];

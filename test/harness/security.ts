@@ -237,6 +237,12 @@ async function ensureResources(route: Route, t: SecTenant): Promise<void> {
   }
   await ensureBlockAndAccessResources(route, t);
   await ensureServiceResources(route, t);
+  // every AI call other than registration needs a registered user (ai.md, rule 1)
+  if (route.service === 'ai' && route.operation !== 'RegisterIdentity' && !t.extra.aiIdentity) {
+    const r = await rest('POST', `/identities/${t.userId}/register`, { headers: { 'x-app-id': t.appId, 'x-api-key': t.secretKey, authorization: `Bearer ${t.userToken}` } });
+    if (r.status !== 201) throw new Error(`fixture identity: ${describeRes(r)}`);
+    t.extra.aiIdentity = r.body.data.id;
+  }
 }
 
 /** The CRM block licensed to the account (and provisioned to the app where the path needs it); an access for :access_id. */
@@ -324,6 +330,16 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   ...SERVICE_BODIES,
   subscriptions: () => ({ model_code: 'starter', billing_cycle: 'monthly', trial: false }),
   payments: () => ({ reference: uniq('wire-') }),
+  // AI analysis (ai.md): a short real text each
+  sentiment_requests: () => ({ text: 'The service was friendly and fast.' }),
+  entity_requests: () => ({ text: 'Ada Lovelace visited London on 5 June 1833.' }),
+  key_phrase_requests: () => ({ text: 'Battery prices fell, so electric vehicles got cheaper.' }),
+  language_requests: () => ({ text: 'This sentence is written in English.' }),
+  summarize_requests: () => ({ text: 'Battery prices fell last year. Electric vehicles got cheaper as a result. Sales of electric vehicles doubled.', max_length: 60 }),
+  moderation_requests: () => ({ text: 'Have a lovely day.' }),
+  embedding_requests: () => ({ inputs: ['a red apple', 'a green pear'] }),
+  similarity_requests: () => ({ source: 'a red apple', targets: ['a green apple', 'stock prices'] }),
+  translation_requests: () => ({ text: 'The cat sleeps.', source_language: 'en', target_language: 'es' }),
 };
 
 /** Create a resource through REST once per tenant and remember its id under `name`. */
@@ -585,6 +601,25 @@ export function securityCases(route: Route): SecurityCase[] {
         },
       },
     );
+    if (route.service === 'ai' && route.operation !== 'RegisterIdentity') {
+      const scope = requiredScope(route)!;
+      cases.push(
+        {
+          name: `a key with every scope but ${scope} → 403`,
+          run: async (r, { a }) => {
+            const { key } = await createKey(a, { scopes: KEY_SCOPES.filter((x) => x !== scope), name: `no ${scope}` });
+            expectServiceError(await call(r, a, { headers: credentialsFor(r, a, key) }), s, 403, 'INSUFFICIENT_SCOPE');
+          },
+        },
+        {
+          name: 'a user JWT of a user not registered in this tenant → 404 usr-not-registered (shape B)',
+          run: async (r, { a }) => {
+            const headers = { ...credentialsFor(r, a), authorization: `Bearer ${mintToken({ sub: uniq('stranger_'), scopes: [] })}` };
+            expectServiceError(await call(r, a, { headers }), s, 404, 'usr-not-registered');
+          },
+        },
+      );
+    }
     if (route.operation === 'RegisterIdentity') {
       cases.push({
         name: 'registering another user without identities:write → 403',
