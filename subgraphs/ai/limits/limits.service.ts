@@ -7,6 +7,9 @@ import type { IdentityEntity } from '../identities/identity.entity.js';
 import { requireRegisteredUser } from '../identities/identity.service.js';
 import { AI_PLAN_LIMITS, isAiPlan, type AiPlan, type AiPlanLimits } from './plans.js';
 
+/** Analysis computes and stores nothing: reading is enough (docs/ai.md, Scopes). */
+export const AI_READ = 'ai:read';
+
 export function planLimits(ctx: AiContext): AiPlanLimits & { plan: AiPlan } {
   const p = (ctx.tenant.plan ?? '').toLowerCase();
   const plan = isAiPlan(p) ? p : ctx.loaders.runtime.models.cfg.defaultPlan;
@@ -14,12 +17,12 @@ export function planLimits(ctx: AiContext): AiPlanLimits & { plan: AiPlan } {
 }
 
 /**
- * Admits one text call: registered caller (usr-not-registered), then the request rate
+ * Admits one text call: key, ai:read and a registered caller (requireRegisteredUser), then the request rate
  * (rate_limit_exceeded with the wait in meta.retryAfterMs), then the total characters of `texts`
  * (text_too_long naming `parameter` and the limit).
  */
 export async function admitTextCall(ctx: AiContext, texts: readonly string[], parameter: string): Promise<IdentityEntity> {
-  const identity = await requireRegisteredUser(ctx);
+  const identity = await requireRegisteredUser(ctx, AI_READ);
   const limits = planLimits(ctx);
   await hitRate(ctx, 'requests', limits.requestsPerMinute, limits.plan);
   const chars = texts.reduce((s, t) => s + [...t].length, 0);
@@ -34,7 +37,7 @@ export async function admitTextCall(ctx: AiContext, texts: readonly string[], pa
 
 /** One image against the plan's images per minute (for the image endpoints). */
 export async function admitImageCall(ctx: AiContext): Promise<IdentityEntity> {
-  const identity = await requireRegisteredUser(ctx);
+  const identity = await requireRegisteredUser(ctx, AI_READ);
   const limits = planLimits(ctx);
   await hitRate(ctx, 'requests', limits.requestsPerMinute, limits.plan);
   await hitRate(ctx, 'images', limits.imagesPerMinute, limits.plan);

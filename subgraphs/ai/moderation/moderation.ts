@@ -1,5 +1,5 @@
 // Text moderation (ai.md, Moderation): lexicon and rule based for every category (docs/ai.md).
-import { Arg, Authorized, Ctx, Field, Float, ID, InputType, Mutation, ObjectType, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, Float, ID, InputType, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { AiContext } from '../context.js';
@@ -48,7 +48,6 @@ export async function moderateText(ctx: AiContext, input: ModerationInput): Prom
 
 @Resolver()
 export class ModerationResolver {
-  @Authorized('ai:read')
   @Mutation(() => ModerationResult, { description: 'Moderate a text for hate, violence, sexual content and spam' })
   moderateText(@Ctx() ctx: AiContext, @Arg('input', () => ModerationInput) input: ModerationInput): Promise<ModerationResult> {
     return moderateText(ctx, input);

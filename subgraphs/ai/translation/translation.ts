@@ -1,11 +1,11 @@
 // Translation (ai.md, Translation) with Apertium, for exactly the language pairs installed on the
 // machine (models/apertium.ts). Without source_language, fastText lid.176 picks it.
-import { Arg, Authorized, Ctx, Field, Float, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, Float, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { AiContext } from '../context.js';
 import { requireRegisteredUser } from '../identities/identity.service.js';
-import { admitTextCall } from '../limits/limits.service.js';
+import { admitTextCall, AI_READ } from '../limits/limits.service.js';
 import { iso1 } from '../models/apertium.js';
 import { languageName } from '../models/language.js';
 import { runModel } from '../text/text.service.js';
@@ -60,7 +60,7 @@ export async function translate(ctx: AiContext, input: TranslateInput): Promise<
 }
 
 export async function translationLanguages(ctx: AiContext): Promise<TranslationLanguage[]> {
-  await requireRegisteredUser(ctx);
+  await requireRegisteredUser(ctx, AI_READ);
   const engine = await ctx.loaders.runtime.models.translator;
   const codes = [...new Set(engine.pairs.flatMap((p) => [p.source, p.target]))].sort();
   return codes.map((code) => ({
@@ -73,13 +73,11 @@ export async function translationLanguages(ctx: AiContext): Promise<TranslationL
 
 @Resolver()
 export class TranslationResolver {
-  @Authorized('ai:read')
   @Mutation(() => TranslationResult, { description: 'Translate a text with an installed Apertium pair' })
   translate(@Ctx() ctx: AiContext, @Arg('input', () => TranslateInput) input: TranslateInput): Promise<TranslationResult> {
     return translate(ctx, input);
   }
 
-  @Authorized('ai:read')
   @Query(() => [TranslationLanguage], { description: 'The languages of the installed translation pairs' })
   translationLanguages(@Ctx() ctx: AiContext): Promise<TranslationLanguage[]> {
     return translationLanguages(ctx);
