@@ -27,7 +27,7 @@ type Source = 'list' | 'catalog' | 'wink' | 'compromise';
  * Confidence of an entity = the precision its source and type reached on the labelled set
  * test/ai-quality/entities.json (see docs/ai.md, Quality); a list match is exact by construction.
  */
-const CONFIDENCE: Record<Source, number> = { catalog: 0.95, list: 0.9, wink: 0.9, compromise: 0.7 };
+const CONFIDENCE: Record<Source, number> = { catalog: 0.95, list: 0.95, wink: 0.6, compromise: 0.9 };
 const PRIORITY: Record<Source, number> = { catalog: 4, list: 3, wink: 2, compromise: 1 };
 
 interface Candidate extends Entity {
@@ -53,8 +53,11 @@ const LISTS: Array<[EntityType, RegExp]> = [
 export class EntityRecognizer {
   constructor(private readonly wink: Wink) {}
 
-  /** Entities of `types` (all when empty); `productNames` are the caller's catalogue names (case-insensitive). */
-  recognize(text: string, types: readonly EntityType[] = [], productNames: readonly string[] = []): Entity[] {
+  /**
+   * Entities of `types` (all when empty); `productNames` are the caller's catalogue names
+   * (case-insensitive). `lists: false` leaves the maintained lists out (the quality bench's baseline).
+   */
+  recognize(text: string, types: readonly EntityType[] = [], productNames: readonly string[] = [], opts: { lists?: boolean } = {}): Entity[] {
     const wanted = new Set<EntityType>(types.length ? types : ENTITY_TYPES);
     const found: Candidate[] = [];
     const add = (type: EntityType, start: number, end: number, source: Source) => {
@@ -66,7 +69,7 @@ export class EntityRecognizer {
 
     const catalog = phraseMatcher(productNames, 'giu');
     if (catalog && wanted.has('PRODUCT')) for (const m of text.matchAll(catalog)) add('PRODUCT', m.index, m.index + m[0].length, 'catalog');
-    for (const [type, re] of LISTS) if (wanted.has(type)) for (const m of text.matchAll(re)) add(type, m.index, m.index + m[0].length, 'list');
+    if (opts.lists !== false) for (const [type, re] of LISTS) if (wanted.has(type)) for (const m of text.matchAll(re)) add(type, m.index, m.index + m[0].length, 'list');
 
     if (wanted.has('DATE') || wanted.has('MONEY')) {
       const its = this.wink.its;
