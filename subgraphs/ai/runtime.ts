@@ -6,6 +6,7 @@ import type { RedisClientType } from 'redis';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../lib/rate-limit.js';
 import { connectRedis } from '../../lib/redis.js';
 import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
+import { CatalogProductNames } from './catalog/catalog-names.js';
 import { loadAiConfig, type AiConfig } from './config.js';
 import { Apertium } from './models/apertium.js';
 import { OnnxModelDirectory } from './models/onnx-embeddings.js';
@@ -17,6 +18,7 @@ export interface AiModels {
   onnx: OnnxModelDirectory;
   translator: Promise<Apertium>;
   limiter: RateLimiter;
+  productNames: CatalogProductNames;
 }
 
 export class AiRuntime {
@@ -39,6 +41,7 @@ export class AiRuntime {
       onnx: new OnnxModelDirectory(cfg.modelsDir),
       translator,
       limiter: this.redis ? new RedisRateLimiter(this.redis) : new MemoryRateLimiter(),
+      productNames: new CatalogProductNames(deps.cfg.subgraphUrls.catalog, deps.cfg.internalSecret, deps.log),
     };
     void text.ready().then(() => deps.log.info('AI text models loaded', text.health()));
     return {

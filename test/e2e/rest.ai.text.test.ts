@@ -87,6 +87,18 @@ describe('POST /ai/v1/text/entities', () => {
     expect(g.body.data.textEntities.entities).toEqual(r.body.data.attributes.entities.map(({ confidence: _c, ...e }: any) => e));
   });
 
+  test("PRODUCT recognises the tenant's own catalogue names (read from the catalog service), not another tenant's", async () => {
+    const [mine, other] = await Promise.all([aiUser(), aiUser()]);
+    const name = `Aurora ${uniq('Lamp')}`;
+    const p = await rest('POST', '/v1/products', { body: jsonApi('products', { name, sku: uniq('SKU-') }), headers: mine.t.keyHeaders });
+    expect(p.status).toBe(201);
+    const text = `Yesterday I bought the ${name.toLowerCase()} for my desk.`;
+    const r = await post(mine, '/ai/v1/text/entities', 'entity_requests', { text, types: ['PRODUCT'] });
+    expect(r.body.data.attributes.entities).toEqual([{ text: name.toLowerCase(), type: 'PRODUCT', start: text.indexOf(name.toLowerCase()), end: text.indexOf(name.toLowerCase()) + name.length, confidence: 0.95 }]);
+    const theirs = await post(other, '/ai/v1/text/entities', 'entity_requests', { text, types: ['PRODUCT'] });
+    expect(theirs.body.data.attributes.entities).toEqual([]);
+  });
+
   test('an unknown type → 422 naming types', async () => {
     expectServiceError(await post(u, '/ai/v1/text/entities', 'entity_requests', { text: 'x', types: ['ANIMAL'] }), 'ai', 422, 'VALIDATION_FAILED', { parameter: 'types' });
   });

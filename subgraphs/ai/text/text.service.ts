@@ -32,7 +32,9 @@ export async function extractEntities(ctx: AiContext, input: EntitiesInput) {
   const unknown = types.filter((t) => !(ENTITY_TYPES as readonly string[]).includes(t));
   if (unknown.length) throw new DomainError('VALIDATION_FAILED', `types: unknown entity type ${unknown.join(', ')}; known: ${ENTITY_TYPES.join(', ')}`, { parameter: 'types' });
   await admitText(ctx, input.text, input.language);
-  const entities = await runModel(ctx, 'entities', { text: input.text, types: types as EntityType[] });
+  const wantsProducts = !types.length || types.includes('PRODUCT');
+  const productNames = wantsProducts ? await ctx.loaders.runtime.models.productNames.names(ctx.tenant) : [];
+  const entities = await runModel(ctx, 'entities', { text: input.text, types: types as EntityType[], productNames });
   return { id: newId('ent'), entities, model: TEXT_MODELS.entities };
 }
 
