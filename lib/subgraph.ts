@@ -25,18 +25,20 @@ import { VERSION } from './version.js';
 export const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@inaccessible"])';
 
-export interface SubgraphContext<L = unknown> {
+export interface SubgraphContext<L = unknown, R = unknown> {
   tenant: TenantContext;
   em: EntityManager;
   log: Logger;
   pubsub: PubSub;
   loaders: L;
   requestId: string;
+  /** the subgraph's process-level services (SubgraphDefinition.runtime); undefined when it has none */
+  runtime: R;
 }
 
 type ReferenceResolvers = Record<string, { __resolveReference: (ref: any, ctx: any, info: any) => unknown }>;
 
-export interface SubgraphDefinition<L = unknown> {
+export interface SubgraphDefinition<L = unknown, R = unknown> {
   name: SubgraphName;
   /** PostgreSQL schema owned by this subgraph */
   dbSchema: string;
@@ -51,7 +53,13 @@ export interface SubgraphDefinition<L = unknown> {
   filters?: Options['filters'];
   /** Tenant scoping in one place: set the ORM filter parameters for this request. */
   scope(em: EntityManager, tenant: TenantContext): void;
-  createLoaders(ctx: Omit<SubgraphContext<L>, 'loaders'>): L;
+  createLoaders(ctx: Omit<SubgraphContext<L, R>, 'loaders'>): L;
+  /**
+   * The process-level services the subgraph's requests and workers use (connection pools, in-memory
+   * caches, limiters), built once at start and passed explicitly: to every request as `ctx.runtime`,
+   * to the workers as `deps.runtime`. Built before the workers, closed after them.
+   */
+  runtime?(deps: WorkerDeps): Promise<SubgraphRuntime<R>>;
   /**
    * Background work hosted by the subgraph's process (process-wide runtimes, outbox workers, periodic
    * jobs). Started in order before the server listens, so the first request finds them running and
@@ -59,9 +67,14 @@ export interface SubgraphDefinition<L = unknown> {
    * reverse order after the server closed and before the ORM closes, so a worker started later may
    * still use one started earlier while it stops.
    */
-  workers?(deps: WorkerDeps): Worker[] | Promise<Worker[]>;
+  workers?(deps: WorkerDeps & { runtime: R }): Worker[] | Promise<Worker[]>;
   /** Extra readiness facts of the process (e.g. which models are loaded), shown under `details` in /health/ready. */
-  health?(): Promise<Record<string, unknown>>;
+  health?(runtime: R): Promise<Record<string, unknown>>;
+}
+
+export interface SubgraphRuntime<R> {
+  value: R;
+  stop(): Promise<void>;
 }
 
 export interface WorkerDeps {
@@ -133,7 +146,14 @@ export async function startSubgraph(
     plugins: [ApolloServerPluginInlineTraceDisabled()],
   });
   await apollo.start();
-  const workers = (await def.workers?.({ cfg, orm, pubsub, log })) ?? [];
+  const runtime = await def.runtime?.({ cfg, orm, pubsub, log });
+  let workers: Worker[];
+  try {
+    workers = (await def.workers?.({ cfg, orm, pubsub, log, runtime: runtime?.value })) ?? [];
+  } catch (e) {
+    await runtime?.stop();
+    throw e;
+  }
 
   const context = async (headers: Record<string, string | string[] | undefined>): Promise<SubgraphContext> => {
     const v = verifyTenantContext(headerValue(headers[TENANT_HEADER]), cfg.internalSecret);
@@ -141,7 +161,7 @@ export async function startSubgraph(
     const em = orm.em.fork();
     def.scope(em, v.ctx);
     const requestId = v.ctx.requestId || randomUUID();
-    const base = { tenant: v.ctx, em, log: log.child({ requestId }), pubsub, requestId };
+    const base = { tenant: v.ctx, em, log: log.child({ requestId }), pubsub, requestId, runtime: runtime?.value };
     return { ...base, loaders: def.createLoaders(base) };
   };
 
@@ -160,7 +180,7 @@ export async function startSubgraph(
         .getConnection()
         .execute('select 1')
         .then(async () => {
-          const details = def.health ? await def.health().catch((e: Error) => ({ error: e.message })) : undefined;
+          const details = def.health ? await def.health(runtime?.value).catch((e: Error) => ({ error: e.message })) : undefined;
           sendJson(res, 200, { status: 'ok', service: def.name, database: 'ok', ...(details ? { details } : {}) });
         })
         .catch((e) => sendJson(res, 503, { status: 'unavailable', service: def.name, database: String((e as Error).message) }));
@@ -172,6 +192,7 @@ export async function startSubgraph(
   const variable = `${def.name.toUpperCase()}_PORT`;
   const stopWorkers = async () => {
     for (const w of [...workers].reverse()) await w.stop();
+    await runtime?.stop();
   };
   let port: number;
   try {

@@ -7,16 +7,13 @@ export interface AiLoaders {
   identityById: DataLoader<string, IdentityEntity | null>;
   identityByUser: DataLoader<string, IdentityEntity | null>;
   identityCountByApp: DataLoader<string, number>;
-  /** the process's models and limit counters (runtime.ts), passed to every request */
-  runtime: AiRuntime;
 }
 
-export type AiContext = SubgraphContext<AiLoaders>;
+export type AiContext = SubgraphContext<AiLoaders, AiRuntime>;
 
 /** Per-request loaders: every relation and __resolveReference batches through these (no N+1). */
-export function createAiLoaders(ctx: Omit<AiContext, 'loaders'>, runtime: AiRuntime): AiLoaders {
+export function createAiLoaders(ctx: Omit<AiContext, 'loaders'>): AiLoaders {
   return {
-    runtime,
     identityById: new DataLoader(async (ids) => {
       const rows = await ctx.em.find(IdentityEntity, { id: { $in: [...ids] } });
       const byId = new Map(rows.map((r) => [r.id, r]));

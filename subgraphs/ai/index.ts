@@ -1,6 +1,6 @@
 // The ai subgraph: identities, plan limits, text analysis, moderation, embeddings and translation
 // (document 2). Model code lives in ./models (no GraphQL, no HTTP); runtime.ts holds the loaded
-// models of this process and travels to every request in its context.
+// models of this process, on every request as ctx.runtime.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { appTenantFilter, scopeToApp } from '../../lib/tenant-entity.js';
 import { createAiLoaders, type AiLoaders } from './context.js';
@@ -13,11 +13,9 @@ import { ModerationResolver } from './moderation/moderation.js';
 import { EmbeddingResolver } from './embeddings/embedding.resolver.js';
 import { TranslationResolver } from './translation/translation.js';
 import { migrations } from './migrations/index.js';
-import { AiRuntime } from './runtime.js';
+import { aiHealth, createAiRuntime, type AiRuntime } from './runtime.js';
 
-const runtime = new AiRuntime();
-
-export const ai: SubgraphDefinition<AiLoaders> = {
+export const ai: SubgraphDefinition<AiLoaders, AiRuntime> = {
   name: 'ai',
   dbSchema: 'ai',
   resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver],
@@ -26,8 +24,8 @@ export const ai: SubgraphDefinition<AiLoaders> = {
   migrations,
   filters: appTenantFilter(['IdentityEntity']),
   scope: scopeToApp,
-  createLoaders: (base) => createAiLoaders(base, runtime),
-  // the text-model workers, the ONNX model directory, Apertium and the plan counters (runtime.ts)
-  workers: async (deps) => [await runtime.start(deps)],
-  health: () => runtime.health(),
+  createLoaders: createAiLoaders,
+  // the text-model workers, the ONNX model directory, Apertium, catalogue names and the plan counters
+  runtime: createAiRuntime,
+  health: aiHealth,
 };

@@ -96,6 +96,6 @@ export async function inPathPlatform(ctx: PlatformContext, pid: string): Promise
   }
   const em = ctx.em.fork();
   scopeToFixedPlatform(em, t, target);
-  const base = { tenant: t, em, log: ctx.log, pubsub: ctx.pubsub, requestId: ctx.requestId };
+  const base = { tenant: t, em, log: ctx.log, pubsub: ctx.pubsub, requestId: ctx.requestId, runtime: ctx.runtime };
   return { ...base, loaders: createPlatformLoaders(base) };
 }

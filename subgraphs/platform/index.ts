@@ -58,6 +58,7 @@ const SERVICE_ENTITIES = [
 import { BILLING_ENTITIES, BILLING_RESOLVERS } from './subscriptions/billing.module.js';
 import { REPORTING_RESOLVERS } from './reporting/reporting.module.js';
 import { startBillingWorker } from './subscriptions/billing.worker.js';
+import { JobEntity } from '../../lib/jobs/index.js';
 import { useReportCacheFromConfig } from './reporting/reporting.cache.js';
 
 export const platform: SubgraphDefinition<PlatformLoaders> = {
@@ -65,7 +66,7 @@ export const platform: SubgraphDefinition<PlatformLoaders> = {
   dbSchema: 'platform',
   resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, DomainResolver, ...SERVICE_RESOLVERS, ...BILLING_RESOLVERS, ...REPORTING_RESOLVERS],
   referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference, ...blockReference },
-  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES],
+  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES, JobEntity],
   migrations,
   // Tenant scoping in one place: the `platform` filter on accounts, apps and keys (tenancy.ts).
   filters: platformFilters,
@@ -74,7 +75,7 @@ export const platform: SubgraphDefinition<PlatformLoaders> = {
   // background work of this process, started in this order before the server listens and stopped
   // in reverse: the runtime first (master-key SecretBox, object store, webhook delivery worker:
   // runtime.ts), since the renewal job records account events through it; then subscription
-  // renewals (subscriptions/billing.worker.ts) and the report cache's Redis connection when
+  // renewals (subscriptions/billing.worker.ts, a recurring job of lib/jobs) and the report cache's Redis connection when
   // REDIS_URL is set (reporting/reporting.cache.ts)
-  workers: (deps) => [startPlatformRuntime(deps), startBillingWorker(deps), useReportCacheFromConfig(deps)],
+  workers: async (deps) => [startPlatformRuntime(deps), await startBillingWorker(deps), useReportCacheFromConfig(deps)],
 };

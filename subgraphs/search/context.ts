@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { SubgraphContext } from '../../lib/subgraph.js';
 import { IndexEntity } from './indexes/index.entity.js';
+import type { SearchRuntime } from './runtime.js';
 
 export interface SearchLoaders {
   indexById: DataLoader<string, IndexEntity | null>;
@@ -8,7 +9,7 @@ export interface SearchLoaders {
   indexesByApp: DataLoader<string, IndexEntity[]>;
 }
 
-export type SearchContext = SubgraphContext<SearchLoaders>;
+export type SearchContext = SubgraphContext<SearchLoaders, SearchRuntime>;
 
 /** Per-request loaders: every relation and __resolveReference batches through these (no N+1). */
 export function createSearchLoaders(ctx: Omit<SearchContext, 'loaders'>): SearchLoaders {

@@ -1,6 +1,6 @@
 // The search subgraph: indexes, documents, tasks, search, suggestions, analytics and webhooks
-// (document 3 part B). The engine (./engine) is pure code; ./runtime.ts runs the task worker, the
-// webhook dispatcher and the in-memory engines of this process.
+// (document 3 part B). The engine (./engine) is pure code; ./runtime.ts holds this process's pool and
+// in-memory engines (./index-engines), ./workers.ts runs the task worker and webhook dispatcher.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { appTenantFilter, scopeToApp } from '../../lib/tenant-entity.js';
 import { createSearchLoaders, type SearchLoaders } from './context.js';
@@ -12,16 +12,18 @@ import { DocumentEntity } from './documents/document.entity.js';
 import { DocumentResolver } from './documents/document.resolver.js';
 import { TaskEntity, TaskPayloadEntity } from './tasks/task.entity.js';
 import { TaskResolver } from './tasks/task.resolver.js';
-import { IndexSnapshotEntity } from './engines/snapshot.entity.js';
-import { SearchResolver } from './searching/search.resolver.js';
+import { IndexSnapshotEntity } from './index-engines/snapshot.entity.js';
+import { SearchResolver } from './search-queries/search.resolver.js';
 import { SearchEventEntity, SearchQueryEntity } from './analytics/analytics.entity.js';
 import { AnalyticsResolver } from './analytics/analytics.resolver.js';
 import { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEntity } from './webhooks/webhook.entity.js';
 import { WebhookResolver } from './webhooks/webhook.resolver.js';
 import { migrations } from './migrations/index.js';
-import { startSearchRuntime } from './runtime.js';
+import { JobEntity } from '../../lib/jobs/index.js';
+import { createSearchRuntime, type SearchRuntime } from './runtime.js';
+import { startSearchWorkers } from './workers.js';
 
-export const search: SubgraphDefinition<SearchLoaders> = {
+export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
   name: 'search',
   dbSchema: 'search',
   resolvers: [IndexResolver, AppIndexesResolver, DocumentResolver, TaskResolver, SearchResolver, AnalyticsResolver, WebhookResolver],
@@ -37,11 +39,14 @@ export const search: SubgraphDefinition<SearchLoaders> = {
     WebhookEntity,
     WebhookDeliveryEntity,
     WebhookAttemptEntity,
+    JobEntity,
   ],
   migrations,
   filters: appTenantFilter(['IndexEntity', 'TaskEntity', 'SearchQueryEntity', 'SearchEventEntity', 'WebhookEntity', 'WebhookDeliveryEntity']),
   scope: scopeToApp,
   createLoaders: createSearchLoaders,
-  // the task worker, webhook dispatcher and engine cache of this process (runtime.ts)
-  workers: async (deps) => [await startSearchRuntime(deps)],
+  // the pool, engines, analytics buffer and limiter of this process, on every request as ctx.runtime
+  runtime: createSearchRuntime,
+  // the task worker, webhook dispatcher and engine snapshots (workers.ts)
+  workers: startSearchWorkers,
 };

@@ -1,98 +1,65 @@
-// The search service's process-level machinery, started once with the subgraph (SubgraphDefinition
-// .start): the pg pool of the hot paths, the in-memory engines, the task worker, the webhook
-// dispatcher, the analytics buffer and the searches-per-second limiter. Request handlers reach it
-// through searchRuntime(); one search subgraph runs per process.
-import type { MikroORM } from '@mikro-orm/postgresql';
+// The search service's process-level services, built once per process (SubgraphDefinition.runtime)
+// and passed explicitly: requests get them as `ctx.runtime`, the workers (workers.ts) as
+// `deps.runtime`. The pg pool of the hot paths, the in-memory engines, the analytics buffer, the
+// searches-per-second limiter. Nothing here imports the task or webhook code that uses it.
 import type pg from 'pg';
-import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
 import type { PubSub } from '../../lib/pubsub.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../lib/rate-limit.js';
 import { connectRedis } from '../../lib/redis.js';
+import type { SubgraphRuntime, WorkerDeps } from '../../lib/subgraph.js';
 import { AnalyticsBuffer } from './analytics/analytics.buffer.js';
 import { loadSearchConfig, type SearchConfig } from './config.js';
 import { createPool } from './db.js';
 import { engineFactory } from './engine/index.js';
-import { EngineRegistry } from './engines/engine-registry.js';
-import { TaskWorker } from './tasks/task.worker.js';
-import { WebhookDispatcher } from './webhooks/webhook.dispatcher.js';
+import { EngineRegistry } from './index-engines/engine-registry.js';
 
 export interface SearchRuntime {
   cfg: SearchConfig;
   pool: pg.Pool;
+  /** the database URL the pool connects to (the workers' LISTEN connections use it too) */
+  dbUrl: string;
   log: Logger;
   pubsub: PubSub;
   engines: EngineRegistry;
   limiter: RateLimiter;
   analytics: AnalyticsBuffer;
   allowPrivateNetwork: boolean;
-  /** null when SEARCH_WORKER=0 */
-  worker: TaskWorker | null;
+  /** after a commit that queued webhook deliveries: wake this process's dispatcher (none runs when SEARCH_WORKER=0) */
   wakeDispatcher(): void;
+  /** the dispatcher of this process registers its wake-up here when it starts (workers.ts) */
+  attachDispatcher(wake: (() => void) | undefined): void;
 }
 
-let current: SearchRuntime | undefined;
-
-export function searchRuntime(): SearchRuntime {
-  if (!current) throw new Error('the search runtime is not started (SubgraphDefinition.start)');
-  return current;
-}
-
-/** How long the worker must have been idle before a snapshot is written (they cost CPU). */
-const SNAPSHOT_QUIET_MS = 3000;
-
-export async function startSearchRuntime(deps: { orm: MikroORM; cfg: Config; log: Logger; pubsub: PubSub }): Promise<{ stop(): Promise<void> }> {
+export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRuntime<SearchRuntime>> {
   const cfg = loadSearchConfig();
   const log = deps.log.child({ component: 'search-runtime' });
   const dbUrl = deps.orm.config.get('clientUrl') as string;
   const pool = createPool(dbUrl);
   pool.on('error', (e) => log.warn('idle pg connection lost', { err: e }));
   const redis = deps.cfg.redisUrl ? await connectRedis(deps.cfg.redisUrl, log) : undefined;
-  let dispatcher: WebhookDispatcher | undefined;
+  let dispatcher: (() => void) | undefined;
   const rt: SearchRuntime = {
     cfg,
     pool,
+    dbUrl,
     log,
     pubsub: deps.pubsub,
     engines: new EngineRegistry(pool, engineFactory, log),
     limiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     analytics: new AnalyticsBuffer(pool, log, cfg.analyticsFlushMs),
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
-    worker: null,
-    wakeDispatcher: () => dispatcher?.wake(),
+    wakeDispatcher: () => dispatcher?.(),
+    attachDispatcher: (wake) => (dispatcher = wake),
   };
-  current = rt;
   rt.analytics.start();
-  let maintenance: NodeJS.Timeout | undefined;
-  if (cfg.worker) {
-    rt.worker = new TaskWorker(rt, dbUrl);
-    await rt.worker.start();
-    dispatcher = new WebhookDispatcher(rt);
-    dispatcher.start();
-    let busy = false;
-    maintenance = setInterval(() => {
-      if (busy || Date.now() - rt.worker!.lastActivity < SNAPSHOT_QUIET_MS) return;
-      const due = rt.engines.snapshotCandidates(cfg.snapshotEveryDocs);
-      if (!due.length) return;
-      busy = true;
-      (async () => {
-        for (const id of due) await rt.engines.snapshot(id);
-      })()
-        .catch((e) => log.error('engine snapshot failed', { err: e }))
-        .finally(() => (busy = false));
-    }, 1000);
-    maintenance.unref();
-  }
-  log.info('search runtime started', { worker: cfg.worker ? rt.worker!.id : null, defaultPlan: cfg.defaultPlan });
+  log.info('search runtime started', { defaultPlan: cfg.defaultPlan, worker: cfg.worker });
   return {
+    value: rt,
     async stop() {
-      clearInterval(maintenance);
-      await rt.worker?.stop();
-      await dispatcher?.stop();
       await rt.analytics.stop();
       await pool.end();
       await redis?.quit().catch(() => undefined);
-      if (current === rt) current = undefined;
     },
   };
 }

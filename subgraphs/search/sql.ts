@@ -1,5 +1,8 @@
 // Qualified table names of the search schema, for the hand-written SQL of the hot paths (task
 // claiming, bulk document writes, analytics aggregation). The entities define the same tables.
+/** the search subgraph's PostgreSQL schema */
+export const SCHEMA = 'search';
+
 export const T = {
   indexes: '"search"."indexes"',
   documents: '"search"."documents"',
@@ -11,6 +14,7 @@ export const T = {
   webhooks: '"search"."webhooks"',
   deliveries: '"search"."webhook_deliveries"',
   attempts: '"search"."webhook_attempts"',
+  jobs: '"search"."jobs"',
 } as const;
 
 /** affected rows of an em.execute(..., 'run') */

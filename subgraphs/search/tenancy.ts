@@ -3,7 +3,6 @@ import { DomainError } from '../../lib/errors.js';
 import type { Environment } from '../../lib/tenant.js';
 import type { SearchContext } from './context.js';
 import { PLAN_LIMITS, planOf, type PlanCode, type PlanLimits } from './plans.js';
-import { searchRuntime } from './runtime.js';
 
 export interface AppPartition {
   appId: string;
@@ -17,7 +16,7 @@ export function requireApp(ctx: SearchContext): AppPartition {
 }
 
 export function planCode(ctx: SearchContext): PlanCode {
-  return planOf(ctx.tenant.plan, searchRuntime().cfg.defaultPlan);
+  return planOf(ctx.tenant.plan, ctx.runtime.cfg.defaultPlan);
 }
 
 export function planLimits(ctx: SearchContext): PlanLimits & { plan: PlanCode } {

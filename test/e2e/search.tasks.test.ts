@@ -61,13 +61,18 @@ describe('POST /search/v1/tasks/:task_id/cancel', () => {
   test('an enqueued task is canceled and never runs; later tasks of the index run; a finished task is returned unchanged', async () => {
     const uid = await createIndex(t, { primary_key: 'id' });
     const indexId = (await rest('GET', `/search/v1/indexes/${uid}`, { headers: t.keyHeaders })).body.data.id;
-    // Hold the index's queue with a task "processing" elsewhere (a worker of another process), so what
-    // follows stays enqueued for as long as the test needs.
+    // Hold the index's queue with a task "processing" elsewhere (its job leased by a worker of another
+    // process), so what follows stays enqueued for as long as the test needs.
     const blocker = await withDb(stackDbUrl(), async (c) => {
       const r = await c.query(
-        `insert into search.tasks (app_id, environment, index_id, index_uid, type, status, details, enqueued_at, started_at, attempts, worker, lease_until)
-         values ($1, 'live', $2, $3, 'settings_update', 'processing', '{}', now(), now(), 1, 'test-blocker', now() + interval '1 hour') returning id`,
+        `insert into search.tasks (app_id, environment, index_id, index_uid, type, status, details, enqueued_at, started_at, attempts, worker)
+         values ($1, 'live', $2, $3, 'settings_update', 'processing', '{}', now(), now(), 1, 'test-blocker') returning id`,
         [t.appId, indexId, uid],
+      );
+      await c.query(
+        `insert into search.jobs (kind, key, payload, status, attempts, run_at, created_at, started_at, worker, lease_until)
+         values ('search.task', $1, jsonb_build_object('taskId', $2::text), 'running', 1, now(), now(), now(), 'test-blocker', now() + interval '1 hour')`,
+        [`index:${indexId}`, r.rows[0].id],
       );
       return r.rows[0].id as string;
     });
@@ -83,7 +88,10 @@ describe('POST /search/v1/tasks/:task_id/cancel', () => {
     const c2 = await rest('POST', `/search/v1/tasks/${queued.body.data.id}/cancel`, { headers: t.keyHeaders });
     expect(c2.body).toMatchObject({ data: { attributes: { status: 'canceled' } }, meta: { canceled: false } });
 
-    await withDb(stackDbUrl(), (c) => c.query(`update search.tasks set status = 'failed', finished_at = now(), lease_until = null where id = $1`, [blocker]));
+    await withDb(stackDbUrl(), async (c) => {
+      await c.query(`update search.tasks set status = 'failed', finished_at = now() where id = $1`, [blocker]);
+      await c.query(`update search.jobs set status = 'dead', finished_at = now(), lease_until = null where worker = 'test-blocker' and payload->>'taskId' = $1`, [blocker]);
+    });
     expect((await waitTask(t, next.body.data.id)).attributes.status).toBe('succeeded');
     expect((await waitTask(t, queued.body.data.id)).attributes.status).toBe('canceled');
     expectServiceError(await rest('GET', `/search/v1/indexes/${uid}/documents/never`, { headers: t.keyHeaders }), 'search', 404, 'document_not_found');

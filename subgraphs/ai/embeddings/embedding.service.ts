@@ -39,7 +39,7 @@ export async function similarity(ctx: AiContext, input: SimilarityInput) {
 }
 
 export function listEmbeddingModels(ctx: AiContext): EmbeddingModel[] {
-  const onnx = ctx.loaders.runtime.models.onnx.names().map((name) => ({ name, kind: 'onnx', dimensions: null }));
+  const onnx = ctx.runtime.onnx.names().map((name) => ({ name, kind: 'onnx', dimensions: null }));
   return [{ name: HASHED_MODEL, kind: 'builtin', dimensions: HASHED_DIMENSIONS }, ...onnx];
 }
 
@@ -49,7 +49,7 @@ async function embed(ctx: AiContext, texts: string[], model: string | null | und
     const r = await runModel(ctx, 'hashedEmbed', { texts });
     return { model: name, vectors: r.map((e) => e.vector), tokens: r.reduce((s, e) => s + e.tokens, 0) };
   }
-  const onnx = ctx.loaders.runtime.models.onnx;
+  const onnx = ctx.runtime.onnx;
   if (!onnx.has(name)) {
     const known = listEmbeddingModels(ctx).map((m) => m.name);
     throw new DomainError('VALIDATION_FAILED', `model "${name}" is not installed; installed: ${known.join(', ')}. An operator adds one by placing <name>/model.onnx and vocab.txt in ${onnx.root}`, { parameter: 'model' });

@@ -12,7 +12,7 @@ export const AI_READ = 'ai:read';
 
 export function planLimits(ctx: AiContext): AiPlanLimits & { plan: AiPlan } {
   const p = (ctx.tenant.plan ?? '').toLowerCase();
-  const plan = isAiPlan(p) ? p : ctx.loaders.runtime.models.cfg.defaultPlan;
+  const plan = isAiPlan(p) ? p : ctx.runtime.cfg.defaultPlan;
   return { plan, ...AI_PLAN_LIMITS[plan] };
 }
 
@@ -46,7 +46,7 @@ export async function admitImageCall(ctx: AiContext): Promise<IdentityEntity> {
 
 async function hitRate(ctx: AiContext, what: 'requests' | 'images', limit: number | null, plan: AiPlan): Promise<void> {
   if (limit === null) return;
-  const r = await ctx.loaders.runtime.models.limiter.hit(`ai:${what}:${ctx.tenant.appId}:${ctx.tenant.environment}`, limit);
+  const r = await ctx.runtime.limiter.hit(`ai:${what}:${ctx.tenant.appId}:${ctx.tenant.environment}`, limit);
   if (!r.allowed) {
     throw new DomainError('RATE_LIMITED', `The ${plan} plan allows ${limit} AI ${what} per minute; retry in ${Math.ceil(r.resetMs / 1000)} s`, {
       meta: { limit, retryAfterMs: r.resetMs },

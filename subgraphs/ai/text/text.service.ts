@@ -33,7 +33,7 @@ export async function extractEntities(ctx: AiContext, input: EntitiesInput) {
   if (unknown.length) throw new DomainError('VALIDATION_FAILED', `types: unknown entity type ${unknown.join(', ')}; known: ${ENTITY_TYPES.join(', ')}`, { parameter: 'types' });
   await admitText(ctx, input.text, input.language);
   const wantsProducts = !types.length || types.includes('PRODUCT');
-  const productNames = wantsProducts ? await ctx.loaders.runtime.models.productNames.names(ctx.tenant) : [];
+  const productNames = wantsProducts ? await ctx.runtime.productNames.names(ctx.tenant) : [];
   const entities = await runModel(ctx, 'entities', { text: input.text, types: types as EntityType[], productNames });
   return { id: newId('ent'), entities, model: TEXT_MODELS.entities };
 }
@@ -86,7 +86,7 @@ export function checkLanguageHint(language: string, supported: readonly string[]
 /** A model call; a model that failed to load answers model_unavailable. */
 export async function runModel<O extends TextOp>(ctx: AiContext, op: O, args: TextOps[O]['args']): Promise<TextOps[O]['result']> {
   try {
-    return await ctx.loaders.runtime.models.text.run(op, args);
+    return await ctx.runtime.text.run(op, args);
   } catch (e) {
     ctx.log.error('text model call failed', { op, err: e });
     throw new DomainError('model_unavailable', `The text models are not available (${(e as Error).message}); see /health/detailed and docs/ai.md, Operations`);

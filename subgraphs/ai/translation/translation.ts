@@ -38,7 +38,7 @@ export class TranslationLanguage {
 export async function translate(ctx: AiContext, input: TranslateInput): Promise<TranslationResult> {
   await admitTextCall(ctx, [input.text], 'text');
   if (!input.text.trim()) throw new DomainError('VALIDATION_FAILED', 'text must not be empty', { parameter: 'text' });
-  const engine = await ctx.loaders.runtime.models.translator;
+  const engine = await ctx.runtime.translator;
   if (!engine.pairs.length) {
     throw new DomainError('model_unavailable', 'No translation pair is installed; an operator installs Apertium pairs, e.g. apt-get install apertium apertium-eng-spa (docs/ai.md, Translation)');
   }
@@ -61,7 +61,7 @@ export async function translate(ctx: AiContext, input: TranslateInput): Promise<
 
 export async function translationLanguages(ctx: AiContext): Promise<TranslationLanguage[]> {
   await requireRegisteredUser(ctx, AI_READ);
-  const engine = await ctx.loaders.runtime.models.translator;
+  const engine = await ctx.runtime.translator;
   const codes = [...new Set(engine.pairs.flatMap((p) => [p.source, p.target]))].sort();
   return codes.map((code) => ({
     id: code,

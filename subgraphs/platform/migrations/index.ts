@@ -6,6 +6,7 @@ import { Migration20261122091811_seed_blocks } from './Migration20261122091811_s
 import { Migration20261122093328_account_services_transfers } from './Migration20261122093328_account_services_transfers.js';
 import { Migration20261122093536_billing } from './Migration20261122093536_billing.js';
 import { Migration20261122093537_seed_subscription_models } from './Migration20261122093537_seed_subscription_models.js';
+import { Migration20261124083115_jobs } from './Migration20261124083115_jobs.js';
 
 export const migrations = [
   { name: 'Migration20261122090119_init', class: Migration20261122090119_init },
@@ -15,4 +16,5 @@ export const migrations = [
   { name: 'Migration20261122093328_account_services_transfers', class: Migration20261122093328_account_services_transfers },
   { name: 'Migration20261122093536_billing', class: Migration20261122093536_billing },
   { name: 'Migration20261122093537_seed_subscription_models', class: Migration20261122093537_seed_subscription_models },
+  { name: 'Migration20261124083115_jobs', class: Migration20261124083115_jobs },
 ];

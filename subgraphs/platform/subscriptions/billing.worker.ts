@@ -1,38 +1,47 @@
-// Runs the renewal job periodically inside the platform subgraph process (every replica: the job
-// itself shares the work safely). Runs never overlap within one process.
+// The renewal job as a recurring job of lib/jobs (kind `platform.billing.renewal`): one run at a
+// time across every replica (its dedupe key admits one pending run), each run enqueuing the next
+// `intervalMs` later in the transaction that completes it. Every process makes sure a run is
+// pending when it starts (first run FIRST_RUN_MS after start when none is). A run that fails is
+// retried with backoff; one dead-lettered still schedules the next, so the cycle never stops.
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { systemClock, type Clock } from '../../../lib/clock.js';
+import { enqueueJob, startJobWorker, type JobKind, type SqlClient } from '../../../lib/jobs/index.js';
 import type { Worker, WorkerDeps } from '../../../lib/subgraph.js';
 import { runBillingCycle } from './billing.job.js';
 
 export const BILLING_INTERVAL_MS = 60_000;
+export const BILLING_JOB_KIND = 'platform.billing.renewal';
 const FIRST_RUN_MS = 5_000;
+const SCHEMA = 'platform';
 
-export function startBillingWorker(deps: WorkerDeps, opts: { intervalMs?: number; clock?: Clock } = {}): Worker {
+function scheduleNext(tx: SqlClient, inMs: number) {
+  return enqueueJob(tx, SCHEMA, { kind: BILLING_JOB_KIND, dedupeKey: BILLING_JOB_KIND, runAt: new Date(Date.now() + inMs) });
+}
+
+export function billingRenewalKind(deps: WorkerDeps, opts: { intervalMs?: number; clock?: Clock } = {}): JobKind {
   const log = deps.log.child({ worker: 'billing' });
   const clock = opts.clock ?? systemClock;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = runBillingCycle({ em: deps.orm.em.fork(), clock, pubsub: deps.pubsub, log })
-      .then((r) => {
-        if (r.subscriptions || r.failed) log.info('billing run', { ...r });
-      })
-      .catch((err) => log.error('billing run failed', { err }))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const first = setTimeout(tick, FIRST_RUN_MS);
-  const timer = setInterval(tick, opts.intervalMs ?? BILLING_INTERVAL_MS);
-  first.unref();
-  timer.unref();
+  const every = opts.intervalMs ?? BILLING_INTERVAL_MS;
   return {
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
+    kind: BILLING_JOB_KIND,
+    maxAttempts: 3,
+    backoff: { baseMs: 2000, maxMs: 30_000 },
+    async handle({ complete }) {
+      const r = await runBillingCycle({ em: deps.orm.em.fork(), clock, pubsub: deps.pubsub, log });
+      if (r.subscriptions || r.failed) log.info('billing run', { ...r });
+      await deps.orm.em.fork().transactional(async (tx) => {
+        await complete(tx as EntityManager, r);
+        await scheduleNext(tx as EntityManager, every);
+      });
+    },
+    async onDead(_job, error, tx) {
+      log.error('billing run dead-lettered; the next one is scheduled', { error });
+      await scheduleNext(tx, every);
     },
   };
+}
+
+export async function startBillingWorker(deps: WorkerDeps, opts: { intervalMs?: number; clock?: Clock; firstRunMs?: number } = {}): Promise<Worker> {
+  await scheduleNext(deps.orm.em.fork(), opts.firstRunMs ?? FIRST_RUN_MS);
+  return startJobWorker(deps, { schema: SCHEMA, kinds: [billingRenewalKind(deps, opts)] });
 }

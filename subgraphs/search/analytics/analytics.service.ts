@@ -5,7 +5,6 @@ import { DomainError } from '../../../lib/errors.js';
 import type { SearchContext } from '../context.js';
 import { one, rows } from '../db.js';
 import { getIndex } from '../indexes/index.service.js';
-import { searchRuntime } from '../runtime.js';
 import { T } from '../sql.js';
 import { requireApp } from '../tenancy.js';
 import { normaliseQuery } from './analytics.buffer.js';
@@ -61,7 +60,7 @@ export async function recordEvent(ctx: SearchContext, e: EventInput) {
   if (e.eventType !== 'search' && !documentId) throw new DomainError('VALIDATION_FAILED', `document_id is required for ${e.eventType} events`, { parameter: 'document_id' });
   if (e.eventType === 'click' && e.position == null) throw new DomainError('VALIDATION_FAILED', 'position is required for click events', { parameter: 'position' });
   if (e.eventType === 'search' && query === null) throw new DomainError('VALIDATION_FAILED', 'query is required for search events', { parameter: 'query' });
-  const pool = searchRuntime().pool;
+  const pool = ctx.runtime.pool;
   // A client-posted search is counted with the service's own searches (its hit count unknown).
   const row =
     e.eventType === 'search'
@@ -93,7 +92,7 @@ export async function recordEvent(ctx: SearchContext, e: EventInput) {
 async function scope(ctx: SearchContext, uid: string, p: string | null | undefined) {
   const index = await getIndex(ctx, uid);
   // This process's buffered searches count too.
-  await searchRuntime().analytics.flush();
+  await ctx.runtime.analytics.flush();
   const per = period(p);
   return { index, per, interval: PERIODS[per] };
 }
@@ -101,7 +100,7 @@ async function scope(ctx: SearchContext, uid: string, p: string | null | undefin
 export async function popularSearches(ctx: SearchContext, uid: string, p?: string | null, l?: number | null) {
   const limit = limitOf(l);
   const { index, per, interval } = await scope(ctx, uid, p);
-  const pool = searchRuntime().pool;
+  const pool = ctx.runtime.pool;
   const list = await rows<{ query: string; count: string; unique_users: string; avg_click_position: string | null }>(
     pool,
     `with s as (select query, user_id, session_id from ${T.queries} where index_id = $1 and created_at >= now() - $2::interval and query <> ''),
@@ -129,7 +128,7 @@ export async function popularSearches(ctx: SearchContext, uid: string, p?: strin
 export async function noResultSearches(ctx: SearchContext, uid: string, p?: string | null, l?: number | null) {
   const limit = limitOf(l);
   const { index, per, interval } = await scope(ctx, uid, p);
-  const pool = searchRuntime().pool;
+  const pool = ctx.runtime.pool;
   const list = await rows<{ query: string; count: string; last_searched_at: Date }>(
     pool,
     `select query, count(*) as count, max(created_at) as last_searched_at from ${T.queries}
@@ -149,7 +148,7 @@ export async function noResultSearches(ctx: SearchContext, uid: string, p?: stri
 export async function clicks(ctx: SearchContext, uid: string, p?: string | null, l?: number | null) {
   const limit = limitOf(l);
   const { index, per, interval } = await scope(ctx, uid, p);
-  const pool = searchRuntime().pool;
+  const pool = ctx.runtime.pool;
   const list = await rows<{ document_id: string; clicks: string; impressions: string; avg_position: string | null }>(
     pool,
     `with i as (select d.doc, count(*) as impressions

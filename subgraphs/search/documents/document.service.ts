@@ -7,7 +7,6 @@ import { engineCall } from '../errors.js';
 import { getIndex, validatePrimaryKey } from '../indexes/index.service.js';
 import type { IndexEntity } from '../indexes/index.entity.js';
 import { MAX_DOCUMENTS_PER_BATCH } from '../plans.js';
-import { searchRuntime } from '../runtime.js';
 import type { TaskRow } from '../tasks/task.queue.js';
 import { enqueue } from '../tasks/task.service.js';
 import { planLimits } from '../tenancy.js';
@@ -42,7 +41,7 @@ export async function addDocuments(ctx: SearchContext, uid: string, documents: u
   const pk = validatePrimaryKey(primaryKey);
   const limits = planLimits(ctx);
   if (limits.documentsPerIndex !== null && index.numberOfDocuments + documents.length > limits.documentsPerIndex) {
-    await checkDocumentLimit(index, documents as Document[], pk, limits.documentsPerIndex, limits.plan);
+    await checkDocumentLimit(ctx, index, documents as Document[], pk, limits.documentsPerIndex, limits.plan);
   }
   return enqueue(ctx, {
     indexId: index.id,
@@ -54,7 +53,7 @@ export async function addDocuments(ctx: SearchContext, uid: string, documents: u
 }
 
 /** Would the batch take the index over its plan limit? Replacements do not count; new ids do. */
-async function checkDocumentLimit(index: IndexEntity, docs: Document[], given: string | undefined, limit: number, plan: string): Promise<void> {
+async function checkDocumentLimit(ctx: SearchContext, index: IndexEntity, docs: Document[], given: string | undefined, limit: number, plan: string): Promise<void> {
   let pk = index.primaryKey ?? given;
   if (!pk) {
     try {
@@ -71,7 +70,7 @@ async function checkDocumentLimit(index: IndexEntity, docs: Document[], given: s
       /* an invalid id fails the task; it adds no document */
     }
   });
-  const existing = await countLive(searchRuntime().pool, index.id, [...ids]);
+  const existing = await countLive(ctx.runtime.pool, index.id, [...ids]);
   const total = index.numberOfDocuments + ids.size - existing;
   if (total > limit) {
     throw new DomainError('document_limit_exceeded', `Index \`${index.uid}\` would hold ${total} documents; the ${plan} plan allows ${limit} per index.`, {
@@ -82,7 +81,7 @@ async function checkDocumentLimit(index: IndexEntity, docs: Document[], given: s
 
 export async function getDocument(ctx: SearchContext, uid: string, id: string, fields?: string[] | null): Promise<Document> {
   const index = await getIndex(ctx, uid);
-  const doc = isValidDocumentId(id) ? await readDocument(searchRuntime().pool, index.id, id) : null;
+  const doc = isValidDocumentId(id) ? await readDocument(ctx.runtime.pool, index.id, id) : null;
   if (!doc) throw new DomainError('document_not_found', `Document \`${id}\` not found in index \`${uid}\`.`, { parameter: 'document_id' });
   return pick(doc, fields);
 }
@@ -102,10 +101,10 @@ export async function listDocuments(ctx: SearchContext, uid: string, a: Document
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new DomainError('BAD_REQUEST', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`, { parameter: 'limit' });
   let ids: string[] | undefined;
   if (a.filter !== undefined && a.filter !== null && a.filter !== '') {
-    const engine = await searchRuntime().engines.get(index);
+    const engine = await ctx.runtime.engines.get(index);
     ids = engineCall(() => engine.filterIds(a.filter as string), 'filter');
   }
-  const page = await readDocuments(searchRuntime().pool, index.id, { offset, limit, ids });
+  const page = await readDocuments(ctx.runtime.pool, index.id, { offset, limit, ids });
   return { offset, limit, total: page.total, results: page.rows.map((r) => ({ id: r.id, fields: pick(r.body, a.fields) })) };
 }
 
@@ -136,7 +135,7 @@ export async function deleteByFilter(ctx: SearchContext, uid: string, filter: un
   const empty = filter === undefined || filter === null || (typeof filter === 'string' && !filter.trim()) || (Array.isArray(filter) && !filter.length);
   if (empty) throw new DomainError('VALIDATION_FAILED', 'filter is required', { parameter: 'filter' });
   if (typeof filter !== 'string' && !Array.isArray(filter)) throw new DomainError('invalid_filter_syntax', 'filter must be a string or an array', { parameter: 'filter' });
-  const engine = await searchRuntime().engines.get(index);
+  const engine = await ctx.runtime.engines.get(index);
   engineCall(() => engine.filterIds(filter as string), 'filter');
   return enqueue(ctx, {
     indexId: index.id,

@@ -13,6 +13,7 @@ import { documentId } from './document-id.js';
 import { checkSettings, shapeOf } from './settings.js';
 import { snapshotOf } from './snapshot.js';
 import { normalize } from './tokenizer.js';
+import type { EngineState } from './state.js';
 import { EngineError, type Document, type Engine, type EngineSettings, type SearchRequest, type SearchResult } from './types.js';
 
 /** Segments below BASE live documents are level 0; each level is MERGE_FACTOR times larger. */
@@ -31,19 +32,6 @@ const AUTO_MAX_LEVEL = 1;
 /** Size level of a segment: 0 below BASE, then one level per MERGE_FACTOR times more documents. */
 function level(live: number): number {
   return live < BASE ? 0 : Math.floor(Math.log(live / BASE) / Math.log(MERGE_FACTOR)) + 1;
-}
-
-export interface EngineState {
-  settings: EngineSettings;
-  rules: Rule[];
-  stopWords: Set<string>;
-  synonyms: SynonymIndex;
-  segments: Segment[];
-  alive: Bitset;
-  nextId: number;
-  docs: (Document | undefined)[];
-  extIds: (string | undefined)[];
-  scratch: MatchScratch;
 }
 
 export class SegmentedEngine implements Engine, EngineState {

@@ -4,7 +4,7 @@
 // through offset/limit; estimatedTotalHits still counts every candidate (exact here, not estimated).
 import { and, bitset, setAll, toIds, type Bitset } from './bitset.js';
 import { bucketSort, Collector } from './bucket-sort.js';
-import type { EngineState } from './engine.js';
+import type { EngineState } from './state.js';
 import { computeFacets } from './facets.js';
 import { compileFilter, evaluate } from './filter/evaluate.js';
 import { covered, valueAt } from './fields.js';

@@ -4,7 +4,6 @@ import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { SearchContext } from '../context.js';
 import { one, withTx } from '../db.js';
-import { searchRuntime } from '../runtime.js';
 import { T } from '../sql.js';
 import { defaultSuggestionSettings, mergeSuggestionSettings, type SuggestionSettingsData } from '../suggestions/suggestion-settings.rules.js';
 import { insertFinishedTask, type TaskRow } from '../tasks/task.queue.js';
@@ -39,7 +38,7 @@ export async function createIndex(ctx: SearchContext, input: CreateIndexInput): 
   const primaryKey = validatePrimaryKey(input.primaryKey);
   const settings = mergeSettings(defaultSettings(), parseSettingsPatch(input.settings));
   const limits = planLimits(ctx);
-  const rt = searchRuntime();
+  const rt = ctx.runtime;
   const { row, task } = await withTx(rt.pool, async (c) => {
     // One creator at a time per partition, so "fewer than N indexes" holds under concurrency.
     await c.query('select pg_advisory_xact_lock(hashtext($1))', [`search.indexes:${appId}:${environment}`]);
@@ -64,7 +63,7 @@ export async function createIndex(ctx: SearchContext, input: CreateIndexInput): 
   // After commit: subscribers never hear of an index that was rolled back.
   const index = recordFromRow(row);
   await publish(ctx, 'index.created', index);
-  await publishTaskEvent(task, 'task.succeeded');
+  await publishTaskEvent(ctx, task, 'task.succeeded');
   rt.wakeDispatcher();
   return { index, task };
 }
@@ -146,7 +145,7 @@ export async function getSynonyms(ctx: SearchContext, uid: string): Promise<Pick
 export async function updateSuggestionSettings(ctx: SearchContext, uid: string, patch: Record<string, unknown>): Promise<SuggestionSettingsData> {
   const index = await getIndex(ctx, uid);
   const merged = mergeSuggestionSettings(index.suggestionSettings ?? defaultSuggestionSettings(), patch);
-  const rt = searchRuntime();
+  const rt = ctx.runtime;
   const updated = await withTx(rt.pool, async (c) => {
     const r = await one(c, `update ${T.indexes} set suggestion_settings = $2, updated_at = clock_timestamp() where id = $1 returning id`, [index.id, JSON.stringify(merged)]);
     if (r) await queueWebhookEvent(c, { appId: index.appId, environment: index.environment }, 'settings.updated', { index_uid: index.uid, suggestion_settings: merged });

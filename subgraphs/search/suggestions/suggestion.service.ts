@@ -12,7 +12,6 @@ import { rows } from '../db.js';
 import type { Document } from '../engine/types.js';
 import { engineCall } from '../errors.js';
 import { getIndex } from '../indexes/index.service.js';
-import { searchRuntime } from '../runtime.js';
 import { T } from '../sql.js';
 import { defaultSuggestionSettings } from './suggestion-settings.rules.js';
 
@@ -91,7 +90,7 @@ export async function suggest(ctx: SearchContext, uid: string, input: { query: s
     else found.set(key, { text, frequency: n });
   };
 
-  const rt = searchRuntime();
+  const rt = ctx.runtime;
   await rt.analytics.flush(); // this process's latest searches count too
   const past = await rows<{ query: string; n: string }>(
     rt.pool,

@@ -1,5 +1,6 @@
 // Every write to an index is a task (Meilisearch's index-scheduler): enqueued → processing →
-// succeeded | failed | canceled. Ids are a sequence, so "in order" is simply "by id" (per index).
+// succeeded | failed | canceled. Per index, ids are drawn in commit order (task.queue.ts), so "in
+// order" is simply "by id"; each task runs as a job of lib/jobs keyed by its index.
 // The documents of an addition wait in task_payloads until the task runs.
 import { Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { BigIntType, type Opt } from '@mikro-orm/core';
@@ -64,16 +65,13 @@ export class TaskEntity extends AppScopedEntity {
   @Property({ type: 'integer', nullable: true })
   durationMs?: number | null;
 
-  /** how many times a worker claimed it (> 1 only after a worker died mid-task) */
+  /** how many times a worker took it up (> 1 only after a worker died or a fault was retried) */
   @Property({ type: 'integer', default: 0 })
   attempts: number & Opt = 0;
 
-  /** the claiming worker (process) */
+  /** the worker (process) that ran it last; its job (lib/jobs, kind search.task) holds the lease */
   @Property({ length: 80, nullable: true })
   worker?: string | null;
-
-  @Property({ type: 'timestamptz', nullable: true })
-  leaseUntil?: Date | null;
 }
 
 /** The task's input (documents, ids, filter, settings) until it has run; deleted when it finishes. */

@@ -1,12 +1,19 @@
-// Tasks in PostgreSQL: enqueue (task row + payload + NOTIFY in one transaction), read, cancel.
+// Tasks in PostgreSQL: enqueue (task row + payload + its job in one transaction), read, cancel.
 // Everything here takes the tenant explicitly; callers have resolved it from the request context.
 import type pg from 'pg';
+import { insertJob, lockJobKey } from '../../../lib/jobs/store.js';
 import type { Db } from '../db.js';
 import { one, rows, run, withTx } from '../db.js';
-import { T } from '../sql.js';
+import { SCHEMA, T } from '../sql.js';
 import type { TaskErrorData, TaskStatus, TaskType } from './task.entity.js';
 
-export const TASK_CHANNEL = 'search_tasks';
+/** The job kind that runs a task (task.job.ts); its payload is `{ taskId }`. */
+export const TASK_JOB_KIND = 'search.task';
+
+/** The job key of an index: its tasks run one at a time, in the order they were accepted. */
+export function indexQueueKey(indexId: string): string {
+  return `index:${indexId}`;
+}
 
 export interface TaskRow {
   id: string;
@@ -40,17 +47,22 @@ export interface NewTask {
   payload?: string;
 }
 
-/** Insert a task (and its payload) and wake the workers; `db` may be an open transaction. */
-export async function insertTask(db: Db, t: NewTask): Promise<TaskRow> {
+/**
+ * Insert a task, its payload and the job that runs it, in `c`'s transaction. The task number is
+ * drawn under the index's queue lock (held until commit), like the job's id: for one index, task
+ * numbers increase in commit order, so "by id" is the order of acceptance and of application.
+ */
+export async function insertTask(c: pg.PoolClient, t: NewTask): Promise<TaskRow> {
+  const key = t.indexId ? indexQueueKey(t.indexId) : null;
+  if (key) await lockJobKey(c, SCHEMA, key);
   const row = await one<TaskRow>(
-    db,
+    c,
     `insert into ${T.tasks} (app_id, environment, index_id, index_uid, type, status, details, enqueued_at, attempts)
      values ($1, $2, $3, $4, $5, 'enqueued', $6, clock_timestamp(), 0) returning ${TASK_COLUMNS}`,
     [t.appId, t.environment, t.indexId, t.indexUid, t.type, JSON.stringify(t.details)],
   );
-  if (t.payload !== undefined) await run(db, `insert into ${T.payloads} (task_id, body) values ($1, $2)`, [row!.id, t.payload]);
-  // Delivered at commit, to every search process LISTENing (the worker wakes at once).
-  await run(db, `select pg_notify($1, '')`, [TASK_CHANNEL]);
+  if (t.payload !== undefined) await run(c, `insert into ${T.payloads} (task_id, body) values ($1, $2)`, [row!.id, t.payload]);
+  await insertJob(c, SCHEMA, { kind: TASK_JOB_KIND, key, payload: { taskId: String(row!.id) } });
   return row!;
 }
 

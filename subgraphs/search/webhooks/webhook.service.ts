@@ -2,7 +2,6 @@
 // list, deactivate, and the delivery log. Rows go through the ORM with the tenant filter.
 import { DomainError } from '../../../lib/errors.js';
 import type { SearchContext } from '../context.js';
-import { searchRuntime } from '../runtime.js';
 import { requireApp } from '../tenancy.js';
 import { checkWebhookUrl } from './url-guard.js';
 import { WEBHOOK_EVENTS, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEntity, type WebhookEvent } from './webhook.entity.js';
@@ -24,7 +23,7 @@ export async function registerWebhook(ctx: SearchContext, input: { url: string; 
   if (typeof input.secret !== 'string' || input.secret.length < MIN_SECRET || input.secret.length > 256) {
     throw new DomainError('VALIDATION_FAILED', `secret must be a string of ${MIN_SECRET} to 256 characters (it signs every delivery)`, { parameter: 'secret' });
   }
-  const url = await checkWebhookUrl(input.url, searchRuntime().allowPrivateNetwork);
+  const url = await checkWebhookUrl(input.url, ctx.runtime.allowPrivateNetwork);
   const active = await ctx.em.count(WebhookEntity, { active: true });
   if (active >= MAX_WEBHOOKS) throw new DomainError('VALIDATION_FAILED', `An app may have at most ${MAX_WEBHOOKS} active webhooks`, { parameter: 'url' });
   const hook = ctx.em.create(WebhookEntity, { appId, environment, url: url.toString(), events: [...new Set(input.events)] as WebhookEvent[], secret: input.secret });

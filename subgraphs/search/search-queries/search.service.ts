@@ -8,7 +8,6 @@ import type { SearchRequest, SearchResult } from '../engine/types.js';
 import { engineCall } from '../errors.js';
 import { getIndex } from '../indexes/index.service.js';
 import type { IndexEntity } from '../indexes/index.entity.js';
-import { searchRuntime } from '../runtime.js';
 import { planLimits, requireApp } from '../tenancy.js';
 
 export interface SearchParams extends SearchRequest {
@@ -31,7 +30,7 @@ async function takeSearchBudget(ctx: SearchContext, searches: number): Promise<v
   const { appId, environment } = requireApp(ctx);
   const limits = planLimits(ctx);
   if (limits.searchesPerSecond === null) return;
-  const rt = searchRuntime();
+  const rt = ctx.runtime;
   let last;
   for (let i = 0; i < searches; i++) last = await rt.limiter.hit(`search:${appId}:${environment}`, limits.searchesPerSecond, 1000);
   if (last && !last.allowed) {
@@ -49,7 +48,7 @@ function withDefaults(p: SearchParams): SearchRequest {
 }
 
 async function run(ctx: SearchContext, index: IndexEntity, p: SearchParams, parameterPrefix?: string): Promise<SearchAnswer> {
-  const rt = searchRuntime();
+  const rt = ctx.runtime;
   const engine = await rt.engines.get(index);
   const result = engineCall(() => engine.search(withDefaults(p)), parameterPrefix);
   const { appId, environment } = requireApp(ctx);

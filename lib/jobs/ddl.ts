@@ -1,0 +1,18 @@
+// The statements that create a subgraph's jobs table: what `migration:create` generates from
+// JobEntity, held once here so each subgraph's migration calls this instead of carrying a copy.
+// A test checks that a table built from these statements and the entity agree. They describe the
+// table as first created: a later change to JobEntity gets its own exported statements and a new
+// migration in each subgraph, never an edit here.
+import { jobsTable } from './sql.js';
+
+export function jobsTableDdl(schema: string): string[] {
+  const t = jobsTable(schema);
+  return [
+    `create table ${t} ("id" bigserial primary key, "kind" varchar(120) not null, "key" varchar(300) null, "dedupe_key" varchar(300) null, "payload" jsonb not null, "status" text not null default 'queued', "attempts" int not null default 0, "max_attempts" int null, "run_at" timestamptz not null, "lease_until" timestamptz null, "worker" varchar(80) null, "progress" jsonb null, "result" jsonb null, "last_error" text null, "created_at" timestamptz not null, "started_at" timestamptz null, "finished_at" timestamptz null)`,
+    `create index "jobs_kind_status_id_index" on ${t} ("kind", "status", "id")`,
+    `create index "jobs_dedupe_key_status_index" on ${t} ("dedupe_key", "status")`,
+    `create index "jobs_key_status_id_index" on ${t} ("key", "status", "id")`,
+    `create index "jobs_status_run_at_index" on ${t} ("status", "run_at")`,
+    `alter table ${t} add constraint "jobs_status_check" check ("status" in ('queued', 'running', 'succeeded', 'dead', 'canceled'))`,
+  ];
+}

@@ -1,0 +1,163 @@
+// Tasks run as jobs of lib/jobs (kind `search.task`, keyed by index: one at a time per index, in the
+// order they were accepted). For one task:
+//  1. start (short transaction): the task reads `processing` with this worker's id and attempt, the
+//     index `is_indexing`; the `task.processing` event follows. A task canceled meanwhile is done.
+//  2. run (one transaction): lock the task row (a worker that re-claimed the job after our lease ran
+//     out waits here, then finds it finished), apply the effects, mark it succeeded, write the
+//     webhook outbox and complete the job — all or nothing;
+//  3. after commit: update this process's engine, publish the task event, wake the dispatcher.
+// A client error (bad document, limit) fails the task with nothing applied. Any other fault is
+// retried by the queue with backoff; a task whose job is dead-lettered (its attempts ran out,
+// SEARCH_TASK_MAX_ATTEMPTS) fails with `task_interrupted`.
+import type pg from 'pg';
+import { DomainError } from '../../../lib/errors.js';
+import { searchTaskTopic, type SearchTaskEventName, type SearchTaskEventPayload } from '../../../lib/events.js';
+import type { JobContext, JobKind } from '../../../lib/jobs/index.js';
+import type { Environment } from '../../../lib/tenant.js';
+import { one, run, withTx } from '../db.js';
+import { asClientError } from '../errors.js';
+import type { SearchRuntime } from '../runtime.js';
+import { T } from '../sql.js';
+import { queueWebhookEvent } from '../webhooks/outbox.js';
+import type { TaskErrorData } from './task.entity.js';
+import { failureEvent, HANDLERS, lockIndex, type HandlerResult } from './task.handlers.js';
+import { TASK_COLUMNS, TASK_JOB_KIND, type TaskRow } from './task.queue.js';
+
+export interface TaskJobPayload {
+  taskId: string;
+}
+
+export function taskJobKind(rt: SearchRuntime): JobKind<TaskJobPayload> {
+  return {
+    kind: TASK_JOB_KIND,
+    maxAttempts: rt.cfg.taskMaxAttempts,
+    leaseMs: rt.cfg.taskLeaseMs,
+    // a fault (database gone) is retried soon: 1 s, 2 s, 4 s… up to one lease
+    backoff: { baseMs: 1000, maxMs: rt.cfg.taskLeaseMs },
+    handle: (ctx) => runTask(rt, ctx),
+    onDead: (job, error, tx) => interrupted(rt, job.payload.taskId, job.attempts, error, tx as pg.PoolClient),
+  };
+}
+
+async function runTask(rt: SearchRuntime, ctx: JobContext<TaskJobPayload>): Promise<void> {
+  const task = await start(rt, ctx);
+  if (!task) return;
+  const startedAt = task.started_at ? task.started_at.getTime() : Date.now();
+  let result: HandlerResult | null;
+  try {
+    result = await withTx(rt.pool, async (c) => {
+      const cur = await one<{ status: string; worker: string | null }>(c, `select status, worker from ${T.tasks} where id = $1 for update`, [task.id]);
+      if (!cur || cur.status !== 'processing' || cur.worker !== ctx.job.worker) return null;
+      const index = await lockIndex(c, task.index_id);
+      if (!index) throw new DomainError('index_not_found', `Index \`${task.index_uid}\` not found.`, { parameter: 'index_uid' });
+      const handler = HANDLERS[task.type];
+      if (!handler) throw new DomainError('BAD_REQUEST', `Task type ${task.type} is not processed by workers.`);
+      const payload = await one<{ body: string }>(c, `select body from ${T.payloads} where task_id = $1`, [task.id]);
+      const r = await handler({ c, task, index, payload: payload ? JSON.parse(payload.body) : {}, rt, elapsed: () => Date.now() - startedAt });
+      await run(
+        c,
+        `update ${T.tasks} set status = 'succeeded', details = $2, error = null, finished_at = clock_timestamp(),
+                duration_ms = greatest(0, round(extract(epoch from clock_timestamp() - started_at) * 1000))::int
+          where id = $1`,
+        [task.id, JSON.stringify(r.details)],
+      );
+      if (!r.indexDeleted) {
+        // Tasks of an index are applied in id order, so the applied task only moves forward.
+        await run(c, `update ${T.indexes} set applied_task_id = greatest(applied_task_id, $2), is_indexing = false, updated_at = clock_timestamp() where id = $1`, [index.id, task.id]);
+      }
+      await run(c, `delete from ${T.payloads} where task_id = $1`, [task.id]);
+      if (r.webhook) await queueWebhookEvent(c, { appId: task.app_id, environment: task.environment }, r.webhook.event, r.webhook.data);
+      await ctx.complete(c);
+      return r;
+    });
+  } catch (e) {
+    const client = asClientError(e);
+    if (!client) throw e; // retried by the queue
+    await fail(rt, ctx, task, { code: client.code, message: client.message, ...(client.opts.parameter ? { parameter: client.opts.parameter } : {}) });
+    return;
+  }
+  if (!result) return;
+  await result.after?.().catch((e) => rt.log.error('engine update after commit failed', { taskId: task.id, err: e }));
+  await publish(rt, task, 'task.succeeded', result.count);
+  if (result.webhook) rt.wakeDispatcher();
+}
+
+/** Step 1: the task reads processing (this worker, this attempt); undefined when it was canceled. */
+async function start(rt: SearchRuntime, ctx: JobContext<TaskJobPayload>): Promise<TaskRow | undefined> {
+  const task = await withTx(rt.pool, async (c) => {
+    const t = await one<TaskRow>(
+      c,
+      `update ${T.tasks} set status = 'processing', started_at = clock_timestamp(), attempts = $2, worker = $3
+        where id = $1 and status in ('enqueued', 'processing')
+        returning ${TASK_COLUMNS}`,
+      [ctx.job.payload.taskId, ctx.job.attempts, ctx.job.worker],
+    );
+    if (t?.index_id) await run(c, `update ${T.indexes} set is_indexing = true where id = $1`, [t.index_id]);
+    return t;
+  });
+  if (task) await publish(rt, task, 'task.processing', null);
+  return task;
+}
+
+/** Mark the task failed with its outbox event and complete the job, in one transaction. */
+async function fail(rt: SearchRuntime, ctx: JobContext<TaskJobPayload>, task: TaskRow, error: TaskErrorData): Promise<void> {
+  const done = await withTx(rt.pool, async (c) => {
+    const ok = await recordFailure(c, task, error);
+    await ctx.complete(c);
+    return ok;
+  });
+  if (!done) return;
+  await publish(rt, task, 'task.failed', null);
+  rt.wakeDispatcher();
+}
+
+/** The job's attempts ran out (its workers kept dying, or a fault persisted): the task fails. */
+async function interrupted(rt: SearchRuntime, taskId: string, attempts: number, error: string, c: pg.PoolClient): Promise<() => Promise<void>> {
+  const task = await one<TaskRow>(c, `select ${TASK_COLUMNS} from ${T.tasks} where id = $1 for update`, [taskId]);
+  const failed =
+    task &&
+    (await recordFailure(c, task, {
+      code: 'task_interrupted',
+      message: `The task was attempted ${attempts} times without finishing (${error}) and is not retried again.`,
+    }));
+  return async () => {
+    if (!failed) return;
+    await publish(rt, task, 'task.failed', null);
+    rt.wakeDispatcher();
+  };
+}
+
+async function recordFailure(c: pg.PoolClient, task: TaskRow, error: TaskErrorData): Promise<boolean> {
+  const n = await run(
+    c,
+    `update ${T.tasks} set status = 'failed', error = $2, finished_at = clock_timestamp(),
+            duration_ms = greatest(0, round(extract(epoch from clock_timestamp() - coalesce(started_at, enqueued_at)) * 1000))::int
+      where id = $1 and status in ('enqueued', 'processing')`,
+    [task.id, JSON.stringify(error)],
+  );
+  if (!n) return false;
+  if (task.index_id) await run(c, `update ${T.indexes} set is_indexing = false where id = $1`, [task.index_id]);
+  await run(c, `delete from ${T.payloads} where task_id = $1`, [task.id]);
+  const event = failureEvent(task.type);
+  if (event) {
+    await queueWebhookEvent(c, { appId: task.app_id, environment: task.environment }, event, {
+      task_id: String(task.id),
+      index_uid: task.index_uid,
+      error: { code: error.code, message: error.message },
+    });
+  }
+  return true;
+}
+
+async function publish(rt: SearchRuntime, task: TaskRow, event: SearchTaskEventName, documentsIndexed: number | null): Promise<void> {
+  const payload: SearchTaskEventPayload = {
+    event,
+    occurredAt: new Date().toISOString(),
+    taskId: String(task.id),
+    indexUid: task.index_uid,
+    taskType: task.type,
+    status: event.slice('task.'.length),
+    documentsIndexed,
+  };
+  await rt.pubsub.publish(searchTaskTopic(task.app_id, task.environment as Environment), payload).catch((err) => rt.log.warn('task event not published', { err }));
+}

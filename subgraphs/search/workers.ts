@@ -1,0 +1,45 @@
+// The background work of a search process (SEARCH_WORKER=1): the task worker (lib/jobs, kind
+// `search.task`), the webhook dispatcher, and engine snapshots written once the worker is idle.
+import { JobWorker } from '../../lib/jobs/index.js';
+import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
+import type { SearchRuntime } from './runtime.js';
+import { SCHEMA } from './sql.js';
+import { taskJobKind } from './tasks/task.job.js';
+import { WebhookDispatcher } from './webhooks/webhook.dispatcher.js';
+
+/** How long the worker must have been idle before a snapshot is written (they cost CPU). */
+const SNAPSHOT_QUIET_MS = 3000;
+
+export async function startSearchWorkers(deps: WorkerDeps & { runtime: SearchRuntime }): Promise<Worker[]> {
+  const rt = deps.runtime;
+  if (!rt.cfg.worker) return [];
+  const tasks = new JobWorker({ schema: SCHEMA, kinds: [taskJobKind(rt)], dbUrl: rt.dbUrl, pool: rt.pool, log: rt.log, pollMs: rt.cfg.pollMs });
+  await tasks.start();
+  const dispatcher = new WebhookDispatcher(rt);
+  dispatcher.start();
+  rt.attachDispatcher(() => dispatcher.wake());
+  let busy = false;
+  const maintenance = setInterval(() => {
+    if (busy || Date.now() - tasks.lastActivity < SNAPSHOT_QUIET_MS) return;
+    const due = rt.engines.snapshotCandidates(rt.cfg.snapshotEveryDocs);
+    if (!due.length) return;
+    busy = true;
+    (async () => {
+      for (const id of due) await rt.engines.snapshot(id);
+    })()
+      .catch((e) => rt.log.error('engine snapshot failed', { err: e }))
+      .finally(() => (busy = false));
+  }, 1000);
+  maintenance.unref();
+  rt.log.info('search workers started', { worker: tasks.id });
+  return [
+    tasks,
+    {
+      async stop() {
+        clearInterval(maintenance);
+        rt.attachDispatcher(undefined);
+        await dispatcher.stop();
+      },
+    },
+  ];
+}

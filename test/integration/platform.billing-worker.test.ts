@@ -1,0 +1,69 @@
+// The renewal job as a recurring job of lib/jobs, on a scratch database migrated like the platform
+// subgraph's: two processes' workers share one cycle (one pending run at a time), and each run
+// records its result and schedules the next.
+import pg from 'pg';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ManualClock } from '../../lib/clock.js';
+import { loadConfig } from '../../lib/config.js';
+import { createOrm, migrate } from '../../lib/db.js';
+import { listJobs } from '../../lib/jobs/index.js';
+import { createLogger } from '../../lib/logger.js';
+import { createMemoryPubSub } from '../../lib/pubsub.js';
+import type { Worker } from '../../lib/subgraph.js';
+import { platform } from '../../subgraphs/platform/index.js';
+import { BILLING_JOB_KIND, startBillingWorker } from '../../subgraphs/platform/subscriptions/billing.worker.js';
+
+const name = `billing_jobs_${process.pid}_${Date.now()}`;
+const serverUrl = () => process.env.DATABASE_URL!;
+const url = () => serverUrl().replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
+let orm: MikroORM;
+let pool: pg.Pool;
+
+async function admin(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: serverUrl() });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+beforeAll(async () => {
+  await admin(`create database ${name}`);
+  orm = await createOrm({ url: url(), schema: platform.dbSchema, entities: platform.entities, migrations: platform.migrations, filters: platform.filters });
+  await migrate(orm, platform.dbSchema);
+  pool = new pg.Pool({ connectionString: url(), max: 4 });
+}, 60_000);
+
+afterAll(async () => {
+  await pool?.end();
+  await orm?.close();
+  await admin(`drop database if exists ${name} with (force)`);
+});
+
+test('two workers share one renewal cycle: one pending run at a time, each run schedules the next', async () => {
+  const deps = { cfg: loadConfig({ ...process.env }), orm, pubsub: createMemoryPubSub(), log: createLogger({ test: 'billing-worker' }, 'silent') };
+  const clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
+  const workers: Worker[] = [];
+  workers.push(await startBillingWorker(deps, { intervalMs: 300, clock, firstRunMs: 100 }));
+  workers.push(await startBillingWorker(deps, { intervalMs: 300, clock, firstRunMs: 100 }));
+  try {
+    const deadline = Date.now() + 15_000;
+    let jobs = await listJobs(pool, 'platform', { kind: BILLING_JOB_KIND });
+    while (jobs.filter((j) => j.status === 'succeeded').length < 3) {
+      if (Date.now() > deadline) throw new Error(`runs: ${jobs.map((j) => j.status).join(' ')}`);
+      await new Promise((r) => setTimeout(r, 100));
+      jobs = await listJobs(pool, 'platform', { kind: BILLING_JOB_KIND });
+    }
+    // never two pending at once, whichever process ran each one
+    expect(jobs.filter((j) => j.status === 'queued' || j.status === 'running').length).toBeLessThanOrEqual(1);
+    const done = jobs.filter((j) => j.status === 'succeeded');
+    expect(done[0].result).toEqual({ subscriptions: 0, moves: {}, failed: 0 });
+    // runs follow each other by about the interval
+    const starts = done.map((j) => j.startedAt!.getTime()).sort((a, b) => a - b);
+    for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(250);
+  } finally {
+    for (const w of workers) await w.stop();
+  }
+});
