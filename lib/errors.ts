@@ -95,6 +95,7 @@ export const ERROR_TABLE = {
   model_unavailable: { status: 503, title: 'AI model temporarily unavailable' },
   text_too_long: { status: 400, title: 'Input text exceeds the maximum length' },
   invalid_language: { status: 400, title: 'Language code not supported' },
+  batch_not_found: { status: 404, title: 'Batch not found' },
 
   // platform: account services and data transfers (document 1)
   CREDENTIAL_NOT_FOUND: { status: 404, title: 'Credential not found' },

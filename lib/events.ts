@@ -112,3 +112,16 @@ export interface SearchTaskEventPayload {
 }
 
 export const searchTaskTopic = (appId: string, environment: Environment) => `search.tasks:${appId}:${environment}`;
+
+// AI events (document 2): batch.completed now; moderation.flagged and classifier.trained share the topic.
+export type AiEventName = 'batch.completed' | 'moderation.flagged' | 'classifier.trained';
+
+export interface AiEventPayload {
+  event: AiEventName;
+  occurredAt: string;
+  batchId: string;
+  operation: string;
+  status: string;
+}
+
+export const aiEventsTopic = (appId: string, environment: Environment) => `ai.events:${appId}:${environment}`;

@@ -4,7 +4,11 @@
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { appTenantFilter, scopeToApp } from '../../lib/tenant-entity.js';
 import { createAiLoaders, type AiLoaders } from './context.js';
+import { JobEntity, startJobWorker } from '../../lib/jobs/index.js';
 import { IdentityEntity } from './identities/identity.entity.js';
+import { AiBatchEntity } from './batches/batch.entity.js';
+import { batchJobKind } from './batches/batch.job.js';
+import { BatchResolver } from './batches/batch.resolver.js';
 import { IdentityResolver } from './identities/identity.resolver.js';
 import { identityReference } from './identities/identity.reference.js';
 import { AppIdentitiesResolver, appReference } from './apps/app.resolver.js';
@@ -18,14 +22,16 @@ import { aiHealth, createAiRuntime, type AiRuntime } from './runtime.js';
 export const ai: SubgraphDefinition<AiLoaders, AiRuntime> = {
   name: 'ai',
   dbSchema: 'ai',
-  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver],
+  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver],
   referenceResolvers: { ...identityReference, ...appReference },
-  entities: [IdentityEntity],
+  entities: [IdentityEntity, AiBatchEntity, JobEntity],
   migrations,
-  filters: appTenantFilter(['IdentityEntity']),
+  filters: appTenantFilter(['IdentityEntity', 'AiBatchEntity']),
   scope: scopeToApp,
   createLoaders: createAiLoaders,
   // the text-model workers, the ONNX model directory, Apertium, catalogue names and the plan counters
   runtime: createAiRuntime,
+  // batches run on the kernel job queue (ai.jobs)
+  workers: async (deps) => [await startJobWorker(deps, { schema: 'ai', kinds: [batchJobKind(deps)] })],
   health: aiHealth,
 };

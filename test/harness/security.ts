@@ -238,11 +238,16 @@ async function ensureResources(route: Route, t: SecTenant): Promise<void> {
   await ensureBlockAndAccessResources(route, t);
   await ensureServiceResources(route, t);
   // every AI call other than registration needs a registered user (ai.md, rule 1)
-  if (route.service === 'ai' && route.operation !== 'RegisterIdentity' && !t.extra.aiIdentity) {
-    const r = await rest('POST', `/identities/${t.userId}/register`, { headers: { 'x-app-id': t.appId, 'x-api-key': t.secretKey, authorization: `Bearer ${t.userToken}` } });
-    if (r.status !== 201) throw new Error(`fixture identity: ${describeRes(r)}`);
-    t.extra.aiIdentity = r.body.data.id;
-  }
+  if (route.service === 'ai' && route.operation !== 'RegisterIdentity') await ensureAiIdentity(t);
+}
+
+const aiHeaders = (t: SecTenant) => ({ 'x-app-id': t.appId, 'x-api-key': t.secretKey, authorization: `Bearer ${t.userToken}` });
+
+async function ensureAiIdentity(t: SecTenant): Promise<void> {
+  if (t.extra.aiIdentity) return;
+  const r = await rest('POST', `/identities/${t.userId}/register`, { headers: aiHeaders(t) });
+  if (r.status !== 201) throw new Error(`fixture identity: ${describeRes(r)}`);
+  t.extra.aiIdentity = r.body.data.id;
 }
 
 /** The CRM block licensed to the account (and provisioned to the app where the path needs it); an access for :access_id. */
@@ -300,6 +305,16 @@ export const PARAM_FIXTURES: Record<string, ParamFixture> = {
   user_id: { value: (t) => t.userId, foreignCode: null },
   ...SERVICE_PARAM_FIXTURES,
   subscription_id: { value: (t) => t.subscriptionId!, foreignCode: 'SUBSCRIPTION_NOT_FOUND' },
+  batch_id: {
+    value: (t) => t.extra.aiBatch,
+    foreignCode: 'batch_not_found',
+    ensure: once('aiBatch', async (t) => {
+      await ensureAiIdentity(t);
+      const r = await rest('POST', '/ai/v1/batches', { body: jsonApi('batch_requests', MINIMAL_BODIES.batch_requests(t)), headers: aiHeaders(t) });
+      if (r.status !== 202) throw new Error(`fixture batch: ${describeRes(r)}`);
+      return r.body.data.id;
+    }),
+  },
   invoice_id: { value: (t) => t.invoiceId!, foreignCode: 'INVOICE_NOT_FOUND' },
   platform_code: { value: (t) => t.platformCode, foreignCode: 'PLATFORM_NOT_FOUND' },
 };
@@ -340,6 +355,7 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   embedding_requests: () => ({ inputs: ['a red apple', 'a green pear'] }),
   similarity_requests: () => ({ source: 'a red apple', targets: ['a green apple', 'stock prices'] }),
   translation_requests: () => ({ text: 'The cat sleeps.', source_language: 'en', target_language: 'es' }),
+  batch_requests: () => ({ operation: 'sentiment', inputs: ['Lovely day.', 'Awful traffic.'] }),
 };
 
 /** Create a resource through REST once per tenant and remember its id under `name`. */
