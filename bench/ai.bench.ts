@@ -3,42 +3,26 @@
 // The whole stack runs in this process, so RSS covers every subgraph plus the AI models.
 // Run: BENCH_PORT_BASE=22500 DATABASE_URL=postgres://… npm run bench:ai
 import { resolve } from 'node:path';
-import pg from 'pg';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { signJwt } from '../gateway/auth/jwt.js';
 import { startStack } from '../scripts/stack.js';
+import { scratchDatabase, stackPorts } from './harness.js';
 import { fmt, sequential } from './stats.js';
 
 const base = Number(process.env.BENCH_PORT_BASE ?? 22500);
 const N = Number(process.env.BENCH_N ?? 100);
 const secret = 'bench-secret';
-// A scratch database on DATABASE_URL's server, dropped at the end (embedded PostgreSQL otherwise).
-let dbUrl = process.env.DATABASE_URL;
-const scratch = `bench_ai_${process.pid}`;
-const adminUrl = dbUrl;
-if (adminUrl) {
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  await c.query(`create database ${scratch}`);
-  await c.end();
-  dbUrl = adminUrl.replace(/\/[^/?]*(\?.*)?$/, `/${scratch}$1`);
-}
+const db = await scratchDatabase('ai');
 const env: NodeJS.ProcessEnv = {
   ...process.env,
-  DATABASE_URL: dbUrl ?? '',
+  DATABASE_URL: db.url ?? '',
   JWT_SECRET: secret,
   INTERNAL_SECRET: 'bench-internal',
   LOG_LEVEL: 'error',
   REDIS_URL: '',
   AI_DEFAULT_PLAN: 'enterprise',
-  GATEWAY_PORT: String(base),
-  PLATFORM_PORT: String(base + 1),
-  AI_PORT: String(base + 2),
-  CATALOG_PORT: String(base + 3),
-  SEARCH_PORT: String(base + 4),
-  REST_PORT: String(base + 80),
-  EMBEDDED_PG_PORT: String(base + 329),
+  ...stackPorts(base),
   DATA_DIR: resolve(import.meta.dirname, '..', '.data', 'bench-ai'),
 };
 // the AI runtime reads its settings from process.env
@@ -107,10 +91,5 @@ for (const [label, path, type, attrs] of cases) {
 const rss = process.memoryUsage().rss;
 console.log(`RSS of the stack process with the AI text models loaded: ${(rss / 1024 / 1024).toFixed(0)} MB (before start ${(rssBefore / 1024 / 1024).toFixed(0)} MB)`);
 await stack.stop();
-if (adminUrl) {
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  await c.query(`drop database if exists ${scratch}`);
-  await c.end();
-}
+await db.drop();
 process.exit(0);
