@@ -14,6 +14,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { Migration } from '@mikro-orm/migrations';
 import { ConfigError, type Config } from './config.js';
 import type { Logger } from './logger.js';
+import { tenantFilter } from './tenant-entity.js';
 
 export const EMBEDDED_DB_NAME = 'supergraph';
 
@@ -96,6 +97,7 @@ export interface OrmOptions {
   schema: string;
   entities: Options['entities'];
   migrations: { name: string; class: new (...args: any[]) => Migration }[];
+  /** filters besides the `tenant` filter, which is derived from the entities' declarations */
   filters?: Options['filters'];
   poolMax?: number;
   debug?: boolean;
@@ -108,7 +110,7 @@ export async function createOrm(o: OrmOptions): Promise<MikroORM> {
     entities: o.entities,
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],
-    filters: o.filters,
+    filters: { ...tenantFilter(o.entities), ...o.filters },
     pool: { min: 0, max: o.poolMax ?? 10 },
     debug: o.debug ?? false,
     allowGlobalContext: false,

@@ -50,8 +50,9 @@ export interface SubgraphDefinition<L = unknown, R = unknown> {
   referenceResolvers?: ReferenceResolvers;
   entities: Options['entities'];
   migrations: { name: string; class: new (...args: any[]) => Migration }[];
+  /** ORM filters besides `tenant`, which createOrm derives from the entities' @TenantScoped declarations */
   filters?: Options['filters'];
-  /** Tenant scoping in one place: set the ORM filter parameters for this request. */
+  /** Tenant scoping in one place: set the request's TenantScope (lib/tenant-entity.ts) on its EntityManager. */
   scope(em: EntityManager, tenant: TenantContext): void;
   createLoaders(ctx: Omit<SubgraphContext<L, R>, 'loaders'>): L;
   /**

@@ -3,7 +3,8 @@
 // normalised to a RestError {code, status, message, parameter}, then rendered in the documented
 // shape of the route's service. Statuses come from the error's extensions, else ERROR_TABLE, else 500.
 import { DomainError, ERROR_TABLE, isErrorCode } from '../lib/errors.js';
-import { isPlainObject, snakeCase } from './jsonapi.js';
+import { isPlainObject } from './jsonapi.js';
+import { restName } from './naming.js';
 import type { Service } from './types.js';
 
 export interface RestError {
@@ -80,7 +81,7 @@ export function coercionError(message: string): RestError {
   const segments = at ? at[1].split('.').slice(1) : []; // the first segment is the GraphQL variable
   const field = /^Field "(\w+)" (of required type|is not defined by type)/.exec(reason);
   if (field) segments.push(field[1]);
-  const parameter = segments.map((s) => s.replace(/^(\w+)/, (w) => snakeCase(w))).join('.') || undefined;
+  const parameter = segments.map((s) => s.replace(/^(\w+)/, (w) => restName(w))).join('.') || undefined;
   if (field?.[2] === 'of required type') reason = 'is required';
   else if (field) reason = 'is not a known attribute';
   else if (/^Variable "\$\w+" of required type/.test(reason)) reason = 'data.attributes are required';

@@ -11,7 +11,10 @@ import type { Logger } from '../lib/logger.js';
 import { fromDomainError, fromGraphQLError, INTERNAL, isBridgeFault, renderErrors, restError, type RestError } from './errors.js';
 import type { GatewayClient } from './gateway-client.js';
 import { basicHealth, detailedHealth, readiness, VERSION, type HealthAnswer } from './health.js';
-import { parseEnvelope, toGraphQLInput } from './jsonapi.js';
+import type { GraphQLSchema } from 'graphql';
+import { loadApiSchema } from './api-schema.js';
+import { deriveRoutes } from './derive.js';
+import { markFreeForm, parseEnvelope, toGraphQLInput } from './jsonapi.js';
 import { buildOpenApi } from './openapi.js';
 import type { Operation } from './operations.js';
 import { parseQuery } from './query.js';
@@ -31,6 +34,8 @@ export interface HandlerDeps {
   gateway: Pick<GatewayClient, 'execute' | 'health'>;
   log: Logger;
   startedAt?: number;
+  /** the composed schema bodies and free-form attributes are derived from (default: schema/supergraph.graphql) */
+  schema?: GraphQLSchema;
   /** verifies presigned upload URLs (INTERNAL_SECRET) for raw-body routes */
   uploadSecret?: string;
 }
@@ -71,7 +76,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     if (!op) throw new Error(`route ${r.method} ${r.path}: operation ${r.operation} not found in rest-bridge/operations/`);
     if (op.service !== r.service) throw new Error(`route ${r.method} ${r.path}: operation ${r.operation} lives in ${op.service}.graphql, not ${r.service}.graphql`);
   }
-  const openapi = buildOpenApi(deps.routes, { version: VERSION });
+  const derived = deriveRoutes(deps.routes, operations, deps.schema ?? loadApiSchema());
+  const openapi = buildOpenApi(deps.routes, derived, { version: VERSION });
   const entries: Entry[] = [
     ...deps.routes.map((route): Entry => ({ kind: 'route', method: route.method, path: route.path, route })),
     { kind: 'builtin', method: 'GET', path: '/health', answer: basicHealth },
@@ -121,6 +127,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       }
 
       const route = entry.route;
+      const shape = derived.get(route)!;
       service = route.service;
       if (!credentialsPresent(route.auth, header(req, 'authorization'), header(req, 'x-api-key'))) {
         req.resume();
@@ -130,8 +137,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       let attributes: Record<string, unknown> = {};
       if (route.upload) {
         // the raw body is read by executeUpload, after the upload URL is checked
-      } else if (route.body) {
-        attributes = toGraphQLInput(await readJsonApiBody(req, route.body.type), route.body.attributes);
+      } else if (shape.body) {
+        attributes = toGraphQLInput(await readJsonApiBody(req, shape.body.type), shape.body.fields);
       } else {
         req.resume(); // bodies of body-less routes are ignored, but drained so the connection stays usable
       }
@@ -153,6 +160,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         if (errors.some((e) => e.status >= 500)) log.warn('gateway returned a server error', { route: route.operation, errors: outcome.errors });
         return fail(errors, { ...retryAfter(outcome.errors), ...outcome.headers });
       }
+      markFreeForm(outcome.data, shape.freeForm);
       if (route.raw) {
         const r = route.raw(outcome.data, input);
         res.writeHead(route.status, { ...outcome.headers, ...r.headers, 'content-type': r.contentType, 'content-length': String(r.body.length) });

@@ -1,62 +1,81 @@
 // JSON:API on the REST side, camelCase GraphQL on the other. Keys of structured values convert;
-// free-form objects (product attributes, metadata, synonyms) keep the client's keys byte for byte,
-// because they are data, not field names.
+// free-form values (a JSON or JSONObject scalar in the schema: product attributes, metadata,
+// synonyms) keep the client's keys byte for byte, because they are data, not field names. Which
+// values are which is derived from the schema (derive.ts), never listed per route.
 import { DomainError } from '../lib/errors.js';
-import type { AttrSpec, ResourceObject } from './types.js';
-
-export function camelCase(s: string): string {
-  return s.replace(/_+([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-}
-
-export function snakeCase(s: string): string {
-  return s
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
-    .toLowerCase();
-}
+import { graphqlName, restName } from './naming.js';
+import type { AttrFields, AttrSpec, ResourceObject } from './types.js';
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Response keys whose values are free-form JSON (`true`), and below which such keys sit. */
+export interface FreeFormTree {
+  [responseKey: string]: FreeFormTree | true;
+}
+
+/** Free-form values of the current results, by identity: toSnakeKeys returns them untouched. */
+const FREE_FORM = new WeakSet<object>();
+
 /**
- * GraphQL result → REST attributes: camelCase keys become snake_case, recursively, except below
- * the `opaque` paths (written with GraphQL names, dot-separated, arrays transparent:
- * 'metadata', 'settings.synonyms'). `__typename` never leaks.
+ * Remember the free-form values of an operation's result (the handler calls this with the route's
+ * derived tree before the route renders), so resource() keeps their keys wherever they end up.
  */
-export function toSnakeKeys(value: unknown, opaque: readonly string[] = [], path = ''): unknown {
-  if (Array.isArray(value)) return value.map((v) => toSnakeKeys(v, opaque, path));
+export function markFreeForm(value: unknown, tree: FreeFormTree): void {
+  if (Array.isArray(value)) {
+    for (const v of value) markFreeForm(v, tree);
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  for (const [key, sub] of Object.entries(tree)) {
+    const v = value[key];
+    if (typeof v !== 'object' || v === null) continue;
+    if (sub === true) {
+      FREE_FORM.add(v);
+      if (Array.isArray(v)) for (const item of v) if (typeof item === 'object' && item !== null) FREE_FORM.add(item);
+    } else markFreeForm(v, sub);
+  }
+}
+
+/**
+ * GraphQL result → REST attributes: camelCase keys become snake_case (naming.ts), recursively,
+ * except inside values marked free-form (markFreeForm). `__typename` never leaks.
+ */
+export function toSnakeKeys(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && FREE_FORM.has(value)) return value;
+  if (Array.isArray(value)) return value.map((v) => toSnakeKeys(v));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (k === '__typename') continue;
-    const p = path ? `${path}.${k}` : k;
-    out[snakeCase(k)] = opaque.includes(p) ? v : toSnakeKeys(v, opaque, p);
+    out[restName(k)] = toSnakeKeys(v);
   }
   return out;
 }
 
 /**
- * REST attributes → GraphQL input, driven by the route's attribute spec: only listed attributes
+ * REST attributes → GraphQL input, driven by the route's derived fields: only known attributes
  * are taken (unknown ones are ignored, so a client echoing `id` or `created_at` back is harmless);
  * `json` values pass through untouched; structured values convert their keys.
  */
-export function toGraphQLInput(attrs: Record<string, unknown>, spec: Record<string, AttrSpec>): Record<string, unknown> {
+export function toGraphQLInput(attrs: Record<string, unknown>, fields: AttrFields): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, s] of Object.entries(spec)) {
+  for (const [name, f] of Object.entries(fields)) {
     if (!Object.prototype.hasOwnProperty.call(attrs, name)) continue;
-    out[camelCase(name)] = convertValue(attrs[name], s);
+    out[f.graphql] = convertValue(attrs[name], f.spec);
   }
   return out;
 }
 
 function convertValue(v: unknown, spec: AttrSpec): unknown {
-  if (typeof spec === 'string' || !isPlainObject(v)) return v; // wrong shapes are left for GraphQL coercion to name
+  if (spec.kind === 'list') return Array.isArray(v) ? v.map((x) => convertValue(x, spec.items)) : v;
+  if (spec.kind !== 'object' || !isPlainObject(v)) return v; // wrong shapes are left for GraphQL coercion to name
   const out: Record<string, unknown> = {};
   for (const [k, inner] of Object.entries(v)) {
-    const s = spec.properties[k];
+    const f = spec.fields[k];
     // unknown nested keys still convert, so GraphQL reports them as unknown fields (422 with the path)
-    out[camelCase(k)] = s ? convertValue(inner, s) : inner;
+    out[f ? f.graphql : graphqlName(k)] = f ? convertValue(inner, f.spec) : inner;
   }
   return out;
 }
@@ -86,15 +105,11 @@ export function parseEnvelope(body: unknown, expectedType: string): Record<strin
 
 /**
  * One GraphQL object → one JSON:API resource: `id` moves to `data.id`, the rest become snake_case
- * attributes. `uniqueId` also repeats the id as the `unique_id` attribute (platform resources list it
- * among their fields).
+ * attributes (free-form values keep their keys, see markFreeForm). `uniqueId` also repeats the id
+ * as the `unique_id` attribute (platform resources list it among their fields).
  */
-export function resource(
-  type: string,
-  node: Record<string, unknown>,
-  opts: { opaque?: readonly string[]; uniqueId?: boolean } = {},
-): ResourceObject {
+export function resource(type: string, node: Record<string, unknown>, opts: { uniqueId?: boolean } = {}): ResourceObject {
   const { id, ...rest } = node;
-  const attributes = toSnakeKeys(rest, opts.opaque ?? []) as Record<string, unknown>;
+  const attributes = toSnakeKeys(rest) as Record<string, unknown>;
   return { id: String(id), type, attributes: opts.uniqueId ? { unique_id: id, ...attributes } : attributes };
 }

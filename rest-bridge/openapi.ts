@@ -1,8 +1,10 @@
 // OpenAPI 3.1 generated from the route table (served at GET /openapi.json), so the document can
 // never list a path the bridge does not serve, or miss one it does.
-import type { AttrSpec, AuthMode, Route, Service } from './types.js';
+// Request and response attributes are derived from the GraphQL input and output types (derive.ts).
+import { fieldsSchema, type DerivedRoute, type JsonSchema } from './derive.js';
+import type { AuthMode, Route, Service } from './types.js';
 
-type Schema = Record<string, unknown>;
+type Schema = JsonSchema;
 
 const ERROR_SCHEMA: Record<Service, string> = {
   platform: '#/components/schemas/PlatformError',
@@ -21,30 +23,17 @@ const SECURITY: Record<AuthMode, Record<string, string[]>[]> = {
   none: [],
 };
 
-export function attrSchema(spec: AttrSpec): Schema {
-  if (typeof spec !== 'string') {
-    const properties = Object.fromEntries(Object.entries(spec.properties).map(([k, v]) => [k, attrSchema(v)]));
-    return { type: 'object', properties, ...(spec.required?.length ? { required: spec.required } : {}) };
-  }
-  switch (spec) {
-    case 'datetime':
-      return { type: 'string', format: 'date-time' };
-    case 'string[]':
-      return { type: 'array', items: { type: 'string' } };
-    case 'json':
-      return { type: 'object', additionalProperties: true, description: 'free-form; keys kept as given' };
-    default:
-      return { type: spec };
-  }
-}
-
 /** `/accounts/:url_id/apps` → `/accounts/{url_id}/apps` */
 export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
 }
 
-function documentSchema(type: string, list: boolean): Schema {
-  const res = { $ref: '#/components/schemas/Resource', description: `data.type = "${type}"` };
+function documentSchema(type: string, list: boolean, attributes: Schema): Schema {
+  const res = {
+    type: 'object',
+    required: ['id', 'type', 'attributes'],
+    properties: { id: { type: 'string' }, type: { const: type }, attributes },
+  };
   return {
     type: 'object',
     required: ['data'],
@@ -52,7 +41,7 @@ function documentSchema(type: string, list: boolean): Schema {
   };
 }
 
-function operationOf(route: Route): Schema {
+function operationOf(route: Route, derived: DerivedRoute): Schema {
   const params = [...route.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
   const query = (route.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, schema: { type: q.type }, ...(q.description ? { description: q.description } : {}) }));
   const error = { description: 'error', content: { 'application/json': { schema: { $ref: ERROR_SCHEMA[route.service] } } } };
@@ -63,8 +52,8 @@ function operationOf(route: Route): Schema {
     security: SECURITY[route.auth],
     parameters: [...params, ...query],
     responses: {
-      [String(route.status)]: { description: 'success', content: { 'application/json': { schema: documentSchema(route.responseType, !!route.list) } } },
-      ...(route.statusOf ? { '200': { description: 'already there (idempotent repeat)', content: { 'application/json': { schema: documentSchema(route.responseType, false) } } } } : {}),
+      [String(route.status)]: { description: 'success', content: { 'application/json': { schema: documentSchema(route.responseType, !!route.list, derived.attributes) } } },
+      ...(route.statusOf ? { '200': { description: 'already there (idempotent repeat)', content: { 'application/json': { schema: documentSchema(route.responseType, false, derived.attributes) } } } } : {}),
       '4XX': error,
       '5XX': error,
     },
@@ -79,12 +68,8 @@ function operationOf(route: Route): Schema {
   if (route.raw) {
     (op.responses as Schema)[String(route.status)] = { description: 'the file', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } };
   }
-  if (route.body) {
-    const attributes = {
-      type: 'object',
-      properties: Object.fromEntries(Object.entries(route.body.attributes).map(([k, v]) => [k, attrSchema(v)])),
-      ...(route.body.required?.length ? { required: route.body.required } : {}),
-    };
+  if (derived.body) {
+    const attributes = fieldsSchema(derived.body.fields);
     op.requestBody = {
       required: true,
       content: {
@@ -92,7 +77,7 @@ function operationOf(route: Route): Schema {
           schema: {
             type: 'object',
             required: ['data'],
-            properties: { data: { type: 'object', required: ['type'], properties: { type: { const: route.body.type }, attributes } } },
+            properties: { data: { type: 'object', required: ['type'], properties: { type: { const: derived.body.type }, attributes } } },
           },
         },
       },
@@ -109,7 +94,7 @@ const health = (summary: string, statuses: string[]): Schema => ({
   responses: Object.fromEntries(statuses.map((s) => [s, { description: s === '200' ? 'healthy' : 'unhealthy', content: { 'application/json': { schema: { type: 'object' } } } }])),
 });
 
-export function buildOpenApi(routes: readonly Route[], opts: { version: string; serverUrl?: string }): Schema {
+export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Route, DerivedRoute>, opts: { version: string; serverUrl?: string }): Schema {
   const paths: Record<string, Record<string, Schema>> = {
     '/health': { get: health('Basic health', ['200']) },
     '/health/ready': { get: health('Readiness of the gateway and every subgraph database', ['200', '503']) },
@@ -119,7 +104,7 @@ export function buildOpenApi(routes: readonly Route[], opts: { version: string; 
   for (const r of routes) {
     const p = openApiPath(r.path);
     paths[p] ??= {};
-    paths[p][r.method.toLowerCase()] = operationOf(r);
+    paths[p][r.method.toLowerCase()] = operationOf(r, derived.get(r)!);
   }
   const errorItem = {
     type: 'object',

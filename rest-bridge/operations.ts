@@ -4,7 +4,9 @@
 // uses), so the gateway parses, validates and plans a small document it can cache per route.
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Kind, parse, print, visit, type DefinitionNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, print, visit, type DefinitionNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { loadApiSchema } from './api-schema.js';
+import { expandAllFields } from './fragments.js';
 import type { Service } from './types.js';
 
 export const OPERATIONS_DIR = resolve(import.meta.dirname, 'operations');
@@ -72,12 +74,18 @@ export function fragmentsOf(files: { file: string; text: string }[]): Map<string
 
 let cache: Map<string, Operation> | undefined;
 
-/** Every operation of every service file, by operation name (read once per process). */
-export function loadOperations(dir = OPERATIONS_DIR): Map<string, Operation> {
+/**
+ * Every operation of every service file, by operation name (read once per process), with its
+ * `@allFields` selections expanded against the schema (fragments.ts).
+ */
+export function loadOperations(dir = OPERATIONS_DIR, schema: GraphQLSchema = loadApiSchema()): Map<string, Operation> {
   if (dir === OPERATIONS_DIR && cache) return cache;
   const map = new Map<string, Operation>();
   for (const service of SERVICES) {
-    const files = operationFiles(service, dir).map((file) => ({ file, text: readFileSync(resolve(dir, file), 'utf8') }));
+    const files = operationFiles(service, dir).map((file) => {
+      const text = readFileSync(resolve(dir, file), 'utf8');
+      return { file, text: print(expandAllFields(parse(text), schema, service, file)) };
+    });
     const fragments = fragmentsOf(files);
     for (const { file, text } of files) {
       for (const op of splitOperations(service, text, file, fragments)) {

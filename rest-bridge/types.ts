@@ -1,6 +1,21 @@
 // The shape of one row of the bridge's route table. A row is data, not code paths: the server
 // runs every row through the same pipeline (auth presence, body envelope, operation, rendering),
 // and openapi.ts documents every row from the same fields.
+//
+// How to add a route (fields are never listed here: they come from the GraphQL schema):
+//  1. Write the operation in operations/<service>[-<part>].graphql, named after the route, taking
+//     the body as one input object: `mutation CreateWidget($input: CreateWidgetInput!) { createWidget(input: $input) { ...WidgetFields } }`,
+//     with `fragment WidgetFields on Widget @allFields { id }`: every scalar and value-object field of
+//     Widget is selected when the operations load (fragments.ts); relations are written explicitly.
+//  2. Add the row: `body: { type: 'widgets', input: 'input' }` and `variables: (r) => ({ input: r.attributes })`
+//     (plus path params). The accepted attributes are CreateWidgetInput's fields in snake_case
+//     (naming.ts): `compareAt` is `compare_at`; JSON/JSONObject fields are free-form (keys kept),
+//     input-object fields structured (keys converted); non-null fields are required (422 naming them).
+//     Arguments-style mutations: `body: { type, args: ['accessToken', 'reason'] }` (r.attributes.accessToken…).
+//  3. Render with `resource('widgets', d.createWidget)`: JSON/JSONObject values of the result keep their
+//     keys automatically (derive.ts marks them from the operation's selection); no opaque lists.
+//  4. OpenAPI request and response schemas follow from the same types; nothing to write.
+// A row whose body does not fit its operation (no such variable, not an input object) stops start-up.
 import type { QueryParams } from './query.js';
 
 export type Service = 'platform' | 'products' | 'search' | 'ai';
@@ -14,24 +29,56 @@ export type AuthMode = 'jwt+platform' | 'apiKey' | 'apiKey+jwt' | 'none';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * Attribute types of a request body. `json` is a free-form object passed through with its keys
- * exactly as the client wrote them (product attributes, metadata, index settings); an object spec
- * with `properties` is a structured value whose keys are converted snake_case → camelCase.
+ * A route's JSON:API body, declared in GraphQL terms: the attributes, their types, which are
+ * required and which are free-form JSON are derived from the composed schema (derive.ts), never
+ * listed by hand. Exactly one source:
+ *  - `input: 'input'`: the attributes are the fields of the input object the operation takes as `$input`
+ *    (`mutation CreateProduct($input: CreateProductInput!)`): a field added to the input is accepted at once;
+ *  - `args: ['synonyms', 'oneWaySynonyms']`: each named operation variable is one attribute
+ *    (arguments-style mutations);
+ *  - `fieldsOf: 'IndexSettings'`: the operation takes a free-form JSON object whose keys are the fields
+ *    of that GraphQL type; top-level keys convert, values pass as written.
  */
-export type AttrType = 'string' | 'integer' | 'number' | 'boolean' | 'datetime' | 'string[]' | 'json';
-export interface ObjectSpec {
-  properties: Record<string, AttrSpec>;
-  required?: string[];
-}
-export type AttrSpec = AttrType | ObjectSpec;
-
 export interface BodySpec {
   /** the JSON:API `data.type` the request must carry (409 INVALID_RESOURCE_TYPE otherwise) */
   type: string;
-  /** accepted attributes, snake_case as the REST client writes them; others are ignored */
-  attributes: Record<string, AttrSpec>;
-  /** documentation only: GraphQL non-null input fields enforce presence (422 with the parameter) */
-  required?: string[];
+  input?: string;
+  args?: readonly string[];
+  fieldsOf?: string;
+  /**
+   * `args` attributes the service itself requires (and names in its 422) although their variable is
+   * nullable; documentation only, added to the derived required list.
+   */
+  required?: readonly string[];
+}
+
+/**
+ * A derived attribute type. `json` is a free-form value passed through with its keys exactly as the
+ * client wrote them (product attributes, metadata; a JSON or JSONObject scalar in GraphQL); an
+ * `object` is a structured value (an input object) whose keys convert snake_case → camelCase.
+ */
+export type AttrSpec =
+  | { kind: 'scalar'; type: 'string' | 'integer' | 'number' | 'boolean'; format?: 'date-time'; enum?: readonly string[] }
+  | { kind: 'json' }
+  | { kind: 'list'; items: AttrSpec }
+  | { kind: 'object'; fields: AttrFields };
+
+export interface AttrField {
+  /** the GraphQL name the attribute becomes */
+  graphql: string;
+  spec: AttrSpec;
+  /** non-null in GraphQL without a default: GraphQL coercion refuses its absence (422 naming it) */
+  required: boolean;
+  description?: string;
+}
+
+/** attributes by REST name (snake_case, see naming.ts) */
+export type AttrFields = Record<string, AttrField>;
+
+/** A BodySpec resolved against the schema. */
+export interface ResolvedBody {
+  type: string;
+  fields: AttrFields;
 }
 
 export interface QueryParamSpec {
@@ -44,7 +91,7 @@ export interface QueryParamSpec {
 export interface RouteInput {
   params: Record<string, string>;
   query: QueryParams;
-  /** body attributes, camelCased per the BodySpec; {} for routes without a body */
+  /** body attributes with their GraphQL names (derived from the BodySpec); {} for routes without a body */
   attributes: Record<string, unknown>;
   /** upload routes: the chunk of the raw body this call carries (see RawUploadSpec) */
   chunk?: UploadChunk;

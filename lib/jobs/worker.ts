@@ -66,13 +66,16 @@ export class JobWorker {
       this.leases.set(k.kind, k.leaseMs ?? o.leaseMs ?? DEFAULT_LEASE_MS);
     }
     this.ownPool = !o.pool;
-    this.pool = o.pool ?? new pg.Pool({ connectionString: o.dbUrl, max: (o.concurrency ?? 1) + 2 });
     this.log = o.log.child({ component: 'jobs', schema: o.schema, worker: this.id });
+    this.pool = o.pool ?? new pg.Pool({ connectionString: o.dbUrl, max: (o.concurrency ?? 1) + 2 });
+    // an idle connection the server dropped must not take the process down; the next query reconnects
+    if (this.ownPool) this.pool.on('error', (err) => this.log.warn('idle job connection lost', { err }));
   }
 
   async start(): Promise<void> {
     if (this.kinds.size === 0) return;
     await this.listen();
+    if (this.stopped) return;
     for (let i = 0; i < (this.o.concurrency ?? 1); i++) this.loops.push(this.loop());
     this.purgeTimer = setInterval(() => {
       store.purgeJobs(this.pool, this.o.schema, this.o.retainMs ?? 7 * 86_400_000).catch((err) => this.log.warn('job purge failed', { err }));

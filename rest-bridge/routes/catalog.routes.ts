@@ -3,9 +3,7 @@ import { resource } from '../jsonapi.js';
 import { intParam } from '../query.js';
 import type { Route } from '../types.js';
 
-// Free-form objects keep the client's keys.
-const PRODUCT_OPAQUE = ['attributes', 'metadata'];
-const productRes = (p: Record<string, unknown>) => resource('products', p, { opaque: PRODUCT_OPAQUE });
+const productRes = (p: Record<string, unknown>) => resource('products', p);
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -18,20 +16,8 @@ export const CATALOG_ROUTES: Route[] = [
     path: '/v1/products',
     operation: 'CreateProduct',
     summary: 'Create a product (products:write)',
-    body: {
-      type: 'products',
-      attributes: {
-        name: 'string',
-        sku: 'string',
-        description: 'string',
-        status: 'string',
-        type: 'string',
-        price: { properties: { amount: 'integer', currency: 'string', compare_at: 'integer' }, required: ['amount', 'currency'] },
-        attributes: 'json',
-        metadata: 'json',
-      },
-      required: ['name', 'sku'],
-    },
+    // the attributes are CreateProductInput's fields (derive.ts); attributes and metadata are JSONObject: free-form
+    body: { type: 'products', input: 'input' },
     variables: (r) => ({ input: r.attributes }),
     result: (d) => ({ data: productRes(d.createProduct) }),
     status: 201,

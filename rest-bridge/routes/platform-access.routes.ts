@@ -40,11 +40,7 @@ export const PLATFORM_ACCESS_ROUTES: Route[] = [
     summary:
       'Grant a user (user_id) a role (owner, admin, member (default), viewer) on an account (account_id: url_id or unique_id) or an app (app_id); ' +
       '201 created, 200 the same active grant already existed; another role or a suspended grant → 409 access_already_exists',
-    body: {
-      type: 'user_accesses',
-      attributes: { user_id: 'string', account_id: 'string', app_id: 'string', role: 'string' },
-      required: ['user_id'],
-    },
+    body: { type: 'user_accesses', input: 'input' },
     variables: (r) => ({ input: r.attributes }),
     result: (d) => ({ data: accessRes(d.grantUserAccess.access), meta: { created: d.grantUserAccess.created } }),
     status: 201,

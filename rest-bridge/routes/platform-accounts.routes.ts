@@ -2,7 +2,7 @@
 // unique_id, url_id or code, :id the account's url_id or unique_id. An operator (unbound
 // platform:admin token) may name any platform; everyone else only their X-Platform one (404 otherwise).
 import type { Route } from '../types.js';
-import { ACCOUNT_ATTRIBUTES, PAGE_QUERY, accountRes, base, pageDocument, pageVariables } from './platform-resources.js';
+import { PAGE_QUERY, accountRes, base, pageDocument, pageVariables } from './platform-resources.js';
 
 const read = { ...base, scope: 'platform:read' } as const;
 const manage = { ...base, scope: 'platform:manage' } as const;
@@ -38,7 +38,7 @@ export const PLATFORM_ACCOUNT_ROUTES: Route[] = [
     path: '/platforms/:pid/accounts',
     operation: 'CreatePlatformAccount',
     summary: 'Create an account in the platform; capabilities follow deployment_model (platform:manage)',
-    body: { type: 'accounts', attributes: ACCOUNT_ATTRIBUTES, required: ['name', 'code'] },
+    body: { type: 'accounts', input: 'input' },
     variables: (r) => ({ platformId: r.params.pid, input: r.attributes }),
     result: (d) => ({ data: accountRes(d.createAccount) }),
     status: 201,
@@ -50,7 +50,7 @@ export const PLATFORM_ACCOUNT_ROUTES: Route[] = [
     path: '/platforms/:pid/accounts/:id',
     operation: 'UpdatePlatformAccount',
     summary: 'Update an account of the platform; attributes left out keep their value (platform:manage)',
-    body: { type: 'accounts', attributes: ACCOUNT_ATTRIBUTES },
+    body: { type: 'accounts', input: 'input' },
     variables: (r) => ({ platformId: r.params.pid, urlId: r.params.id, input: r.attributes }),
     result: (d) => ({ data: accountRes(d.updateAccount) }),
     status: 200,

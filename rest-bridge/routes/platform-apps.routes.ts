@@ -2,7 +2,7 @@
 // the documented scope table (docs/platform.md).
 import { intParam } from '../query.js';
 import type { Route } from '../types.js';
-import { APP_ATTRIBUTES, appRes, base, domainRes, keyRes } from './platform-resources.js';
+import { appRes, base, domainRes, keyRes } from './platform-resources.js';
 
 const read = { ...base, scope: 'platform:read' } as const;
 const manage = { ...base, scope: 'platform:manage' } as const;
@@ -14,7 +14,7 @@ const APP_ROWS: Route[] = [
     path: '/accounts/:url_id/apps',
     operation: 'CreateApp',
     summary: 'Create an app in the account (platform:manage)',
-    body: { type: 'apps', attributes: APP_ATTRIBUTES, required: ['name'] },
+    body: { type: 'apps', input: 'input' },
     variables: (r) => ({ accountUrlId: r.params.url_id, input: r.attributes }),
     result: (d) => ({ data: appRes(d.createApp) }),
     status: 201,
@@ -38,7 +38,7 @@ const APP_ROWS: Route[] = [
     path: '/accounts/:url_id/apps/:id',
     operation: 'UpdateApp',
     summary: 'Update an app; attributes left out keep their value; a new preferred_domain must be verified again (platform:manage)',
-    body: { type: 'apps', attributes: APP_ATTRIBUTES },
+    body: { type: 'apps', input: 'input' },
     variables: (r) => ({ accountUrlId: r.params.url_id, id: r.params.id, input: r.attributes }),
     result: (d) => ({ data: appRes(d.updateApp) }),
     status: 200,
@@ -114,20 +114,7 @@ const KEY_ROWS: Route[] = [
     path: KEYS,
     operation: 'CreateApiKey',
     summary: 'Create an API key; the response carries the full key value in key_id (shown once) (platform:manage)',
-    body: {
-      type: 'api_keys',
-      attributes: {
-        name: 'string',
-        key_type: 'string',
-        environment: 'string',
-        scopes: 'string[]',
-        rate_limit_per_minute: 'integer',
-        allowed_ips: 'string[]',
-        allowed_origins: 'string[]',
-        expires_at: 'datetime',
-      },
-      required: ['name'],
-    },
+    body: { type: 'api_keys', input: 'input' },
     variables: (r) => ({ accountUrlId: r.params.url_id, appId: r.params.app_id, input: r.attributes }),
     result: (d) => ({ data: keyRes(d.createApiKey) }),
     status: 201,

@@ -50,11 +50,7 @@ export const PLATFORM_BILLING_ROUTES: Route[] = [
     path: '/accounts/:url_id/subscriptions',
     operation: 'CreateSubscription',
     summary: "Subscribe the account to a model; at most one non-canceled subscription per account (409)",
-    body: {
-      type: 'subscriptions',
-      attributes: { model_code: 'string', billing_cycle: 'string', trial: 'boolean', auto_renew: 'boolean', processor: 'string' },
-      required: ['model_code'],
-    },
+    body: { type: 'subscriptions', input: 'input' },
     variables: (r) => ({ accountUrlId: r.params.url_id, input: r.attributes }),
     result: (d) => ({ data: subRes(d.createSubscription) }),
     status: 201,
@@ -80,7 +76,7 @@ export const PLATFORM_BILLING_ROUTES: Route[] = [
   subscriptionMove('suspend', 'SuspendSubscription', 'Pause the subscription (state paused): no billing until reactivated', 'suspendSubscription'),
   {
     ...subscriptionMove('change_plan', 'ChangeSubscriptionPlan', 'Switch model and/or billing cycle (no proration)', 'changeSubscriptionPlan'),
-    body: { type: 'subscriptions', attributes: { model_code: 'string', billing_cycle: 'string' } },
+    body: { type: 'subscriptions', input: 'input' },
     variables: (r) => ({ ...subVars(r), input: r.attributes }),
   },
   {
@@ -116,7 +112,7 @@ export const PLATFORM_BILLING_ROUTES: Route[] = [
     path: `${INV}/pay`,
     operation: 'PayInvoice',
     summary: 'Record the payment of a due invoice (manual processor); a past-due subscription with nothing overdue left becomes active',
-    body: { type: 'payments', attributes: { reference: 'string', paid_at: 'datetime' } },
+    body: { type: 'payments', input: 'input' },
     variables: (r) => ({ ...invVars(r), input: r.attributes }),
     result: (d) => ({ data: invoiceRes(d.payInvoice) }),
     status: 200,

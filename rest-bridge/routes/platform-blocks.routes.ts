@@ -16,7 +16,7 @@ const licenseRes = (l: Record<string, any>) => resource('block_licenses', withBl
 const instanceRes = (i: Record<string, any>) => resource('block_instances', withBlock(i));
 
 const base = { service: 'platform', auth: 'jwt+platform' } as const;
-const blockRefBody = (type: string): BodySpec => ({ type, attributes: { block_unique_id: 'string' }, required: ['block_unique_id'] });
+const blockRefBody = (type: string): BodySpec => ({ type, input: 'input' });
 
 export const PLATFORM_BLOCK_ROUTES: Route[] = [
   {

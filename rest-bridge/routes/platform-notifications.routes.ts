@@ -26,7 +26,7 @@ export const PLATFORM_NOTIFICATION_ROUTES: Route[] = [
     path: '/accounts/:url_id/settings/notifications',
     operation: 'UpdateNotificationSettings',
     summary: "Set the team-chat webhook URL (null removes it), the events sent ('*', 'key.*', 'account.created'…) and enabled",
-    body: { type: 'notification_settings', attributes: { team_chat_webhook_url: 'string', events: 'string[]', enabled: 'boolean' } },
+    body: { type: 'notification_settings', input: 'input' },
     variables: (r) => ({ ...account(r), input: r.attributes }),
     result: (d) => ({ data: settingsRes(d.updateNotificationSettings) }),
     status: 200,

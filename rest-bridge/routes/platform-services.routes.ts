@@ -7,45 +7,14 @@ import type { Route } from '../types.js';
 import { PLATFORM_NOTIFICATION_ROUTES } from './platform-notifications.routes.js';
 import { PLATFORM_STORAGE_ROUTES } from './platform-storage.routes.js';
 
-// free-form objects keep the client's keys
-const credentialRes = (c: Record<string, unknown>) => resource('credentials', c, { opaque: ['metadata'] });
-const exchangeRes = (x: Record<string, unknown>) => resource('exchanges', x, { opaque: ['options'] });
+const credentialRes = (c: Record<string, unknown>) => resource('credentials', c);
+const exchangeRes = (x: Record<string, unknown>) => resource('exchanges', x);
 const detailsRes = (d: Record<string, unknown>) => resource('account_details', d);
 
 const base = { service: 'platform', auth: 'jwt+platform' } as const;
 const account = (r: { params: Record<string, string> }) => ({ accountUrlId: r.params.url_id });
 
-const CREDENTIAL_ATTRIBUTES = {
-  name: 'string',
-  provider: 'string',
-  credential_type: 'string',
-  identifier: 'string',
-  secret: 'string',
-  metadata: 'json',
-  expires_at: 'datetime',
-} as const;
-
-const EXCHANGE_ATTRIBUTES = {
-  name: 'string',
-  broker_type: 'string',
-  url: 'string',
-  username: 'string',
-  password: 'string',
-  options: 'json',
-  enabled: 'boolean',
-} as const;
-
-const DETAILS_BODY = {
-  type: 'account_details',
-  attributes: {
-    legal_name: 'string',
-    tax_id: 'string',
-    website: 'string',
-    address: { properties: { line1: 'string', line2: 'string', city: 'string', region: 'string', postal_code: 'string', country: 'string' } },
-    contact: { properties: { name: 'string', email: 'string', phone: 'string' } },
-    branding: { properties: { primary_color: 'string', secondary_color: 'string', accent_color: 'string', logo_url: 'string' } },
-  },
-} as const;
+const DETAILS_BODY = { type: 'account_details', input: 'input' } as const;
 
 export const PLATFORM_SERVICES_ROUTES: Route[] = [
   // ---- /keys: third-party and cloud credentials
@@ -67,7 +36,7 @@ export const PLATFORM_SERVICES_ROUTES: Route[] = [
     path: '/accounts/:url_id/keys',
     operation: 'CreateAccountCredential',
     summary: 'Store a credential; the secret is encrypted (AES-256-GCM) and never returned, not even here',
-    body: { type: 'credentials', attributes: CREDENTIAL_ATTRIBUTES, required: ['name', 'provider', 'secret'] },
+    body: { type: 'credentials', input: 'input' },
     variables: (r) => ({ ...account(r), input: r.attributes }),
     result: (d) => ({ data: credentialRes(d.createAccountCredential) }),
     status: 201,
@@ -90,7 +59,7 @@ export const PLATFORM_SERVICES_ROUTES: Route[] = [
     path: '/accounts/:url_id/keys/:credential_id',
     operation: 'UpdateAccountCredential',
     summary: 'Update a credential: the attributes given change; a new secret replaces (rotates) the stored one',
-    body: { type: 'credentials', attributes: CREDENTIAL_ATTRIBUTES },
+    body: { type: 'credentials', input: 'input' },
     variables: (r) => ({ ...account(r), id: r.params.credential_id, input: r.attributes }),
     result: (d) => ({ data: credentialRes(d.updateAccountCredential) }),
     status: 200,
@@ -127,7 +96,7 @@ export const PLATFORM_SERVICES_ROUTES: Route[] = [
     path: '/accounts/:url_id/exchange',
     operation: 'CreateAccountExchange',
     summary: 'Add a broker (rabbitmq, kafka, nats, sqs, redis); user info in the URL moves to username/password; the password is encrypted',
-    body: { type: 'exchanges', attributes: EXCHANGE_ATTRIBUTES, required: ['name', 'broker_type', 'url'] },
+    body: { type: 'exchanges', input: 'input' },
     variables: (r) => ({ ...account(r), input: r.attributes }),
     result: (d) => ({ data: exchangeRes(d.createAccountExchange) }),
     status: 201,
@@ -150,7 +119,7 @@ export const PLATFORM_SERVICES_ROUTES: Route[] = [
     path: '/accounts/:url_id/exchange/:exchange_id',
     operation: 'UpdateAccountExchange',
     summary: 'Update a broker configuration (attributes given change; password null removes it)',
-    body: { type: 'exchanges', attributes: EXCHANGE_ATTRIBUTES },
+    body: { type: 'exchanges', input: 'input' },
     variables: (r) => ({ ...account(r), id: r.params.exchange_id, input: r.attributes }),
     result: (d) => ({ data: exchangeRes(d.updateAccountExchange) }),
     status: 200,

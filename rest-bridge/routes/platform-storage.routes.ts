@@ -66,7 +66,7 @@ export const PLATFORM_STORAGE_ROUTES: Route[] = [
     path: '/accounts/:url_id/logo/publish',
     operation: 'PublishAccountLogo',
     summary: 'Check the uploaded file is a PNG, JPEG, GIF or WebP image (by its bytes) and make it the logo',
-    body: { type: 'logos', attributes: { upload_id: 'string' }, required: ['upload_id'] },
+    body: { type: 'logos', args: ['uploadId'] },
     variables: (r) => ({ ...account(r), uploadId: r.attributes.uploadId ?? '' }),
     result: (d) => ({ data: resource('logos', d.publishAccountLogo) }),
     status: 200,

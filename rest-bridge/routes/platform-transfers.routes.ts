@@ -6,12 +6,12 @@
 import { resource } from '../jsonapi.js';
 import type { Route } from '../types.js';
 
-const transferRes = (t: Record<string, unknown>) => resource('data_transfers', t, { opaque: ['contents'] });
+const transferRes = (t: Record<string, unknown>) => resource('data_transfers', t);
 const publicRes = (t: Record<string, unknown>) => {
   const { code, ...rest } = t;
-  return resource('data_transfers', { id: code, code, ...rest }, { opaque: ['contents'] });
+  return resource('data_transfers', { id: code, code, ...rest });
 };
-const auditRes = (a: Record<string, unknown>) => resource('data_transfer_audit_entries', a, { opaque: ['detail'] });
+const auditRes = (a: Record<string, unknown>) => resource('data_transfer_audit_entries', a);
 
 const admin = { service: 'platform', auth: 'jwt+platform' } as const;
 const open = { service: 'platform', auth: 'none' } as const;
@@ -23,20 +23,7 @@ export const PLATFORM_TRANSFER_ROUTES: Route[] = [
     path: '/accounts/:url_id/data_transfers',
     operation: 'CreateDataTransfer',
     summary: 'Create a data transfer for the account (platform:admin); share its code with the recipient',
-    body: {
-      type: 'data_transfers',
-      attributes: {
-        title: 'string',
-        description: 'string',
-        recipient_email: 'string',
-        recipient_name: 'string',
-        agreement: 'string',
-        contents: 'json',
-        expires_at: 'datetime',
-        expires_in_days: 'integer',
-      },
-      required: ['title', 'recipient_email', 'agreement'],
-    },
+    body: { type: 'data_transfers', input: 'input' },
     variables: (r) => ({ accountUrlId: r.params.url_id, input: r.attributes }),
     result: (d) => ({ data: transferRes(d.createDataTransfer) }),
     status: 201,
@@ -105,7 +92,7 @@ export const PLATFORM_TRANSFER_ROUTES: Route[] = [
     path: '/data_transfers/:code/verify_access',
     operation: 'VerifyDataTransferAccess',
     summary: 'Public: trade the access code for an access token (30 minutes) for accept, decline and events',
-    body: { type: 'data_transfer_access', attributes: { access_code: 'string' }, required: ['access_code'] },
+    body: { type: 'data_transfer_access', args: ['accessCode'] },
     variables: (r) => ({ code: r.params.code, accessCode: r.attributes.accessCode ?? '' }),
     result: (d) => ({ data: resource('data_transfer_access', { id: d.verifyDataTransferAccess.code, ...d.verifyDataTransferAccess }) }),
     status: 200,
@@ -117,7 +104,7 @@ export const PLATFORM_TRANSFER_ROUTES: Route[] = [
     path: '/data_transfers/:code/accept',
     operation: 'AcceptDataTransfer',
     summary: 'Public, verified access: accept the agreement (exactly once: 409 afterwards)',
-    body: { type: 'data_transfer_decisions', attributes: { access_token: 'string' }, required: ['access_token'] },
+    body: { type: 'data_transfer_decisions', args: ['accessToken'] },
     variables: (r) => ({ code: r.params.code, accessToken: r.attributes.accessToken ?? '' }),
     result: (d) => ({ data: publicRes(d.acceptDataTransfer) }),
     status: 200,
@@ -129,7 +116,7 @@ export const PLATFORM_TRANSFER_ROUTES: Route[] = [
     path: '/data_transfers/:code/decline',
     operation: 'DeclineDataTransfer',
     summary: 'Public, verified access: decline the agreement, with an optional reason (exactly once: 409 afterwards)',
-    body: { type: 'data_transfer_decisions', attributes: { access_token: 'string', reason: 'string' }, required: ['access_token'] },
+    body: { type: 'data_transfer_decisions', args: ['accessToken', 'reason'] },
     variables: (r) => ({ code: r.params.code, accessToken: r.attributes.accessToken ?? '', reason: r.attributes.reason ?? null }),
     result: (d) => ({ data: publicRes(d.declineDataTransfer) }),
     status: 200,
@@ -141,7 +128,7 @@ export const PLATFORM_TRANSFER_ROUTES: Route[] = [
     path: '/data_transfers/:code/events',
     operation: 'RecordDataTransferEvent',
     summary: 'Public, verified access: record viewed, downloaded (after acceptance), printed, shared or other',
-    body: { type: 'data_transfer_events', attributes: { access_token: 'string', event_type: 'string', detail: 'json' }, required: ['access_token', 'event_type'] },
+    body: { type: 'data_transfer_events', args: ['accessToken', 'eventType', 'detail'] },
     variables: (r) => ({ code: r.params.code, accessToken: r.attributes.accessToken ?? '', eventType: r.attributes.eventType ?? '', detail: r.attributes.detail ?? null }),
     result: (d) => ({ data: auditRes(d.recordDataTransferEvent) }),
     status: 201,

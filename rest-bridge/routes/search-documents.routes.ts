@@ -1,5 +1,5 @@
 // Search service (document 3 part B): documents, search, multi-search and suggestions.
-import { camelCase, isPlainObject, resource } from '../jsonapi.js';
+import { resource } from '../jsonapi.js';
 import { getParam, intParam } from '../query.js';
 import type { ResourceObject, Route, RouteInput } from '../types.js';
 import { taskRes } from './search-ops.routes.js';
@@ -9,38 +9,14 @@ export const MAX_DOCUMENT_PAGE = 1000;
 
 /** Document fields are data: never renamed. */
 const documentRes = (d: { id: string; fields: Record<string, unknown> }): ResourceObject => ({ id: String(d.id), type: 'documents', attributes: d.fields });
-/** Hits and facet maps are data (document fields, facet values): kept as the engine returns them. */
-const resultRes = (r: Record<string, unknown>) => resource('search_results', r, { opaque: ['hits', 'facetDistribution', 'facetStats'] });
+/** Hits and facet maps are data (JSON in the schema: document fields, facet values): kept as the engine returns them. */
+const resultRes = (r: Record<string, unknown>) => resource('search_results', r);
 
 function fieldsParam(r: RouteInput): string[] | null {
   const raw = getParam(r.query, 'fields');
   return raw ? raw.split(',').map((f) => f.trim()).filter(Boolean) : null;
 }
 
-const SEARCH_ATTRIBUTES = {
-  query: 'string',
-  limit: 'integer',
-  offset: 'integer',
-  filter: 'json',
-  facets: 'string[]',
-  sort: 'string[]',
-  attributes_to_retrieve: 'string[]',
-  attributes_to_highlight: 'string[]',
-  highlight_pre_tag: 'string',
-  highlight_post_tag: 'string',
-  attributes_to_crop: 'string[]',
-  crop_length: 'integer',
-  crop_marker: 'string',
-  show_matches_position: 'boolean',
-  user_id: 'string',
-  session_id: 'string',
-} as const;
-
-/** multi-search queries are a free-form array: their keys convert here (index_uid → indexUid). */
-function queriesVar(v: unknown): unknown {
-  if (!Array.isArray(v)) return v;
-  return v.map((q) => (isPlainObject(q) ? Object.fromEntries(Object.entries(q).map(([k, x]) => [camelCase(k), x])) : q));
-}
 
 export const SEARCH_DOCUMENT_ROUTES: Route[] = [
   {
@@ -49,7 +25,7 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
     path: '/search/v1/indexes/:index_uid/documents',
     operation: 'AddIndexDocuments',
     summary: 'Add or replace documents by primary key (search:write): 202 with the indexing task; at most 10,000 documents per request (max_documents_exceeded)',
-    body: { type: 'documents', attributes: { documents: 'json', primary_key: 'string' }, required: ['documents'] },
+    body: { type: 'documents', args: ['documents', 'primaryKey'], required: ['documents'] },
     variables: (r) => ({ indexUid: r.params.index_uid, documents: r.attributes.documents ?? null, primaryKey: r.attributes.primaryKey ?? null }),
     result: (d) => {
       const task = taskRes(d.addIndexDocuments, 'indexing_tasks');
@@ -105,7 +81,7 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
     path: '/search/v1/indexes/:index_uid/documents',
     operation: 'DeleteIndexDocuments',
     summary: 'Delete documents by id (search:write): 202 with the document_deletion task',
-    body: { type: 'document_deletions', attributes: { document_ids: 'json' }, required: ['document_ids'] },
+    body: { type: 'document_deletions', args: ['documentIds'], required: ['document_ids'] },
     variables: (r) => ({ indexUid: r.params.index_uid, documentIds: r.attributes.documentIds ?? null }),
     result: (d) => ({ data: taskRes(d.deleteIndexDocuments) }),
     status: 202,
@@ -117,7 +93,7 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
     path: '/search/v1/indexes/:index_uid/documents/delete-by-filter',
     operation: 'DeleteIndexDocumentsByFilter',
     summary: 'Delete the documents a filter matches (search:write): 202 with the task',
-    body: { type: 'document_deletions', attributes: { filter: 'json' }, required: ['filter'] },
+    body: { type: 'document_deletions', args: ['filter'], required: ['filter'] },
     variables: (r) => ({ indexUid: r.params.index_uid, filter: r.attributes.filter ?? null }),
     result: (d) => ({ data: taskRes(d.deleteIndexDocumentsByFilter) }),
     status: 202,
@@ -130,7 +106,7 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
     operation: 'SearchIndex',
     scope: 'search:read',
     summary: "Search an index (search:read): hits with _formatted and _matchesPosition, facets; 429 rate_limit_exceeded beyond the plan's searches per second",
-    body: { type: 'search_queries', attributes: SEARCH_ATTRIBUTES },
+    body: { type: 'search_queries', input: 'input' },
     variables: (r) => ({ indexUid: r.params.index_uid, input: r.attributes }),
     result: (d) => ({ data: resultRes(d.searchIndex) }),
     status: 200,
@@ -143,8 +119,8 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
     operation: 'MultiSearch',
     scope: 'search:read',
     summary: 'Several searches in one call (search:read); attributes.queries: array of index_uid, query, limit and any search attribute',
-    body: { type: 'multi_search_queries', attributes: { queries: 'json' }, required: ['queries'] },
-    variables: (r) => ({ queries: queriesVar(r.attributes.queries ?? []) }),
+    body: { type: 'multi_search_queries', args: ['queries'] },
+    variables: (r) => ({ queries: r.attributes.queries ?? [] }),
     result: (d) => ({ data: d.multiSearch.map(resultRes) }),
     status: 200,
     responseType: 'search_results',
@@ -157,7 +133,7 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
     operation: 'IndexSuggestions',
     scope: 'search:read',
     summary: 'Suggestions for a partial query (search:read): past queries and source_attributes values, with frequency and highlighting',
-    body: { type: 'suggestion_queries', attributes: { query: 'string', limit: 'integer', highlight: 'boolean' }, required: ['query'] },
+    body: { type: 'suggestion_queries', input: 'input' },
     variables: (r) => ({ indexUid: r.params.index_uid, input: r.attributes }),
     result: (d) => ({ data: resource('suggestions', { id: d.indexSuggestions.indexUid, ...d.indexSuggestions }) }),
     status: 200,

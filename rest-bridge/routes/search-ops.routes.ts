@@ -7,8 +7,8 @@ import type { Route, RouteInput } from '../types.js';
 const base = { service: 'search', auth: 'apiKey' } as const;
 export const MAX_TASK_PAGE = 1000;
 
-/** A task as JSON:API: the settings and filter it was given are kept as written. */
-export const taskRes = (t: Record<string, unknown>, type = 'tasks') => resource(type, t, { opaque: ['details.settings', 'details.originalFilter'] });
+/** A task as JSON:API: the settings and filter it was given (JSON in the schema) are kept as written. */
+export const taskRes = (t: Record<string, unknown>, type = 'tasks') => resource(type, t);
 
 const PERIOD_QUERY = [
   { name: 'period', type: 'string' as const, description: '24h, 7d (default), 30d or 90d' },
@@ -128,11 +128,7 @@ export const SEARCH_OPS_ROUTES: Route[] = [
     path: '/search/v1/analytics/events',
     operation: 'RecordSearchEvent',
     summary: 'Record a search analytics event (search:write): click (document_id, position), search (query), conversion, view',
-    body: {
-      type: 'search_events',
-      attributes: { event_type: 'string', index_uid: 'string', query: 'string', document_id: 'string', position: 'integer', user_id: 'string', session_id: 'string' },
-      required: ['event_type', 'index_uid'],
-    },
+    body: { type: 'search_events', input: 'input' },
     variables: (r) => ({ input: r.attributes }),
     result: (d) => ({ data: resource('search_events', d.recordSearchEvent) }),
     status: 201,
@@ -144,7 +140,7 @@ export const SEARCH_OPS_ROUTES: Route[] = [
     path: '/search/v1/webhooks',
     operation: 'RegisterSearchWebhook',
     summary: 'Register a webhook (search:write): url, events, secret; deliveries signed with X-Signature (HMAC-SHA256)',
-    body: { type: 'webhooks', attributes: { url: 'string', events: 'string[]', secret: 'string' }, required: ['url', 'events', 'secret'] },
+    body: { type: 'webhooks', input: 'input' },
     variables: (r) => ({ input: r.attributes }),
     result: (d) => ({ data: resource('webhooks', d.registerSearchWebhook) }),
     status: 201,

@@ -6,9 +6,8 @@ import type { Route } from '../types.js';
 import { SEARCH_DOCUMENT_ROUTES } from './search-documents.routes.js';
 import { SEARCH_OPS_ROUTES, taskRes } from './search-ops.routes.js';
 
-// Settings keys convert (searchableAttributes → searchable_attributes); synonym terms are data.
-const INDEX_OPAQUE = ['settings.synonyms', 'settings.oneWaySynonyms'];
-const indexRes = (i: Record<string, unknown>) => resource('indexes', i, { opaque: INDEX_OPAQUE });
+// Settings keys convert (searchableAttributes → searchable_attributes); synonym terms are data (JSONObject).
+const indexRes = (i: Record<string, unknown>) => resource('indexes', i);
 
 const base = { service: 'search', auth: 'apiKey' } as const;
 const uidVar = (r: { params: Record<string, string> }) => ({ uid: r.params.index_uid });
@@ -20,12 +19,7 @@ const INDEX_ROUTES: Route[] = [
     path: '/search/v1/indexes',
     operation: 'CreateIndex',
     summary: 'Create an index (search:write); index_already_exists when the uid is taken; index_limit_exceeded (403) beyond the plan',
-    body: {
-      type: 'indexes',
-      // settings go through as the client wrote them (snake_case); the search subgraph reads them
-      attributes: { uid: 'string', primary_key: 'string', settings: 'json' },
-      required: ['uid'],
-    },
+    body: { type: 'indexes', input: 'input' },
     variables: (r) => ({ input: r.attributes }),
     result: (d) => ({ data: indexRes(d.createIndex) }),
     status: 201,
@@ -71,20 +65,7 @@ const INDEX_ROUTES: Route[] = [
     path: '/search/v1/indexes/:index_uid/settings',
     operation: 'UpdateIndexSettings',
     summary: 'Change settings (search:write): 202 with the settings_update task; a key set to null returns to its default',
-    body: {
-      type: 'index_settings',
-      attributes: {
-        searchable_attributes: 'string[]',
-        filterable_attributes: 'string[]',
-        sortable_attributes: 'string[]',
-        ranking_rules: 'string[]',
-        stop_words: 'string[]',
-        distinct_attribute: 'string',
-        synonyms: 'json',
-        one_way_synonyms: 'json',
-        typo_tolerance: 'json',
-      },
-    },
+    body: { type: 'index_settings', fieldsOf: 'IndexSettings' },
     variables: (r) => ({ uid: r.params.index_uid, settings: r.attributes }),
     result: (d) => ({ data: taskRes(d.updateIndexSettings) }),
     status: 202,
@@ -96,7 +77,7 @@ const INDEX_ROUTES: Route[] = [
     path: '/search/v1/indexes/:index_uid/settings/synonyms',
     operation: 'UpdateIndexSynonyms',
     summary: 'Replace the synonyms (search:write): synonyms (two-way) and one_way_synonyms; 202 with the task',
-    body: { type: 'synonyms', attributes: { synonyms: 'json', one_way_synonyms: 'json' } },
+    body: { type: 'synonyms', args: ['synonyms', 'oneWaySynonyms'] },
     variables: (r) => ({ uid: r.params.index_uid, synonyms: r.attributes.synonyms ?? null, oneWaySynonyms: r.attributes.oneWaySynonyms ?? null }),
     result: (d) => ({ data: taskRes(d.updateIndexSynonyms) }),
     status: 202,
@@ -121,7 +102,7 @@ const INDEX_ROUTES: Route[] = [
     path: '/search/v1/indexes/:index_uid/settings/stop-words',
     operation: 'UpdateIndexStopWords',
     summary: 'Replace the stop words (search:write): 202 with the task',
-    body: { type: 'stop_words', attributes: { stop_words: 'string[]' }, required: ['stop_words'] },
+    body: { type: 'stop_words', args: ['stopWords'], required: ['stop_words'] },
     variables: (r) => ({ uid: r.params.index_uid, stopWords: r.attributes.stopWords ?? null }),
     result: (d) => ({ data: taskRes(d.updateIndexStopWords) }),
     status: 202,
@@ -133,7 +114,7 @@ const INDEX_ROUTES: Route[] = [
     path: '/search/v1/indexes/:index_uid/settings/ranking-rules',
     operation: 'UpdateIndexRankingRules',
     summary: 'Replace the ranking rules (search:write): 202 with the task',
-    body: { type: 'ranking_rules', attributes: { ranking_rules: 'string[]' }, required: ['ranking_rules'] },
+    body: { type: 'ranking_rules', args: ['rankingRules'], required: ['ranking_rules'] },
     variables: (r) => ({ uid: r.params.index_uid, rankingRules: r.attributes.rankingRules ?? null }),
     result: (d) => ({ data: taskRes(d.updateIndexRankingRules) }),
     status: 202,
@@ -145,10 +126,7 @@ const INDEX_ROUTES: Route[] = [
     path: '/search/v1/indexes/:index_uid/settings/suggestions',
     operation: 'UpdateIndexSuggestionSettings',
     summary: 'Change suggestion settings (search:write): applied at once, 200 with the settings',
-    body: {
-      type: 'suggestion_settings',
-      attributes: { enabled: 'boolean', source_attributes: 'string[]', min_query_length: 'integer', max_suggestions: 'integer', include_frequency: 'boolean' },
-    },
+    body: { type: 'suggestion_settings', input: 'input' },
     variables: (r) => ({ uid: r.params.index_uid, input: r.attributes }),
     result: (d, r) => ({ data: resource('suggestion_settings', { id: r.params.index_uid, ...d.updateIndexSuggestionSettings }) }),
     status: 200,

@@ -2,7 +2,7 @@
 // (document 2). Model code lives in ./models (no GraphQL, no HTTP); runtime.ts holds the loaded
 // models of this process, on every request as ctx.runtime.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
-import { appTenantFilter, scopeToApp } from '../../lib/tenant-entity.js';
+import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createAiLoaders, type AiLoaders } from './context.js';
 import { JobEntity, startJobWorker } from '../../lib/jobs/index.js';
 import { IdentityEntity } from './identities/identity.entity.js';
@@ -26,7 +26,6 @@ export const ai: SubgraphDefinition<AiLoaders, AiRuntime> = {
   referenceResolvers: { ...identityReference, ...appReference },
   entities: [IdentityEntity, AiBatchEntity, JobEntity],
   migrations,
-  filters: appTenantFilter(['IdentityEntity', 'AiBatchEntity']),
   scope: scopeToApp,
   createLoaders: createAiLoaders,
   // the text-model workers, the ONNX model directory, Apertium, catalogue names and the plan counters

@@ -1,6 +1,6 @@
 // The catalog subgraph: products (this issue); variants, categories, inventory... come later.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
-import { appTenantFilter, scopeToApp } from '../../lib/tenant-entity.js';
+import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createCatalogLoaders, type CatalogLoaders } from './context.js';
 import { ProductEntity } from './products/product.entity.js';
 import { ProductResolver } from './products/product.resolver.js';
@@ -15,7 +15,6 @@ export const catalog: SubgraphDefinition<CatalogLoaders> = {
   referenceResolvers: { ...productReference, ...appReference },
   entities: [ProductEntity],
   migrations,
-  filters: appTenantFilter(['ProductEntity']),
   scope: scopeToApp,
   createLoaders: createCatalogLoaders,
 };

@@ -40,7 +40,7 @@ function grouped<T>(keys: readonly string[], rows: T[], keyOf: (r: T) => string)
 
 /**
  * Per-request loaders: every relation and __resolveReference batches through these (no N+1).
- * Account, app and key rows pass through the `platform` filter, so foreign rows load as null / [].
+ * Account, app and key rows pass through the `tenant` filter, so foreign rows load as null / [].
  */
 export function createPlatformLoaders(ctx: Omit<PlatformContext, 'loaders'>): PlatformLoaders {
   const { em } = ctx;

@@ -2,7 +2,7 @@
 // subscriptions, user access... come later. Owns the `App` entity other subgraphs extend.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { createPlatformLoaders, type PlatformLoaders } from './context.js';
-import { platformFilters, scopeToPlatform } from './tenancy.js';
+import { scopeToPlatform } from './tenancy.js';
 import { PlatformEntity } from './platforms/platform.entity.js';
 import { PlatformResolver } from './platforms/platform.resolver.js';
 import { platformReference } from './platforms/platform.reference.js';
@@ -33,7 +33,7 @@ import { AccountStorageEntity } from './storage/account-storage.entity.js';
 import { StorageResolver } from './storage/storage.resolver.js';
 import { NotificationSettingsEntity } from './notifications/notification-settings.entity.js';
 import { AccountEventEntity } from './notifications/account-event.entity.js';
-import { WebhookDeliveryEntity } from './notifications/webhook-delivery.entity.js';
+import { webhookEntities } from '../../lib/webhooks/index.js';
 import { AppWebhookSecretEntity } from './notifications/app-webhook-secret.entity.js';
 import { NotificationsResolver } from './notifications/notifications.resolver.js';
 import { DataTransferAccessCodeEntity, DataTransferAuditEntity, DataTransferEntity } from './data-transfers/data-transfer.entity.js';
@@ -49,7 +49,7 @@ const SERVICE_ENTITIES = [
   AccountStorageEntity,
   NotificationSettingsEntity,
   AccountEventEntity,
-  WebhookDeliveryEntity,
+  ...webhookEntities,
   AppWebhookSecretEntity,
   DataTransferEntity,
   DataTransferAccessCodeEntity,
@@ -68,14 +68,13 @@ export const platform: SubgraphDefinition<PlatformLoaders> = {
   referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference, ...blockReference },
   entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES, JobEntity],
   migrations,
-  // Tenant scoping in one place: the `platform` filter on accounts, apps and keys (tenancy.ts).
-  filters: platformFilters,
+  // the request's platform for the `tenant` filter every @TenantScoped entity gets (tenancy.ts)
   scope: scopeToPlatform,
   createLoaders: createPlatformLoaders,
   // background work of this process, started in this order before the server listens and stopped
-  // in reverse: the runtime first (master-key SecretBox, object store, webhook delivery worker:
+  // in reverse: the runtime first (master-key SecretBox, object store, webhook outbox and its delivery job worker:
   // runtime.ts), since the renewal job records account events through it; then subscription
   // renewals (subscriptions/billing.worker.ts, a recurring job of lib/jobs) and the report cache's Redis connection when
   // REDIS_URL is set (reporting/reporting.cache.ts)
-  workers: async (deps) => [startPlatformRuntime(deps), await startBillingWorker(deps), useReportCacheFromConfig(deps)],
+  workers: async (deps) => [await startPlatformRuntime(deps), await startBillingWorker(deps), useReportCacheFromConfig(deps)],
 };

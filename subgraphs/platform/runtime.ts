@@ -1,5 +1,5 @@
 // What the platform services need from their process besides the request context: the master-key
-// SecretBox, the object store, the upload-URL secret and the webhook delivery worker. Built once
+// SecretBox, the object store, the upload-URL secret and the webhook outbox and sender (lib/webhooks). Built once
 // when the subgraph starts (startPlatformRuntime, the first of the definition's `workers`) and read
 // by services through platformRuntime(); a missing MASTER_KEY in production stops start-up.
 import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
@@ -7,14 +7,14 @@ import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
 import { createObjectStore, type ObjectStore } from '../../lib/object-store.js';
 import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
-import { DeliveryWorker } from './notifications/delivery.worker.js';
+import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 
 export interface PlatformRuntime {
   cfg: Config;
   log: Logger;
   secrets: SecretBox;
   objects: ObjectStore;
-  worker: DeliveryWorker;
+  webhooks: WebhookRuntime;
 }
 
 let current: PlatformRuntime | undefined;
@@ -29,17 +29,28 @@ export function platformRuntimeIfStarted(): PlatformRuntime | undefined {
   return current;
 }
 
-export function startPlatformRuntime(deps: WorkerDeps): Worker {
+export async function startPlatformRuntime(deps: WorkerDeps): Promise<Worker> {
   const log = deps.log.child({ component: 'platform-runtime' });
   const secrets = masterSecretBox(deps.cfg, log);
   const objects = createObjectStore(deps.cfg);
-  const worker = new DeliveryWorker(deps.orm, { cfg: deps.cfg, log: log.child({ component: 'webhook-worker' }), secrets });
-  const runtime: PlatformRuntime = { cfg: deps.cfg, log, secrets, objects, worker };
+  const webhooks = new WebhookRuntime({
+    schema: 'platform',
+    service: 'platform',
+    secrets,
+    allowPrivate: deps.cfg.allowPrivateNetworkFetch,
+    log,
+    sql: toSql(deps.orm.em.fork()),
+    maxAttempts: deps.cfg.webhookMaxAttempts,
+    retryBaseMs: deps.cfg.webhookRetryBaseMs,
+    pollMs: deps.cfg.webhookPollMs,
+    dbUrl: deps.orm.config.get('clientUrl') as string,
+  });
+  const runtime: PlatformRuntime = { cfg: deps.cfg, log, secrets, objects, webhooks };
   current = runtime;
-  worker.start();
+  await webhooks.start();
   return {
     async stop() {
-      await worker.stop();
+      await webhooks.stop();
       if (current === runtime) current = undefined;
     },
   };

@@ -1,33 +1,19 @@
-// Tenant scoping in ONE place: the MikroORM filter `platform`. It is on by default for accounts,
-// apps and API keys, and its parameter is set once per request by SubgraphDefinition.scope(), so
-// no query on those tables can forget it. (The only queries that switch it off are the gateway's
-// internal key verification and usage recording, in api-keys/api-key.repository.ts.)
+// The platform subgraph's tenant scope. Entities declare themselves platform-scoped where they are
+// defined (@TenantScoped({ platformId: 'platform' })); lib/tenant-entity.ts derives the `tenant`
+// filter from that, and SubgraphDefinition.scope() sets the request's platform here, so no query on
+// those tables can forget it. (The queries that switch it off are named where they are: the
+// gateway's internal key verification and usage recording, the public data-transfer flow, the
+// billing job and the outbox worker.)
 //
 // Which platform: user and service callers name it in X-Platform (tenant.platformCode), resolved
 // through a per-request DataLoader by code; API-key callers are bound to their key's platform
 // (tenant.platformId, put there by the gateway from _verifyApiKey), whatever X-Platform they send.
 import DataLoader from 'dataloader';
-import type { EntityManager, Options } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../lib/errors.js';
 import type { TenantContext } from '../../lib/tenant.js';
+import { setTenantScope, TenantScope, tenantScopeOf } from '../../lib/tenant-entity.js';
 import { PlatformEntity } from './platforms/platform.entity.js';
-
-export const PLATFORM_FILTER = 'platform';
-const SCOPED_ENTITIES = ['AccountEntity', 'AppEntity', 'ApiKeyEntity'];
-SCOPED_ENTITIES.push('BlockLicenseEntity', 'BlockInstanceEntity', 'UserAccessEntity');
-// account services and data transfers (issue 3, parts 7-8): every row names its platform too
-SCOPED_ENTITIES.push(
-  'CredentialEntity',
-  'ExchangeEntity',
-  'AccountDetailsEntity',
-  'AccountStorageEntity',
-  'NotificationSettingsEntity',
-  'AccountEventEntity',
-  'WebhookDeliveryEntity',
-  'AppWebhookSecretEntity',
-  'DataTransferEntity',
-);
-SCOPED_ENTITIES.push('SubscriptionEntity', 'SubscriptionEventEntity', 'InvoiceEntity');
 
 export class PlatformScope {
   readonly platformByCode: DataLoader<string, PlatformEntity | null>;
@@ -47,14 +33,6 @@ export class PlatformScope {
       const byCode = new Map(rows.map((r) => [r.code, r]));
       return codes.map((c) => byCode.get(c) ?? null);
     });
-  }
-
-  /**
-   * MikroORM deep-copies filter parameters into every fork; returning `this` keeps one scope (and
-   * one memoised platform lookup) per request, forks included.
-   */
-  clone(): this {
-    return this;
   }
 
   /** The X-Platform platform; PLATFORM_REQUIRED when the header is absent, PLATFORM_NOT_FOUND when unknown. */
@@ -79,31 +57,22 @@ export class PlatformScope {
   }
 }
 
-interface PlatformFilterArgs {
-  scope: PlatformScope;
+function tenantScope(scope: PlatformScope): TenantScope<PlatformScope> {
+  // platformId() throws PLATFORM_REQUIRED / PLATFORM_NOT_FOUND itself, so `missing` is never reached
+  const missing = () => new DomainError('PLATFORM_REQUIRED', 'The X-Platform header is required', { parameter: 'X-Platform' });
+  return new TenantScope({ platformId: () => scope.platformId() }, missing, scope);
 }
 
-export const platformFilters: NonNullable<Options['filters']> = {
-  [PLATFORM_FILTER]: {
-    // every scoped entity names its relation `platform`, so one condition fits all three
-    cond: async (args: PlatformFilterArgs) => ({ platform: await args.scope.platformId() }),
-    default: true,
-    entity: SCOPED_ENTITIES,
-  },
-};
-
 export function scopeToPlatform(em: EntityManager, tenant: TenantContext): void {
-  em.setFilterParams(PLATFORM_FILTER, { scope: new PlatformScope(em, tenant) } satisfies PlatformFilterArgs);
+  setTenantScope(em, tenantScope(new PlatformScope(em, tenant)));
 }
 
 /** Scope `em` to one given platform (the caller must already be authorised for it). */
 export function scopeToFixedPlatform(em: EntityManager, tenant: TenantContext, platform: PlatformEntity): void {
-  em.setFilterParams(PLATFORM_FILTER, { scope: new PlatformScope(em, tenant, platform) } satisfies PlatformFilterArgs);
+  setTenantScope(em, tenantScope(new PlatformScope(em, tenant, platform)));
 }
 
 /** The request's scope, as set by scopeToPlatform (context.ts exposes it as loaders.scope). */
 export function platformScopeOf(em: EntityManager): PlatformScope {
-  const args = em.getFilterParams<PlatformFilterArgs>(PLATFORM_FILTER);
-  if (!args?.scope) throw new Error('platform scope not set: scopeToPlatform() must run before createLoaders()');
-  return args.scope;
+  return tenantScopeOf<PlatformScope>(em).detail;
 }

@@ -4,7 +4,7 @@ import { ConfigError } from '../../lib/config.js';
 import { isPlanCode, type PlanCode } from './plans.js';
 
 export interface SearchConfig {
-  /** run the task worker (and webhook dispatcher) in this process; API-only replicas set SEARCH_WORKER=0 */
+  /** run the task worker (and webhook sender) in this process; API-only replicas set SEARCH_WORKER=0 */
   worker: boolean;
   /** plan limits applied when the tenant context carries no plan */
   defaultPlan: PlanCode;

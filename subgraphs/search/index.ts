@@ -1,8 +1,8 @@
 // The search subgraph: indexes, documents, tasks, search, suggestions, analytics and webhooks
 // (document 3 part B). The engine (./engine) is pure code; ./runtime.ts holds this process's pool and
-// in-memory engines (./index-engines), ./workers.ts runs the task worker and webhook dispatcher.
+// in-memory engines (./index-engines), ./workers.ts runs the task worker and webhook sender.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
-import { appTenantFilter, scopeToApp } from '../../lib/tenant-entity.js';
+import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createSearchLoaders, type SearchLoaders } from './context.js';
 import { IndexEntity } from './indexes/index.entity.js';
 import { IndexResolver } from './indexes/index.resolver.js';
@@ -16,7 +16,7 @@ import { IndexSnapshotEntity } from './index-engines/snapshot.entity.js';
 import { SearchResolver } from './search-queries/search.resolver.js';
 import { SearchEventEntity, SearchQueryEntity } from './analytics/analytics.entity.js';
 import { AnalyticsResolver } from './analytics/analytics.resolver.js';
-import { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEntity } from './webhooks/webhook.entity.js';
+import { webhookEntities } from '../../lib/webhooks/index.js';
 import { WebhookResolver } from './webhooks/webhook.resolver.js';
 import { migrations } from './migrations/index.js';
 import { JobEntity } from '../../lib/jobs/index.js';
@@ -36,17 +36,14 @@ export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
     IndexSnapshotEntity,
     SearchQueryEntity,
     SearchEventEntity,
-    WebhookEntity,
-    WebhookDeliveryEntity,
-    WebhookAttemptEntity,
+    ...webhookEntities,
     JobEntity,
   ],
   migrations,
-  filters: appTenantFilter(['IndexEntity', 'TaskEntity', 'SearchQueryEntity', 'SearchEventEntity', 'WebhookEntity', 'WebhookDeliveryEntity']),
   scope: scopeToApp,
   createLoaders: createSearchLoaders,
   // the pool, engines, analytics buffer and limiter of this process, on every request as ctx.runtime
   runtime: createSearchRuntime,
-  // the task worker, webhook dispatcher and engine snapshots (workers.ts)
+  // the task worker, webhook sender and engine snapshots (workers.ts)
   workers: startSearchWorkers,
 };

@@ -5,6 +5,8 @@
 import type pg from 'pg';
 import type { Logger } from '../../lib/logger.js';
 import type { PubSub } from '../../lib/pubsub.js';
+import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
+import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../lib/rate-limit.js';
 import { connectRedis } from '../../lib/redis.js';
 import type { SubgraphRuntime, WorkerDeps } from '../../lib/subgraph.js';
@@ -25,10 +27,12 @@ export interface SearchRuntime {
   limiter: RateLimiter;
   analytics: AnalyticsBuffer;
   allowPrivateNetwork: boolean;
-  /** after a commit that queued webhook deliveries: wake this process's dispatcher (none runs when SEARCH_WORKER=0) */
+  /** the master-key SecretBox (webhook secrets are sealed with it) */
+  secrets: SecretBox;
+  /** the webhook outbox and its delivery jobs (lib/webhooks); workers.ts runs the sender */
+  webhooks: WebhookRuntime;
+  /** after a commit that queued webhook deliveries: look for them now (the queue's NOTIFY does too) */
   wakeDispatcher(): void;
-  /** the dispatcher of this process registers its wake-up here when it starts (workers.ts) */
-  attachDispatcher(wake: (() => void) | undefined): void;
 }
 
 export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRuntime<SearchRuntime>> {
@@ -38,7 +42,22 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
   const pool = createPool(dbUrl);
   pool.on('error', (e) => log.warn('idle pg connection lost', { err: e }));
   const redis = deps.cfg.redisUrl ? await connectRedis(deps.cfg.redisUrl, log) : undefined;
-  let dispatcher: (() => void) | undefined;
+  const secrets = masterSecretBox(deps.cfg, log);
+  const webhooks = new WebhookRuntime({
+    schema: 'search',
+    service: 'search',
+    secrets,
+    allowPrivate: deps.cfg.allowPrivateNetworkFetch,
+    log,
+    sql: toSql(pool),
+    dbUrl,
+    maxAttempts: cfg.webhookMaxAttempts,
+    retryBaseMs: cfg.webhookBackoffMs,
+    timeoutMs: cfg.webhookTimeoutMs,
+    pollMs: Math.min(cfg.pollMs, cfg.webhookBackoffMs),
+    // X-Signature is the header docs/search.md promised before X-Webhook-Signature became everyone's
+    signatureHeaders: ['x-webhook-signature', 'x-signature'],
+  });
   const rt: SearchRuntime = {
     cfg,
     pool,
@@ -49,8 +68,9 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     limiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     analytics: new AnalyticsBuffer(pool, log, cfg.analyticsFlushMs),
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
-    wakeDispatcher: () => dispatcher?.(),
-    attachDispatcher: (wake) => (dispatcher = wake),
+    secrets,
+    webhooks,
+    wakeDispatcher: () => webhooks.kick(),
   };
   rt.analytics.start();
   log.info('search runtime started', { defaultPlan: cfg.defaultPlan, worker: cfg.worker });

@@ -11,9 +11,6 @@ export const T = {
   snapshots: '"search"."index_snapshots"',
   queries: '"search"."search_queries"',
   events: '"search"."search_events"',
-  webhooks: '"search"."webhooks"',
-  deliveries: '"search"."webhook_deliveries"',
-  attempts: '"search"."webhook_attempts"',
   jobs: '"search"."jobs"',
 } as const;
 

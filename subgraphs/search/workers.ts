@@ -1,11 +1,11 @@
 // The background work of a search process (SEARCH_WORKER=1): the task worker (lib/jobs, kind
-// `search.task`), the webhook dispatcher, and engine snapshots written once the worker is idle.
+// `search.task`), the webhook sender (lib/webhooks, its own job worker so a slow receiver never
+// holds up a task), and engine snapshots written once the worker is idle.
 import { JobWorker } from '../../lib/jobs/index.js';
 import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
 import type { SearchRuntime } from './runtime.js';
 import { SCHEMA } from './sql.js';
 import { taskJobKind } from './tasks/task.job.js';
-import { WebhookDispatcher } from './webhooks/webhook.dispatcher.js';
 
 /** How long the worker must have been idle before a snapshot is written (they cost CPU). */
 const SNAPSHOT_QUIET_MS = 3000;
@@ -13,11 +13,10 @@ const SNAPSHOT_QUIET_MS = 3000;
 export async function startSearchWorkers(deps: WorkerDeps & { runtime: SearchRuntime }): Promise<Worker[]> {
   const rt = deps.runtime;
   if (!rt.cfg.worker) return [];
-  const tasks = new JobWorker({ schema: SCHEMA, kinds: [taskJobKind(rt)], dbUrl: rt.dbUrl, pool: rt.pool, log: rt.log, pollMs: rt.cfg.pollMs });
+  // the task rows keep the history: finished task jobs are dropped after an hour
+  const tasks = new JobWorker({ schema: SCHEMA, kinds: [taskJobKind(rt)], dbUrl: rt.dbUrl, pool: rt.pool, log: rt.log, pollMs: rt.cfg.pollMs, retainMs: 3600_000 });
   await tasks.start();
-  const dispatcher = new WebhookDispatcher(rt);
-  dispatcher.start();
-  rt.attachDispatcher(() => dispatcher.wake());
+  await rt.webhooks.start();
   let busy = false;
   const maintenance = setInterval(() => {
     if (busy || Date.now() - tasks.lastActivity < SNAPSHOT_QUIET_MS) return;
@@ -37,8 +36,7 @@ export async function startSearchWorkers(deps: WorkerDeps & { runtime: SearchRun
     {
       async stop() {
         clearInterval(maintenance);
-        rt.attachDispatcher(undefined);
-        await dispatcher.stop();
+        await rt.webhooks.stop();
       },
     },
   ];

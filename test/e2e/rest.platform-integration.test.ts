@@ -2,7 +2,7 @@
 // reach the account-events outbox in their own transaction and leave as signed app webhooks; the
 // renewal job's events do too; deleting an account ends its subscription (MRR drops, restore does
 // not bring it back); engagement's block adoption counts real licenses and instances.
-import { verifyWebhook } from '../../lib/webhook-signature.js';
+import { verifyWebhook } from '../../lib/webhooks/index.js';
 import { createTenant, jsonApi, rest, uniq, type Tenant } from '../harness/client.js';
 import { acct, DAY, getSub, subscribe } from '../harness/billing.js';
 import { openPlatformDb, type PlatformDb } from '../harness/platform-db.js';

@@ -1,7 +1,7 @@
 // Notification settings and account events delivered to webhooks (document 1): the team-chat URL
 // sealed and masked, signed app webhooks (X-Webhook-Signature), retries after a 500 with backoff,
 // the event filter, the delivery log, rolling the app signing secret.
-import { verifyWebhook } from '../../lib/webhook-signature.js';
+import { verifyWebhook } from '../../lib/webhooks/index.js';
 import { createTenant, jsonApi, rest, uniq, type Tenant } from '../harness/client.js';
 import { sql } from '../harness/db.js';
 import { expectServiceError } from '../harness/security.js';

@@ -6,37 +6,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { stack } from '../harness/client.js';
-import { ROOT, spawnScript, stop, waitFor } from '../harness/spawn.js';
-import { keyContext, serverUrl, sleep, subgraphGql, withDb } from './search.helpers.js';
+import { ROOT, stop } from '../harness/spawn.js';
+import { keyContext, searchProcesses, sleep, subgraphGql, withDb } from './search.helpers.js';
 
 const BASE = Number(process.env.TEST_PORT_BASE ?? 14000);
-const DB = `sgdur_${Date.now()}_${process.pid}`;
-const dbUrl = () => serverUrl(DB);
-const children: ChildProcess[] = [];
-
-async function startSearch(name: string, port: number, extra: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const env = stack().env;
-  const child = spawnScript(
-    'subgraphs/search/main.ts',
-    {
-      DATABASE_URL: dbUrl(),
-      REDIS_URL: '',
-      SEARCH_PORT: String(port),
-      INTERNAL_SECRET: env.INTERNAL_SECRET,
-      JWT_SECRET: env.JWT_SECRET,
-      LOG_LEVEL: 'warn',
-      SEARCH_TASK_LEASE_MS: '1500',
-      SEARCH_POLL_MS: '100',
-      SEARCH_DEFAULT_PLAN: 'enterprise',
-      ...extra,
-    },
-    `${name}-${BASE}`,
-  );
-  children.push(child);
-  await waitFor(`http://127.0.0.1:${port}/health/ready`, 60_000, child);
-  return { child, url: `http://127.0.0.1:${port}/graphql` };
-}
+const processes = searchProcesses('sgdur');
+const dbUrl = processes.dbUrl;
+const startSearch = (name: string, port: number, extra: Record<string, string> = {}) => processes.start(name, port, { SEARCH_TASK_LEASE_MS: '1500', ...extra });
 
 const CREATE = `mutation($uid: String!) { createIndex(input: { uid: $uid, primaryKey: "id" }) { id } }`;
 const ADD = `mutation($uid: String!, $docs: [JSON]) { addIndexDocuments(indexUid: $uid, documents: $docs) { id } }`;
@@ -73,15 +49,8 @@ async function allFinal(appId: string, timeoutMs = 60_000): Promise<TaskRow[]> {
 
 const workerOf = (child: ChildProcess) => new RegExp(`:${child.pid}:`);
 
-beforeAll(async () => {
-  await withDb(serverUrl(), (c) => c.query(`create database ${DB}`));
-}, 30_000);
-
-afterAll(async () => {
-  // stop() waits for an exit event: not for the ones already gone (exitCode, or signalCode after SIGKILL)
-  await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => stop(c)));
-  await withDb(serverUrl(), (c) => c.query(`drop database if exists ${DB} with (force)`));
-}, 120_000);
+beforeAll(() => processes.setUp(), 30_000);
+afterAll(() => processes.tearDown(), 120_000);
 
 test('a worker killed mid-task: the task is re-run by another process, succeeds once, all documents present', async () => {
   const a = await startSearch('search-durability-a', BASE + 20);

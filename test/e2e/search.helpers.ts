@@ -1,9 +1,11 @@
 // Helpers shared by the search e2e tests: task polling, index set-up, direct (signed) subgraph
 // calls for plan-specific tenant contexts, and a client of the stack's database.
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { signTenantContext, TENANT_HEADER, type TenantContext } from '../../lib/tenant.js';
 import { jsonApi, rest, stack, uniq, type Tenant } from '../harness/client.js';
+import { spawnScript, stop, waitFor } from '../harness/spawn.js';
 
 export const FINAL = ['succeeded', 'failed', 'canceled'];
 
@@ -81,3 +83,44 @@ export async function withDb<R>(url: string, fn: (c: pg.Client) => Promise<R>): 
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Search subgraph processes (subgraphs/search/main.ts) on a database of their own, so the stack's
+ * worker stays out of it: `setUp` creates the database, `start` spawns a process and waits until it
+ * serves, `tearDown` stops what still runs and drops the database.
+ */
+export function searchProcesses(prefix: string) {
+  const db = `${prefix}_${Date.now()}_${process.pid}`;
+  const base = Number(process.env.TEST_PORT_BASE ?? 14000);
+  const children: ChildProcess[] = [];
+  return {
+    dbUrl: () => serverUrl(db),
+    setUp: () => withDb(serverUrl(), (c) => c.query(`create database ${db}`)),
+    async tearDown() {
+      // stop() waits for an exit event: not for the ones already gone (exitCode, or signalCode after SIGKILL)
+      await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => stop(c)));
+      await withDb(serverUrl(), (c) => c.query(`drop database if exists ${db} with (force)`));
+    },
+    async start(name: string, port: number, extra: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+      const env = stack().env;
+      const child = spawnScript(
+        'subgraphs/search/main.ts',
+        {
+          DATABASE_URL: serverUrl(db),
+          REDIS_URL: '',
+          SEARCH_PORT: String(port),
+          INTERNAL_SECRET: env.INTERNAL_SECRET,
+          JWT_SECRET: env.JWT_SECRET,
+          LOG_LEVEL: 'warn',
+          SEARCH_POLL_MS: '100',
+          SEARCH_DEFAULT_PLAN: 'enterprise',
+          ...extra,
+        },
+        `${name}-${base}`,
+      );
+      children.push(child);
+      await waitFor(`http://127.0.0.1:${port}/health/ready`, 60_000, child);
+      return { child, url: `http://127.0.0.1:${port}/graphql` };
+    },
+  };
+}

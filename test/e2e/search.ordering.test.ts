@@ -2,37 +2,11 @@
 // on one index through three search processes (two running workers, one API-only replica), all
 // against a database of their own. Every process's engine ends with exactly the documents
 // PostgreSQL holds, and for every document the last accepted write (highest task id) wins.
-import type { ChildProcess } from 'node:child_process';
-import { stack } from '../harness/client.js';
-import { spawnScript, stop, waitFor } from '../harness/spawn.js';
-import { keyContext, serverUrl, sleep, subgraphGql, withDb } from './search.helpers.js';
+import { keyContext, searchProcesses, sleep, subgraphGql, withDb } from './search.helpers.js';
 
 const BASE = Number(process.env.TEST_PORT_BASE ?? 14000);
-const DB = `sgord_${Date.now()}_${process.pid}`;
-const dbUrl = () => serverUrl(DB);
-const children: ChildProcess[] = [];
-
-async function startSearch(name: string, port: number, extra: Record<string, string> = {}): Promise<string> {
-  const env = stack().env;
-  const child = spawnScript(
-    'subgraphs/search/main.ts',
-    {
-      DATABASE_URL: dbUrl(),
-      REDIS_URL: '',
-      SEARCH_PORT: String(port),
-      INTERNAL_SECRET: env.INTERNAL_SECRET,
-      JWT_SECRET: env.JWT_SECRET,
-      LOG_LEVEL: 'warn',
-      SEARCH_POLL_MS: '100',
-      SEARCH_DEFAULT_PLAN: 'enterprise',
-      ...extra,
-    },
-    `${name}-${BASE}`,
-  );
-  children.push(child);
-  await waitFor(`http://127.0.0.1:${port}/health/ready`, 60_000, child);
-  return `http://127.0.0.1:${port}/graphql`;
-}
+const processes = searchProcesses('sgord');
+const dbUrl = processes.dbUrl;
 
 const CREATE = `mutation($uid: String!) { createIndex(input: { uid: $uid, primaryKey: "id" }) { id } }`;
 const ADD = `mutation($uid: String!, $docs: [JSON]) { addIndexDocuments(indexUid: $uid, documents: $docs) { id } }`;
@@ -41,20 +15,17 @@ const ALL = `query($uid: String!) { searchIndex(indexUid: $uid, input: { query: 
 
 type Write = { kind: 'add'; docs: { id: string; v: number; tag: string }[] } | { kind: 'delete'; ids: string[] };
 
-beforeAll(async () => {
-  await withDb(serverUrl(), (c) => c.query(`create database ${DB}`));
-}, 30_000);
-
-afterAll(async () => {
-  await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => stop(c)));
-  await withDb(serverUrl(), (c) => c.query(`drop database if exists ${DB} with (force)`));
-}, 120_000);
+beforeAll(() => processes.setUp(), 30_000);
+afterAll(() => processes.tearDown(), 120_000);
 
 test('concurrent writers on one index, two workers and an API-only replica: every replica holds what PostgreSQL holds, the last accepted write wins', async () => {
-  const a = await startSearch('search-ordering-a', BASE + 30);
-  const b = await startSearch('search-ordering-b', BASE + 31);
-  const c = await startSearch('search-ordering-c', BASE + 32, { SEARCH_WORKER: '0' });
-  const urls = [a, b, c];
+  const started = await Promise.all([
+    processes.start('search-ordering-a', BASE + 30),
+    processes.start('search-ordering-b', BASE + 31),
+    processes.start('search-ordering-c', BASE + 32, { SEARCH_WORKER: '0' }),
+  ]);
+  const urls = started.map((p) => p.url);
+  const a = urls[0];
   const ctx = keyContext({ plan: 'enterprise' });
   expect((await subgraphGql(a, ctx, CREATE, { uid: 'race' })).errors).toBeUndefined();
   // every process loads its engine now, so later tasks reach each one by apply or catch-up

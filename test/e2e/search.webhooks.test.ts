@@ -1,8 +1,8 @@
-// Webhooks end to end: a real HTTP receiver gets every part-B event, signed (X-Signature, HMAC-SHA256
-// of "<t>.<body>" with the webhook's secret), retried with backoff after failures, every attempt logged.
+// Webhooks end to end: a real HTTP receiver gets every part-B event, signed (X-Webhook-Signature and
+// the X-Signature docs/search.md promised, HMAC-SHA256 of "<t>.<body>" with the webhook's secret), retried with backoff after failures, every attempt logged.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifySignature } from '../../subgraphs/search/webhooks/signature.js';
+import { verifyWebhook } from '../../lib/webhooks/index.js';
 import { createTenant, jsonApi, rest, type Tenant } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
 import { addDocuments, createIndex, settle, sleep } from './search.helpers.js';
@@ -14,6 +14,7 @@ interface Received {
 }
 
 const SECRET = 'whsec_test_0123456789abcdef';
+const verifySignature = (secret: string, body: string, header: string) => verifyWebhook(secret, body, header).ok;
 let server: Server;
 let url: string;
 const received: Received[] = [];
@@ -74,6 +75,7 @@ describe('webhooks', () => {
     expect(created.json).toEqual({ event: 'index.created', occurred_at: expect.any(String), data: { index_uid: uid, primary_key: 'id', task_id: expect.any(String) } });
     expect(verifySignature(SECRET, created.body, String(created.headers['x-signature']))).toBe(true);
     expect(verifySignature('another-secret-000000', created.body, String(created.headers['x-signature']))).toBe(false);
+    expect(created.headers['x-webhook-signature']).toBe(created.headers['x-signature']);
     expect(created.headers['x-webhook-event']).toBe('index.created');
     expect(created.headers['x-webhook-id']).toMatch(/^whd_/);
 

@@ -3,6 +3,7 @@
 // concurrent enqueuers and two workers, retries with backoff, dead letters, lapsed leases, delayed
 // and deduplicated jobs, progress events and graceful stop.
 import pg from 'pg';
+import { scratchDatabase } from '../harness/scratch-db.js';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { createOrm } from '../../lib/db.js';
 import { createLogger } from '../../lib/logger.js';
@@ -22,23 +23,12 @@ import {
 import { claimJob } from '../../lib/jobs/store.js';
 
 const SCHEMA = 'jobs_test';
-const name = `jobs_${process.pid}_${Date.now()}`;
-const serverUrl = () => process.env.DATABASE_URL!;
-const url = () => serverUrl().replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
+const scratch = scratchDatabase('jobs');
+const url = scratch.url;
 const log = createLogger({ test: 'jobs' }, 'silent');
 let orm: MikroORM;
 let pool: pg.Pool;
 const workers: JobWorker[] = [];
-
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: serverUrl() });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 function worker(kinds: JobKind[], extra: { concurrency?: number; pubsub?: PubSub; leaseMs?: number } = {}): JobWorker {
   const w = new JobWorker({ schema: SCHEMA, kinds, dbUrl: url(), pool, log, pollMs: 50, ...extra });
@@ -59,11 +49,12 @@ async function until<T>(fn: () => Promise<T | undefined | false>, ms = 15_000): 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  await admin(`create database ${name}`);
+  await scratch.create();
   orm = await createOrm({ url: url(), schema: SCHEMA, entities: [JobEntity], migrations: [] });
   await orm.em.getConnection().execute(`create schema if not exists ${SCHEMA}`);
   for (const sql of jobsTableDdl(SCHEMA)) await orm.em.getConnection().execute(sql);
   pool = new pg.Pool({ connectionString: url(), max: 30 });
+  pool.on('error', () => undefined); // idle connections closed when the database is dropped
 });
 
 test('the table built by jobsTableDdl is the one JobEntity declares (migrations and entity agree)', async () => {
@@ -77,7 +68,7 @@ afterEach(async () => {
 afterAll(async () => {
   await pool?.end();
   await orm?.close();
-  await admin(`drop database if exists ${name} with (force)`);
+  await scratch.drop();
 });
 
 describe('enqueue', () => {
@@ -202,7 +193,7 @@ describe('worker', () => {
 
   test('a heartbeat keeps a long job’s lease: no second worker takes it', async () => {
     let runs = 0;
-    const kind: JobKind = { kind: 'long', leaseMs: 300, async handle() { runs++; await sleep(1200); } };
+    const kind: JobKind = { kind: 'long', leaseMs: 600, async handle() { runs++; await sleep(2000); } };
     worker([kind]).start();
     worker([kind]).start();
     const job = await enqueueJob(pool, SCHEMA, { kind: 'long' });

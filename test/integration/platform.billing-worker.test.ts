@@ -2,6 +2,7 @@
 // subgraph's: two processes' workers share one cycle (one pending run at a time), and each run
 // records its result and schedules the next.
 import pg from 'pg';
+import { scratchDatabase } from '../harness/scratch-db.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ManualClock } from '../../lib/clock.js';
 import { loadConfig } from '../../lib/config.js';
@@ -13,24 +14,13 @@ import type { Worker } from '../../lib/subgraph.js';
 import { platform } from '../../subgraphs/platform/index.js';
 import { BILLING_JOB_KIND, startBillingWorker } from '../../subgraphs/platform/subscriptions/billing.worker.js';
 
-const name = `billing_jobs_${process.pid}_${Date.now()}`;
-const serverUrl = () => process.env.DATABASE_URL!;
-const url = () => serverUrl().replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
+const scratch = scratchDatabase('billing_jobs');
+const url = scratch.url;
 let orm: MikroORM;
 let pool: pg.Pool;
 
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: serverUrl() });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
 beforeAll(async () => {
-  await admin(`create database ${name}`);
+  await scratch.create();
   orm = await createOrm({ url: url(), schema: platform.dbSchema, entities: platform.entities, migrations: platform.migrations, filters: platform.filters });
   await migrate(orm, platform.dbSchema);
   pool = new pg.Pool({ connectionString: url(), max: 4 });
@@ -39,7 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool?.end();
   await orm?.close();
-  await admin(`drop database if exists ${name} with (force)`);
+  await scratch.drop();
 });
 
 test('two workers share one renewal cycle: one pending run at a time, each run schedules the next', async () => {

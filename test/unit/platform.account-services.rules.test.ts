@@ -4,10 +4,11 @@ import { deflateSync } from 'node:zlib';
 import { parseBrokerUrl } from '../../subgraphs/platform/exchanges/broker-url.rules.js';
 import { sniffImage } from '../../subgraphs/platform/storage/image.rules.js';
 import { checkEventPattern, eventMatches } from '../../subgraphs/platform/notifications/event-filter.rules.js';
-import { backoffMs, wireBody } from '../../subgraphs/platform/notifications/delivery.worker.js';
+import { wireBody } from '../../subgraphs/platform/notifications/account-events.js';
 import { hashAccessCode, maskEmail, newAccessCode, normaliseAccessCode, signAccessToken, verifyAccessToken } from '../../subgraphs/platform/data-transfers/access.rules.js';
 import { signUploadToken, verifyUploadToken } from '../../lib/upload-token.js';
-import { signWebhook, verifyWebhook } from '../../lib/webhook-signature.js';
+import { signWebhook, verifyWebhook } from '../../lib/webhooks/index.js';
+import { retryDelayMs } from '../../lib/jobs/index.js';
 import { tinyPng } from '../harness/platform-services.fixtures.js';
 
 describe('sniffImage', () => {
@@ -139,13 +140,14 @@ describe('data-transfer access', () => {
 });
 
 describe('webhook delivery', () => {
-  test('backoff doubles from the base, ±20 % jitter, capped at an hour', () => {
-    expect(backoffMs(1, 10_000, 0.5)).toBe(10_000);
-    expect(backoffMs(2, 10_000, 0.5)).toBe(20_000);
-    expect(backoffMs(4, 10_000, 0.5)).toBe(80_000);
-    expect(backoffMs(1, 10_000, 0)).toBe(8_000);
-    expect(backoffMs(1, 10_000, 1)).toBe(12_000);
-    expect(backoffMs(30, 10_000, 0.5)).toBe(3_600_000);
+  test('backoff of the job queue, as the delivery kind sets it, doubles from the base, ±20 % jitter, capped at an hour', () => {
+    const b = { baseMs: 10_000, maxMs: 3_600_000 };
+    expect(retryDelayMs(1, b, 0)).toBe(10_000);
+    expect(retryDelayMs(2, b, 0)).toBe(20_000);
+    expect(retryDelayMs(4, b, 0)).toBe(80_000);
+    expect(retryDelayMs(1, b, -1)).toBe(8_000);
+    expect(retryDelayMs(1, b, 1)).toBe(12_000);
+    expect(retryDelayMs(30, b, 0)).toBe(3_600_000);
   });
   test('the wire body is snake_case', () => {
     expect(wireBody({ id: 'evt_1', event: 'key.created', occurredAt: 'T', platformId: 'p', accountId: 'a', data: { x: 1 } })).toEqual({

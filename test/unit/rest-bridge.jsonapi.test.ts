@@ -1,5 +1,12 @@
 import { DomainError } from '../../lib/errors.js';
-import { camelCase, parseEnvelope, resource, snakeCase, toGraphQLInput, toSnakeKeys } from '../../rest-bridge/jsonapi.js';
+import { markFreeForm, parseEnvelope, resource, toGraphQLInput, toSnakeKeys } from '../../rest-bridge/jsonapi.js';
+import { camelCase, graphqlName, restName, snakeCase } from '../../rest-bridge/naming.js';
+import type { AttrField, AttrSpec } from '../../rest-bridge/types.js';
+
+const str: AttrSpec = { kind: 'scalar', type: 'string' };
+const int: AttrSpec = { kind: 'scalar', type: 'integer' };
+const json: AttrSpec = { kind: 'json' };
+const f = (graphql: string, spec: AttrSpec): AttrField => ({ graphql, spec, required: false });
 
 function thrown(fn: () => unknown): DomainError {
   try {
@@ -29,26 +36,39 @@ describe('rest-bridge case conversion', () => {
     expect(snakeCase('oneTypo2')).toBe('one_typo2');
   });
 
-  test('toSnakeKeys converts recursively but keeps opaque subtrees and drops __typename', () => {
-    const out = toSnakeKeys(
-      {
+  test('restName and graphqlName are inverse by rule', () => {
+    expect(restName('compareAtFormatted')).toBe('compare_at_formatted');
+    expect(graphqlName('compare_at_formatted')).toBe('compareAtFormatted');
+  });
+
+  test('toSnakeKeys converts recursively but keeps values marked free-form and drops __typename', () => {
+    const data = {
+      index: {
         __typename: 'Index',
         numberOfDocuments: 1,
         settings: { searchableAttributes: ['title'], synonyms: { hotDog: ['frankFurter'] }, typoTolerance: { minWordSizeForTypos: { oneTypo: 5 } } },
         metadata: { someKey: { innerKey: 1 } },
+        hits: [{ fooBar: 1 }],
         list: [{ fooBar: 1 }],
       },
-      ['settings.synonyms', 'metadata'],
-    );
-    expect(out).toEqual({
+    };
+    markFreeForm(data, { index: { settings: { synonyms: true }, metadata: true, hits: true } });
+    expect(toSnakeKeys(data.index)).toEqual({
       number_of_documents: 1,
       settings: { searchable_attributes: ['title'], synonyms: { hotDog: ['frankFurter'] }, typo_tolerance: { min_word_size_for_typos: { one_typo: 5 } } },
       metadata: { someKey: { innerKey: 1 } },
+      hits: [{ fooBar: 1 }],
       list: [{ foo_bar: 1 }],
     });
   });
 
-  test('toGraphQLInput takes listed attributes only, converts structured keys, passes json through', () => {
+  test('markFreeForm follows lists of objects (a page of products)', () => {
+    const data = { products: { items: [{ id: 'p1', attributes: { shoeSize: 42 } }, { id: 'p2', attributes: { colorName: 'red' } }] } };
+    markFreeForm(data, { products: { items: { attributes: true } } });
+    expect(data.products.items.map((p) => resource('products', p).attributes)).toEqual([{ attributes: { shoeSize: 42 } }, { attributes: { colorName: 'red' } }]);
+  });
+
+  test('toGraphQLInput takes known attributes only, converts structured keys, passes json through', () => {
     const input = toGraphQLInput(
       {
         name: 'Shoe',
@@ -59,22 +79,29 @@ describe('rest-bridge case conversion', () => {
         status: null,
       },
       {
-        name: 'string',
-        status: 'string',
-        price: { properties: { amount: 'integer', currency: 'string', compare_at: 'integer' } },
-        attributes: 'json',
+        name: f('name', str),
+        status: f('status', str),
+        price: f('price', { kind: 'object', fields: { amount: f('amount', int), currency: f('currency', str), compare_at: f('compareAt', int) } }),
+        attributes: f('attributes', json),
       },
     );
     expect(input).toEqual({ name: 'Shoe', status: null, price: { amount: 1999, currency: 'USD', compareAt: 2999 }, attributes: { shoe_size: 42, Color: 'red' } });
   });
 
+  test('toGraphQLInput converts each object of a list of input objects', () => {
+    const query: AttrSpec = { kind: 'object', fields: { index_uid: f('indexUid', str), filter: f('filter', json) } };
+    expect(toGraphQLInput({ queries: [{ index_uid: 'm', filter: { a_b: 1 }, extra_key: 1 }] }, { queries: f('queries', { kind: 'list', items: query }) })).toEqual({
+      queries: [{ indexUid: 'm', filter: { a_b: 1 }, extraKey: 1 }],
+    });
+  });
+
   test('toGraphQLInput leaves wrongly shaped values for GraphQL coercion to report', () => {
-    expect(toGraphQLInput({ price: 12, rate_limit_per_minute: 'x' }, { price: { properties: {} }, rate_limit_per_minute: 'integer' })).toEqual({
+    expect(toGraphQLInput({ price: 12, rate_limit_per_minute: 'x' }, { price: f('price', { kind: 'object', fields: {} }), rate_limit_per_minute: f('rateLimitPerMinute', int) })).toEqual({
       price: 12,
       rateLimitPerMinute: 'x',
     });
     // unknown nested keys still convert, so GraphQL names them as unknown fields
-    expect(toGraphQLInput({ price: { sale_amount: 1 } }, { price: { properties: { amount: 'integer' } } })).toEqual({ price: { saleAmount: 1 } });
+    expect(toGraphQLInput({ price: { sale_amount: 1 } }, { price: f('price', { kind: 'object', fields: { amount: f('amount', int) } }) })).toEqual({ price: { saleAmount: 1 } });
   });
 });
 

@@ -1,8 +1,11 @@
-import { attrSchema, buildOpenApi, openApiPath } from '../../rest-bridge/openapi.js';
+import { loadApiSchema } from '../../rest-bridge/api-schema.js';
+import { attrSchema, deriveRoutes } from '../../rest-bridge/derive.js';
+import { buildOpenApi, openApiPath } from '../../rest-bridge/openapi.js';
+import { loadOperations } from '../../rest-bridge/operations.js';
 import { ROUTES } from '../../rest-bridge/routes/index.js';
 
 describe('rest-bridge OpenAPI document', () => {
-  const doc = buildOpenApi(ROUTES, { version: '1.2.3' }) as any;
+  const doc = buildOpenApi(ROUTES, deriveRoutes(ROUTES, loadOperations(), loadApiSchema()), { version: '1.2.3' }) as any;
 
   test('is OpenAPI 3.1 with the version', () => {
     expect(doc.openapi).toBe('3.1.0');
@@ -43,8 +46,30 @@ describe('rest-bridge OpenAPI document', () => {
 
   test('attribute schemas', () => {
     expect(openApiPath('/accounts/:url_id/apps/:app_id/api_keys')).toBe('/accounts/{url_id}/apps/{app_id}/api_keys');
-    expect(attrSchema('datetime')).toEqual({ type: 'string', format: 'date-time' });
-    expect(attrSchema('string[]')).toEqual({ type: 'array', items: { type: 'string' } });
-    expect(attrSchema({ properties: { amount: 'integer' }, required: ['amount'] })).toEqual({ type: 'object', properties: { amount: { type: 'integer' } }, required: ['amount'] });
+    expect(attrSchema({ kind: 'scalar', type: 'string', format: 'date-time' })).toEqual({ type: 'string', format: 'date-time' });
+    expect(attrSchema({ kind: 'list', items: { kind: 'scalar', type: 'string' } })).toEqual({ type: 'array', items: { type: 'string' } });
+    expect(attrSchema({ kind: 'object', fields: { amount: { graphql: 'amount', spec: { kind: 'scalar', type: 'integer' }, required: true } } })).toEqual({
+      type: 'object',
+      properties: { amount: { type: 'integer' } },
+      required: ['amount'],
+    });
+  });
+
+  test('request and response attributes come from the GraphQL input and output types', () => {
+    const create = doc.paths['/v1/products'].post;
+    const attrs = create.requestBody.content['application/json'].schema.properties.data.properties.attributes;
+    expect(Object.keys(attrs.properties).sort()).toEqual(['attributes', 'description', 'metadata', 'name', 'price', 'sku', 'status', 'type']);
+    expect(attrs.required).toEqual(['name', 'sku']);
+    expect(attrs.properties.price.properties.compare_at).toEqual({ type: 'integer' });
+    expect(attrs.properties.metadata.description).toMatch(/free-form/);
+    const res = create.responses['201'].content['application/json'].schema.properties.data;
+    expect(res.properties.type).toEqual({ const: 'products' });
+    expect(res.properties.attributes.properties.price.properties.compare_at_formatted).toEqual({ type: 'string' });
+    expect(res.properties.attributes.properties.created_at).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(res.properties.attributes.properties.id).toBeUndefined();
+    // a page: the resource is the page's items
+    const list = doc.paths['/v1/products'].get.responses['200'].content['application/json'].schema.properties.data;
+    expect(list.type).toBe('array');
+    expect(list.items.properties.attributes.properties.sku).toEqual({ type: 'string' });
   });
 });

@@ -1,10 +1,20 @@
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
+import { loadApiSchema } from '../../rest-bridge/api-schema.js';
+import { deriveRoutes } from '../../rest-bridge/derive.js';
+import { markFreeForm } from '../../rest-bridge/jsonapi.js';
 import { loadOperations, splitOperations } from '../../rest-bridge/operations.js';
 import { parseQuery } from '../../rest-bridge/query.js';
 import { ROUTES } from '../../rest-bridge/routes/index.js';
 import type { Route, RouteInput } from '../../rest-bridge/types.js';
 
 const ops = loadOperations();
+const derived = deriveRoutes(ROUTES, ops, loadApiSchema());
+
+/** What the handler does with an operation's data: mark its free-form values, then render. */
+function render(r: Route, data: Record<string, any>, input: RouteInput) {
+  markFreeForm(data, derived.get(r)!.freeForm);
+  return r.result(data, input);
+}
 
 function sampleInput(r: Route, query = ''): RouteInput {
   const params = Object.fromEntries([...r.path.matchAll(/:(\w+)/g)].map((m) => [m[1], `${m[1]}-value`]));
@@ -58,7 +68,7 @@ describe('rest-bridge route table and operations', () => {
     expect(r.variables(sampleInput(r))).toEqual({ page: 1, pageSize: 20 });
     expect(r.variables(sampleInput(r, 'page[number]=3&page[size]=100'))).toEqual({ page: 3, pageSize: 100 });
     expect(() => r.variables(sampleInput(r, 'page[size]=101'))).toThrow(/page\[size\]/);
-    const doc = r.result({ products: { items: [{ id: 'prod_1', name: 'A', price: { amount: 100, currency: 'USD', compareAt: null, formatted: '$1.00', compareAtFormatted: null }, attributes: { someKey: 1 } }], total: 7, page: 3, pageSize: 2 } }, sampleInput(r));
+    const doc = render(r, { products: { items: [{ id: 'prod_1', name: 'A', price: { amount: 100, currency: 'USD', compareAt: null, formatted: '$1.00', compareAtFormatted: null }, attributes: { someKey: 1 } }], total: 7, page: 3, pageSize: 2 } }, sampleInput(r));
     expect(doc).toEqual({
       data: [{ id: 'prod_1', type: 'products', attributes: { name: 'A', price: { amount: 100, currency: 'USD', compare_at: null, formatted: '$1.00', compare_at_formatted: null }, attributes: { someKey: 1 } } }],
       meta: { total: 7, page: 3, per_page: 2 },
@@ -74,14 +84,15 @@ describe('rest-bridge route table and operations', () => {
 
   test('platform resources keep settings and metadata keys as stored', () => {
     const r = find('POST', '/platforms');
-    const doc = r.result({ createPlatform: { id: 'plt_1', urlId: 'acme', schemaName: 's', settings: { darkMode: true }, metadata: { someKey: 1 } } }, sampleInput(r)) as any;
+    const doc = render(r, { createPlatform: { id: 'plt_1', urlId: 'acme', schemaName: 's', settings: { darkMode: true }, metadata: { someKey: 1 } } }, sampleInput(r)) as any;
     expect(doc.data.attributes).toEqual({ unique_id: 'plt_1', url_id: 'acme', schema_name: 's', settings: { darkMode: true }, metadata: { someKey: 1 } });
   });
 
   test('indexes: settings render snake_case, synonym terms untouched', () => {
     const r = find('GET', '/search/v1/indexes/:index_uid');
     expect(r.variables(sampleInput(r))).toEqual({ uid: 'index_uid-value' });
-    const doc = r.result(
+    const doc = render(
+      r,
       { index: { id: 'idx_1', uid: 'movies', primaryKey: 'id', numberOfDocuments: 0, isIndexing: false, settings: { stopWords: [], synonyms: { NewYork: ['NYC'] }, typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 } } } } },
       sampleInput(r),
     ) as any;

@@ -10,8 +10,8 @@ import { PLAN_LIMITS, planOf } from '../../subgraphs/search/plans.js';
 import { loadSearchConfig } from '../../subgraphs/search/config.js';
 import { fold, highlight } from '../../subgraphs/search/suggestions/suggestion.service.js';
 import { mergeSuggestionSettings, defaultSuggestionSettings } from '../../subgraphs/search/suggestions/suggestion-settings.rules.js';
-import { signatureHeader, verifySignature } from '../../subgraphs/search/webhooks/signature.js';
-import { checkWebhookUrl, isInternalAddress } from '../../subgraphs/search/webhooks/url-guard.js';
+import { blockedReason } from '../../lib/net-guard.js';
+import { checkWebhookUrl as checkUrl, signWebhook, verifyWebhook } from '../../lib/webhooks/index.js';
 import { normaliseQuery } from '../../subgraphs/search/analytics/analytics.buffer.js';
 
 function code(fn: () => unknown): string | undefined {
@@ -67,6 +67,13 @@ describe('plans', () => {
     expect(() => loadSearchConfig({ SEARCH_WORKER: 'yes' })).toThrow(/SEARCH_WORKER/);
   });
 });
+
+// search's registration rule: lib's URL check with search's documented code
+const checkWebhookUrl = (raw: string, allowPrivate: boolean) => checkUrl(raw, allowPrivate, 'invalid_webhook_url');
+const isInternalAddress = (ip: string) => blockedReason(ip) !== null;
+const signatureHeader = (secret: string, body: string, t: number) => signWebhook(secret, body, t);
+const verifySignature = (secret: string, body: string, header: string, toleranceSec: number, nowMs: number) =>
+  verifyWebhook(secret, body, header, { toleranceSec, nowSec: Math.floor(nowMs / 1000) }).ok;
 
 describe('webhooks', () => {
   test('signature: t=<unix>,v1=hex(HMAC-SHA256(secret, "<t>.<body>")); tampering and old timestamps fail', () => {

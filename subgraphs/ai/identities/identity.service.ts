@@ -4,16 +4,16 @@
 // token's `identities:write` scope; every other AI call needs a registered caller.
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
-import type { Environment } from '../../../lib/tenant.js';
 import type { AiContext } from '../context.js';
 import { IdentityEntity } from './identity.entity.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
 
 export const ADMIN_REGISTRATION_SCOPE = 'identities:write';
 const MAX_USER_ID = 255;
 
 /** Idempotent: an already registered user gets the existing identity back (called at every login). */
 export async function registerIdentity(ctx: AiContext, userUniqueId: string): Promise<IdentityEntity> {
-  const { appId, environment } = requireApp(ctx);
+  const { appId, environment } = await appPartition(ctx);
   const caller = requireUser(ctx);
   validateUserUniqueId(userUniqueId);
   if (caller !== userUniqueId && !(ctx.tenant.userScopes ?? []).includes(ADMIN_REGISTRATION_SCOPE)) {
@@ -39,7 +39,7 @@ export async function registerIdentity(ctx: AiContext, userUniqueId: string): Pr
 
 /** A registered identity of the caller's partition; usr-not-registered otherwise. */
 export async function getIdentity(ctx: AiContext, userUniqueId: string): Promise<IdentityEntity> {
-  requireApp(ctx);
+  await appPartition(ctx);
   const row = userUniqueId ? await ctx.loaders.identityByUser.load(userUniqueId) : null;
   if (!row) throw notRegistered(userUniqueId);
   return row;
@@ -51,7 +51,7 @@ export async function getIdentity(ctx: AiContext, userUniqueId: string): Promise
  * user JWT (UNAUTHENTICATED), a user registered in this app (usr-not-registered).
  */
 export async function requireRegisteredUser(ctx: AiContext, scope?: string): Promise<IdentityEntity> {
-  requireApp(ctx);
+  await appPartition(ctx);
   if (scope && ctx.tenant.kind !== 'service' && !ctx.tenant.scopes.includes(scope)) {
     throw new DomainError('INSUFFICIENT_SCOPE', `Missing scope: ${scope}`, { meta: { required: [scope] } });
   }
@@ -74,11 +74,6 @@ function validateUserUniqueId(userUniqueId: string): void {
   }
 }
 
-function requireApp(ctx: AiContext): { appId: string; environment: Environment } {
-  const { appId, environment } = ctx.tenant;
-  if (!appId || !environment) throw new DomainError('UNAUTHENTICATED', 'An API key (X-App-Id + X-Api-Key) is required');
-  return { appId, environment };
-}
 
 function requireUser(ctx: AiContext): string {
   const { userId } = ctx.tenant;

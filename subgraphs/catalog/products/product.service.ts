@@ -5,11 +5,12 @@ import { topics, type ProductEventName, type ProductEventPayload } from '../../.
 import type { CatalogContext } from '../context.js';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity, type ProductKind, type ProductStatus } from './product.entity.js';
 import type { CreateProductInput } from './product.inputs.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
 
 export const MAX_PAGE_SIZE = 100;
 
 export async function createProduct(ctx: CatalogContext, input: CreateProductInput): Promise<ProductEntity> {
-  const { appId, environment } = requireApp(ctx);
+  const { appId, environment } = await appPartition(ctx);
   const name = input.name?.trim();
   if (!name) throw new DomainError('VALIDATION_FAILED', 'name must not be empty', { parameter: 'name' });
   if (name.length > 500) throw new DomainError('VALIDATION_FAILED', 'name is longer than 500 characters', { parameter: 'name' });
@@ -71,11 +72,6 @@ export async function listProducts(ctx: CatalogContext, page = 1, pageSize = 20)
   return { items, total };
 }
 
-function requireApp(ctx: CatalogContext): { appId: string; environment: 'test' | 'live' } {
-  const { appId, environment } = ctx.tenant;
-  if (!appId || !environment) throw new DomainError('UNAUTHENTICATED', 'An API key (X-App-Id + X-Api-Key) is required');
-  return { appId, environment };
-}
 
 function oneOf(value: string, allowed: readonly string[], parameter: string): string {
   if (!allowed.includes(value)) throw new DomainError('VALIDATION_FAILED', `${parameter} must be one of ${allowed.join(', ')}`, { parameter });

@@ -3,6 +3,7 @@ import type { Opt } from '@mikro-orm/core';
 import { newId } from '../../../lib/ids.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 export interface PostalAddress {
   line1?: string;
@@ -30,6 +31,7 @@ export interface Branding {
  * Address, contact and branding of an account (one row per account). The logo is set only by
  * publishing an uploaded image (storage/logo.service.ts): `logo_url` is read-only through /details.
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'account_details' })
 export class AccountDetailsEntity {
   @PrimaryKey({ length: 32 })

@@ -3,14 +3,16 @@ import type { Opt } from '@mikro-orm/core';
 import { newId } from '../../../lib/ids.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { DEPLOYMENT_MODELS, type DeploymentModel } from './capabilities.rules.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 export const ACCOUNT_STATUSES = ['active', 'suspended', 'closed'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
 /**
- * A customer of a platform. Platform-scoped: the `platform` filter (see ../tenancy.ts) limits
+ * A customer of a platform. Platform-scoped: the `tenant` filter (see ../tenancy.ts) limits
  * every query to the caller's platform. Soft-deleted rows keep their code and url_id reserved.
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'accounts' })
 @Unique({ properties: ['platform', 'code'] })
 @Unique({ properties: ['platform', 'urlId'] })

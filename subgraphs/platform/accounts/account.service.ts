@@ -1,4 +1,4 @@
-// Accounts of the caller's platform. The `platform` filter (../tenancy.ts) limits every query here
+// Accounts of the caller's platform. The `tenant` filter (../tenancy.ts) limits every query here
 // to that platform, so an account of another platform is simply not found (404).
 import { systemClock } from '../../../lib/clock.js';
 import { DomainError } from '../../../lib/errors.js';

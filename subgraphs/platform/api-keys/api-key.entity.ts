@@ -4,6 +4,7 @@ import { newId } from '../../../lib/ids.js';
 import type { Environment } from '../../../lib/tenant.js';
 import { AppEntity } from '../apps/app.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 export const KEY_TYPES = ['publishable', 'secret'] as const;
 export const KEY_ENVIRONMENTS = ['test', 'live'] as const satisfies readonly Environment[];
@@ -14,6 +15,7 @@ export type KeyType = (typeof KEY_TYPES)[number];
  * gateway's lookup path), its prefix and last four characters for the masked display.
  * `platform` duplicates app.platform so the platform filter needs no join.
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'api_keys' })
 @Index({ properties: ['app', 'createdAt'] })
 export class ApiKeyEntity {

@@ -3,6 +3,7 @@ import { ArrayType, type Opt } from '@mikro-orm/core';
 import { newId } from '../../../lib/ids.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 export const APP_TYPES = ['web', 'mobile', 'backend', 'desktop', 'iot'] as const;
 export const APP_PURPOSES = ['production', 'development', 'internal', 'demo'] as const;
@@ -17,6 +18,7 @@ export const APP_RATE_LIMIT = { default: 1000, min: 1, max: 100_000 } as const;
  * A product inside an account. `id` is the app's unique_id: the federation key and the X-App-Id
  * value. `platform` duplicates account.platform so the platform filter needs no join.
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'apps' })
 @Index({ properties: ['account', 'createdAt'] })
 export class AppEntity {

@@ -1,4 +1,4 @@
-// Apps of an account of the caller's platform (the `platform` filter scopes every query).
+// Apps of an account of the caller's platform (the `tenant` filter scopes every query).
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { getAccount } from '../accounts/account.service.js';

@@ -4,6 +4,7 @@ import { newId } from '../../../lib/ids.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { AppEntity } from '../apps/app.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 /**
  * One of the 17 blocks of the catalog. Global (not platform-scoped): the rows are seeded by a
@@ -38,6 +39,7 @@ export class BlockEntity {
  * license calls collapse into one row (INSERT ... ON CONFLICT DO NOTHING, block.repository.ts).
  * `platform` duplicates account.platform so the platform filter needs no join.
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'block_licenses' })
 @Unique({ properties: ['account', 'block'] })
 export class BlockLicenseEntity {
@@ -67,6 +69,7 @@ export class BlockLicenseEntity {
  * key to the license has no cascade on purpose: PostgreSQL itself refuses to remove a license that
  * is still provisioned, even when a provision races the removal.
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'block_instances' })
 @Unique({ properties: ['app', 'block'] })
 export class BlockInstanceEntity {

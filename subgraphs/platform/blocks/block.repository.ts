@@ -1,10 +1,11 @@
 // The two inserts that must not duplicate under concurrency: INSERT ... ON CONFLICT DO NOTHING on
 // the unique (account, block) and (app, block) constraints. Raw SQL because MikroORM cannot say
-// "insert unless present, and tell me which happened" in one statement. The platform id is written
-// explicitly (the platform filter does not apply to raw SQL); callers pass ids they loaded through
-// the filter, so a foreign account or app never gets here.
+// "insert unless present, and tell me which happened" in one statement. The platform id is the
+// request's (tenantParams: the filter does not apply to raw SQL); callers pass ids they loaded
+// through the filter, so a foreign account or app never gets here.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../../lib/ids.js';
+import { tenantParams } from '../../../lib/tenant-entity.js';
 import { BlockInstanceEntity, BlockLicenseEntity } from './block.entity.js';
 
 function tableOf(em: EntityManager, entity: typeof BlockLicenseEntity | typeof BlockInstanceEntity): string {
@@ -13,16 +14,15 @@ function tableOf(em: EntityManager, entity: typeof BlockLicenseEntity | typeof B
 }
 
 /** true when this call created the license, false when the account already had it. */
-export async function insertLicense(
-  em: EntityManager,
-  row: { platformId: string; accountId: string; blockId: string; licensedBy: string | null },
-): Promise<boolean> {
+export async function insertLicense(ctx: { em: EntityManager }, row: { accountId: string; blockId: string; licensedBy: string | null }): Promise<boolean> {
+  const { em } = ctx;
+  const { platformId } = await tenantParams(ctx, 'platformId');
   const rows = await em.execute(
     `insert into ${tableOf(em, BlockLicenseEntity)} (id, platform_id, account_id, block_id, licensed_by, created_at)
      values (?, ?, ?, ?, ?, now())
      on conflict (account_id, block_id) do nothing
      returning id`,
-    [newId('lic'), row.platformId, row.accountId, row.blockId, row.licensedBy],
+    [newId('lic'), platformId, row.accountId, row.blockId, row.licensedBy],
     'all',
   );
   return rows.length === 1;
@@ -30,15 +30,17 @@ export async function insertLicense(
 
 /** true when this call provisioned the block, false when the app already had it. */
 export async function insertInstance(
-  em: EntityManager,
-  row: { platformId: string; accountId: string; appId: string; blockId: string; licenseId: string; provisionedBy: string | null },
+  ctx: { em: EntityManager },
+  row: { accountId: string; appId: string; blockId: string; licenseId: string; provisionedBy: string | null },
 ): Promise<boolean> {
+  const { em } = ctx;
+  const { platformId } = await tenantParams(ctx, 'platformId');
   const rows = await em.execute(
     `insert into ${tableOf(em, BlockInstanceEntity)} (id, platform_id, account_id, app_id, block_id, license_id, provisioned_by, created_at)
      values (?, ?, ?, ?, ?, ?, ?, now())
      on conflict (app_id, block_id) do nothing
      returning id`,
-    [newId('bki'), row.platformId, row.accountId, row.appId, row.blockId, row.licenseId, row.provisionedBy],
+    [newId('bki'), platformId, row.accountId, row.appId, row.blockId, row.licenseId, row.provisionedBy],
     'all',
   );
   return rows.length === 1;

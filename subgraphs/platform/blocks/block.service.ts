@@ -58,8 +58,7 @@ export async function licenseBlock(ctx: PlatformContext, accountUrlId: string, b
   const account = await getAccount(ctx, accountUrlId);
   const block = await getBlock(ctx, blockUniqueId, 'block_unique_id');
   const { created, license } = await withAccountEvents(ctx, async (tx) => {
-    const created = await insertLicense(tx.em, {
-      platformId: account.platform.id,
+    const created = await insertLicense(tx, {
       accountId: account.id,
       blockId: block.id,
       licensedBy: ctx.tenant.userId ?? null,
@@ -139,8 +138,7 @@ export async function provisionBlock(
   if (!license) throw notLicensed();
   try {
     return await withAccountEvents(ctx, async (tx) => {
-      const created = await insertInstance(tx.em, {
-        platformId: account.platform.id,
+      const created = await insertInstance(tx, {
         accountId: account.id,
         appId: app.id,
         blockId: block.id,

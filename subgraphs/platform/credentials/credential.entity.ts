@@ -3,6 +3,7 @@ import type { Opt } from '@mikro-orm/core';
 import { newId } from '../../../lib/ids.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 export const CREDENTIAL_TYPES = ['api_key', 'access_key', 'oauth_client', 'service_account', 'basic_auth', 'token'] as const;
 export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
@@ -12,6 +13,7 @@ export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
  * AES-256-GCM under the master key (lib/crypto.ts), bound to this row's id; the plaintext is never
  * returned after it is written: reads show the last four characters.
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'account_credentials' })
 @Unique({ properties: ['account', 'name'] })
 @Index({ properties: ['account', 'createdAt'] })

@@ -3,6 +3,7 @@ import type { Opt } from '@mikro-orm/core';
 import { base62, newId } from '../../../lib/ids.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 /** open → accepted | declined, each exactly once (a conditional UPDATE decides); expiry is a date, not a state. */
 export const TRANSFER_STATUSES = ['open', 'accepted', 'declined'] as const;
@@ -18,6 +19,7 @@ export function newTransferCode(): string {
  * buyer). The public flow (no JWT) reaches it by `code` alone, so these rows are read there with
  * the platform filter off (data-transfer.repository.ts), scoped by the code itself.
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'data_transfers' })
 @Unique({ properties: ['code'] })
 @Index({ properties: ['account', 'createdAt'] })

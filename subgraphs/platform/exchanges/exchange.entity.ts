@@ -4,11 +4,13 @@ import { newId } from '../../../lib/ids.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { BROKER_TYPES, type BrokerType } from './broker-url.rules.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 /**
  * An account's message-broker configuration (/accounts/:url_id/exchange). The URL is stored
  * without credentials; the password (or secret access key) is sealed like a credential.
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'account_exchanges' })
 @Unique({ properties: ['account', 'name'] })
 @Index({ properties: ['account', 'createdAt'] })

@@ -4,6 +4,7 @@ import { newId } from '../../../lib/ids.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { SubscriptionEntity } from '../subscriptions/subscription.entity.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 export const INVOICE_STATUSES = ['due', 'paid', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -12,6 +13,7 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
  * One invoice per billed period of a subscription (the unique (subscription, period_start) makes a
  * renewal that runs twice, on two replicas, issue it once). Amounts in cents.
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'invoices' })
 @Unique({ properties: ['subscription', 'periodStart'] })
 @Index({ properties: ['account', 'issuedAt'] })

@@ -6,7 +6,9 @@ import { Migration20261122091811_seed_blocks } from './Migration20261122091811_s
 import { Migration20261122093328_account_services_transfers } from './Migration20261122093328_account_services_transfers.js';
 import { Migration20261122093536_billing } from './Migration20261122093536_billing.js';
 import { Migration20261122093537_seed_subscription_models } from './Migration20261122093537_seed_subscription_models.js';
+import { Migration20261124083100_lib_webhooks } from './Migration20261124083100_lib_webhooks.js';
 import { Migration20261124083115_jobs } from './Migration20261124083115_jobs.js';
+import { Migration20261124090000_webhook_jobs } from './Migration20261124090000_webhook_jobs.js';
 
 export const migrations = [
   { name: 'Migration20261122090119_init', class: Migration20261122090119_init },
@@ -16,5 +18,7 @@ export const migrations = [
   { name: 'Migration20261122093328_account_services_transfers', class: Migration20261122093328_account_services_transfers },
   { name: 'Migration20261122093536_billing', class: Migration20261122093536_billing },
   { name: 'Migration20261122093537_seed_subscription_models', class: Migration20261122093537_seed_subscription_models },
+  { name: 'Migration20261124083100_lib_webhooks', class: Migration20261124083100_lib_webhooks },
   { name: 'Migration20261124083115_jobs', class: Migration20261124083115_jobs },
+  { name: 'Migration20261124090000_webhook_jobs', class: Migration20261124090000_webhook_jobs },
 ];

@@ -4,8 +4,10 @@ import { newId } from '../../../lib/ids.js';
 import type { AccountEventPayload } from '../../../lib/events.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 /** The outbox: one row per account event, written in the transaction of the change it describes. */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'account_events' })
 @Index({ properties: ['account', 'occurredAt'] })
 export class AccountEventEntity {

@@ -1,18 +1,20 @@
-// Account events through the outbox. recordAccountEvent() writes the event row and one delivery
-// row per target with the caller's EntityManager, so they commit (or roll back) together with the
-// change they describe; the delivery worker sends them after commit.
+// Account events through the lib outbox (lib/webhooks). recordAccountEvent() writes the event row
+// and one delivery per target with the caller's transaction, so they commit (or roll back) together
+// with the change they describe; the process's webhook sender sends them after commit.
 //
 // Use it inside a transaction:
 //   await withAccountEvents(ctx, async (tx) => { …change…; await recordAccountEvent(tx, { account, event, data }); });
 // or, with your own `em.transactional(em => …)`, pass `{ ...ctx, em }` and call kickDeliveries()
-// after commit (without the kick, the worker still finds the rows on its next poll).
+// after commit (without the kick, the sender still finds the rows on its next poll).
 //
-// Sealing (target URLs, secret fields) needs the master-key SecretBox. It comes from `ctx.outbox`
-// when the caller brings one (the renewal job run by a test), else from the process's runtime
-// (platformRuntime), and is only asked for when there is something to seal: an event for an
-// account without webhooks and without secret fields is recorded in a process with no runtime.
+// Sealing (target URLs, signing secrets, bodies with secret fields) needs the master-key SecretBox.
+// It comes from `ctx.outbox` when the caller brings one (the renewal job run by a test), else from
+// the process's runtime (platformRuntime), and is only asked for when there is something to seal:
+// an event for an account without webhooks and without secret fields is recorded in a process with
+// no runtime.
 import type { SecretBox } from '../../../lib/crypto.js';
 import type { AccountEventName, AccountEventPayload } from '../../../lib/events.js';
+import { enqueueDelivery } from '../../../lib/webhooks/index.js';
 import type { PlatformContext } from '../context.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { AppEntity } from '../apps/app.entity.js';
@@ -20,10 +22,9 @@ import { PlatformEntity } from '../platforms/platform.entity.js';
 import { platformRuntime, platformRuntimeIfStarted } from '../runtime.js';
 import { AccountEventEntity } from './account-event.entity.js';
 import { AppWebhookSecretEntity } from './app-webhook-secret.entity.js';
-import { deliveryUrlAad, eventSecretAad, teamChatUrlAad } from './aad.js';
+import { eventSecretAad, teamChatUrlAad, webhookSecretAad } from './aad.js';
 import { eventMatches } from './event-filter.rules.js';
 import { NotificationSettingsEntity } from './notification-settings.entity.js';
-import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
 
 export interface AccountEventInput {
   account: AccountEntity;
@@ -45,7 +46,7 @@ export interface AccountEventInput {
   subject?: { type: string; id: string };
 }
 
-/** What writing deliveries needs from the process: the SecretBox sealing URLs and secret fields, the attempt limit. */
+/** What writing deliveries needs from the process: the SecretBox sealing URLs, secrets and bodies, the attempt limit. */
 export interface OutboxDeps {
   secrets: SecretBox;
   maxAttempts: number;
@@ -56,26 +57,31 @@ function runtimeOutbox(): OutboxDeps {
   return { secrets, maxAttempts: cfg.webhookMaxAttempts };
 }
 
-/** Record `input` in ctx.em's unit of work (call inside the transaction of the change). */
+/** The JSON body an app's webhook receives (snake_case, like the REST API). */
+export function wireBody(p: AccountEventPayload): Record<string, unknown> {
+  return { id: p.id, event: p.event, occurred_at: p.occurredAt, platform_id: p.platformId, account_id: p.accountId, ...(p.subject ? { subject: p.subject } : {}), data: p.data };
+}
+
+/** Record `input` in ctx.em's transaction (call inside the transaction of the change). */
 export async function recordAccountEvent(ctx: Pick<PlatformContext, 'em'> & { outbox?: OutboxDeps }, input: AccountEventInput): Promise<AccountEventEntity> {
   const { em } = ctx;
   let deps: OutboxDeps | undefined;
-  const outbox = () => (deps ??= ctx.outbox ?? runtimeOutbox());
+  const outbox = () => {
+    deps ??= ctx.outbox ?? runtimeOutbox();
+    return { schema: 'platform', ...deps };
+  };
   const accountId = input.account.id;
   const platformId = input.account.platform.id;
-  // Reads first, writes after: nothing is flushed half-way. The caller has already authorised
-  // `account`; these reads are scoped by its id, with the platform filter off, because the public
-  // data-transfer flow records events without any X-Platform.
+  // The caller has already authorised `account`; these reads are scoped by its id, with the
+  // platform filter off, because the public data-transfer flow records events without any X-Platform.
   const settings = await em.findOne(NotificationSettingsEntity, { account: accountId }, { filters: false });
   const apps = await em.find(AppEntity, { account: accountId, webhookUrl: { $ne: null }, status: 'active' }, { orderBy: { id: 'asc' }, filters: false });
   const appSecrets = apps.length ? await em.find(AppWebhookSecretEntity, { app: { $in: apps.map((a) => a.id) } }, { filters: false }) : [];
-  const withSecret = new Set(appSecrets.map((s) => s.app.id));
+  const secretOf = new Map(appSecrets.map((s) => [s.app.id, s.secretSealed]));
 
-  const platform = em.getReference(PlatformEntity, platformId);
-  const account = em.getReference(AccountEntity, accountId);
   const event = em.create(AccountEventEntity, {
-    platform,
-    account,
+    platform: em.getReference(PlatformEntity, platformId),
+    account: em.getReference(AccountEntity, accountId),
     event: input.event,
     summary: input.summary ?? `${input.account.name} (${input.account.urlId}): ${input.event}`,
     payload: {} as AccountEventPayload,
@@ -93,23 +99,30 @@ export async function recordAccountEvent(ctx: Pick<PlatformContext, 'em'> & { ou
   };
   if (input.secretData) event.secretSealed = outbox().secrets.seal(JSON.stringify(input.secretData), eventSecretAad(event.id));
 
-  const delivery = (targetKind: 'team_chat' | 'app', url: string, display: string, app?: AppEntity) => {
-    const d = em.create(WebhookDeliveryEntity, {
-      platform,
-      account,
-      event,
-      targetKind,
-      app: app ? em.getReference(AppEntity, app.id) : null,
-      url: display,
-      urlSealed: '',
-      maxAttempts: outbox().maxAttempts,
-    });
-    d.urlSealed = outbox().secrets.seal(url, deliveryUrlAad(d.id));
-  };
+  const common = { owner: accountId, event: input.event, eventId: event.id };
   if (settings?.enabled && settings.teamChatUrlSealed && eventMatches(settings.events, input.event)) {
-    delivery('team_chat', outbox().secrets.open(settings.teamChatUrlSealed, teamChatUrlAad(accountId)), settings.teamChatUrlMasked ?? 'team chat');
+    // Slack-style incoming webhook: `text` is what every such endpoint understands; never a secret in it
+    await enqueueDelivery(em, outbox(), {
+      ...common,
+      target: 'team_chat',
+      url: outbox().secrets.open(settings.teamChatUrlSealed, teamChatUrlAad(accountId)),
+      displayUrl: settings.teamChatUrlMasked ?? 'team chat',
+      secret: null,
+      payload: { text: event.summary },
+    });
   }
-  for (const app of apps) if (withSecret.has(app.id)) delivery('app', app.webhookUrl!, app.webhookUrl!, app);
+  for (const app of apps) {
+    const sealed = secretOf.get(app.id);
+    if (!sealed) continue; // an app without a signing secret receives nothing
+    await enqueueDelivery(em, outbox(), {
+      ...common,
+      target: `app:${app.id}`,
+      url: app.webhookUrl!,
+      secret: outbox().secrets.open(sealed, webhookSecretAad(app.id)),
+      payload: wireBody({ ...event.payload, data: { ...event.payload.data, ...(input.secretData ?? {}) } }),
+      sealBody: !!input.secretData,
+    });
+  }
   return event;
 }
 
@@ -120,7 +133,7 @@ export async function withAccountEvents<T>(ctx: PlatformContext, fn: (tx: Platfo
   return result;
 }
 
-/** Wake this process's delivery worker; without one (a test running the job), the subgraph's worker finds the rows on its next poll. */
+/** Wake this process's webhook sender; without one (a test running the job), the subgraph's sender finds the rows on its next poll. */
 export function kickDeliveries(): void {
-  platformRuntimeIfStarted()?.worker.kick();
+  platformRuntimeIfStarted()?.webhooks.kick();
 }

@@ -1,16 +1,13 @@
 // Which account events a team-chat webhook receives: a list of names and patterns. '*' is every
 // event (also those added later), 'key.*' every event of one family, 'account.created' one event.
+// The rule is lib/webhooks' (events.ts), bound to the account events.
 import { ACCOUNT_EVENT_NAMES } from '../../../lib/events.js';
+import { checkEventPattern as check } from '../../../lib/webhooks/index.js';
 
-const FAMILIES = new Set(ACCOUNT_EVENT_NAMES.map((n) => n.split('.')[0]));
+export { eventMatches } from '../../../lib/webhooks/index.js';
 
 /** null when `pattern` is valid, else why not. */
 export function checkEventPattern(pattern: string): string | null {
-  if (pattern === '*') return null;
-  if (pattern.endsWith('.*')) return FAMILIES.has(pattern.slice(0, -2)) ? null : `"${pattern}" names no event family (${[...FAMILIES].join(', ')})`;
-  return (ACCOUNT_EVENT_NAMES as readonly string[]).includes(pattern) ? null : `"${pattern}" is not an account event (${ACCOUNT_EVENT_NAMES.join(', ')})`;
-}
-
-export function eventMatches(patterns: readonly string[], event: string): boolean {
-  return patterns.some((p) => p === '*' || p === event || (p.endsWith('.*') && event.startsWith(p.slice(0, -1))));
+  const problem = check(pattern, ACCOUNT_EVENT_NAMES, true);
+  return problem && pattern !== '*' && !pattern.endsWith('.*') ? `"${pattern}" is not an account event (${ACCOUNT_EVENT_NAMES.join(', ')})` : problem;
 }

@@ -3,12 +3,14 @@ import { ArrayType, type Opt } from '@mikro-orm/core';
 import { newId } from '../../../lib/ids.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 /**
  * Where an account's events go besides its apps' webhooks: a team-chat incoming webhook (Slack
  * style). Its URL is a credential (whoever has it can post to the channel), so it is stored sealed
  * and shown masked; `events` holds names or patterns ('*', 'key.*', 'account.created').
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'account_notification_settings' })
 export class NotificationSettingsEntity {
   @PrimaryKey({ length: 32 })

@@ -14,7 +14,7 @@ import { AppWebhookSecretEntity } from './app-webhook-secret.entity.js';
 import { checkEventPattern } from './event-filter.rules.js';
 import { NotificationSettingsEntity } from './notification-settings.entity.js';
 import type { NotificationSettingsInput } from './notifications.inputs.js';
-import { DELIVERY_STATUSES, WebhookDeliveryEntity } from './webhook-delivery.entity.js';
+import { DELIVERY_STATUSES, listDeliveries as deliveryLog } from '../../../lib/webhooks/index.js';
 
 export async function getSettings(ctx: PlatformContext, accountUrlId: string) {
   const account = await getAccount(ctx, accountUrlId);
@@ -73,11 +73,7 @@ export async function listDeliveries(ctx: PlatformContext, accountUrlId: string,
   const account = await getAccount(ctx, accountUrlId);
   const s = status != null ? oneOf(status, DELIVERY_STATUSES, 'status', 'pending') : undefined;
   const n = intInRange(limit, 'limit', 1, 200) ?? 50;
-  return ctx.em.find(
-    WebhookDeliveryEntity,
-    { account: account.id, ...(s ? { status: s } : {}) },
-    { populate: ['event'], orderBy: { createdAt: 'desc', id: 'desc' }, limit: n },
-  );
+  return deliveryLog(ctx.em, { owner: account.id, status: s, limit: n });
 }
 
 /** Create or replace the app's signing secret; the value is returned this once. */

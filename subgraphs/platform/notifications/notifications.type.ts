@@ -1,6 +1,6 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { NotificationSettingsEntity } from './notification-settings.entity.js';
-import type { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
+import type { DeliveryLogEntry } from '../../../lib/webhooks/index.js';
 
 @ObjectType({ description: 'Team-chat notifications of an account; `id` is the account id' })
 export class NotificationSettings {
@@ -40,18 +40,19 @@ export class WebhookDelivery {
   @Field() createdAt!: Date;
 }
 
-export function toDelivery(e: WebhookDeliveryEntity): WebhookDelivery {
+export function toDelivery({ delivery: e, nextAttemptAt }: DeliveryLogEntry): WebhookDelivery {
   const d = new WebhookDelivery();
+  const app = e.target?.startsWith('app:') ? e.target.slice(4) : undefined;
   d.id = e.id;
-  d.eventId = e.event.id;
-  d.event = e.event.event;
-  d.targetKind = e.targetKind;
-  d.appId = e.app?.id ?? undefined;
-  d.url = e.url;
+  d.eventId = e.eventId;
+  d.event = e.event;
+  d.targetKind = app ? 'app' : (e.target ?? 'app');
+  d.appId = app;
+  d.url = e.displayUrl ?? '';
   d.status = e.status;
   d.attempts = e.attempts;
   d.maxAttempts = e.maxAttempts;
-  d.nextAttemptAt = e.status === 'pending' ? e.nextAttemptAt : undefined;
+  d.nextAttemptAt = e.status === 'pending' ? (nextAttemptAt ?? undefined) : undefined;
   d.lastAttemptAt = e.lastAttemptAt ?? undefined;
   d.lastStatusCode = e.lastStatusCode ?? undefined;
   d.lastError = e.lastError ?? undefined;

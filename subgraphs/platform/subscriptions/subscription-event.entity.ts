@@ -5,12 +5,14 @@ import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { SubscriptionEntity } from './subscription.entity.js';
 import type { BillingCycle, MrrMovement, SubscriptionStatus } from './subscription.rules.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 /**
  * Append-only history of a subscription: one row per state or price change (and per creation), with
  * the subscription's recurring revenue before and after. Growth reporting sums these rows over a period, so MRR
  * movement (new, expansion, contraction, churn, reactivation) needs no snapshots.
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'subscription_events' })
 @Index({ properties: ['platform', 'occurredAt'] })
 @Index({ properties: ['subscription', 'occurredAt'] })

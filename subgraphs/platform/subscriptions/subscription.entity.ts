@@ -5,6 +5,7 @@ import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { SubscriptionModelEntity } from './subscription-model.entity.js';
 import { BILLING_CYCLES, SUBSCRIPTION_STATUSES, type BillingCycle, type SubscriptionStatus } from './subscription.rules.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 /**
  * An account's subscription to a model. The price is copied from the model when the subscription
@@ -13,6 +14,7 @@ import { BILLING_CYCLES, SUBSCRIPTION_STATUSES, type BillingCycle, type Subscrip
  * (subscriptions_one_live_per_account, added by migration) enforces it under concurrency.
  * `platform` duplicates account.platform so the platform filter needs no join.
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'subscriptions' })
 @Index({
   name: 'subscriptions_one_live_per_account',

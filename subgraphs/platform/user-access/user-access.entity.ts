@@ -5,6 +5,7 @@ import { AccountEntity } from '../accounts/account.entity.js';
 import { AppEntity } from '../apps/app.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { ACCESS_ROLES, ACCESS_STATUSES, ACCESS_TARGETS, type AccessRole, type AccessStatus, type AccessTarget } from './user-access.rules.js';
+import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 /**
  * A user's access to an account or to one app. `targetId` is the account's or app's unique id;
@@ -12,6 +13,7 @@ import { ACCESS_ROLES, ACCESS_STATUSES, ACCESS_TARGETS, type AccessRole, type Ac
  * join. At most ONE non-revoked record per (user, target): the partial unique index below, which
  * the grant's INSERT ... ON CONFLICT relies on. Revoked records stay as history.
  */
+@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'user_accesses' })
 @Unique({ name: 'user_accesses_live_target_unique', properties: ['userId', 'targetId'], where: "status <> 'revoked'" })
 @Index({ properties: ['platform', 'userId', 'createdAt'] })

@@ -2,15 +2,15 @@
 // user_accesses_live_target_unique allows ONE non-revoked record per (user, target); INSERT ...
 // ON CONFLICT on that index's columns and predicate turns every concurrent duplicate into a no-op,
 // so ten simultaneous grants leave one row. Raw SQL because MikroORM cannot express a conflict
-// target with a WHERE predicate. The platform id is written explicitly (the filter does not apply
-// to raw SQL); callers pass an account/app they loaded through the platform filter.
+// target with a WHERE predicate. The platform id is the request's (tenantParams: the filter does
+// not apply to raw SQL); callers pass an account/app they loaded through the filter.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../../lib/ids.js';
+import { tenantParams } from '../../../lib/tenant-entity.js';
 import { UserAccessEntity } from './user-access.entity.js';
 import type { AccessRole, AccessTarget } from './user-access.rules.js';
 
 export interface GrantRow {
-  platformId: string;
   userId: string;
   targetType: AccessTarget;
   targetId: string;
@@ -21,7 +21,9 @@ export interface GrantRow {
 }
 
 /** The new record's id, or null when a non-revoked record of (user, target) already exists. */
-export async function insertGrant(em: EntityManager, row: GrantRow): Promise<string | null> {
+export async function insertGrant(ctx: { em: EntityManager }, row: GrantRow): Promise<string | null> {
+  const { em } = ctx;
+  const { platformId } = await tenantParams(ctx, 'platformId');
   const meta = em.getMetadata().get(UserAccessEntity);
   const table = `"${meta.schema ?? em.config.get('schema')}"."${meta.tableName}"`;
   const rows = await em.execute<{ id: string }[]>(
@@ -29,7 +31,7 @@ export async function insertGrant(em: EntityManager, row: GrantRow): Promise<str
      values (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, now(), now())
      on conflict (user_id, target_id) where status <> 'revoked' do nothing
      returning id`,
-    [newId('uac'), row.platformId, row.userId, row.targetType, row.targetId, row.accountId, row.appId, row.role, row.grantedBy],
+    [newId('uac'), platformId, row.userId, row.targetType, row.targetId, row.accountId, row.appId, row.role, row.grantedBy],
     'all',
   );
   return rows[0]?.id ?? null;

@@ -64,7 +64,6 @@ export async function grantAccess(ctx: PlatformContext, input: GrantUserAccessIn
   const { account, app } = await resolveTarget(ctx, input);
   const targetId = app?.id ?? account.id;
   const row: GrantRow = {
-    platformId: account.platform.id,
     userId,
     targetType: app ? ('app' as const) : ('account' as const),
     targetId,
@@ -80,7 +79,7 @@ async function grantOnce(tx: PlatformContext, row: GrantRow, account: AccountEnt
   const { userId, targetId, role } = row;
   // A conflicting record can be revoked between our insert and our read: then insert again.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const id = await insertGrant(tx.em, row);
+    const id = await insertGrant(tx, row);
     if (id) {
       const access = await loadAccess(tx, id);
       await recordAccountEvent(tx, { account, event: 'access.granted', subject: { type: 'user_access', id }, data: accessEventData(access) });

@@ -6,8 +6,8 @@ import type { SearchContext } from '../context.js';
 import { one, rows } from '../db.js';
 import { getIndex } from '../indexes/index.service.js';
 import { T } from '../sql.js';
-import { requireApp } from '../tenancy.js';
 import { normaliseQuery } from './analytics.buffer.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
 
 export const PERIODS = { '24h': '24 hours', '7d': '7 days', '30d': '30 days', '90d': '90 days' } as const;
 export type Period = keyof typeof PERIODS;
@@ -49,7 +49,7 @@ export async function recordEvent(ctx: SearchContext, e: EventInput) {
     throw new DomainError('VALIDATION_FAILED', `event_type must be one of ${EVENT_TYPES.join(', ')}`, { parameter: 'event_type' });
   }
   const index = await getIndex(ctx, e.indexUid);
-  const { appId, environment } = requireApp(ctx);
+  const { appId, environment } = await appPartition(ctx);
   const documentId = optionalText(e.documentId, 'document_id', 511);
   const query = e.query == null ? null : normaliseQuery(optionalText(e.query, 'query', 1000) ?? '');
   const userId = optionalText(e.userId, 'user_id', 256);

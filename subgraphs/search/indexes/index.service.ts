@@ -7,14 +7,16 @@ import { one, withTx } from '../db.js';
 import { T } from '../sql.js';
 import { defaultSuggestionSettings, mergeSuggestionSettings, type SuggestionSettingsData } from '../suggestions/suggestion-settings.rules.js';
 import { insertFinishedTask, type TaskRow } from '../tasks/task.queue.js';
-import { enqueue, publishTaskEvent } from '../tasks/task.service.js';
-import { planLimits, requireApp } from '../tenancy.js';
-import { queueWebhookEvent } from '../webhooks/outbox.js';
+import { publishTaskEvent } from '../tasks/task.events.js';
+import { enqueue } from '../tasks/task.service.js';
+import { planLimits } from '../tenancy.js';
+import { queueWebhookEvent } from '../webhooks/webhook.events.js';
 import type { IndexEntity } from './index.entity.js';
 import { searchTopics, type IndexEventPayload } from './index.events.js';
 import type { CreateIndexInput } from './index.inputs.js';
 import { defaultSettings, mergeSettings, parseSettingsPatch, type IndexSettingsData, type IndexSettingsPatch } from './index-settings.rules.js';
 import { recordFromRow, type IndexRecord } from './index.type.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
 
 // Meilisearch's rules, so clients moving from it see the same accept/refuse decisions.
 const INDEX_UID = /^[A-Za-z0-9_-]{1,400}$/;
@@ -33,7 +35,7 @@ export function validatePrimaryKey(primaryKey: string | undefined | null, parame
 }
 
 export async function createIndex(ctx: SearchContext, input: CreateIndexInput): Promise<{ index: IndexRecord; task: TaskRow }> {
-  const { appId, environment } = requireApp(ctx);
+  const { appId, environment } = await appPartition(ctx);
   const uid = validateUid(input.uid);
   const primaryKey = validatePrimaryKey(input.primaryKey);
   const settings = mergeSettings(defaultSettings(), parseSettingsPatch(input.settings));
@@ -63,7 +65,7 @@ export async function createIndex(ctx: SearchContext, input: CreateIndexInput): 
   // After commit: subscribers never hear of an index that was rolled back.
   const index = recordFromRow(row);
   await publish(ctx, 'index.created', index);
-  await publishTaskEvent(ctx, task, 'task.succeeded');
+  await publishTaskEvent(rt, task, 'task.succeeded');
   rt.wakeDispatcher();
   return { index, task };
 }
@@ -77,7 +79,7 @@ export async function getIndex(ctx: SearchContext, uid: string): Promise<IndexEn
 
 /** All indexes of the caller's partition, ordered by uid (byte-wise, as the column's collation). */
 export async function listIndexes(ctx: SearchContext): Promise<IndexEntity[]> {
-  const { appId } = requireApp(ctx);
+  const { appId } = await appPartition(ctx);
   return ctx.loaders.indexesByApp.load(appId);
 }
 

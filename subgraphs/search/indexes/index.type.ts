@@ -5,6 +5,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import type { Environment } from '../../../lib/tenant.js';
 import { defaultSuggestionSettings, type SuggestionSettingsData } from '../suggestions/suggestion-settings.rules.js';
 import { defaultSettings, type IndexSettingsData } from './index-settings.rules.js';
+import { toEngineSettings } from '../index-engines/engine-settings.js';
 
 /** What toIndex needs: an IndexEntity, or a row read with plain SQL (recordFromRow). */
 export interface IndexRecord {
@@ -104,24 +105,9 @@ export class Index {
   @Field(() => AppRef) app!: AppRef;
 }
 
+/** The API shows the settings as the engine runs them (camelCase, defaults filled in). */
 export function toIndexSettings(s: IndexSettingsData): IndexSettings {
-  return {
-    searchableAttributes: s.searchable_attributes,
-    filterableAttributes: s.filterable_attributes,
-    sortableAttributes: s.sortable_attributes,
-    rankingRules: s.ranking_rules,
-    stopWords: s.stop_words,
-    distinctAttribute: s.distinct_attribute,
-    synonyms: s.synonyms,
-    oneWaySynonyms: s.one_way_synonyms,
-    typoTolerance: {
-      enabled: s.typo_tolerance.enabled,
-      minWordSizeForTypos: {
-        oneTypo: s.typo_tolerance.min_word_size_for_typos.one_typo,
-        twoTypos: s.typo_tolerance.min_word_size_for_typos.two_typos,
-      },
-    },
-  };
+  return toEngineSettings(s);
 }
 
 export function toIndex(e: IndexRecord): Index {

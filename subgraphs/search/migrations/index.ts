@@ -1,12 +1,16 @@
 // Checked-in migrations, applied in this order at start (see lib/db.ts migrate()).
 import { Migration20261122085826_init } from './Migration20261122085826_init.js';
 import { Migration20261122092742_documents_tasks_webhooks } from './Migration20261122092742_documents_tasks_webhooks.js';
+import { Migration20261124083000_lib_webhooks } from './Migration20261124083000_lib_webhooks.js';
 import { Migration20261124083110_jobs } from './Migration20261124083110_jobs.js';
 import { Migration20261124084005_task_lease_in_jobs } from './Migration20261124084005_task_lease_in_jobs.js';
+import { Migration20261124090000_webhook_jobs } from './Migration20261124090000_webhook_jobs.js';
 
 export const migrations = [
   { name: 'Migration20261122085826_init', class: Migration20261122085826_init },
   { name: 'Migration20261122092742_documents_tasks_webhooks', class: Migration20261122092742_documents_tasks_webhooks },
+  { name: 'Migration20261124083000_lib_webhooks', class: Migration20261124083000_lib_webhooks },
   { name: 'Migration20261124083110_jobs', class: Migration20261124083110_jobs },
   { name: 'Migration20261124084005_task_lease_in_jobs', class: Migration20261124084005_task_lease_in_jobs },
+  { name: 'Migration20261124090000_webhook_jobs', class: Migration20261124090000_webhook_jobs },
 ];

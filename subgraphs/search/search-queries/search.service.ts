@@ -8,7 +8,8 @@ import type { SearchRequest, SearchResult } from '../engine/types.js';
 import { engineCall } from '../errors.js';
 import { getIndex } from '../indexes/index.service.js';
 import type { IndexEntity } from '../indexes/index.entity.js';
-import { planLimits, requireApp } from '../tenancy.js';
+import { planLimits } from '../tenancy.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
 
 export interface SearchParams extends SearchRequest {
   /** analytics: who searched (optional) */
@@ -27,7 +28,7 @@ export const MAX_MULTI_SEARCH_QUERIES = 100;
 
 /** One token per search from the plan's per-second budget (1-second fixed windows, shared through Redis when configured). */
 async function takeSearchBudget(ctx: SearchContext, searches: number): Promise<void> {
-  const { appId, environment } = requireApp(ctx);
+  const { appId, environment } = await appPartition(ctx);
   const limits = planLimits(ctx);
   if (limits.searchesPerSecond === null) return;
   const rt = ctx.runtime;
@@ -51,7 +52,7 @@ async function run(ctx: SearchContext, index: IndexEntity, p: SearchParams, para
   const rt = ctx.runtime;
   const engine = await rt.engines.get(index);
   const result = engineCall(() => engine.search(withDefaults(p)), parameterPrefix);
-  const { appId, environment } = requireApp(ctx);
+  const { appId, environment } = await appPartition(ctx);
   const pk = index.primaryKey;
   rt.analytics.record({
     appId,

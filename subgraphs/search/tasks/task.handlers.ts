@@ -11,7 +11,7 @@ import { defaultSettings, mergeSettings, type IndexSettingsData, type IndexSetti
 import { PLAN_LIMITS, type PlanCode } from '../plans.js';
 import type { SearchRuntime } from '../runtime.js';
 import { T } from '../sql.js';
-import type { WebhookEvent } from '../webhooks/webhook.entity.js';
+import type { WebhookEvent } from '../webhooks/webhook.events.js';
 import type { TaskType } from './task.entity.js';
 import type { TaskRow } from './task.queue.js';
 

@@ -11,15 +11,14 @@
 // SEARCH_TASK_MAX_ATTEMPTS) fails with `task_interrupted`.
 import type pg from 'pg';
 import { DomainError } from '../../../lib/errors.js';
-import { searchTaskTopic, type SearchTaskEventName, type SearchTaskEventPayload } from '../../../lib/events.js';
 import type { JobContext, JobKind } from '../../../lib/jobs/index.js';
-import type { Environment } from '../../../lib/tenant.js';
 import { one, run, withTx } from '../db.js';
 import { asClientError } from '../errors.js';
 import type { SearchRuntime } from '../runtime.js';
 import { T } from '../sql.js';
-import { queueWebhookEvent } from '../webhooks/outbox.js';
+import { queueWebhookEvent } from '../webhooks/webhook.events.js';
 import type { TaskErrorData } from './task.entity.js';
+import { publishTaskEvent } from './task.events.js';
 import { failureEvent, HANDLERS, lockIndex, type HandlerResult } from './task.handlers.js';
 import { TASK_COLUMNS, TASK_JOB_KIND, type TaskRow } from './task.queue.js';
 
@@ -78,7 +77,7 @@ async function runTask(rt: SearchRuntime, ctx: JobContext<TaskJobPayload>): Prom
   }
   if (!result) return;
   await result.after?.().catch((e) => rt.log.error('engine update after commit failed', { taskId: task.id, err: e }));
-  await publish(rt, task, 'task.succeeded', result.count);
+  await publishTaskEvent(rt, task, 'task.succeeded', result.count);
   if (result.webhook) rt.wakeDispatcher();
 }
 
@@ -95,7 +94,7 @@ async function start(rt: SearchRuntime, ctx: JobContext<TaskJobPayload>): Promis
     if (t?.index_id) await run(c, `update ${T.indexes} set is_indexing = true where id = $1`, [t.index_id]);
     return t;
   });
-  if (task) await publish(rt, task, 'task.processing', null);
+  if (task) await publishTaskEvent(rt, task, 'task.processing', null);
   return task;
 }
 
@@ -107,7 +106,7 @@ async function fail(rt: SearchRuntime, ctx: JobContext<TaskJobPayload>, task: Ta
     return ok;
   });
   if (!done) return;
-  await publish(rt, task, 'task.failed', null);
+  await publishTaskEvent(rt, task, 'task.failed', null);
   rt.wakeDispatcher();
 }
 
@@ -122,7 +121,7 @@ async function interrupted(rt: SearchRuntime, taskId: string, attempts: number, 
     }));
   return async () => {
     if (!failed) return;
-    await publish(rt, task, 'task.failed', null);
+    await publishTaskEvent(rt, task, 'task.failed', null);
     rt.wakeDispatcher();
   };
 }
@@ -147,17 +146,4 @@ async function recordFailure(c: pg.PoolClient, task: TaskRow, error: TaskErrorDa
     });
   }
   return true;
-}
-
-async function publish(rt: SearchRuntime, task: TaskRow, event: SearchTaskEventName, documentsIndexed: number | null): Promise<void> {
-  const payload: SearchTaskEventPayload = {
-    event,
-    occurredAt: new Date().toISOString(),
-    taskId: String(task.id),
-    indexUid: task.index_uid,
-    taskType: task.type,
-    status: event.slice('task.'.length),
-    documentsIndexed,
-  };
-  await rt.pubsub.publish(searchTaskTopic(task.app_id, task.environment as Environment), payload).catch((err) => rt.log.warn('task event not published', { err }));
 }

@@ -1,38 +1,23 @@
 // Tasks as the API sees them: enqueue (with its event), read, list, cancel. Tenancy is explicit:
 // every query carries the caller's app partition.
 import { DomainError } from '../../../lib/errors.js';
-import { searchTaskTopic, type SearchTaskEventPayload } from '../../../lib/events.js';
 import type { SearchContext } from '../context.js';
-import { requireApp } from '../tenancy.js';
 import { TASK_STATUSES, TASK_TYPES, type TaskStatus, type TaskType } from './task.entity.js';
+import { publishTaskEvent } from './task.events.js';
 import * as queue from './task.queue.js';
 import type { NewTask, TaskRow } from './task.queue.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
 
 export const MAX_TASK_PAGE = 1000;
 
-/** Publish a task event after commit (subscribers never hear of a rolled-back task). */
-export async function publishTaskEvent(ctx: SearchContext, row: TaskRow, event: SearchTaskEventPayload['event']): Promise<void> {
-  const rt = ctx.runtime;
-  const payload: SearchTaskEventPayload = {
-    event,
-    occurredAt: new Date().toISOString(),
-    taskId: String(row.id),
-    indexUid: row.index_uid,
-    taskType: row.type,
-    status: row.status,
-    documentsIndexed: null,
-  };
-  await rt.pubsub.publish(searchTaskTopic(row.app_id, row.environment as 'test' | 'live'), payload).catch((err) => rt.log.warn('task event not published', { err }));
-}
-
 export async function enqueue(ctx: SearchContext, t: Omit<NewTask, 'appId' | 'environment'>): Promise<TaskRow> {
-  const row = await queue.enqueueTask(ctx.runtime.pool, { ...requireApp(ctx), ...t });
-  await publishTaskEvent(ctx, row, 'task.enqueued');
+  const row = await queue.enqueueTask(ctx.runtime.pool, { ...(await appPartition(ctx)), ...t });
+  await publishTaskEvent(ctx.runtime, row, 'task.enqueued');
   return row;
 }
 
 export async function getTask(ctx: SearchContext, id: string): Promise<TaskRow> {
-  const row = await queue.findTask(ctx.runtime.pool, requireApp(ctx), id);
+  const row = await queue.findTask(ctx.runtime.pool, await appPartition(ctx), id);
   if (!row) throw new DomainError('task_not_found', `Task \`${id}\` not found.`, { parameter: 'task_id' });
   return row;
 }
@@ -61,13 +46,13 @@ export async function listTasks(ctx: SearchContext, a: TaskListArgs) {
   const statuses = csv<TaskStatus>(a.status, TASK_STATUSES, 'status');
   const types = csv<TaskType>(a.type, TASK_TYPES, 'type');
   const indexUids = a.indexUid ? a.indexUid.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
-  const page = await queue.listTasks(ctx.runtime.pool, requireApp(ctx), { statuses, types, indexUids, limit, from: a.from ?? undefined });
+  const page = await queue.listTasks(ctx.runtime.pool, await appPartition(ctx), { statuses, types, indexUids, limit, from: a.from ?? undefined });
   return { ...page, limit };
 }
 
 export async function cancelTask(ctx: SearchContext, id: string): Promise<{ task: TaskRow; canceled: boolean }> {
-  const r = /^\d{1,18}$/.test(id) ? await queue.cancelTask(ctx.runtime.pool, requireApp(ctx), id) : undefined;
+  const r = /^\d{1,18}$/.test(id) ? await queue.cancelTask(ctx.runtime.pool, await appPartition(ctx), id) : undefined;
   if (!r) throw new DomainError('task_not_found', `Task \`${id}\` not found.`, { parameter: 'task_id' });
-  if (r.canceled) await publishTaskEvent(ctx, r.task, 'task.canceled');
+  if (r.canceled) await publishTaskEvent(ctx.runtime, r.task, 'task.canceled');
   return r;
 }

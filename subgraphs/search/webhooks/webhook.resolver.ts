@@ -6,7 +6,7 @@ import { RegisterWebhookInput, SearchWebhook, SearchWebhookDelivery, toDelivery,
 @Resolver(() => SearchWebhook)
 export class WebhookResolver {
   @Authorized('search:write')
-  @Mutation(() => SearchWebhook, { description: 'Register a webhook for search events (deliveries signed with X-Signature, see docs/search.md)' })
+  @Mutation(() => SearchWebhook, { description: 'Register a webhook for search events (deliveries signed with X-Webhook-Signature, see docs/kernel.md)' })
   async registerSearchWebhook(@Ctx() ctx: SearchContext, @Arg('input', () => RegisterWebhookInput) input: RegisterWebhookInput): Promise<SearchWebhook> {
     return toWebhook(await webhooks.registerWebhook(ctx, input));
   }
@@ -32,6 +32,6 @@ export class WebhookResolver {
   @Authorized('search:read')
   @FieldResolver(() => [SearchWebhookDelivery], { description: 'Latest deliveries first, with every attempt' })
   async deliveries(@Root() hook: SearchWebhook, @Ctx() ctx: SearchContext, @Arg('limit', () => Int, { nullable: true }) limit?: number): Promise<SearchWebhookDelivery[]> {
-    return (await webhooks.deliveries(ctx, hook.id, limit ?? 20)).map((d) => toDelivery(d.delivery, d.attempts));
+    return (await webhooks.deliveries(ctx, hook.id, limit ?? 20)).map(toDelivery);
   }
 }

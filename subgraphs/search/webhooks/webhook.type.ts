@@ -1,11 +1,11 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import type { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEntity } from './webhook.entity.js';
+import type { DeliveryLogEntry, WebhookEndpointEntity } from '../../../lib/webhooks/index.js';
 
 @InputType()
 export class RegisterWebhookInput {
   @Field({ description: 'http(s) URL of a public address' }) url!: string;
   @Field(() => [String], { description: 'indexing.completed, indexing.failed, index.created, index.deleted, settings.updated' }) events!: string[];
-  @Field({ description: 'HMAC-SHA256 key of the X-Signature header (16 to 256 characters); never returned' }) secret!: string;
+  @Field({ description: 'HMAC-SHA256 key of the X-Webhook-Signature (and X-Signature) header (16 to 256 characters); never returned' }) secret!: string;
 }
 
 @ObjectType('SearchWebhook')
@@ -41,11 +41,11 @@ export class SearchWebhookDelivery {
   @Field(() => [SearchWebhookAttempt]) attemptLog!: SearchWebhookAttempt[];
 }
 
-export function toWebhook(w: WebhookEntity): SearchWebhook {
+export function toWebhook(w: WebhookEndpointEntity): SearchWebhook {
   return { id: w.id, url: w.url, events: w.events, active: w.active, createdAt: w.createdAt };
 }
 
-export function toDelivery(d: WebhookDeliveryEntity, attempts: WebhookAttemptEntity[]): SearchWebhookDelivery {
+export function toDelivery({ delivery: d, body, nextAttemptAt, attempts }: DeliveryLogEntry): SearchWebhookDelivery {
   return {
     id: d.id,
     event: d.event,
@@ -53,10 +53,10 @@ export function toDelivery(d: WebhookDeliveryEntity, attempts: WebhookAttemptEnt
     attempts: d.attempts,
     lastStatusCode: d.lastStatusCode ?? null,
     lastError: d.lastError ?? null,
-    nextAttemptAt: d.nextAttemptAt,
+    nextAttemptAt: nextAttemptAt ?? d.lastAttemptAt ?? d.createdAt,
     createdAt: d.createdAt,
     deliveredAt: d.deliveredAt ?? null,
-    body: d.body,
+    body: body ?? '',
     attemptLog: attempts.map((a) => ({ attempt: a.attempt, statusCode: a.statusCode ?? null, error: a.error ?? null, durationMs: a.durationMs, createdAt: a.createdAt })),
   };
 }

@@ -1,10 +1,11 @@
-// Signed webhooks (Stripe's scheme): the receiver recomputes
+// The one webhook signature of every service (Stripe's scheme). A delivery carries
 //
 //   X-Webhook-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>
 //
-// over the raw request body, compares in constant time, and refuses timestamps older than its
-// tolerance (replay). Several v1= entries may appear (e.g. during a secret roll); any match passes.
-import { hmacSha256, safeEqual } from './crypto.js';
+// The receiver recomputes the HMAC over the raw request body, compares in constant time, and
+// refuses timestamps older than its tolerance (replay). Several v1= entries may appear (e.g. during
+// a secret roll); any match passes. docs/kernel.md (## Webhooks) documents it for every service.
+import { hmacSha256, safeEqual } from '../crypto.js';
 
 export const SIGNATURE_HEADER = 'x-webhook-signature';
 export const DEFAULT_TOLERANCE_SEC = 300;

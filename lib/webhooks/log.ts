@@ -1,0 +1,49 @@
+// The delivery log an owner lists: newest first, each delivery with its state (status, attempts,
+// last response code or error), when its next attempt is due (its job's run_at while the queue
+// still holds it) and every attempt. Always filtered by owner.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { qualified, toSql } from './sql.js';
+import { WebhookAttemptEntity, WebhookDeliveryEntity, type DeliveryStatus } from './webhook.entities.js';
+
+export interface DeliveryLogQuery {
+  owner: string;
+  /** one endpoint's deliveries */
+  endpointId?: string;
+  status?: DeliveryStatus;
+  limit: number;
+}
+
+export interface DeliveryLogEntry {
+  delivery: WebhookDeliveryEntity;
+  /** the body sent, or null when it is stored sealed (it carries a secret field) */
+  body: string | null;
+  /** when the next attempt is due, while one is planned */
+  nextAttemptAt: Date | null;
+  attempts: WebhookAttemptEntity[];
+}
+
+export async function listDeliveries(em: EntityManager, q: DeliveryLogQuery): Promise<DeliveryLogEntry[]> {
+  const list = await em.find(
+    WebhookDeliveryEntity,
+    { owner: q.owner, ...(q.endpointId ? { endpointId: q.endpointId } : {}), ...(q.status ? { status: q.status } : {}) },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: q.limit },
+  );
+  if (!list.length) return [];
+  const attempts = await em.find(WebhookAttemptEntity, { deliveryId: { $in: list.map((d) => d.id) } }, { orderBy: { deliveryId: 'asc', attempt: 'asc' } });
+  const jobIds = list.filter((d) => d.jobId && (d.status === 'pending' || d.status === 'delivering')).map((d) => d.jobId!);
+  const due = new Map<string, Date>();
+  if (jobIds.length) {
+    const schema = em.getMetadata().get(WebhookDeliveryEntity).schema ?? (em.config.get('schema') as string);
+    const rows = await toSql(em)(
+      `select id::text as id, run_at from ${qualified(schema, 'jobs')} where id in (${jobIds.map(() => '?::bigint').join(', ')}) and status in ('queued', 'running')`,
+      jobIds,
+    );
+    for (const r of rows) due.set(String(r.id), new Date(r.run_at as string));
+  }
+  return list.map((d) => ({
+    delivery: d,
+    body: d.bodySealed ? null : d.body,
+    nextAttemptAt: (d.jobId && due.get(d.jobId)) || null,
+    attempts: attempts.filter((a) => a.deliveryId === d.id),
+  }));
+}
