@@ -155,4 +155,17 @@ export const AI_ROUTES: Route[] = [
     result: (d) => ({ data: resource('batches', d.aiBatch) }),
     responseType: 'batches',
   },
+  {
+    ...base,
+    method: 'POST',
+    path: '/ai/v1/webhooks',
+    operation: 'RegisterAiWebhook',
+    scope: 'ai:write',
+    summary: 'Register a webhook for AI events (moderation.flagged, classifier.trained, batch.completed); deliveries signed with X-Webhook-Signature',
+    body: { type: 'webhooks', input: 'input' },
+    variables: (r) => ({ input: r.attributes }),
+    result: (d) => ({ data: resource('webhooks', d.registerAiWebhook) }),
+    status: 201,
+    responseType: 'webhooks',
+  },
 ];

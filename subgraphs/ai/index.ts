@@ -5,6 +5,7 @@ import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createAiLoaders, type AiLoaders } from './context.js';
 import { JobEntity, startJobWorker } from '../../lib/jobs/index.js';
+import { webhookEntities } from '../../lib/webhooks/index.js';
 import { IdentityEntity } from './identities/identity.entity.js';
 import { AiBatchEntity } from './batches/batch.entity.js';
 import { batchJobKind } from './batches/batch.job.js';
@@ -16,21 +17,26 @@ import { TextAnalysisResolver } from './text/text.resolver.js';
 import { ModerationResolver } from './moderation/moderation.js';
 import { EmbeddingResolver } from './embeddings/embedding.resolver.js';
 import { TranslationResolver } from './translation/translation.js';
+import { AiWebhookResolver } from './webhooks/ai-webhook.js';
 import { migrations } from './migrations/index.js';
 import { aiHealth, createAiRuntime, type AiRuntime } from './runtime.js';
 
 export const ai: SubgraphDefinition<AiLoaders, AiRuntime> = {
   name: 'ai',
   dbSchema: 'ai',
-  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver],
+  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver],
   referenceResolvers: { ...identityReference, ...appReference },
-  entities: [IdentityEntity, AiBatchEntity, JobEntity],
+  entities: [IdentityEntity, AiBatchEntity, JobEntity, ...webhookEntities],
   migrations,
   scope: scopeToApp,
   createLoaders: createAiLoaders,
   // the text-model workers, the ONNX model directory, Apertium, catalogue names and the plan counters
   runtime: createAiRuntime,
-  // batches run on the kernel job queue (ai.jobs)
-  workers: async (deps) => [await startJobWorker(deps, { schema: 'ai', kinds: [batchJobKind(deps)] })],
+  // batches run on the kernel job queue (ai.jobs); the webhook sender delivers AI events
+  workers: async (deps) => {
+    const jobs = await startJobWorker(deps, { schema: 'ai', kinds: [batchJobKind(deps)] });
+    await deps.runtime.webhooks.start();
+    return [jobs, { stop: () => deps.runtime.webhooks.stop() }];
+  },
   health: aiHealth,
 };

@@ -5,6 +5,8 @@
 import type { RedisClientType } from 'redis';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../lib/rate-limit.js';
 import { connectRedis } from '../../lib/redis.js';
+import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
+import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import type { SubgraphRuntime, WorkerDeps } from '../../lib/subgraph.js';
 import { CatalogProductNames } from './catalog/catalog-names.js';
 import { loadAiConfig, type AiConfig } from './config.js';
@@ -20,6 +22,10 @@ export interface AiRuntime {
   translator: Promise<Apertium>;
   limiter: RateLimiter;
   productNames: CatalogProductNames;
+  /** the webhook outbox and its delivery jobs (lib/webhooks); the workers hook runs the sender */
+  webhooks: WebhookRuntime;
+  webhookSecrets: SecretBox;
+  allowPrivateNetwork: boolean;
 }
 
 export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime<AiRuntime>> {
@@ -27,6 +33,19 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
   const redis: RedisClientType | undefined = deps.cfg.redisUrl ? await connectRedis(deps.cfg.redisUrl, deps.log) : undefined;
   const text = new TextModelPool(cfg.textWorkers);
   void text.ready().then(() => deps.log.info('AI text models loaded', text.health()));
+  const webhookSecrets = masterSecretBox(deps.cfg, deps.log);
+  const webhooks = new WebhookRuntime({
+    schema: 'ai',
+    service: 'ai',
+    secrets: webhookSecrets,
+    allowPrivate: deps.cfg.allowPrivateNetworkFetch,
+    log: deps.log,
+    sql: toSql(deps.orm.em.fork()),
+    dbUrl: deps.orm.config.get('clientUrl') as string,
+    maxAttempts: deps.cfg.webhookMaxAttempts,
+    retryBaseMs: deps.cfg.webhookRetryBaseMs,
+    pollMs: deps.cfg.webhookPollMs,
+  });
   const value: AiRuntime = {
     cfg,
     text,
@@ -34,6 +53,9 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     translator: Apertium.discover(),
     limiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
     productNames: new CatalogProductNames(deps.cfg.subgraphUrls.catalog, deps.cfg.internalSecret, deps.log),
+    webhooks,
+    webhookSecrets,
+    allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
   };
   return {
     value,

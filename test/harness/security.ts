@@ -356,6 +356,8 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   similarity_requests: () => ({ source: 'a red apple', targets: ['a green apple', 'stock prices'] }),
   translation_requests: () => ({ text: 'The cat sleeps.', source_language: 'en', target_language: 'es' }),
   batch_requests: () => ({ operation: 'sentiment', inputs: ['Lovely day.', 'Awful traffic.'] }),
+  // a data.type two services share: `<service>/<type>` picks the service's own body
+  'ai/webhooks': () => ({ url: 'http://127.0.0.1:9/hook', events: ['batch.completed'], secret: 'security-fixture-secret' }),
 };
 
 /** Create a resource through REST once per tenant and remember its id under `name`. */
@@ -456,7 +458,7 @@ export const MINIMAL_UPDATE_BODIES: Record<string, () => Record<string, unknown>
 export function bodyFor(route: Route, t?: SecTenant): unknown {
   if (!route.body) return undefined;
   const update = route.method === 'PUT' || route.method === 'PATCH' ? MINIMAL_UPDATE_BODIES[route.body.type] : undefined;
-  const make = update ?? MINIMAL_BODIES[route.body.type];
+  const make = update ?? MINIMAL_BODIES[`${route.service}/${route.body.type}`] ?? MINIMAL_BODIES[route.body.type];
   if (!make) throw new Error(`${route.method} ${route.path}: no minimal body for data.type "${route.body.type}" (add it to MINIMAL_BODIES)`);
   return jsonApi(route.body.type, make(t!));
 }

@@ -1,7 +1,7 @@
 // The job that runs a batch (kernel queue, lib/jobs): each input through the operation's model in
 // the text workers, progress on the row every PROGRESS_EVERY inputs, then the results and the
-// job's completion in one transaction, and `batch.completed` on the app's AI event topic after
-// commit (GraphQL subscription aiEvents). A batch whose job dies is marked failed, and announced too.
+// job's completion and the `batch.completed` webhook deliveries in one transaction, and the event
+// on the app's AI topic after commit (GraphQL subscription aiEvents). A batch whose job dies is marked failed, and announced too.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { aiEventsTopic, type AiEventPayload } from '../../../lib/events.js';
 import type { JobKind } from '../../../lib/jobs/index.js';
@@ -9,6 +9,7 @@ import type { WorkerDeps } from '../../../lib/subgraph.js';
 import { scopeToApp } from '../../../lib/tenant-entity.js';
 import type { Environment, TenantContext } from '../../../lib/tenant.js';
 import type { AiRuntime } from '../runtime.js';
+import { emitAiEvent } from '../webhooks/ai-webhook.js';
 import { AiBatchEntity, type BatchOperation } from './batch.entity.js';
 
 export const BATCH_JOB = 'ai.batch.run';
@@ -55,6 +56,7 @@ export function batchJobKind(deps: Deps): JobKind<BatchJobPayload> {
         const row = await tx.findOneOrFail(AiBatchEntity, { id: batch.id });
         Object.assign(row, { status: 'completed', processed: results.length, results, completedAt: new Date() });
         await tx.flush();
+        await emitAiEvent(deps.runtime, tx, job.payload, 'batch.completed', { batch_id: row.id, operation: row.operation, status: 'completed', total: results.length });
         await complete(tx);
       });
       batch.status = 'completed';
@@ -63,6 +65,7 @@ export function batchJobKind(deps: Deps): JobKind<BatchJobPayload> {
     async onDead(job, error, tx) {
       const em = tx as EntityManager;
       await em.nativeUpdate(AiBatchEntity, { id: job.payload.batchId }, { status: 'failed', error, completedAt: new Date() });
+      await emitAiEvent(deps.runtime, tx, job.payload, 'batch.completed', { batch_id: job.payload.batchId, status: 'failed', error });
       const b = await emFor(job.payload).findOne(AiBatchEntity, { id: job.payload.batchId });
       if (b) await announce(Object.assign(b, { status: 'failed' }));
     },

@@ -1,10 +1,13 @@
 // Text moderation (ai.md, Moderation): lexicon and rule based for every category (docs/ai.md).
+// A flagged text is announced as `moderation.flagged` to the app's webhooks.
 import { Arg, Ctx, Field, Float, ID, InputType, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { AiContext } from '../context.js';
 import { MODERATION_CATEGORIES, type ModerationCategory } from '../models/moderation.js';
 import { admitText, runModel } from '../text/text.service.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
+import { emitAiEvent } from '../webhooks/ai-webhook.js';
 
 export const MODERATION_MODEL = 'obscenity-0.4.6+rules';
 
@@ -43,7 +46,15 @@ export async function moderateText(ctx: AiContext, input: ModerationInput): Prom
   if (unknown.length) throw new DomainError('VALIDATION_FAILED', `categories: unknown ${unknown.join(', ')}; known: ${MODERATION_CATEGORIES.join(', ')}`, { parameter: 'categories' });
   await admitText(ctx, input.text, null);
   const r = await runModel(ctx, 'moderate', { text: input.text, categories: (categories.length ? categories : [...MODERATION_CATEGORIES]) as ModerationCategory[] });
-  return { id: newId('mod'), ...r, model: MODERATION_MODEL };
+  const result = { id: newId('mod'), ...r, model: MODERATION_MODEL };
+  if (r.flagged) {
+    // the text itself is not sent: receivers get the verdict, the scores and who asked
+    const partition = await appPartition(ctx);
+    await ctx.em.transactional((tx) =>
+      emitAiEvent(ctx.runtime, tx, partition, 'moderation.flagged', { moderation_id: result.id, action: r.action, categories: r.categories, user_unique_id: ctx.tenant.userId, model: MODERATION_MODEL }),
+    );
+  }
+  return result;
 }
 
 @Resolver()
