@@ -1,21 +1,10 @@
 // AI batches end to end: accepted (202), run by the kernel job queue in the ai subgraph, results
 // equal to the single endpoint's, batch.completed on the aiEvents subscription, tenancy and errors.
-import { createTenant, gql, jsonApi, mintToken, rest, stack, uniq, type Tenant } from '../harness/client.js';
+import { gql, jsonApi, rest, stack } from '../harness/client.js';
+import { aiUser, type AiUser } from '../harness/ai.js';
 import { expectServiceError } from '../harness/security.js';
 import { subscribe, wsClient } from '../harness/ws.js';
 
-interface AiUser {
-  t: Tenant;
-  headers: Record<string, string>;
-}
-
-async function aiUser(): Promise<AiUser> {
-  const t = await createTenant();
-  const user = uniq('user_');
-  const headers = { 'x-app-id': t.appId, 'x-api-key': t.secretKey, authorization: `Bearer ${mintToken({ sub: user, scopes: [] })}` };
-  expect((await rest('POST', `/identities/${user}/register`, { headers })).status).toBe(201);
-  return { t, headers };
-}
 
 async function done(u: AiUser, id: string): Promise<Record<string, any>> {
   for (let i = 0; i < 150; i++) {

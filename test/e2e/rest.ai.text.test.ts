@@ -2,24 +2,12 @@
 // → gateway → ai subgraph → worker-thread models (and Apertium, onnxruntime-node), and GraphQL on
 // the gateway. Each answer is checked against what the named method does on real text.
 import { resolve } from 'node:path';
-import { createTenant, gql, jsonApi, mintToken, rest, uniq, type Tenant } from '../harness/client.js';
+import { gql, jsonApi, mintToken, rest, uniq } from '../harness/client.js';
+import { aiUser, type AiUser } from '../harness/ai.js';
 import { expectServiceError } from '../harness/security.js';
 import { ROOT } from '../harness/spawn.js';
 import { writeTinyModel } from '../harness/onnx-builder.js';
 
-interface AiUser {
-  t: Tenant;
-  headers: Record<string, string>;
-}
-
-async function aiUser(plan?: string): Promise<AiUser> {
-  const t = await createTenant(plan ? { plan } : {});
-  const user = uniq('user_');
-  const headers = { 'x-app-id': t.appId, 'x-api-key': t.secretKey, authorization: `Bearer ${mintToken({ sub: user, scopes: [] })}` };
-  const r = await rest('POST', `/identities/${user}/register`, { headers });
-  expect(r.status).toBe(201);
-  return { t, headers };
-}
 
 const post = (u: AiUser, path: string, type: string, attributes: Record<string, unknown>) => rest('POST', path, { body: jsonApi(type, attributes), headers: u.headers });
 

@@ -1,17 +1,11 @@
 // AI webhooks: POST /ai/v1/webhooks on the kernel's outbox; moderation.flagged and batch.completed
 // delivered to a local receiver with the kernel's X-Webhook-Signature.
-import { createTenant, gql, jsonApi, mintToken, rest, uniq } from '../harness/client.js';
+import { gql, jsonApi, rest } from '../harness/client.js';
+import { aiUser } from '../harness/ai.js';
 import { expectServiceError } from '../harness/security.js';
 import { startReceiver } from '../harness/webhook-receiver.js';
 import { verifyWebhook } from '../../lib/webhooks/index.js';
 
-async function aiUser() {
-  const t = await createTenant();
-  const user = uniq('user_');
-  const headers = { 'x-app-id': t.appId, 'x-api-key': t.secretKey, authorization: `Bearer ${mintToken({ sub: user, scopes: [] })}` };
-  expect((await rest('POST', `/identities/${user}/register`, { headers })).status).toBe(201);
-  return { t, user, headers };
-}
 
 const SECRET = 'ai-webhook-secret-123';
 
