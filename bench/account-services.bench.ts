@@ -3,9 +3,11 @@
 //  2. listing 50 credentials (masked);
 //  3. event latency: from the 201 of a credential write to the signed webhook arriving at a local
 //     receiver (outbox commit → worker kick → claim → POST);
-//  4. logo upload through the presigned URL: 100 KiB (one gateway call) and 5 MiB (10 chunked calls);
+//  4. logo upload through the presigned URL, streamed by the bridge into the object store (local,
+//     or S3 with OBJECT_STORE=s3 and S3_*): 100 KiB and 5 MiB, one gateway call each;
 //  5. the public data-transfer details page (no credentials; one audit row per view).
 // Run: BENCH_PORT_BASE=… [DATABASE_URL=…] npx node --import @swc-node/register/esm-register bench/account-services.bench.ts
+// BENCH_S3=1 runs the stack on OBJECT_STORE=s3 against an S3-compatible server (s3rver) started here.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -14,6 +16,7 @@ import { createLogger } from '../lib/logger.js';
 import { signJwt } from '../gateway/auth/jwt.js';
 import { startStack } from '../scripts/stack.js';
 import { tinyPng } from '../test/harness/platform-services.fixtures.js';
+import { startS3Server } from '../test/harness/s3-server.js';
 import { scratchDatabase, stackPorts } from './harness.js';
 import { fmt, sequential, summarize } from './stats.js';
 
@@ -22,8 +25,10 @@ const ROOT = resolve(import.meta.dirname, '..');
 const base = Number(process.env.BENCH_PORT_BASE ?? 16000);
 const scratch = await scratchDatabase('as');
 const dbUrl = scratch.url;
+const s3 = process.env.BENCH_S3 === '1' ? await startS3Server('bench-objects') : undefined;
 const env = {
   ...process.env,
+  ...s3?.env,
   DATABASE_URL: dbUrl ?? '',
   ...stackPorts(base),
   DATA_DIR: resolve(ROOT, '.data', 'bench'),
@@ -65,7 +70,7 @@ try {
   await call('POST', '/platforms', 'platforms', { code, name: 'Bench' });
   const acct = await call('POST', '/accounts', 'accounts', { name: 'Bench', code, deployment_model: 'dedicated_cloud' });
   const url = acct.attributes.url_id;
-  console.log(`account services bench (N=${N}; ${stack.subgraphs.length} subgraphs, gateway, REST bridge in this process; 2 shared cores)`);
+  console.log(`account services bench (N=${N}; ${stack.subgraphs.length} subgraphs, gateway, REST bridge in this process; object store ${cfg.objectStore.kind}; 2 shared cores)`);
 
   let i = 0;
   console.log(fmt('POST /keys (seal + outbox, no webhook targets)', await sequential(N, 20, () => call('POST', `/accounts/${url}/keys`, 'credentials', { name: `k${i++}`, provider: 'stripe', secret: `sk_bench_${i}_abcdefghijklmnop` }))));
@@ -87,8 +92,8 @@ try {
   console.log(fmt('event: 201 → signed webhook received', summarize(latencies, performance.now() - started)));
 
   for (const [label, size] of [
-    ['logo PUT 100 KiB (1 gateway call)', 100 * 1024],
-    ['logo PUT 5 MiB (10 chunked gateway calls)', 5 * 1024 * 1024],
+    ['logo PUT 100 KiB (streamed to the store)', 100 * 1024],
+    ['logo PUT 5 MiB (streamed to the store)', 5 * 1024 * 1024],
   ] as const) {
     const body = Buffer.concat([tinyPng(16, 16), Buffer.alloc(size, 1)]);
     const samples: number[] = [];
@@ -109,6 +114,7 @@ try {
 } finally {
   receiver.close();
   await stack.stop();
+  await s3?.stop();
   await scratch.drop();
 }
 process.exit(0);

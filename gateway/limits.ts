@@ -13,6 +13,7 @@ import {
   type FragmentDefinitionNode,
   type GraphQLSchema,
   type GraphQLOutputType,
+  type SelectionNode,
   type SelectionSetNode,
   type OperationDefinitionNode,
   type ValueNode,
@@ -47,9 +48,19 @@ export function measureOperation(
     operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
   const valueOf = (v: ValueNode): unknown => {
     if (v.kind === Kind.INT) return Number(v.value);
+    if (v.kind === Kind.BOOLEAN) return v.value;
     if (v.kind === Kind.VARIABLE) return variables[v.name.value];
     return undefined;
   };
+  // A selection that @skip / @include leave out is not executed, so it costs nothing (an
+  // operation can then carry optional includes without paying for them when they are off).
+  const excluded = (sel: SelectionNode): boolean =>
+    (sel.directives ?? []).some((d) => {
+      const cond = d.arguments?.find((a) => a.name.value === 'if');
+      if (!cond) return false;
+      const v = valueOf(cond.value);
+      return (d.name.value === 'skip' && v === true) || (d.name.value === 'include' && v === false);
+    });
 
   let introspectionDepth = 0;
   // Introspection fields count 1 each (no list multiplier: the schema is finite) and their depth
@@ -79,6 +90,7 @@ export function measureOperation(
     const named = parent ? getNamedType(parent) : undefined;
     const fields = named && (isObjectType(named) || isInterfaceType(named)) ? named.getFields() : undefined;
     for (const sel of set.selections) {
+      if (excluded(sel)) continue;
       if (sel.kind === Kind.FIELD) {
         if (sel.name.value === '__typename') continue;
         if (sel.name.value.startsWith('__')) {

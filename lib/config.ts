@@ -40,8 +40,10 @@ export interface Config {
   previousMasterKeys: Buffer[];
   /** PUBLIC_URL: the REST bridge's address as clients reach it (presigned upload URLs, logo URLs) */
   publicUrl: string;
-  /** OBJECT_STORE=local (default, under DATA_DIR/objects) or s3 (S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY) */
-  objectStore: { kind: 'local' } | { kind: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
+  /** OBJECT_STORE=local (default, under DATA_DIR/objects) or s3 (S3_ENDPOINT, S3_BUCKET, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE) */
+  objectStore:
+    | { kind: 'local' }
+    | { kind: 's3'; endpoint?: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
   /** webhook delivery worker: poll interval, first retry delay (doubles per attempt), attempts before giving up */
   webhookPollMs: number;
   webhookRetryBaseMs: number;
@@ -180,22 +182,34 @@ export function parseKey32(raw: string, variable: string): Buffer {
   return key;
 }
 
+const S3_BUCKET_RE = /^(?!\d+\.\d+\.\d+\.\d+$)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const S3_REGION_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
 function objectStoreConfig(env: NodeJS.ProcessEnv): Config['objectStore'] {
   const kind = env.OBJECT_STORE || 'local';
   if (kind === 'local') return { kind };
   if (kind !== 's3') throw new ConfigError('OBJECT_STORE', `"${kind}" must be local or s3`);
   const need = (name: string) => {
-    const v = env[name];
+    const v = env[name]?.trim();
     if (!v) throw new ConfigError(name, 'is required when OBJECT_STORE=s3');
     return v;
   };
+  const bucket = need('S3_BUCKET');
+  if (!S3_BUCKET_RE.test(bucket)) throw new ConfigError('S3_BUCKET', `"${bucket}" is not a bucket name (3-63 lower-case letters, digits, '.' and '-')`);
+  const region = env.S3_REGION?.trim() || 'us-east-1';
+  if (!S3_REGION_RE.test(region)) throw new ConfigError('S3_REGION', `"${region}" is not a region name (e.g. us-east-1)`);
+  // S3-compatible servers at their own endpoint mostly take path-style requests; AWS prefers virtual hosts
+  const endpoint = url(env, 'S3_ENDPOINT', ['http:', 'https:']);
+  const pathStyle = env.S3_FORCE_PATH_STYLE?.trim().toLowerCase();
+  if (pathStyle && !['1', 'true', '0', 'false'].includes(pathStyle)) throw new ConfigError('S3_FORCE_PATH_STYLE', `"${env.S3_FORCE_PATH_STYLE}" must be true or false`);
   return {
     kind,
-    endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']) ?? need('S3_ENDPOINT'),
-    bucket: need('S3_BUCKET'),
-    region: env.S3_REGION || 'us-east-1',
+    endpoint,
+    bucket,
+    region,
     accessKeyId: need('S3_ACCESS_KEY_ID'),
     secretAccessKey: need('S3_SECRET_ACCESS_KEY'),
+    forcePathStyle: pathStyle ? pathStyle === '1' || pathStyle === 'true' : endpoint !== undefined,
   };
 }
 

@@ -64,6 +64,9 @@ export const ERROR_TABLE = {
   PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },
   SKU_ALREADY_EXISTS: { status: 409, title: 'SKU already in use' },
   INVALID_PRICE: { status: 422, title: 'Invalid price' },
+  CATEGORY_NOT_FOUND: { status: 404, title: 'Category not found' },
+  COLLECTION_NOT_FOUND: { status: 404, title: 'Collection not found' },
+  SLUG_ALREADY_EXISTS: { status: 409, title: 'Slug already in use' },
 
   // search (document 3 part B): statuses as the spec's table
   index_not_found: { status: 404, title: 'Index not found' },
@@ -103,7 +106,6 @@ export const ERROR_TABLE = {
   EXCHANGE_NOT_FOUND: { status: 404, title: 'Message-broker configuration not found' },
   EXCHANGE_NAME_TAKEN: { status: 409, title: 'Message-broker configuration name already in use in this account' },
   DETAILS_ALREADY_EXIST: { status: 409, title: 'Account details already exist (use PUT)' },
-  STORAGE_BACKEND_UNSUPPORTED: { status: 501, title: 'Configured object-store backend is not supported' },
   UPLOAD_SIGNATURE_INVALID: { status: 403, title: 'Upload URL signature invalid' },
   UPLOAD_EXPIRED: { status: 410, title: 'Upload URL expired' },
   UPLOAD_NOT_FOUND: { status: 404, title: 'Upload not found' },

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '../lib/errors.js';
 import { BodyTooLargeError, MiB, pathOf, readBody, sendJson } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
+import type { ObjectStore } from '../lib/object-store.js';
 import { fromDomainError, fromGraphQLError, INTERNAL, isBridgeFault, renderErrors, restError, type RestError } from './errors.js';
 import type { GatewayClient } from './gateway-client.js';
 import { basicHealth, detailedHealth, readiness, VERSION, type HealthAnswer } from './health.js';
@@ -19,7 +20,7 @@ import { buildOpenApi } from './openapi.js';
 import type { Operation } from './operations.js';
 import { parseQuery } from './query.js';
 import { compileRouter } from './router.js';
-import { executeUpload } from './upload.js';
+import { executeUpload, sendStoredObject } from './upload.js';
 import type { AuthMode, Route, RouteInput, Service } from './types.js';
 
 export const BODY_LIMIT = MiB;
@@ -36,8 +37,10 @@ export interface HandlerDeps {
   startedAt?: number;
   /** the composed schema bodies and free-form attributes are derived from (default: schema/supergraph.graphql) */
   schema?: GraphQLSchema;
-  /** verifies presigned upload URLs (INTERNAL_SECRET) for raw-body routes */
+  /** verifies presigned upload URLs and seals upload receipts (INTERNAL_SECRET) for raw-body routes */
   uploadSecret?: string;
+  /** where raw-body routes store what they receive and raw routes read stored files from; required when a route has `upload` */
+  objects?: ObjectStore;
 }
 
 /** Which service's error shape a path gets when no route matched it. */
@@ -75,6 +78,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const op = operations.get(r.operation);
     if (!op) throw new Error(`route ${r.method} ${r.path}: operation ${r.operation} not found in rest-bridge/operations/`);
     if (op.service !== r.service) throw new Error(`route ${r.method} ${r.path}: operation ${r.operation} lives in ${op.service}.graphql, not ${r.service}.graphql`);
+    if (r.upload && (!deps.objects || !deps.uploadSecret || !r.path.includes('/:token'))) throw new Error(`route ${r.method} ${r.path}: an upload route needs a :token path parameter, an object store and the upload secret`);
   }
   const derived = deriveRoutes(deps.routes, operations, deps.schema ?? loadApiSchema());
   const openapi = buildOpenApi(deps.routes, derived, { version: VERSION });
@@ -138,7 +142,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       if (route.upload) {
         // the raw body is read by executeUpload, after the upload URL is checked
       } else if (shape.body) {
-        attributes = toGraphQLInput(await readJsonApiBody(req, shape.body.type), shape.body.fields);
+        attributes = toGraphQLInput(await readJsonApiBody(req, shape.body.type, route.body?.inData), shape.body.fields);
       } else {
         req.resume(); // bodies of body-less routes are ignored, but drained so the connection stays usable
       }
@@ -148,7 +152,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
 
       const caller = { headers: req.headers, clientIp: req.socket.remoteAddress, requestId };
       const outcome = route.upload
-        ? await executeUpload(route, req, input, { gateway, operation: operations.get(route.operation)!, caller, uploadSecret: deps.uploadSecret ?? '' })
+        ? await executeUpload(route, req, input, { gateway, operation: operations.get(route.operation)!, caller, uploadSecret: deps.uploadSecret!, objects: deps.objects! })
         : await gateway.execute(operations.get(route.operation)!, variables, caller);
       if (outcome.kind === 'unavailable') {
         log.warn('gateway unavailable', { route: route.operation, reason: outcome.reason });
@@ -163,6 +167,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       markFreeForm(outcome.data, shape.freeForm);
       if (route.raw) {
         const r = route.raw(outcome.data, input);
+        if ('objectKey' in r) return await sendStoredObject(res, deps.objects, r, route.status, outcome.headers);
         res.writeHead(route.status, { ...outcome.headers, ...r.headers, 'content-type': r.contentType, 'content-length': String(r.body.length) });
         res.end(r.body);
         return;
@@ -182,7 +187,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
 }
 
 /** Read, size-check and parse a JSON:API body; errors are DomainErrors with the documented statuses. */
-async function readJsonApiBody(req: IncomingMessage, type: string): Promise<Record<string, unknown>> {
+async function readJsonApiBody(req: IncomingMessage, type: string, inData = false): Promise<Record<string, unknown>> {
   const contentType = header(req, 'content-type');
   if (contentType && !JSON_TYPE.test(contentType)) {
     req.resume();
@@ -203,7 +208,7 @@ async function readJsonApiBody(req: IncomingMessage, type: string): Promise<Reco
       throw new DomainError('INVALID_JSON', 'The request body is not valid JSON');
     }
   }
-  return parseEnvelope(body, type);
+  return parseEnvelope(body, type, { inData });
 }
 
 /** A service's own 429 (e.g. the search plan's searches per second) says when to retry in extensions.meta.retryAfterMs. */

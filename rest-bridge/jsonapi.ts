@@ -85,11 +85,14 @@ function convertValue(v: unknown, spec: AttrSpec): unknown {
  * 400 BAD_REQUEST; a `data.type` other than the endpoint's → 409 INVALID_RESOURCE_TYPE (JSON:API
  * answers a type conflict with 409).
  */
-export function parseEnvelope(body: unknown, expectedType: string): Record<string, unknown> {
-  const shape = 'the body must be a JSON:API document { "data": { "type": ..., "attributes": { ... } } }';
+export function parseEnvelope(body: unknown, expectedType: string, opts: { inData?: boolean } = {}): Record<string, unknown> {
+  const shape = opts.inData
+    ? 'the body must be a document { "data": { ... } }'
+    : 'the body must be a JSON:API document { "data": { "type": ..., "attributes": { ... } } }';
   if (!isPlainObject(body) || body.data === undefined) throw new DomainError('BAD_REQUEST', `data is required: ${shape}`, { parameter: 'data' });
   const data = body.data;
   if (!isPlainObject(data)) throw new DomainError('BAD_REQUEST', `data must be an object: ${shape}`, { parameter: 'data' });
+  if (opts.inData) return inDataFields(data, expectedType);
   if (typeof data.type !== 'string' || data.type === '') {
     throw new DomainError('BAD_REQUEST', `data.type is required and must be "${expectedType}"`, { parameter: 'data.type' });
   }
@@ -101,6 +104,20 @@ export function parseEnvelope(body: unknown, expectedType: string): Record<strin
   if (data.attributes === undefined) return {};
   if (!isPlainObject(data.attributes)) throw new DomainError('BAD_REQUEST', 'data.attributes must be an object', { parameter: 'data.attributes' });
   return data.attributes;
+}
+
+/**
+ * Bodies the spec writes with their fields right under `data` (`data.product_ids`, `data.tiers`):
+ * `type` is optional there but must match when given; fields in `data.attributes` are read as well,
+ * so a client that wraps them the JSON:API way is served too.
+ */
+function inDataFields(data: Record<string, unknown>, expectedType: string): Record<string, unknown> {
+  if (data.type !== undefined && data.type !== expectedType) {
+    throw new DomainError('INVALID_RESOURCE_TYPE', `data.type must be "${expectedType}" for this endpoint (got ${JSON.stringify(data.type)})`, { parameter: 'data.type' });
+  }
+  const { type: _type, id: _id, attributes, ...fields } = data;
+  if (attributes !== undefined && !isPlainObject(attributes)) throw new DomainError('BAD_REQUEST', 'data.attributes must be an object', { parameter: 'data.attributes' });
+  return { ...(attributes ?? {}), ...fields };
 }
 
 /**

@@ -61,7 +61,7 @@ function operationOf(route: Route, derived: DerivedRoute): Schema {
   if (route.upload) {
     op.requestBody = {
       required: true,
-      description: `the raw file bytes, at most ${route.upload.maxBytes} bytes (or the limit signed into the URL)`,
+      description: `the raw file bytes, at most ${route.upload.maxBytes} bytes (or the limit signed into the URL), one of ${route.upload.types.join(', ')} (decided from the first bytes: 415 otherwise)`,
       content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
     };
   }
@@ -77,7 +77,11 @@ function operationOf(route: Route, derived: DerivedRoute): Schema {
           schema: {
             type: 'object',
             required: ['data'],
-            properties: { data: { type: 'object', required: ['type'], properties: { type: { const: derived.body.type }, attributes } } },
+            properties: {
+              data: route.body?.inData
+                ? { ...attributes, properties: { type: { const: derived.body.type }, ...(attributes.properties as Record<string, unknown>) } }
+                : { type: 'object', required: ['type'], properties: { type: { const: derived.body.type }, attributes } },
+            },
           },
         },
       },

@@ -79,3 +79,18 @@ export function boolParam(query: QueryParams, name: string, fallback = false): b
   if (raw === 'false' || raw === '0') return false;
   throw new DomainError('BAD_REQUEST', `${name} must be true or false`, { parameter: name });
 }
+
+/**
+ * A comma list parameter (`include=children,products`): the distinct names, each one of `allowed`;
+ * an unknown name → 400 naming the parameter and listing the allowed ones.
+ */
+export function listParam(query: QueryParams, name: string, allowed: readonly string[]): Set<string> {
+  const raw = getParam(query, name);
+  const names = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !allowed.includes(n));
+  if (unknown.length) throw new DomainError('BAD_REQUEST', `${name} takes a comma list of ${allowed.join(', ')} (got ${unknown.join(', ')})`, { parameter: name });
+  return new Set(names);
+}

@@ -1,9 +1,11 @@
-// The REST bridge process: node:http in front of the route table. It speaks only to the gateway
-// (GraphQL over HTTP), never to a subgraph or a database, so any number of replicas can run.
+// The REST bridge process: node:http in front of the route table. It speaks to the gateway
+// (GraphQL over HTTP) and, for upload routes, to the object store the bytes stream into; never to
+// a subgraph or a database, so any number of replicas can run.
 import { createServer } from 'node:http';
 import type { Config } from '../lib/config.js';
 import { listen } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
+import { openObjectStore } from '../lib/object-store.js';
 import { GatewayClient } from './gateway-client.js';
 import { createRequestHandler } from './handler.js';
 import { loadOperations } from './operations.js';
@@ -22,8 +24,9 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
   const { cfg } = opts;
   const log = opts.log.child({ proc: 'rest-bridge' });
   const gateway = new GatewayClient(opts.gatewayUrl ?? cfg.gatewayUrl);
-  // Built before listening: a route naming a missing operation stops start-up with one clear line.
-  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret });
+  // Checked before listening: a missing bucket or a route naming a missing operation stops start-up with one clear line.
+  const objects = await openObjectStore(cfg);
+  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, objects });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {

@@ -16,6 +16,8 @@
 //     keys automatically (derive.ts marks them from the operation's selection); no opaque lists.
 //  4. OpenAPI request and response schemas follow from the same types; nothing to write.
 // A row whose body does not fit its operation (no such variable, not an input object) stops start-up.
+import type { MediaType } from '../lib/media-type.js';
+import type { StoredUpload } from '../lib/upload-token.js';
 import type { QueryParams } from './query.js';
 
 export type Service = 'platform' | 'products' | 'search' | 'ai';
@@ -50,6 +52,11 @@ export interface BodySpec {
    * nullable; documentation only, added to the derived required list.
    */
   required?: readonly string[];
+  /**
+   * The fields sit right under `data` (`{ "data": { "product_ids": [...] } }`), as the spec writes
+   * some bodies; `data.type` is then optional (checked when present). See jsonapi.parseEnvelope.
+   */
+  inData?: boolean;
 }
 
 /**
@@ -93,37 +100,38 @@ export interface RouteInput {
   query: QueryParams;
   /** body attributes with their GraphQL names (derived from the BodySpec); {} for routes without a body */
   attributes: Record<string, unknown>;
-  /** upload routes: the chunk of the raw body this call carries (see RawUploadSpec) */
-  chunk?: UploadChunk;
+  /** upload routes: the object the raw body was stored as (see RawUploadSpec) */
+  upload?: UploadReference;
 }
 
-/** One piece of a raw request body, base64, in order; the last one says the whole body's size and hash. */
-export interface UploadChunk {
-  index: number;
-  data: string;
-  final: boolean;
-  totalBytes: number;
-  sha256: string;
+/** What an upload route's mutation receives (with the `:token` path parameter): the stored object, sealed by the bridge's receipt. */
+export interface UploadReference extends StoredUpload {
+  /** HMAC over the upload id and the stored object (lib/upload-token.ts) */
+  receipt: string;
 }
 
 /**
- * A route that takes a raw (non-JSON) body, e.g. PUT to a presigned upload URL. `authorize` runs
- * before a byte is read (a signature check: no database, no gateway call) and gives the byte limit;
- * the body is then sent to the gateway in order, `chunkBytes` at a time, one operation call per
- * chunk, because the gateway takes JSON bodies of at most 1 MiB.
+ * A route that takes a raw (non-JSON) body: PUT to a presigned upload URL whose token is the
+ * `:token` path parameter. Before a byte is read, the token's signature, expiry and purpose are
+ * checked (no database, no gateway call). The body then streams into the object store under the
+ * grant's key: the size cap is enforced as bytes arrive (413), the media type is decided from the
+ * first bytes (415 unless listed in `types`), and the SHA-256 is computed on the way. The route's
+ * operation then receives the stored object's reference (`input.upload`), never the bytes.
  */
 export interface RawUploadSpec {
+  /** the grants this route takes (UploadGrant.purpose) */
+  purpose: string;
+  /** the route's cap; a grant may sign a lower one */
   maxBytes: number;
-  chunkBytes: number;
-  authorize(input: RouteInput, secrets: { uploadSecret: string }): { maxBytes: number };
+  /** media types accepted, decided from the body's first bytes */
+  types: readonly MediaType[];
 }
 
-/** A non-JSON response (an image): built from the operation's data. */
-export interface RawResponse {
-  contentType: string;
-  body: Buffer;
-  headers?: Record<string, string>;
-}
+/**
+ * A non-JSON response (an image), built from the operation's data: the bytes themselves, or the
+ * key of an object in the store, which the bridge streams from there (no bytes through the gateway).
+ */
+export type RawResponse = { contentType: string; headers?: Record<string, string> } & ({ body: Buffer } | { objectKey: string });
 
 export interface ResourceObject {
   id: string;

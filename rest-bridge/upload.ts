@@ -1,54 +1,92 @@
-// Raw-body routes (PUT to a presigned upload URL). The order matters: the route's authorize()
-// checks the URL's signature and expiry before a byte of the body is read, so a forged or stale
-// URL costs us nothing; then the body is read up to the signed limit (413 past it) and sent to the
-// gateway in order, one operation call per chunk — the bridge still talks to nothing but the
-// gateway, and no call exceeds the gateway's 1 MiB JSON limit.
-import { createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+// Raw-body routes (PUT to a presigned upload URL). The order matters: the token's signature,
+// expiry and purpose are checked before a byte of the body is read, so a forged or stale URL costs
+// us nothing; then the body streams through the UploadInspector (size cap, media type from the
+// first bytes, SHA-256) into the object store under the grant's key; only then does the route's
+// mutation run, with a reference to the stored object and the bridge's receipt. A refused body
+// leaves nothing in the store, nor does an upload whose mutation fails.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../lib/errors.js';
-import { BodyTooLargeError, readBody } from '../lib/http.js';
+import type { ObjectStore } from '../lib/object-store.js';
+import { signUploadReceipt, verifyUploadToken, type StoredUpload, type UploadGrant } from '../lib/upload-token.js';
 import type { CallerInfo, GatewayClient, GatewayOutcome } from './gateway-client.js';
 import type { Operation } from './operations.js';
-import type { Route, RouteInput } from './types.js';
+import type { RawResponse, RawUploadSpec, Route, RouteInput } from './types.js';
+import { UploadInspector } from './upload-stream.js';
 
 export interface UploadDeps {
   gateway: Pick<GatewayClient, 'execute'>;
   operation: Operation;
   caller: CallerInfo;
   uploadSecret: string;
+  objects: ObjectStore;
 }
 
-/** Split `body` into the route's chunks (at least one, so an empty body still reaches the service). */
-export function chunksOf(body: Buffer, size: number): Buffer[] {
-  const out: Buffer[] = [];
-  for (let i = 0; i < body.length; i += size) out.push(body.subarray(i, i + size));
-  return out.length ? out : [Buffer.alloc(0)];
+/** The grant of `token` for a route of `spec`; DomainErrors with the documented codes otherwise. */
+export function authorizeUpload(spec: RawUploadSpec, token: string | undefined, secret: string): UploadGrant {
+  const check = verifyUploadToken(token ?? '', secret);
+  if (!check.ok) throw new DomainError(check.code, check.message, { parameter: 'token' });
+  if (check.grant.purpose !== spec.purpose) throw new DomainError('UPLOAD_SIGNATURE_INVALID', `This upload URL is not for this route (${check.grant.purpose})`, { parameter: 'token' });
+  return check.grant;
+}
+
+/** Stream `req` into the store under the grant's key, checked on the way. */
+async function store(req: IncomingMessage, spec: RawUploadSpec, grant: UploadGrant, objects: ObjectStore): Promise<StoredUpload> {
+  const limit = Math.min(grant.maxBytes, spec.maxBytes);
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw new DomainError('PAYLOAD_TOO_LARGE', `This upload takes at most ${limit} bytes`);
+  const inspector = new UploadInspector(limit, spec.types);
+  // a refused body is drained (not cut off), so the client reads our answer
+  inspector.on('error', () => {
+    req.unpipe(inspector);
+    req.resume();
+  });
+  req.on('close', () => {
+    if (!req.complete) inspector.destroy(new Error('the client closed the upload before its end'));
+  });
+  req.pipe(inspector);
+  const contentType = await inspector.type;
+  const info = await objects.put(grant.key, inspector, { contentType });
+  if (info.size !== inspector.size) throw new Error(`object store wrote ${info.size} of ${inspector.size} bytes`);
+  return { key: grant.key, size: inspector.size, contentType, sha256: inspector.digest() };
 }
 
 export async function executeUpload(route: Route, req: IncomingMessage, input: RouteInput, deps: UploadDeps): Promise<GatewayOutcome> {
   const spec = route.upload!;
-  let limit: number;
+  let grant: UploadGrant;
+  let stored: StoredUpload;
   try {
-    limit = Math.min(spec.authorize(input, { uploadSecret: deps.uploadSecret }).maxBytes, spec.maxBytes);
+    grant = authorizeUpload(spec, input.params.token, deps.uploadSecret);
+    stored = await store(req, spec, grant, deps.objects);
   } catch (e) {
-    req.resume();
+    // refused, or the store failed: stop feeding the inspector and drain the rest, so the answer reaches the client
+    req.unpipe();
+    if (!req.complete) req.resume();
     throw e;
   }
-  let body: Buffer;
+  const receipt = signUploadReceipt(grant.uploadId, stored, deps.uploadSecret);
+  let outcome: GatewayOutcome;
   try {
-    body = await readBody(req, limit);
+    outcome = await deps.gateway.execute(deps.operation, route.variables({ ...input, upload: { ...stored, receipt } }), deps.caller);
   } catch (e) {
-    if (e instanceof BodyTooLargeError) throw new DomainError('PAYLOAD_TOO_LARGE', `This upload takes at most ${limit} bytes`);
+    await deps.objects.delete(stored.key);
     throw e;
   }
-  if (body.length === 0) throw new DomainError('BAD_REQUEST', 'The upload body is empty: PUT the file bytes');
-  const sha256 = createHash('sha256').update(body).digest('hex');
-  const chunks = chunksOf(body, spec.chunkBytes);
-  let outcome: GatewayOutcome | undefined;
-  for (let index = 0; index < chunks.length; index++) {
-    const chunk = { index, data: chunks[index].toString('base64'), final: index === chunks.length - 1, totalBytes: body.length, sha256 };
-    outcome = await deps.gateway.execute(deps.operation, route.variables({ ...input, chunk }), deps.caller);
-    if (outcome.kind !== 'data') return outcome;
-  }
-  return outcome!;
+  if (outcome.kind !== 'data') await deps.objects.delete(stored.key);
+  return outcome;
+}
+
+/** Answer a raw route with an object of the store, streamed (the operation named it; the bytes never crossed the gateway). */
+export async function sendStoredObject(
+  res: ServerResponse,
+  objects: ObjectStore | undefined,
+  r: Extract<RawResponse, { objectKey: string }>,
+  status: number,
+  headers: Record<string, string>,
+): Promise<void> {
+  if (!objects) throw new Error('a raw route answered a stored object, but the bridge has no object store');
+  const o = await objects.get(r.objectKey);
+  if (!o) throw new DomainError('NOT_FOUND', 'The file is no longer stored');
+  res.writeHead(status, { ...headers, ...r.headers, 'content-type': r.contentType, 'content-length': String(o.size) });
+  await pipeline(o.body, res);
 }

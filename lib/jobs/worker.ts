@@ -194,7 +194,10 @@ export class JobWorker {
     try {
       await this.publish(kind, job, 'job.running');
       const result = await kind.handle(ctx);
-      if (!completed) await store.completeJob(this.pool, this.o.schema, job.id, this.id, result);
+      if (!completed && !(await store.completeJob(this.pool, this.o.schema, job.id, this.id, result))) {
+        this.log.warn('job finished after its lease was lost; another worker runs it again', { jobId: job.id, kind: job.kind });
+        return;
+      }
       await this.publish(kind, job, 'job.succeeded');
     } catch (err) {
       await this.failed(kind, job, err, abort.signal);

@@ -135,16 +135,16 @@ export async function send(cfg: SenderConfig, d: ClaimedDelivery): Promise<Attem
 export async function recordAttempt(sql: Sql, schema: string, d: ClaimedDelivery, r: AttemptResult): Promise<'delivered' | 'pending' | 'failed'> {
   const ok = r.status !== undefined && r.status >= 200 && r.status < 300;
   const state = ok ? 'delivered' : r.permanent ? 'failed' : 'pending';
+  // one statement, so the log and the state change together (and as soon as the answer is in)
   await sql(
-    `insert into ${qualified(schema, 'webhook_attempts')} (delivery_id, attempt, status_code, error, duration_ms, created_at)
-     values (?, ?, ?, ?, ?, clock_timestamp())`,
-    [d.id, d.attempts, r.status ?? null, r.error ?? null, r.durationMs],
-  );
-  await sql(
-    `update ${qualified(schema, 'webhook_deliveries')}
+    `with attempt as (
+       insert into ${qualified(schema, 'webhook_attempts')} (delivery_id, attempt, status_code, error, duration_ms, created_at)
+       values (?, ?, ?, ?, ?, clock_timestamp())
+     )
+     update ${qualified(schema, 'webhook_deliveries')}
         set status = ?, last_status_code = ?, last_error = ?, delivered_at = case when ? then clock_timestamp() else null end
       where id = ? and status = 'delivering'`,
-    [state, r.status ?? null, ok ? null : (r.error ?? 'failed').slice(0, 1000), ok, d.id],
+    [d.id, d.attempts, r.status ?? null, r.error ?? null, r.durationMs, state, r.status ?? null, ok ? null : (r.error ?? 'failed').slice(0, 1000), ok, d.id],
   );
   return state;
 }

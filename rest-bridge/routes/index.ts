@@ -2,6 +2,9 @@
 import type { Route } from '../types.js';
 import { AI_ROUTES } from './ai.routes.js';
 import { CATALOG_ROUTES } from './catalog.routes.js';
+import { CATALOG_CATEGORY_ROUTES } from './catalog-categories.routes.js';
+import { CATALOG_PRICING_ROUTES } from './catalog-pricing.routes.js';
+import { CATALOG_COLLECTION_ROUTES } from './catalog-collections.routes.js';
 import { PLATFORM_ROUTES } from './platform.routes.js';
 import { SEARCH_ROUTES } from './search.routes.js';
 import { PLATFORM_ACCOUNT_ROUTES } from './platform-accounts.routes.js';
@@ -24,6 +27,9 @@ export const ROUTES: readonly Route[] = [
   ...PLATFORM_BILLING_ROUTES,
   ...PLATFORM_REPORTING_ROUTES,
   ...CATALOG_ROUTES,
+  ...CATALOG_CATEGORY_ROUTES,
+  ...CATALOG_PRICING_ROUTES,
+  ...CATALOG_COLLECTION_ROUTES,
   ...SEARCH_ROUTES,
   ...AI_ROUTES,
 ];

@@ -1,8 +1,8 @@
 // Platform service: the account object store and the logo (document 1). Two public rows serve the
-// upload (PUT to a presigned URL) and the published logo file; their credential is the URL itself.
-import { DomainError } from '../../lib/errors.js';
+// upload (PUT to a presigned URL, streamed into the object store) and the published logo file;
+// their credential is the URL itself.
 import { MiB } from '../../lib/http.js';
-import { verifyUploadToken } from '../../lib/upload-token.js';
+import { MEDIA_TYPES } from '../../lib/media-type.js';
 import { resource } from '../jsonapi.js';
 import type { Route } from '../types.js';
 
@@ -37,26 +37,11 @@ export const PLATFORM_STORAGE_ROUTES: Route[] = [
     auth: 'none',
     method: 'PUT',
     path: '/uploads/:token',
-    operation: 'UploadChunk',
-    summary: 'Upload to a presigned URL: the raw bytes as the body (any content type); the signed URL is the credential',
-    upload: {
-      maxBytes: 10 * MiB,
-      chunkBytes: 512 * 1024,
-      authorize: (r, { uploadSecret }) => {
-        const check = verifyUploadToken(r.params.token, uploadSecret);
-        if (!check.ok) throw new DomainError(check.code, check.message, { parameter: 'token' });
-        return { maxBytes: check.grant.maxBytes };
-      },
-    },
-    variables: (r) => ({
-      token: r.params.token,
-      index: r.chunk?.index,
-      data: r.chunk?.data,
-      final: r.chunk?.final,
-      totalBytes: r.chunk?.totalBytes,
-      sha256: r.chunk?.sha256,
-    }),
-    result: (d) => ({ data: resource('uploads', d.uploadChunk) }),
+    operation: 'RecordLogoUpload',
+    summary: 'Upload to a presigned URL: the raw image bytes as the body (PNG, JPEG, GIF or WebP, decided from the bytes; any Content-Type); the signed URL is the credential',
+    upload: { purpose: 'logo', maxBytes: 10 * MiB, types: MEDIA_TYPES },
+    variables: (r) => ({ token: r.params.token, object: r.upload }),
+    result: (d) => ({ data: resource('uploads', d.recordLogoUpload) }),
     status: 200,
     responseType: 'uploads',
   },
@@ -81,7 +66,7 @@ export const PLATFORM_STORAGE_ROUTES: Route[] = [
     summary: "An account's published logo (public; the URL is branding.logo_url)",
     variables: (r) => ({ accountId: r.params.account_id, file: r.params.file }),
     result: (d) => ({ data: resource('logo_files', { id: 'logo', ...d.accountLogoFile }) }),
-    raw: (d) => ({ contentType: d.accountLogoFile.contentType, body: Buffer.from(d.accountLogoFile.data, 'base64'), headers: { 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' } }),
+    raw: (d) => ({ contentType: d.accountLogoFile.contentType, objectKey: d.accountLogoFile.objectKey, headers: { 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff' } }),
     status: 200,
     responseType: 'logo_files',
   },

@@ -7,13 +7,14 @@ import { ProductResolver } from './products/product.resolver.js';
 import { productReference } from './products/product.reference.js';
 import { AppProductsResolver, appReference } from './apps/app.resolver.js';
 import { migrations } from './migrations/index.js';
+import { TAXONOMY_ENTITIES, TAXONOMY_RESOLVERS } from './taxonomy.js';
 
 export const catalog: SubgraphDefinition<CatalogLoaders> = {
   name: 'catalog',
   dbSchema: 'catalog',
-  resolvers: [ProductResolver, AppProductsResolver],
+  resolvers: [ProductResolver, AppProductsResolver, ...TAXONOMY_RESOLVERS],
   referenceResolvers: { ...productReference, ...appReference },
-  entities: [ProductEntity],
+  entities: [ProductEntity, ...TAXONOMY_ENTITIES],
   migrations,
   scope: scopeToApp,
   createLoaders: createCatalogLoaders,

@@ -5,7 +5,7 @@
 import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
 import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
-import { createObjectStore, type ObjectStore } from '../../lib/object-store.js';
+import { openObjectStore, type ObjectStore } from '../../lib/object-store.js';
 import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 
@@ -32,7 +32,7 @@ export function platformRuntimeIfStarted(): PlatformRuntime | undefined {
 export async function startPlatformRuntime(deps: WorkerDeps): Promise<Worker> {
   const log = deps.log.child({ component: 'platform-runtime' });
   const secrets = masterSecretBox(deps.cfg, log);
-  const objects = createObjectStore(deps.cfg);
+  const objects = await openObjectStore(deps.cfg); // a missing bucket stops start-up with one line
   const webhooks = new WebhookRuntime({
     schema: 'platform',
     service: 'platform',

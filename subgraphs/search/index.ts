@@ -1,6 +1,7 @@
 // The search subgraph: indexes, documents, tasks, search, suggestions, analytics and webhooks
-// (document 3 part B). The engine (./engine) is pure code; ./runtime.ts holds this process's pool and
-// in-memory engines (./index-engines), ./workers.ts runs the task worker and webhook sender.
+// (document 3 part B). The engine (./engine) is pure code; ./runtime.ts holds this process's pool,
+// in-memory engines (./index-engines) and webhook outbox; ./workers.ts runs the task worker and the
+// webhook sender.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createSearchLoaders, type SearchLoaders } from './context.js';
@@ -42,7 +43,7 @@ export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
   migrations,
   scope: scopeToApp,
   createLoaders: createSearchLoaders,
-  // the pool, engines, analytics buffer and limiter of this process, on every request as ctx.runtime
+  // the pool, engines, webhook outbox, analytics buffer and limiter of this process, on every request as ctx.runtime
   runtime: createSearchRuntime,
   // the task worker, webhook sender and engine snapshots (workers.ts)
   workers: startSearchWorkers,

@@ -1,15 +1,15 @@
 // The search service's process-level services, built once per process (SubgraphDefinition.runtime)
 // and passed explicitly: requests get them as `ctx.runtime`, the workers (workers.ts) as
-// `deps.runtime`. The pg pool of the hot paths, the in-memory engines, the analytics buffer, the
-// searches-per-second limiter. Nothing here imports the task or webhook code that uses it.
+// `deps.runtime`. The pg pool of the hot paths, the in-memory engines, the webhook outbox (lib/webhooks),
+// the analytics buffer, the searches-per-second limiter. Nothing here imports the task code that uses it.
 import type pg from 'pg';
+import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
 import type { Logger } from '../../lib/logger.js';
 import type { PubSub } from '../../lib/pubsub.js';
-import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
-import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../lib/rate-limit.js';
 import { connectRedis } from '../../lib/redis.js';
 import type { SubgraphRuntime, WorkerDeps } from '../../lib/subgraph.js';
+import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import { AnalyticsBuffer } from './analytics/analytics.buffer.js';
 import { loadSearchConfig, type SearchConfig } from './config.js';
 import { createPool } from './db.js';
@@ -54,7 +54,9 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     maxAttempts: cfg.webhookMaxAttempts,
     retryBaseMs: cfg.webhookBackoffMs,
     timeoutMs: cfg.webhookTimeoutMs,
-    pollMs: Math.min(cfg.pollMs, cfg.webhookBackoffMs),
+    // retries come due by the clock, not by NOTIFY: poll at a quarter of the first delay so a retry
+    // starts close to when it is due and the documented doubling shows
+    pollMs: Math.min(cfg.pollMs, Math.max(25, Math.floor(cfg.webhookBackoffMs / 4))),
     // X-Signature is the header docs/search.md promised before X-Webhook-Signature became everyone's
     signatureHeaders: ['x-webhook-signature', 'x-signature'],
   });

@@ -11,7 +11,6 @@ export const T = {
   snapshots: '"search"."index_snapshots"',
   queries: '"search"."search_queries"',
   events: '"search"."search_events"',
-  jobs: '"search"."jobs"',
 } as const;
 
 /** affected rows of an em.execute(..., 'run') */

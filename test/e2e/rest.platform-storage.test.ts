@@ -1,10 +1,12 @@
 // Account object storage and the logo upload through the REST bridge (document 1): provisioning,
-// presign → PUT (chunked through the gateway) → publish, the public logo URL, and the upload URL
-// as a credential (tampered, expired, oversized).
-import { existsSync } from 'node:fs';
+// presign → PUT (streamed by the bridge into the object store) → publish, the public logo URL, and
+// the upload URL as a credential (tampered, expired, oversized, wrong type, forged receipt). Every
+// refused upload leaves nothing in the store. The same flow on an S3 store: rest.uploads-s3.test.ts.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { signUploadToken } from '../../lib/upload-token.js';
-import { createTenant, jsonApi, rest, stack, type Tenant } from '../harness/client.js';
+import { createTenant, gql, jsonApi, rest, stack, type Tenant } from '../harness/client.js';
 import { putUpload, tinyPng, uploadLogo } from '../harness/platform-services.fixtures.js';
 import { expectServiceError } from '../harness/security.js';
 
@@ -17,6 +19,21 @@ beforeAll(async () => {
 
 const post = (path: string, type: string, attributes: Record<string, unknown>) => rest('POST', path, { headers: t.platformHeaders, body: jsonApi(type, attributes) });
 const get = (path: string) => rest('GET', path, { headers: t.platformHeaders });
+
+/** Every file under the account's directory in the local store (DATA_DIR/objects/<account id>). */
+function storedFiles(accountId: string): string[] {
+  const dir = resolve(stack().env.DATA_DIR, 'objects', accountId);
+  return existsSync(dir) ? (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[]).filter((d) => d.isFile()).map((d) => d.name) : [];
+}
+
+async function presign(tenant = t) {
+  const p = await rest('POST', `/accounts/${tenant.accountUrlId}/logo/presign`, { headers: tenant.platformHeaders });
+  expect(p.status).toBe(200);
+  const url: string = p.body.data.attributes.upload_url;
+  const token = url.split('/uploads/')[1];
+  const grant = JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString());
+  return { id: p.body.data.id as string, url, token, grant, accountId: grant.o.account as string };
+}
 
 describe('/accounts/:url_id/storage', () => {
   test('provisions a local directory store once; a second POST answers the same store', async () => {
@@ -41,7 +58,9 @@ describe('logo: presign → PUT → publish', () => {
 
     const up = await putUpload(p.body.data.attributes.upload_url, png, 'image/png');
     expect(up.status).toBe(200);
-    expect(up.body.data.attributes).toMatchObject({ complete: true, bytes: png.length });
+    expect(up.body.data.attributes).toMatchObject({ complete: true, bytes: png.length, content_type: 'image/png', sha256: createHash('sha256').update(png).digest('hex') });
+    const staged = resolve(stack().env.DATA_DIR, 'objects', JSON.parse(Buffer.from(p.body.data.attributes.upload_url.split('/uploads/')[1].split('.')[0], 'base64url').toString()).k);
+    expect(readFileSync(staged).equals(png)).toBe(true); // the bytes landed in the store as sent
 
     const pub = await post(`/accounts/${t.accountUrlId}/logo/publish`, 'logos', { upload_id: p.body.data.id });
     expect(pub.status).toBe(200);
@@ -55,7 +74,7 @@ describe('logo: presign → PUT → publish', () => {
     expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
   });
 
-  test('a file larger than one chunk arrives whole (several gateway calls)', async () => {
+  test('a 1.3 MB file streams into the store whole (one gateway call)', async () => {
     const big = Buffer.concat([tinyPng(8, 8), Buffer.alloc(1_300_000, 7)]); // trailing bytes after IEND: still a PNG header
     const p = await rest('POST', `/accounts/${t.accountUrlId}/logo/presign`, { headers: t.platformHeaders });
     const up = await putUpload(p.body.data.attributes.upload_url, big);
@@ -67,10 +86,79 @@ describe('logo: presign → PUT → publish', () => {
     expect(Buffer.from(await file.arrayBuffer()).equals(big)).toBe(true);
   });
 
-  test('a non-image is refused at publish (422 invalid_image), whatever its content type said', async () => {
-    const p = await rest('POST', `/accounts/${t.accountUrlId}/logo/presign`, { headers: t.platformHeaders });
-    await putUpload(p.body.data.attributes.upload_url, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'image/png');
-    expectServiceError(await post(`/accounts/${t.accountUrlId}/logo/publish`, 'logos', { upload_id: p.body.data.id }), P, 422, 'INVALID_IMAGE', { parameter: 'upload_id' });
+  test('a non-image is refused at the PUT (415), whatever its content type said, and nothing is stored', async () => {
+    const p = await presign();
+    const before = storedFiles(p.accountId);
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    expectServiceError(await putUpload(p.url, svg, 'image/png'), P, 415, 'UNSUPPORTED_MEDIA_TYPE', { parameter: 'body' });
+    expect(storedFiles(p.accountId)).toEqual(before);
+    expectServiceError(await post(`/accounts/${t.accountUrlId}/logo/publish`, 'logos', { upload_id: p.id }), P, 404, 'UPLOAD_NOT_FOUND');
+  });
+
+  test('an image header the publish check refuses (a 20000 px side) → 422 invalid_image, and the staged file is deleted', async () => {
+    const p = await presign();
+    expect((await putUpload(p.url, tinyPng(20_000, 1))).status).toBe(200);
+    expect(storedFiles(p.accountId)).toContain(p.id);
+    expectServiceError(await post(`/accounts/${t.accountUrlId}/logo/publish`, 'logos', { upload_id: p.id }), P, 422, 'INVALID_IMAGE', { parameter: 'upload_id' });
+    expect(storedFiles(p.accountId)).not.toContain(p.id);
+  });
+
+  test('over the cap while streaming (no Content-Length) → 413, and nothing is stored', async () => {
+    const p = await presign();
+    const before = storedFiles(p.accountId);
+    const small = signUploadToken({ uploadId: p.grant.u, purpose: p.grant.r, owner: p.grant.o, key: p.grant.k, maxBytes: 100_000, expiresAt: Math.floor(Date.now() / 1000) + 60 }, stack().env.INTERNAL_SECRET);
+    const body = Buffer.concat([tinyPng(), Buffer.alloc(300_000, 3)]);
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < body.length; i += 64 * 1024) c.enqueue(new Uint8Array(body.subarray(i, i + 64 * 1024)));
+        c.close();
+      },
+    });
+    const r = await fetch(`${stack().rest}/uploads/${small}`, { method: 'PUT', body: stream, duplex: 'half' } as RequestInit);
+    expect(r.status).toBe(413);
+    expect(((await r.json()) as { error: string }).error).toBe('payload_too_large');
+    expect(storedFiles(p.accountId)).toEqual(before);
+  });
+
+  test('staged uploads not published within a day are removed at the next presign; fresh ones stay', async () => {
+    const fresh = await createTenant();
+    const old = await presign(fresh);
+    expect((await putUpload(old.url, tinyPng())).status).toBe(200);
+    const recent = await presign(fresh);
+    expect((await putUpload(recent.url, tinyPng())).status).toBe(200);
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600_000);
+    utimesSync(resolve(stack().env.DATA_DIR, 'objects', old.grant.k), twoDaysAgo, twoDaysAgo);
+    await presign(fresh);
+    expect(storedFiles(old.accountId).sort()).toEqual([recent.id]);
+    expectServiceError(await rest('POST', `/accounts/${fresh.accountUrlId}/logo/publish`, { headers: fresh.platformHeaders, body: jsonApi('logos', { upload_id: old.id }) }), P, 404, 'UPLOAD_NOT_FOUND');
+  });
+
+  test('an upload whose mutation refuses it (the account was deleted after presign) → 404, and the object is removed', async () => {
+    const doomed = await createTenant();
+    const p = await presign(doomed);
+    expect((await rest('DELETE', `/accounts/${doomed.accountUrlId}`, { headers: doomed.platformHeaders })).status).toBe(200);
+    expectServiceError(await putUpload(p.url, tinyPng()), P, 404, 'ACCOUNT_NOT_FOUND');
+    expect(storedFiles(p.accountId)).toEqual([]);
+  });
+
+  test('a client that hangs up mid-upload leaves nothing in the store', async () => {
+    const p = await presign();
+    const before = storedFiles(p.accountId);
+    const { request } = await import('node:http');
+    const req = request(p.url, { method: 'PUT', headers: { 'content-length': String(1024 * 1024) } });
+    req.on('error', () => undefined);
+    req.write(Buffer.concat([tinyPng(), Buffer.alloc(200_000, 5)]));
+    await new Promise((r) => setTimeout(r, 300));
+    req.destroy();
+    for (let i = 0; i < 20 && storedFiles(p.accountId).length !== before.length; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(storedFiles(p.accountId)).toEqual(before);
+  });
+
+  test("the upload mutation is public but needs the bridge's receipt: a forged reference is refused", async () => {
+    const p = await presign();
+    const object = { key: p.grant.k, size: 10, contentType: 'image/png', sha256: '0'.repeat(64), receipt: 'forged' };
+    const r = await gql('mutation($t: String!, $o: StoredUploadInput!) { recordLogoUpload(token: $t, object: $o) { id } }', { t: p.token, o: object }, {});
+    expect(r.body.errors?.[0]?.extensions).toMatchObject({ code: 'UPLOAD_SIGNATURE_INVALID', status: 403 });
   });
 
   test('publish before any upload → 404; a malformed upload id → 422', async () => {
@@ -97,7 +185,7 @@ describe('logo: presign → PUT → publish', () => {
 
     const grant = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const secret = stack().env.INTERNAL_SECRET;
-    const base = { uploadId: grant.u, accountId: grant.a, platformId: grant.p, key: grant.k };
+    const base = { uploadId: grant.u, purpose: grant.r, owner: grant.o, key: grant.k };
     const expired = signUploadToken({ ...base, maxBytes: 1000, expiresAt: Math.floor(Date.now() / 1000) - 5 }, secret);
     expectServiceError(await putUpload(`${stack().rest}/uploads/${expired}`, tinyPng()), P, 410, 'UPLOAD_EXPIRED');
     const small = signUploadToken({ ...base, maxBytes: 20, expiresAt: Math.floor(Date.now() / 1000) + 60 }, secret);

@@ -11,6 +11,7 @@ import { signJwt } from '../../gateway/auth/jwt.js';
 import type { Route, Service } from '../../rest-bridge/types.js';
 import { createTenant, jsonApi, mintToken, rest, type HttpResult, type Tenant, uniq } from './client.js';
 import { ensureServiceResources, SERVICE_BODIES, SERVICE_PARAM_FIXTURES, serviceScope } from './platform-services.fixtures.js';
+import { ensureTaxonomyResources, TAXONOMY_BODIES, TAXONOMY_ROUTE_FIXTURES, TAXONOMY_UPDATE_BODIES } from './catalog-taxonomy.fixtures.js';
 
 /** Every scope a key may carry (CONTRACT.md, Authentication). */
 export const KEY_SCOPES = ['products:read', 'products:write', 'search:read', 'search:write', 'ai:read', 'ai:write'] as const;
@@ -237,6 +238,7 @@ async function ensureResources(route: Route, t: SecTenant): Promise<void> {
   }
   await ensureBlockAndAccessResources(route, t);
   await ensureServiceResources(route, t);
+  await ensureTaxonomyResources(route, t);
   // every AI call other than registration needs a registered user (ai.md, rule 1)
   if (route.service === 'ai' && route.operation !== 'RegisterIdentity') await ensureAiIdentity(t);
 }
@@ -343,6 +345,7 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   block_instances: () => ({ block_unique_id: 'blk_crm' }),
   user_accesses: (t) => ({ user_id: uniq('user_'), account_id: t.accountUrlId }),
   ...SERVICE_BODIES,
+  ...TAXONOMY_BODIES,
   subscriptions: () => ({ model_code: 'starter', billing_cycle: 'monthly', trial: false }),
   payments: () => ({ reference: uniq('wire-') }),
   // AI analysis (ai.md): a short real text each
@@ -389,6 +392,7 @@ const extraApp: ParamFixture = {
  * PARAM_FIXTURES.
  */
 export const ROUTE_PARAM_FIXTURES: { path: RegExp; method?: string; param: string; fixture: ParamFixture }[] = [
+  ...TAXONOMY_ROUTE_FIXTURES,
   { path: /^\/platforms\/:pid\//, param: 'pid', fixture: { value: (t) => t.platformCode, foreignCode: 'PLATFORM_NOT_FOUND' } },
   { path: /^\/platforms\/:pid\/accounts\/:id$/, param: 'id', fixture: { value: (t) => t.accountUrlId, foreignCode: 'ACCOUNT_NOT_FOUND' } },
   { path: /^\/accounts\/:url_id\/apps\/:id(\/|$)/, param: 'id', fixture: extraApp },
@@ -453,6 +457,7 @@ export const MINIMAL_UPDATE_BODIES: Record<string, () => Record<string, unknown>
   platforms: () => ({ name: `Renamed ${uniq('')}` }),
   accounts: () => ({ name: `Renamed ${uniq('')}` }),
   apps: () => ({ name: `Renamed ${uniq('')}` }),
+  ...TAXONOMY_UPDATE_BODIES,
 };
 
 export function bodyFor(route: Route, t?: SecTenant): unknown {

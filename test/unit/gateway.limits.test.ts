@@ -87,6 +87,17 @@ describe('measureOperation', () => {
     expect(measure(q)).toEqual({ depth: 2, cost: 21 });
   });
 
+  test('selections left out by @skip / @include cost nothing (literal or variable conditions)', () => {
+    const q = 'query Q($on: Boolean!) { product(id: "p") { id variants(first: 10) @include(if: $on) { sku } related @skip(if: $on) { id } } }';
+    // product 1 + id 1 + related (1 + 20 × 1)
+    expect(measure(q, { on: false }).cost).toBe(1 + 1 + 21);
+    // product 1 + id 1 + variants (1 + 10 × 1)
+    expect(measure(q, { on: true }).cost).toBe(1 + 1 + 11);
+    expect(measure('{ product(id: "p") { id ... @include(if: false) { name } ...F @skip(if: true) } } fragment F on Product { owner { id } }').cost).toBe(2);
+    // an unknown variable leaves the selection in (counted)
+    expect(measure('query Q($on: Boolean) { me @include(if: $on) { id } }').cost).toBe(2);
+  });
+
   test('a zero, negative or non-numeric page size counts as the default', () => {
     const q = 'query Q($n: Int) { products(first: $n) { id } }';
     expect(measure(q, { n: 0 }).cost).toBe(21);

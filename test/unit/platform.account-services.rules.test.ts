@@ -92,7 +92,7 @@ describe('event filters', () => {
 });
 
 describe('upload tokens', () => {
-  const grant = { uploadId: 'upl_1', accountId: 'acct_1', platformId: 'plat_1', key: 'logos/uploads/upl_1', maxBytes: 100, expiresAt: Math.floor(Date.now() / 1000) + 60 };
+  const grant = { uploadId: 'upl_1', purpose: 'logo', owner: { platform: 'plat_1', account: 'acct_1' }, key: 'acct_1/logos/uploads/upl_1', maxBytes: 100, expiresAt: Math.floor(Date.now() / 1000) + 60 };
   test('round trip; another secret or an edit fails; expiry', () => {
     const token = signUploadToken(grant, 's');
     expect(verifyUploadToken(token, 's')).toEqual({ ok: true, grant });

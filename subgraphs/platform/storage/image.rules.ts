@@ -1,6 +1,9 @@
 // Is this buffer an image we accept as a logo, and how large is it? Decided from the bytes alone
 // (magic numbers and the format's own header), never from a client's Content-Type or file name.
 // PNG, JPEG, GIF and WebP only: SVG is refused on purpose (it is a document that can carry script).
+// The REST bridge already refused other types by their magic bytes (lib/media-type.ts); this reads
+// the format's own header for the pixel size.
+import { PNG_SIGNATURE } from '../../../lib/media-type.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp';
 
@@ -14,7 +17,16 @@ export interface ImageInfo {
 export const IMAGE_CONTENT_TYPES: Record<ImageFormat, string> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
 export const MAX_IMAGE_SIDE = 10_000;
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** the extension of a published image file, and back (the file name carries the format) */
+export const FILE_EXTENSIONS: Record<ImageFormat, string> = { png: 'png', jpeg: 'jpg', gif: 'gif', webp: 'webp' };
+
+export function formatOfFile(file: string): ImageFormat {
+  const ext = file.slice(file.lastIndexOf('.') + 1);
+  const format = (Object.keys(FILE_EXTENSIONS) as ImageFormat[]).find((f) => FILE_EXTENSIONS[f] === ext);
+  if (!format) throw new Error(`not a published image file name: ${file}`);
+  return format;
+}
+
 
 function png(b: Buffer): [number, number] | null {
   if (b.length < 24 || !b.subarray(0, 8).equals(PNG_SIGNATURE)) return null;

@@ -1,12 +1,14 @@
-// Logo upload: presign → PUT (through the REST bridge, chunked into uploadChunk mutations) →
-// publish. The upload URL is the credential of the PUT; publishing checks the bytes are a PNG,
-// JPEG, GIF or WebP, moves them to the account's published logos and sets the logo URL, which
-// the REST bridge serves publicly at PUBLIC_URL/logos/<account id>/<file>.
-import { createHash } from 'node:crypto';
+// Logo upload: presign → PUT (the REST bridge streams the bytes into the object store, checking
+// size and media type, then calls recordLogoUpload with the stored object's reference) → publish.
+// The upload URL is the credential of the PUT; publishing checks the image's header (format and
+// size), copies it to the account's published logos and sets the logo URL, which the REST bridge
+// serves publicly at PUBLIC_URL/logos/<account id>/<file>.
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { MiB } from '../../../lib/http.js';
-import { signUploadToken, verifyUploadToken, type UploadGrant } from '../../../lib/upload-token.js';
+import { readObject } from '../../../lib/object-store.js';
+import { acceptStoredUpload, type StoredUploadInput } from '../../../lib/stored-upload.js';
+import { signUploadToken, type UploadGrant } from '../../../lib/upload-token.js';
 import type { PlatformContext } from '../context.js';
 import { getAccount } from '../accounts/account.service.js';
 import { AccountEntity } from '../accounts/account.entity.js';
@@ -15,31 +17,41 @@ import { AccountDetailsEntity } from '../account-details/account-details.entity.
 import { platformRuntime } from '../runtime.js';
 import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { fail, intInRange } from '../validation.js';
-import { sniffImage, MAX_IMAGE_SIDE, type ImageInfo } from './image.rules.js';
+import { sniffImage, FILE_EXTENSIONS, formatOfFile, IMAGE_CONTENT_TYPES, MAX_IMAGE_SIDE, type ImageInfo } from './image.rules.js';
 import { accountObjectKey, ensureStorage, objectStore } from './storage.service.js';
 
 /** CONTRACT: image bodies up to 10 MiB. */
 export const LOGO_MAX_BYTES = 10 * MiB;
 export const UPLOAD_TTL_SEC = 15 * 60;
-/** raw bytes per uploadChunk call: base64 of it stays well under the gateway's 1 MiB body limit */
-export const UPLOAD_CHUNK_BYTES = 512 * 1024;
-const MAX_CHUNKS = Math.ceil(LOGO_MAX_BYTES / UPLOAD_CHUNK_BYTES);
+/** the grant purpose of logo uploads: the REST route PUT /uploads/:token takes only these */
+export const LOGO_UPLOAD_PURPOSE = 'logo';
 const UPLOAD_ID_RE = /^upl_[A-Za-z0-9]{20}$/;
-const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Staged uploads not published within a day are removed (at the account's next presign). */
+export const STAGED_UPLOAD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 const stagingKey = (uploadId: string) => `logos/uploads/${uploadId}`;
+
+async function sweepStagedUploads(accountId: string): Promise<void> {
+  const objects = objectStore();
+  const before = Date.now() - STAGED_UPLOAD_MAX_AGE_MS;
+  for (const o of await objects.list(accountObjectKey(accountId, 'logos/uploads'))) {
+    if (o.lastModified.getTime() < before) await objects.delete(o.key);
+  }
+}
 
 export async function presignLogo(ctx: PlatformContext, accountUrlId: string, contentLength?: number | null) {
   const account = await getAccount(ctx, accountUrlId);
   const declared = intInRange(contentLength, 'content_length', 1, LOGO_MAX_BYTES);
   await ensureStorage(ctx, account);
+  await sweepStagedUploads(account.id);
   const { cfg } = platformRuntime();
   const uploadId = newId('upl');
   const grant: UploadGrant = {
     uploadId,
-    accountId: account.id,
-    platformId: account.platform.id,
-    key: stagingKey(uploadId),
+    purpose: LOGO_UPLOAD_PURPOSE,
+    owner: { platform: account.platform.id, account: account.id },
+    key: accountObjectKey(account.id, stagingKey(uploadId)),
     maxBytes: declared ?? LOGO_MAX_BYTES,
     expiresAt: Math.floor(Date.now() / 1000) + UPLOAD_TTL_SEC,
   };
@@ -49,54 +61,20 @@ export async function presignLogo(ctx: PlatformContext, accountUrlId: string, co
     method: 'PUT',
     expiresAt: new Date(grant.expiresAt * 1000),
     maxBytes: grant.maxBytes,
-    objectKey: grant.key,
+    objectKey: stagingKey(uploadId),
   };
 }
 
-function grantOf(token: string): UploadGrant {
-  const check = verifyUploadToken(token, platformRuntime().cfg.internalSecret);
-  if (!check.ok) throw new DomainError(check.code, check.message, { parameter: 'token' });
-  return check.grant;
-}
-
 /**
- * One chunk of a presigned upload (public: the signed token is the credential). Chunks arrive in
- * order from the REST bridge; each is stored as a part, and the last one assembles the object,
- * checking size and SHA-256 against what the bridge read.
+ * The REST bridge stored a logo upload (public: the signed token and the bridge's receipt are the
+ * credentials). Checks both and that the account still exists; the bridge deletes the object when
+ * this refuses it.
  */
-export async function putUploadChunk(
-  ctx: PlatformContext,
-  a: { token: string; index: number; data: string; final: boolean; totalBytes?: number | null; sha256?: string | null },
-) {
-  const grant = grantOf(a.token);
-  const account = await ctx.em.findOne(AccountEntity, { id: grant.accountId, deletedAt: null }, { filters: false });
+export async function recordLogoUpload(ctx: PlatformContext, token: string, object: StoredUploadInput) {
+  const { grant, stored } = await acceptStoredUpload(objectStore(), platformRuntime().cfg.internalSecret, LOGO_UPLOAD_PURPOSE, token, object);
+  const account = await ctx.em.findOne(AccountEntity, { id: grant.owner.account, deletedAt: null }, { filters: false });
   if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', 'The account of this upload no longer exists');
-  intInRange(a.index, 'index', 0, MAX_CHUNKS - 1);
-  if (!BASE64_RE.test(a.data)) fail('data', 'data must be base64');
-  const bytes = Buffer.from(a.data, 'base64');
-  if (bytes.length > UPLOAD_CHUNK_BYTES) fail('data', `a chunk holds at most ${UPLOAD_CHUNK_BYTES} bytes`);
-  const objects = objectStore();
-  const key = accountObjectKey(grant.accountId, grant.key);
-  const partKey = (i: number) => `${key}.part-${String(i).padStart(4, '0')}`;
-  if (!a.final) {
-    await objects.put(partKey(a.index), bytes);
-    return { id: grant.uploadId, objectKey: grant.key, complete: false, bytes: bytes.length };
-  }
-  const parts: Buffer[] = [];
-  for (let i = 0; i < a.index; i++) {
-    const p = await objects.get(partKey(i));
-    if (!p) fail('index', `chunk ${i} of this upload is missing`);
-    parts.push(p);
-  }
-  parts.push(bytes);
-  const whole = Buffer.concat(parts);
-  if (whole.length > grant.maxBytes) throw new DomainError('PAYLOAD_TOO_LARGE', `This upload URL takes at most ${grant.maxBytes} bytes`);
-  if (a.totalBytes != null && a.totalBytes !== whole.length) fail('total_bytes', `received ${whole.length} bytes, expected ${a.totalBytes}`);
-  const sha256 = createHash('sha256').update(whole).digest('hex');
-  if (a.sha256 != null && a.sha256.toLowerCase() !== sha256) fail('sha256', 'the assembled object does not match its SHA-256');
-  await objects.put(key, whole);
-  for (let i = 0; i < a.index; i++) await objects.delete(partKey(i));
-  return { id: grant.uploadId, objectKey: grant.key, complete: true, bytes: whole.length, sha256 };
+  return { id: grant.uploadId, objectKey: stagingKey(grant.uploadId), complete: true, bytes: stored.size, contentType: stored.contentType, sha256: stored.sha256 };
 }
 
 export async function publishLogo(ctx: PlatformContext, accountUrlId: string, uploadId: string) {
@@ -104,7 +82,7 @@ export async function publishLogo(ctx: PlatformContext, accountUrlId: string, up
   if (!UPLOAD_ID_RE.test(uploadId ?? '')) fail('upload_id', 'upload_id must be the id returned by logo/presign (upl_…)');
   const objects = objectStore();
   const staging = accountObjectKey(account.id, stagingKey(uploadId));
-  const bytes = await objects.get(staging);
+  const bytes = await readObject(objects, staging, LOGO_MAX_BYTES);
   if (!bytes) throw new DomainError('UPLOAD_NOT_FOUND', `Nothing was uploaded for ${uploadId} (PUT the file to its upload_url first)`, { parameter: 'upload_id' });
   const image = checkImage(bytes);
   if (!image.ok) {
@@ -112,9 +90,9 @@ export async function publishLogo(ctx: PlatformContext, accountUrlId: string, up
     throw new DomainError('INVALID_IMAGE', image.message, { parameter: 'upload_id' });
   }
   const info = image.info;
-  const file = `${uploadId}.${info.format === 'jpeg' ? 'jpg' : info.format}`;
+  const file = `${uploadId}.${FILE_EXTENSIONS[info.format]}`;
   const logoKey = `logos/${file}`;
-  await objects.put(accountObjectKey(account.id, logoKey), bytes);
+  await objects.copy(staging, accountObjectKey(account.id, logoKey));
   const logoUrl = `${platformRuntime().cfg.publicUrl}/logos/${account.id}/${file}`;
   await withAccountEvents(ctx, async (tx) => {
     let details = await tx.em.findOne(AccountDetailsEntity, { account: account.id });
@@ -148,8 +126,8 @@ function checkImage(bytes: Buffer): { ok: true; info: ImageInfo } | { ok: false;
 export async function logoFile(ctx: PlatformContext, accountId: string, file: string) {
   const details = await ctx.em.findOne(AccountDetailsEntity, { account: accountId }, { filters: false });
   if (!details?.logoObjectKey || details.logoObjectKey !== `logos/${file}`) throw new DomainError('LOGO_NOT_FOUND', 'No such logo', { parameter: 'file' });
-  const bytes = await objectStore().get(accountObjectKey(accountId, details.logoObjectKey));
-  if (!bytes) throw new DomainError('LOGO_NOT_FOUND', 'No such logo', { parameter: 'file' });
-  const info = sniffImage(bytes);
-  return { contentType: info?.contentType ?? 'application/octet-stream', data: bytes.toString('base64'), bytes: bytes.length };
+  const objectKey = accountObjectKey(accountId, details.logoObjectKey);
+  const head = await objectStore().head(objectKey);
+  if (!head) throw new DomainError('LOGO_NOT_FOUND', 'No such logo', { parameter: 'file' });
+  return { contentType: IMAGE_CONTENT_TYPES[formatOfFile(file)], objectKey, bytes: head.size };
 }

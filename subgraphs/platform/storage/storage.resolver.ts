@@ -1,4 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { StoredUploadInput } from '../../../lib/stored-upload.js';
 import type { PlatformContext } from '../context.js';
 import { AccountLogo } from '../account-details/account-details.type.js';
 import { AccountStorage, LogoFile, toStorage, UploadedObject, UploadGrant } from './storage.type.js';
@@ -24,18 +25,10 @@ export class StorageResolver {
     return Object.assign(new UploadGrant(), await logos.presignLogo(ctx, accountUrlId, contentLength));
   }
 
-  /** Public: the signed token is the credential. Called by the REST bridge for PUT /uploads/:token. */
-  @Mutation(() => UploadedObject, { description: 'One chunk (base64, at most 512 KiB raw) of a presigned upload, in order; final assembles the object' })
-  async uploadChunk(
-    @Ctx() ctx: PlatformContext,
-    @Arg('token') token: string,
-    @Arg('index', () => Int) index: number,
-    @Arg('data') data: string,
-    @Arg('final') final: boolean,
-    @Arg('totalBytes', () => Int, { nullable: true }) totalBytes?: number,
-    @Arg('sha256', { nullable: true }) sha256?: string,
-  ): Promise<UploadedObject> {
-    return Object.assign(new UploadedObject(), await logos.putUploadChunk(ctx, { token, index, data, final, totalBytes, sha256 }));
+  /** Public: the signed token and the bridge's receipt are the credentials. Called by the REST bridge for PUT /uploads/:token. */
+  @Mutation(() => UploadedObject, { description: 'Record a logo upload the REST bridge streamed into the object store (checked: token, receipt, stored size)' })
+  async recordLogoUpload(@Ctx() ctx: PlatformContext, @Arg('token') token: string, @Arg('object') object: StoredUploadInput): Promise<UploadedObject> {
+    return Object.assign(new UploadedObject(), await logos.recordLogoUpload(ctx, token, object));
   }
 
   @Authorized('platform:manage')

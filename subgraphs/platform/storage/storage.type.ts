@@ -28,18 +28,19 @@ export class UploadGrant {
   @Field({ description: 'object key inside the account store' }) objectKey!: string;
 }
 
-@ObjectType({ description: 'What the store holds after one uploaded chunk (complete once the last chunk is in)' })
+@ObjectType({ description: 'An upload stored in the account object store, ready to publish' })
 export class UploadedObject {
   @Field(() => ID, { description: 'the upload id' }) id!: string;
   @Field() objectKey!: string;
-  @Field() complete!: boolean;
-  @Field(() => Int, { description: 'bytes stored (the whole object once complete)' }) bytes!: number;
-  @Field({ nullable: true, description: 'hex SHA-256 of the whole object, once complete' }) sha256?: string;
+  @Field({ description: 'always true: the bridge stores the whole body before this is answered' }) complete!: boolean;
+  @Field(() => Int, { description: 'bytes stored' }) bytes!: number;
+  @Field({ description: 'media type decided from the first bytes' }) contentType!: string;
+  @Field({ description: 'hex SHA-256 of the whole object' }) sha256!: string;
 }
 
-@ObjectType({ description: 'A published logo file, for the public logo URL' })
+@ObjectType({ description: 'A published logo file, for the public logo URL: the REST bridge streams it from the object store' })
 export class LogoFile {
   @Field() contentType!: string;
-  @Field({ description: 'base64' }) data!: string;
+  @Field({ description: "the file's key in the object store" }) objectKey!: string;
   @Field(() => Int) bytes!: number;
 }

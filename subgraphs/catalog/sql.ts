@@ -1,0 +1,25 @@
+// Raw SQL helpers of the catalog subgraph. Raw statements name the tenant explicitly (the ORM's
+// tenant filter does not apply to them): every repository passes `requireApp(ctx)`'s partition.
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** The quoted schema-qualified table of an entity, e.g. "catalog"."categories". */
+export function tableOf(em: EntityManager, entity: abstract new (...args: never[]) => unknown): string {
+  const meta = em.getMetadata().get(entity as never);
+  return `"${meta.schema ?? em.config.get('schema')}"."${meta.tableName}"`;
+}
+
+/** Serialise writes of one kind within one app partition until the transaction ends. */
+export async function lockPartition(em: EntityManager, kind: string, appId: string, environment: string): Promise<void> {
+  await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`${kind}:${appId}:${environment}`], 'all');
+}
+
+/**
+ * A list parameter of a raw statement. em.execute expands a JS array into a comma list, so lists
+ * travel as one JSON text: write `in (select jsonb_array_elements_text(?::jsonb))` (see ANY_TEXT).
+ */
+export function jsonList(values: readonly unknown[]): string {
+  return JSON.stringify(values);
+}
+
+/** `x in ${ANY_TEXT}` with jsonList(values) as the parameter. */
+export const ANY_TEXT = '(select jsonb_array_elements_text(?::jsonb))';
