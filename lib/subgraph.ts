@@ -74,6 +74,8 @@ export interface SubgraphDefinition<L = unknown, R = unknown> {
    * still use one started earlier while it stops.
    */
   workers?(deps: WorkerDeps & { runtime: R }): Worker[] | Promise<Worker[]>;
+  /** Extra readiness facts of the process (e.g. which models are loaded), shown under `details` in /health/ready. */
+  health?(runtime: R): Promise<Record<string, unknown>>;
 }
 
 export interface SubgraphRuntime<R> {
@@ -183,7 +185,10 @@ export async function startSubgraph(
       orm.em
         .getConnection()
         .execute('select 1')
-        .then(() => sendJson(res, 200, { status: 'ok', service: def.name, database: 'ok' }))
+        .then(async () => {
+          const details = def.health ? await def.health(runtime?.value).catch((e: Error) => ({ error: e.message })) : undefined;
+          sendJson(res, 200, { status: 'ok', service: def.name, database: 'ok', ...(details ? { details } : {}) });
+        })
         .catch((e) => sendJson(res, 503, { status: 'unavailable', service: def.name, database: String((e as Error).message) }));
       return;
     }

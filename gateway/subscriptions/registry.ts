@@ -3,6 +3,7 @@
 // (so a subscriber can select fields owned by any subgraph).
 import { productEventsTopic } from '../../subgraphs/catalog/event-types.js';
 import { searchTaskTopic } from '../../subgraphs/search/event-types.js';
+import { aiEventsTopic } from '../../subgraphs/ai/event-types.js';
 import type { TenantContext } from '../../lib/tenant.js';
 
 export interface EntityLink {
@@ -49,11 +50,24 @@ type SearchTaskEvent {
   task: SearchTask
 }
 
+"""An AI event of the calling app (batch.completed: status completed or failed)"""
+type AiEvent {
+  event: String!
+  occurredAt: DateTimeISO!
+  batchId: ID!
+  operation: String!
+  status: String!
+  """The batch with its results, resolved through the supergraph (needs a registered user's JWT beside the key)"""
+  batch: AiBatch
+}
+
 type Subscription {
   """Product events of the calling app and environment (scope products:read)"""
   productEvents: ProductEvent!
   """Search task progress of the calling app and environment (scope search:read)"""
   taskEvents: SearchTaskEvent!
+  """AI events of the calling app and environment (scope ai:read)"""
+  aiEvents: AiEvent!
 }
 
 extend schema { subscription: Subscription }
@@ -73,5 +87,12 @@ export const SUBSCRIPTIONS: SubscriptionDef[] = [
     scope: 'search:read',
     topic: (t) => (t.kind === 'key' && t.appId && t.environment ? searchTaskTopic(t.appId, t.environment) : undefined),
     link: { field: 'task', query: 'searchTask', idArg: 'id', idType: 'ID!', id: (p) => p.taskId },
+  },
+  {
+    field: 'aiEvents',
+    eventType: 'AiEvent',
+    scope: 'ai:read',
+    topic: (t) => (t.kind === 'key' && t.appId && t.environment ? aiEventsTopic(t.appId, t.environment) : undefined),
+    link: { field: 'batch', query: 'aiBatch', idArg: 'id', idType: 'ID!', id: (p) => p.batchId },
   },
 ];

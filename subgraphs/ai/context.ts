@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { SubgraphContext } from '../../lib/subgraph.js';
 import { IdentityEntity } from './identities/identity.entity.js';
+import type { AiRuntime } from './runtime.js';
 
 export interface AiLoaders {
   identityById: DataLoader<string, IdentityEntity | null>;
@@ -8,7 +9,7 @@ export interface AiLoaders {
   identityCountByApp: DataLoader<string, number>;
 }
 
-export type AiContext = SubgraphContext<AiLoaders>;
+export type AiContext = SubgraphContext<AiLoaders, AiRuntime>;
 
 /** Per-request loaders: every relation and __resolveReference batches through these (no N+1). */
 export function createAiLoaders(ctx: Omit<AiContext, 'loaders'>): AiLoaders {

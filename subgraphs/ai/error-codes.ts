@@ -7,6 +7,9 @@ export const AI_ERRORS = registerErrors('ai', {
   // rendered alone (shape B) on REST
   'usr-not-registered': { status: 404, title: 'User not registered in this tenant', rest: { singleObjectBody: true } },
   model_unavailable: { status: 503, title: 'AI model temporarily unavailable' },
+  text_too_long: { status: 400, title: 'Input text exceeds the maximum length' },
+  invalid_language: { status: 400, title: 'Language code not supported' },
+  batch_not_found: { status: 404, title: 'Batch not found' },
 });
 
 declare module '../../lib/errors.js' {

@@ -1,22 +1,46 @@
-// The ai subgraph: identities (this issue); analysis, prompts, agents, classifiers come later.
+// The ai subgraph: identities, plan limits, text analysis, moderation, embeddings and translation
+// (document 2). Model code lives in ./models (no GraphQL, no HTTP); runtime.ts holds the loaded
+// models of this process, on every request as ctx.runtime.
+import { AI_EVENT_TYPES } from './event-types.js';
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { AI_ERRORS } from './error-codes.js';
 import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createAiLoaders, type AiLoaders } from './context.js';
+import { JobEntity, startJobWorker } from '../../lib/jobs/index.js';
+import { webhookEntities } from '../../lib/webhooks/index.js';
 import { IdentityEntity } from './identities/identity.entity.js';
+import { AiBatchEntity } from './batches/batch.entity.js';
+import { batchJobKind } from './batches/batch.job.js';
+import { BatchResolver } from './batches/batch.resolver.js';
 import { IdentityResolver } from './identities/identity.resolver.js';
 import { identityReference } from './identities/identity.reference.js';
 import { AppIdentitiesResolver, appReference } from './apps/app.resolver.js';
+import { TextAnalysisResolver } from './text/text.resolver.js';
+import { ModerationResolver } from './moderation/moderation.js';
+import { EmbeddingResolver } from './embeddings/embedding.resolver.js';
+import { TranslationResolver } from './translation/translation.js';
+import { AiWebhookResolver } from './webhooks/ai-webhook.js';
 import { migrations } from './migrations/index.js';
+import { aiHealth, createAiRuntime, type AiRuntime } from './runtime.js';
 
-export const ai: SubgraphDefinition<AiLoaders> = {
+export const ai: SubgraphDefinition<AiLoaders, AiRuntime> = {
   name: 'ai',
   dbSchema: 'ai',
-  resolvers: [IdentityResolver, AppIdentitiesResolver],
+  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver],
   referenceResolvers: { ...identityReference, ...appReference },
-  entities: [IdentityEntity],
+  entities: [IdentityEntity, AiBatchEntity, JobEntity, ...webhookEntities],
   migrations,
   errorCodes: AI_ERRORS,
+  eventTypes: [AI_EVENT_TYPES],
   scope: scopeToApp,
   createLoaders: createAiLoaders,
+  // the text-model workers, the ONNX model directory, Apertium, catalogue names and the plan counters
+  runtime: createAiRuntime,
+  // batches run on the kernel job queue (ai.jobs); the webhook sender delivers AI events
+  workers: async (deps) => {
+    const jobs = await startJobWorker(deps, { schema: 'ai', kinds: [batchJobKind(deps)] });
+    await deps.runtime.webhooks.start();
+    return [jobs, { stop: () => deps.runtime.webhooks.stop() }];
+  },
+  health: aiHealth,
 };

@@ -241,6 +241,17 @@ async function ensureResources(route: Route, t: SecTenant): Promise<void> {
   await ensureServiceResources(route, t);
   await ensureTaxonomyResources(route, t);
   await ensureProductResources(route, t);
+  // every AI call other than registration needs a registered user (ai.md, rule 1)
+  if (route.service === 'ai' && route.operation !== 'RegisterIdentity') await ensureAiIdentity(t);
+}
+
+const aiHeaders = (t: SecTenant) => ({ 'x-app-id': t.appId, 'x-api-key': t.secretKey, authorization: `Bearer ${t.userToken}` });
+
+async function ensureAiIdentity(t: SecTenant): Promise<void> {
+  if (t.extra.aiIdentity) return;
+  const r = await rest('POST', `/identities/${t.userId}/register`, { headers: aiHeaders(t) });
+  if (r.status !== 201) throw new Error(`fixture identity: ${describeRes(r)}`);
+  t.extra.aiIdentity = r.body.data.id;
 }
 
 /** The CRM block licensed to the account (and provisioned to the app where the path needs it); an access for :access_id. */
@@ -298,6 +309,16 @@ export const PARAM_FIXTURES: Record<string, ParamFixture> = {
   user_id: { value: (t) => t.userId, foreignCode: null },
   ...SERVICE_PARAM_FIXTURES,
   subscription_id: { value: (t) => t.subscriptionId!, foreignCode: 'SUBSCRIPTION_NOT_FOUND' },
+  batch_id: {
+    value: (t) => t.extra.aiBatch,
+    foreignCode: 'batch_not_found',
+    ensure: once('aiBatch', async (t) => {
+      await ensureAiIdentity(t);
+      const r = await rest('POST', '/ai/v1/batches', { body: jsonApi('batch_requests', MINIMAL_BODIES.batch_requests(t)), headers: aiHeaders(t) });
+      if (r.status !== 202) throw new Error(`fixture batch: ${describeRes(r)}`);
+      return r.body.data.id;
+    }),
+  },
   invoice_id: { value: (t) => t.invoiceId!, foreignCode: 'INVOICE_NOT_FOUND' },
   platform_code: { value: (t) => t.platformCode, foreignCode: 'PLATFORM_NOT_FOUND' },
 };
@@ -330,6 +351,19 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   ...PRODUCT_BODIES,
   subscriptions: () => ({ model_code: 'starter', billing_cycle: 'monthly', trial: false }),
   payments: () => ({ reference: uniq('wire-') }),
+  // AI analysis (ai.md): a short real text each
+  sentiment_requests: () => ({ text: 'The service was friendly and fast.' }),
+  entity_requests: () => ({ text: 'Ada Lovelace visited London on 5 June 1833.' }),
+  key_phrase_requests: () => ({ text: 'Battery prices fell, so electric vehicles got cheaper.' }),
+  language_requests: () => ({ text: 'This sentence is written in English.' }),
+  summarize_requests: () => ({ text: 'Battery prices fell last year. Electric vehicles got cheaper as a result. Sales of electric vehicles doubled.', max_length: 60 }),
+  moderation_requests: () => ({ text: 'Have a lovely day.' }),
+  embedding_requests: () => ({ inputs: ['a red apple', 'a green pear'] }),
+  similarity_requests: () => ({ source: 'a red apple', targets: ['a green apple', 'stock prices'] }),
+  translation_requests: () => ({ text: 'The cat sleeps.', source_language: 'en', target_language: 'es' }),
+  batch_requests: () => ({ operation: 'sentiment', inputs: ['Lovely day.', 'Awful traffic.'] }),
+  // a data.type two services share: `<service>/<type>` picks the service's own body
+  'ai/webhooks': () => ({ url: 'http://127.0.0.1:9/hook', events: ['batch.completed'], secret: 'security-fixture-secret' }),
 };
 
 /** Create a resource through REST once per tenant and remember its id under `name`. */
@@ -434,7 +468,7 @@ export const MINIMAL_UPDATE_BODIES: Record<string, () => Record<string, unknown>
 export function bodyFor(route: Route, t?: SecTenant): unknown {
   if (!route.body) return undefined;
   const update = route.method === 'PUT' || route.method === 'PATCH' ? MINIMAL_UPDATE_BODIES[route.body.type] : undefined;
-  const make = PRODUCT_ROUTE_BODIES[`${route.method} ${route.path}`] ?? update ?? MINIMAL_BODIES[route.body.type];
+  const make = PRODUCT_ROUTE_BODIES[`${route.method} ${route.path}`] ?? update ?? MINIMAL_BODIES[`${route.service}/${route.body.type}`] ?? MINIMAL_BODIES[route.body.type];
   if (!make) throw new Error(`${route.method} ${route.path}: no minimal body for data.type "${route.body.type}" (add it to MINIMAL_BODIES)`);
   return jsonApi(route.body.type, make(t!));
 }
@@ -595,6 +629,25 @@ export function securityCases(route: Route): SecurityCase[] {
         },
       },
     );
+    if (route.service === 'ai' && route.operation !== 'RegisterIdentity') {
+      const scope = requiredScope(route)!;
+      cases.push(
+        {
+          name: `a key with every scope but ${scope} → 403`,
+          run: async (r, { a }) => {
+            const { key } = await createKey(a, { scopes: KEY_SCOPES.filter((x) => x !== scope), name: `no ${scope}` });
+            expectServiceError(await call(r, a, { headers: credentialsFor(r, a, key) }), s, 403, 'INSUFFICIENT_SCOPE');
+          },
+        },
+        {
+          name: 'a user JWT of a user not registered in this tenant → 404 usr-not-registered (shape B)',
+          run: async (r, { a }) => {
+            const headers = { ...credentialsFor(r, a), authorization: `Bearer ${mintToken({ sub: uniq('stranger_'), scopes: [] })}` };
+            expectServiceError(await call(r, a, { headers }), s, 404, 'usr-not-registered');
+          },
+        },
+      );
+    }
     if (route.operation === 'RegisterIdentity') {
       cases.push({
         name: 'registering another user without identities:write → 403',

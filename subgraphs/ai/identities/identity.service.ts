@@ -46,11 +46,15 @@ export async function getIdentity(ctx: AiContext, userUniqueId: string): Promise
 }
 
 /**
- * The calling user's identity, for every AI endpoint other than registration (ai.md rule 1).
- * No user JWT → UNAUTHENTICATED; a JWT for a user not registered in this app → usr-not-registered.
+ * The calling user's identity, for every AI endpoint other than registration (ai.md rule 1), in
+ * this order: an API key (UNAUTHENTICATED), the key's `scope` when given (INSUFFICIENT_SCOPE), a
+ * user JWT (UNAUTHENTICATED), a user registered in this app (usr-not-registered).
  */
-export async function requireRegisteredUser(ctx: AiContext): Promise<IdentityEntity> {
+export async function requireRegisteredUser(ctx: AiContext, scope?: string): Promise<IdentityEntity> {
   await appPartition(ctx);
+  if (scope && ctx.tenant.kind !== 'service' && !ctx.tenant.scopes.includes(scope)) {
+    throw new DomainError('INSUFFICIENT_SCOPE', `Missing scope: ${scope}`, { meta: { required: [scope] } });
+  }
   const userId = requireUser(ctx);
   const row = await ctx.loaders.identityByUser.load(userId);
   if (!row) throw notRegistered(userId);

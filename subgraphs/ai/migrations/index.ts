@@ -1,6 +1,10 @@
 // Checked-in migrations, applied in this order at start (see lib/db.ts migrate()).
 import { Migration20261122085906_init } from './Migration20261122085906_init.js';
+import { Migration20261124090755_batches } from './Migration20261124090755_batches.js';
+import { Migration20261124093126_webhooks } from './Migration20261124093126_webhooks.js';
 
 export const migrations = [
   { name: 'Migration20261122085906_init', class: Migration20261122085906_init },
+  { name: 'Migration20261124090755_batches', class: Migration20261124090755_batches },
+  { name: 'Migration20261124093126_webhooks', class: Migration20261124093126_webhooks },
 ];

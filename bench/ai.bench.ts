@@ -1,0 +1,95 @@
+// AI text endpoints through the REST bridge (bridge → gateway → ai subgraph → worker-thread models)
+// on a 1,000-character text: p50 per endpoint, the models' load time and the process RSS.
+// The whole stack runs in this process, so RSS covers every subgraph plus the AI models.
+// Run: BENCH_PORT_BASE=22500 DATABASE_URL=postgres://… npm run bench:ai
+import { resolve } from 'node:path';
+import { loadConfig } from '../lib/config.js';
+import { createLogger } from '../lib/logger.js';
+import { signJwt } from '../gateway/auth/jwt.js';
+import { startStack } from '../scripts/stack.js';
+import { scratchDatabase, stackPorts } from './harness.js';
+import { fmt, sequential } from './stats.js';
+
+const base = Number(process.env.BENCH_PORT_BASE ?? 22500);
+const N = Number(process.env.BENCH_N ?? 100);
+const secret = 'bench-secret';
+const db = await scratchDatabase('ai');
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATABASE_URL: db.url ?? '',
+  JWT_SECRET: secret,
+  INTERNAL_SECRET: 'bench-internal',
+  LOG_LEVEL: 'error',
+  REDIS_URL: '',
+  AI_DEFAULT_PLAN: 'enterprise',
+  ...stackPorts(base),
+  DATA_DIR: resolve(import.meta.dirname, '..', '.data', 'bench-ai'),
+};
+// the AI runtime reads its settings from process.env
+Object.assign(process.env, { AI_DEFAULT_PLAN: 'enterprise' });
+const rssBefore = process.memoryUsage().rss;
+const started = performance.now();
+const stack = await startStack(loadConfig(env), createLogger({}, 'error'));
+const url = stack.rest.url;
+const now = Math.floor(Date.now() / 1000);
+const token = (sub: string, scope: string) => signJwt({ sub, scope, iat: now, exp: now + 3600 }, secret);
+
+async function call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<any> {
+  const r = await fetch(url + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body ? JSON.stringify(body) : undefined });
+  const json = await r.json();
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
+  return json;
+}
+const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
+
+const code = `bench${process.pid}`;
+const admin = { authorization: `Bearer ${token('admin', 'platform:admin platform:manage platform:read')}`, 'x-platform': code };
+await call('POST', '/platforms', admin, doc('platforms', { code, name: 'Bench' }));
+const acct = await call('POST', '/accounts', admin, doc('accounts', { name: 'Bench', code: `a${process.pid}`, deployment_model: 'dedicated_cloud' }));
+const urlId = acct.data.attributes.url_id;
+// enterprise: no AI request limit unless configured, so the bench measures latency, not the plan
+await call('POST', `/accounts/${urlId}/subscriptions`, admin, doc('subscriptions', { model_code: 'enterprise', trial: false }));
+const app = await call('POST', `/accounts/${urlId}/apps`, admin, doc('apps', { name: 'Bench', app_type: 'web', purpose: 'production' }));
+const key = await call('POST', `/accounts/${urlId}/apps/${app.data.id}/api_keys`, admin, doc('api_keys', { name: 'bench', key_type: 'secret', environment: 'live' }));
+const headers = { 'x-app-id': app.data.id, 'x-api-key': key.data.attributes.key_id, authorization: `Bearer ${token('bench-user', '')}` };
+await call('POST', '/identities/bench-user/register', headers);
+
+// models are ready once /health/detailed says so
+let health: any;
+for (let i = 0; i < 200; i++) {
+  health = await (await fetch(`${url}/health/detailed`)).json();
+  if (health.components?.ai?.details?.text?.status === 'ready') break;
+  await new Promise((r) => setTimeout(r, 100));
+}
+const ready = performance.now() - started;
+
+const TEXT = (
+  'When I was a kid, I was always fascinated by how things worked. My father was an engineer at Boeing in Seattle, and he took me to the factory in June 1998. ' +
+  'I saw the wings of a plane being built by hundreds of people. That day I decided I wanted to build things too. Years later I studied engineering at MIT, ' +
+  'and the first thing I built was a terrible robot that could not walk. But building that robot taught me more than any lecture. Today our team at Microsoft ' +
+  'spends $5 million a year on robots, and I still remember that factory. Good engineering is patient, curious and a little stubborn. '
+).repeat(2).slice(0, 1000);
+const SENTENCES = TEXT.split(/(?<=\.) /).slice(0, 16);
+while (SENTENCES.length < 16) SENTENCES.push(SENTENCES[SENTENCES.length % 8]);
+
+const cases: Array<[string, string, string, Record<string, unknown>]> = [
+  ['sentiment', '/ai/v1/text/sentiment', 'sentiment_requests', { text: TEXT }],
+  ['language', '/ai/v1/text/language', 'language_requests', { text: TEXT }],
+  ['entities', '/ai/v1/text/entities', 'entity_requests', { text: TEXT }],
+  ['key-phrases', '/ai/v1/text/key-phrases', 'key_phrase_requests', { text: TEXT }],
+  ['summarize', '/ai/v1/text/summarize', 'summarize_requests', { text: TEXT, max_length: 300 }],
+  ['moderation/text', '/ai/v1/moderation/text', 'moderation_requests', { text: TEXT }],
+  ['embeddings (16 sentences)', '/ai/v1/embeddings', 'embedding_requests', { inputs: SENTENCES }],
+  ['embeddings/similarity (1 + 15)', '/ai/v1/embeddings/similarity', 'similarity_requests', { source: SENTENCES[0], targets: SENTENCES.slice(1) }],
+  ['translate en→es (200 chars)', '/ai/v1/translate', 'translation_requests', { text: TEXT.slice(0, 200), source_language: 'en', target_language: 'es' }],
+];
+console.log(`stack start + AI models ready: ${ready.toFixed(0)} ms; text models: ${JSON.stringify(health.components.ai.details.text)}`);
+for (const [label, path, type, attrs] of cases) {
+  const n = path === '/ai/v1/translate' ? Math.min(N, 20) : N;
+  console.log(fmt(`POST ${label}`, await sequential(n, 5, () => call('POST', path, headers, doc(type, attrs)))));
+}
+const rss = process.memoryUsage().rss;
+console.log(`RSS of the stack process with the AI text models loaded: ${(rss / 1024 / 1024).toFixed(0)} MB (before start ${(rssBefore / 1024 / 1024).toFixed(0)} MB)`);
+await stack.stop();
+await db.drop();
+process.exit(0);

@@ -1,0 +1,71 @@
+// Embeddings and similarity: the built-in hashed n-gram model (models/hashed-embeddings.ts, in the
+// text workers) or an operator's ONNX sentence-transformer from AI_MODELS_DIR (models/onnx-embeddings.ts).
+import { DomainError } from '../../../lib/errors.js';
+import { newId } from '../../../lib/ids.js';
+import type { AiContext } from '../context.js';
+import { admitTextCall } from '../limits/limits.service.js';
+import { cosine, HASHED_DIMENSIONS, HASHED_MODEL } from '../models/hashed-embeddings.js';
+import { round } from '../models/sentiment.js';
+import { runModel } from '../text/text.service.js';
+import type { EmbeddingModel, EmbeddingsInput, SimilarityInput } from './embedding.types.js';
+
+export const MAX_INPUTS = 64;
+
+interface Embedded {
+  model: string;
+  vectors: number[][];
+  tokens: number;
+}
+
+export async function createEmbeddings(ctx: AiContext, input: EmbeddingsInput) {
+  checkTexts(input.inputs, 'inputs');
+  await admitTextCall(ctx, input.inputs, 'inputs');
+  const r = await embed(ctx, input.inputs, input.model);
+  return {
+    id: newId('emb'),
+    embeddings: r.vectors.map((v, index) => ({ index, embedding: v.map((x) => round(x, 6)), dimensions: v.length })),
+    model: r.model,
+    usage: { tokens: r.tokens },
+  };
+}
+
+export async function similarity(ctx: AiContext, input: SimilarityInput) {
+  if (!input.source.trim()) throw new DomainError('VALIDATION_FAILED', 'source must not be empty', { parameter: 'source' });
+  checkTexts(input.targets, 'targets');
+  await admitTextCall(ctx, [input.source, ...input.targets], 'targets');
+  const r = await embed(ctx, [input.source, ...input.targets], input.model);
+  const [source, ...targets] = r.vectors;
+  return { id: newId('sim'), similarities: targets.map((t, index) => ({ index, score: round(cosine(source, t)) })), model: r.model, usage: { tokens: r.tokens } };
+}
+
+export function listEmbeddingModels(ctx: AiContext): EmbeddingModel[] {
+  const onnx = ctx.runtime.onnx.names().map((name) => ({ name, kind: 'onnx', dimensions: null }));
+  return [{ name: HASHED_MODEL, kind: 'builtin', dimensions: HASHED_DIMENSIONS }, ...onnx];
+}
+
+async function embed(ctx: AiContext, texts: string[], model: string | null | undefined): Promise<Embedded> {
+  const name = model ?? HASHED_MODEL;
+  if (name === HASHED_MODEL) {
+    const r = await runModel(ctx, 'hashedEmbed', { texts });
+    return { model: name, vectors: r.map((e) => e.vector), tokens: r.reduce((s, e) => s + e.tokens, 0) };
+  }
+  const onnx = ctx.runtime.onnx;
+  if (!onnx.has(name)) {
+    const known = listEmbeddingModels(ctx).map((m) => m.name);
+    throw new DomainError('VALIDATION_FAILED', `model "${name}" is not installed; installed: ${known.join(', ')}. An operator adds one by placing <name>/model.onnx and vocab.txt in ${onnx.root}`, { parameter: 'model' });
+  }
+  try {
+    const m = await onnx.get(name);
+    const r = await m.embed(texts);
+    return { model: name, vectors: r.vectors, tokens: r.tokens };
+  } catch (e) {
+    ctx.log.error('onnx embedding failed', { model: name, err: e });
+    throw new DomainError('model_unavailable', `model "${name}" could not be loaded or run (${(e as Error).message}); check its files in ${onnx.root}/${name} (docs/ai.md, Adding an embedding model)`);
+  }
+}
+
+function checkTexts(texts: string[], parameter: string): void {
+  if (!texts.length || texts.length > MAX_INPUTS) throw new DomainError('VALIDATION_FAILED', `${parameter} must hold 1 to ${MAX_INPUTS} texts`, { parameter });
+  const empty = texts.findIndex((t) => !t.trim());
+  if (empty >= 0) throw new DomainError('VALIDATION_FAILED', `${parameter}[${empty}] must not be empty`, { parameter });
+}

@@ -1,0 +1,14 @@
+// The AI service's events: published after commit on the app's topic (the gateway's aiEvents
+// subscription) and sent to the app's AI webhooks (webhooks/).
+import { appTopic, defineEventTypes, type DomainEvent } from '../../lib/events.js';
+
+export const AI_EVENT_TYPES = defineEventTypes('ai', ['batch.completed', 'moderation.flagged', 'classifier.trained']);
+export type AiEventName = (typeof AI_EVENT_TYPES.names)[number];
+
+export interface AiEventPayload extends DomainEvent<AiEventName> {
+  batchId: string;
+  operation: string;
+  status: string;
+}
+
+export const aiEventsTopic = appTopic('ai.events');

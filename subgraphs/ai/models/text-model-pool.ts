@@ -1,0 +1,107 @@
+// Worker threads that host the text models (text-models.ts), so a 15 ms entity extraction for one
+// tenant never holds the event loop that serves the others. Each worker loads the models once at
+// start; a call goes to the worker with the fewest calls in flight.
+import { Worker } from 'node:worker_threads';
+import type { TextOp, TextOps } from './text-models.js';
+
+export type ModelState = 'loading' | 'ready' | 'failed';
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+}
+
+class TextWorker {
+  state: ModelState = 'loading';
+  error?: string;
+  loadMs: Record<string, number> = {};
+  inFlight = 0;
+  readonly ready: Promise<void>;
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  constructor() {
+    this.worker = new Worker(new URL('./text-models.worker.ts', import.meta.url));
+    this.ready = new Promise((resolve) => {
+      this.worker.on('message', (m: any) => {
+        if ('ready' in m) {
+          this.state = m.ready ? 'ready' : 'failed';
+          this.error = m.error;
+          this.loadMs = m.loadMs ?? {};
+          resolve();
+          return;
+        }
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        this.pending.delete(m.id);
+        this.inFlight--;
+        if (m.ok) p.resolve(m.result);
+        else p.reject(new Error(m.error));
+      });
+      this.worker.on('error', (e) => {
+        this.state = 'failed';
+        this.error = e.message;
+        for (const p of this.pending.values()) p.reject(e);
+        this.pending.clear();
+        resolve();
+      });
+    });
+  }
+
+  call(op: TextOp, args: unknown): Promise<unknown> {
+    const id = this.nextId++;
+    this.inFlight++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, op, args });
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
+
+export class TextModelPool {
+  private readonly workers: TextWorker[];
+  private readonly startedAt = performance.now();
+  /** wall time from start until every worker had loaded its models */
+  loadMs?: number;
+
+  constructor(size: number) {
+    this.workers = Array.from({ length: Math.max(1, size) }, () => new TextWorker());
+    void Promise.all(this.workers.map((w) => w.ready)).then(() => (this.loadMs = Math.round(performance.now() - this.startedAt)));
+  }
+
+  get state(): ModelState {
+    if (this.workers.every((w) => w.state === 'ready')) return 'ready';
+    return this.workers.some((w) => w.state === 'failed') ? 'failed' : 'loading';
+  }
+
+  get error(): string | undefined {
+    return this.workers.find((w) => w.error)?.error;
+  }
+
+  /** Resolves when every worker has loaded (or failed to load) its models. */
+  async ready(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.ready));
+  }
+
+  async run<O extends TextOp>(op: O, args: TextOps[O]['args']): Promise<TextOps[O]['result']> {
+    const live = this.workers.filter((w) => w.state !== 'failed');
+    if (!live.length) throw new Error(`the text models failed to load: ${this.error ?? 'unknown error'}`);
+    const w = live.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+    await w.ready;
+    if (w.state !== 'ready') throw new Error(`the text models failed to load: ${w.error ?? 'unknown error'}`);
+    return (await w.call(op, args)) as TextOps[O]['result'];
+  }
+
+  health(): Record<string, unknown> {
+    return { status: this.state, workers: this.workers.length, load_ms: this.loadMs ?? null, models_load_ms: this.workers[0]?.loadMs ?? {}, ...(this.error ? { error: this.error } : {}) };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.stop()));
+  }
+}

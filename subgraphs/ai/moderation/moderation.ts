@@ -1,0 +1,66 @@
+// Text moderation (ai.md, Moderation): lexicon and rule based for every category (docs/ai.md).
+// A flagged text is announced as `moderation.flagged` to the app's webhooks.
+import { Arg, Ctx, Field, Float, ID, InputType, Mutation, ObjectType, Resolver } from 'type-graphql';
+import { DomainError } from '../../../lib/errors.js';
+import { newId } from '../../../lib/ids.js';
+import type { AiContext } from '../context.js';
+import { MODERATION_CATEGORIES, type ModerationCategory } from '../models/moderation.js';
+import { admitText, runModel } from '../text/text.service.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
+import { emitAiEvent } from '../webhooks/ai-webhook.js';
+
+export const MODERATION_MODEL = 'obscenity-0.4.6+rules';
+
+@InputType()
+export class ModerationInput {
+  @Field() text!: string;
+  @Field(() => [String], { nullable: true, description: 'hate, violence, sexual, spam (all when absent)' }) categories?: string[] | null;
+}
+
+@ObjectType()
+export class ModerationCategoryResult {
+  @Field() flagged!: boolean;
+  @Field(() => Float) score!: number;
+}
+
+@ObjectType()
+export class ModerationCategories {
+  @Field(() => ModerationCategoryResult, { nullable: true }) hate?: ModerationCategoryResult;
+  @Field(() => ModerationCategoryResult, { nullable: true }) violence?: ModerationCategoryResult;
+  @Field(() => ModerationCategoryResult, { nullable: true }) sexual?: ModerationCategoryResult;
+  @Field(() => ModerationCategoryResult, { nullable: true }) spam?: ModerationCategoryResult;
+}
+
+@ObjectType()
+export class ModerationResult {
+  @Field(() => ID) id!: string;
+  @Field() flagged!: boolean;
+  @Field(() => ModerationCategories, { description: 'The requested categories only' }) categories!: ModerationCategories;
+  @Field({ description: 'allow (every score < 0.5), review (a score >= 0.5), block (a score >= 0.8)' }) action!: string;
+  @Field() model!: string;
+}
+
+export async function moderateText(ctx: AiContext, input: ModerationInput): Promise<ModerationResult> {
+  const categories = [...new Set((input.categories ?? []).map((c) => c.toLowerCase()))];
+  const unknown = categories.filter((c) => !(MODERATION_CATEGORIES as readonly string[]).includes(c));
+  if (unknown.length) throw new DomainError('VALIDATION_FAILED', `categories: unknown ${unknown.join(', ')}; known: ${MODERATION_CATEGORIES.join(', ')}`, { parameter: 'categories' });
+  await admitText(ctx, input.text, null);
+  const r = await runModel(ctx, 'moderate', { text: input.text, categories: (categories.length ? categories : [...MODERATION_CATEGORIES]) as ModerationCategory[] });
+  const result = { id: newId('mod'), ...r, model: MODERATION_MODEL };
+  if (r.flagged) {
+    // the text itself is not sent: receivers get the verdict, the scores and who asked
+    const partition = await appPartition(ctx);
+    await ctx.em.transactional((tx) =>
+      emitAiEvent(ctx.runtime, tx, partition, 'moderation.flagged', { moderation_id: result.id, action: r.action, categories: r.categories, user_unique_id: ctx.tenant.userId, model: MODERATION_MODEL }),
+    );
+  }
+  return result;
+}
+
+@Resolver()
+export class ModerationResolver {
+  @Mutation(() => ModerationResult, { description: 'Moderate a text for hate, violence, sexual content and spam' })
+  moderateText(@Ctx() ctx: AiContext, @Arg('input', () => ModerationInput) input: ModerationInput): Promise<ModerationResult> {
+    return moderateText(ctx, input);
+  }
+}

@@ -1,0 +1,77 @@
+// What one AI process holds besides requests: the text models in worker threads, the ONNX model
+// directory, the translation engine, the catalogue-name cache and the plan-limit counters (Redis
+// when REDIS_URL is set, so replicas share one budget). Built once at start (the subgraph's
+// runtime hook) and handed to every request as ctx.runtime.
+import type { RedisClientType } from 'redis';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../lib/rate-limit.js';
+import { connectRedis } from '../../lib/redis.js';
+import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
+import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
+import type { SubgraphRuntime, WorkerDeps } from '../../lib/subgraph.js';
+import { CatalogProductNames } from './catalog/catalog-names.js';
+import { loadAiConfig, type AiConfig } from './config.js';
+import { Apertium } from './models/apertium.js';
+import { HASHED_MODEL } from './models/hashed-embeddings.js';
+import { OnnxModelDirectory } from './models/onnx-embeddings.js';
+import { TextModelPool } from './models/text-model-pool.js';
+
+export interface AiRuntime {
+  cfg: AiConfig;
+  text: TextModelPool;
+  onnx: OnnxModelDirectory;
+  translator: Promise<Apertium>;
+  limiter: RateLimiter;
+  productNames: CatalogProductNames;
+  /** the webhook outbox and its delivery jobs (lib/webhooks); the workers hook runs the sender */
+  webhooks: WebhookRuntime;
+  webhookSecrets: SecretBox;
+  allowPrivateNetwork: boolean;
+}
+
+export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime<AiRuntime>> {
+  const cfg = loadAiConfig(deps.cfg.dataDir);
+  const redis: RedisClientType | undefined = deps.cfg.redisUrl ? await connectRedis(deps.cfg.redisUrl, deps.log) : undefined;
+  const text = new TextModelPool(cfg.textWorkers);
+  void text.ready().then(() => deps.log.info('AI text models loaded', text.health()));
+  const webhookSecrets = masterSecretBox(deps.cfg, deps.log);
+  const webhooks = new WebhookRuntime({
+    schema: 'ai',
+    service: 'ai',
+    secrets: webhookSecrets,
+    allowPrivate: deps.cfg.allowPrivateNetworkFetch,
+    log: deps.log,
+    sql: toSql(deps.orm.em.fork()),
+    dbUrl: deps.orm.config.get('clientUrl') as string,
+    maxAttempts: deps.cfg.webhookMaxAttempts,
+    retryBaseMs: deps.cfg.webhookRetryBaseMs,
+    pollMs: deps.cfg.webhookPollMs,
+  });
+  const value: AiRuntime = {
+    cfg,
+    text,
+    onnx: new OnnxModelDirectory(cfg.modelsDir),
+    translator: Apertium.discover(),
+    limiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+    productNames: new CatalogProductNames(deps.cfg.subgraphUrls.catalog, deps.cfg.internalSecret, deps.log),
+    webhooks,
+    webhookSecrets,
+    allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
+  };
+  return {
+    value,
+    async stop() {
+      await text.stop();
+      await redis?.quit().catch(() => undefined);
+    },
+  };
+}
+
+/** Readiness of every model, for /health/ready and the bridge's /health/detailed. */
+export async function aiHealth(rt: AiRuntime): Promise<Record<string, unknown>> {
+  const t = await rt.translator;
+  return {
+    text: rt.text.health(),
+    translation: { status: t.pairs.length ? 'ready' : 'unavailable', engine: t.version, pairs: t.pairs.map((p) => `${p.source}-${p.target}`) },
+    embeddings: { status: 'ready', builtin: [HASHED_MODEL], onnx_dir: rt.cfg.modelsDir, onnx_models: rt.onnx.names(), onnx_loaded: rt.onnx.loadedNames() },
+  };
+}

@@ -1,0 +1,35 @@
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import type { AiContext } from '../context.js';
+import { EntitiesInput, KeyPhrasesInput, LanguageInput, SentimentInput, SummarizeInput } from './text.inputs.js';
+import { EntitiesResult, KeyPhrasesResult, LanguageResult, SentimentResult, SummarizeResult } from './text.types.js';
+import * as text from './text.service.js';
+
+// Mutations: every call counts against the plan's requests per minute. Access (key, ai:read,
+// registered user) is checked by the services (limits.service.ts), in the order ai.md implies.
+@Resolver()
+export class TextAnalysisResolver {
+  @Mutation(() => SentimentResult, { description: 'Sentiment of an English text (VADER)' })
+  textSentiment(@Ctx() ctx: AiContext, @Arg('input', () => SentimentInput) input: SentimentInput): Promise<SentimentResult> {
+    return text.analyseSentiment(ctx, input);
+  }
+
+  @Mutation(() => EntitiesResult, { description: 'Named entities with character offsets' })
+  textEntities(@Ctx() ctx: AiContext, @Arg('input', () => EntitiesInput) input: EntitiesInput): Promise<EntitiesResult> {
+    return text.extractEntities(ctx, input);
+  }
+
+  @Mutation(() => KeyPhrasesResult, { description: 'Key noun phrases with scores (the best scores 1)' })
+  textKeyPhrases(@Ctx() ctx: AiContext, @Arg('input', () => KeyPhrasesInput) input: KeyPhrasesInput): Promise<KeyPhrasesResult> {
+    return text.extractKeyPhrases(ctx, input);
+  }
+
+  @Mutation(() => LanguageResult, { description: 'Language of a text among 176 (fastText lid.176)' })
+  textLanguage(@Ctx() ctx: AiContext, @Arg('input', () => LanguageInput) input: LanguageInput): Promise<LanguageResult> {
+    return text.detectLanguage(ctx, input);
+  }
+
+  @Mutation(() => SummarizeResult, { description: 'Extractive summary (TextRank)' })
+  textSummarize(@Ctx() ctx: AiContext, @Arg('input', () => SummarizeInput) input: SummarizeInput): Promise<SummarizeResult> {
+    return text.summarizeText(ctx, input);
+  }
+}

@@ -1,0 +1,85 @@
+// Translation (ai.md, Translation) with Apertium, for exactly the language pairs installed on the
+// machine (models/apertium.ts). Without source_language, fastText lid.176 picks it.
+import { Arg, Ctx, Field, Float, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { DomainError } from '../../../lib/errors.js';
+import { newId } from '../../../lib/ids.js';
+import type { AiContext } from '../context.js';
+import { requireRegisteredUser } from '../identities/identity.service.js';
+import { admitTextCall, AI_READ } from '../limits/limits.service.js';
+import { iso1 } from '../models/apertium.js';
+import { languageName } from '../models/language.js';
+import { runModel } from '../text/text.service.js';
+
+@InputType()
+export class TranslateInput {
+  @Field() text!: string;
+  @Field(() => String, { nullable: true, description: 'ISO 639-1 code; detected when absent' }) sourceLanguage?: string | null;
+  @Field({ description: 'ISO 639-1 code' }) targetLanguage!: string;
+}
+
+@ObjectType()
+export class TranslationResult {
+  @Field(() => ID) id!: string;
+  @Field() translatedText!: string;
+  @Field() sourceLanguage!: string;
+  @Field() targetLanguage!: string;
+  @Field(() => Float, { description: 'Share of the output words Apertium knew (unknown words are marked by the engine)' }) confidence!: number;
+  @Field() model!: string;
+}
+
+@ObjectType()
+export class TranslationLanguage {
+  @Field(() => ID, { description: 'ISO 639-1 code (or 639-3 when the language has no 639-1 code)' }) id!: string;
+  @Field() name!: string;
+  @Field(() => [String], { description: 'Languages this one translates into' }) targets!: string[];
+  @Field(() => [String], { description: 'Languages that translate into this one' }) sources!: string[];
+}
+
+export async function translate(ctx: AiContext, input: TranslateInput): Promise<TranslationResult> {
+  await admitTextCall(ctx, [input.text], 'text');
+  if (!input.text.trim()) throw new DomainError('VALIDATION_FAILED', 'text must not be empty', { parameter: 'text' });
+  const engine = await ctx.runtime.translator;
+  if (!engine.pairs.length) {
+    throw new DomainError('model_unavailable', 'No translation pair is installed; an operator installs Apertium pairs, e.g. apt-get install apertium apertium-eng-spa (docs/ai.md, Translation)');
+  }
+  const target = iso1(input.targetLanguage.toLowerCase());
+  const source = input.sourceLanguage ? iso1(input.sourceLanguage.toLowerCase()) : (await runModel(ctx, 'language', { text: input.text, alternatives: 0 })).language;
+  const available = engine.pairs.map((p) => `${p.source}-${p.target}`).join(', ');
+  const pair = engine.find(source, target);
+  if (!pair) {
+    const parameter = engine.pairs.some((p) => p.source === source) ? 'target_language' : 'source_language';
+    throw new DomainError('invalid_language', `No installed translation pair ${source}-${target}; available pairs: ${available}`, { parameter, meta: { available: engine.pairs.map((p) => `${p.source}-${p.target}`) } });
+  }
+  try {
+    const r = await engine.translate(pair, input.text);
+    return { id: newId('trn'), translatedText: r.translated_text, sourceLanguage: source, targetLanguage: target, confidence: r.confidence, model: `${engine.version} ${pair.mode}` };
+  } catch (e) {
+    ctx.log.error('apertium failed', { err: e });
+    throw new DomainError('model_unavailable', `The translation engine failed (${(e as Error).message})`);
+  }
+}
+
+export async function translationLanguages(ctx: AiContext): Promise<TranslationLanguage[]> {
+  await requireRegisteredUser(ctx, AI_READ);
+  const engine = await ctx.runtime.translator;
+  const codes = [...new Set(engine.pairs.flatMap((p) => [p.source, p.target]))].sort();
+  return codes.map((code) => ({
+    id: code,
+    name: languageName(code),
+    targets: engine.pairs.filter((p) => p.source === code).map((p) => p.target),
+    sources: engine.pairs.filter((p) => p.target === code).map((p) => p.source),
+  }));
+}
+
+@Resolver()
+export class TranslationResolver {
+  @Mutation(() => TranslationResult, { description: 'Translate a text with an installed Apertium pair' })
+  translate(@Ctx() ctx: AiContext, @Arg('input', () => TranslateInput) input: TranslateInput): Promise<TranslationResult> {
+    return translate(ctx, input);
+  }
+
+  @Query(() => [TranslationLanguage], { description: 'The languages of the installed translation pairs' })
+  translationLanguages(@Ctx() ctx: AiContext): Promise<TranslationLanguage[]> {
+    return translationLanguages(ctx);
+  }
+}
