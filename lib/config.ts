@@ -106,7 +106,8 @@ function dnsName(env: NodeJS.ProcessEnv, name: string, fallback: string): string
   return v.toLowerCase();
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+/** An integer variable of at least `min`, or `fallback` when unset; anything else stops start-up naming the variable. */
+export function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
@@ -149,9 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The internal secret signs the tenant context the gateway sends to subgraphs. Unset, it is
     // derived from the JWT secret so that separately started processes still agree.
     internalSecret: env.INTERNAL_SECRET || `internal:${jwtSecret}`,
-    apiKeyCacheTtlMs: int(env, 'API_KEY_CACHE_TTL_MS', 30_000),
-    maxQueryDepth: int(env, 'MAX_QUERY_DEPTH', 12),
-    maxQueryCost: int(env, 'MAX_QUERY_COST', 5000),
+    apiKeyCacheTtlMs: envInt(env, 'API_KEY_CACHE_TTL_MS', 30_000),
+    maxQueryDepth: envInt(env, 'MAX_QUERY_DEPTH', 12),
+    maxQueryCost: envInt(env, 'MAX_QUERY_COST', 5000),
     logLevel,
     allowPrivateNetworkFetch: env.ALLOW_PRIVATE_NETWORK_FETCH === '1',
     redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() ?? '',
@@ -168,9 +169,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((k) => parseKey32(k, 'MASTER_KEY_PREVIOUS')),
     publicUrl: (url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://${host}:${port(env, 'REST_PORT', 8080)}`).replace(/\/+$/, ''),
     objectStore: objectStoreConfig(env),
-    webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000),
-    webhookRetryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 10_000),
-    webhookMaxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', 8),
+    webhookPollMs: envInt(env, 'WEBHOOK_POLL_MS', 1000),
+    webhookRetryBaseMs: envInt(env, 'WEBHOOK_RETRY_BASE_MS', 10_000),
+    webhookMaxAttempts: envInt(env, 'WEBHOOK_MAX_ATTEMPTS', 8),
   };
 }
 

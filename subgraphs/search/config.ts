@@ -1,6 +1,6 @@
 // Search-service settings read from the environment once per process (see docs/search.md).
 // A bad value stops start-up with one line naming the variable, like lib/config.ts.
-import { ConfigError } from '../../lib/config.js';
+import { ConfigError, envInt } from '../../lib/config.js';
 import { isPlanCode, type PlanCode } from './plans.js';
 
 export interface SearchConfig {
@@ -24,14 +24,6 @@ export interface SearchConfig {
   analyticsFlushMs: number;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new ConfigError(name, `"${raw}" must be an integer >= ${min}`);
-  return n;
-}
-
 export function loadSearchConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
   const worker = env.SEARCH_WORKER ?? '1';
   if (worker !== '0' && worker !== '1') throw new ConfigError('SEARCH_WORKER', `"${worker}" must be 0 or 1`);
@@ -40,13 +32,13 @@ export function loadSearchConfig(env: NodeJS.ProcessEnv = process.env): SearchCo
   return {
     worker: worker === '1',
     defaultPlan: plan,
-    taskLeaseMs: int(env, 'SEARCH_TASK_LEASE_MS', 30_000, 100),
-    taskMaxAttempts: int(env, 'SEARCH_TASK_MAX_ATTEMPTS', 5),
-    pollMs: int(env, 'SEARCH_POLL_MS', 1000, 10),
-    webhookBackoffMs: int(env, 'SEARCH_WEBHOOK_BACKOFF_MS', 1000, 10),
-    webhookMaxAttempts: int(env, 'SEARCH_WEBHOOK_MAX_ATTEMPTS', 8),
-    webhookTimeoutMs: int(env, 'SEARCH_WEBHOOK_TIMEOUT_MS', 10_000, 100),
-    snapshotEveryDocs: int(env, 'SEARCH_SNAPSHOT_EVERY_DOCS', 5000),
-    analyticsFlushMs: int(env, 'SEARCH_ANALYTICS_FLUSH_MS', 500, 10),
+    taskLeaseMs: envInt(env, 'SEARCH_TASK_LEASE_MS', 30_000, 100),
+    taskMaxAttempts: envInt(env, 'SEARCH_TASK_MAX_ATTEMPTS', 5),
+    pollMs: envInt(env, 'SEARCH_POLL_MS', 1000, 10),
+    webhookBackoffMs: envInt(env, 'SEARCH_WEBHOOK_BACKOFF_MS', 1000, 10),
+    webhookMaxAttempts: envInt(env, 'SEARCH_WEBHOOK_MAX_ATTEMPTS', 8),
+    webhookTimeoutMs: envInt(env, 'SEARCH_WEBHOOK_TIMEOUT_MS', 10_000, 100),
+    snapshotEveryDocs: envInt(env, 'SEARCH_SNAPSHOT_EVERY_DOCS', 5000),
+    analyticsFlushMs: envInt(env, 'SEARCH_ANALYTICS_FLUSH_MS', 500, 10),
   };
 }
