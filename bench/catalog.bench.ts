@@ -149,11 +149,17 @@ try {
     }
     return summarize(samples, performance.now() - start);
   };
+  // The stack runs in this process, so its job workers' polls land in the counter too: the fewest
+  // statements of five calls is the request's own.
   const countStatements = async (fn: () => Promise<unknown>) => {
     await fn();
-    const before = statements;
-    await fn();
-    return statements - before;
+    let fewest = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const before = statements;
+      await fn();
+      fewest = Math.min(fewest, statements - before);
+    }
+    return fewest;
   };
 
   // ---------------------------------------------------------------- list
