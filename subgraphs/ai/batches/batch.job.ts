@@ -4,6 +4,7 @@
 // on the app's AI topic after commit (GraphQL subscription aiEvents). A batch whose job dies is marked failed, and announced too.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { aiEventsTopic, type AiEventPayload } from '../event-types.js';
+import { publishAfterCommit } from '../../../lib/events.js';
 import type { JobKind } from '../../../lib/jobs/index.js';
 import type { WorkerDeps } from '../../../lib/subgraph.js';
 import { scopeToApp } from '../../../lib/tenant-entity.js';
@@ -31,7 +32,7 @@ export function batchJobKind(deps: Deps): JobKind<BatchJobPayload> {
   };
   const announce = async (b: AiBatchEntity) => {
     const payload: AiEventPayload = { event: 'batch.completed', occurredAt: new Date().toISOString(), batchId: b.id, operation: b.operation, status: b.status };
-    await deps.pubsub.publish(aiEventsTopic(b.appId, b.environment), payload);
+    await publishAfterCommit(deps, aiEventsTopic(b.appId, b.environment), payload, payload.event);
   };
   return {
     kind: BATCH_JOB,

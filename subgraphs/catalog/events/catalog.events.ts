@@ -4,6 +4,7 @@
 //  - subscriptions: `publishEvents(ctx, events)` after commit sends the product events to the
 //    gateway's productEvents topic.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { publishAfterCommit } from '../../../lib/events.js';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { emitToEndpoints, ownerOfApp, type OutboxConfig } from '../../../lib/webhooks/index.js';
 import type { CatalogContext } from '../context.js';
@@ -46,6 +47,6 @@ export async function publishEvents(ctx: CatalogContext, part: AppPartition, eve
   for (const e of events) {
     if (!e.productId || !SUBSCRIBED.has(e.event)) continue;
     const payload: ProductEventPayload = { event: e.event as ProductEventName, occurredAt: new Date().toISOString(), productId: e.productId };
-    await ctx.pubsub.publish(topic, payload);
+    await publishAfterCommit(ctx, topic, payload, e.event);
   }
 }

@@ -4,6 +4,7 @@
 // after the commit (never for work that rolled back).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../../lib/clock.js';
+import { publishAfterCommit } from '../../../lib/events.js';
 import { accountTopics, KEYS_INVALIDATED_TOPIC, type AccountEventPayload, type KeysInvalidatedPayload } from '../event-types.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { PubSub } from '../../../lib/pubsub.js';
@@ -64,18 +65,12 @@ function billingSummary(account: AccountEntity, e: AccountEventPayload): string 
 
 /** Publish failures are logged, not thrown: the change is committed, and the outbox still delivers it. */
 export async function publishAccountEvents(pubsub: PubSub, events: readonly AccountEventPayload[], log: Logger): Promise<void> {
-  for (const e of events) {
-    try {
-      await pubsub.publish(accountTopics.accountEvents(e.platformId), e);
-    } catch (err) {
-      log.error('account event publish failed', { event: e.event, err });
-    }
-  }
+  for (const e of events) await publishAfterCommit({ pubsub, log }, accountTopics.accountEvents(e.platformId), e, e.event);
   // The account's plan travels with the gateways' cached key records (tenant.plan): a subscription
   // change must drop them, or plan limits would follow the change only after the cache TTL.
   const accountIds = [...new Set(events.filter((e) => e.event.startsWith('subscription.')).map((e) => e.accountId))];
   if (accountIds.length) {
     const payload: KeysInvalidatedPayload = { reason: 'subscription.changed', occurredAt: new Date().toISOString(), accountIds };
-    await pubsub.publish(KEYS_INVALIDATED_TOPIC, payload).catch((err) => log.warn('keys.invalidated publish failed', { err }));
+    await publishAfterCommit({ pubsub, log }, KEYS_INVALIDATED_TOPIC, payload, 'keys.invalidated');
   }
 }

@@ -7,6 +7,7 @@ import { one, withTx } from '../db.js';
 import { T } from '../sql.js';
 import { defaultSuggestionSettings, mergeSuggestionSettings, type SuggestionSettingsData } from '../suggestions/suggestion-settings.rules.js';
 import { insertFinishedTask, type TaskRow } from '../tasks/task.queue.js';
+import { publishAfterCommit } from '../../../lib/events.js';
 import { publishTaskEvent } from '../tasks/task.events.js';
 import { enqueue } from '../tasks/task.service.js';
 import { planLimits } from '../tenancy.js';
@@ -160,5 +161,5 @@ export async function updateSuggestionSettings(ctx: SearchContext, uid: string, 
 
 async function publish(ctx: SearchContext, event: IndexEventPayload['event'], index: IndexRecord): Promise<void> {
   const payload: IndexEventPayload = { event, occurredAt: new Date().toISOString(), indexUid: index.uid };
-  await ctx.pubsub.publish(searchTopics.searchEvents(index.appId, index.environment), payload);
+  await publishAfterCommit(ctx, searchTopics.searchEvents(index.appId, index.environment), payload, event);
 }

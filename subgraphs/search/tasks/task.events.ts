@@ -1,6 +1,7 @@
 // The taskEvents subscription's payloads, published after commit (subscribers never hear of a
 // rolled-back task) on the tenant's topic.
 import { searchTaskTopic, type SearchTaskEventName, type SearchTaskEventPayload } from '../event-types.js';
+import { publishAfterCommit } from '../../../lib/events.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { PubSub } from '../../../lib/pubsub.js';
 import type { Environment } from '../../../lib/tenant.js';
@@ -21,5 +22,5 @@ export async function publishTaskEvent(
     status: event.slice('task.'.length),
     documentsIndexed,
   };
-  await rt.pubsub.publish(searchTaskTopic(task.app_id, task.environment as Environment), payload).catch((err) => rt.log.warn('task event not published', { err }));
+  await publishAfterCommit(rt, searchTaskTopic(task.app_id, task.environment as Environment), payload, event);
 }
