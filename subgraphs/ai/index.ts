@@ -20,14 +20,17 @@ import { ModerationResolver } from './moderation/moderation.js';
 import { EmbeddingResolver } from './embeddings/embedding.resolver.js';
 import { TranslationResolver } from './translation/translation.js';
 import { AiWebhookResolver } from './webhooks/ai-webhook.js';
+import { ProductModerationResolver, productReference, ProductRef } from './products/product-moderation.js';
 import { migrations } from './migrations/index.js';
 import { aiHealth, createAiRuntime, type AiRuntime } from './runtime.js';
 
 export const ai: SubgraphDefinition<AiLoaders, AiRuntime> = {
   name: 'ai',
   dbSchema: 'ai',
-  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver],
-  referenceResolvers: { ...identityReference, ...appReference },
+  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver, ProductModerationResolver],
+  // Product is the catalog's entity; this subgraph only adds fields to it
+  orphanedTypes: [ProductRef],
+  referenceResolvers: { ...identityReference, ...appReference, ...productReference },
   entities: [IdentityEntity, AiBatchEntity, JobEntity, ...webhookEntities],
   migrations,
   errorCodes: AI_ERRORS,

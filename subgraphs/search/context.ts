@@ -2,11 +2,13 @@ import DataLoader from 'dataloader';
 import type { SubgraphContext } from '../../lib/subgraph.js';
 import { IndexEntity } from './indexes/index.entity.js';
 import type { SearchRuntime } from './runtime.js';
+import { documentsByProductIds, type ProductSearchDocument } from './products/product-documents.js';
 
 export interface SearchLoaders {
   indexById: DataLoader<string, IndexEntity | null>;
   indexByUid: DataLoader<string, IndexEntity | null>;
   indexesByApp: DataLoader<string, IndexEntity[]>;
+  documentsByProduct: DataLoader<string, ProductSearchDocument[]>;
 }
 
 export type SearchContext = SubgraphContext<SearchLoaders, SearchRuntime>;
@@ -30,5 +32,7 @@ export function createSearchLoaders(ctx: Omit<SearchContext, 'loaders'>): Search
       const rows = await ctx.em.find(IndexEntity, { appId: { $in: [...appIds] } }, { orderBy: { uid: 'asc' } });
       return appIds.map((a) => rows.filter((r) => r.appId === a));
     }),
+    // Product.searchDocuments: the caller's indexes only (tenant filter on the index lookup)
+    documentsByProduct: new DataLoader((ids) => documentsByProductIds(ctx as SearchContext, ids)),
   };
 }

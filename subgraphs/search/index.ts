@@ -21,6 +21,7 @@ import { SearchEventEntity, SearchQueryEntity } from './analytics/analytics.enti
 import { AnalyticsResolver } from './analytics/analytics.resolver.js';
 import { webhookEntities } from '../../lib/webhooks/index.js';
 import { WebhookResolver } from './webhooks/webhook.resolver.js';
+import { ProductDocumentsResolver, productReference, ProductRef } from './products/product-documents.js';
 import { migrations } from './migrations/index.js';
 import { JobEntity } from '../../lib/jobs/index.js';
 import { createSearchRuntime, type SearchRuntime } from './runtime.js';
@@ -29,8 +30,10 @@ import { startSearchWorkers } from './workers.js';
 export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
   name: 'search',
   dbSchema: 'search',
-  resolvers: [IndexResolver, AppIndexesResolver, DocumentResolver, TaskResolver, SearchResolver, AnalyticsResolver, WebhookResolver],
-  referenceResolvers: { ...indexReference, ...appReference },
+  resolvers: [IndexResolver, AppIndexesResolver, ProductDocumentsResolver, DocumentResolver, TaskResolver, SearchResolver, AnalyticsResolver, WebhookResolver],
+  // Product is the catalog's entity; this subgraph only adds fields to it
+  orphanedTypes: [ProductRef],
+  referenceResolvers: { ...indexReference, ...appReference, ...productReference },
   entities: [
     IndexEntity,
     DocumentEntity,

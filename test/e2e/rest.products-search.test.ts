@@ -70,6 +70,20 @@ describe('GET /v1/products/search', () => {
     await searchUntil(t, 'q=hose&filters[category]=Garden', (b) => b.meta.total === 0);
   });
 
+  test('renaming a category re-indexes its products; deleting it drops it from their documents', async () => {
+    const t = await createTenant();
+    const c = (await rest('POST', '/v1/categories', { body: jsonApi('categories', { name: 'Sheds' }), headers: t.keyHeaders })).body.data;
+    const p = await create(t, { name: 'Tool rack' });
+    await rest('POST', `/v1/categories/${c.id}/products`, { body: { data: { product_ids: [p.id] } }, headers: t.keyHeaders });
+    await searchUntil(t, 'q=rack&filters[category]=Sheds', (b) => b.meta.total === 1);
+    await rest('PATCH', `/v1/categories/${c.id}`, { body: jsonApi('categories', { name: 'Outbuildings' }), headers: t.keyHeaders });
+    const renamed = await searchUntil(t, 'q=rack&filters[category]=Outbuildings', (b) => b.meta.total === 1);
+    expect(renamed.ms).toBeLessThan(1000);
+    expect(renamed.body.meta.facets.category).toEqual([{ value: 'Outbuildings', count: 1 }]);
+    await rest('DELETE', `/v1/categories/${c.id}`, { headers: t.keyHeaders });
+    await searchUntil(t, 'q=rack', (b) => b.meta.total === 1 && b.meta.facets.category.length === 0);
+  });
+
   test('changes and deletes reach the index; other tenants see nothing', async () => {
     const [t, other] = await Promise.all([createTenant(), createTenant()]);
     const p = await create(t, { name: 'Walnut shelf' });
@@ -136,6 +150,32 @@ describe('product webhooks', () => {
       expect(list.body.data.map((w: any) => w.id)).toEqual([reg.body.data.id]);
       const del = await rest('DELETE', `/v1/webhooks/${reg.body.data.id}`, { headers: t.keyHeaders });
       expect(del.body.data.attributes.active).toBe(false);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test('category.updated: rename, move, assignment and delete, each delivered once with what changed', async () => {
+    const t = await createTenant();
+    const rx = await startReceiver();
+    try {
+      await rest('POST', '/v1/webhooks', { body: jsonApi('webhooks', { url: `${rx.url}/hook`, events: ['category.updated'], secret: 'catalog-webhook-secret-2' }), headers: t.keyHeaders });
+      const root = (await rest('POST', '/v1/categories', { body: jsonApi('categories', { name: 'Root' }), headers: t.keyHeaders })).body.data;
+      const c = (await rest('POST', '/v1/categories', { body: jsonApi('categories', { name: 'Kitchen' }), headers: t.keyHeaders })).body.data;
+      const p = await create(t, { name: 'Kettle' });
+      await rest('PATCH', `/v1/categories/${c.id}`, { body: jsonApi('categories', { name: 'Cooking' }), headers: t.keyHeaders });
+      const renamed = await rx.waitFor((r) => r.json?.event === 'category.updated' && r.json.data.changes.includes('name'));
+      expect(renamed.json.data).toMatchObject({ id: c.id, name: 'Cooking', slug: 'kitchen', parent_id: null, changes: ['name'] });
+      await rest('PATCH', `/v1/categories/${c.id}`, { body: jsonApi('categories', { parent_id: root.id }), headers: t.keyHeaders });
+      expect((await rx.waitFor((r) => r.json?.data?.changes?.includes('parent_id'))).json.data).toMatchObject({ id: c.id, parent_id: root.id });
+      await rest('POST', `/v1/categories/${c.id}/products`, { body: { data: { product_ids: [p.id] } }, headers: t.keyHeaders });
+      expect((await rx.waitFor((r) => r.json?.data?.products_added)).json.data).toMatchObject({ id: c.id, changes: ['products'], products_added: [p.id] });
+      await rest('DELETE', `/v1/categories/${c.id}/products/${p.id}`, { headers: t.keyHeaders });
+      await rx.waitFor((r) => r.json?.data?.products_removed?.[0] === p.id);
+      await rest('DELETE', `/v1/categories/${c.id}`, { headers: t.keyHeaders });
+      expect((await rx.waitFor((r) => r.json?.data?.deleted === true)).json.data).toMatchObject({ id: c.id, deleted: true });
+      await sleep(300);
+      expect(rx.received.filter((r) => r.json?.event === 'category.updated')).toHaveLength(5);
     } finally {
       await rx.close();
     }

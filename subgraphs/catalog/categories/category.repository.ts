@@ -93,3 +93,13 @@ export async function insertAssignments(em: EntityManager, part: AppPartition, c
   );
   return rows.length;
 }
+
+/** The ids of the products assigned to a category (for re-indexing after a change to it). */
+export async function productIdsOf(em: EntityManager, part: AppPartition, categoryId: string): Promise<string[]> {
+  const rows = await em.execute<{ product_id: string }[]>(
+    `select product_id from ${tableOf(em, ProductCategoryEntity)} where app_id = ? and environment = ? and category_id = ?`,
+    [part.appId, part.environment, categoryId],
+    'all',
+  );
+  return rows.map((r) => r.product_id);
+}

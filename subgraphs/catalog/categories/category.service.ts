@@ -10,6 +10,7 @@ import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
 import { checkDescription, checkPage, checkSeo, checkSlug, requiredText, slugify } from '../request.js';
 import { lockPartition } from '../sql.js';
 import { enqueueProductIndexing } from '../product-search/search.indexing.js';
+import { EventLog } from '../events/catalog.events.js';
 import { CategoryEntity, ProductCategoryEntity } from './category.entity.js';
 import type { CreateCategoryInput, UpdateCategoryInput } from './category.inputs.js';
 import * as repo from './category.repository.js';
@@ -75,18 +76,40 @@ async function requireParent(em: EntityManager, parentId: string): Promise<void>
   }
 }
 
-/** Runs a tree change under the partition lock; a duplicate slug becomes SLUG_ALREADY_EXISTS. */
-async function treeChange<T>(ctx: CatalogContext, fn: (em: EntityManager, part: AppPartition) => Promise<T>): Promise<T> {
+/**
+ * Runs a tree change under the partition lock; a duplicate slug becomes SLUG_ALREADY_EXISTS. The
+ * events it records reach the webhook outbox in the same transaction (category events are not on
+ * the productEvents subscription).
+ */
+async function treeChange<T>(ctx: CatalogContext, fn: (em: EntityManager, part: AppPartition, events: EventLog) => Promise<T>): Promise<T> {
   const part = await appPartition(ctx);
+  const events = new EventLog(ctx.runtime.webhooks.outbox);
+  let result: T;
   try {
-    return await ctx.em.transactional(async (em) => {
+    result = await ctx.em.transactional(async (em) => {
       await lockPartition(em, 'categories', part.appId, part.environment);
-      return fn(em, part);
+      return fn(em, part, events);
     });
   } catch (e) {
     if (e instanceof UniqueConstraintViolationException) throw new DomainError('SLUG_ALREADY_EXISTS', 'Another category of this app has that slug', { parameter: 'slug' });
     throw e;
   }
+  if (events.recorded.length) ctx.runtime.webhooks.kick();
+  return result;
+}
+
+/** `category.updated` data: the category as it is after the change, and what changed. */
+function categoryEventData(c: CategoryEntity, change: Record<string, unknown>): Record<string, unknown> {
+  return { id: c.id, name: c.name, slug: c.slug, parent_id: c.parentId ?? null, position: c.position, ...change };
+}
+
+/**
+ * Re-index the products of a category whose indexed fields changed (its name is in every product's
+ * search document): one job per 1,000 products, in the change's transaction.
+ */
+async function reindexCategoryProducts(em: EntityManager, part: AppPartition, categoryId: string): Promise<void> {
+  const ids = await repo.productIdsOf(em, part, categoryId);
+  for (let i = 0; i < ids.length; i += 1000) await enqueueProductIndexing(em, part, ids.slice(i, i + 1000));
 }
 
 export async function createCategory(ctx: CatalogContext, input: CreateCategoryInput): Promise<CategoryEntity> {
@@ -113,9 +136,10 @@ export async function updateCategory(ctx: CatalogContext, id: string, input: Upd
   const description = checkDescription(input.description);
   const seo = checkSeo(input.seo);
   const wanted = checkPosition(input.position);
-  return treeChange(ctx, async (em, part) => {
+  return treeChange(ctx, async (em, part, events) => {
     const c = await em.findOne(CategoryEntity, { id });
     if (!c) throw new DomainError('CATEGORY_NOT_FOUND', `Category ${id} not found`, { parameter: 'id' });
+    const before = { name: c.name, slug: c.slug, description: c.description ?? null, parentId: c.parentId ?? null, position: c.position };
     const oldParent = c.parentId ?? null;
     const newParent = input.parentId === undefined ? oldParent : input.parentId;
     if (newParent !== oldParent && newParent !== null) {
@@ -139,21 +163,33 @@ export async function updateCategory(ctx: CatalogContext, id: string, input: Upd
     if (input.metadata !== undefined) c.metadata = input.metadata;
     c.updatedAt = new Date();
     await em.flush();
+    const changed = (Object.keys(before) as (keyof typeof before)[]).filter((k) => before[k] !== (c[k] ?? null));
+    if (input.seo !== undefined) changed.push('seo' as never);
+    if (input.metadata !== undefined) changed.push('metadata' as never);
+    if (before.name !== c.name) await reindexCategoryProducts(em, part, c.id);
+    await events.record(em, part, 'category.updated', categoryEventData(c, { changes: changed.map(snake) }));
     return c;
   });
 }
 
+function snake(k: string): string {
+  return k.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`);
+}
+
 /** Delete a leaf category (its product assignments go with it); one with children → 409 CONFLICT. */
 export async function deleteCategory(ctx: CatalogContext, id: string): Promise<CategoryEntity> {
-  return treeChange(ctx, async (em, part) => {
+  return treeChange(ctx, async (em, part, events) => {
     const c = await em.findOne(CategoryEntity, { id });
     if (!c) throw new DomainError('CATEGORY_NOT_FOUND', `Category ${id} not found`, { parameter: 'id' });
     if (await repo.hasChildren(em, part, id)) {
       throw new DomainError('CONFLICT', `Category ${id} has subcategories: move or delete them first`, { parameter: 'id' });
     }
+    // its products lose the category from their search documents
+    await reindexCategoryProducts(em, part, c.id);
     em.remove(c);
     await em.flush();
     await repo.shiftSiblings(em, part, c.parentId ?? null, c.position + 1, -1);
+    await events.record(em, part, 'category.updated', categoryEventData(c, { deleted: true, changes: ['deleted'] }));
     return c;
   });
 }
@@ -191,11 +227,14 @@ export async function assignProducts(ctx: CatalogContext, id: string, productIds
   const missing = await missingProducts(ctx.em, ids);
   if (missing.length) throw productsNotFound(missing);
   // the assignment and the search re-indexing of its products commit together
+  const events = new EventLog(ctx.runtime.webhooks.outbox);
   const added = await ctx.em.transactional(async (em) => {
     const n = await repo.insertAssignments(em, part, category.id, ids);
     await enqueueProductIndexing(em, part, ids);
+    if (n > 0) await events.record(em, part, 'category.updated', categoryEventData(category, { changes: ['products'], products_added: ids }));
     return n;
   });
+  if (events.recorded.length) ctx.runtime.webhooks.kick();
   return { category, added };
 }
 
@@ -203,11 +242,14 @@ export async function assignProducts(ctx: CatalogContext, id: string, productIds
 export async function unassignProduct(ctx: CatalogContext, id: string, productId: string): Promise<CategoryEntity> {
   const category = await getCategory(ctx, id);
   const part = await appPartition(ctx);
+  const events = new EventLog(ctx.runtime.webhooks.outbox);
   await ctx.em.transactional(async (em) => {
     const n = await em.nativeDelete(ProductCategoryEntity, { categoryId: category.id, productId });
     if (n === 0) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${productId} is not in category ${id}`, { parameter: 'product_id' });
     await enqueueProductIndexing(em, part, [productId]);
+    await events.record(em, part, 'category.updated', categoryEventData(category, { changes: ['products'], products_removed: [productId] }));
   });
+  ctx.runtime.webhooks.kick();
   return category;
 }
 
