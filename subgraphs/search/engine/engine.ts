@@ -12,7 +12,7 @@ import { buildSegment, mergeSegments, type BuildSpec, type Segment } from './seg
 import { documentId } from './document-id.js';
 import { checkSettings, shapeOf } from './settings.js';
 import { snapshotOf } from './snapshot.js';
-import { normalize } from './tokenizer.js';
+import { analyzerFor, type Analyzer } from './analyzer.js';
 import type { EngineState } from './state.js';
 import { EngineError, type Document, type Engine, type EngineSettings, type SearchRequest, type SearchResult } from './types.js';
 
@@ -39,6 +39,7 @@ export class SegmentedEngine implements Engine, EngineState {
   rules!: Rule[];
   stopWords!: Set<string>;
   synonyms!: SynonymIndex;
+  analyzer!: Analyzer;
   segments: Segment[] = [];
   /** live documents per segment (same order as `segments`) */
   segLive: number[] = [];
@@ -63,8 +64,9 @@ export class SegmentedEngine implements Engine, EngineState {
   private applySettings(s: EngineSettings): void {
     this.settings = s;
     this.rules = parseRankingRules(s.rankingRules);
-    this.stopWords = new Set(s.stopWords.map((w) => normalize(w).trim()));
-    this.synonyms = buildSynonyms(s);
+    this.analyzer = analyzerFor(s.languages);
+    this.stopWords = new Set(s.stopWords.flatMap((w) => this.analyzer.tokenize(w).slice(0, 1)));
+    this.synonyms = buildSynonyms(s, this.analyzer);
   }
 
   updateSettings(settings: EngineSettings): void {
@@ -94,6 +96,7 @@ export class SegmentedEngine implements Engine, EngineState {
     const geo = filterable.includes('_geo');
     if (searchable[0] !== '*') {
       return {
+        tokenize: this.analyzer.tokenize.bind(this.analyzer),
         nAttrs: searchable.length,
         filterable,
         geo,
@@ -110,6 +113,7 @@ export class SegmentedEngine implements Engine, EngineState {
     for (const { doc } of entries) for (const k of Object.keys(doc)) if (!this.fieldOrder.has(k)) this.fieldOrder.set(k, this.fieldOrder.size);
     const order = this.fieldOrder;
     return {
+      tokenize: this.analyzer.tokenize.bind(this.analyzer),
       nAttrs: order.size,
       filterable,
       geo,

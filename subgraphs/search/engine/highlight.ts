@@ -6,7 +6,8 @@
 // index), nested fields are keyed by dotted path.
 // Cropping keeps `cropLength` words around the densest group of matches and marks cuts with `cropMarker`.
 import type { HighlightTerm } from './match.js';
-import { originalPrefixEnd, tokenizeWithOffsets, type OffsetToken } from './tokenizer.js';
+import { originalPrefixEnd, type OffsetToken } from './tokenizer.js';
+import { DEFAULT_ANALYZER, type Analyzer } from './analyzer.js';
 
 /** Which query word a normalised token matches (match.ts TermMatcher). */
 export interface Terms {
@@ -15,6 +16,8 @@ export interface Terms {
 
 export interface FormatOptions {
   terms: Terms;
+  /** the index's language pipeline: tokens are found the way the index found them */
+  analyzer?: Analyzer;
   highlight: (path: string) => boolean;
   /** crop length in words for this path, or 0 for no cropping */
   crop: (path: string) => number;
@@ -48,8 +51,8 @@ function matchesIn(text: string, tokens: OffsetToken[], terms: Terms): Span[] {
 }
 
 /** Positions of matches in a string value. */
-export function matchPositions(text: string, terms: Terms): MatchPosition[] {
-  return matchesIn(text, tokenizeWithOffsets(text), terms).map((s) => ({ start: s.start, length: s.end - s.start }));
+export function matchPositions(text: string, terms: Terms, analyzer: Analyzer = DEFAULT_ANALYZER): MatchPosition[] {
+  return matchesIn(text, analyzer.tokenizeWithOffsets(text), terms).map((s) => ({ start: s.start, length: s.end - s.start }));
 }
 
 /** Highlight and/or crop one string. */
@@ -57,7 +60,7 @@ export function formatText(text: string, path: string, o: FormatOptions): string
   const doHighlight = o.highlight(path);
   const cropLen = o.crop(path);
   if (!doHighlight && !cropLen) return text;
-  const tokens = tokenizeWithOffsets(text);
+  const tokens = (o.analyzer ?? DEFAULT_ANALYZER).tokenizeWithOffsets(text);
   const spans = matchesIn(text, tokens, o.terms);
   let from = 0;
   let to = text.length;
@@ -129,15 +132,16 @@ export function collectMatches(
   terms: Terms,
   out: Record<string, MatchPosition[]>,
   indices: number[] = [],
+  analyzer: Analyzer = DEFAULT_ANALYZER,
 ): void {
   if (typeof value === 'string' || typeof value === 'number') {
-    const found = matchPositions(String(value), terms);
+    const found = matchPositions(String(value), terms, analyzer);
     if (!found.length) return;
     const list = (out[path] ??= []);
     for (const m of found) list.push(indices.length ? { ...m, indices: [...indices] } : m);
   } else if (Array.isArray(value)) {
-    value.forEach((v, i) => collectMatches(v, path, terms, out, [...indices, i]));
+    value.forEach((v, i) => collectMatches(v, path, terms, out, [...indices, i], analyzer));
   } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) collectMatches(v, `${path}.${k}`, terms, out, indices);
+    for (const [k, v] of Object.entries(value)) collectMatches(v, `${path}.${k}`, terms, out, indices, analyzer);
   }
 }

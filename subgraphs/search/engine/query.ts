@@ -6,7 +6,8 @@
 // - Synonyms add alternatives to a word: two-way groups make every member an alternative of the others,
 //   one-way entries only from key to values. Keys are single words; values may be several words
 //   ("nyc" → "new york" requires both words). A synonym match counts as no typo but is not "exact".
-import { tokenize } from './tokenizer.js';
+import { DEFAULT_ANALYZER, type Analyzer } from './analyzer.js';
+import { normalize } from './tokenizer.js';
 import { typoBudget } from './typo.js';
 import type { EngineSettings } from './types.js';
 
@@ -23,7 +24,8 @@ export interface QueryWord {
 
 export type SynonymIndex = Map<string, string[][]>;
 
-export function buildSynonyms(settings: Pick<EngineSettings, 'synonyms' | 'oneWaySynonyms'>): SynonymIndex {
+export function buildSynonyms(settings: Pick<EngineSettings, 'synonyms' | 'oneWaySynonyms'>, analyzer: Analyzer = DEFAULT_ANALYZER): SynonymIndex {
+  const tokenize = (text: string) => analyzer.tokenize(text);
   const index: SynonymIndex = new Map();
   const add = (from: string, to: string) => {
     const key = tokenize(from);
@@ -42,15 +44,20 @@ export function buildSynonyms(settings: Pick<EngineSettings, 'synonyms' | 'oneWa
   return index;
 }
 
-export function parseQuery(query: string, settings: EngineSettings, stopWords: ReadonlySet<string>, synonyms: SynonymIndex): QueryWord[] {
-  const all = tokenize(query);
+export function parseQuery(query: string, settings: EngineSettings, stopWords: ReadonlySet<string>, synonyms: SynonymIndex, analyzer: Analyzer = DEFAULT_ANALYZER): QueryWord[] {
+  const words = analyzer.tokenizeWithOffsets(query);
+  const all = words.map((w) => w.term);
   const tokens = all.slice(0, MAX_QUERY_WORDS);
   if (!tokens.length) return [];
-  // the last kept word is still being typed only if it ends the query
-  const lastIsPrefix = all.length === tokens.length && /[\p{L}\p{N}\p{M}]$/u.test(query);
+  // the last kept word is still being typed only if it ends the query, and only if the language's
+  // stemmer left it whole: a word it shortened ("fichier" → "fichi") was typed to its end
+  const last = words[tokens.length - 1];
+  const stemmed = analyzer !== DEFAULT_ANALYZER && last.term.length < normalize(query.slice(last.start, last.end)).length;
+  const lastIsPrefix = all.length === tokens.length && /[\p{L}\p{N}\p{M}]$/u.test(query) && !stemmed;
   let kept = tokens.map((text, i) => ({ text, prefix: lastIsPrefix && i === tokens.length - 1 }));
-  const withoutStops = kept.filter((w) => w.prefix || !stopWords.has(w.text));
-  if (withoutStops.some((w) => !stopWords.has(w.text))) kept = withoutStops;
+  const isStop = (t: string) => stopWords.has(t) || analyzer.isStopWord(t);
+  const withoutStops = kept.filter((w) => w.prefix || !isStop(w.text));
+  if (withoutStops.some((w) => !isStop(w.text))) kept = withoutStops;
   return kept.map((w) => ({
     text: w.text,
     prefix: w.prefix,

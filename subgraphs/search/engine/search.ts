@@ -12,6 +12,7 @@ import { geoOf, haversine } from './geo.js';
 import { collectMatches, formatValue, type FormatOptions, type MatchPosition } from './highlight.js';
 import { matchWords, type MatchData } from './match.js';
 import { parseQuery } from './query.js';
+import type { Analyzer } from './analyzer.js';
 import { parseSort } from './ranking.js';
 import { buildSteps } from './steps.js';
 import { EngineError, type Document, type SearchHit, type SearchRequest, type SearchResult } from './types.js';
@@ -39,7 +40,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
 
   let allowed: Bitset = st.alive;
   if (filter) allowed = and(evaluate(filter, { segments: st.segments, universe: st.alive }), st.alive);
-  const words = parseQuery(query, st.settings, st.stopWords, st.synonyms);
+  const words = parseQuery(query, st.settings, st.stopWords, st.synonyms, st.analyzer);
   let match: MatchData | null = null;
   let candidates: Int32Array;
   let candidateBits: Bitset = allowed;
@@ -73,7 +74,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   }
 
   const geoSort = sort.find((s) => s.kind === 'geo');
-  const format = formatOptions(req, match);
+  const format = formatOptions(req, match, st.analyzer);
   const hits = out.ids.slice(offset, need).map((id) => {
     const d = doc(id);
     const hit: SearchHit = pick(d, req.attributesToRetrieve);
@@ -84,7 +85,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
     }
     if (req.showMatchesPosition && match) {
       const mp: Record<string, MatchPosition[]> = {};
-      for (const [k, v] of searchableFields(d, st.settings.searchableAttributes)) collectMatches(v, k, match.terms, mp);
+      for (const [k, v] of searchableFields(d, st.settings.searchableAttributes)) collectMatches(v, k, match.terms, mp, [], st.analyzer);
       hit._matchesPosition = mp;
     }
     if (geoSort && geoSort.kind === 'geo') {
@@ -138,7 +139,7 @@ function searchableFields(doc: Document, searchable: string[]): Array<[string, u
   return searchable.map((a) => [a, valueAt(doc, a)] as [string, unknown]).filter(([, v]) => v !== undefined);
 }
 
-function formatOptions(req: SearchRequest, match: MatchData | null): FormatOptions | null {
+function formatOptions(req: SearchRequest, match: MatchData | null, analyzer: Analyzer): FormatOptions | null {
   const hl = req.attributesToHighlight ?? [];
   const crop = req.attributesToCrop ?? [];
   if (!hl.length && !crop.length) return null;
@@ -151,6 +152,7 @@ function formatOptions(req: SearchRequest, match: MatchData | null): FormatOptio
   }
   return {
     terms: match?.terms ?? { get: () => undefined },
+    analyzer,
     highlight: (path) => covered(hl, path),
     crop: (path) => {
       for (const [attr, n] of cropLengths) if (covered([attr], path)) return n;

@@ -41,6 +41,8 @@ export interface BuildSpec {
   /** searchable content of a document: (attribute rank, value) pairs, ascending rank */
   searchable(doc: Document): Array<[number, unknown]>;
   nAttrs: number;
+  /** the index's tokenizer (analyzer.ts); the default rule when absent */
+  tokenize?: (text: string) => string[];
   /** filterable roots (leaf paths below them are indexed) */
   filterable: readonly string[];
   geo: boolean;
@@ -63,6 +65,7 @@ export function buildSegment(entries: { id: number; doc: Document }[], spec: Bui
   };
   const points: { doc: number; lat: number; lng: number }[] = [];
   const nextPos = new Int32Array(nAttrs);
+  const tokenizeText = spec.tokenize ?? tokenize;
 
   for (let local = 0; local < n; local++) {
     const { id, doc } = entries[local];
@@ -71,7 +74,7 @@ export function buildSegment(entries: { id: number; doc: Document }[], spec: Bui
       visitText(value, (text) => {
         let pos = nextPos[attr];
         let count = 0;
-        for (const tok of tokenize(text)) {
+        for (const tok of tokenizeText(text)) {
           let t = termIds.get(tok);
           if (t === undefined) {
             t = termStrs.length;

@@ -2,6 +2,7 @@
 // everything else — ranking, stop words, synonyms, typo tolerance, sortable, distinct — is read at query time).
 import { parseRankingRules, DEFAULT_RANKING_RULES } from './ranking.js';
 import { EngineError, type EngineSettings } from './types.js';
+import { checkLanguages } from './analyzer.js';
 
 export const DEFAULT_SETTINGS: EngineSettings = {
   searchableAttributes: ['*'],
@@ -28,6 +29,7 @@ export function checkSettings(s: EngineSettings): EngineSettings {
   }
   const rankingRules = s.rankingRules?.length ? list(s.rankingRules, 'ranking_rules') : DEFAULT_RANKING_RULES;
   parseRankingRules(rankingRules);
+  const languages = checkLanguages(s.languages);
   const searchable = s.searchableAttributes?.length ? list(s.searchableAttributes, 'searchable_attributes') : ['*'];
   return {
     searchableAttributes: searchable.includes('*') ? ['*'] : [...new Set(searchable)],
@@ -39,10 +41,14 @@ export function checkSettings(s: EngineSettings): EngineSettings {
     synonyms: s.synonyms ?? {},
     oneWaySynonyms: s.oneWaySynonyms ?? {},
     typoTolerance: { enabled: typo.enabled !== false, minWordSizeForTypos: { oneTypo: one, twoTypos: two } },
+    // only when set, so the settings (and shape) of an index without languages stay as they were
+    ...(languages.length ? { languages } : {}),
   };
 }
 
 /** What the segments were built for; a change of it means re-indexing. */
 export function shapeOf(s: EngineSettings): string {
-  return JSON.stringify({ searchable: s.searchableAttributes, filterable: [...s.filterableAttributes].sort() });
+  const shape: Record<string, unknown> = { searchable: s.searchableAttributes, filterable: [...s.filterableAttributes].sort() };
+  if (s.languages?.length) shape.languages = s.languages;
+  return JSON.stringify(shape);
 }

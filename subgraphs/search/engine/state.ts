@@ -1,5 +1,6 @@
 // What a search reads of an engine (search.ts takes this, SegmentedEngine implements it): the
 // settings in compiled form, the segments, and the document store.
+import type { Analyzer } from './analyzer.js';
 import type { Bitset } from './bitset.js';
 import type { MatchScratch } from './match.js';
 import type { SynonymIndex } from './query.js';
@@ -12,6 +13,8 @@ export interface EngineState {
   rules: Rule[];
   stopWords: Set<string>;
   synonyms: SynonymIndex;
+  /** the index's language pipeline (DEFAULT_ANALYZER without languages) */
+  analyzer: Analyzer;
   segments: Segment[];
   alive: Bitset;
   nextId: number;

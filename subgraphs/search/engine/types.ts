@@ -22,6 +22,8 @@ export interface EngineSettings {
   /** one-way synonyms: term → terms it also matches */
   oneWaySynonyms: Record<string, string[]>;
   typoTolerance: TypoTolerance;
+  /** language pipeline (analyzer.ts); absent or [] = the default tokenizer rule */
+  languages?: string[];
 }
 
 export interface SearchRequest {

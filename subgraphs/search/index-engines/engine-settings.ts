@@ -20,6 +20,8 @@ export function toEngineSettings(stored: IndexSettingsData): EngineSettings {
         twoTypos: s.typo_tolerance.min_word_size_for_typos.two_typos,
       },
     },
+    // only when set: the key of an index without languages stays what it was
+    ...(s.languages?.length ? { languages: s.languages } : {}),
   };
 }
 

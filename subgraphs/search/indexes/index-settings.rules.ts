@@ -4,6 +4,8 @@
 // Settings are stored with the REST contract's snake_case keys, exactly as the client names them,
 // so an error's `parameter` (settings.ranking_rules) matches what the client wrote.
 import { DomainError } from '../../../lib/errors.js';
+import { checkLanguages } from '../engine/analyzer.js';
+import { EngineError } from '../engine/types.js';
 
 export interface TypoToleranceSettings {
   enabled: boolean;
@@ -21,6 +23,8 @@ export interface IndexSettingsData {
   /** term → terms it also matches (not the other way round) */
   one_way_synonyms: Record<string, string[]>;
   typo_tolerance: TypoToleranceSettings;
+  /** language pipeline of the index (docs/search.md, Languages); absent on indexes made before it existed */
+  languages?: string[];
 }
 
 export type IndexSettingsPatch = Partial<Omit<IndexSettingsData, 'typo_tolerance'>> & {
@@ -41,6 +45,7 @@ export function defaultSettings(): IndexSettingsData {
     synonyms: {},
     one_way_synonyms: {},
     typo_tolerance: { enabled: true, min_word_size_for_typos: { one_typo: 5, two_typos: 9 } },
+    languages: [],
   };
 }
 
@@ -73,6 +78,7 @@ const KEY_ALIASES: Record<string, keyof IndexSettingsData> = {
   oneWaySynonyms: 'one_way_synonyms',
   typo_tolerance: 'typo_tolerance',
   typoTolerance: 'typo_tolerance',
+  languages: 'languages',
 };
 
 function fail(parameter: string, message: string): never {
@@ -91,6 +97,16 @@ function stringList(value: unknown, parameter: string): string[] {
     if (!isAttributeName(v)) fail(parameter, `${parameter} must contain only non-empty strings of at most ${MAX_STRING} characters (got ${JSON.stringify(v)})`);
   }
   return [...new Set(value as string[])];
+}
+
+/** Language codes the analyzer knows (engine/analyzer.ts); an engine error becomes a 400 naming the setting. */
+function languages(value: unknown, parameter: string): string[] {
+  try {
+    return checkLanguages(value);
+  } catch (e) {
+    if (e instanceof EngineError) fail(parameter, e.message);
+    throw e;
+  }
 }
 
 function rankingRules(value: unknown, parameter: string): string[] {
@@ -198,6 +214,9 @@ export function parseSettingsPatch(input: unknown, parameter = 'settings'): Inde
         break;
       case 'typo_tolerance':
         out[key] = typoTolerance(value, p);
+        break;
+      case 'languages':
+        out[key] = languages(value, p);
         break;
     }
   }

@@ -67,6 +67,8 @@ export class IndexSettings {
   @Field(() => GraphQLJSONObject, { description: 'term → array of equivalent terms' }) synonyms!: Record<string, string[]>;
   @Field(() => GraphQLJSONObject, { description: 'term → terms it also matches (one direction only)' }) oneWaySynonyms!: Record<string, string[]>;
   @Field(() => TypoTolerance) typoTolerance!: TypoTolerance;
+  @Field(() => [String], { description: 'language pipeline: one stemming language (en, de, fr, es, it, pt, nl, ru, sv, no, da, fi, hu, ro, tr) and/or segmented ones (zh, ja, th); [] = the default tokenizer' })
+  languages!: string[];
 }
 
 @ObjectType()
@@ -107,7 +109,7 @@ export class Index {
 
 /** The API shows the settings as the engine runs them (camelCase, defaults filled in). */
 export function toIndexSettings(s: IndexSettingsData): IndexSettings {
-  return toEngineSettings(s);
+  return { ...toEngineSettings(s), languages: s.languages ?? [] };
 }
 
 export function toIndex(e: IndexRecord): Index {
