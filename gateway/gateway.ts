@@ -43,7 +43,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const keys = new ApiKeyVerifier((appId, hash) => platform.verifyApiKey(appId, hash), infra.rateLimiter, infra.usage, {
     ttlMs: cfg.apiKeyCacheTtlMs,
   });
-  const authenticator = createAuthenticator({ jwtSecret: cfg.jwtSecret, keys });
+  const authenticator = createAuthenticator({ jwtSecret: cfg.jwt, keys });
   const invalidations = listenForKeyInvalidations(infra.pubsub, keys, log);
 
   let apiSchema: GraphQLSchema | undefined;
@@ -184,7 +184,7 @@ function rejectAuth(res: import('node:http').ServerResponse, auth: Extract<AuthR
   const status = statusOf(auth.code);
   const headers: Record<string, string> = {};
   if (auth.code === 'RATE_LIMITED' && auth.rateLimit) headers['retry-after'] = String(Math.max(1, Math.ceil(auth.rateLimit.resetMs / 1000)));
-  sendJson(res, status, { errors: [{ message: auth.message, extensions: { code: auth.code, status } }] }, headers);
+  sendJson(res, status, { errors: [{ message: auth.message, extensions: { code: auth.code, status, ...(auth.reason ? { reason: auth.reason } : {}) } }] }, headers);
 }
 
 function lowerCaseKeys(o: Record<string, unknown>): Record<string, string | undefined> {

@@ -25,7 +25,11 @@ export interface Config {
   redisUrl?: string;
   jwtSecret: string;
   jwtSecretIsDefault: boolean;
+  /** JWT rules (docs/security.md): keys by `kid`, lifetime cap, optional iss/aud */
+  jwt: JwtConfig;
   internalSecret: string;
+  /** TRUSTED_PROXIES: CIDRs whose X-Forwarded-For is believed (empty: none; the socket peer is the client) */
+  trustedProxies: string[];
   apiKeyCacheTtlMs: number;
   maxQueryDepth: number;
   maxQueryCost: number;
@@ -60,7 +64,68 @@ export interface Config {
   mailDkimPublicKey?: string;
 }
 
-const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me';
+export const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me';
+/** Secrets shorter than this are refused in production (HS256 wants a key as long as its hash). */
+export const MIN_SECRET_BYTES = 32;
+
+export interface JwtConfig {
+  /** the secrets a token may be signed with, by `kid`; `current` is used when a token has no kid */
+  keys: { kid: string; secret: string; notAfterSec?: number }[];
+  currentKid: string;
+  /** the longest a token may live: exp - (iat ?? now), seconds */
+  maxLifetimeSec: number;
+  issuer?: string;
+  audience?: string;
+}
+
+/**
+ * NODE_ENV=production refuses a secret that is unset, the public development default, or too short,
+ * with one line naming the variable (as MASTER_KEY already is, lib/crypto.ts).
+ */
+export function requireProductionSecret(env: NodeJS.ProcessEnv, name: string, devDefaults: string[]): void {
+  const v = env[name];
+  if (!v) throw new ConfigError(name, 'is required when NODE_ENV=production (at least 32 random bytes: `openssl rand -base64 32`)');
+  if (devDefaults.includes(v)) throw new ConfigError(name, 'is the public development default; set a secret of your own when NODE_ENV=production');
+  if (Buffer.byteLength(v, 'utf8') < MIN_SECRET_BYTES) throw new ConfigError(name, `must be at least ${MIN_SECRET_BYTES} bytes when NODE_ENV=production`);
+}
+
+/** JWT_SECRET (kid JWT_KID, default "k1"), JWT_SECRET_PREVIOUS (kid JWT_PREVIOUS_KID, accepted until JWT_PREVIOUS_UNTIL). */
+function jwtConfig(env: NodeJS.ProcessEnv, secret: string): JwtConfig {
+  const currentKid = env.JWT_KID?.trim() || 'k1';
+  const keys: JwtConfig['keys'] = [{ kid: currentKid, secret }];
+  const previous = env.JWT_SECRET_PREVIOUS;
+  if (previous) {
+    const kid = env.JWT_PREVIOUS_KID?.trim();
+    if (!kid) throw new ConfigError('JWT_PREVIOUS_KID', 'is required with JWT_SECRET_PREVIOUS (the kid its tokens carry)');
+    if (kid === currentKid) throw new ConfigError('JWT_PREVIOUS_KID', `must differ from JWT_KID ("${currentKid}")`);
+    const until = env.JWT_PREVIOUS_UNTIL?.trim();
+    const ms = until ? Date.parse(until) : NaN;
+    if (!until || !Number.isFinite(ms)) throw new ConfigError('JWT_PREVIOUS_UNTIL', 'is required with JWT_SECRET_PREVIOUS: the end of its grace period (ISO 8601 date-time)');
+    keys.push({ kid, secret: previous, notAfterSec: Math.floor(ms / 1000) });
+  }
+  return {
+    keys,
+    currentKid,
+    maxLifetimeSec: envInt(env, 'JWT_MAX_LIFETIME_SEC', 86_400),
+    issuer: env.JWT_ISSUER?.trim() || undefined,
+    audience: env.JWT_AUDIENCE?.trim() || undefined,
+  };
+}
+
+/** TRUSTED_PROXIES: comma-separated IPs or CIDRs. */
+function trustedProxies(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.TRUSTED_PROXIES?.trim();
+  if (!raw) return [];
+  return raw.split(',').map((entry) => {
+    const v = entry.trim();
+    const [addr, bits] = v.split('/');
+    const kind = isIP(addr);
+    const n = Number(bits);
+    const ok = kind !== 0 && (bits === undefined || (/^\d{1,3}$/.test(bits) && n >= 0 && n <= (kind === 6 ? 128 : 32)));
+    if (!ok) throw new ConfigError('TRUSTED_PROXIES', `"${v}" is not an IP address or CIDR (e.g. 10.0.0.0/8)`);
+    return v;
+  });
+}
 
 function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -134,6 +199,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('LOG_LEVEL', `"${logLevel}" must be one of debug, info, warn, error, silent`);
   }
   const jwtSecret = env.JWT_SECRET || DEV_JWT_SECRET;
+  const production = env.NODE_ENV === 'production';
+  if (production) {
+    requireProductionSecret(env, 'JWT_SECRET', [DEV_JWT_SECRET]);
+    requireProductionSecret(env, 'INTERNAL_SECRET', [`internal:${DEV_JWT_SECRET}`]);
+    if (env.INTERNAL_SECRET === env.JWT_SECRET) throw new ConfigError('INTERNAL_SECRET', 'must differ from JWT_SECRET (a token signer must not be able to sign tenant headers)');
+    if (env.JWT_SECRET_PREVIOUS) requireProductionSecret(env, 'JWT_SECRET_PREVIOUS', [DEV_JWT_SECRET]);
+  }
   return {
     host,
     gatewayPort,
@@ -147,6 +219,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     jwtSecret,
     jwtSecretIsDefault: !env.JWT_SECRET,
+    jwt: jwtConfig(env, jwtSecret),
+    trustedProxies: trustedProxies(env),
     // The internal secret signs the tenant context the gateway sends to subgraphs. Unset, it is
     // derived from the JWT secret so that separately started processes still agree.
     internalSecret: env.INTERNAL_SECRET || `internal:${jwtSecret}`,
@@ -160,7 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailSpfInclude: dnsName(env, 'MAIL_SPF_INCLUDE', '_spf.mail.example.com'),
     mailDkimSelector: dnsName(env, 'MAIL_DKIM_SELECTOR', 'sg1'),
     mailDkimPublicKey: env.MAIL_DKIM_PUBLIC_KEY?.trim() || undefined,
-    production: env.NODE_ENV === 'production',
+    production,
     masterKey: env.MASTER_KEY ? parseKey32(env.MASTER_KEY, 'MASTER_KEY') : undefined,
     previousMasterKeys: (env.MASTER_KEY_PREVIOUS ?? '')
       .split(',')

@@ -4,14 +4,14 @@ import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '../../lib/errors.js';
 import type { TenantContext } from '../../lib/tenant.js';
 import type { RateLimitResult } from '../../lib/rate-limit.js';
-import { looksLikeJwt, verifyJwt } from './jwt.js';
+import { looksLikeJwt, verifyJwt, type JwtRules } from './jwt.js';
 import type { ApiKeyVerifier } from './api-key.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
 export type AuthResult =
   | { ok: true; tenant: TenantContext; rateLimit?: RateLimitResult }
-  | { ok: false; code: ErrorCode; message: string; rateLimit?: RateLimitResult };
+  | { ok: false; code: ErrorCode; message: string; rateLimit?: RateLimitResult; reason?: string };
 
 function header(h: Headers, name: string): string | undefined {
   const v = h[name];
@@ -23,7 +23,7 @@ export interface Authenticator {
   authenticate(headers: Headers, clientIp: string | undefined): Promise<AuthResult>;
 }
 
-export function createAuthenticator(opts: { jwtSecret: string; keys: ApiKeyVerifier }): Authenticator {
+export function createAuthenticator(opts: { jwtSecret: string | JwtRules; keys: ApiKeyVerifier }): Authenticator {
   return {
     async authenticate(headers, clientIp) {
       const requestId = header(headers, 'x-request-id') ?? randomUUID();
@@ -39,7 +39,7 @@ export function createAuthenticator(opts: { jwtSecret: string; keys: ApiKeyVerif
 
       if (jwt) {
         const r = verifyJwt(jwt, opts.jwtSecret);
-        if (!r.ok) return { ok: false, code: 'INVALID_TOKEN', message: `Bearer token rejected: ${r.reason.replace(/_/g, ' ')}` };
+        if (!r.ok) return { ok: false, code: 'INVALID_TOKEN', message: `Bearer token rejected: ${r.reason.replace(/_/g, ' ')}`, reason: r.reason };
         if (r.claims.platform && platformCode && r.claims.platform !== platformCode) {
           return { ok: false, code: 'FORBIDDEN', message: 'This token is scoped to another platform' };
         }

@@ -1,6 +1,10 @@
-// HS256 JWTs (CONTRACT: sub = user unique id, scope = space-separated scopes, exp honoured).
-// Small enough to own: one algorithm, constant-time comparison, no `alg` negotiation.
+// HS256 JWTs (CONTRACT: sub = user unique id, scope = space-separated scopes, exp required).
+// Small enough to own: one algorithm, constant-time comparison, no `alg` negotiation. The rules
+// (docs/security.md, "JWT"): exp required and at most maxLifetimeSec after iat (or now); nbf
+// honoured; iss/aud checked when configured; the header's `kid` picks the secret (current, or a
+// previous one until the end of its grace period), a token without kid is checked with the current.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { JwtConfig } from '../../lib/config.js';
 
 export interface JwtClaims {
   sub: string;
@@ -8,17 +12,39 @@ export interface JwtClaims {
   exp?: number;
   nbf?: number;
   iat?: number;
+  iss?: string;
+  aud?: string | string[];
   /** optional: restricts the token to one platform code */
   platform?: string;
   [k: string]: unknown;
 }
 
-export type JwtResult = { ok: true; claims: JwtClaims; scopes: string[] } | { ok: false; reason: 'malformed' | 'bad_signature' | 'expired' | 'not_yet_valid' | 'unsupported_alg' | 'missing_sub' };
+export type JwtFailure =
+  | 'malformed'
+  | 'bad_signature'
+  | 'expired'
+  | 'not_yet_valid'
+  | 'unsupported_alg'
+  | 'missing_sub'
+  | 'missing_exp'
+  | 'lifetime_too_long'
+  | 'unknown_kid'
+  | 'bad_issuer'
+  | 'bad_audience';
+
+export type JwtResult = { ok: true; claims: JwtClaims; scopes: string[] } | { ok: false; reason: JwtFailure };
+
+/** What verifyJwt checks against: the config's `jwt`, or a bare secret (kid "k1", 24 h cap). */
+export type JwtRules = Pick<JwtConfig, 'keys' | 'maxLifetimeSec'> & Partial<Pick<JwtConfig, 'issuer' | 'audience' | 'currentKid'>>;
+
+export function jwtRules(secretOrRules: string | JwtRules): JwtRules {
+  return typeof secretOrRules === 'string' ? { keys: [{ kid: 'k1', secret: secretOrRules }], currentKid: 'k1', maxLifetimeSec: 86_400 } : secretOrRules;
+}
 
 const b64 = (buf: Buffer | string) => Buffer.from(buf).toString('base64url');
 
-export function signJwt(claims: JwtClaims, secret: string): string {
-  const head = b64(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+export function signJwt(claims: JwtClaims, secret: string, kid?: string): string {
+  const head = b64(JSON.stringify({ alg: 'HS256', typ: 'JWT', ...(kid ? { kid } : {}) }));
   const body = b64(JSON.stringify(claims));
   const sig = createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url');
   return `${head}.${body}.${sig}`;
@@ -28,11 +54,12 @@ export function looksLikeJwt(token: string): boolean {
   return token.split('.').length === 3 && token.startsWith('eyJ');
 }
 
-export function verifyJwt(token: string, secret: string, nowSec = Math.floor(Date.now() / 1000)): JwtResult {
+export function verifyJwt(token: string, secretOrRules: string | JwtRules, nowSec = Math.floor(Date.now() / 1000)): JwtResult {
+  const rules = jwtRules(secretOrRules);
   const parts = token.split('.');
   if (parts.length !== 3) return { ok: false, reason: 'malformed' };
   const [head, body, sig] = parts;
-  let header: { alg?: string };
+  let header: { alg?: string; kid?: unknown };
   let claims: JwtClaims;
   try {
     header = JSON.parse(Buffer.from(head, 'base64url').toString('utf8'));
@@ -42,11 +69,23 @@ export function verifyJwt(token: string, secret: string, nowSec = Math.floor(Dat
   }
   if (!header || typeof header !== 'object' || !claims || typeof claims !== 'object') return { ok: false, reason: 'malformed' };
   if (header.alg !== 'HS256') return { ok: false, reason: 'unsupported_alg' };
-  const expected = createHmac('sha256', secret).update(`${head}.${body}`).digest();
+  const kid = header.kid === undefined ? (rules.currentKid ?? rules.keys[0]?.kid) : header.kid;
+  const key = rules.keys.find((k) => k.kid === kid);
+  // a previous secret past its grace period is as unknown as a kid never configured
+  if (!key || (key.notAfterSec !== undefined && nowSec >= key.notAfterSec)) return { ok: false, reason: 'unknown_kid' };
+  const expected = createHmac('sha256', key.secret).update(`${head}.${body}`).digest();
   const given = Buffer.from(sig, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
-  if (typeof claims.exp === 'number' && nowSec >= claims.exp) return { ok: false, reason: 'expired' };
+  if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) return { ok: false, reason: 'missing_exp' };
+  if (nowSec >= claims.exp) return { ok: false, reason: 'expired' };
   if (typeof claims.nbf === 'number' && nowSec < claims.nbf) return { ok: false, reason: 'not_yet_valid' };
+  const issuedAt = typeof claims.iat === 'number' && claims.iat <= nowSec ? claims.iat : nowSec;
+  if (claims.exp - issuedAt > rules.maxLifetimeSec) return { ok: false, reason: 'lifetime_too_long' };
+  if (rules.issuer !== undefined && claims.iss !== rules.issuer) return { ok: false, reason: 'bad_issuer' };
+  if (rules.audience !== undefined) {
+    const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (!aud.includes(rules.audience)) return { ok: false, reason: 'bad_audience' };
+  }
   if (typeof claims.sub !== 'string' || !claims.sub) return { ok: false, reason: 'missing_sub' };
   const scopes = typeof claims.scope === 'string' ? claims.scope.split(/\s+/).filter(Boolean) : [];
   return { ok: true, claims, scopes };

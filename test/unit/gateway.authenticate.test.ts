@@ -102,12 +102,15 @@ describe('createAuthenticator', () => {
 
   test.each([
     ['expired', () => userJwt({ exp: nowSec() - 1 }), 'Bearer token rejected: expired'],
-    ['another secret', () => signJwt({ sub: 'usr_1' }, 'wrong-secret'), 'Bearer token rejected: bad signature'],
+    ['another secret', () => signJwt({ sub: 'usr_1', exp: nowSec() + 60 }, 'wrong-secret'), 'Bearer token rejected: bad signature'],
     ['not yet valid', () => userJwt({ nbf: nowSec() + 600 }), 'Bearer token rejected: not yet valid'],
-    ['without sub', () => signJwt({ sub: '' }, JWT_SECRET), 'Bearer token rejected: missing sub'],
-  ])('a JWT %s → INVALID_TOKEN', async (_name, token, message) => {
+    ['without sub', () => signJwt({ sub: '', exp: nowSec() + 600 }, JWT_SECRET), 'Bearer token rejected: missing sub'],
+    ['without exp', () => signJwt({ sub: 'usr_1' }, JWT_SECRET), 'Bearer token rejected: missing exp'],
+    ['living longer than the cap', () => userJwt({ exp: nowSec() + 30 * 86_400 }), 'Bearer token rejected: lifetime too long'],
+  ])('a JWT %s → INVALID_TOKEN with its typed reason', async (_name, token, message) => {
     const { auth } = setup();
-    expect(await auth.authenticate({ authorization: `Bearer ${token()}` }, undefined)).toEqual({ ok: false, code: 'INVALID_TOKEN', message });
+    const reason = message.replace('Bearer token rejected: ', '').replace(/ /g, '_');
+    expect(await auth.authenticate({ authorization: `Bearer ${token()}` }, undefined)).toEqual({ ok: false, code: 'INVALID_TOKEN', message, reason });
   });
 
   test('an API key via X-Api-Key → kind key with the key’s tenant', async () => {

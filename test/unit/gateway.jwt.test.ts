@@ -1,6 +1,7 @@
-// gateway/auth/jwt.ts: HS256 only, constant-time signature check, exp/nbf honoured, sub required.
+// gateway/auth/jwt.ts: HS256 only, constant-time signature check, exp required and capped, nbf honoured,
+// iss/aud when configured, kid rotation, sub required.
 import { createHmac } from 'node:crypto';
-import { looksLikeJwt, signJwt, verifyJwt } from '../../gateway/auth/jwt.js';
+import { looksLikeJwt, signJwt, verifyJwt, type JwtRules } from '../../gateway/auth/jwt.js';
 
 const SECRET = 'unit-jwt-secret';
 const NOW = 1_736_942_400; // 2025-01-15T12:00:00Z, in seconds
@@ -28,13 +29,13 @@ describe('signJwt / verifyJwt', () => {
   });
 
   test('a token made by another HS256 implementation verifies', () => {
-    const token = rawToken({ typ: 'JWT', alg: 'HS256' }, { sub: 'usr_2', iat: NOW });
+    const token = rawToken({ typ: 'JWT', alg: 'HS256' }, { sub: 'usr_2', iat: NOW, exp: NOW + 60 });
     expect(verifyJwt(token, SECRET, NOW)).toMatchObject({ ok: true, claims: { sub: 'usr_2' }, scopes: [] });
   });
 
   test('scope parsing: extra whitespace, tabs, empty, missing, non-string', () => {
     const scopes = (scope: unknown) => {
-      const r = verifyJwt(rawToken({ alg: 'HS256' }, { sub: 'u', scope }), SECRET, NOW);
+      const r = verifyJwt(rawToken({ alg: 'HS256' }, { sub: 'u', scope, exp: NOW + 60 }), SECRET, NOW);
       return r.ok ? r.scopes : r.reason;
     };
     expect(scopes('  a:read   b:write\tc:x\n')).toEqual(['a:read', 'b:write', 'c:x']);
@@ -51,7 +52,7 @@ describe('signJwt / verifyJwt', () => {
   });
 
   test('not yet valid: nbf is inclusive', () => {
-    const token = signJwt({ sub: 'u', nbf: NOW }, SECRET);
+    const token = signJwt({ sub: 'u', nbf: NOW, exp: NOW + 60 }, SECRET);
     expect(verifyJwt(token, SECRET, NOW - 1)).toEqual({ ok: false, reason: 'not_yet_valid' });
     expect(verifyJwt(token, SECRET, NOW).ok).toBe(true);
   });
@@ -70,7 +71,7 @@ describe('signJwt / verifyJwt', () => {
   });
 
   test('bad signature: another secret, tampered claims, truncated or empty signature', () => {
-    const token = signJwt({ sub: 'usr_1', scope: 'products:read' }, SECRET);
+    const token = signJwt({ sub: 'usr_1', scope: 'products:read', exp: NOW + 60 }, SECRET);
     expect(verifyJwt(token, 'other-secret', NOW)).toEqual({ ok: false, reason: 'bad_signature' });
     const [head, , sig] = token.split('.');
     const widened = `${head}.${b64({ sub: 'usr_1', scope: 'products:read admin' })}.${sig}`;
@@ -85,9 +86,9 @@ describe('signJwt / verifyJwt', () => {
   });
 
   test('missing or empty sub', () => {
-    expect(verifyJwt(signJwt({ scope: 'a' } as never, SECRET), SECRET, NOW)).toEqual({ ok: false, reason: 'missing_sub' });
-    expect(verifyJwt(signJwt({ sub: '' }, SECRET), SECRET, NOW)).toEqual({ ok: false, reason: 'missing_sub' });
-    expect(verifyJwt(rawToken({ alg: 'HS256' }, { sub: 42 }), SECRET, NOW)).toEqual({ ok: false, reason: 'missing_sub' });
+    expect(verifyJwt(signJwt({ scope: 'a', exp: NOW + 60 } as never, SECRET), SECRET, NOW)).toEqual({ ok: false, reason: 'missing_sub' });
+    expect(verifyJwt(signJwt({ sub: '', exp: NOW + 60 }, SECRET), SECRET, NOW)).toEqual({ ok: false, reason: 'missing_sub' });
+    expect(verifyJwt(rawToken({ alg: 'HS256' }, { sub: 42, exp: NOW + 60 }), SECRET, NOW)).toEqual({ ok: false, reason: 'missing_sub' });
   });
 
   test('malformed tokens', () => {
@@ -104,6 +105,53 @@ describe('signJwt / verifyJwt', () => {
   test('a header that is JSON null is malformed, not a TypeError', () => {
     expect(verifyJwt(`${b64('null')}.${b64({ sub: 'u' })}.x`, SECRET, NOW)).toEqual({ ok: false, reason: 'malformed' });
     expect(verifyJwt(rawToken({ alg: 'HS256' }, null as unknown as object), SECRET, NOW)).toEqual({ ok: false, reason: 'malformed' });
+  });
+});
+
+describe('JWT rules (issue 12): exp required and capped, iss/aud, kid rotation', () => {
+  const rules: JwtRules = {
+    keys: [
+      { kid: 'k2', secret: 'new-secret' },
+      { kid: 'k1', secret: SECRET, notAfterSec: NOW + 3600 },
+    ],
+    currentKid: 'k2',
+    maxLifetimeSec: 86_400,
+  };
+
+  test('a token without exp → missing_exp, even when validly signed', () => {
+    expect(verifyJwt(signJwt({ sub: 'u', iat: NOW }, 'new-secret', 'k2'), rules, NOW)).toEqual({ ok: false, reason: 'missing_exp' });
+    expect(verifyJwt(rawToken({ alg: 'HS256' }, { sub: 'u', exp: 'tomorrow' }), SECRET, NOW)).toEqual({ ok: false, reason: 'missing_exp' });
+  });
+
+  test('a lifetime over the cap → lifetime_too_long (from iat, or from now without iat)', () => {
+    expect(verifyJwt(signJwt({ sub: 'u', iat: NOW, exp: NOW + 86_400 }, SECRET), SECRET, NOW).ok).toBe(true);
+    expect(verifyJwt(signJwt({ sub: 'u', iat: NOW, exp: NOW + 86_401 }, SECRET), SECRET, NOW)).toEqual({ ok: false, reason: 'lifetime_too_long' });
+    expect(verifyJwt(signJwt({ sub: 'u', exp: NOW + 10 * 86_400 }, SECRET), SECRET, NOW)).toEqual({ ok: false, reason: 'lifetime_too_long' });
+    // an iat in the future does not buy a longer life
+    expect(verifyJwt(signJwt({ sub: 'u', iat: NOW + 86_000, exp: NOW + 90_000 }, SECRET), SECRET, NOW)).toEqual({ ok: false, reason: 'lifetime_too_long' });
+  });
+
+  test('the kid picks the secret; no kid means the current one', () => {
+    expect(verifyJwt(signJwt({ sub: 'u', exp: NOW + 60 }, 'new-secret', 'k2'), rules, NOW).ok).toBe(true);
+    expect(verifyJwt(signJwt({ sub: 'u', exp: NOW + 60 }, 'new-secret'), rules, NOW).ok).toBe(true);
+    expect(verifyJwt(signJwt({ sub: 'u', exp: NOW + 60 }, SECRET), rules, NOW)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyJwt(signJwt({ sub: 'u', exp: NOW + 60 }, SECRET, 'k2'), rules, NOW)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyJwt(signJwt({ sub: 'u', exp: NOW + 60 }, 'new-secret', 'k9'), rules, NOW)).toEqual({ ok: false, reason: 'unknown_kid' });
+  });
+
+  test('the previous secret is accepted until the end of its grace period, then its kid is unknown', () => {
+    const old = signJwt({ sub: 'u', exp: NOW + 7200 }, SECRET, 'k1');
+    expect(verifyJwt(old, rules, NOW).ok).toBe(true);
+    expect(verifyJwt(old, rules, NOW + 3600)).toEqual({ ok: false, reason: 'unknown_kid' });
+  });
+
+  test('iss and aud are checked only when configured', () => {
+    const strict: JwtRules = { ...rules, issuer: 'https://id.example.com', audience: 'supergraph' };
+    const ok = signJwt({ sub: 'u', exp: NOW + 60, iss: 'https://id.example.com', aud: ['other', 'supergraph'] }, 'new-secret', 'k2');
+    expect(verifyJwt(ok, strict, NOW).ok).toBe(true);
+    expect(verifyJwt(signJwt({ sub: 'u', exp: NOW + 60, aud: 'supergraph' }, 'new-secret', 'k2'), strict, NOW)).toEqual({ ok: false, reason: 'bad_issuer' });
+    expect(verifyJwt(signJwt({ sub: 'u', exp: NOW + 60, iss: 'https://id.example.com', aud: 'x' }, 'new-secret', 'k2'), strict, NOW)).toEqual({ ok: false, reason: 'bad_audience' });
+    expect(verifyJwt(signJwt({ sub: 'u', exp: NOW + 60, iss: 'anyone' }, 'new-secret', 'k2'), rules, NOW).ok).toBe(true);
   });
 });
 

@@ -164,3 +164,57 @@ describe('domain verification settings', () => {
     expect(() => loadConfig({ MAIL_SPF_INCLUDE: 'not a name' })).toThrow(/^MAIL_SPF_INCLUDE:/);
   });
 });
+
+// issue 12 item 1: no public defaults in production
+describe('NODE_ENV=production refuses development secrets', () => {
+  const strong = 'x'.repeat(40);
+  const base = { NODE_ENV: 'production', JWT_SECRET: strong, INTERNAL_SECRET: 'y'.repeat(40) };
+
+  test('strong, distinct secrets start', () => {
+    expect(loadConfig(base).production).toBe(true);
+  });
+
+  test.each([
+    ['JWT_SECRET unset', { JWT_SECRET: undefined }, 'JWT_SECRET', /is required/],
+    ['JWT_SECRET the development default', { JWT_SECRET: 'dev-only-jwt-secret-change-me' }, 'JWT_SECRET', /development default/],
+    ['JWT_SECRET too short', { JWT_SECRET: 'short-secret' }, 'JWT_SECRET', /at least 32 bytes/],
+    ['INTERNAL_SECRET unset', { INTERNAL_SECRET: undefined }, 'INTERNAL_SECRET', /is required/],
+    ['INTERNAL_SECRET the derived development default', { INTERNAL_SECRET: 'internal:dev-only-jwt-secret-change-me' }, 'INTERNAL_SECRET', /development default/],
+    ['INTERNAL_SECRET too short', { INTERNAL_SECRET: 'abc' }, 'INTERNAL_SECRET', /at least 32 bytes/],
+    ['INTERNAL_SECRET equal to JWT_SECRET', { INTERNAL_SECRET: strong }, 'INTERNAL_SECRET', /must differ/],
+  ])('%s → one line naming the variable', (_name, over, variable, message) => {
+    const env: NodeJS.ProcessEnv = { ...base, ...over };
+    for (const [k, v] of Object.entries(over)) if (v === undefined) delete env[k];
+    expect(expectConfigError(env, variable).message).toMatch(message);
+  });
+
+  test('outside production the defaults still work', () => {
+    expect(loadConfig({}).jwtSecretIsDefault).toBe(true);
+  });
+});
+
+describe('JWT rotation and TRUSTED_PROXIES settings', () => {
+  test('JWT_SECRET_PREVIOUS needs its kid and the end of its grace period', () => {
+    expectConfigError({ JWT_SECRET: 'a', JWT_SECRET_PREVIOUS: 'b' }, 'JWT_PREVIOUS_KID');
+    expectConfigError({ JWT_SECRET: 'a', JWT_SECRET_PREVIOUS: 'b', JWT_PREVIOUS_KID: 'k0' }, 'JWT_PREVIOUS_UNTIL');
+    expectConfigError({ JWT_SECRET: 'a', JWT_SECRET_PREVIOUS: 'b', JWT_PREVIOUS_KID: 'k1', JWT_PREVIOUS_UNTIL: '2030-01-01T00:00:00Z' }, 'JWT_PREVIOUS_KID');
+    const cfg = loadConfig({ JWT_SECRET: 'a', JWT_KID: 'k2', JWT_SECRET_PREVIOUS: 'b', JWT_PREVIOUS_KID: 'k1', JWT_PREVIOUS_UNTIL: '2030-01-01T00:00:00Z', JWT_MAX_LIFETIME_SEC: '3600' });
+    expect(cfg.jwt).toEqual({
+      keys: [
+        { kid: 'k2', secret: 'a' },
+        { kid: 'k1', secret: 'b', notAfterSec: Date.parse('2030-01-01T00:00:00Z') / 1000 },
+      ],
+      currentKid: 'k2',
+      maxLifetimeSec: 3600,
+      issuer: undefined,
+      audience: undefined,
+    });
+  });
+
+  test('TRUSTED_PROXIES takes IPs and CIDRs, refuses anything else', () => {
+    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.7,::1/128' }).trustedProxies).toEqual(['10.0.0.0/8', '192.168.1.7', '::1/128']);
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expectConfigError({ TRUSTED_PROXIES: '10.0.0.0/33' }, 'TRUSTED_PROXIES');
+    expectConfigError({ TRUSTED_PROXIES: 'lb.internal' }, 'TRUSTED_PROXIES');
+  });
+});
