@@ -23,6 +23,7 @@ import { SignedDataSource, type GatewayContext } from './data-source.js';
 import { limitError, measureOperation } from './limits.js';
 import { PlatformClient } from './platform-client.js';
 import { buildSubscriptionSchema, isSubscriptionOperation } from './subscriptions/schema.js';
+import { fullSchemaIntrospection, fullSdl } from './subscriptions/introspection.js';
 
 export const SUPERGRAPH_PATH = resolve(import.meta.dirname, '..', 'schema', 'supergraph.graphql');
 
@@ -70,7 +71,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     formatError: createErrorFormatter(log),
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    plugins: [limitsPlugin],
+    plugins: [limitsPlugin, fullSchemaIntrospection<GatewayContext>(() => subSchema)],
   });
 
   const runQuery = async (query: string, variables: Record<string, unknown>, ctx: GatewayContext) => {
@@ -109,6 +110,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
         if (!res.headersSent) sendJson(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] });
       });
       return;
+    }
+    if (path === '/graphql/schema.graphql' && subSchema) {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      return void res.end(fullSdl(subSchema));
     }
     if (path === '/health') return sendJson(res, 200, { status: 'ok', service: 'gateway', version: VERSION, timestamp: new Date().toISOString() });
     if (path === '/health/ready' || path === '/health/detailed') {

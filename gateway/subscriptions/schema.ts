@@ -1,15 +1,20 @@
 // Extend the gateway's API schema with the Subscription root: `subscribe` reads the tenant's topic,
 // the entity field resolves with a follow-up query through the gateway carrying the client's own
-// selection set (fragments included).
-import { GraphQLError, extendSchema, parse, print, Kind, type GraphQLSchema, type FieldNode, type GraphQLResolveInfo } from 'graphql';
+// selection set (fragments and variables included), shared by the subscribers of one event
+// (follow-up.ts). The same schema answers introspection (introspection.ts), so the Subscription root
+// is visible to GraphiQL, codegen and schema downloads.
+import { GraphQLError, extendSchema, parse, Kind, type GraphQLSchema, type GraphQLResolveInfo } from 'graphql';
 import { DomainError, toGraphQLError } from '../../lib/errors.js';
 import type { PubSub } from '../../lib/pubsub.js';
 import type { GatewayContext } from '../data-source.js';
 import { SUBSCRIPTION_SDL, SUBSCRIPTIONS } from './registry.js';
+import { buildFollowUp, callerKey, FollowUpShare } from './follow-up.js';
 
 export type RunQuery = (query: string, variables: Record<string, unknown>, ctx: GatewayContext) => Promise<{ data?: any; errors?: readonly unknown[] }>;
 
-export function buildSubscriptionSchema(apiSchema: GraphQLSchema, pubsub: PubSub, run: RunQuery): GraphQLSchema {
+export type FollowUpResult = Awaited<ReturnType<RunQuery>>;
+
+export function buildSubscriptionSchema(apiSchema: GraphQLSchema, pubsub: PubSub, run: RunQuery, share = new FollowUpShare<FollowUpResult>()): GraphQLSchema {
   const schema = extendSchema(apiSchema, parse(SUBSCRIPTION_SDL));
   const root = schema.getSubscriptionType()!.getFields();
   for (const def of SUBSCRIPTIONS) {
@@ -26,11 +31,9 @@ export function buildSubscriptionSchema(apiSchema: GraphQLSchema, pubsub: PubSub
     const eventType = schema.getType(def.eventType) as import('graphql').GraphQLObjectType;
     const link = def.link;
     eventType.getFields()[link.field].resolve = async (payload, _args, ctx: GatewayContext, info: GraphQLResolveInfo) => {
-      const node = info.fieldNodes[0] as FieldNode;
-      if (!node.selectionSet) return null;
-      const fragments = Object.values(info.fragments).map(print).join('\n');
-      const query = `query SubscriptionFollowUp($id: ${link.idType}) { ${link.query}(${link.idArg}: $id) ${print(node.selectionSet)} }\n${fragments}`;
-      const r = await run(query, { id: link.id(payload) }, ctx);
+      const f = buildFollowUp(info, link, link.id(payload));
+      if (!f) return null;
+      const r = await share.get(payload, callerKey(ctx.tenant), f, () => run(f.query, f.variables, ctx));
       if (r.errors?.length) {
         const notFound = r.errors.some((e: any) => typeof e?.extensions?.code === 'string' && e.extensions.status === 404);
         if (notFound) return null;

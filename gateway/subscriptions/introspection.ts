@@ -1,0 +1,47 @@
+// Introspection and the SDL show the whole schema: the gateway's query planner only knows the
+// federated API schema, so an operation that selects nothing but introspection fields (`__schema`,
+// `__type`, `__typename`) is answered from the schema extended with the Subscription root instead.
+import { execute, Kind, printSchema, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+
+function onlyIntrospection(set: SelectionSetNode, fragments: Map<string, SelectionSetNode>, seen = new Set<string>()): boolean {
+  return set.selections.every((s) => {
+    if (s.kind === Kind.FIELD) return s.name.value.startsWith('__');
+    if (s.kind === Kind.INLINE_FRAGMENT) return onlyIntrospection(s.selectionSet, fragments, seen);
+    if (seen.has(s.name.value)) return true;
+    seen.add(s.name.value);
+    const f = fragments.get(s.name.value);
+    return !!f && onlyIntrospection(f, fragments, seen);
+  });
+}
+
+export function isIntrospectionOnly(op: OperationDefinitionNode, fragments: Map<string, SelectionSetNode>): boolean {
+  return op.operation === 'query' && onlyIntrospection(op.selectionSet, fragments);
+}
+
+/** An Apollo plugin answering introspection-only queries from `schema()` (the full schema). */
+export function fullSchemaIntrospection<C extends BaseContext>(schema: () => GraphQLSchema | undefined): ApolloServerPlugin<C> {
+  return {
+    async requestDidStart() {
+      return {
+        async responseForOperation({ document, operation, request, contextValue, response }) {
+          const full = schema();
+          if (!full) return null;
+          const fragments = new Map<string, SelectionSetNode>();
+          for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d.selectionSet);
+          if (!isIntrospectionOnly(operation, fragments)) return null;
+          const result = await execute({ schema: full, document, operationName: request.operationName, variableValues: request.variables, contextValue });
+          return {
+            http: response.http,
+            body: { kind: 'single', singleResult: { data: result.data as Record<string, unknown>, ...(result.errors ? { errors: result.errors.map((e) => e.toJSON()) } : {}) } },
+          };
+        },
+      };
+    },
+  };
+}
+
+/** The SDL served at GET /graphql/schema.graphql: the federated API schema plus the Subscription root. */
+export function fullSdl(schema: GraphQLSchema): string {
+  return printSchema(schema);
+}
