@@ -82,7 +82,7 @@ describe('reservations', () => {
     expect(ok).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 201)) expect(r.body.errors[0].code).toBe('INVENTORY_RESERVED');
     expect((await inventory(t, p.id)).body.data.attributes).toMatchObject({ total_quantity: 1, reserved: 1, available: 0, in_stock: false });
-  });
+  }, 90_000);
 
   test('idempotent per order_id, INSUFFICIENT_INVENTORY vs INVENTORY_RESERVED, release, commit, fulfil', async () => {
     const t = await createTenant();

@@ -216,20 +216,23 @@ export async function levelsOfItem(em: EntityManager, part: AppPartition, item: 
 
 /**
  * Adds `delta` to the item's level at a location (a new row starts at 0), in one statement that
- * refuses to take the level below 0 unless `allowNegative`. Answers [before, after], or null when refused.
+ * refuses to take the level below 0 unless `allowNegative`. Answers [before, after], or null when
+ * refused (the caller throws, so its transaction rolls back a new row that would start below 0).
  */
 export async function addToLevel(em: EntityManager, part: AppPartition, item: ItemRef, levelId: string, locationId: string, delta: number, allowNegative: boolean): Promise<[number, number] | null> {
   const rows = await em.execute(
     `insert into "catalog"."inventory_levels" as l (id, app_id, environment, item_id, product_id, variant_id, location_id, quantity, updated_at)
-     select ?, ?, ?, ?, ?, ?, ?, ?::int, now() where ?::boolean or ?::int >= 0
+     values (?, ?, ?, ?, ?, ?, ?, ?::int, now())
      on conflict (item_id, location_id) do update set quantity = l.quantity + excluded.quantity, updated_at = now()
        where ?::boolean or l.quantity + excluded.quantity >= 0
      returning l.quantity`,
-    [levelId, part.appId, part.environment, itemIdOf(item), item.productId, item.variantId, locationId, delta, allowNegative, delta, allowNegative],
+    [levelId, part.appId, part.environment, itemIdOf(item), item.productId, item.variantId, locationId, delta, allowNegative],
     'all',
   );
   if (!rows.length) return null;
   const after = Number(rows[0].quantity);
+  // a new level row starts at `delta`: negative is refused here (the caller's transaction rolls back)
+  if (after < 0 && !allowNegative) return null;
   return [after - delta, after];
 }
 
