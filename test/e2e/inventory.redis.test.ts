@@ -33,14 +33,14 @@ maybe('stock alerts on two gateway processes over Redis', () => {
     const catalog = spawnScript('subgraphs/catalog/main.ts', env, 'inv-redis-catalog');
     procs.push(platform, catalog);
     await Promise.all([
-      waitFor(`http://127.0.0.1:${base + 1}/health/ready`, 60_000, platform),
-      waitFor(`http://127.0.0.1:${base + 3}/health/ready`, 60_000, catalog),
+      waitFor(`http://127.0.0.1:${base + 1}/health/ready`, 150_000, platform),
+      waitFor(`http://127.0.0.1:${base + 3}/health/ready`, 150_000, catalog),
     ]);
     const gwA = spawnScript('gateway/main.ts', { ...env, GATEWAY_PORT: String(base) }, 'inv-redis-gateway-a');
     const gwB = spawnScript('gateway/main.ts', { ...env, GATEWAY_PORT: String(base + 10) }, 'inv-redis-gateway-b');
     procs.push(gwA, gwB);
-    await Promise.all([waitFor(`http://127.0.0.1:${base}/health`, 60_000, gwA), waitFor(`http://127.0.0.1:${base + 10}/health`, 60_000, gwB)]);
-  }, 120_000);
+    await Promise.all([waitFor(`http://127.0.0.1:${base}/health`, 150_000, gwA), waitFor(`http://127.0.0.1:${base + 10}/health`, 150_000, gwB)]);
+  }, 400_000);
 
   afterAll(async () => {
     await Promise.all(procs.map((p) => stop(p)));
