@@ -87,7 +87,7 @@ try {
   };
 
   const hotRun = async (label: string, stock: number, reserveOne: (productId: string, client: number) => Promise<boolean>) => {
-    const p = (await call('POST', '/v1/products', kh(), doc('products', { name: `Hot ${label}`, sku: `HOT-${label}-${Date.now()}`, inventory: { quantity: stock } }))).data;
+    const p = (await call('POST', '/v1/products', kh(), doc('products', { name: `Hot ${label}`, sku: `HOT-${++order}-${Date.now()}`, inventory: { quantity: stock } }))).data;
     let ok = 0;
     let refused = 0;
     const samples: number[] = [];
