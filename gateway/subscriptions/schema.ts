@@ -19,13 +19,15 @@ export function buildSubscriptionSchema(apiSchema: GraphQLSchema, pubsub: PubSub
   const root = schema.getSubscriptionType()!.getFields();
   for (const def of SUBSCRIPTIONS) {
     const field = root[def.field];
-    field.subscribe = (_src, _args, ctx: GatewayContext) => {
+    field.subscribe = (_src, args: Record<string, unknown>, ctx: GatewayContext) => {
       const t = ctx.tenant;
       if (t.kind === 'anonymous') throw toGraphQLError(new DomainError('UNAUTHENTICATED'));
       if (!t.scopes.includes(def.scope)) throw toGraphQLError(new DomainError('INSUFFICIENT_SCOPE', `Missing scope: ${def.scope}`));
       const topic = def.topic(t);
       if (!topic) throw toGraphQLError(new DomainError('UNAUTHENTICATED', 'An API key is required for this subscription'));
-      return pubsub.subscribe(topic);
+      const events = pubsub.subscribe(topic);
+      const keep = def.filter;
+      return keep ? filtered(events, (p) => keep(p, args)) : events;
     };
     field.resolve = (payload) => payload;
     const eventType = schema.getType(def.eventType) as import('graphql').GraphQLObjectType;
@@ -43,6 +45,23 @@ export function buildSubscriptionSchema(apiSchema: GraphQLSchema, pubsub: PubSub
     };
   }
   return schema;
+}
+
+/** The events of `it` that `keep` accepts; closing it closes the topic's iterator. */
+function filtered(it: AsyncIterator<unknown>, keep: (payload: unknown) => boolean): AsyncIterableIterator<unknown> {
+  return {
+    async next() {
+      for (;;) {
+        const r = await it.next();
+        if (r.done || keep(r.value)) return r;
+      }
+    },
+    return: () => (it.return ? it.return() : Promise.resolve({ done: true as const, value: undefined })),
+    throw: (e: unknown) => (it.throw ? it.throw(e) : Promise.reject(e)),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }
 
 export function isSubscriptionOperation(doc: import('graphql').DocumentNode, operationName?: string | null): boolean {

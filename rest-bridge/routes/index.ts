@@ -17,6 +17,7 @@ import { PLATFORM_SERVICES_ROUTES } from './platform-services.routes.js';
 import { PLATFORM_TRANSFER_ROUTES } from './platform-transfers.routes.js';
 import { PLATFORM_BILLING_ROUTES } from './platform-billing.routes.js';
 import { PLATFORM_REPORTING_ROUTES } from './platform-reporting.routes.js';
+import { CATALOG_INVENTORY_ROUTES } from './catalog-inventory.routes.js';
 
 export const ROUTES: readonly Route[] = [
   ...PLATFORM_ROUTES,
@@ -34,6 +35,7 @@ export const ROUTES: readonly Route[] = [
   ...CATALOG_COLLECTION_ROUTES,
   ...CATALOG_VARIANT_ROUTES,
   ...CATALOG_SEARCH_ROUTES,
+  ...CATALOG_INVENTORY_ROUTES,
   ...SEARCH_ROUTES,
   ...AI_ROUTES,
 ];

@@ -13,6 +13,13 @@ export const CATALOG_ERRORS = registerErrors('catalog', {
   BUNDLE_INVALID: { status: 422, title: 'Bundle configuration invalid' },
   COLLECTION_NOT_FOUND: { status: 404, title: 'Collection not found' },
   SLUG_ALREADY_EXISTS: { status: 409, title: 'Slug already in use' },
+  // inventory (inventory/, locations/)
+  INSUFFICIENT_INVENTORY: { status: 409, title: 'Not enough stock available' },
+  INVENTORY_RESERVED: { status: 409, title: 'Stock reserved for other orders' },
+  RESERVATION_NOT_FOUND: { status: 404, title: 'Reservation not found' },
+  RESERVATION_NOT_ACTIVE: { status: 409, title: 'Reservation is not in a state that allows this' },
+  LOCATION_NOT_FOUND: { status: 404, title: 'Location not found' },
+  LOCATION_CODE_EXISTS: { status: 409, title: 'Location code already in use' },
 });
 
 declare module '../../lib/errors.js' {

@@ -26,3 +26,26 @@ export interface ProductEventPayload extends DomainEvent<ProductEventName> {
 }
 
 export const productEventsTopic = appTopic('product.events');
+
+// ── inventory (inventory/): stock events on their own topic, heard by the gateway's
+// inventoryEvents and inventoryAlerts subscriptions
+export const INVENTORY_EVENT_NAMES = ['inventory.adjusted', 'inventory.low_stock', 'inventory.out_of_stock'] as const;
+export type InventoryEventName = (typeof INVENTORY_EVENT_NAMES)[number];
+
+export interface InventoryEventPayload extends DomainEvent<InventoryEventName> {
+  productId: string;
+  variantId: string | null;
+  /** the location of the change; null when the change is not at one location (a reservation) */
+  locationId: string | null;
+  sku: string;
+  name: string;
+  /** available after the change (low_stock / out_of_stock: the spec's current_quantity) */
+  currentQuantity: number;
+  threshold: number | null;
+  /** inventory.adjusted: the level's change at the location, and the item's total on hand after it */
+  delta: number | null;
+  totalQuantity: number;
+  reason: string | null;
+}
+
+export const inventoryEventsTopic = appTopic('inventory.events');

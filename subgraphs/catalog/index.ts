@@ -12,13 +12,14 @@ import { PRODUCT_ENTITIES, PRODUCT_RESOLVERS } from './catalog-products.js';
 import { TAXONOMY_ENTITIES, TAXONOMY_RESOLVERS } from './taxonomy.js';
 import { createCatalogRuntime, type CatalogRuntime } from './runtime.js';
 import { startCatalogWorkers } from './workers.js';
+import { INVENTORY_ENTITIES, INVENTORY_RESOLVERS } from './catalog-inventory.js';
 
 export const catalog: SubgraphDefinition<CatalogLoaders, CatalogRuntime> = {
   name: 'catalog',
   dbSchema: 'catalog',
-  resolvers: [...PRODUCT_RESOLVERS, ...TAXONOMY_RESOLVERS] as unknown as SubgraphDefinition['resolvers'],
+  resolvers: [...PRODUCT_RESOLVERS, ...TAXONOMY_RESOLVERS, ...INVENTORY_RESOLVERS] as unknown as SubgraphDefinition['resolvers'],
   referenceResolvers: { ...productReference, ...appReference },
-  entities: [...PRODUCT_ENTITIES, ...TAXONOMY_ENTITIES],
+  entities: [...PRODUCT_ENTITIES, ...TAXONOMY_ENTITIES, ...INVENTORY_ENTITIES],
   migrations,
   eventTypes: [CATALOG_EVENT_TYPES],
   errorCodes: CATALOG_ERRORS,

@@ -85,6 +85,10 @@ export class ProductEntity extends AppScopedEntity {
   @Property({ type: 'integer', default: 0 })
   inventoryReserved: number & Opt = 0;
 
+  /** held by paid orders (committed reservations) until they are fulfilled: on hand, not available */
+  @Property({ type: 'integer', default: 0 })
+  inventoryCommitted: number & Opt = 0;
+
   @Property({ type: 'boolean', default: true })
   trackStock: boolean & Opt = true;
 

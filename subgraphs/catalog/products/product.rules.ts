@@ -40,14 +40,16 @@ export function checkAmount(amount: unknown, parameter: string): number {
 export interface StockRow {
   inventoryQuantity: number;
   inventoryReserved: number;
+  /** held by paid orders until fulfilled (inventory/) */
+  inventoryCommitted?: number;
   trackStock: boolean;
   allowBackorder: boolean;
   lowStockThreshold?: number | null;
 }
 
-/** available = quantity - reserved (never below 0); in stock unless tracked, exhausted and no backorders. */
+/** available = quantity - reserved - committed (never below 0); in stock unless tracked, exhausted and no backorders. */
 export function inventoryFlags(r: StockRow): { available: number; inStock: boolean; lowStock: boolean } {
-  const available = Math.max(0, r.inventoryQuantity - r.inventoryReserved);
+  const available = Math.max(0, r.inventoryQuantity - r.inventoryReserved - (r.inventoryCommitted ?? 0));
   const inStock = !r.trackStock || r.allowBackorder || available > 0;
   const lowStock = r.trackStock && r.lowStockThreshold != null && available < r.lowStockThreshold;
   return { available, inStock, lowStock };

@@ -14,6 +14,7 @@ import { checkBundle, productValues } from './product.checks.js';
 import { ProductEntity } from './product.entity.js';
 import type { CreateProductInput, UpdateProductInput } from './product.inputs.js';
 import { SkuEntity } from './sku.entity.js';
+import { alignDefaultLevel } from '../inventory/inventory.levels.js';
 
 /** The webhook `data` of a product event: a snapshot in the REST field names. */
 export function productEventData(p: ProductEntity): Record<string, unknown> {
@@ -131,6 +132,7 @@ export async function updateProduct(ctx: CatalogContext, id: string, input: Upda
     await checkBundle(em, p);
     p.updatedAt = new Date();
     await em.flush();
+    if (values.inventoryQuantity !== undefined) await alignDefaultLevel(em, part, { productId: p.id, variantId: null }, values.inventoryQuantity);
     await productEvent(em, part, events, 'product.updated', p);
     if (!wasActive && p.status === 'active') await productEvent(em, part, events, 'product.published', p);
     return p;

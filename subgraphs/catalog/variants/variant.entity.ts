@@ -37,6 +37,12 @@ export class VariantEntity extends AppScopedEntity {
   @Property({ type: 'integer', default: 0 })
   inventoryQuantity: number & Opt = 0;
 
+  @Property({ type: 'integer', default: 0 })
+  inventoryReserved: number & Opt = 0;
+
+  @Property({ type: 'integer', default: 0 })
+  inventoryCommitted: number & Opt = 0;
+
   @Property({ type: 'boolean', default: true })
   trackStock: boolean & Opt = true;
 

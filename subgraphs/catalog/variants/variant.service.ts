@@ -14,6 +14,7 @@ import type { EventLog } from '../events/catalog.events.js';
 import { requiredText } from '../request.js';
 import { MODIFIER_TYPES, VariantEntity, type ModifierType } from './variant.entity.js';
 import type { CreateVariantInput, PriceModifierInput, UpdateVariantInput } from './variant.inputs.js';
+import { alignDefaultLevel } from '../inventory/inventory.levels.js';
 
 export const MAX_VARIANTS = 100;
 
@@ -136,6 +137,7 @@ export async function updateVariant(ctx: CatalogContext, productId: string, vari
     if (input.inventory?.trackStock != null) variant.trackStock = input.inventory.trackStock;
     variant.updatedAt = new Date();
     await em.flush();
+    if (quantity !== undefined) await alignDefaultLevel(em, part, { productId: product.id, variantId: variant.id }, quantity);
     await variantEvent(em, part, events, 'variant.updated', variant);
     return variant;
   });

@@ -1,0 +1,250 @@
+// The raw statements of inventory: every change of an item's counters (products / variants:
+// inventory_quantity, inventory_reserved, inventory_committed) is ONE conditional statement, so two
+// writers can never both take the last unit (PostgreSQL re-checks the condition on the row version
+// the winner committed). Each statement names the tenant explicitly (appPartition).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppPartition } from '../../../lib/tenant-entity.js';
+
+/** A product (variantId null) or one of its variants: what holds stock. */
+export interface ItemRef {
+  productId: string;
+  variantId: string | null;
+}
+export const itemIdOf = (i: ItemRef): string => i.variantId ?? i.productId;
+
+/** An item's counters and what its alerts need. */
+export interface ItemState {
+  quantity: number;
+  reserved: number;
+  committed: number;
+  trackStock: boolean;
+  allowBackorder: boolean;
+  threshold: number | null;
+  sku: string;
+  name: string;
+}
+
+/** available as the counters see it: on hand minus held (never below 0). */
+export const availableOf = (s: ItemState): number => Math.max(0, s.quantity - s.reserved - s.committed);
+
+interface ItemSql {
+  /** `update … set` target with alias i */
+  table: string;
+  /** extra FROM (the product of a variant) */
+  from: string;
+  where: string;
+  backorder: string;
+  threshold: string;
+  name: string;
+}
+
+function itemSql(item: ItemRef): ItemSql {
+  return item.variantId
+    ? {
+        table: '"catalog"."product_variants" i',
+        from: 'from "catalog"."products" p',
+        where: 'i.app_id = ? and i.environment = ? and i.id = ? and p.id = i.product_id and p.deleted_at is null',
+        backorder: 'p.allow_backorder',
+        threshold: 'p.low_stock_threshold',
+        name: "p.name || ' / ' || i.name",
+      }
+    : {
+        table: '"catalog"."products" i',
+        from: '',
+        where: 'i.app_id = ? and i.environment = ? and i.id = ? and i.deleted_at is null',
+        backorder: 'i.allow_backorder',
+        threshold: 'i.low_stock_threshold',
+        name: 'i.name',
+      };
+}
+
+const stateCols = (s: ItemSql) =>
+  `i.inventory_quantity as quantity, i.inventory_reserved as reserved, i.inventory_committed as committed, i.track_stock as "trackStock",
+   ${s.backorder} as "allowBackorder", ${s.threshold} as threshold, i.sku, ${s.name} as name`;
+
+function toState(r: Record<string, unknown> | undefined): ItemState | null {
+  if (!r) return null;
+  return {
+    quantity: Number(r.quantity),
+    reserved: Number(r.reserved),
+    committed: Number(r.committed),
+    trackStock: !!r.trackStock,
+    allowBackorder: !!r.allowBackorder,
+    threshold: r.threshold == null ? null : Number(r.threshold),
+    sku: String(r.sku),
+    name: String(r.name),
+  };
+}
+
+const partArgs = (part: AppPartition, item: ItemRef) => [part.appId, part.environment, itemIdOf(item)];
+
+/** Lock the item's row for the transaction (every level write takes it first) and read its counters. */
+export async function lockItem(em: EntityManager, part: AppPartition, item: ItemRef): Promise<ItemState | null> {
+  const s = itemSql(item);
+  const from = s.from ? `, ${s.from.replace(/^from /, '')}` : '';
+  const rows = await em.execute(`select ${stateCols(s)} from ${s.table}${from} where ${s.where} for update of i`, partArgs(part, item), 'all');
+  return toState(rows[0]);
+}
+
+/** The item's counters without a lock (to classify a refused write, or to answer reads). */
+export async function readItem(em: EntityManager, part: AppPartition, item: ItemRef): Promise<ItemState | null> {
+  const s = itemSql(item);
+  const from = s.from ? `, ${s.from.replace(/^from /, '')}` : '';
+  const rows = await em.execute(`select ${stateCols(s)} from ${s.table}${from} where ${s.where}`, partArgs(part, item), 'all');
+  return toState(rows[0]);
+}
+
+/**
+ * Marks the item's active reservations whose expires_at has passed (as of the transaction's now())
+ * expired and gives their quantity back, in one statement; answers the quantity freed. Concurrent
+ * callers cannot free a reservation twice: the second waits for the row and finds it no longer active.
+ */
+export async function releaseExpired(em: EntityManager, part: AppPartition, item: ItemRef): Promise<number> {
+  const s = itemSql(item);
+  const rows = await em.execute(
+    `with x as (
+       update "catalog"."inventory_reservations" r set status = 'expired', updated_at = now()
+        where r.app_id = ? and r.environment = ? and r.item_id = ? and r.status = 'active' and r.expires_at <= now()
+       returning r.quantity, r.is_bundle),
+     f as (select coalesce(sum(quantity) filter (where not is_bundle), 0)::int as freed from x)
+     update ${s.table} set inventory_reserved = i.inventory_reserved - f.freed from f${s.from ? `, ${s.from.replace(/^from /, '')}` : ''}
+      where ${s.where} and f.freed > 0
+     returning f.freed`,
+    [...partArgs(part, item), ...partArgs(part, item)],
+    'all',
+  );
+  return rows.length ? Number(rows[0].freed) : 0;
+}
+
+export interface HoldInput {
+  reservationId: string;
+  orderId: string;
+  quantity: number;
+  expiresAt: Date;
+  parentId: string | null;
+}
+
+/**
+ * THE reservation statement: adds `quantity` to the item's reserved counter only when that much is
+ * available (or stock is not tracked, or backorders are allowed) and the order holds no live
+ * reservation of the item yet, and inserts the reservation row, all in one statement. Answers the
+ * counters after it, or null when nothing was held (the caller then says why).
+ */
+export async function holdStock(em: EntityManager, part: AppPartition, item: ItemRef, h: HoldInput): Promise<ItemState | null> {
+  const s = itemSql(item);
+  const itemId = itemIdOf(item);
+  const rows = await em.execute(
+    `with held as (
+       update ${s.table} set inventory_reserved = i.inventory_reserved + ? ${s.from}
+        where ${s.where}
+          and not exists (select 1 from "catalog"."inventory_reservations" e
+                           where e.app_id = i.app_id and e.environment = i.environment and e.item_id = i.id and e.order_id = ?
+                             and (e.status = 'committed' or (e.status = 'active' and e.expires_at > now())))
+          and (not i.track_stock or ${s.backorder} or i.inventory_quantity - i.inventory_reserved - i.inventory_committed >= ?)
+       returning ${stateCols(s)}),
+     ins as (
+       insert into "catalog"."inventory_reservations"
+         (id, app_id, environment, item_id, product_id, variant_id, parent_id, is_bundle, order_id, quantity, status, expires_at, created_at, updated_at)
+       select ?, ?, ?, ?, ?, ?, ?, false, ?, ?, 'active', ?, now(), now() from held
+       returning id)
+     select held.* from held, ins`,
+    [
+      h.quantity,
+      ...partArgs(part, item),
+      h.orderId,
+      h.quantity,
+      h.reservationId,
+      part.appId,
+      part.environment,
+      itemId,
+      item.productId,
+      item.variantId,
+      h.parentId,
+      h.orderId,
+      h.quantity,
+      h.expiresAt,
+    ],
+    'all',
+  );
+  return toState(rows[0]);
+}
+
+export interface CounterDelta {
+  quantity?: number;
+  reserved?: number;
+  committed?: number;
+}
+
+/**
+ * Applies deltas to the item's counters in one statement. With `keepAvailable`, only when on hand
+ * stays at or above what is held (reserved + committed), unless stock is untracked or backorders
+ * are allowed. Answers the counters after it, or null when refused (or no such item).
+ */
+export async function changeCounters(em: EntityManager, part: AppPartition, item: ItemRef, d: CounterDelta, keepAvailable: boolean): Promise<ItemState | null> {
+  const s = itemSql(item);
+  const dq = d.quantity ?? 0;
+  const dr = d.reserved ?? 0;
+  const dc = d.committed ?? 0;
+  const guard = keepAvailable
+    ? `and (not i.track_stock or ${s.backorder} or i.inventory_quantity + ? >= i.inventory_reserved + ? + i.inventory_committed + ?)`
+    : '';
+  const rows = await em.execute(
+    `update ${s.table} set inventory_quantity = i.inventory_quantity + ?, inventory_reserved = greatest(0, i.inventory_reserved + ?),
+            inventory_committed = greatest(0, i.inventory_committed + ?), updated_at = now() ${s.from}
+      where ${s.where} ${guard}
+      returning ${stateCols(s)}`,
+    [dq, dr, dc, ...partArgs(part, item), ...(keepAvailable ? [dq, dr, dc] : [])],
+    'all',
+  );
+  return toState(rows[0]);
+}
+
+export interface LevelRow {
+  locationId: string;
+  quantity: number;
+}
+
+/** The item's levels (under the item's lock when called inside a level write). */
+export async function levelsOfItem(em: EntityManager, part: AppPartition, item: ItemRef): Promise<LevelRow[]> {
+  const rows = await em.execute(
+    `select location_id as "locationId", quantity from "catalog"."inventory_levels" where app_id = ? and environment = ? and item_id = ?`,
+    partArgs(part, item),
+    'all',
+  );
+  return rows.map((r) => ({ locationId: String(r.locationId), quantity: Number(r.quantity) }));
+}
+
+/**
+ * Adds `delta` to the item's level at a location (a new row starts at 0), in one statement that
+ * refuses to take the level below 0 unless `allowNegative`. Answers [before, after], or null when
+ * refused (the caller throws, so its transaction rolls back a new row that would start below 0).
+ */
+export async function addToLevel(em: EntityManager, part: AppPartition, item: ItemRef, levelId: string, locationId: string, delta: number, allowNegative: boolean): Promise<[number, number] | null> {
+  const rows = await em.execute(
+    `insert into "catalog"."inventory_levels" as l (id, app_id, environment, item_id, product_id, variant_id, location_id, quantity, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?::int, now())
+     on conflict (item_id, location_id) do update set quantity = l.quantity + excluded.quantity, updated_at = now()
+       where ?::boolean or l.quantity + excluded.quantity >= 0
+     returning l.quantity`,
+    [levelId, part.appId, part.environment, itemIdOf(item), item.productId, item.variantId, locationId, delta, allowNegative],
+    'all',
+  );
+  if (!rows.length) return null;
+  const after = Number(rows[0].quantity);
+  // a new level row starts at `delta`: negative is refused here (the caller's transaction rolls back)
+  if (after < 0 && !allowNegative) return null;
+  return [after - delta, after];
+}
+
+/** Reservations held now: active and not past expires_at (whether or not the expiry job ran yet). */
+export async function heldNow(em: EntityManager, part: AppPartition, itemIds: string[]): Promise<Map<string, number>> {
+  const rows = await em.execute(
+    `select item_id as "itemId", coalesce(sum(quantity), 0)::int as held from "catalog"."inventory_reservations"
+      where app_id = ? and environment = ? and item_id in (select jsonb_array_elements_text(?::jsonb))
+        and status = 'active' and expires_at > now() and not is_bundle
+      group by item_id`,
+    [part.appId, part.environment, JSON.stringify(itemIds)],
+    'all',
+  );
+  return new Map(rows.map((r) => [String(r.itemId), Number(r.held)]));
+}

@@ -1,0 +1,228 @@
+// Reservations: hold stock for an order (one conditional statement per item; a bundle holds all its
+// required components in one transaction, all or nothing), release, commit when the order is paid
+// (reserved → committed: still on hand, no longer available), fulfil (committed stock leaves the
+// location, through the ledger). Expired reservations stop counting at expires_at: every hold first
+// gives back its item's expired reservations in the same transaction, reads count only those still
+// ahead, and the expiry job (reservation.expiry.ts) releases the rest.
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError } from '../../../lib/errors.js';
+import { newId } from '../../../lib/ids.js';
+import type { AppPartition } from '../../../lib/tenant-entity.js';
+import type { CatalogContext } from '../context.js';
+import { getProduct } from '../products/product.service.js';
+import { defaultLocation, locationsById } from '../locations/location.service.js';
+import { ReservationEntity, type ReservationStatus } from './inventory.entities.js';
+import type { InventoryEvents } from './inventory.events.js';
+import { applyLevelChange, inventoryWrite, lockForLevels, resolveItem } from './inventory.service.js';
+import { changeCounters, holdStock, readItem, releaseExpired, type ItemRef } from './inventory.repository.js';
+import { checkExpiry, checkInt, checkText } from './inventory.rules.js';
+
+export interface ReservationView {
+  id: string;
+  productId: string;
+  variantId: string | null;
+  quantity: number;
+  orderId: string;
+  status: ReservationStatus;
+  expiresAt: Date;
+  createdAt: Date;
+  /** a bundle's reservation: what each component holds */
+  components: ReservationView[] | null;
+}
+
+export interface ReserveInput {
+  quantity: number;
+  orderId: string;
+  expiresAt?: Date | null;
+  variantId?: string | null;
+}
+
+function view(r: ReservationEntity, children: ReservationEntity[] | null = null): ReservationView {
+  return {
+    id: r.id,
+    productId: r.productId,
+    variantId: r.variantId ?? null,
+    quantity: r.quantity,
+    orderId: r.orderId,
+    status: r.status,
+    expiresAt: r.expiresAt,
+    createdAt: r.createdAt,
+    components: children ? children.map((c) => view(c)) : null,
+  };
+}
+
+/** Why nothing was held: not enough on hand at all, or on hand but held by other orders. */
+async function refusal(em: EntityManager, part: AppPartition, item: ItemRef, q: number, parameter: string): Promise<DomainError> {
+  const s = await readItem(em, part, item);
+  if (!s) return new DomainError('PRODUCT_NOT_FOUND', `Product ${item.productId} not found`, { parameter });
+  const held = s.reserved + s.committed;
+  if (s.quantity - s.committed >= q && held > 0) {
+    return new DomainError('INVENTORY_RESERVED', `${s.quantity} on hand, ${held} of it reserved or committed for other orders; ${Math.max(0, s.quantity - held)} available`, { parameter });
+  }
+  return new DomainError('INSUFFICIENT_INVENTORY', `${Math.max(0, s.quantity - held)} available, ${q} requested`, { parameter });
+}
+
+/** The order's live reservation of an item (committed, or active and not past expires_at). */
+async function liveReservation(em: EntityManager, itemId: string, orderId: string): Promise<ReservationEntity | null> {
+  return em.findOne(ReservationEntity, { itemId, orderId, $or: [{ status: 'committed' }, { status: 'active', expiresAt: { $gt: new Date() } }] }, { refresh: true });
+}
+
+function sameOrder(existing: ReservationEntity, q: number): void {
+  if (existing.quantity !== q) {
+    throw new DomainError('VALIDATION_FAILED', `order ${existing.orderId} already holds ${existing.quantity} of this item (reservation ${existing.id}); release it to change the quantity`, { parameter: 'quantity' });
+  }
+}
+
+/** Hold one item for an order inside the caller's transaction; the reservation row, or a refusal. */
+async function holdItem(em: EntityManager, part: AppPartition, events: InventoryEvents, item: ItemRef, q: number, orderId: string, expiresAt: Date, parentId: string | null, parameter: string): Promise<ReservationEntity> {
+  await releaseExpired(em, part, item);
+  const id = newId('res');
+  const after = await holdStock(em, part, item, { reservationId: id, orderId, quantity: q, expiresAt, parentId });
+  if (!after) {
+    const existing = parentId ? null : await liveReservation(em, item.variantId ?? item.productId, orderId);
+    if (existing) return existing;
+    throw await refusal(em, part, item, q, parameter);
+  }
+  await events.crossings(em, part, item, { ...after, reserved: after.reserved - q }, after, null);
+  const now = new Date();
+  return Object.assign(new ReservationEntity(), { id, ...part, itemId: item.variantId ?? item.productId, productId: item.productId, variantId: item.variantId, parentId, isBundle: false, orderId, quantity: q, status: 'active', expiresAt, createdAt: now, updatedAt: now });
+}
+
+/** A concurrent request of the same order lost the race on the live-order index: the retry finds the winner's reservation. */
+async function onceMore<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof UniqueConstraintViolationException) return fn();
+    throw e;
+  }
+}
+
+export async function reserve(ctx: CatalogContext, productId: string, input: ReserveInput): Promise<ReservationView> {
+  const q = checkInt(input.quantity, 'quantity', 1);
+  const orderId = checkText(input.orderId, 'order_id', 200, true)!;
+  const expiresAt = checkExpiry(input.expiresAt);
+  const { item, bundle } = await resolveItem(ctx, productId, input.variantId);
+  if (bundle) return reserveBundle(ctx, productId, q, orderId, expiresAt);
+  return onceMore(() =>
+    inventoryWrite(ctx, async (em, part, events) => {
+      const r = await holdItem(em, part, events, item, q, orderId, expiresAt, null, 'quantity');
+      sameOrder(r, q);
+      return view(r);
+    }),
+  );
+}
+
+/** A bundle: one parent row and one held row per required component (ids in order, so bundles sharing components cannot deadlock). */
+async function reserveBundle(ctx: CatalogContext, bundleId: string, q: number, orderId: string, expiresAt: Date): Promise<ReservationView> {
+  const bundle = await getProduct(ctx, bundleId);
+  const items = (bundle.bundleItems ?? []).map((c, i) => ({ ...c, i })).filter((c) => c.required);
+  items.sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+  return onceMore(() =>
+    inventoryWrite(ctx, async (em, part, events) => {
+      await releaseExpired(em, part, { productId: bundleId, variantId: null });
+      const existing = await liveReservation(em, bundleId, orderId);
+      if (existing) {
+        sameOrder(existing, q);
+        return view(existing, await em.find(ReservationEntity, { parentId: existing.id }, { orderBy: { productId: 'asc' } }));
+      }
+      const parent = em.create(ReservationEntity, { ...part, itemId: bundleId, productId: bundleId, variantId: null, parentId: null, isBundle: true, orderId, quantity: q, status: 'active', expiresAt });
+      await em.flush();
+      const children: ReservationEntity[] = [];
+      for (const c of items) {
+        children.push(await holdItem(em, part, events, { productId: c.productId, variantId: null }, q * c.quantity, orderId, expiresAt, parent.id, `bundle_items[${c.i}].quantity`));
+      }
+      return view(parent, children);
+    }),
+  );
+}
+
+async function findReservation(em: EntityManager, id: string): Promise<ReservationEntity> {
+  const r = await em.findOne(ReservationEntity, { id, parentId: null }, { refresh: true });
+  if (!r) throw new DomainError('RESERVATION_NOT_FOUND', `Reservation ${id} not found`, { parameter: 'reservation_id' });
+  return r;
+}
+
+interface MovedRow {
+  itemId: string;
+  productId: string;
+  variantId: string | null;
+  quantity: number;
+  isBundle: boolean;
+  orderId: string;
+}
+
+/** Moves the reservation and its components from one status to another in one statement; the rows moved (empty: none was in `from`). */
+async function move(em: EntityManager, part: AppPartition, id: string, from: ReservationStatus, to: ReservationStatus, liveOnly: boolean): Promise<MovedRow[]> {
+  const rows = await em.execute(
+    `update "catalog"."inventory_reservations" set status = ?, updated_at = now()
+      where app_id = ? and environment = ? and (id = ? or parent_id = ?) and status = ? ${liveOnly ? 'and expires_at > now()' : ''}
+      returning item_id as "itemId", product_id as "productId", variant_id as "variantId", quantity, is_bundle as "isBundle", order_id as "orderId"`,
+    [to, part.appId, part.environment, id, id, from],
+    'all',
+  );
+  return (rows as MovedRow[]).map((r) => ({ ...r, quantity: Number(r.quantity) })).sort((a, b) => (a.itemId < b.itemId ? -1 : 1));
+}
+
+async function reload(em: EntityManager, id: string): Promise<ReservationView> {
+  const r = await findReservation(em, id);
+  const children = r.isBundle ? await em.find(ReservationEntity, { parentId: r.id }, { orderBy: { productId: 'asc' }, refresh: true }) : null;
+  return view(r, children);
+}
+
+/** DELETE /v1/inventory/reservations/:id: an active or committed reservation gives its stock back; releasing again answers it unchanged. */
+export async function release(ctx: CatalogContext, id: string): Promise<ReservationView> {
+  return inventoryWrite(ctx, async (em, part) => {
+    await findReservation(em, id);
+    for (const [from, counter] of [['active', 'reserved'], ['committed', 'committed']] as const) {
+      for (const r of await move(em, part, id, from, 'released', false)) {
+        if (!r.isBundle) await changeCounters(em, part, { productId: r.productId, variantId: r.variantId }, { [counter]: -r.quantity }, false);
+      }
+    }
+    return reload(em, id);
+  });
+}
+
+/** The order is paid: reserved → committed (on hand, not available, no longer expiring). Committing again answers it unchanged. */
+export async function commit(ctx: CatalogContext, id: string): Promise<ReservationView> {
+  return inventoryWrite(ctx, async (em, part) => {
+    const r = await findReservation(em, id);
+    const moved = await move(em, part, id, 'active', 'committed', true);
+    if (!moved.length) {
+      if (r.status === 'committed') return reload(em, id);
+      const why = r.status === 'active' ? 'expired' : r.status;
+      throw new DomainError('RESERVATION_NOT_ACTIVE', `Reservation ${id} is ${why}; only an active reservation can be committed`, { parameter: 'reservation_id' });
+    }
+    for (const m of moved) {
+      if (!m.isBundle) await changeCounters(em, part, { productId: m.productId, variantId: m.variantId }, { reserved: -m.quantity, committed: m.quantity }, false);
+    }
+    return reload(em, id);
+  });
+}
+
+/** The order ships: committed stock leaves `locationId` (the default location when absent), written to the ledger as `fulfillment`. */
+export async function fulfill(ctx: CatalogContext, id: string, locationId?: string | null): Promise<ReservationView> {
+  return inventoryWrite(ctx, async (em, part, events) => {
+    const r = await findReservation(em, id);
+    if (locationId) await locationsById(em, [locationId], () => 'location_id');
+    const moved = await move(em, part, id, 'committed', 'fulfilled', false);
+    if (!moved.length) {
+      if (r.status === 'fulfilled') return reload(em, id);
+      throw new DomainError('RESERVATION_NOT_ACTIVE', `Reservation ${id} is ${r.status}; commit it (the order is paid) before fulfilling`, { parameter: 'reservation_id' });
+    }
+    const loc = locationId ?? (await defaultLocation(em, part)).id;
+    for (const m of moved) {
+      if (m.isBundle) continue;
+      const item = { productId: m.productId, variantId: m.variantId };
+      const before = await lockForLevels(em, part, item);
+      await applyLevelChange(ctx, em, part, events, item, before, { locationId: loc, delta: -m.quantity, committed: -m.quantity, reason: 'fulfillment', reference: m.orderId, parameter: 'location_id' });
+    }
+    return reload(em, id);
+  });
+}
+
+/** GET /v1/inventory/reservations/:id */
+export async function getReservation(ctx: CatalogContext, id: string): Promise<ReservationView> {
+  return reload(ctx.em, id);
+}
