@@ -27,7 +27,8 @@ export function buildSubscriptionSchema(apiSchema: GraphQLSchema, pubsub: PubSub
     const link = def.link;
     eventType.getFields()[link.field].resolve = async (payload, _args, ctx: GatewayContext, info: GraphQLResolveInfo) => {
       const node = info.fieldNodes[0] as FieldNode;
-      if (!node.selectionSet) return null;
+      // an event without the linked entity (an AI event of another kind) links nothing
+      if (!node.selectionSet || link.id(payload) == null) return null;
       const fragments = Object.values(info.fragments).map(print).join('\n');
       const query = `query SubscriptionFollowUp($id: ${link.idType}) { ${link.query}(${link.idArg}: $id) ${print(node.selectionSet)} }\n${fragments}`;
       const r = await run(query, { id: link.id(payload) }, ctx);
