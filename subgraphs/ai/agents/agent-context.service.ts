@@ -4,6 +4,7 @@
 // prompt template takes the ranked contents (prompt.service.ts, agentContext).
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../../lib/errors.js';
+import { newId } from '../../../lib/ids.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import type { AiContext } from '../context.js';
 import { embed } from '../embeddings/embedding.service.js';
@@ -41,7 +42,7 @@ export async function addAgentContext(ctx: AiContext, agentId: string, input: Ag
     updatedAt: new Date(),
   };
   // one statement: a concurrent add of the same unique_id updates instead of failing
-  const row = await ctx.em.upsert(AgentContextEntity, { appId, environment, agentId, uniqueId, ...fields }, { onConflictFields: ['appId', 'environment', 'agentId', 'uniqueId'], onConflictExcludeFields: ['id', 'createdAt'] });
+  const row = await ctx.em.upsert(AgentContextEntity, { id: newId('actx'), createdAt: new Date(), appId, environment, agentId, uniqueId, ...fields }, { onConflictFields: ['appId', 'environment', 'agentId', 'uniqueId'], onConflictExcludeFields: ['id', 'createdAt'] });
   return toContext(row, null);
 }
 
