@@ -83,7 +83,7 @@ function scores(m: SoftmaxModel, x: Sparse): number[] {
   });
 }
 
-/** Trains the model; yields to the event loop between epochs so a long training does not hold the process. */
+/** Trains the model; yields to the event loop every 256 examples so a long training does not hold the process. */
 export async function train(examples: readonly { text: string; label: string }[], labels: readonly string[], o: TrainOptions = {}): Promise<SoftmaxModel> {
   const epochs = o.epochs ?? 60;
   const lr0 = o.learningRate ?? 1.0;
@@ -101,7 +101,8 @@ export async function train(examples: readonly { text: string; label: string }[]
     }
     await new Promise((r) => setImmediate(r));
     const lr = lr0 / (1 + epoch * 0.1);
-    for (const n of order) {
+    for (const [step, n] of order.entries()) {
+      if (step % 256 === 255) await new Promise((r) => setImmediate(r));
       const { x, y } = data[n];
       const p = softmax(scores(model, x));
       for (let k = 0; k < labels.length; k++) {
