@@ -35,7 +35,7 @@ export class RecRepository {
   }
 
   async strengths(users: string[]): Promise<{ user_id: string; item_id: string; strength: number }[]> {
-    return this.run(`select user_id, item_id, strength from ${S}.rec_user_items where app_id = ? and environment = ? and user_id in (select jsonb_array_elements_text(?::jsonb))`, [json(users)]);
+    return this.run(`select user_id, item_id, strength from ${S}.rec_user_items where app_id = ? and environment = ? and user_id = any(array(select jsonb_array_elements_text(?::jsonb)))`, [json(users)]);
   }
 
   async saveStrengths(rows: { u: string; i: string; s: number; t: string }[]): Promise<void> {
@@ -78,8 +78,12 @@ export class RecRepository {
 
   /** recomputes the top-k neighbours of `items`, and the scores others hold for `renormed` items */
   async refreshNeighbours(items: string[], renormed: string[], k: number): Promise<void> {
+    // the model tables change within this transaction before autovacuum has statistics for them: the
+    // planner then nests loops over rec_items for every pair (seconds per thousand pairs); hash joins
+    // are right for these set-wide statements
+    await this.em.execute('set local enable_nestloop = off', [], 'run');
     for (const chunk of chunks(items, 2_000)) {
-      await this.run(`delete from ${S}.rec_neighbors where app_id = ? and environment = ? and item_id in (select jsonb_array_elements_text(?::jsonb))`, [json(chunk)]);
+      await this.run(`delete from ${S}.rec_neighbors where app_id = ? and environment = ? and item_id = any(array(select jsonb_array_elements_text(?::jsonb)))`, [json(chunk)]);
       await this.run(
         `insert into ${S}.rec_neighbors (app_id, environment, item_id, neighbor_id, score)
          select ?, ?, item_id, other_id, score from (
@@ -88,22 +92,24 @@ export class RecRepository {
            from ${S}.rec_pairs p
            join ${S}.rec_items a on a.app_id = p.app_id and a.environment = p.environment and a.item_id = p.item_id
            join ${S}.rec_items b on b.app_id = p.app_id and b.environment = p.environment and b.item_id = p.other_id
-           where p.app_id = ? and p.environment = ? and p.item_id in (select jsonb_array_elements_text(?::jsonb)) and p.dot > 0 and a.norm2 > 0 and b.norm2 > 0) t
+           where p.app_id = ? and p.environment = ? and p.item_id = any(array(select jsonb_array_elements_text(?::jsonb))) and p.dot > 0 and a.norm2 > 0 and b.norm2 > 0) t
          where rn <= ?`,
         [this.p.appId, this.p.environment, json(chunk), k],
       );
     }
-    if (!renormed.length) return;
-    await this.run(
+    if (renormed.length) {
+      await this.run(
       `update ${S}.rec_neighbors n set score = p.dot / sqrt(a.norm2 * b.norm2)
        from ${S}.rec_pairs p, ${S}.rec_items a, ${S}.rec_items b
-       where n.app_id = ? and n.environment = ? and n.neighbor_id in (select jsonb_array_elements_text(?::jsonb))
-         and not n.item_id in (select jsonb_array_elements_text(?::jsonb))
+       where n.app_id = ? and n.environment = ? and n.neighbor_id = any(array(select jsonb_array_elements_text(?::jsonb)))
+         and not n.item_id = any(array(select jsonb_array_elements_text(?::jsonb)))
          and p.app_id = n.app_id and p.environment = n.environment and p.item_id = n.item_id and p.other_id = n.neighbor_id
          and a.app_id = n.app_id and a.environment = n.environment and a.item_id = n.item_id
          and b.app_id = n.app_id and b.environment = n.environment and b.item_id = n.neighbor_id`,
-      [json(renormed), json(items)],
-    );
+        [json(renormed), json(items)],
+      );
+    }
+    await this.em.execute('set local enable_nestloop = on', [], 'run');
   }
 
   async saveModel(lastEventId: string, added: number): Promise<number> {
@@ -138,7 +144,7 @@ export class RecRepository {
   }
 
   items(ids: string[]): Promise<{ item_id: string; popularity: number; attributes: Record<string, unknown> }[]> {
-    return this.run(`select item_id, popularity, attributes from ${S}.rec_items where app_id = ? and environment = ? and item_id in (select jsonb_array_elements_text(?::jsonb))`, [json(ids)]);
+    return this.run(`select item_id, popularity, attributes from ${S}.rec_items where app_id = ? and environment = ? and item_id = any(array(select jsonb_array_elements_text(?::jsonb)))`, [json(ids)]);
   }
 
   popular(limit: number, filters: Record<string, unknown>): Promise<{ item_id: string; popularity: number; attributes: Record<string, unknown> }[]> {
