@@ -54,13 +54,23 @@ type SearchTaskEvent {
   task: SearchTask
 }
 
-"""An AI event of the calling app (batch.completed: status completed or failed)"""
+"""An AI event of the calling app (batch.completed: status completed or failed; classifier.trained: status succeeded or failed)"""
 type AiEvent {
   event: String!
   occurredAt: DateTimeISO!
-  batchId: ID!
-  operation: String!
+  """batch.completed"""
+  batchId: ID
+  """batch.completed"""
+  operation: String
   status: String!
+  """classifier.trained"""
+  classifierId: ID
+  """classifier.trained"""
+  trainingId: ID
+  """classifier.trained: the version of the model the training produced"""
+  modelVersion: Int
+  """classifier.trained: accuracy on the training's held-out split"""
+  accuracy: Float
   """The batch with its results, resolved through the supergraph (needs a registered user's JWT beside the key)"""
   batch: AiBatch
 }

@@ -33,7 +33,10 @@ export function buildSubscriptionSchema(apiSchema: GraphQLSchema, pubsub: PubSub
     const eventType = schema.getType(def.eventType) as import('graphql').GraphQLObjectType;
     const link = def.link;
     eventType.getFields()[link.field].resolve = async (payload, _args, ctx: GatewayContext, info: GraphQLResolveInfo) => {
-      const f = buildFollowUp(info, link, link.id(payload));
+      // an event without the linked entity (an AI event of another kind) links nothing
+      const id = link.id(payload);
+      if (id == null) return null;
+      const f = buildFollowUp(info, link, id);
       if (!f) return null;
       const r = await share.get(payload, callerKey(ctx.tenant), f, () => run(f.query, f.variables, ctx));
       if (r.errors?.length) {

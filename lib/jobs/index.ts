@@ -41,7 +41,7 @@ import { JobWorker, type JobWorkerOptions } from './worker.js';
 export { JobEntity, JOB_STATUSES, type JobStatus } from './job.entity.js';
 export { jobsTableDdl } from './ddl.js';
 export { DEFAULT_BACKOFF, retryDelayMs, type Backoff } from './backoff.js';
-export { cancelJob, findJob, listJobs, lockJobKey, purgeJobs, retryJob, type JobQuery } from './store.js';
+export { cancelJob, findJob, listJobs, lockJobKey, purgeJobs, releaseDedupe, retryJob, type JobQuery } from './store.js';
 export type { SqlClient } from './sql.js';
 export { JobWorker, type JobWorkerOptions } from './worker.js';
 export * from './types.js';

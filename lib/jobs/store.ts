@@ -61,6 +61,15 @@ export async function lockJobKey(tx: SqlClient, schema: string, key: string): Pr
   await sqlRows(tx, 'select pg_advisory_xact_lock(hashtextextended($1, 0))', [`${schema}.jobs:${key}`]);
 }
 
+/**
+ * Lets enqueue add a job with `job`'s dedupe key again while `job` runs: a job that reads "all work
+ * so far" when it starts calls this first, so work accepted after that point gets a successor
+ * (which the job key runs after it) instead of being deduplicated against a job that already read.
+ */
+export async function releaseDedupe(db: SqlClient, schema: string, jobId: string): Promise<void> {
+  await sqlRows(db, `update ${jobsTable(schema)} set dedupe_key = null where id = $1`, [jobId]);
+}
+
 /** Insert one job in `tx` (the caller's transaction: the job commits with the change that asked for it). */
 export async function insertJob<P>(tx: SqlClient, schema: string, spec: JobSpec<P>): Promise<Job<P> | null> {
   const t = jobsTable(schema);

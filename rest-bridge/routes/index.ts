@@ -1,6 +1,7 @@
 // THE route table: every documented REST path the bridge serves, split per service.
 import type { Route } from '../types.js';
 import { AI_ROUTES } from './ai.routes.js';
+import { AI_CUSTOM_ROUTES } from './ai-custom.routes.js';
 import { CATALOG_ROUTES } from './catalog.routes.js';
 import { CATALOG_CATEGORY_ROUTES } from './catalog-categories.routes.js';
 import { CATALOG_PRICING_ROUTES } from './catalog-pricing.routes.js';
@@ -38,4 +39,5 @@ export const ROUTES: readonly Route[] = [
   ...CATALOG_INVENTORY_ROUTES,
   ...SEARCH_ROUTES,
   ...AI_ROUTES,
+  ...AI_CUSTOM_ROUTES,
 ];

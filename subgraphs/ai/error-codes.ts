@@ -10,6 +10,13 @@ export const AI_ERRORS = registerErrors('ai', {
   text_too_long: { status: 400, title: 'Input text exceeds the maximum length' },
   invalid_language: { status: 400, title: 'Language code not supported' },
   batch_not_found: { status: 404, title: 'Batch not found' },
+  // custom classifiers, prompts, agent context (docs/ai.md, document 2 part II)
+  'invalid-uuid-format': { status: 400, title: 'unique_id is not a valid UUID' },
+  classifier_not_found: { status: 404, title: 'Custom classifier does not exist' },
+  training_not_found: { status: 404, title: 'Classifier training not found' },
+  classifier_not_trained: { status: 409, title: 'Classifier has no trained model yet' },
+  prompt_not_found: { status: 404, title: 'Prompt does not exist' },
+  missing_placeholder: { status: 422, title: 'A placeholder of the prompt has no value' },
 });
 
 declare module '../../lib/errors.js' {

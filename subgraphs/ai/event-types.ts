@@ -6,9 +6,14 @@ export const AI_EVENT_TYPES = defineEventTypes('ai', ['batch.completed', 'modera
 export type AiEventName = (typeof AI_EVENT_TYPES.names)[number];
 
 export interface AiEventPayload extends DomainEvent<AiEventName> {
-  batchId: string;
-  operation: string;
+  batchId?: string;
+  operation?: string;
   status: string;
+  // classifier.trained
+  classifierId?: string;
+  trainingId?: string;
+  modelVersion?: number | null;
+  accuracy?: number | null;
 }
 
 export const aiEventsTopic = appTopic('ai.events');

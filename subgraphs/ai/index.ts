@@ -22,16 +22,30 @@ import { TranslationResolver } from './translation/translation.js';
 import { AiWebhookResolver } from './webhooks/ai-webhook.js';
 import { ProductModerationResolver, productReference, ProductRef } from './products/product-moderation.js';
 import { migrations } from './migrations/index.js';
+// custom classifiers, recommendations, prompts, agent context
+import { ClassifierEntity, ClassifierTrainingEntity } from './classifiers/classifier.entity.js';
+import { ClassifierResolver } from './classifiers/classifier.resolver.js';
+import { classifierTrainJobKind } from './classifiers/classifier.job.js';
+import { RecEventEntity, RecItemEntity, RecModelEntity, RecNeighborEntity, RecPairEntity, RecUserItemEntity } from './recommendations/recommendation.entity.js';
+import { RecommendationResolver } from './recommendations/recommendation.resolver.js';
+import { recRefreshJobKind } from './recommendations/recommendation.job.js';
+import { PromptEntity, PromptExecutionEntity, RenderedPromptEntity } from './prompts/prompt.entity.js';
+import { PromptResolver } from './prompts/prompt.resolver.js';
+import { AgentContextEntity } from './agents/agent-context.entity.js';
+import { AgentContextResolver } from './agents/agent-context.resolver.js';
+
+const AI_II_RESOLVERS = [ClassifierResolver, RecommendationResolver, PromptResolver, AgentContextResolver] as const;
+const AI_II_ENTITIES = [ClassifierEntity, ClassifierTrainingEntity, RecEventEntity, RecUserItemEntity, RecItemEntity, RecPairEntity, RecNeighborEntity, RecModelEntity, PromptEntity, RenderedPromptEntity, PromptExecutionEntity, AgentContextEntity];
 import { aiHealth, createAiRuntime, type AiRuntime } from './runtime.js';
 
 export const ai: SubgraphDefinition<AiLoaders, AiRuntime> = {
   name: 'ai',
   dbSchema: 'ai',
-  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver, ProductModerationResolver],
+  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver, ProductModerationResolver, ...AI_II_RESOLVERS],
   // Product is the catalog's entity; this subgraph only adds fields to it
   orphanedTypes: [ProductRef],
   referenceResolvers: { ...identityReference, ...appReference, ...productReference },
-  entities: [IdentityEntity, AiBatchEntity, JobEntity, ...webhookEntities],
+  entities: [IdentityEntity, AiBatchEntity, JobEntity, ...webhookEntities, ...AI_II_ENTITIES],
   migrations,
   errorCodes: AI_ERRORS,
   eventTypes: [AI_EVENT_TYPES],
@@ -41,7 +55,7 @@ export const ai: SubgraphDefinition<AiLoaders, AiRuntime> = {
   runtime: createAiRuntime,
   // batches run on the kernel job queue (ai.jobs); the webhook sender delivers AI events
   workers: async (deps) => {
-    const jobs = await startJobWorker(deps, { schema: 'ai', kinds: [batchJobKind(deps)] });
+    const jobs = await startJobWorker(deps, { schema: 'ai', kinds: [batchJobKind(deps), classifierTrainJobKind(deps), recRefreshJobKind(deps)] });
     await deps.runtime.webhooks.start();
     return [jobs, { stop: () => deps.runtime.webhooks.stop() }];
   },

@@ -14,6 +14,8 @@ import { Apertium } from './models/apertium.js';
 import { HASHED_MODEL } from './models/hashed-embeddings.js';
 import { OnnxModelDirectory } from './models/onnx-embeddings.js';
 import { TextModelPool } from './models/text-model-pool.js';
+import { ClassifierModelCache } from './classifiers/model-cache.js';
+import { loadLlmConfig, type LlmConfig } from './prompts/llm.client.js';
 
 export interface AiRuntime {
   cfg: AiConfig;
@@ -26,6 +28,10 @@ export interface AiRuntime {
   webhooks: WebhookRuntime;
   webhookSecrets: SecretBox;
   allowPrivateNetwork: boolean;
+  /** trained custom-classifier models of this process, by classifier and version */
+  classifierModels: ClassifierModelCache;
+  /** the OpenAI-compatible endpoint prompts execute against (AI_LLM_*) */
+  llm: LlmConfig;
 }
 
 export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime<AiRuntime>> {
@@ -56,6 +62,8 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     webhooks,
     webhookSecrets,
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
+    classifierModels: new ClassifierModelCache(),
+    llm: loadLlmConfig(),
   };
   return {
     value,

@@ -68,6 +68,11 @@ export default async function globalSetup() {
     SEARCH_WEBHOOK_BACKOFF_MS: '200',
     SEARCH_TASK_LEASE_MS: '3000',
     SEARCH_POLL_MS: '200',
+    // prompt execution: the chat-completions server of test/harness/llm-server.ts (started by the tests that need it)
+    AI_LLM_BASE_URL: `http://127.0.0.1:${BASE + 54}/v1`,
+    AI_LLM_API_KEY: 'test-llm-key',
+    AI_LLM_MODEL: 'test-chat',
+    AI_LLM_TIMEOUT_MS: '1500',
   };
   const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', 'stack.log'));
   const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), ['--import', '@swc-node/register/esm-register', 'scripts/start-all.ts'], {

@@ -13,6 +13,7 @@ import { createTenant, jsonApi, mintToken, rest, type HttpResult, type Tenant, u
 import { ensureServiceResources, SERVICE_BODIES, SERVICE_PARAM_FIXTURES, serviceScope } from './platform-services.fixtures.js';
 import { ensureTaxonomyResources, TAXONOMY_BODIES, TAXONOMY_ROUTE_FIXTURES, TAXONOMY_UPDATE_BODIES } from './catalog-taxonomy.fixtures.js';
 import { ensureProductResources, PRODUCT_BODIES, PRODUCT_ROUTE_BODIES, PRODUCT_ROUTE_FIXTURES, PRODUCT_UPDATE_BODIES } from './catalog-products.fixtures.js';
+import { AI_CUSTOM_BODIES, AI_CUSTOM_PARAM_FIXTURES, AI_CUSTOM_ROUTE_FIXTURES } from './ai-custom.fixtures.js';
 
 /** Every scope a key may carry (CONTRACT.md, Authentication). */
 export const KEY_SCOPES = ['products:read', 'products:write', 'search:read', 'search:write', 'ai:read', 'ai:write'] as const;
@@ -321,6 +322,7 @@ export const PARAM_FIXTURES: Record<string, ParamFixture> = {
   },
   invoice_id: { value: (t) => t.invoiceId!, foreignCode: 'INVOICE_NOT_FOUND' },
   platform_code: { value: (t) => t.platformCode, foreignCode: 'PLATFORM_NOT_FOUND' },
+  ...AI_CUSTOM_PARAM_FIXTURES,
 };
 
 /** The smallest valid body of each JSON:API type; unique values, so the row can be called repeatedly. */
@@ -364,6 +366,7 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   batch_requests: () => ({ operation: 'sentiment', inputs: ['Lovely day.', 'Awful traffic.'] }),
   // a data.type two services share: `<service>/<type>` picks the service's own body
   'ai/webhooks': () => ({ url: 'http://127.0.0.1:9/hook', events: ['batch.completed'], secret: 'security-fixture-secret' }),
+  ...AI_CUSTOM_BODIES,
 };
 
 /** Create a resource through REST once per tenant and remember its id under `name`. */
@@ -397,6 +400,7 @@ const extraApp: ParamFixture = {
 export const ROUTE_PARAM_FIXTURES: { path: RegExp; method?: string; param: string; fixture: ParamFixture }[] = [
   ...TAXONOMY_ROUTE_FIXTURES,
   ...PRODUCT_ROUTE_FIXTURES,
+  ...AI_CUSTOM_ROUTE_FIXTURES,
   { path: /^\/platforms\/:pid\//, param: 'pid', fixture: { value: (t) => t.platformCode, foreignCode: 'PLATFORM_NOT_FOUND' } },
   { path: /^\/platforms\/:pid\/accounts\/:id$/, param: 'id', fixture: { value: (t) => t.accountUrlId, foreignCode: 'ACCOUNT_NOT_FOUND' } },
   { path: /^\/accounts\/:url_id\/apps\/:id(\/|$)/, param: 'id', fixture: extraApp },

@@ -43,7 +43,8 @@ export function listEmbeddingModels(ctx: AiContext): EmbeddingModel[] {
   return [{ name: HASHED_MODEL, kind: 'builtin', dimensions: HASHED_DIMENSIONS }, ...onnx];
 }
 
-async function embed(ctx: AiContext, texts: string[], model: string | null | undefined): Promise<Embedded> {
+/** Vectors of `texts` (L2-normalised) with the named model, hashed-ngrams-384 when absent; also used by agent context. */
+export async function embed(ctx: AiContext, texts: string[], model: string | null | undefined): Promise<Embedded> {
   const name = model ?? HASHED_MODEL;
   if (name === HASHED_MODEL) {
     const r = await runModel(ctx, 'hashedEmbed', { texts });

@@ -9,6 +9,8 @@ import { AI_PLAN_LIMITS, isAiPlan, type AiPlan, type AiPlanLimits } from './plan
 
 /** Analysis computes and stores nothing: reading is enough (docs/ai.md, Scopes). */
 export const AI_READ = 'ai:read';
+/** Creating what the app keeps (classifiers, prompts, agent context, recommendation events) needs ai:write. */
+export const AI_WRITE = 'ai:write';
 
 export function planLimits(ctx: AiContext): AiPlanLimits & { plan: AiPlan } {
   const p = (ctx.tenant.plan ?? '').toLowerCase();
@@ -21,8 +23,8 @@ export function planLimits(ctx: AiContext): AiPlanLimits & { plan: AiPlan } {
  * (rate_limit_exceeded with the wait in meta.retryAfterMs), then the total characters of `texts`
  * (text_too_long naming `parameter` and the limit).
  */
-export async function admitTextCall(ctx: AiContext, texts: readonly string[], parameter: string): Promise<IdentityEntity> {
-  const identity = await requireRegisteredUser(ctx, AI_READ);
+export async function admitTextCall(ctx: AiContext, texts: readonly string[], parameter: string, scope: string = AI_READ): Promise<IdentityEntity> {
+  const identity = await requireRegisteredUser(ctx, scope);
   const limits = planLimits(ctx);
   await hitRate(ctx, 'requests', limits.requestsPerMinute, limits.plan);
   const chars = texts.reduce((s, t) => s + [...t].length, 0);

@@ -1,0 +1,164 @@
+// Recommendation data of an app partition: the recorded events, and the model the refresh job
+// (recommendation.job.ts) keeps up to date from them: per user and item the time-decayed weight,
+// per item its norm and popularity, per item pair the co-occurrence dot product, per item its
+// nearest neighbours, and the model's version and watermark. Requests read only the model tables.
+import { Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import type { Opt } from '@mikro-orm/core';
+import { AppScopedEntity, TenantScoped } from '../../../lib/tenant-entity.js';
+import type { Environment } from '../../../lib/tenant.js';
+
+export const REC_EVENT_TYPES = ['view', 'click', 'add_to_cart', 'purchase', 'rating', 'like'] as const;
+export type RecEventType = (typeof REC_EVENT_TYPES)[number];
+
+@Entity({ tableName: 'rec_events' })
+@Index({ properties: ['appId', 'environment', 'id'] })
+export class RecEventEntity extends AppScopedEntity {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string & Opt;
+
+  @Property({ length: 255 })
+  userId!: string;
+
+  @Property({ length: 255 })
+  itemId!: string;
+
+  @Enum({ items: () => REC_EVENT_TYPES })
+  eventType!: RecEventType;
+
+  /** the event's weight before time decay (recommendation.rules.ts) */
+  @Property({ type: 'double' })
+  weight!: number;
+
+  @Property({ type: 'timestamptz' })
+  occurredAt!: Date;
+
+  @Property({ type: 'json', nullable: true })
+  metadata?: Record<string, unknown> | null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date & Opt = new Date();
+}
+
+@Entity({ tableName: 'rec_user_items' })
+// the partition leads the primary key (every read names it)
+@TenantScoped({ appId: 'appId', environment: 'environment' })
+export class RecUserItemEntity {
+  @PrimaryKey({ length: 64 })
+  appId!: string;
+
+  @PrimaryKey({ length: 8 })
+  environment!: Environment;
+
+  @PrimaryKey({ length: 255 })
+  userId!: string;
+
+  @PrimaryKey({ length: 255 })
+  itemId!: string;
+
+  /** Σ weight · 2^((t − anchor)/half-life) of the user's events on the item */
+  @Property({ type: 'double' })
+  strength!: number;
+
+  @Property({ type: 'timestamptz' })
+  lastAt!: Date;
+}
+
+@Entity({ tableName: 'rec_items' })
+// the partition leads the primary key (every read names it)
+@TenantScoped({ appId: 'appId', environment: 'environment' })
+export class RecItemEntity {
+  @PrimaryKey({ length: 64 })
+  appId!: string;
+
+  @PrimaryKey({ length: 8 })
+  environment!: Environment;
+
+  @PrimaryKey({ length: 255 })
+  itemId!: string;
+
+  /** Σ over users of strength² (the item vector's squared norm) */
+  @Property({ type: 'double' })
+  norm2!: number;
+
+  /** Σ over users of strength (time-decayed popularity) */
+  @Property({ type: 'double' })
+  popularity!: number;
+
+  @Property({ type: 'integer' })
+  events!: number;
+
+  /** scalar fields of the item's events' metadata (latest wins), for filters */
+  @Property({ type: 'json' })
+  attributes!: Record<string, unknown>;
+}
+
+@Entity({ tableName: 'rec_pairs' })
+// the partition leads the primary key (every read names it)
+@TenantScoped({ appId: 'appId', environment: 'environment' })
+export class RecPairEntity {
+  @PrimaryKey({ length: 64 })
+  appId!: string;
+
+  @PrimaryKey({ length: 8 })
+  environment!: Environment;
+
+  @PrimaryKey({ length: 255 })
+  itemId!: string;
+
+  @PrimaryKey({ length: 255 })
+  otherId!: string;
+
+  /** Σ over users of strength(item) · strength(other) */
+  @Property({ type: 'double' })
+  dot!: number;
+}
+
+@Entity({ tableName: 'rec_neighbors' })
+@Index({ properties: ['appId', 'environment', 'itemId', 'score'] })
+// the partition leads the primary key (every read names it)
+@TenantScoped({ appId: 'appId', environment: 'environment' })
+export class RecNeighborEntity {
+  @PrimaryKey({ length: 64 })
+  appId!: string;
+
+  @PrimaryKey({ length: 8 })
+  environment!: Environment;
+
+  @PrimaryKey({ length: 255 })
+  itemId!: string;
+
+  @PrimaryKey({ length: 255 })
+  neighborId!: string;
+
+  /** cosine similarity of the two items' user vectors */
+  @Property({ type: 'double' })
+  score!: number;
+}
+
+@Entity({ tableName: 'rec_models' })
+// the partition leads the primary key (every read names it)
+@TenantScoped({ appId: 'appId', environment: 'environment' })
+export class RecModelEntity {
+  @PrimaryKey({ length: 64 })
+  appId!: string;
+
+  @PrimaryKey({ length: 8 })
+  environment!: Environment;
+
+  /** one row per app partition */
+  @PrimaryKey({ length: 16 })
+  name: string & Opt = 'item-item';
+
+  @Property({ type: 'integer' })
+  version!: number;
+
+  /** the last event the model includes */
+  @Property({ type: 'bigint' })
+  lastEventId!: string;
+
+  @Property({ type: 'integer' })
+  events!: number;
+
+  @Property({ type: 'timestamptz' })
+  refreshedAt!: Date;
+}

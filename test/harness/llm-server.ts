@@ -1,0 +1,57 @@
+// A small local server speaking the OpenAI chat-completions protocol, for the prompt execution
+// tests: the stack's AI_LLM_BASE_URL points at 127.0.0.1:<TEST_PORT_BASE + 54>/v1 (global-setup),
+// and the tests that execute prompts start this server there. Its answer is derived from the
+// prompt (word count and first line), with usage counted in words, so assertions are exact.
+// Markers in the prompt: [[status:NNN]] answers that HTTP status; [[sleep:MS]] waits first.
+import { createServer, type Server } from 'node:http';
+
+export const LLM_API_KEY = 'test-llm-key';
+export const LLM_MODEL = 'test-chat';
+
+let running: Promise<Server> | undefined;
+export const received: { authorization?: string; body: any }[] = [];
+
+export function llmAnswer(prompt: string): { content: string; promptTokens: number; completionTokens: number } {
+  const words = prompt.split(/\s+/).filter(Boolean).length;
+  const content = `You wrote ${words} words. First line: ${prompt.split('\n')[0]}`;
+  return { content, promptTokens: words, completionTokens: content.split(/\s+/).filter(Boolean).length };
+}
+
+export function startLlmServer(port = Number(process.env.TEST_PORT_BASE ?? 14000) + 54): Promise<Server> {
+  running ??= new Promise((resolve, reject) => {
+    const server = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => (raw += c));
+      req.on('end', async () => {
+        const send = (status: number, body: unknown) => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(body));
+        };
+        if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, { error: { message: 'not found' } });
+        if (req.headers.authorization !== `Bearer ${LLM_API_KEY}`) return send(401, { error: { message: 'bad key' } });
+        const body = JSON.parse(raw);
+        received.push({ authorization: req.headers.authorization, body });
+        const prompt: string = body.messages?.find((m: any) => m.role === 'user')?.content ?? '';
+        const sleep = /\[\[sleep:(\d+)\]\]/.exec(prompt);
+        if (sleep) await new Promise((r) => setTimeout(r, Number(sleep[1])));
+        const status = /\[\[status:(\d{3})\]\]/.exec(prompt);
+        if (status) return send(Number(status[1]), { error: { message: 'asked to fail' } });
+        const a = llmAnswer(prompt);
+        send(200, {
+          id: 'chatcmpl-test',
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content: a.content }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: a.promptTokens, completion_tokens: a.completionTokens, total_tokens: a.promptTokens + a.completionTokens },
+        });
+      });
+    });
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.unref();
+      resolve(server);
+    });
+  });
+  return running;
+}
