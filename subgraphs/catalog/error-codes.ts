@@ -13,6 +13,9 @@ export const CATALOG_ERRORS = registerErrors('catalog', {
   BUNDLE_INVALID: { status: 422, title: 'Bundle configuration invalid' },
   COLLECTION_NOT_FOUND: { status: 404, title: 'Collection not found' },
   SLUG_ALREADY_EXISTS: { status: 409, title: 'Slug already in use' },
+  // product images (images/)
+  IMAGE_UPLOAD_FAILED: { status: 422, title: 'Failed to upload product image' },
+  IMAGE_NOT_FOUND: { status: 404, title: 'Image not found' },
 });
 
 declare module '../../lib/errors.js' {

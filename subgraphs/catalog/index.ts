@@ -12,18 +12,19 @@ import { PRODUCT_ENTITIES, PRODUCT_RESOLVERS } from './catalog-products.js';
 import { TAXONOMY_ENTITIES, TAXONOMY_RESOLVERS } from './taxonomy.js';
 import { createCatalogRuntime, type CatalogRuntime } from './runtime.js';
 import { startCatalogWorkers } from './workers.js';
+import { IMAGE_ENTITIES, IMAGE_RESOLVERS } from './images/index.js';
 
 export const catalog: SubgraphDefinition<CatalogLoaders, CatalogRuntime> = {
   name: 'catalog',
   dbSchema: 'catalog',
-  resolvers: [...PRODUCT_RESOLVERS, ...TAXONOMY_RESOLVERS] as unknown as SubgraphDefinition['resolvers'],
+  resolvers: [...PRODUCT_RESOLVERS, ...TAXONOMY_RESOLVERS, ...IMAGE_RESOLVERS] as unknown as SubgraphDefinition['resolvers'],
   referenceResolvers: { ...productReference, ...appReference },
-  entities: [...PRODUCT_ENTITIES, ...TAXONOMY_ENTITIES],
+  entities: [...PRODUCT_ENTITIES, ...TAXONOMY_ENTITIES, ...IMAGE_ENTITIES],
   migrations,
   eventTypes: [CATALOG_EVENT_TYPES],
   errorCodes: CATALOG_ERRORS,
   scope: scopeToApp,
   createLoaders: createCatalogLoaders,
-  runtime: async (deps) => ({ value: createCatalogRuntime(deps), stop: async () => undefined }),
+  runtime: async (deps) => ({ value: await createCatalogRuntime(deps), stop: async () => undefined }),
   workers: startCatalogWorkers,
 };

@@ -3,9 +3,10 @@
 import { startJobWorker } from '../../lib/jobs/index.js';
 import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
 import { productIndexJob } from './product-search/search.indexing.js';
+import { imageThumbnailJob } from './images/index.js';
 import { CATALOG_SCHEMA, type CatalogRuntime } from './runtime.js';
 
 export async function startCatalogWorkers(deps: WorkerDeps & { runtime: CatalogRuntime }): Promise<Worker[]> {
-  const kinds = [productIndexJob(() => deps.orm.em.fork()), deps.runtime.webhooks.kind];
+  const kinds = [productIndexJob(() => deps.orm.em.fork()), deps.runtime.webhooks.kind, imageThumbnailJob(() => deps.orm.em.fork(), deps.runtime.images.objects)];
   return [await startJobWorker(deps, { schema: CATALOG_SCHEMA, kinds, pollMs: 500 })];
 }

@@ -3,10 +3,12 @@ import { Migration20261122085603_init } from './Migration20261122085603_init.js'
 import { Migration20261124082432_taxonomy_and_pricing } from './Migration20261124082432_taxonomy_and_pricing.js';
 import { Migration20261124090821_products_variants_search_webhooks } from './Migration20261124090821_products_variants_search_webhooks.js';
 import { Migration20261124100647_webhook_jobs } from './Migration20261124100647_webhook_jobs.js';
+import { Migration20261124120430_product_images } from './Migration20261124120430_product_images.js';
 
 export const migrations = [
   { name: 'Migration20261122085603_init', class: Migration20261122085603_init },
   { name: 'Migration20261124082432_taxonomy_and_pricing', class: Migration20261124082432_taxonomy_and_pricing },
   { name: 'Migration20261124090821_products_variants_search_webhooks', class: Migration20261124090821_products_variants_search_webhooks },
   { name: 'Migration20261124100647_webhook_jobs', class: Migration20261124100647_webhook_jobs },
+  { name: 'Migration20261124120430_product_images', class: Migration20261124120430_product_images },
 ];
