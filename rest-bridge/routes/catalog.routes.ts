@@ -104,7 +104,7 @@ export const CATALOG_ROUTES: Route[] = [
       { name: 'filter[deleted]', type: 'boolean', description: 'soft-deleted products instead of live ones' },
       { name: 'search', type: 'string', description: 'full-text query over name, SKU and description' },
       { name: 'sort', type: 'string', description: 'name, -name, price, -price, created_at, -created_at (default -created_at; relevance with search)' },
-      { name: 'include', type: 'string', description: 'comma list: variants and categories (the first 5 of each per product), images' },
+      { name: 'include', type: 'string', description: 'comma list: variants and categories (the first 5 of each per product), images (the first 3 by position: id, url, alt_text, is_primary, thumbnails)' },
     ],
     // Out-of-range sizes are refused (400 naming page[size]) rather than clamped.
     variables: listVariables,

@@ -47,8 +47,8 @@ export interface HttpResult<T = any> {
 /** `form`: a multipart/form-data body (fetch sets its content type and boundary). */
 export async function rest<T = any>(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string>; raw?: string; form?: FormData } = {}): Promise<HttpResult<T>> {
   const headers: Record<string, string> = { ...(opts.body !== undefined || opts.raw !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers };
-  const body = opts.form ?? opts.raw ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined);
-  const r = await fetch(`${stack().rest}${path}`, { method, headers, body });
+  const payload = opts.form ?? opts.raw ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined);
+  const r = await fetch(`${stack().rest}${path}`, { method, headers, body: payload });
   const text = await r.text();
   let body: any = text;
   try {

@@ -5,6 +5,7 @@ import type { CatalogContext } from '../context.js';
 import { Product } from '../products/product.type.js';
 import type { ProductImageEntity } from './image.entity.js';
 import { imagesOfProducts } from './image.repository.js';
+import { IMAGES_PER_PRODUCT } from './image.rules.js';
 import * as images from './image.service.js';
 import { ProductImage, ProductImageFile, ProductImageUploadGrant, toProductImage } from './image.type.js';
 
@@ -27,9 +28,9 @@ const view = (ctx: CatalogContext) => (e: ProductImageEntity) => toProductImage(
 
 @Resolver(() => Product)
 export class ProductImagesFieldResolver {
-  @FieldResolver(() => [ProductImage], { description: 'the product images, by position' })
-  async images(@Ctx() ctx: CatalogContext, @Root() p: Product): Promise<ProductImage[]> {
-    return (await imagesByProduct(ctx).load(p.id)).map(view(ctx));
+  @FieldResolver(() => [ProductImage], { description: 'the product images, by position (the first `first` of them)' })
+  async images(@Ctx() ctx: CatalogContext, @Root() p: Product, @Arg('first', () => Int, { defaultValue: IMAGES_PER_PRODUCT }) first: number): Promise<ProductImage[]> {
+    return (await imagesByProduct(ctx).load(p.id)).slice(0, Math.max(0, first)).map(view(ctx));
   }
 }
 
