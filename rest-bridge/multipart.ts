@@ -137,6 +137,12 @@ function parseForm(req: IncomingMessage, spec: MultipartSpec, grant: UploadGrant
   });
 }
 
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'x-app-id', 'x-platform']);
+
+function withoutCredentials(caller: CallerInfo): CallerInfo {
+  return { ...caller, headers: Object.fromEntries(Object.entries(caller.headers).filter(([k]) => !CREDENTIAL_HEADERS.has(k.toLowerCase()))) };
+}
+
 export async function executeMultipart(route: Route, req: IncomingMessage, input: RouteInput, deps: MultipartDeps): Promise<GatewayOutcome> {
   const spec = route.multipart!;
   const contentType = req.headers['content-type'] ?? '';
@@ -168,7 +174,9 @@ export async function executeMultipart(route: Route, req: IncomingMessage, input
   if (!upload && !spec.optionalFile) throw new DomainError('VALIDATION_FAILED', `${spec.file} is required (a multipart file part)`, { parameter: spec.file });
   let outcome: GatewayOutcome;
   try {
-    outcome = await deps.gateway.execute(deps.operations.get(route.operation)!, route.variables({ ...input, form: form.fields, upload, uploadToken }), deps.caller);
+    // the route's operation takes the signed token as its credential: sent without the caller's key,
+    // so one request counts once against the key's rate limit (the grant call counted it)
+    outcome = await deps.gateway.execute(deps.operations.get(route.operation)!, route.variables({ ...input, form: form.fields, upload, uploadToken }), withoutCredentials(deps.caller));
   } catch (e) {
     if (upload) await deps.objects.delete(upload.key);
     throw e;

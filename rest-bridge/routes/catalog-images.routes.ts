@@ -96,7 +96,7 @@ export const CATALOG_IMAGE_ROUTES: Route[] = [
     auth: 'none',
     method: 'PUT',
     path: '/v1/uploads/:token',
-    operation: 'RecordProductImageUpload',
+    operation: 'RecordPresignedProductImageUpload',
     summary: 'Upload a product image to a presigned URL (GraphQL presignProductImageUpload): the raw bytes as the body; the signed URL is the credential',
     upload,
     variables: (r) => ({ token: r.params.token, object: r.upload }),

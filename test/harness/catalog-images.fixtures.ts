@@ -48,20 +48,33 @@ async function productWithImage(t: SecTenant): Promise<{ productId: string; imag
   return { productId: p.body.data.id, imageId: r.body.data.id };
 }
 
-/** A product with one image, for the routes on one image (a DELETE gets a fresh one per call). */
+/** A product with one image, made once per tenant, for the routes on one image. */
 const imageProduct: ParamFixture = {
   value: (t) => t.extra.imageProduct,
   foreignCode: 'PRODUCT_NOT_FOUND',
   ensure: async (t) => {
+    if (t.extra.imageProduct) return;
     const { productId, imageId } = await productWithImage(t);
     t.extra.imageProduct = productId;
     t.extra.image = imageId;
   },
 };
 
+/** DELETE removes the image its path names: a fresh one per call, on the same product. */
+const deletableImageProduct: ParamFixture = {
+  ...imageProduct,
+  ensure: async (t) => {
+    if (!t.extra.imageProduct) return imageProduct.ensure!(t);
+    const r = await uploadImage(t.keyHeaders, t.extra.imageProduct, await fixturePng());
+    if (r.status !== 201) throw new Error(`fixture image: HTTP ${r.status} ${JSON.stringify(r.body)}`);
+    t.extra.image = r.body.data.id;
+  },
+};
+
 const imageFixture: ParamFixture = { value: (t) => t.extra.image, foreignCode: 'IMAGE_NOT_FOUND' };
 
 export const IMAGE_ROUTE_FIXTURES: { path: RegExp; method?: string; param: string; fixture: ParamFixture }[] = [
+  { path: /^\/v1\/products\/:id\/images\/:image_id$/, method: 'DELETE', param: 'id', fixture: deletableImageProduct },
   { path: /^\/v1\/products\/:id\/images\/(reorder|:image_id)$/, param: 'id', fixture: imageProduct },
   { path: /^\/v1\/products\/:id\/images\/:image_id$/, param: 'image_id', fixture: imageFixture },
 ];
