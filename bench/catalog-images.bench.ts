@@ -18,7 +18,7 @@ async function tenMiBPhoto(): Promise<{ bytes: Buffer; source: string }> {
   const source = existsSync(SAMPLE) ? SAMPLE : 'synthetic';
   const small = await base.png().toBuffer();
   // upscale and add grain (a real camera's noise) until the JPEG is ~10 MiB
-  for (let width = 4000; width <= 8000; width += 400) {
+  for (let width = 5600; width <= 8000; width += 400) {
     const height = Math.round((width * 3) / 4);
     const grain = await sharp({ create: { width, height, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 10 } } }).png().toBuffer();
     const bytes = await sharp(small)
