@@ -23,6 +23,7 @@ import type { Operation } from './operations.js';
 import { parseQuery } from './query.js';
 import { compileRouter } from './router.js';
 import { executeUpload, sendStoredObject } from './upload.js';
+import { executeMultipart } from './multipart.js';
 import type { AuthMode, Route, RouteInput, Service } from './types.js';
 
 export const BODY_LIMIT = MiB;
@@ -83,6 +84,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     if (!op) throw new Error(`route ${r.method} ${r.path}: operation ${r.operation} not found in rest-bridge/operations/`);
     if (op.service !== r.service) throw new Error(`route ${r.method} ${r.path}: operation ${r.operation} lives in ${op.service}.graphql, not ${r.service}.graphql`);
     if (r.upload && (!deps.objects || !deps.uploadSecret || !r.path.includes('/:token'))) throw new Error(`route ${r.method} ${r.path}: an upload route needs a :token path parameter, an object store and the upload secret`);
+    if (r.multipart && (!deps.objects || !deps.uploadSecret || !operations.has(r.multipart.grant.operation))) throw new Error(`route ${r.method} ${r.path}: a multipart route needs its grant operation ${r.multipart.grant.operation}, an object store and the upload secret`);
   }
   const derived = deriveRoutes(deps.routes, operations, deps.schema ?? loadApiSchema());
   const openapi = buildOpenApi(deps.routes, derived, { version: VERSION });
@@ -149,8 +151,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       }
 
       let attributes: Record<string, unknown> = {};
-      if (route.upload) {
-        // the raw body is read by executeUpload, after the upload URL is checked
+      if (route.upload || route.multipart) {
+        // the raw body is read by executeUpload / executeMultipart, after the upload is granted
       } else if (shape.body) {
         attributes = toGraphQLInput(await readJsonApiBody(req, shape.body.type, route.body?.inData), shape.body.fields);
       } else {
@@ -158,12 +160,12 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       }
       const q = url.indexOf('?');
       const input: RouteInput = { params: m.params, query: parseQuery(q >= 0 ? url.slice(q + 1) : ''), attributes };
-      const variables = route.variables(input);
-
       const caller = { headers: req.headers, clientIp: req.socket.remoteAddress, requestId };
       const outcome = route.upload
         ? await executeUpload(route, req, input, { gateway, operation: operations.get(route.operation)!, caller, uploadSecret: deps.uploadSecret!, objects: deps.objects! })
-        : await gateway.execute(operations.get(route.operation)!, variables, caller);
+        : route.multipart
+          ? await executeMultipart(route, req, input, { gateway, operations, caller, uploadSecret: deps.uploadSecret!, objects: deps.objects! })
+          : await gateway.execute(operations.get(route.operation)!, route.variables(input), caller);
       if (outcome.kind === 'unavailable') {
         log.warn('gateway unavailable', { route: route.operation, reason: outcome.reason });
         return fail([restError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly')]);

@@ -65,6 +65,12 @@ function operationOf(route: Route, derived: DerivedRoute): Schema {
       content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
     };
   }
+  if (route.multipart) {
+    const m = route.multipart;
+    const properties: Schema = { [m.file]: { type: 'string', format: 'binary', description: `at most ${m.maxBytes} bytes, one of ${m.types.join(', ')} (decided from the first bytes)` } };
+    for (const [name, f] of Object.entries(m.fields)) properties[name] = { type: f.type, ...(f.description ? { description: f.description } : {}) };
+    op.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: m.optionalFile ? [] : [m.file], properties } } } };
+  }
   if (route.raw) {
     (op.responses as Schema)[String(route.status)] = { description: 'the file', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } };
   }

@@ -16,6 +16,7 @@
 //     keys automatically (derive.ts marks them from the operation's selection); no opaque lists.
 //  4. OpenAPI request and response schemas follow from the same types; nothing to write.
 // A row whose body does not fit its operation (no such variable, not an input object) stops start-up.
+import type { ErrorCode } from '../lib/errors.js';
 import type { MediaType } from '../lib/media-type.js';
 import type { StoredUpload } from '../lib/upload-token.js';
 import type { QueryParams } from './query.js';
@@ -100,8 +101,12 @@ export interface RouteInput {
   query: QueryParams;
   /** body attributes with their GraphQL names (derived from the BodySpec); {} for routes without a body */
   attributes: Record<string, unknown>;
-  /** upload routes: the object the raw body was stored as (see RawUploadSpec) */
+  /** upload routes: the object the raw body was stored as (see RawUploadSpec); multipart routes: the file part */
   upload?: UploadReference;
+  /** multipart routes: the text fields, by GraphQL name, typed (see MultipartSpec) */
+  form?: Record<string, unknown>;
+  /** multipart routes: the signed upload token the grant operation answered */
+  uploadToken?: string;
 }
 
 /** What an upload route's mutation receives (with the `:token` path parameter): the stored object, sealed by the bridge's receipt. */
@@ -125,6 +130,37 @@ export interface RawUploadSpec {
   maxBytes: number;
   /** media types accepted, decided from the body's first bytes */
   types: readonly MediaType[];
+}
+
+export interface FormFieldSpec {
+  /** the GraphQL name the field becomes in `input.form` */
+  graphql: string;
+  type: 'string' | 'integer' | 'boolean';
+  description?: string;
+}
+
+/**
+ * A route that takes multipart/form-data: one file part and text fields (rest-bridge/multipart.ts).
+ * Before the body is read, `grant.operation` runs with the caller's credentials and answers a signed
+ * upload token (checked like a presigned URL's, purpose included); the file part then streams into
+ * the object store under the grant's key (size cap, media type from the first bytes, SHA-256), and
+ * the route's operation receives `input.form` and `input.upload`, never the bytes.
+ */
+export interface MultipartSpec extends RawUploadSpec {
+  /** the form field carrying the file */
+  file: string;
+  /** true when the route also runs without a file (input.upload is then undefined) */
+  optionalFile?: boolean;
+  /** the text fields, by form name (snake_case); any other field is refused (422 naming it) */
+  fields: Record<string, FormFieldSpec>;
+  grant: {
+    operation: string;
+    variables(input: RouteInput): Record<string, unknown>;
+    /** the signed upload token in the grant operation's data */
+    token(data: Record<string, any>): string;
+  };
+  /** the code a refused file answers (wrong type, empty), with meta.reason; UNSUPPORTED_MEDIA_TYPE / BAD_REQUEST otherwise */
+  refusedCode?: ErrorCode;
 }
 
 /**
@@ -168,6 +204,8 @@ export interface Route {
   list?: boolean;
   /** raw-body route (see RawUploadSpec) */
   upload?: RawUploadSpec;
+  /** multipart/form-data route (see MultipartSpec) */
+  multipart?: MultipartSpec;
   /** answer with raw bytes instead of a JSON:API document */
   raw?(data: Record<string, any>, input: RouteInput): RawResponse;
   /** requests per minute per API key for this endpoint (the service's limits table); 429 with Retry-After beyond */

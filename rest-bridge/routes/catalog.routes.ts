@@ -1,7 +1,7 @@
 // Products service (document 3 part A): API key, products:read / products:write, JSON:API error
 // list with the spec's UPPER_SNAKE codes. Included relations are nested in the product's
 // attributes: `variants` and `categories` (in lists the first 5 of each, as summaries), `related`
-// (get only), `images` (the product's images; this catalog stores none, so always empty).
+// (get only), `images` (the product's images by position, as `product_images` resources).
 import { DomainError } from '../../lib/errors.js';
 import { resource } from '../jsonapi.js';
 import { boolParam, getParam, intParam, listParam, type QueryParams } from '../query.js';
@@ -14,12 +14,12 @@ const GET_INCLUDES = [...LIST_INCLUDES, 'related'] as const;
 const base = { service: 'products', auth: 'apiKey' } as const;
 
 export function productRes(node: Record<string, any>, includes: ReadonlySet<string> = new Set()): ResourceObject {
-  const { variants, categories, related, ...rest } = node;
+  const { variants, categories, related, images, ...rest } = node;
   const r = resource('products', rest);
   if (Array.isArray(variants)) r.attributes.variants = variants.map((v: Record<string, unknown>) => resource('variants', v));
   if (Array.isArray(categories)) r.attributes.categories = categories.map((c: Record<string, unknown>) => resource('categories', c));
   if (Array.isArray(related)) r.attributes.related = related.map(relatedRes);
-  if (includes.has('images')) r.attributes.images = [];
+  if (includes.has('images')) r.attributes.images = Array.isArray(images) ? images.map((i: Record<string, unknown>) => resource('product_images', i)) : [];
   return r;
 }
 
@@ -31,7 +31,7 @@ export function relatedRes(r: { relation: string; product: Record<string, unknow
 
 function includeVars(query: QueryParams, allowed: readonly string[]): { set: Set<string>; vars: Record<string, boolean> } {
   const set = listParam(query, 'include', allowed);
-  return { set, vars: { withVariants: set.has('variants'), withCategories: set.has('categories'), ...(allowed.includes('related') ? { withRelated: set.has('related') } : {}) } };
+  return { set, vars: { withVariants: set.has('variants'), withCategories: set.has('categories'), withImages: set.has('images'), ...(allowed.includes('related') ? { withRelated: set.has('related') } : {}) } };
 }
 
 function optionalInt(query: QueryParams, name: string): number | undefined {
@@ -104,7 +104,7 @@ export const CATALOG_ROUTES: Route[] = [
       { name: 'filter[deleted]', type: 'boolean', description: 'soft-deleted products instead of live ones' },
       { name: 'search', type: 'string', description: 'full-text query over name, SKU and description' },
       { name: 'sort', type: 'string', description: 'name, -name, price, -price, created_at, -created_at (default -created_at; relevance with search)' },
-      { name: 'include', type: 'string', description: 'comma list: variants and categories (the first 5 of each per product), images' },
+      { name: 'include', type: 'string', description: 'comma list: variants and categories (the first 5 of each per product), images (the first 3 by position: id, url, alt_text, is_primary, thumbnails)' },
     ],
     // Out-of-range sizes are refused (400 naming page[size]) rather than clamped.
     variables: listVariables,

@@ -8,6 +8,7 @@ import { CATALOG_PRICING_ROUTES } from './catalog-pricing.routes.js';
 import { CATALOG_COLLECTION_ROUTES } from './catalog-collections.routes.js';
 import { CATALOG_VARIANT_ROUTES } from './catalog-variants.routes.js';
 import { CATALOG_SEARCH_ROUTES } from './catalog-search.routes.js';
+import { CATALOG_IMAGE_ROUTES } from './catalog-images.routes.js';
 import { PLATFORM_ROUTES } from './platform.routes.js';
 import { SEARCH_ROUTES } from './search.routes.js';
 import { PLATFORM_ACCOUNT_ROUTES } from './platform-accounts.routes.js';
@@ -37,6 +38,7 @@ export const ROUTES: readonly Route[] = [
   ...CATALOG_VARIANT_ROUTES,
   ...CATALOG_SEARCH_ROUTES,
   ...CATALOG_INVENTORY_ROUTES,
+  ...CATALOG_IMAGE_ROUTES,
   ...SEARCH_ROUTES,
   ...AI_ROUTES,
   ...AI_CUSTOM_ROUTES,

@@ -20,6 +20,9 @@ export const CATALOG_ERRORS = registerErrors('catalog', {
   RESERVATION_NOT_ACTIVE: { status: 409, title: 'Reservation is not in a state that allows this' },
   LOCATION_NOT_FOUND: { status: 404, title: 'Location not found' },
   LOCATION_CODE_EXISTS: { status: 409, title: 'Location code already in use' },
+  // product images (images/)
+  IMAGE_UPLOAD_FAILED: { status: 422, title: 'Failed to upload product image' },
+  IMAGE_NOT_FOUND: { status: 404, title: 'Image not found' },
 });
 
 declare module '../../lib/errors.js' {

@@ -13,18 +13,19 @@ import { TAXONOMY_ENTITIES, TAXONOMY_RESOLVERS } from './taxonomy.js';
 import { createCatalogRuntime, type CatalogRuntime } from './runtime.js';
 import { startCatalogWorkers } from './workers.js';
 import { INVENTORY_ENTITIES, INVENTORY_RESOLVERS } from './catalog-inventory.js';
+import { IMAGE_ENTITIES, IMAGE_RESOLVERS } from './images/index.js';
 
 export const catalog: SubgraphDefinition<CatalogLoaders, CatalogRuntime> = {
   name: 'catalog',
   dbSchema: 'catalog',
-  resolvers: [...PRODUCT_RESOLVERS, ...TAXONOMY_RESOLVERS, ...INVENTORY_RESOLVERS] as unknown as SubgraphDefinition['resolvers'],
+  resolvers: [...PRODUCT_RESOLVERS, ...TAXONOMY_RESOLVERS, ...INVENTORY_RESOLVERS, ...IMAGE_RESOLVERS] as unknown as SubgraphDefinition['resolvers'],
   referenceResolvers: { ...productReference, ...appReference },
-  entities: [...PRODUCT_ENTITIES, ...TAXONOMY_ENTITIES, ...INVENTORY_ENTITIES],
+  entities: [...PRODUCT_ENTITIES, ...TAXONOMY_ENTITIES, ...INVENTORY_ENTITIES, ...IMAGE_ENTITIES],
   migrations,
   eventTypes: [CATALOG_EVENT_TYPES],
   errorCodes: CATALOG_ERRORS,
   scope: scopeToApp,
   createLoaders: createCatalogLoaders,
-  runtime: async (deps) => ({ value: createCatalogRuntime(deps), stop: async () => undefined }),
+  runtime: async (deps) => ({ value: await createCatalogRuntime(deps), stop: async () => undefined }),
   workers: startCatalogWorkers,
 };

@@ -5,6 +5,7 @@
 import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
 import type { WorkerDeps } from '../../lib/subgraph.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
+import { openImageStore, type ImageStore } from './images/index.js';
 
 /** The catalog's PostgreSQL schema (where its job and outbox tables live). */
 export const CATALOG_SCHEMA = 'catalog';
@@ -14,9 +15,11 @@ export interface CatalogRuntime {
   allowPrivate: boolean;
   /** the outbox and its delivery job kind, run by the catalog's job worker (workers.ts) */
   webhooks: WebhookRuntime;
+  /** product images: the object store, public base URL and upload secret */
+  images: ImageStore;
 }
 
-export function createCatalogRuntime(deps: WorkerDeps): CatalogRuntime {
+export async function createCatalogRuntime(deps: WorkerDeps): Promise<CatalogRuntime> {
   const log = deps.log.child({ component: 'catalog-runtime' });
   const secrets = masterSecretBox(deps.cfg, log);
   const allowPrivate = deps.cfg.allowPrivateNetworkFetch;
@@ -31,5 +34,6 @@ export function createCatalogRuntime(deps: WorkerDeps): CatalogRuntime {
     retryBaseMs: deps.cfg.webhookRetryBaseMs,
     pollMs: deps.cfg.webhookPollMs,
   });
-  return { secrets, allowPrivate, webhooks };
+  const images = await openImageStore(deps.cfg); // an unusable store stops start-up with one line
+  return { secrets, allowPrivate, webhooks, images };
 }

@@ -44,9 +44,11 @@ export interface HttpResult<T = any> {
   headers: Headers;
 }
 
-export async function rest<T = any>(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<HttpResult<T>> {
+/** `form`: a multipart/form-data body (fetch sets its content type and boundary). */
+export async function rest<T = any>(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string>; raw?: string; form?: FormData } = {}): Promise<HttpResult<T>> {
   const headers: Record<string, string> = { ...(opts.body !== undefined || opts.raw !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers };
-  const r = await fetch(`${stack().rest}${path}`, { method, headers, body: opts.raw ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined) });
+  const payload = opts.form ?? opts.raw ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined);
+  const r = await fetch(`${stack().rest}${path}`, { method, headers, body: payload });
   const text = await r.text();
   let body: any = text;
   try {

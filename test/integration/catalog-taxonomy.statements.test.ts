@@ -11,7 +11,7 @@ import { createMemoryPubSub } from '../../lib/pubsub.js';
 import type { TenantContext } from '../../lib/tenant.js';
 import { catalog } from '../../subgraphs/catalog/index.js';
 import type { CatalogContext } from '../../subgraphs/catalog/context.js';
-import { createCatalogRuntime } from '../../subgraphs/catalog/runtime.js';
+import { createCatalogRuntime, type CatalogRuntime } from '../../subgraphs/catalog/runtime.js';
 import { ProductEntity } from '../../subgraphs/catalog/products/product.entity.js';
 import { CategoryEntity, ProductCategoryEntity } from '../../subgraphs/catalog/categories/category.entity.js';
 import { categoryLoaders } from '../../subgraphs/catalog/categories/category.loaders.js';
@@ -26,6 +26,7 @@ const name = `catalog_stmts_${process.pid}_${Date.now()}`;
 const adminUrl = () => stackDatabaseUrl().replace(/\/[^/?]*(\?.*)?$/, '/postgres$1');
 const part = { appId: 'app_statements', environment: 'live' as const };
 let orm: MikroORM;
+let runtime: CatalogRuntime;
 let statements = 0;
 
 async function admin(statement: string): Promise<void> {
@@ -44,7 +45,6 @@ function context(): CatalogContext {
   catalog.scope(em, tenant);
   const log = createLogger({}, 'silent');
   const pubsub = createMemoryPubSub();
-  const runtime = createCatalogRuntime({ cfg: loadConfig(), orm, log, pubsub });
   const base = { tenant, em, log, pubsub, requestId: 'r', runtime };
   return { ...base, loaders: catalog.createLoaders(base) };
 }
@@ -64,6 +64,7 @@ beforeAll(async () => {
   const url = stackDatabaseUrl().replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
   orm = await createOrm({ url, schema: catalog.dbSchema, entities: catalog.entities, migrations: catalog.migrations, filters: catalog.filters });
   await migrate(orm, catalog.dbSchema);
+  runtime = await createCatalogRuntime({ cfg: loadConfig(), orm, log: createLogger({}, 'silent'), pubsub: createMemoryPubSub() });
   const conn = orm.em.getConnection();
   const execute = conn.execute.bind(conn);
   conn.execute = ((...args: Parameters<typeof execute>) => {

@@ -23,6 +23,7 @@ describe('rest-bridge OpenAPI document', () => {
       expect(op.parameters.filter((p: any) => p.in === 'path').map((p: any) => p.name)).toEqual(pathParams);
       if (r.body) expect(op.requestBody.content['application/json'].schema.properties.data.properties.type.const).toBe(r.body.type);
       else if (r.upload) expect(op.requestBody.content['application/octet-stream'].schema).toEqual({ type: 'string', format: 'binary' });
+      else if (r.multipart) expect(op.requestBody.content['multipart/form-data'].schema.properties[r.multipart.file]).toMatchObject({ type: 'string', format: 'binary' });
       else expect(op.requestBody).toBeUndefined();
       if (r.auth === 'none') expect(op.security).toEqual([]);
       else expect(op.security.length).toBeGreaterThan(0);

@@ -129,7 +129,7 @@ describe('rest-bridge pipeline', () => {
     const r = await call('GET', '/v1/products?page%5Bnumber%5D=2&page[size]=5', { headers: KEY });
     expect(r.status).toBe(200);
     expect(r.body.meta).toEqual({ total: 1, page: 2, per_page: 5 });
-    expect(seen[0].body.variables).toEqual({ page: 2, pageSize: 5, filter: { status: null, category: null, inStock: null, type: null, priceMin: null, priceMax: null, createdAfter: null, search: null, deleted: null }, sort: null, withCategories: false, withVariants: false });
+    expect(seen[0].body.variables).toEqual({ page: 2, pageSize: 5, filter: { status: null, category: null, inStock: null, type: null, priceMin: null, priceMax: null, createdAfter: null, search: null, deleted: null }, sort: null, withCategories: false, withImages: false, withVariants: false });
   });
 
   test('GraphQL errors render in the service shape with their status', async () => {
@@ -138,7 +138,7 @@ describe('rest-bridge pipeline', () => {
       status: 404,
       body: { errors: [{ status: '404', code: 'PRODUCT_NOT_FOUND', title: 'Product not found', detail: 'Product p9 not found', source: { parameter: 'id' } }] },
     });
-    expect(seen[0].body.variables).toEqual({ id: 'p9', withVariants: false, withCategories: false, withRelated: false });
+    expect(seen[0].body.variables).toEqual({ id: 'p9', withVariants: false, withCategories: false, withImages: false, withRelated: false });
     reply = () => ({ body: { errors: [{ message: 'User u1 is not registered', extensions: { code: 'usr-not-registered', status: 404 } }] } });
     expect(await call('POST', '/identities/u1/register', { headers: { ...KEY, authorization: 'Bearer eyJ.a.b' } })).toMatchObject({
       status: 404,

@@ -5,6 +5,7 @@ import { Migration20261124090821_products_variants_search_webhooks } from './Mig
 import { Migration20261124100647_webhook_jobs } from './Migration20261124100647_webhook_jobs.js';
 // inventory (locations, levels, ledger, reservations)
 import { Migration20261124120000_inventory } from './Migration20261124120000_inventory.js';
+import { Migration20261124120430_product_images } from './Migration20261124120430_product_images.js';
 
 export const migrations = [
   { name: 'Migration20261122085603_init', class: Migration20261122085603_init },
@@ -13,4 +14,5 @@ export const migrations = [
   { name: 'Migration20261124100647_webhook_jobs', class: Migration20261124100647_webhook_jobs },
   // inventory
   { name: 'Migration20261124120000_inventory', class: Migration20261124120000_inventory },
+  { name: 'Migration20261124120430_product_images', class: Migration20261124120430_product_images },
 ];
