@@ -7,7 +7,7 @@
 //
 // Env: BENCH_PORT_BASE (22000), BENCH_SECONDS per scenario (4), BENCH_BUILD=ts|dist (dist when
 // dist/ exists), BENCH_PROCESSES=one|split (what `npm start` defaults to), BENCH_PROFILE=<dir>
-// (CPU profiles of the stack's processes, summarised by bench/profile-summary.ts),
+// (a CPU profile of the stack in one process after start-up, see bench/profile-summary.ts),
 // BENCH_ONLY=<comma list of scenario ids>. Uses DATABASE_URL (a scratch database) when set.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -52,9 +52,8 @@ const children: ChildProcess[] = [];
 
 /** node args of an entry point under the chosen build (dist/…js, or the .ts through the loader). */
 function entry(tsPath: string): string[] {
-  const prof = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  if (build === 'dist') return [...prof, resolve(ROOT, 'dist', tsPath.replace(/\.ts$/, '.js'))];
-  return [...prof, ...LOADER, resolve(ROOT, tsPath)];
+  if (build === 'dist') return [resolve(ROOT, 'dist', tsPath.replace(/\.ts$/, '.js'))];
+  return [...LOADER, resolve(ROOT, tsPath)];
 }
 
 async function waitFor(url: string, child: ChildProcess, what: string): Promise<void> {
@@ -110,7 +109,8 @@ function rssMiB(pid: number): number {
 
 // ------------------------------------------------------------------ the stack
 const started = performance.now();
-const stack = spawn(process.execPath, entry('scripts/start-all.ts'), { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+// BENCH_PROFILE: the same stack in one process with a profiler of the steady state (bench/profiled-stack.ts)
+const stack = spawn(process.execPath, entry(profileDir ? 'bench/profiled-stack.ts' : 'scripts/start-all.ts'), { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
 children.push(stack);
 const stopAll = async () => {
   for (const c of children.reverse()) {
@@ -207,6 +207,7 @@ try {
     return st;
   };
 
+  if (profileDir) stack.kill('SIGUSR2');
   console.log(`# bench/throughput.bench.ts  ${new Date().toISOString()}  node ${process.version}  build=${build}  processes=${processes || 'default'}`);
   console.log(`# ${cpus().length} cores, load average before the run ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other work on the machine skews the figures)`);
   console.log(`# ${CONCURRENCY} concurrent clients, ${SECONDS} s a scenario; cpu = CPU of the stack's processes per request`);

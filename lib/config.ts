@@ -27,6 +27,8 @@ export interface Config {
   jwtSecretIsDefault: boolean;
   internalSecret: string;
   apiKeyCacheTtlMs: number;
+  /** GATEWAY_SHARE_INFLIGHT=0 turns off the sharing of identical in-flight subgraph queries (gateway/data-source.ts) */
+  gatewayShareInFlight: boolean;
   maxQueryDepth: number;
   maxQueryCost: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -151,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // derived from the JWT secret so that separately started processes still agree.
     internalSecret: env.INTERNAL_SECRET || `internal:${jwtSecret}`,
     apiKeyCacheTtlMs: envInt(env, 'API_KEY_CACHE_TTL_MS', 30_000),
+    gatewayShareInFlight: env.GATEWAY_SHARE_INFLIGHT !== '0' && env.GATEWAY_SHARE_INFLIGHT !== 'false',
     maxQueryDepth: envInt(env, 'MAX_QUERY_DEPTH', 12),
     maxQueryCost: envInt(env, 'MAX_QUERY_COST', 5000),
     logLevel,
