@@ -5,12 +5,12 @@
 // and the CPU the stack's processes spent per request (utime+stime from /proc, so it includes
 // everything a request costs: HTTP, GraphQL, SQL driver, JSON).
 //
-// Env: BENCH_PORT_BASE (22000), BENCH_SECONDS per scenario (4), BENCH_BUILD=ts|dist (dist when
-// dist/ exists), BENCH_PROCESSES=one|split (what `npm start` defaults to), BENCH_PROFILE=<dir>
+// Env: BENCH_PORT_BASE (22500), BENCH_SECONDS per scenario (4), BENCH_BUILD=dist|ts (dist: npm run
+// build's output, rebuilt when stale), BENCH_PROCESSES=one|split (what `npm start` defaults to), BENCH_PROFILE=<dir>
 // (a CPU profile of the stack in one process after start-up, see bench/profile-summary.ts),
 // BENCH_ONLY=<comma list of scenario ids>. Uses DATABASE_URL (a scratch database) when set.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { signJwt } from '../gateway/auth/jwt.js';
@@ -23,10 +23,12 @@ import { scratchDatabase, stackPorts } from './harness.js';
 import { fmt, summarize, type Stats } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const base = Number(process.env.BENCH_PORT_BASE ?? 22000);
+const base = Number(process.env.BENCH_PORT_BASE ?? 22500);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONCURRENCY = 16;
-const build = process.env.BENCH_BUILD ?? (existsSync(resolve(ROOT, 'dist', 'scripts', 'start-all.js')) ? 'dist' : 'ts');
+const build = process.env.BENCH_BUILD ?? 'dist';
+// the compiled build as `npm start` in production runs it, rebuilt when a source is newer
+if (build === 'dist') execFileSync(process.execPath, [resolve(ROOT, 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
 const processes = process.env.BENCH_PROCESSES ?? '';
 const only = process.env.BENCH_ONLY?.split(',');
 const profileDir = process.env.BENCH_PROFILE;
