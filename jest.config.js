@@ -14,6 +14,8 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': swc },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  // npm run build's output (dist/package.json) is not a module of the tests
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
   globalSetup: '<rootDir>/test/harness/global-setup.mjs',
   globalTeardown: '<rootDir>/test/harness/global-teardown.mjs',
   testTimeout: 30000,

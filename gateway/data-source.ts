@@ -1,7 +1,11 @@
 // Requests from the gateway to subgraphs: the signed tenant context rides in a header, signed once
-// per request. The fetcher is a plain keep-alive node:http POST (lib/http-client.ts): this hop is on
-// every federated query, and undici's fetch costs ~0.3 ms more per call here.
-import { RemoteGraphQLDataSource } from '@apollo/gateway';
+// per request. The fetch is a plain keep-alive node:http POST (lib/http-client.ts): this hop is on
+// every federated query, and undici's fetch costs ~0.3 ms more per call here. process() is
+// RemoteGraphQLDataSource's minus its per-fetch node-fetch Request/Response objects, plus the sharing
+// of identical in-flight queries (InFlight below).
+import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { STATUS_CODES } from 'node:http';
+import { GraphQLError, Kind, type DocumentNode } from 'graphql';
 import { postJson } from '../lib/http-client.js';
 import { signTenantContext, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
 
@@ -11,9 +15,61 @@ export interface GatewayContext {
   signedTenant?: string;
 }
 
+type GraphQLResponse = Awaited<ReturnType<RemoteGraphQLDataSource['process']>>;
+
+interface SubgraphAnswer {
+  status: number;
+  text: string;
+}
+
+/**
+ * Identical subgraph queries in flight at once are sent once: the second caller waits for the first
+ * one's answer. Identical means the same subgraph, the same request body (query, variables,
+ * operation name) and the same tenant context apart from its request id, so an answer only ever
+ * reaches a caller who would have got the same answer from the subgraph (tenant-safe by construction).
+ * Queries only: a mutation is always sent. Each caller parses the answer text itself, so callers never
+ * share (and mutate) one result object. An answer is shared only while in flight, never cached.
+ */
+export class InFlight {
+  private readonly pending = new Map<string, Promise<SubgraphAnswer>>();
+  /** how many fetches were answered by another caller's request (for the bench and tests) */
+  shared = 0;
+
+  run(key: string, send: () => Promise<SubgraphAnswer>): Promise<SubgraphAnswer> {
+    const running = this.pending.get(key);
+    if (running) {
+      this.shared++;
+      return running;
+    }
+    const p = send().finally(() => this.pending.delete(key));
+    this.pending.set(key, p);
+    return p;
+  }
+}
+
+/** The tenant context as a sharing key: everything but the per-request id. */
+function tenantKey(t: TenantContext | undefined): string {
+  if (!t) return '';
+  const { requestId: _requestId, ...rest } = t;
+  return JSON.stringify(rest);
+}
+
+function isQuery(document: DocumentNode | undefined, query: string): boolean {
+  if (document) {
+    const ops = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+    return ops.length > 0 && ops.every((d) => d.operation === 'query');
+  }
+  return /^\s*(query\b|\{)/.test(query);
+}
+
 export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
-  constructor(url: string, private secret: string) {
-    super({ url, fetcher: keepAliveFetcher as any });
+  constructor(
+    url: string,
+    private secret: string,
+    /** share identical in-flight queries (GATEWAY_SHARE_INFLIGHT); undefined: always send */
+    private inFlight?: InFlight,
+  ) {
+    super({ url });
   }
 
   override willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['willSendRequest']>>[0]): void {
@@ -22,25 +78,46 @@ export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     ctx.signedTenant ??= signTenantContext(ctx.tenant, this.secret);
     request.http?.headers.set(TENANT_HEADER, ctx.signedTenant);
   }
+
+  override async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GraphQLResponse> {
+    const { request, context } = options;
+    const headers = new Headers(request.http?.headers as unknown as Headers | undefined);
+    headers.set('content-type', 'application/json');
+    request.http = { method: 'POST', url: this.url, headers: headers as any };
+    await this.willSendRequest?.(options);
+    if (!request.query) throw new Error('Missing query');
+    const body = JSON.stringify({ query: request.query, variables: request.variables, operationName: request.operationName, extensions: request.extensions });
+    const sent: Record<string, string> = {};
+    for (const [k, v] of headers) sent[k] = v;
+    const send = () => postJson(this.url, sent, body);
+    const document = 'document' in options ? options.document : undefined;
+    const tenant = (context as Partial<GatewayContext>).tenant;
+    const res = this.inFlight && isQuery(document, request.query) ? await this.inFlight.run(`${tenantKey(tenant)}\n${body}`, send) : await send();
+    return toGraphQLResponse(this.url, res);
+  }
 }
 
-/** A fetch-shaped function over postJson: what RemoteGraphQLDataSource calls for each subgraph fetch. */
-export async function keepAliveFetcher(url: string, init?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<any> {
-  const res = await postJson(url, { ...(init?.headers ?? {}), 'content-type': 'application/json' }, init?.body ?? '');
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers.set(k, v);
-  // A subgraph answers variable-coercion failures (e.g. a bad DateTimeISO) with HTTP 400 and a GraphQL
-  // errors[] body. Hand those to the gateway as a GraphQL result so their code and parameter reach the
-  // client, instead of a generic "400: Bad Request".
-  const graphqlErrors = res.status >= 400 && res.status < 500 && /"errors"\s*:\s*\[/.test(res.text);
-  const status = graphqlErrors ? 200 : res.status;
-  return {
-    url,
-    ok: status >= 200 && status < 300,
-    status,
-    statusText: String(res.status),
-    headers,
-    text: async () => res.text,
-    json: async () => JSON.parse(res.text),
-  };
+/**
+ * A subgraph's HTTP answer as the gateway's GraphQLResponse. A subgraph answers variable-coercion
+ * failures (e.g. a bad DateTimeISO) with HTTP 400 and a GraphQL errors[] body: those are handed on
+ * as a GraphQL result so their code and parameter reach the client, not a generic "400: Bad Request".
+ */
+export function toGraphQLResponse(url: string, res: SubgraphAnswer): GraphQLResponse {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(res.text);
+  } catch {
+    parsed = undefined;
+  }
+  const body = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined;
+  const graphqlErrors = res.status >= 400 && res.status < 500 && Array.isArray(body?.errors);
+  if ((res.status < 200 || res.status >= 300) && !graphqlErrors) {
+    // as RemoteGraphQLDataSource.errorFromResponse words it
+    const code = res.status === 401 ? 'UNAUTHENTICATED' : res.status === 403 ? 'FORBIDDEN' : undefined;
+    throw new GraphQLError(`${res.status}: ${STATUS_CODES[res.status] ?? ''}`, {
+      extensions: { response: { url, status: res.status, statusText: STATUS_CODES[res.status], body: body ?? res.text }, ...(code ? { code } : {}) },
+    });
+  }
+  if (!body) throw new Error(`Expected JSON response body, but received: ${res.text.slice(0, 200)}`);
+  return body as GraphQLResponse;
 }

@@ -19,7 +19,7 @@ import { VERSION } from '../lib/version.js';
 import { ApiKeyVerifier } from './auth/api-key.js';
 import { clientIp, createAuthenticator, type AuthResult } from './auth/authenticate.js';
 import { listenForKeyInvalidations } from './auth/key-invalidation.js';
-import { SignedDataSource, type GatewayContext } from './data-source.js';
+import { InFlight, SignedDataSource, type GatewayContext } from './data-source.js';
 import { limitError, measureOperation } from './limits.js';
 import { PlatformClient } from './platform-client.js';
 import { buildSubscriptionSchema, isSubscriptionOperation } from './subscriptions/schema.js';
@@ -49,9 +49,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
 
   let apiSchema: GraphQLSchema | undefined;
   let subSchema: GraphQLSchema | undefined;
+  const inFlight = cfg.gatewayShareInFlight ? new InFlight() : undefined;
   const gateway = new ApolloGateway({
     supergraphSdl,
-    buildService: ({ name }) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret),
+    buildService: ({ name }) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, inFlight),
   });
 
   const limitsPlugin: ApolloServerPlugin<GatewayContext> = {

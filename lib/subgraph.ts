@@ -4,12 +4,12 @@
 import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { parse, type GraphQLSchema } from 'graphql';
+import { GraphQLScalarType, parse, type GraphQLSchema } from 'graphql';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema, printSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { buildSchema, createResolversMap, type AuthChecker, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, createResolversMap, getMetadataStorage, type AuthChecker, type NonEmptyArray } from 'type-graphql';
 import type { EntityManager, MikroORM, Options } from '@mikro-orm/postgresql';
 import type { Migration } from '@mikro-orm/migrations';
 import type { Config, SubgraphName } from './config.js';
@@ -116,9 +116,37 @@ export async function buildFederatedSchema(def: SubgraphDefinition<any, any>): P
     validate: false,
     skipCheck: true,
   });
-  const resolvers: any = createResolversMap(tg);
+  const resolvers: any = leanResolvers(createResolversMap(tg));
   for (const [typeName, fns] of Object.entries(def.referenceResolvers ?? {})) resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...fns };
   return buildSubgraphSchema({ typeDefs: parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(tg)}`), resolvers });
+}
+
+/**
+ * type-graphql gives every plain field (no roles, no middleware, no @FieldResolver) a wrapper that
+ * reads `root[name]`: per resolved field a closure call and a middleware dispatch, ~6,000 of them for
+ * a page of 100 products with includes. graphql-js's default resolver reads the same property, so
+ * such fields are left without a resolver. The metadata is process-wide (several subgraphs in one
+ * process may name a type alike), so a field is dropped only when every declaration of that type
+ * name agrees that it is plain.
+ */
+function leanResolvers(map: Record<string, any>): Record<string, any> {
+  const meta = getMetadataStorage();
+  const withResolver = new Set(meta.fieldResolvers.map((r) => `${r.getObjectType?.()?.name}.${r.methodName}`));
+  const plain = new Map<string, boolean>();
+  for (const t of meta.objectTypes) {
+    const targets = new Set(meta.objectTypes.filter((o) => o.name === t.name).map((o) => o.target.name));
+    for (const f of t.fields ?? []) {
+      const key = `${t.name}.${f.schemaName}`;
+      const isPlain =
+        f.schemaName === f.name && !f.roles && !(f.middlewares?.length) && ![...targets].some((c) => withResolver.has(`${c}.${f.name}`));
+      plain.set(key, (plain.get(key) ?? true) && isPlain);
+    }
+  }
+  for (const [typeName, fields] of Object.entries(map)) {
+    if (!fields || typeof fields !== 'object' || fields instanceof GraphQLScalarType || typeName === 'Query' || typeName === 'Mutation' || typeName === 'Subscription') continue;
+    for (const name of Object.keys(fields)) if (plain.get(`${typeName}.${name}`) === true) delete fields[name];
+  }
+  return map;
 }
 
 export async function subgraphSdl(def: SubgraphDefinition<any, any>): Promise<string> {
@@ -149,7 +177,8 @@ export async function startSubgraph(
     formatError: createErrorFormatter(log),
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    plugins: [ApolloServerPluginInlineTraceDisabled()],
+    // no plugin hooks per resolved field: nothing here reads cache hints or traces (docs/performance.md)
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled()],
   });
   await apollo.start();
   const runtime = await def.runtime?.({ cfg, orm, pubsub, log });

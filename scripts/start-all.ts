@@ -1,15 +1,24 @@
 // npm start: everything on one machine with nothing installed (see README).
-import { loadConfig } from '../lib/config.js';
+import { ConfigError, loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { runMain } from '../lib/process.js';
 import { redactUrl } from '../lib/db.js';
 import { startStack } from './stack.js';
+import { startProcesses } from './stack-processes.js';
 
 await runMain(async () => {
   const started = performance.now();
   const cfg = loadConfig();
   const log = createLogger({ proc: 'start-all' }, cfg.logLevel === 'info' ? 'warn' : cfg.logLevel);
   if (cfg.jwtSecretIsDefault) console.warn('warning: JWT_SECRET is not set: using the development default (never in production)');
+  // START_PROCESSES=split: one process per service (needs REDIS_URL); default: one process (docs/performance.md)
+  const mode = process.env.START_PROCESSES || 'one';
+  if (mode !== 'one' && mode !== 'split') throw new ConfigError('START_PROCESSES', `"${mode}" must be one or split`);
+  if (mode === 'split') {
+    const procs = await startProcesses(cfg, log);
+    console.log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s, one process per service (pids ${procs.pids.join(', ')})`);
+    return () => procs.stop();
+  }
   const stack = await startStack(cfg, log);
   const lines = [
     `ready in ${((performance.now() - started) / 1000).toFixed(1)} s`,

@@ -22,7 +22,8 @@ class TextWorker {
   private nextId = 1;
 
   constructor() {
-    this.worker = new Worker(new URL('./text-models.worker.ts', import.meta.url));
+    // the compiled build (npm run build) runs text-models.worker.js beside this file
+    this.worker = new Worker(new URL(import.meta.url.endsWith('.js') ? './text-models.worker.js' : './text-models.worker.ts', import.meta.url));
     this.ready = new Promise((resolve) => {
       this.worker.on('message', (m: any) => {
         if ('ready' in m) {

@@ -111,7 +111,10 @@ export class ProductPage {
   @Field(() => Int) pageSize!: number;
 }
 
-export function toProduct(e: ProductEntity): Product {
+/** What toProduct reads: an entity, or a plain row mapped by product.list.ts (no ORM hydration). */
+export type ProductData = Omit<ProductEntity, 'environment'> & Partial<Pick<ProductEntity, 'environment'>>;
+
+export function toProduct(e: ProductData): Product {
   const p = new Product();
   p.id = e.id;
   p.name = e.name;

@@ -1,0 +1,265 @@
+// npm run bench:throughput: throughput at 16 concurrent clients, the way `npm start` runs the system.
+// The stack runs in child processes (`scripts/start-all`, compiled or through the TypeScript loader,
+// one process or one per service), stock @apollo/gateway in another on the same subgraphs, and this
+// process only sends requests over keep-alive node:http. Per scenario it prints p50/p95/p99, req/s,
+// and the CPU the stack's processes spent per request (utime+stime from /proc, so it includes
+// everything a request costs: HTTP, GraphQL, SQL driver, JSON).
+//
+// Env: BENCH_PORT_BASE (22500), BENCH_SECONDS per scenario (4), BENCH_BUILD=dist|ts (dist: npm run
+// build's output, rebuilt when stale), BENCH_PROCESSES=one|split (what `npm start` defaults to), BENCH_PROFILE=<dir>
+// (a CPU profile of the stack in one process after start-up, see bench/profile-summary.ts),
+// BENCH_ONLY=<comma list of scenario ids>. Uses DATABASE_URL (a scratch database) when set.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { signJwt } from '../gateway/auth/jwt.js';
+import { PlatformClient } from '../gateway/platform-client.js';
+import { hashApiKey } from '../lib/api-key-hash.js';
+import { postJson, requestJson } from '../lib/http-client.js';
+import { signTenantContext, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
+import { loadOperations } from '../rest-bridge/operations.js';
+import { scratchDatabase, stackPorts } from './harness.js';
+import { fmt, summarize, type Stats } from './stats.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const base = Number(process.env.BENCH_PORT_BASE ?? 22500);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const CONCURRENCY = 16;
+const build = process.env.BENCH_BUILD ?? 'dist';
+// the compiled build as `npm start` in production runs it, rebuilt when a source is newer
+if (build === 'dist') execFileSync(process.execPath, [resolve(ROOT, 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
+const processes = process.env.BENCH_PROCESSES ?? '';
+const only = process.env.BENCH_ONLY?.split(',');
+const profileDir = process.env.BENCH_PROFILE;
+const LOADER = ['--import', '@swc-node/register/esm-register'];
+
+const scratch = await scratchDatabase('throughput');
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATABASE_URL: scratch.url ?? '',
+  ...stackPorts(base),
+  DATA_DIR: resolve(ROOT, '.data', 'bench-throughput'),
+  JWT_SECRET: 'bench-secret',
+  INTERNAL_SECRET: 'bench-internal',
+  LOG_LEVEL: 'error',
+  NODE_ENV: build === 'dist' ? 'production' : 'development',
+  MASTER_KEY: process.env.MASTER_KEY ?? '0123456789abcdef'.repeat(4),
+  ...(processes ? { START_PROCESSES: processes } : {}),
+};
+const rest = `http://127.0.0.1:${base + 80}`;
+const gatewayUrl = `http://127.0.0.1:${base}/graphql`;
+const stockUrl = `http://127.0.0.1:${base + 90}/graphql`;
+const children: ChildProcess[] = [];
+
+/** node args of an entry point under the chosen build (dist/…js, or the .ts through the loader). */
+function entry(tsPath: string): string[] {
+  if (build === 'dist') return [resolve(ROOT, 'dist', tsPath.replace(/\.ts$/, '.js'))];
+  return [...LOADER, resolve(ROOT, tsPath)];
+}
+
+async function waitFor(url: string, child: ChildProcess, what: string): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${what} exited early (${child.exitCode})`);
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The process tree under `pid` (itself included). */
+function tree(pid: number): number[] {
+  const out = [pid];
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      const kids = readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim();
+      if (kids) for (const k of kids.split(/\s+/)) out.push(...tree(Number(k)));
+    }
+  } catch {
+    /* exited */
+  }
+  return out;
+}
+/** CPU milliseconds (user + system) spent so far by the process tree under `pid`. */
+function cpuMs(pid: number): number {
+  let ticks = 0;
+  for (const p of tree(pid)) {
+    try {
+      const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      /* exited */
+    }
+  }
+  return ticks * 10; // USER_HZ = 100
+}
+function rssMiB(pid: number): number {
+  let kb = 0;
+  for (const p of tree(pid)) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      /* exited */
+    }
+  }
+  return kb / 1024;
+}
+
+// ------------------------------------------------------------------ the stack
+const started = performance.now();
+// BENCH_PROFILE: the same stack in one process with a profiler of the steady state (bench/profiled-stack.ts)
+const stack = spawn(process.execPath, entry(profileDir ? 'bench/profiled-stack.ts' : 'scripts/start-all.ts'), { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+children.push(stack);
+const stopAll = async () => {
+  for (const c of children.reverse()) {
+    if (c.exitCode !== null) continue;
+    const exited = new Promise((r) => c.once('exit', r));
+    c.kill('SIGTERM');
+    await exited;
+  }
+  await scratch.drop();
+};
+process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+
+try {
+  await waitFor(`${rest}/health/ready`, stack, 'the stack');
+  await waitFor(`http://127.0.0.1:${base}/health/ready`, stack, 'the gateway');
+  const startSeconds = (performance.now() - started) / 1000;
+
+  // ---------------------------------------------------------------- a tenant and a few products
+  const now = Math.floor(Date.now() / 1000);
+  const token = signJwt({ sub: 'bench', scope: 'platform:admin platform:manage platform:read', iat: now, exp: now + 3600 }, env.JWT_SECRET!);
+  const code = `tput${process.pid}`;
+  const ph = { authorization: `Bearer ${token}`, 'x-platform': code, 'content-type': 'application/json' };
+  const post = async (path: string, headers: Record<string, string>, type: string, attributes: Record<string, unknown>) => {
+    const r = await requestJson('POST', `${rest}${path}`, headers, JSON.stringify({ data: { type, attributes } }));
+    if (r.status >= 300) throw new Error(`${path}: ${r.status} ${r.text}`);
+    return (JSON.parse(r.text) as any).data;
+  };
+  await post('/platforms', ph, 'platforms', { code, name: 'Bench' });
+  const acct = await post('/accounts', ph, 'accounts', { name: 'Bench', code, deployment_model: 'dedicated_cloud' });
+  const app = await post(`/accounts/${acct.attributes.url_id}/apps`, ph, 'apps', { name: 'Bench app', rate_limit_per_minute: 100_000 });
+  const key = await post(`/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, 'api_keys', { name: 'bench', key_type: 'secret', rate_limit_per_minute: 100_000 });
+  const kh = { 'x-app-id': app.id as string, 'x-api-key': key.attributes.key_id as string, 'content-type': 'application/json' };
+  for (let i = 0; i < 20; i++) await post('/v1/products', kh, 'products', { name: `Product ${i}`, sku: `SKU-${i}`, description: `The ${i}th product`, price: { amount: 100 * i + 99, currency: 'USD' } });
+
+  // The tenant context the gateway signs for this key, for direct subgraph calls and the stock gateway.
+  const k = await new PlatformClient(`http://127.0.0.1:${base + 1}/graphql`, env.INTERNAL_SECRET!).verifyApiKey(app.id, hashApiKey(kh['x-api-key']));
+  if (!k) throw new Error('bench key did not verify');
+  const tenant: TenantContext = {
+    kind: 'key', requestId: 'bench', scopes: k.scopes, appId: k.appId, keyId: k.keyId, environment: k.environment,
+    accountId: k.accountId, platformId: k.platformId, platformCode: k.platformCode, ...(k.plan ? { plan: k.plan } : {}),
+  };
+  const subgraphUrls = { platform: `http://127.0.0.1:${base + 1}/graphql`, ai: `http://127.0.0.1:${base + 2}/graphql`, catalog: `http://127.0.0.1:${base + 3}/graphql`, search: `http://127.0.0.1:${base + 4}/graphql` };
+  const stock = spawn(process.execPath, [...LOADER, resolve(ROOT, 'bench', 'stock-gateway.ts')], {
+    cwd: ROOT,
+    env: { ...env, BENCH_TENANT: JSON.stringify(tenant), BENCH_SUBGRAPH_URLS: JSON.stringify(subgraphUrls), STOCK_GATEWAY_PORT: String(base + 90) },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  children.push(stock);
+  const stockReady = new Promise<void>((ok, fail) => {
+    stock.stdout!.on('data', (b: Buffer) => b.toString().includes('ready') && ok());
+    stock.once('exit', (c) => fail(new Error(`stock gateway exited (${c})`)));
+  });
+
+  // ---------------------------------------------------------------- scenarios
+  const gql = async (url: string, headers: Record<string, string>, query: string, variables: Record<string, unknown> = {}) => {
+    const r = await postJson(url, headers, JSON.stringify({ query, variables }));
+    if (r.status !== 200) throw new Error(`${url}: ${r.status} ${r.text.slice(0, 300)}`);
+    const body = JSON.parse(r.text) as { errors?: unknown[] };
+    if (body.errors) throw new Error(JSON.stringify(body.errors));
+  };
+  const signed = () => ({ 'content-type': 'application/json', [TENANT_HEADER]: signTenantContext(tenant, env.INTERNAL_SECRET!) });
+  const SINGLE = '{ products(pageSize: 20) { total items { id name sku status price { amount currency formatted } } } }';
+  const FED = '{ currentApp { id name products { id name } } }';
+  const list = loadOperations().get('ListProducts')!;
+  const listVars = { page: 1, pageSize: 20, withVariants: false, withCategories: false };
+
+  /** `fn` from 16 clients for SECONDS (after a short warm-up), with the stack's CPU per request. */
+  const results: { id: string; label: string; st: Stats; cpu: number }[] = [];
+  const run = async (id: string, label: string, fn: (i: number) => Promise<unknown>, pid = stack.pid!): Promise<Stats | undefined> => {
+    if (only && !only.includes(id)) return undefined;
+    const warm = performance.now();
+    let w = 0;
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() - warm < 700) await fn(w++).catch(() => undefined);
+    }));
+    const samples: number[] = [];
+    let i = 0;
+    let errors = 0;
+    let lastError = '';
+    const cpu0 = cpuMs(pid) + (pid === stack.pid ? 0 : cpuMs(stack.pid!));
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() - t0 < SECONDS * 1000) {
+        const t = performance.now();
+        try {
+          await fn(i++);
+          samples.push(performance.now() - t);
+        } catch (e) {
+          // a failure (e.g. a timeout on a saturated machine) is counted and shown, not fatal
+          errors++;
+          lastError = (e as Error).message.slice(0, 160);
+        }
+      }
+    }));
+    const wall = performance.now() - t0;
+    // less what the processes burn when idle (job pollers), measured before the scenarios
+    const busy = cpuMs(pid) + (pid === stack.pid ? 0 : cpuMs(stack.pid!)) - cpu0 - idleRate * wall;
+    const cpu = Math.max(0, busy) / samples.length;
+    const st = summarize(samples, wall);
+    results.push({ id, label, st, cpu });
+    console.log(`${fmt(label, st)}  cpu ${cpu.toFixed(2)} ms/req${errors ? `  ${errors} errors (last: ${lastError})` : ''}`);
+    return st;
+  };
+
+  if (profileDir) stack.kill('SIGUSR2');
+  console.log(`# bench/throughput.bench.ts  ${new Date().toISOString()}  node ${process.version}  build=${build}  processes=${processes || 'default'}`);
+  console.log(`# ${cpus().length} cores, load average before the run ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other work on the machine skews the figures)`);
+  console.log(`# ${CONCURRENCY} concurrent clients, ${SECONDS} s a scenario; cpu = CPU of the stack's processes per request`);
+  await stockReady;
+  const idle0 = cpuMs(stack.pid!) + cpuMs(stock.pid!);
+  const idleT = performance.now();
+  await new Promise((r) => setTimeout(r, 3000));
+  const idleRate = (cpuMs(stack.pid!) + cpuMs(stock.pid!) - idle0) / (performance.now() - idleT);
+  console.log(`# idle CPU of the stack and stock gateway: ${(idleRate * 100).toFixed(1)} % of a core (subtracted below)`);
+  await run('direct', 'single-subgraph query, direct to catalog', () => gql(subgraphUrls.catalog, signed(), SINGLE));
+  await run('single', 'single-subgraph query via gateway', () => gql(gatewayUrl, kh, SINGLE));
+  await run('single-stock', 'single-subgraph query via stock @apollo/gateway', () => gql(stockUrl, { 'content-type': 'application/json' }, SINGLE), stock.pid);
+  await run('fed', 'federated query via gateway', () => gql(gatewayUrl, kh, FED));
+  await run('fed-stock', 'federated query via stock @apollo/gateway', () => gql(stockUrl, { 'content-type': 'application/json' }, FED), stock.pid);
+  await run('rest', 'GET /v1/products?page[size]=20 via REST bridge', async () => {
+    const r = await requestJson('GET', `${rest}/v1/products?page[size]=20`, kh);
+    if (r.status !== 200) throw new Error(`REST ${r.status} ${r.text.slice(0, 300)}`);
+    JSON.parse(r.text);
+  });
+  await run('rest-gw', 'same operation (ListProducts) via gateway', () => gql(gatewayUrl, kh, list.source, listVars));
+  // In-flight sharing: 16 clients sending one query vs 16 clients each sending its own variables.
+  const PAGE = 'query($p: Int!) { products(page: $p, pageSize: 20) { total items { id name sku status price { amount currency formatted } } } }';
+  await run('same', '16 identical queries in flight, gateway', () => gql(gatewayUrl, kh, PAGE, { p: 1 }));
+  await run('same-stock', '16 identical queries in flight, stock gateway', () => gql(stockUrl, { 'content-type': 'application/json' }, PAGE, { p: 1 }), stock.pid);
+  await run('distinct', '16 distinct queries in flight, gateway', (i) => gql(gatewayUrl, kh, PAGE, { p: 1 + (i % 16) * 1000 }));
+  await run('distinct-stock', '16 distinct queries in flight, stock gateway', (i) => gql(stockUrl, { 'content-type': 'application/json' }, PAGE, { p: 1 + (i % 16) * 1000 }), stock.pid);
+
+  const by = (id: string) => results.find((r) => r.id === id);
+  const ratio = (a: string, b: string, what: string) => {
+    const x = by(a);
+    const y = by(b);
+    if (x && y) console.log(`  ${what}: ${(x.st.rps / y.st.rps).toFixed(2)}×`);
+  };
+  console.log('# ratios (req/s)');
+  ratio('single', 'single-stock', 'single-subgraph, ours / stock @apollo/gateway');
+  ratio('fed', 'fed-stock', 'federated, ours / stock @apollo/gateway');
+  ratio('rest', 'rest-gw', 'REST bridge / gateway, same operation');
+  ratio('same', 'distinct', 'identical / distinct in flight (ours)');
+  ratio('same-stock', 'distinct-stock', 'identical / distinct in flight (stock)');
+  console.log('# targets: single via gateway ≥ 1000 req/s, federated ≥ 500 req/s, p99 < 50 ms, REST within 10 % of the gateway, direct subgraph ≤ 1 ms CPU');
+  console.log(`# processes: start → ready ${startSeconds.toFixed(1)} s, RSS ${rssMiB(stack.pid!).toFixed(0)} MiB (stack, ${tree(stack.pid!).length} processes); stock gateway RSS ${rssMiB(stock.pid!).toFixed(0)} MiB`);
+} finally {
+  await stopAll();
+}
+process.exit(0);
