@@ -20,7 +20,9 @@ import { ApiKeyVerifier } from './auth/api-key.js';
 import { clientIp, createAuthenticator, type AuthResult } from './auth/authenticate.js';
 import { listenForKeyInvalidations } from './auth/key-invalidation.js';
 import { SignedDataSource, type GatewayContext } from './data-source.js';
-import { limitError, measureOperation } from './limits.js';
+import { DEFAULT_MAX_ALIASES, limitError, measureOperation } from './limits.js';
+import { checkGraphQLSearch, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_TOKENS, parseGraphQLBody, requestPolicyPlugin, subscribeRequestErrors } from './request-policy.js';
+import { envInt } from '../lib/config.js';
 import { PlatformClient } from './platform-client.js';
 import { buildSubscriptionSchema, isSubscriptionOperation } from './subscriptions/schema.js';
 
@@ -53,12 +55,16 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     buildService: ({ name }) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret),
   });
 
+  // The input policy (gateway/request-policy.ts, lib/input-policy.ts; docs/operations.md).
+  const maxTokens = envInt(process.env, 'MAX_QUERY_TOKENS', DEFAULT_MAX_TOKENS);
+  const maxAliases = envInt(process.env, 'MAX_QUERY_ALIASES', DEFAULT_MAX_ALIASES);
+  const edgePolicy = { parseBody: parseGraphQLBody, checkSearch: checkGraphQLSearch, maxResponseBytes: envInt(process.env, 'MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES) };
   const limitsPlugin: ApolloServerPlugin<GatewayContext> = {
     async requestDidStart() {
       return {
         async didResolveOperation({ document, operationName, request }) {
           if (!apiSchema) return;
-          const err = limitError(measureOperation(apiSchema, document, operationName, request.variables ?? {}), cfg.maxQueryDepth, cfg.maxQueryCost);
+          const err = limitError(measureOperation(apiSchema, document, operationName, request.variables ?? {}), cfg.maxQueryDepth, cfg.maxQueryCost, maxAliases);
           if (err) throw err;
         },
       };
@@ -70,7 +76,9 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     formatError: createErrorFormatter(log),
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    plugins: [limitsPlugin],
+    plugins: [requestPolicyPlugin(() => apiSchema), limitsPlugin],
+    // parsing and validation are linear in the document's tokens: bounding them bounds the work
+    parseOptions: { maxTokens },
   });
 
   const runQuery = async (query: string, variables: Record<string, unknown>, ctx: GatewayContext) => {
@@ -103,7 +111,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
           res.setHeader('x-ratelimit-reset', String(Math.ceil(auth.rateLimit.resetMs / 1000)));
         }
         if (!auth.ok) return rejectAuth(res, auth);
-        await handleGraphQL(apollo, req, res, async () => ({ tenant: auth.tenant }));
+        await handleGraphQL(apollo, req, res, async () => ({ tenant: auth.tenant }), undefined, edgePolicy);
       })().catch((e) => {
         log.error('request failed', { err: e });
         if (!res.headersSent) sendJson(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] });
@@ -136,13 +144,15 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
         // Queries and mutations over the socket go through the planner; subscriptions through subSchema.
         let doc;
         try {
-          doc = parse(payload.query);
+          doc = parse(payload.query, { maxTokens });
         } catch (e) {
           return [new GraphQLError((e as Error).message, { extensions: { code: 'GRAPHQL_PARSE_FAILED', status: 400 } })];
         }
         const errors = validate(subSchema!, doc);
         if (errors.length) return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', status: 400 } }));
-        const err = limitError(measureOperation(subSchema!, doc, payload.operationName, payload.variables ?? {}), cfg.maxQueryDepth, cfg.maxQueryCost);
+        const refused = subscribeRequestErrors(subSchema!, doc, payload.operationName, payload.variables);
+        if (refused.length) return refused;
+        const err = limitError(measureOperation(subSchema!, doc, payload.operationName, payload.variables ?? {}), cfg.maxQueryDepth, cfg.maxQueryCost, maxAliases);
         if (err) return [err];
         return undefined;
       },
