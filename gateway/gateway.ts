@@ -23,6 +23,8 @@ import { SignedDataSource, type GatewayContext } from './data-source.js';
 import { DEFAULT_MAX_ALIASES, limitError, measureOperation } from './limits.js';
 import { checkGraphQLSearch, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_TOKENS, parseGraphQLBody, requestPolicyPlugin, subscribeRequestErrors } from './request-policy.js';
 import { envInt } from '../lib/config.js';
+import { subgraphUnavailable } from './unavailable.js';
+import { answerClientErrorsWithJson } from '../lib/input-policy.js';
 import { PlatformClient } from './platform-client.js';
 import { buildSubscriptionSchema, isSubscriptionOperation } from './subscriptions/schema.js';
 
@@ -73,7 +75,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
 
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
-    formatError: createErrorFormatter(log),
+    formatError: withUnavailable(createErrorFormatter(log)),
     includeStacktraceInErrorResponses: false,
     introspection: true,
     plugins: [requestPolicyPlugin(() => apiSchema), limitsPlugin],
@@ -120,12 +122,13 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     }
     if (path === '/health') return sendJson(res, 200, { status: 'ok', service: 'gateway', version: VERSION, timestamp: new Date().toISOString() });
     if (path === '/health/ready' || path === '/health/detailed') {
-      void readiness(cfg).then((r) => sendJson(res, r.ok ? 200 : 503, { status: r.ok ? 'ok' : 'degraded', service: 'gateway', version: VERSION, timestamp: new Date().toISOString(), components: r.components }));
+      void readiness(cfg, infra).then((r) => sendJson(res, r.ok ? 200 : 503, { status: r.ok && !r.degraded ? 'ok' : 'degraded', service: 'gateway', version: VERSION, timestamp: new Date().toISOString(), components: r.components }));
       return;
     }
     sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'ROUTE_NOT_FOUND', status: 404 } }] });
   });
   server.keepAliveTimeout = 65_000;
+  answerClientErrorsWithJson(server);
 
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const ws = useServer<Record<string, unknown>, { tenant?: GatewayContext['tenant'] }>(
@@ -190,6 +193,11 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   };
 }
 
+/** An unreachable subgraph's errors become SERVICE_UNAVAILABLE (gateway/unavailable.ts) before the shared formatter. */
+function withUnavailable(format: ReturnType<typeof createErrorFormatter>): ReturnType<typeof createErrorFormatter> {
+  return (formatted, error) => subgraphUnavailable(formatted, error) ?? format(formatted, error);
+}
+
 function rejectAuth(res: import('node:http').ServerResponse, auth: Extract<AuthResult, { ok: false }>): void {
   const status = statusOf(auth.code);
   const headers: Record<string, string> = {};
@@ -203,9 +211,12 @@ function lowerCaseKeys(o: Record<string, unknown>): Record<string, string | unde
   return out;
 }
 
-async function readiness(cfg: Config): Promise<{ ok: boolean; components: Record<string, unknown> }> {
+/** Every subgraph must be ready (else 503); Redis lost is a degradation (200, status "degraded"): requests are still served. */
+async function readiness(cfg: Config, infra: Infra): Promise<{ ok: boolean; degraded: boolean; components: Record<string, unknown> }> {
   const components: Record<string, unknown> = {};
   let ok = true;
+  const degraded = !!infra.redis && !infra.redis.isReady;
+  if (infra.redis) components.redis = degraded ? { status: 'degraded', detail: 'unreachable: rate limits per process, events not delivered across processes' } : { status: 'ok' };
   await Promise.all(
     Object.entries(cfg.subgraphUrls).map(async ([name, url]) => {
       const started = performance.now();
@@ -220,6 +231,6 @@ async function readiness(cfg: Config): Promise<{ ok: boolean; components: Record
       }
     }),
   );
-  return { ok, components };
+  return { ok, degraded, components };
 }
 

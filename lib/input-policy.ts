@@ -123,3 +123,23 @@ export function checkQueryString(search: string): void {
     checkString(v, k);
   }
 }
+
+/**
+ * Requests node:http refuses before any handler runs (a URL or headers over its 16 KiB limit, a
+ * malformed request line) get a JSON error body too, not Node's bare status line.
+ */
+export function answerClientErrorsWithJson(server: import('node:http').Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: import('node:stream').Duplex) => {
+    if (!socket.writable || (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const message = tooLarge ? 'The request line and headers exceed 16 KiB' : 'The HTTP request is malformed';
+    const body = JSON.stringify({ errors: [{ message, extensions: { code: 'BAD_REQUEST', status } }] });
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
+}
