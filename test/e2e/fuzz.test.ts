@@ -14,7 +14,7 @@ import { createKey, createSecTenant, credentialsFor, jwtWithWrongSecret, unknown
 
 /** An answer slower than this fails (the machine running CI is shared and busy: generous on purpose). */
 const SLOW_MS = 10_000;
-const CONCURRENCY = 4;
+const CONCURRENCY = 8;
 /** every finding as it happens, one JSON line each (the run may be cut short by its timeout) */
 const FINDINGS_LOG = resolve(ROOT, '.data', 'test-logs', 'fuzz-findings.jsonl');
 
@@ -65,7 +65,8 @@ async function send(p: Probe): Promise<void> {
   if (ms > slowest.ms) slowest = { what: p.what, ms };
   const bad =
     typeof status === 'string' ||
-    status >= 500 ||
+    // /health/ready and /health/detailed answer 503 when a component is slow or down: their documented answer
+    (status >= 500 && !(status === 503 && /\/health\//.test(p.url))) ||
     ms > SLOW_MS ||
     (status >= 400 && (!/json/.test(contentType) || !isJson(text)));
   if (bad) {
@@ -126,8 +127,8 @@ function nested(levels: number): unknown {
   return v;
 }
 
-const GARBAGE_PARAMS = ['%00', 'a%00b', '%ED%A0%80', '%ZZ', 'x'.repeat(8000), '..%2F..%2Fetc%2Fpasswd', '-1', '1e309', '%F0%9F%98%80', "'%20OR%201=1--", '%E2%80%AE', '__proto__'];
-const GARBAGE_QUERY = ['%00', '%ED%A0%80', 'x'.repeat(8000), '-1', '99999999999999999999', '1e309', 'NaN', '[]', '%5B%5D%7B%7D', 'true'];
+const GARBAGE_PARAMS = ['a%00b', '%ED%A0%80', '%ZZ', 'x'.repeat(8000), '..%2F..%2Fetc%2Fpasswd', "'%20OR%201=1--%E2%80%AE", '__proto__'];
+const GARBAGE_QUERY = ['%00', '%ED%A0%80', 'x'.repeat(8000), '-1', '99999999999999999999', '1e309', '[]'];
 
 function restProbes(path: string, method: string, op: OpenApiOperation, components: Record<string, Schema>): Probe[] {
   const route = routeOf(method, path);
