@@ -20,7 +20,11 @@ import { ApiKeyVerifier } from './auth/api-key.js';
 import { clientIp, createAuthenticator, type AuthResult } from './auth/authenticate.js';
 import { listenForKeyInvalidations } from './auth/key-invalidation.js';
 import { InFlight, SignedDataSource, type GatewayContext } from './data-source.js';
-import { limitError, measureOperation } from './limits.js';
+import { DEFAULT_MAX_ALIASES, limitError, measureOperation } from './limits.js';
+import { checkGraphQLSearch, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_TOKENS, parseGraphQLBody, requestPolicyPlugin, subscribeRequestErrors } from './request-policy.js';
+import { envInt } from '../lib/config.js';
+import { subgraphUnavailable } from './unavailable.js';
+import { answerClientErrorsWithJson } from '../lib/input-policy.js';
 import { PlatformClient } from './platform-client.js';
 import { buildSubscriptionSchema, isSubscriptionOperation } from './subscriptions/schema.js';
 import { fullSchemaIntrospection, fullSdl } from './subscriptions/introspection.js';
@@ -55,12 +59,16 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     buildService: ({ name }) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, inFlight),
   });
 
+  // The input policy (gateway/request-policy.ts, lib/input-policy.ts; docs/operations.md).
+  const maxTokens = envInt(process.env, 'MAX_QUERY_TOKENS', DEFAULT_MAX_TOKENS);
+  const maxAliases = envInt(process.env, 'MAX_QUERY_ALIASES', DEFAULT_MAX_ALIASES);
+  const edgePolicy = { parseBody: parseGraphQLBody, checkSearch: checkGraphQLSearch, maxResponseBytes: envInt(process.env, 'MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES) };
   const limitsPlugin: ApolloServerPlugin<GatewayContext> = {
     async requestDidStart() {
       return {
         async didResolveOperation({ document, operationName, request }) {
           if (!apiSchema) return;
-          const err = limitError(measureOperation(apiSchema, document, operationName, request.variables ?? {}), cfg.maxQueryDepth, cfg.maxQueryCost);
+          const err = limitError(measureOperation(apiSchema, document, operationName, request.variables ?? {}), cfg.maxQueryDepth, cfg.maxQueryCost, maxAliases);
           if (err) throw err;
         },
       };
@@ -69,10 +77,12 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
 
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
-    formatError: createErrorFormatter(log),
+    formatError: withUnavailable(createErrorFormatter(log)),
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    plugins: [limitsPlugin, fullSchemaIntrospection<GatewayContext>(() => subSchema)],
+    plugins: [requestPolicyPlugin(() => apiSchema), limitsPlugin, fullSchemaIntrospection<GatewayContext>(() => subSchema)],
+    // parsing and validation are linear in the document's tokens: bounding them bounds the work
+    parseOptions: { maxTokens },
   });
 
   const runQuery = async (query: string, variables: Record<string, unknown>, ctx: GatewayContext) => {
@@ -105,7 +115,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
           res.setHeader('x-ratelimit-reset', String(Math.ceil(auth.rateLimit.resetMs / 1000)));
         }
         if (!auth.ok) return rejectAuth(res, auth);
-        await handleGraphQL(apollo, req, res, async () => ({ tenant: auth.tenant }));
+        await handleGraphQL(apollo, req, res, async () => ({ tenant: auth.tenant }), undefined, edgePolicy);
       })().catch((e) => {
         log.error('request failed', { err: e });
         if (!res.headersSent) sendJson(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] });
@@ -118,12 +128,13 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     }
     if (path === '/health') return sendJson(res, 200, { status: 'ok', service: 'gateway', version: VERSION, timestamp: new Date().toISOString() });
     if (path === '/health/ready' || path === '/health/detailed') {
-      void readiness(cfg).then((r) => sendJson(res, r.ok ? 200 : 503, { status: r.ok ? 'ok' : 'degraded', service: 'gateway', version: VERSION, timestamp: new Date().toISOString(), components: r.components }));
+      void readiness(cfg, infra).then((r) => sendJson(res, r.ok ? 200 : 503, { status: r.ok && !r.degraded ? 'ok' : 'degraded', service: 'gateway', version: VERSION, timestamp: new Date().toISOString(), components: r.components }));
       return;
     }
     sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'ROUTE_NOT_FOUND', status: 404 } }] });
   });
   server.keepAliveTimeout = 65_000;
+  answerClientErrorsWithJson(server);
 
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const ws = useServer<Record<string, unknown>, { tenant?: GatewayContext['tenant'] }>(
@@ -142,13 +153,15 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
         // Queries and mutations over the socket go through the planner; subscriptions through subSchema.
         let doc;
         try {
-          doc = parse(payload.query);
+          doc = parse(payload.query, { maxTokens });
         } catch (e) {
           return [new GraphQLError((e as Error).message, { extensions: { code: 'GRAPHQL_PARSE_FAILED', status: 400 } })];
         }
         const errors = validate(subSchema!, doc);
         if (errors.length) return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', status: 400 } }));
-        const err = limitError(measureOperation(subSchema!, doc, payload.operationName, payload.variables ?? {}), cfg.maxQueryDepth, cfg.maxQueryCost);
+        const refused = subscribeRequestErrors(subSchema!, doc, payload.operationName, payload.variables);
+        if (refused.length) return refused;
+        const err = limitError(measureOperation(subSchema!, doc, payload.operationName, payload.variables ?? {}), cfg.maxQueryDepth, cfg.maxQueryCost, maxAliases);
         if (err) return [err];
         return undefined;
       },
@@ -186,6 +199,11 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   };
 }
 
+/** An unreachable subgraph's errors become SERVICE_UNAVAILABLE (gateway/unavailable.ts) before the shared formatter. */
+function withUnavailable(format: ReturnType<typeof createErrorFormatter>): ReturnType<typeof createErrorFormatter> {
+  return (formatted, error) => subgraphUnavailable(formatted, error) ?? format(formatted, error);
+}
+
 function rejectAuth(res: import('node:http').ServerResponse, auth: Extract<AuthResult, { ok: false }>): void {
   const status = statusOf(auth.code);
   const headers: Record<string, string> = {};
@@ -199,9 +217,12 @@ function lowerCaseKeys(o: Record<string, unknown>): Record<string, string | unde
   return out;
 }
 
-async function readiness(cfg: Config): Promise<{ ok: boolean; components: Record<string, unknown> }> {
+/** Every subgraph must be ready (else 503); Redis lost is a degradation (200, status "degraded"): requests are still served. */
+async function readiness(cfg: Config, infra: Infra): Promise<{ ok: boolean; degraded: boolean; components: Record<string, unknown> }> {
   const components: Record<string, unknown> = {};
   let ok = true;
+  const degraded = !!infra.redis && !infra.redis.isReady;
+  if (infra.redis) components.redis = degraded ? { status: 'degraded', detail: 'unreachable: rate limits per process, events not delivered across processes' } : { status: 'ok' };
   await Promise.all(
     Object.entries(cfg.subgraphUrls).map(async ([name, url]) => {
       const started = performance.now();
@@ -216,6 +237,6 @@ async function readiness(cfg: Config): Promise<{ ok: boolean; components: Record
       }
     }),
   );
-  return { ok, components };
+  return { ok, degraded, components };
 }
 

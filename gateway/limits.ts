@@ -29,7 +29,12 @@ export interface OperationMeasure {
   cost: number;
   /** depth of the deepest introspection selection (0 when none) */
   introspectionDepth?: number;
+  /** aliased fields in the operation, fragments expanded (absent when none) */
+  aliases?: number;
 }
+
+/** Most aliased fields one operation may have (MAX_QUERY_ALIASES): aliases repeat work and answers at no cost to the client. */
+export const DEFAULT_MAX_ALIASES = 100;
 
 export function measureOperation(
   schema: GraphQLSchema,
@@ -63,46 +68,79 @@ export function measureOperation(
     });
 
   let introspectionDepth = 0;
+  // Fragments are measured once each and memoised (depth relative to the spread, cost, aliases): a
+  // document whose fragments each spread the previous one twice would otherwise cost 2^n to measure.
+  // Cycles cannot reach here (NoFragmentCycles runs first); `active` still guards against them.
+  type Measure = { depth: number; cost: number; aliases: number };
+  const memo = new Map<string, Measure>();
+  const introMemo = new Map<string, Measure>();
+  const active = new Set<string>();
+  const spread = (name: string, table: Map<string, Measure>, measure: (f: FragmentDefinitionNode) => Measure): Measure | undefined => {
+    const known = table.get(name);
+    if (known) return known;
+    const frag = fragments.get(name);
+    if (!frag || active.has(name)) return undefined;
+    active.add(name);
+    const m = measure(frag);
+    active.delete(name);
+    table.set(name, m);
+    return m;
+  };
+
   // Introspection fields count 1 each (no list multiplier: the schema is finite) and their depth
   // (from __schema/__type = 1) is measured against MAX_INTROSPECTION_DEPTH, not the data depth limit.
   // `depth` is the depth of the selections in `set`, as in walk().
-  const walkIntrospection = (set: SelectionSetNode, depth: number, seen: Set<string>): OperationMeasure => {
+  const walkIntrospection = (set: SelectionSetNode, depth: number): Measure => {
     let maxDepth = depth;
     let cost = 0;
+    let aliases = 0;
     for (const sel of set.selections) {
-      const sub =
-        sel.kind === Kind.FIELD ? sel.selectionSet : sel.kind === Kind.INLINE_FRAGMENT ? sel.selectionSet : seen.has(sel.name.value) ? undefined : fragments.get(sel.name.value)?.selectionSet;
-      const next = sel.kind === Kind.FRAGMENT_SPREAD ? new Set(seen).add(sel.name.value) : seen;
+      if (sel.kind === Kind.FRAGMENT_SPREAD) {
+        const m = spread(sel.name.value, introMemo, (f) => walkIntrospection(f.selectionSet, 0));
+        if (m) {
+          maxDepth = Math.max(maxDepth, depth + m.depth);
+          cost += m.cost;
+          aliases += m.aliases;
+        }
+        continue;
+      }
       const d = sel.kind === Kind.FIELD ? depth + 1 : depth;
-      if (sel.kind === Kind.FIELD) cost += 1;
-      if (sub) {
-        const child = walkIntrospection(sub, d, next);
+      if (sel.kind === Kind.FIELD) {
+        cost += 1;
+        if (sel.alias) aliases += 1;
+      }
+      if (sel.selectionSet) {
+        const child = walkIntrospection(sel.selectionSet, d);
         maxDepth = Math.max(maxDepth, child.depth);
         cost += child.cost;
+        aliases += child.aliases;
       }
     }
-    return { depth: maxDepth, cost };
+    return { depth: maxDepth, cost, aliases };
   };
 
-  const walk = (set: SelectionSetNode, parent: GraphQLOutputType | null | undefined, depth: number, seen: Set<string>): OperationMeasure => {
+  const walk = (set: SelectionSetNode, parent: GraphQLOutputType | null | undefined, depth: number): Measure => {
     let maxDepth = depth;
     let cost = 0;
+    let aliases = 0;
     const named = parent ? getNamedType(parent) : undefined;
     const fields = named && (isObjectType(named) || isInterfaceType(named)) ? named.getFields() : undefined;
     for (const sel of set.selections) {
       if (excluded(sel)) continue;
       if (sel.kind === Kind.FIELD) {
+        if (sel.alias) aliases += 1;
         if (sel.name.value === '__typename') continue;
         if (sel.name.value.startsWith('__')) {
-          const child = sel.selectionSet ? walkIntrospection(sel.selectionSet, 2, seen) : { depth: 1, cost: 0 };
+          const child = sel.selectionSet ? walkIntrospection(sel.selectionSet, 2) : { depth: 1, cost: 0, aliases: 0 };
           introspectionDepth = Math.max(introspectionDepth, child.depth);
           cost += 1 + child.cost;
+          aliases += child.aliases;
           continue;
         }
         const def = fields?.[sel.name.value];
         cost += 1;
         if (sel.selectionSet) {
-          const child = walk(sel.selectionSet, def?.type, depth + 1, seen);
+          const child = walk(sel.selectionSet, def?.type, depth + 1);
           maxDepth = Math.max(maxDepth, child.depth);
           let multiplier = 1;
           if (def && isListType(getNullableType(def.type))) {
@@ -111,29 +149,35 @@ export function measureOperation(
             multiplier = Number.isFinite(n) && n > 0 ? n : DEFAULT_LIST_SIZE;
           }
           cost += multiplier * child.cost;
+          aliases += child.aliases;
         }
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
         const typeName = sel.typeCondition?.name.value;
         const t = typeName ? (schema.getType(typeName) as GraphQLOutputType | undefined) : parent;
-        const child = walk(sel.selectionSet, t, depth, seen);
+        const child = walk(sel.selectionSet, t, depth);
         maxDepth = Math.max(maxDepth, child.depth);
         cost += child.cost;
+        aliases += child.aliases;
       } else {
-        const frag = fragments.get(sel.name.value);
-        if (!frag || seen.has(frag.name.value)) continue; // cycles are a validation error anyway
-        const next = new Set(seen).add(frag.name.value);
-        const child = walk(frag.selectionSet, schema.getType(frag.typeCondition.name.value) as GraphQLOutputType, depth, next);
-        maxDepth = Math.max(maxDepth, child.depth);
-        cost += child.cost;
+        const m = spread(sel.name.value, memo, (f) => walk(f.selectionSet, schema.getType(f.typeCondition.name.value) as GraphQLOutputType, 0));
+        if (!m) continue;
+        maxDepth = Math.max(maxDepth, depth + m.depth);
+        cost += m.cost;
+        aliases += m.aliases;
       }
     }
-    return { depth: maxDepth, cost };
+    return { depth: maxDepth, cost, aliases };
   };
-  const m = walk(operation.selectionSet, root, 1, new Set());
-  return introspectionDepth ? { ...m, introspectionDepth } : m;
+  const { aliases, ...m } = walk(operation.selectionSet, root, 1);
+  return { ...m, ...(introspectionDepth ? { introspectionDepth } : {}), ...(aliases ? { aliases } : {}) };
 }
 
-export function limitError(m: OperationMeasure, maxDepth: number, maxCost: number): GraphQLError | undefined {
+export function limitError(m: OperationMeasure, maxDepth: number, maxCost: number, maxAliases = DEFAULT_MAX_ALIASES): GraphQLError | undefined {
+  if ((m.aliases ?? 0) > maxAliases) {
+    return new GraphQLError(`The operation has ${m.aliases} aliased fields; at most ${maxAliases} are accepted`, {
+      extensions: { code: 'QUERY_TOO_COMPLEX', status: 400, http: { status: 400 } },
+    });
+  }
   if ((m.introspectionDepth ?? 0) > MAX_INTROSPECTION_DEPTH) {
     return new GraphQLError(`Introspection depth ${m.introspectionDepth} exceeds the limit of ${MAX_INTROSPECTION_DEPTH}`, {
       extensions: { code: 'QUERY_TOO_DEEP', status: 400, http: { status: 400 } },

@@ -2,6 +2,22 @@
 import type { IncomingMessage, ServerResponse, Server } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import { ConfigError } from './config.js';
+import { DomainError } from './errors.js';
+
+/** What an edge (the gateway) checks of a GraphQL HTTP request before Apollo sees it (lib/input-policy.ts). */
+export interface GraphQLEdgePolicy {
+  /** parses and checks a POST body; throws DomainError (400 with its code) or any error for malformed JSON */
+  parseBody(text: string): unknown;
+  /** checks the query string of a GET; throws DomainError */
+  checkSearch(search: string): void;
+  /** the largest response body sent; a larger one becomes a 400 RESPONSE_TOO_LARGE */
+  maxResponseBytes: number;
+}
+
+function sendDomainError(res: ServerResponse, e: DomainError): void {
+  const parameter = e.opts.parameter ? { parameter: e.opts.parameter } : {};
+  sendJson(res, e.status, { errors: [{ message: e.message, extensions: { code: e.code, status: e.status, ...parameter } }] });
+}
 
 export class BodyTooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -49,6 +65,7 @@ export async function handleGraphQL<C extends BaseContext>(
   res: ServerResponse,
   context: () => Promise<C>,
   bodyLimit = MiB,
+  policy?: GraphQLEdgePolicy,
 ): Promise<void> {
   let body: unknown;
   if (req.method === 'POST') {
@@ -62,8 +79,9 @@ export async function handleGraphQL<C extends BaseContext>(
       throw e;
     }
     try {
-      body = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
-    } catch {
+      body = raw.length ? (policy?.parseBody ?? JSON.parse)(raw.toString('utf8')) : undefined;
+    } catch (e) {
+      if (e instanceof DomainError && e.code !== 'INVALID_JSON') return sendDomainError(res, e);
       return sendJson(res, 400, { errors: [{ message: 'Malformed JSON body', extensions: { code: 'INVALID_JSON', status: 400 } }] });
     }
   }
@@ -71,6 +89,14 @@ export async function handleGraphQL<C extends BaseContext>(
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
   const url = req.url ?? '/';
   const q = url.indexOf('?');
+  if (policy && q >= 0) {
+    try {
+      policy.checkSearch(url.slice(q));
+    } catch (e) {
+      if (e instanceof DomainError) return sendDomainError(res, e);
+      throw e;
+    }
+  }
   const response = await server.executeHTTPGraphQLRequest({
     httpGraphQLRequest: { method: (req.method ?? 'GET').toUpperCase(), headers, search: q >= 0 ? url.slice(q) : '', body },
     context,
@@ -78,6 +104,11 @@ export async function handleGraphQL<C extends BaseContext>(
   for (const [k, v] of response.headers) res.setHeader(k, v);
   res.statusCode = response.status ?? 200;
   if (response.body.kind === 'complete') {
+    if (policy && response.body.string.length > policy.maxResponseBytes) {
+      res.removeHeader('content-length');
+      const message = `The response exceeds ${policy.maxResponseBytes} bytes; select fewer fields, fewer aliases or a smaller page`;
+      return sendJson(res, 400, { errors: [{ message, extensions: { code: 'RESPONSE_TOO_LARGE', status: 400 } }] });
+    }
     res.end(response.body.string);
     return;
   }

@@ -6,6 +6,7 @@ import type { Logger } from './logger.js';
 import { createMemoryPubSub, createRedisPubSub, type PubSub } from './pubsub.js';
 import { MemoryRateLimiter, MemoryUsageCounter, RedisRateLimiter, RedisUsageCounter, type RateLimiter, type UsageCounter } from './rate-limit.js';
 import { connectRedis } from './redis.js';
+import { FallbackRateLimiter, FallbackUsageCounter, RedisHealth } from './redis-fallback.js';
 
 export interface Infra {
   pubsub: PubSub;
@@ -21,8 +22,9 @@ export async function createInfra(cfg: Config, log: Logger, shared?: Partial<Inf
     const pubsub = await createRedisPubSub(cfg.redisUrl, log);
     return {
       pubsub,
-      rateLimiter: new RedisRateLimiter(redis),
-      usage: new RedisUsageCounter(redis, `${cfg.redisKeyPrefix}usage:pending`),
+      // without Redis, counted in memory until it returns (lib/redis-fallback.ts)
+      rateLimiter: new FallbackRateLimiter(new RedisRateLimiter(redis), new RedisHealth(redis, log, 'rate limits')),
+      usage: new FallbackUsageCounter(new RedisUsageCounter(redis, `${cfg.redisKeyPrefix}usage:pending`), new RedisHealth(redis, log, 'usage counts')),
       redis,
       async close() {
         await pubsub.close();

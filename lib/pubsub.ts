@@ -4,6 +4,8 @@
 import { createPubSub } from '@graphql-yoga/subscription';
 import { createClient, type RedisClientType } from 'redis';
 import type { Logger } from './logger.js';
+import { logErrorsOnce } from './redis.js';
+import { RedisHealth } from './redis-fallback.js';
 
 export interface PubSub {
   publish(topic: string, payload: unknown): Promise<void>;
@@ -89,10 +91,10 @@ class RedisEventTarget implements EventTarget {
 
 export async function createRedisPubSub(url: string, log: Logger): Promise<PubSub> {
   const pub = createClient({ url }) as RedisClientType;
-  pub.on('error', (e) => log.error('redis error', { err: e }));
+  logErrorsOnce(pub, log);
   await pub.connect();
   const sub = pub.duplicate() as RedisClientType;
-  sub.on('error', (e) => log.error('redis error', { err: e }));
+  logErrorsOnce(sub, log);
   await sub.connect();
   const inner = createPubSub<Record<string, [unknown]>>({ eventTarget: new RedisEventTarget(pub, sub, log) });
   const wrapped = wrap(inner, 'redis', async () => {
@@ -101,11 +103,14 @@ export async function createRedisPubSub(url: string, log: Logger): Promise<PubSu
   // Publish straight to Redis and await the reply (the event target's dispatchEvent cannot): when it
   // resolves, Redis has handed the message to every subscriber connection, so a caller that answers
   // its client afterwards (e.g. after a key invalidation) cannot outrun its own event.
+  // While Redis is unreachable a publish is dropped at once (logged once per outage, lib/redis-fallback.ts):
+  // no caller waits on a dead connection; subscribers get events again once it reconnects.
+  const health = new RedisHealth(pub, log, 'published events (dropped)');
   return {
     ...wrapped,
     async publish(topic, payload) {
       // as before, a failed publish is logged, not thrown: callers publish after their commit
-      await pub.publish(topic, JSON.stringify(payload ?? null)).catch((e) => log.error('redis publish failed', { err: e, topic }));
+      await health.attempt(() => pub.publish(topic, JSON.stringify(payload ?? null)), 2000);
     },
   };
 }

@@ -8,8 +8,8 @@ export async function connectRedis(url: string, log: Logger): Promise<RedisClien
   let firstError: Error | undefined;
   client.on('error', (e) => {
     firstError ??= e;
-    log.error('redis error', { err: e });
   });
+  logErrorsOnce(client, log);
   try {
     await Promise.race([
       client.connect(),
@@ -21,4 +21,21 @@ export async function connectRedis(url: string, log: Logger): Promise<RedisClien
     throw new ConfigError('REDIS_URL', `cannot connect to Redis: ${(e as Error).message}`);
   }
   return client;
+}
+
+/**
+ * Log a client's errors once per outage: node-redis emits one per reconnect attempt (every ~2 s
+ * while Redis is down); the first is logged, the rest are not until the client is ready again.
+ */
+export function logErrorsOnce(client: RedisClientType, log: Logger): void {
+  let quiet = false;
+  client.on('error', (e) => {
+    if (quiet) return;
+    quiet = true;
+    log.error('redis error (further errors are not logged until it reconnects)', { err: e });
+  });
+  client.on('ready', () => {
+    if (quiet) log.info('redis connection ready again');
+    quiet = false;
+  });
 }

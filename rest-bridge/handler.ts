@@ -19,6 +19,7 @@ import { markFreeForm, parseEnvelope, toGraphQLInput } from './jsonapi.js';
 import { checkEndpointLimit } from './endpoint-limits.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import { buildOpenApi } from './openapi.js';
+import { checkPathParams, checkQueryString, parseCheckedJson } from '../lib/input-policy.js';
 import type { Operation } from './operations.js';
 import { parseQuery } from './query.js';
 import { compileRouter } from './router.js';
@@ -159,6 +160,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         req.resume(); // bodies of body-less routes are ignored, but drained so the connection stays usable
       }
       const q = url.indexOf('?');
+      checkPathParams(m.params); // the input policy (lib/input-policy.ts): NUL, lone surrogates
+      checkQueryString(q >= 0 ? url.slice(q + 1) : '');
       const input: RouteInput = { params: m.params, query: parseQuery(q >= 0 ? url.slice(q + 1) : ''), attributes };
       const caller = { headers: req.headers, clientIp: req.socket.remoteAddress, requestId };
       const outcome = route.upload
@@ -212,15 +215,14 @@ async function readJsonApiBody(req: IncomingMessage, type: string, inData = fals
     if (e instanceof BodyTooLargeError) throw new DomainError('PAYLOAD_TOO_LARGE', `JSON bodies are limited to ${BODY_LIMIT} bytes (1 MiB)`);
     throw e;
   }
-  let body: unknown;
-  if (raw.length) {
-    try {
-      body = JSON.parse(raw.toString('utf8'));
-    } catch {
-      throw new DomainError('INVALID_JSON', 'The request body is not valid JSON');
-    }
-  }
+  // the input policy (lib/input-policy.ts): depth, key counts, forbidden keys, NUL and lone surrogates;
+  // a refused attribute is named as the client wrote it (`metadata.x`, not `data.attributes.metadata.x`)
+  const body = raw.length ? parseCheckedJson(raw.toString('utf8'), attributeName) : undefined;
   return parseEnvelope(body, type, { inData });
+}
+
+function attributeName(path: string): string {
+  return path.startsWith('data.attributes.') ? path.slice('data.attributes.'.length) : path;
 }
 
 /** A service's own 429 (e.g. the search plan's searches per second) says when to retry in extensions.meta.retryAfterMs. */

@@ -25,7 +25,7 @@ export async function readiness(gateway: Pick<GatewayClient, 'health'>): Promise
   const ok = probe.status === 200;
   return {
     status: ok ? 200 : 503,
-    body: { ...head(ok ? 'ok' : 'unavailable'), components: { gateway: gatewayComponent(probe), ...subgraphComponents(probe.body) } },
+    body: { ...head(!ok ? 'unavailable' : probe.body?.status === 'degraded' ? 'degraded' : 'ok'), components: { gateway: gatewayComponent(probe), ...subgraphComponents(probe.body) } },
   };
 }
 

@@ -6,6 +6,8 @@ import type { Config } from '../lib/config.js';
 import { listen } from '../lib/http.js';
 import { MemoryRateLimiter, RedisRateLimiter } from '../lib/rate-limit.js';
 import { connectRedis } from '../lib/redis.js';
+import { FallbackRateLimiter, RedisHealth } from '../lib/redis-fallback.js';
+import { answerClientErrorsWithJson } from '../lib/input-policy.js';
 import type { Logger } from '../lib/logger.js';
 import { openObjectStore } from '../lib/object-store.js';
 import { GatewayClient } from './gateway-client.js';
@@ -29,7 +31,7 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
   // Checked before listening: a missing bucket or a route naming a missing operation stops start-up with one clear line.
   const objects = await openObjectStore(cfg);
   const redis = cfg.redisUrl ? await connectRedis(cfg.redisUrl, log) : undefined;
-  const limiter = redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter();
+  const limiter = redis ? new FallbackRateLimiter(new RedisRateLimiter(redis), new RedisHealth(redis, log, 'endpoint limits')) : new MemoryRateLimiter();
   const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, objects, limiter });
 
   const server = createServer((req, res) => {
@@ -40,6 +42,7 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
       res.end();
     });
   });
+  answerClientErrorsWithJson(server);
   // Longer than common load-balancer idle timeouts, so the proxy closes idle sockets, not us.
   server.keepAliveTimeout = 65_000;
 

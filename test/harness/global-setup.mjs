@@ -84,8 +84,8 @@ export default async function globalSetup() {
   child.stderr.pipe(log);
   globalThis.__STACK__ = { child, dropDatabase };
   const rest = `http://127.0.0.1:${env.REST_PORT}`;
-  // TEST_STACK_START_MS: a longer start-up allowance on a loaded machine
-  await waitFor(`${rest}/health/ready`, Number(process.env.TEST_STACK_START_MS || 120_000), child);
+  // TEST_STACK_START_MS: the start-up allowance (a loaded machine needs minutes)
+  await waitFor(`${rest}/health/ready`, Number(process.env.TEST_STACK_START_MS || 300_000), child);
   writeFileSync(
     // one file per port base: two runs sharing a checkout (different TEST_PORT_BASE) keep their own stack
     resolve(ROOT, '.data', `test-stack-${BASE}.json`),

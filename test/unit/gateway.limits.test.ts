@@ -111,8 +111,8 @@ describe('measureOperation', () => {
       query { a: product(id: "1") { ...P } b: product(id: "2") { ...P } }
       fragment P on Product { id variants(first: 2) { sku } }
     `;
-    // each product: 1 + id 1 + variants (1 + 2 × 1) = 5
-    expect(measure(q)).toEqual({ depth: 3, cost: 10 });
+    // each product: 1 + id 1 + variants (1 + 2 × 1) = 5; a and b are aliases
+    expect(measure(q)).toEqual({ depth: 3, cost: 10, aliases: 2 });
   });
 
   test('nested fragments', () => {

@@ -47,11 +47,13 @@ const DATE_FIELDS = new Set(['generatedAt', 'bucket']);
 export class RedisReportCache implements ReportCache {
   constructor(private redis: RedisClientType, private namespace: string) {}
   async get(key: string): Promise<unknown | undefined> {
+    if (!this.redis.isReady) return undefined; // Redis lost: a cache miss, never a wait (docs/operations.md)
     const raw = await this.redis.get(`${KEY_PREFIX}${this.namespace}:${key}`);
     if (!raw) return undefined;
     return JSON.parse(raw, (k, v) => (DATE_FIELDS.has(k) && typeof v === 'string' ? new Date(v) : v));
   }
   async set(key: string, value: unknown, ttlMs: number): Promise<void> {
+    if (!this.redis.isReady) return;
     await this.redis.set(`${KEY_PREFIX}${this.namespace}:${key}`, JSON.stringify(value), { PX: ttlMs });
   }
 }

@@ -1,0 +1,97 @@
+// Redis lost, requests still served in their normal time (docs/operations.md, "Faults"): the
+// counters that live in Redis fall back to this process's memory while Redis is unreachable, so no
+// request waits on a dead connection. A Redis call is tried only while the client is connected,
+// and is abandoned after REDIS_CALL_TIMEOUT_MS. The outage is logged once when it starts and once
+// when Redis answers again, never per request.
+//  - rate limits: counted per process during the outage (each replica allows the full limit);
+//  - usage counts: kept in memory and drained with the Redis ones, so none is lost;
+//  - pub/sub: see lib/pubsub.ts (publishes during the outage are dropped, logged once).
+import type { RedisClientType } from 'redis';
+import type { Logger } from './logger.js';
+import { MemoryRateLimiter, MemoryUsageCounter, type RateLimiter, type RateLimitResult, type UsageCounter } from './rate-limit.js';
+
+export const REDIS_CALL_TIMEOUT_MS = 1000;
+
+/** Whether Redis is usable now, with the outage logged once per transition. */
+export class RedisHealth {
+  private down = false;
+  constructor(
+    private client: Pick<RedisClientType, 'isReady'>,
+    private log: Logger,
+    private what: string,
+  ) {}
+
+  get ready(): boolean {
+    return this.client.isReady;
+  }
+
+  failed(e?: unknown): void {
+    if (this.down) return;
+    this.down = true;
+    this.log.warn(`redis unavailable: ${this.what} degrade until it returns`, { err: e });
+  }
+
+  succeeded(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.log.info(`redis reachable again: ${this.what} back to normal`);
+  }
+
+  /** `call()` when Redis is ready, bounded by REDIS_CALL_TIMEOUT_MS; undefined (and the outage noted) otherwise. */
+  async attempt<T>(call: () => Promise<T>, timeoutMs = REDIS_CALL_TIMEOUT_MS): Promise<{ value: T } | undefined> {
+    if (!this.ready) {
+      this.failed(new Error('not connected'));
+      return undefined;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const value = await Promise.race([
+        call(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+        }),
+      ]);
+      this.succeeded();
+      return { value };
+    } catch (e) {
+      this.failed(e);
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+export class FallbackRateLimiter implements RateLimiter {
+  private memory = new MemoryRateLimiter();
+  constructor(
+    private primary: RateLimiter,
+    private health: RedisHealth,
+  ) {}
+
+  async hit(key: string, limit: number, windowMs?: number): Promise<RateLimitResult> {
+    const r = await this.health.attempt(() => this.primary.hit(key, limit, windowMs));
+    return r ? r.value : this.memory.hit(key, limit, windowMs);
+  }
+}
+
+export class FallbackUsageCounter implements UsageCounter {
+  private memory = new MemoryUsageCounter();
+  constructor(
+    private primary: UsageCounter,
+    private health: RedisHealth,
+  ) {}
+
+  async incr(key: string, by = 1): Promise<void> {
+    const r = await this.health.attempt(() => this.primary.incr(key, by));
+    if (!r) await this.memory.incr(key, by);
+  }
+
+  async drain(): Promise<Map<string, number>> {
+    const out = await this.memory.drain();
+    // a drain is several commands (RENAME, HGETALL, DEL): given time to finish once started
+    const r = await this.health.attempt(() => this.primary.drain(), 10_000);
+    for (const [k, n] of r?.value ?? []) out.set(k, (out.get(k) ?? 0) + n);
+    return out;
+  }
+}
