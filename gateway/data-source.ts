@@ -1,27 +1,44 @@
-// Requests from the gateway to subgraphs: the signed tenant context rides in a header, signed once
-// per request. The fetcher is a plain keep-alive node:http POST (lib/http-client.ts): this hop is on
-// every federated query, and undici's fetch costs ~0.3 ms more per call here.
+// Requests from the gateway to subgraphs: the signed tenant context rides in a header. The context
+// is encoded once per request (willSendRequest); the fetcher signs it per subgraph fetch, bound to
+// the subgraph's name and the exact body it sends (lib/tenant.ts: one HMAC and one SHA-256). The
+// fetcher is a plain keep-alive node:http POST (lib/http-client.ts): this hop is on every federated
+// query, and undici's fetch costs ~0.3 ms more per call here.
 import { RemoteGraphQLDataSource } from '@apollo/gateway';
 import { postJson } from '../lib/http-client.js';
-import { signTenantContext, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
+import { encodeTenantContext, signEncodedTenant, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
 
 export interface GatewayContext {
   tenant: TenantContext;
-  /** the signed header, computed once per request and reused for every subgraph fetch */
-  signedTenant?: string;
+  /** the encoded tenant context, computed once per request and signed per subgraph fetch */
+  encodedTenant?: string;
 }
 
+/** Carries the encoded (unsigned) context from willSendRequest to the fetcher, which never sends it. */
+const ENCODED_TENANT_HEADER = 'x-tenant-context-unsigned';
+
 export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
-  constructor(url: string, private secret: string) {
-    super({ url, fetcher: keepAliveFetcher as any });
+  /** `audience`: the subgraph's name, which its signed headers are bound to */
+  constructor(url: string, secret: string, audience: string) {
+    super({ url, fetcher: signingFetcher(secret, audience) as any });
   }
 
   override willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['willSendRequest']>>[0]): void {
     const ctx = context as Partial<GatewayContext>;
     if (!ctx.tenant) return;
-    ctx.signedTenant ??= signTenantContext(ctx.tenant, this.secret);
-    request.http?.headers.set(TENANT_HEADER, ctx.signedTenant);
+    ctx.encodedTenant ??= encodeTenantContext(ctx.tenant);
+    request.http?.headers.set(ENCODED_TENANT_HEADER, ctx.encodedTenant);
   }
+}
+
+/** keepAliveFetcher, with the tenant context signed for this subgraph and this body. */
+export function signingFetcher(secret: string, audience: string) {
+  return (url: string, init?: { method?: string; headers?: Record<string, string>; body?: string }) => {
+    const headers = { ...(init?.headers ?? {}) };
+    const encoded = headers[ENCODED_TENANT_HEADER];
+    delete headers[ENCODED_TENANT_HEADER];
+    if (encoded) headers[TENANT_HEADER] = signEncodedTenant(encoded, secret, { audience, body: init?.body ?? '' });
+    return keepAliveFetcher(url, { ...init, headers });
+  };
 }
 
 /** A fetch-shaped function over postJson: what RemoteGraphQLDataSource calls for each subgraph fetch. */

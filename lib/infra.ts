@@ -18,10 +18,10 @@ export interface Infra {
 export async function createInfra(cfg: Config, log: Logger, shared?: Partial<Infra>): Promise<Infra> {
   if (cfg.redisUrl) {
     const redis = await connectRedis(cfg.redisUrl, log);
-    const pubsub = await createRedisPubSub(cfg.redisUrl, log);
+    const pubsub = await createRedisPubSub(cfg.redisUrl, log, cfg.redisKeyPrefix);
     return {
       pubsub,
-      rateLimiter: new RedisRateLimiter(redis),
+      rateLimiter: new RedisRateLimiter(redis, Date.now, cfg.redisKeyPrefix),
       usage: new RedisUsageCounter(redis, `${cfg.redisKeyPrefix}usage:pending`),
       redis,
       async close() {

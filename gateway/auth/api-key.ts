@@ -2,7 +2,8 @@
 // Records come from the platform subgraph and are cached in-process for a short TTL (positive and
 // negative), so a cached verification is a Map lookup plus the checks below.
 import { hashApiKey } from '../../lib/api-key-hash.js';
-import net from 'node:net';
+import type net from 'node:net';
+import { compileAllowList, ipAllowed } from '../../lib/ip-list.js';
 import type { RateLimiter, RateLimitResult, UsageCounter } from '../../lib/rate-limit.js';
 import type { Environment } from '../../lib/tenant.js';
 
@@ -55,28 +56,7 @@ interface CacheEntry {
 /** The platform's hash of a key value (lib/api-key-hash.ts). */
 export const hashKey = hashApiKey;
 
-/** CIDRs and single addresses, IPv4 and IPv6 (IPv4-mapped IPv6 client addresses are normalised). */
-export function compileAllowList(entries: string[]): net.BlockList | null {
-  if (!entries.length) return null;
-  const list = new net.BlockList();
-  for (const raw of entries) {
-    const [addr, bits] = raw.trim().split('/');
-    const type = net.isIPv6(addr) ? 'ipv6' : 'ipv4';
-    if (!net.isIP(addr)) continue;
-    const prefix = Number(bits);
-    if (bits === undefined) list.addAddress(addr, type);
-    // An impossible prefix is skipped like an invalid address (the platform validates on write).
-    else if (Number.isInteger(prefix) && prefix >= 0 && prefix <= (type === 'ipv6' ? 128 : 32)) list.addSubnet(addr, prefix, type);
-  }
-  return list;
-}
-
-export function ipAllowed(list: net.BlockList | null, ip: string | undefined): boolean {
-  if (!list) return true;
-  if (!ip) return false;
-  const v4 = ip.startsWith('::ffff:') && net.isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
-  return list.check(v4, net.isIPv6(v4) ? 'ipv6' : 'ipv4');
-}
+export { compileAllowList, ipAllowed } from '../../lib/ip-list.js';
 
 export class ApiKeyVerifier {
   private cache = new Map<string, CacheEntry>();

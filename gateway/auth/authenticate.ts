@@ -6,6 +6,7 @@ import type { TenantContext } from '../../lib/tenant.js';
 import type { RateLimitResult } from '../../lib/rate-limit.js';
 import { looksLikeJwt, verifyJwt, type JwtRules } from './jwt.js';
 import type { ApiKeyVerifier } from './api-key.js';
+import { CLIENT_ADDRESS_HEADER, verifyClientAddress, type ClientAddressResolver } from '../../lib/client-address.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -62,6 +63,7 @@ export function createAuthenticator(opts: { jwtSecret: string | JwtRules; keys: 
         tenant.appId = v.key.appId;
         tenant.keyId = v.key.keyId;
         tenant.environment = v.key.environment;
+        tenant.keyType = v.key.keyType;
         tenant.accountId = v.key.accountId;
         tenant.platformId = v.key.platformId;
         tenant.platformCode = v.key.platformCode;
@@ -74,10 +76,10 @@ export function createAuthenticator(opts: { jwtSecret: string | JwtRules; keys: 
   };
 }
 
-/** The client's address: the socket peer, or X-Forwarded-For's first hop when the peer is a trusted proxy. */
-export function clientIp(remote: string | undefined, headers: Headers, trustLoopbackProxy = true): string | undefined {
-  const xff = header(headers, 'x-forwarded-for');
-  const isLoopback = remote === '127.0.0.1' || remote === '::1' || remote === '::ffff:127.0.0.1';
-  if (xff && trustLoopbackProxy && isLoopback) return xff.split(',')[0].trim();
-  return remote;
+/**
+ * The client's address: a signed x-client-address from the REST bridge (lib/client-address.ts), else
+ * the socket peer, or X-Forwarded-For's first untrusted hop when the peer is in TRUSTED_PROXIES.
+ */
+export function clientIp(remote: string | undefined, headers: Headers, proxies: ClientAddressResolver, internalSecret: string): string | undefined {
+  return verifyClientAddress(headers[CLIENT_ADDRESS_HEADER], internalSecret) ?? proxies.resolve(remote, headers['x-forwarded-for']);
 }

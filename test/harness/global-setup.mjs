@@ -62,6 +62,9 @@ export default async function globalSetup() {
     DNS_SERVERS: `127.0.0.1:${BASE + 53}`,
     // other runs may share this Redis: their gateways must not drain this run's usage counters
     REDIS_KEY_PREFIX: `sgtest_${process.pid}_${BASE}:`,
+    // the "load balancer" of the tests connects from 127.0.0.2 (test/harness/client.ts gqlVia); other
+    // loopback clients are clients, whose X-Forwarded-For is ignored
+    TRUSTED_PROXIES: '127.0.0.2',
     // search: plan limits for contexts without a plan (tests of the Free limits pass a plan explicitly),
     // quick webhook retries and task leases so retry and crash tests finish in seconds
     SEARCH_DEFAULT_PLAN: 'growth',
