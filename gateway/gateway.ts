@@ -46,7 +46,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     ttlMs: cfg.apiKeyCacheTtlMs,
   });
   const proxies = clientAddressResolver(cfg.trustedProxies);
-  const authenticator = createAuthenticator({ jwtSecret: cfg.jwt, keys });
+  const authenticator = createAuthenticator({ jwtSecret: cfg.jwt, keys, userLimit: { limiter: infra.rateLimiter, perMinute: cfg.jwtRateLimitPerMinute } });
   const invalidations = listenForKeyInvalidations(infra.pubsub, keys, log);
 
   let apiSchema: GraphQLSchema | undefined;

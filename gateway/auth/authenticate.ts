@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '../../lib/errors.js';
 import type { TenantContext } from '../../lib/tenant.js';
-import type { RateLimitResult } from '../../lib/rate-limit.js';
+import type { RateLimiter, RateLimitResult } from '../../lib/rate-limit.js';
 import { looksLikeJwt, verifyJwt, type JwtRules } from './jwt.js';
 import type { ApiKeyVerifier } from './api-key.js';
 import { CLIENT_ADDRESS_HEADER, verifyClientAddress, type ClientAddressResolver } from '../../lib/client-address.js';
@@ -24,7 +24,12 @@ export interface Authenticator {
   authenticate(headers: Headers, clientIp: string | undefined): Promise<AuthResult>;
 }
 
-export function createAuthenticator(opts: { jwtSecret: string | JwtRules; keys: ApiKeyVerifier }): Authenticator {
+export function createAuthenticator(opts: {
+  jwtSecret: string | JwtRules;
+  keys: ApiKeyVerifier;
+  /** JWT-only traffic is limited per user (`user:<sub>`, JWT_RATE_LIMIT_PER_MINUTE); unset: not limited */
+  userLimit?: { limiter: RateLimiter; perMinute: number };
+}): Authenticator {
   return {
     async authenticate(headers, clientIp) {
       const requestId = header(headers, 'x-request-id') ?? randomUUID();
@@ -71,6 +76,12 @@ export function createAuthenticator(opts: { jwtSecret: string | JwtRules; keys: 
         return { ok: true, tenant, rateLimit: v.rateLimit };
       }
       if (appId && !jwt) return { ok: false, code: 'UNAUTHENTICATED', message: 'An API key (X-Api-Key or Bearer) is required with X-App-Id' };
+      if (tenant.kind === 'user' && opts.userLimit) {
+        const { limiter, perMinute } = opts.userLimit;
+        const rateLimit = await limiter.hit(`user:${tenant.userId}`, perMinute);
+        if (!rateLimit.allowed) return { ok: false, code: 'RATE_LIMITED', message: `Rate limit of ${perMinute} requests per minute per user exceeded`, rateLimit };
+        return { ok: true, tenant, rateLimit };
+      }
       return { ok: true, tenant };
     },
   };
