@@ -126,6 +126,7 @@ describe('createAuthenticator', () => {
       appId: APP,
       keyId: 'key_1',
       environment: 'live',
+      keyType: 'secret',
       accountId: 'acc_1',
       platformId: 'plt_1',
       platformCode: 'acme',
@@ -229,7 +230,7 @@ describe('createAuthenticator', () => {
 // issue 12 item 6: JWT traffic is limited per user
 describe('per-user limit of JWT traffic', () => {
   test('JWT-only requests count per user; another user has its own budget; key traffic is not counted here', async () => {
-    const keys = new ApiKeyVerifier(async () => keyRecord, new MemoryRateLimiter(), new MemoryUsageCounter(), { ttlMs: 30_000 });
+    const keys = new ApiKeyVerifier(async () => publishable, new MemoryRateLimiter(), new MemoryUsageCounter(), { ttlMs: 30_000 });
     const auth = createAuthenticator({ jwtSecret: JWT_SECRET, keys, userLimit: { limiter: new MemoryRateLimiter(), perMinute: 2 } });
     const as = (sub: string) => ({ authorization: `Bearer ${userJwt({ sub })}` });
     expect(await auth.authenticate(as('usr_a'), undefined)).toMatchObject({ ok: true, rateLimit: { limit: 2, remaining: 1 } });
@@ -238,7 +239,7 @@ describe('per-user limit of JWT traffic', () => {
     // a fresh token of the same user shares the budget
     expect(await auth.authenticate({ authorization: `Bearer ${userJwt({ sub: 'usr_a', iat: nowSec() })}` }, undefined)).toMatchObject({ ok: false, code: 'RATE_LIMITED' });
     expect((await auth.authenticate(as('usr_b'), undefined)).ok).toBe(true);
-    for (let i = 0; i < 3; i++) expect((await auth.authenticate({ ...as('usr_a'), 'x-app-id': APP, 'x-api-key': KEY }, undefined)).ok).toBe(true);
+    for (let i = 0; i < 3; i++) expect((await auth.authenticate({ ...as('usr_a'), 'x-app-id': APP, 'x-api-key': PK }, undefined)).ok).toBe(true);
   });
 });
 
