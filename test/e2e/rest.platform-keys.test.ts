@@ -4,7 +4,7 @@
 // Last: no key value this file saw appears in the stack's log.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createTenant, gql, gqlFrom, rest, stack, uniq, type Tenant } from '../harness/client.js';
+import { createTenant, gqlFrom, rest, stack, uniq, type Tenant } from '../harness/client.js';
 import { ROOT } from '../harness/spawn.js';
 import { expectServiceError, sleep } from '../harness/security.js';
 
