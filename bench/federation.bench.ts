@@ -67,7 +67,11 @@ const tenant = {
   kind: 'key' as const, requestId: 'bench', scopes: k.scopes, appId: k.appId, keyId: k.keyId, environment: k.environment,
   accountId: k.accountId, platformId: k.platformId, platformCode: k.platformCode,
 };
-const signed = () => ({ 'content-type': 'application/json', [TENANT_HEADER]: signTenantContext(tenant, cfg.internalSecret) });
+// signed headers are bound to the subgraph and the body (lib/tenant.ts), as the gateway signs them
+const signed = (audience: string, query: string, variables: Record<string, unknown> = {}) => ({
+  'content-type': 'application/json',
+  [TENANT_HEADER]: signTenantContext(tenant, cfg.internalSecret, { audience, body: JSON.stringify({ query, variables }) }),
+});
 const sg = Object.fromEntries(stack.subgraphs.map((s) => [s.name, s.url]));
 
 const FED = '{ currentApp { id name products { id name } } }';
@@ -83,14 +87,15 @@ const out = (s: string) => {
 out(`# bench/federation.bench.ts  (${new Date().toISOString()}, node ${process.version}, ${stack.infra.pubsub.kind} pub/sub, N=${N})`);
 const fedGw = await sequential(N, 200, () => gqlPost(stack.gateway.url, FED, kh));
 const fedDirect = await sequential(N, 200, async () => {
-  await gqlPost(sg.platform, PLAT, signed());
-  await gqlPost(sg.catalog, ENT, signed(), { r: [{ __typename: 'App', id: app.id }] });
+  await gqlPost(sg.platform, PLAT, signed('platform', PLAT));
+  const r = { r: [{ __typename: 'App', id: app.id }] };
+  await gqlPost(sg.catalog, ENT, signed('catalog', ENT, r), r);
 });
 out(fmt('federated query via gateway', fedGw));
 out(fmt('same plan, 2 subgraph calls direct', fedDirect));
 out(`  gateway overhead (federated) p50: ${(fedGw.p50 - fedDirect.p50).toFixed(3)} ms`);
 const oneGw = await sequential(N, 200, () => gqlPost(stack.gateway.url, ONE, kh));
-const oneDirect = await sequential(N, 200, () => gqlPost(sg.catalog, ONE, signed()));
+const oneDirect = await sequential(N, 200, () => gqlPost(sg.catalog, ONE, signed('catalog', ONE)));
 out(fmt('single-subgraph query via gateway', oneGw));
 out(fmt('single-subgraph query direct to catalog', oneDirect));
 out(`  gateway overhead (single subgraph) p50: ${(oneGw.p50 - oneDirect.p50).toFixed(3)} ms`);

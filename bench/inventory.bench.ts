@@ -72,7 +72,7 @@ try {
   let order = 0;
   const viaSubgraph = async (productId: string): Promise<boolean> => {
     const body = JSON.stringify({ query: mutation, variables: { p: productId, i: { quantity: 1, orderId: `o${++order}` } } });
-    const r = await requestJson('POST', catalogUrl, { 'content-type': 'application/json', 'x-tenant-context': signTenantContext(tenant(), cfg.internalSecret) }, body);
+    const r = await requestJson('POST', catalogUrl, { 'content-type': 'application/json', 'x-tenant-context': signTenantContext(tenant(), cfg.internalSecret, { audience: 'catalog', body }) }, body);
     const j = JSON.parse(r.text);
     if (j.data?.reserveInventory) return true;
     const c = j.errors?.[0]?.extensions?.code;

@@ -15,13 +15,14 @@ const secret = process.env.INTERNAL_SECRET ?? '';
 const urls = JSON.parse(process.env.BENCH_SUBGRAPH_URLS ?? '{}') as Record<string, string>;
 const port = Number(process.env.STOCK_GATEWAY_PORT);
 
-class Signed extends RemoteGraphQLDataSource {
-  override willSendRequest({ request }: Parameters<NonNullable<RemoteGraphQLDataSource['willSendRequest']>>[0]): void {
-    request.http?.headers.set(TENANT_HEADER, signTenantContext(tenant, secret));
-  }
+/** Stock data source with a fetcher that adds the tenant header bound to the subgraph and the exact body. */
+function signed(name: string, url: string): RemoteGraphQLDataSource {
+  const fetcher = (u: string, init: { headers?: Record<string, string>; body?: string } & Record<string, unknown>) =>
+    fetch(u, { ...init, headers: { ...(init.headers ?? {}), [TENANT_HEADER]: signTenantContext(tenant, secret, { audience: name, body: init.body ?? '' }) } } as RequestInit);
+  return new RemoteGraphQLDataSource({ url, fetcher: fetcher as any });
 }
 
-const gateway = new ApolloGateway({ supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'), buildService: ({ name }) => new Signed({ url: urls[name] }) });
+const gateway = new ApolloGateway({ supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'), buildService: ({ name }) => signed(name, urls[name]) });
 const apollo = new ApolloServer({ gateway });
 await apollo.start();
 const server = createServer((req, res) => void handleGraphQL(apollo, req, res, async () => ({})));

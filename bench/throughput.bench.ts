@@ -173,7 +173,8 @@ try {
     const body = JSON.parse(r.text) as { errors?: unknown[] };
     if (body.errors) throw new Error(JSON.stringify(body.errors));
   };
-  const signed = () => ({ 'content-type': 'application/json', [TENANT_HEADER]: signTenantContext(tenant, env.INTERNAL_SECRET!) });
+  // bound to the subgraph and the exact body (lib/tenant.ts): signed per call
+  const signed = (audience: string, query: string) => ({ 'content-type': 'application/json', [TENANT_HEADER]: signTenantContext(tenant, env.INTERNAL_SECRET!, { audience, body: JSON.stringify({ query, variables: {} }) }) });
   const SINGLE = '{ products(pageSize: 20) { total items { id name sku status price { amount currency formatted } } } }';
   const FED = '{ currentApp { id name products { id name } } }';
   const list = loadOperations().get('ListProducts')!;
@@ -227,7 +228,7 @@ try {
   await new Promise((r) => setTimeout(r, 3000));
   const idleRate = (cpuMs(stack.pid!) + cpuMs(stock.pid!) - idle0) / (performance.now() - idleT);
   console.log(`# idle CPU of the stack and stock gateway: ${(idleRate * 100).toFixed(1)} % of a core (subtracted below)`);
-  await run('direct', 'single-subgraph query, direct to catalog', () => gql(subgraphUrls.catalog, signed(), SINGLE));
+  await run('direct', 'single-subgraph query, direct to catalog', () => gql(subgraphUrls.catalog, signed('catalog', SINGLE), SINGLE));
   await run('single', 'single-subgraph query via gateway', () => gql(gatewayUrl, kh, SINGLE));
   await run('single-stock', 'single-subgraph query via stock @apollo/gateway', () => gql(stockUrl, { 'content-type': 'application/json' }, SINGLE), stock.pid);
   await run('fed', 'federated query via gateway', () => gql(gatewayUrl, kh, FED));

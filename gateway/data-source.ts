@@ -1,5 +1,6 @@
-// Requests from the gateway to subgraphs: the signed tenant context rides in a header, signed once
-// per request. The fetch is a plain keep-alive node:http POST (lib/http-client.ts): this hop is on
+// Requests from the gateway to subgraphs: the signed tenant context rides in a header. The context
+// is encoded once per request (willSendRequest) and signed per subgraph fetch, bound to the
+// subgraph's name and the exact body sent (lib/tenant.ts: one HMAC and one SHA-256). The fetch is a plain keep-alive node:http POST (lib/http-client.ts): this hop is on
 // every federated query, and undici's fetch costs ~0.3 ms more per call here. process() is
 // RemoteGraphQLDataSource's minus its per-fetch node-fetch Request/Response objects, plus the sharing
 // of identical in-flight queries (InFlight below).
@@ -7,12 +8,12 @@ import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@
 import { STATUS_CODES } from 'node:http';
 import { GraphQLError, Kind, type DocumentNode } from 'graphql';
 import { postJson } from '../lib/http-client.js';
-import { signTenantContext, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
+import { encodeTenantContext, signEncodedTenant, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
 
 export interface GatewayContext {
   tenant: TenantContext;
-  /** the signed header, computed once per request and reused for every subgraph fetch */
-  signedTenant?: string;
+  /** the encoded tenant context, computed once per request and signed per subgraph fetch */
+  encodedTenant?: string;
 }
 
 type GraphQLResponse = Awaited<ReturnType<RemoteGraphQLDataSource['process']>>;
@@ -66,17 +67,18 @@ export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
   constructor(
     url: string,
     private secret: string,
+    /** the subgraph's name, which its signed headers are bound to */
+    private audience: string,
     /** share identical in-flight queries (GATEWAY_SHARE_INFLIGHT); undefined: always send */
     private inFlight?: InFlight,
   ) {
     super({ url });
   }
 
-  override willSendRequest({ request, context }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['willSendRequest']>>[0]): void {
+  override willSendRequest({ context }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['willSendRequest']>>[0]): void {
     const ctx = context as Partial<GatewayContext>;
     if (!ctx.tenant) return;
-    ctx.signedTenant ??= signTenantContext(ctx.tenant, this.secret);
-    request.http?.headers.set(TENANT_HEADER, ctx.signedTenant);
+    ctx.encodedTenant ??= encodeTenantContext(ctx.tenant);
   }
 
   override async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GraphQLResponse> {
@@ -89,6 +91,8 @@ export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     const body = JSON.stringify({ query: request.query, variables: request.variables, operationName: request.operationName, extensions: request.extensions });
     const sent: Record<string, string> = {};
     for (const [k, v] of headers) sent[k] = v;
+    const encoded = (context as Partial<GatewayContext>).encodedTenant;
+    if (encoded) sent[TENANT_HEADER] = signEncodedTenant(encoded, this.secret, { audience: this.audience, body });
     const send = () => postJson(this.url, sent, body);
     const document = 'document' in options ? options.document : undefined;
     const tenant = (context as Partial<GatewayContext>).tenant;

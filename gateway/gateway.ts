@@ -16,6 +16,8 @@ import { handleGraphQL, listen, pathOf, sendJson } from '../lib/http.js';
 import type { Infra } from '../lib/infra.js';
 import type { Logger } from '../lib/logger.js';
 import { VERSION } from '../lib/version.js';
+import { SUPER_ADMIN_SCOPE } from '../lib/tenant.js';
+import { clientAddressResolver } from '../lib/client-address.js';
 import { ApiKeyVerifier } from './auth/api-key.js';
 import { clientIp, createAuthenticator, type AuthResult } from './auth/authenticate.js';
 import { listenForKeyInvalidations } from './auth/key-invalidation.js';
@@ -48,7 +50,8 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const keys = new ApiKeyVerifier((appId, hash) => platform.verifyApiKey(appId, hash), infra.rateLimiter, infra.usage, {
     ttlMs: cfg.apiKeyCacheTtlMs,
   });
-  const authenticator = createAuthenticator({ jwtSecret: cfg.jwt, keys });
+  const proxies = clientAddressResolver(cfg.trustedProxies);
+  const authenticator = createAuthenticator({ jwtSecret: cfg.jwt, keys, userLimit: { limiter: infra.rateLimiter, perMinute: cfg.jwtRateLimitPerMinute } });
   const invalidations = listenForKeyInvalidations(infra.pubsub, keys, log);
 
   let apiSchema: GraphQLSchema | undefined;
@@ -56,7 +59,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const inFlight = cfg.gatewayShareInFlight ? new InFlight() : undefined;
   const gateway = new ApolloGateway({
     supergraphSdl,
-    buildService: ({ name }) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, inFlight),
+    buildService: ({ name }) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, name, inFlight),
   });
 
   // The input policy (gateway/request-policy.ts, lib/input-policy.ts; docs/operations.md).
@@ -108,7 +111,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     const path = pathOf(req);
     if (path === '/graphql') {
       void (async () => {
-        const auth = await authenticator.authenticate(req.headers, clientIp(req.socket.remoteAddress, req.headers));
+        const auth = await authenticator.authenticate(req.headers, clientIp(req.socket.remoteAddress, req.headers, proxies, cfg.internalSecret));
         if (auth.rateLimit) {
           res.setHeader('x-ratelimit-limit', String(auth.rateLimit.limit));
           res.setHeader('x-ratelimit-remaining', String(auth.rateLimit.remaining));
@@ -128,7 +131,18 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     }
     if (path === '/health') return sendJson(res, 200, { status: 'ok', service: 'gateway', version: VERSION, timestamp: new Date().toISOString() });
     if (path === '/health/ready' || path === '/health/detailed') {
-      void readiness(cfg, infra).then((r) => sendJson(res, r.ok ? 200 : 503, { status: r.ok && !r.degraded ? 'ok' : 'degraded', service: 'gateway', version: VERSION, timestamp: new Date().toISOString(), components: r.components }));
+      void (async () => {
+        // Details (latencies, versions, error text) only for a super-admin token (docs/security.md);
+        // everyone else sees up or down per component.
+        const auth = path === '/health/detailed' ? await authenticator.authenticate(req.headers, undefined) : undefined;
+        const detailed = !!auth?.ok && auth.tenant.kind === 'user' && auth.tenant.scopes.includes(SUPER_ADMIN_SCOPE);
+        const r = await readiness(cfg, infra);
+        const components = detailed ? r.components : publicComponents(r.components);
+        sendJson(res, r.ok ? 200 : 503, { status: r.ok && !r.degraded ? 'ok' : 'degraded', service: 'gateway', version: VERSION, timestamp: new Date().toISOString(), components });
+      })().catch((e) => {
+        log.error('health check failed', { err: e });
+        if (!res.headersSent) sendJson(res, 503, { status: 'degraded', service: 'gateway' });
+      });
       return;
     }
     sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'ROUTE_NOT_FOUND', status: 404 } }] });
@@ -143,7 +157,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
       onConnect: async (ctx) => {
         const headers = lowerCaseKeys(ctx.connectionParams ?? {});
         const req = ctx.extra.request;
-        const auth = await authenticator.authenticate(headers, clientIp(req.socket.remoteAddress, req.headers));
+        const auth = await authenticator.authenticate(headers, clientIp(req.socket.remoteAddress, req.headers, proxies, cfg.internalSecret));
         if (!auth.ok) return false;
         ctx.extra.tenant = auth.tenant;
         return true;
@@ -214,6 +228,15 @@ function rejectAuth(res: import('node:http').ServerResponse, auth: Extract<AuthR
 function lowerCaseKeys(o: Record<string, unknown>): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(o)) if (typeof v === 'string') out[k.toLowerCase()] = v;
+  return out;
+}
+
+/** Up or down per component and its latency, nothing else (no error text, versions or model details). */
+function publicComponents(components: Record<string, unknown>): Record<string, { status: string; latency_ms?: number }> {
+  const out: Record<string, { status: string; latency_ms?: number }> = {};
+  for (const [name, c] of Object.entries(components) as [string, { status?: string; latency_ms?: unknown }][]) {
+    out[name] = { status: c.status === 'ok' || c.status === 'degraded' ? c.status : 'unavailable', ...(typeof c.latency_ms === 'number' ? { latency_ms: c.latency_ms } : {}) };
+  }
   return out;
 }
 

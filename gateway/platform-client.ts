@@ -7,7 +7,7 @@ import type { KeyRecord } from './auth/api-key.js';
 
 const VERIFY = `query Verify($appId: ID!, $keyHash: String!) {
   _verifyApiKey(appId: $appId, keyHash: $keyHash) {
-    keyId appId accountId platformId platformCode environment keyType scopes rateLimitPerMinute
+    keyId appId accountId platformId platformCode environment keyType scopes rateLimitPerMinute appRateLimitPerMinute keyRateLimitPerMinute
     allowedIps allowedOrigins expiresAt revoked appStatus accountStatus deploymentModel platformActive
     plan
   }
@@ -19,12 +19,9 @@ export class PlatformClient {
   constructor(private url: string, private secret: string) {}
 
   private async call<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-    const res = await postJson(
-      this.url,
-      { 'content-type': 'application/json', [TENANT_HEADER]: signTenantContext({ kind: 'service', requestId: randomUUID(), scopes: [] }, this.secret) },
-      JSON.stringify({ query, variables }),
-      5000,
-    );
+    const payload = JSON.stringify({ query, variables });
+    const tenant = signTenantContext({ kind: 'service', requestId: randomUUID(), scopes: [] }, this.secret, { audience: 'platform', body: payload });
+    const res = await postJson(this.url, { 'content-type': 'application/json', [TENANT_HEADER]: tenant }, payload, 5000);
     const body = JSON.parse(res.text) as { data?: T; errors?: { message: string }[] };
     if (body.errors?.length) throw new Error(`platform subgraph: ${body.errors[0].message}`);
     return body.data as T;

@@ -28,6 +28,8 @@ export interface Config {
   /** JWT rules (docs/security.md): keys by `kid`, lifetime cap, optional iss/aud */
   jwt: JwtConfig;
   internalSecret: string;
+  /** JWT_RATE_LIMIT_PER_MINUTE: requests per minute per user for JWT-only traffic (default 1200) */
+  jwtRateLimitPerMinute: number;
   /** TRUSTED_PROXIES: CIDRs whose X-Forwarded-For is believed (empty: none; the socket peer is the client) */
   trustedProxies: string[];
   apiKeyCacheTtlMs: number;
@@ -223,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecretIsDefault: !env.JWT_SECRET,
     jwt: jwtConfig(env, jwtSecret),
     trustedProxies: trustedProxies(env),
+    jwtRateLimitPerMinute: envInt(env, 'JWT_RATE_LIMIT_PER_MINUTE', 1200),
     // The internal secret signs the tenant context the gateway sends to subgraphs. Unset, it is
     // derived from the JWT secret so that separately started processes still agree.
     internalSecret: env.INTERNAL_SECRET || `internal:${jwtSecret}`,

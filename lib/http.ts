@@ -63,13 +63,14 @@ export async function handleGraphQL<C extends BaseContext>(
   server: ApolloServer<C>,
   req: IncomingMessage,
   res: ServerResponse,
-  context: () => Promise<C>,
+  /** `raw`: the request's body bytes (POST) or its query string (GET), for request-bound signatures */
+  context: (raw: Buffer | string) => Promise<C>,
   bodyLimit = MiB,
   policy?: GraphQLEdgePolicy,
 ): Promise<void> {
   let body: unknown;
+  let raw: Buffer | string = '';
   if (req.method === 'POST') {
-    let raw: Buffer;
     try {
       raw = await readBody(req, bodyLimit);
     } catch (e) {
@@ -99,7 +100,7 @@ export async function handleGraphQL<C extends BaseContext>(
   }
   const response = await server.executeHTTPGraphQLRequest({
     httpGraphQLRequest: { method: (req.method ?? 'GET').toUpperCase(), headers, search: q >= 0 ? url.slice(q) : '', body },
-    context,
+    context: () => context(req.method === 'POST' ? raw : q >= 0 ? url.slice(q) : ''),
   });
   for (const [k, v] of response.headers) res.setHeader(k, v);
   res.statusCode = response.status ?? 200;

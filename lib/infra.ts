@@ -19,11 +19,11 @@ export interface Infra {
 export async function createInfra(cfg: Config, log: Logger, shared?: Partial<Infra>): Promise<Infra> {
   if (cfg.redisUrl) {
     const redis = await connectRedis(cfg.redisUrl, log);
-    const pubsub = await createRedisPubSub(cfg.redisUrl, log);
+    const pubsub = await createRedisPubSub(cfg.redisUrl, log, cfg.redisKeyPrefix);
     return {
       pubsub,
       // without Redis, counted in memory until it returns (lib/redis-fallback.ts)
-      rateLimiter: new FallbackRateLimiter(new RedisRateLimiter(redis), new RedisHealth(redis, log, 'rate limits')),
+      rateLimiter: new FallbackRateLimiter(new RedisRateLimiter(redis, Date.now, cfg.redisKeyPrefix), new RedisHealth(redis, log, 'rate limits')),
       usage: new FallbackUsageCounter(new RedisUsageCounter(redis, `${cfg.redisKeyPrefix}usage:pending`), new RedisHealth(redis, log, 'usage counts')),
       redis,
       async close() {

@@ -1,6 +1,7 @@
 // Domain events travel on a PubSub: in-process by default, Redis pub/sub when REDIS_URL is set,
 // so an event published by one subgraph process reaches subscribers on every gateway process.
-// Topics are per tenant (see lib/events.ts), so isolation comes from the topic name itself.
+// Topics are per tenant (see lib/events.ts), so isolation comes from the topic name itself; on Redis
+// every channel carries REDIS_KEY_PREFIX, so deployments sharing one Redis never hear each other.
 import { createPubSub } from '@graphql-yoga/subscription';
 import { createClient, type RedisClientType } from 'redis';
 import type { Logger } from './logger.js';
@@ -42,11 +43,11 @@ class RedisEventTarget implements EventTarget {
   private listeners = new Map<string, Set<EventListenerOrEventListenerObject>>();
   /** the Redis message callback per topic, so unsubscribe removes only ours (a quick re-subscribe must survive) */
   private handlers = new Map<string, (message: string) => void>();
-  constructor(private pub: RedisClientType, private sub: RedisClientType, private log: Logger) {}
+  constructor(private pub: RedisClientType, private sub: RedisClientType, private log: Logger, private prefix = '') {}
 
   dispatchEvent(event: Event): boolean {
     const detail = (event as CustomEvent).detail;
-    this.pub.publish(event.type, JSON.stringify(detail ?? null)).catch((e) => this.log.error('redis publish failed', { err: e }));
+    this.pub.publish(this.prefix + event.type, JSON.stringify(detail ?? null)).catch((e) => this.log.error('redis publish failed', { err: e }));
     return true;
   }
 
@@ -71,7 +72,7 @@ class RedisEventTarget implements EventTarget {
         }
       };
       this.handlers.set(type, handler);
-      this.sub.subscribe(type, handler).catch((e) => this.log.error('redis subscribe failed', { err: e }));
+      this.sub.subscribe(this.prefix + type, handler).catch((e) => this.log.error('redis subscribe failed', { err: e }));
     }
     set.add(cb);
   }
@@ -84,19 +85,19 @@ class RedisEventTarget implements EventTarget {
       this.listeners.delete(type);
       const handler = this.handlers.get(type);
       this.handlers.delete(type);
-      if (handler) this.sub.unsubscribe(type, handler).catch(() => undefined);
+      if (handler) this.sub.unsubscribe(this.prefix + type, handler).catch(() => undefined);
     }
   }
 }
 
-export async function createRedisPubSub(url: string, log: Logger): Promise<PubSub> {
+export async function createRedisPubSub(url: string, log: Logger, prefix = ''): Promise<PubSub> {
   const pub = createClient({ url }) as RedisClientType;
   logErrorsOnce(pub, log);
   await pub.connect();
   const sub = pub.duplicate() as RedisClientType;
   logErrorsOnce(sub, log);
   await sub.connect();
-  const inner = createPubSub<Record<string, [unknown]>>({ eventTarget: new RedisEventTarget(pub, sub, log) });
+  const inner = createPubSub<Record<string, [unknown]>>({ eventTarget: new RedisEventTarget(pub, sub, log, prefix) });
   const wrapped = wrap(inner, 'redis', async () => {
     await Promise.allSettled([sub.quit(), pub.quit()]);
   });
@@ -110,7 +111,7 @@ export async function createRedisPubSub(url: string, log: Logger): Promise<PubSu
     ...wrapped,
     async publish(topic, payload) {
       // as before, a failed publish is logged, not thrown: callers publish after their commit
-      await health.attempt(() => pub.publish(topic, JSON.stringify(payload ?? null)), 2000);
+      await health.attempt(() => pub.publish(prefix + topic, JSON.stringify(payload ?? null)), 2000);
     },
   };
 }

@@ -42,12 +42,13 @@ export class MemoryRateLimiter implements RateLimiter {
 }
 
 export class RedisRateLimiter implements RateLimiter {
-  constructor(private client: RedisClientType, private now: () => number = Date.now) {}
+  /** `prefix`: REDIS_KEY_PREFIX, so deployments sharing one Redis keep separate budgets */
+  constructor(private client: RedisClientType, private now: () => number = Date.now, private prefix = '') {}
 
   async hit(key: string, limit: number, windowMs = 60_000): Promise<RateLimitResult> {
     const t = this.now();
     const start = t - (t % windowMs);
-    const k = `rl:${key}:${start}`;
+    const k = `${this.prefix}rl:${key}:${start}`;
     const [count] = (await this.client.multi().incr(k).pExpire(k, windowMs + 1000).exec()) as unknown as [number, unknown];
     return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetMs: start + windowMs - t };
   }

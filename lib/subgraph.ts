@@ -19,7 +19,7 @@ import { createErrorFormatter } from './graphql-errors.js';
 import { handleGraphQL, listen, pathOf, sendJson } from './http.js';
 import type { Logger } from './logger.js';
 import type { PubSub } from './pubsub.js';
-import { TENANT_HEADER, verifyTenantContext, type TenantContext } from './tenant.js';
+import { SECRET_KEY, TENANT_HEADER, verifyTenantContext, type TenantContext } from './tenant.js';
 import { createOrm, migrate } from './db.js';
 import { VERSION } from './version.js';
 
@@ -95,13 +95,18 @@ export interface Worker {
 }
 
 /** Scopes are checked here, once: @Authorized('products:write') on a resolver. */
-export const authChecker: AuthChecker<SubgraphContext> = ({ context }, roles) => {
-  const t = context.tenant;
+export const authChecker: AuthChecker<SubgraphContext> = ({ context }, roles) => requireRoles(context.tenant, roles);
+
+/** What @Authorized checks, for a service that decides the scope from its input (throws DomainError). */
+export function requireRoles(t: TenantContext, roles: readonly string[]): true {
   // Thrown as DomainError (not GraphQLError) so the formatter renders it: subgraph responses stay
   // HTTP 200 with the code in `extensions`, which is what the gateway expects from a subgraph.
   if (t.kind === 'anonymous') throw new DomainError('UNAUTHENTICATED');
   if (t.kind === 'service') return true;
-  const missing = roles.filter((r) => !t.scopes.includes(r));
+  if (roles.includes(SECRET_KEY) && t.kind === 'key' && t.keyType === 'publishable') {
+    throw new DomainError('INSUFFICIENT_SCOPE', 'A secret key is required: publishable keys cannot read this', { meta: { required: [SECRET_KEY] } });
+  }
+  const missing = roles.filter((r) => r !== SECRET_KEY && !t.scopes.includes(r));
   if (missing.length > 0) {
     throw new DomainError('INSUFFICIENT_SCOPE', `Missing scope: ${missing.join(' ')}`, { meta: { required: missing } });
   }
@@ -190,8 +195,8 @@ export async function startSubgraph(
     throw e;
   }
 
-  const context = async (headers: Record<string, string | string[] | undefined>): Promise<SubgraphContext> => {
-    const v = verifyTenantContext(headerValue(headers[TENANT_HEADER]), cfg.internalSecret);
+  const context = async (headers: Record<string, string | string[] | undefined>, raw: Buffer | string): Promise<SubgraphContext> => {
+    const v = verifyTenantContext(headerValue(headers[TENANT_HEADER]), cfg.internalSecret, { audience: def.name, body: raw });
     if (!v.ok) throw toGraphQLError(new DomainError('UNAUTHENTICATED', `Subgraphs accept only requests signed by the gateway (${v.reason})`));
     const em = orm.em.fork();
     def.scope(em, v.ctx);
@@ -203,7 +208,7 @@ export async function startSubgraph(
   const server = createServer((req, res) => {
     const path = pathOf(req);
     if (path === '/graphql') {
-      handleGraphQL(apollo, req, res, () => context(req.headers)).catch((e) => {
+      handleGraphQL(apollo, req, res, (raw) => context(req.headers, raw)).catch((e) => {
         log.error('request failed', { err: e });
         if (!res.headersSent) sendJson(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] });
       });

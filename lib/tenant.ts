@@ -1,7 +1,8 @@
 // The tenant context: who is calling, on whose behalf, with which scopes. The gateway builds it
-// once per request and sends it to subgraphs in a header signed with INTERNAL_SECRET; a subgraph
-// trusts nothing else, so reaching a subgraph port directly bypasses nothing.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// once per request and sends it to subgraphs in a header signed with INTERNAL_SECRET, bound to the
+// subgraph and the request body; a subgraph trusts nothing else, so reaching a subgraph port
+// directly (or replaying a captured header) bypasses nothing.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 export const TENANT_HEADER = 'x-tenant-context';
 export type Environment = 'test' | 'live';
@@ -23,48 +24,88 @@ export interface TenantContext {
   appId?: string;
   keyId?: string;
   environment?: Environment;
+  /** API-key callers: publishable keys live in browsers, so some reads need a secret key (SECRET_KEY) */
+  keyType?: 'publishable' | 'secret';
   accountId?: string;
   platformId?: string;
   /** the account's active plan code, for plan limits */
   plan?: string;
 }
 
-const MAX_AGE_MS = 5 * 60_000;
+/** A signed header is good for this long after signing (and this much clock skew ahead). */
+export const TENANT_HEADER_MAX_AGE_MS = 30_000;
+
+/**
+ * What a signed header is bound to (issue 12): the subgraph it is sent to (its name, the audience)
+ * and the exact request body it travels with (SHA-256 of the bytes), so a header captured on one
+ * request is refused on any other request or subgraph, and after 30 s on the same one.
+ */
+export interface TenantBinding {
+  audience: string;
+  body: string | Buffer;
+}
 
 function mac(secret: string, payload: string): Buffer {
   return createHmac('sha256', secret).update(payload).digest();
 }
 
-export function signTenantContext(ctx: TenantContext, secret: string, now = Date.now()): string {
-  const payload = Buffer.from(JSON.stringify({ ...ctx, iat: now })).toString('base64url');
+function bodyHash(body: string | Buffer): string {
+  return createHash('sha256').update(body).digest('base64url');
+}
+
+/** The context's part of the header: encoded once per request, signed per subgraph fetch. */
+export function encodeTenantContext(ctx: TenantContext): string {
+  return Buffer.from(JSON.stringify(ctx)).toString('base64url');
+}
+
+/** `ctx.aud.iat.bodyhash.mac` (audience is a subgraph name: no dots). */
+export function signEncodedTenant(encoded: string, secret: string, binding: TenantBinding, now = Date.now()): string {
+  const payload = `${encoded}.${binding.audience}.${now}.${bodyHash(binding.body)}`;
   return `${payload}.${mac(secret, payload).toString('base64url')}`;
 }
 
-export type VerifyResult = { ok: true; ctx: TenantContext } | { ok: false; reason: 'missing' | 'bad_signature' | 'expired' | 'malformed' };
+export function signTenantContext(ctx: TenantContext, secret: string, binding: TenantBinding, now = Date.now()): string {
+  return signEncodedTenant(encodeTenantContext(ctx), secret, binding, now);
+}
 
-export function verifyTenantContext(header: string | undefined, secret: string, now = Date.now()): VerifyResult {
+export type VerifyResult =
+  | { ok: true; ctx: TenantContext }
+  | { ok: false; reason: 'missing' | 'bad_signature' | 'expired' | 'malformed' | 'wrong_audience' | 'wrong_request' };
+
+export function verifyTenantContext(header: string | undefined, secret: string, binding: TenantBinding, now = Date.now()): VerifyResult {
   if (!header) return { ok: false, reason: 'missing' };
-  const dot = header.indexOf('.');
-  if (dot <= 0) return { ok: false, reason: 'malformed' };
-  const payload = header.slice(0, dot);
-  let given: Buffer;
-  try {
-    given = Buffer.from(header.slice(dot + 1), 'base64url');
-  } catch {
-    return { ok: false, reason: 'malformed' };
-  }
-  const expected = mac(secret, payload);
+  const parts = header.split('.');
+  if (parts.length !== 5) return { ok: false, reason: 'malformed' };
+  const [encoded, audience, iat, hash, sig] = parts;
+  const given = Buffer.from(sig, 'base64url');
+  const expected = mac(secret, `${encoded}.${audience}.${iat}.${hash}`);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
-  let parsed: TenantContext & { iat?: number };
+  if (audience !== binding.audience) return { ok: false, reason: 'wrong_audience' };
+  const issued = Number(iat);
+  if (!Number.isFinite(issued) || now - issued > TENANT_HEADER_MAX_AGE_MS || issued - now > TENANT_HEADER_MAX_AGE_MS) return { ok: false, reason: 'expired' };
+  if (hash !== bodyHash(binding.body)) return { ok: false, reason: 'wrong_request' };
+  let ctx: TenantContext;
   try {
-    parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    ctx = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
   } catch {
     return { ok: false, reason: 'malformed' };
   }
-  if (typeof parsed.iat !== 'number' || now - parsed.iat > MAX_AGE_MS) return { ok: false, reason: 'expired' };
-  const { iat: _iat, ...ctx } = parsed;
+  if (!ctx || typeof ctx !== 'object' || !Array.isArray(ctx.scopes)) return { ok: false, reason: 'malformed' };
   return { ok: true, ctx };
 }
+
+/**
+ * A pseudo-scope for @Authorized: the caller must not be a publishable key (issue 12: search
+ * analytics are for the app's back office, not for the browser that holds the publishable key).
+ */
+export const SECRET_KEY = 'key:secret';
+
+/**
+ * The deployment operator's scope (docs/security.md): reaches every platform without an operator
+ * record, and sees /health/detailed in full. Ordinary platform:admin tokens reach only the platforms
+ * they operate (or the one their `platform` claim names).
+ */
+export const SUPER_ADMIN_SCOPE = 'platform:superadmin';
 
 export function hasScope(ctx: TenantContext, scope: string): boolean {
   return ctx.scopes.includes(scope);

@@ -1,12 +1,14 @@
 import { headerValue, postJson, type JsonResponse } from '../lib/http-client.js';
 // The bridge's only way out: GraphQL over HTTP to the gateway (lib/http-client.ts: keep-alive node:http). Node's fetch keeps connections
 // alive by default (one undici pool per origin), so routes reuse sockets to the gateway.
-// Credentials are forwarded untouched; the gateway authenticates. X-Forwarded-For is set to the
-// client's socket address (never copied from the client), since the gateway trusts it from
-// loopback peers for key IP allow-lists.
+// Credentials are forwarded untouched; the gateway authenticates. The client's address (resolved
+// by the handler with TRUSTED_PROXIES, lib/client-address.ts) travels in x-client-address, signed
+// with INTERNAL_SECRET, for key IP allow-lists; a client-sent X-Forwarded-For is never copied.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GraphQLErrorLike } from './errors.js';
 import type { Operation } from './operations.js';
+import { CLIENT_ADDRESS_HEADER, signClientAddress } from '../lib/client-address.js';
+import { normaliseIp } from '../lib/ip-list.js';
 
 const FORWARDED_REQUEST_HEADERS = ['authorization', 'x-app-id', 'x-api-key', 'x-platform', 'origin', 'x-request-id'] as const;
 /** gateway response headers a REST client should see (rate limiting) */
@@ -30,10 +32,7 @@ export interface HealthProbe {
   error?: string;
 }
 
-/** `::ffff:127.0.0.1` → `127.0.0.1`, so allow-lists written with IPv4 addresses match. */
-export function normaliseIp(ip: string | undefined): string | undefined {
-  return ip?.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
-}
+export { normaliseIp } from '../lib/ip-list.js';
 
 export class GatewayClient {
   readonly baseUrl: string;
@@ -41,6 +40,8 @@ export class GatewayClient {
   constructor(
     readonly url: string,
     private readonly timeoutMs = 30_000,
+    /** INTERNAL_SECRET: signs the client address for the gateway */
+    private readonly internalSecret?: string,
   ) {
     this.baseUrl = url.replace(/\/graphql\/?$/, '');
   }
@@ -54,7 +55,7 @@ export class GatewayClient {
     }
     headers['x-request-id'] = caller.requestId;
     const ip = normaliseIp(caller.clientIp);
-    if (ip) headers['x-forwarded-for'] = ip;
+    if (ip && this.internalSecret) headers[CLIENT_ADDRESS_HEADER] = signClientAddress(ip, this.internalSecret);
 
     let res: JsonResponse;
     try {

@@ -3,6 +3,7 @@
 // → query and path variables (400) → one GraphQL operation at the gateway → JSON:API document or
 // the service's error body. Credentials come before the body so an anonymous caller learns nothing
 // about payload validation.
+import type { ClientAddressResolver } from '../lib/client-address.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '../lib/errors.js';
@@ -47,6 +48,8 @@ export interface HandlerDeps {
   objects?: ObjectStore;
   /** counts the per-endpoint limits of routes with `rateLimit` (endpoint-limits.ts); none: not enforced */
   limiter?: RateLimiter;
+  /** TRUSTED_PROXIES: who the client is behind a load balancer (lib/client-address.ts); none: the socket peer */
+  proxies?: ClientAddressResolver;
 }
 
 /** Which service's error shape a path gets when no route matched it. */
@@ -163,7 +166,9 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       checkPathParams(m.params); // the input policy (lib/input-policy.ts): NUL, lone surrogates
       checkQueryString(q >= 0 ? url.slice(q + 1) : '');
       const input: RouteInput = { params: m.params, query: parseQuery(q >= 0 ? url.slice(q + 1) : ''), attributes };
-      const caller = { headers: req.headers, clientIp: req.socket.remoteAddress, requestId };
+
+      const clientIp = deps.proxies ? deps.proxies.resolve(req.socket.remoteAddress, req.headers['x-forwarded-for']) : req.socket.remoteAddress;
+      const caller = { headers: req.headers, clientIp, requestId };
       const outcome = route.upload
         ? await executeUpload(route, req, input, { gateway, operation: operations.get(route.operation)!, caller, uploadSecret: deps.uploadSecret!, objects: deps.objects! })
         : route.multipart

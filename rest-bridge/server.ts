@@ -11,6 +11,7 @@ import { answerClientErrorsWithJson } from '../lib/input-policy.js';
 import type { Logger } from '../lib/logger.js';
 import { openObjectStore } from '../lib/object-store.js';
 import { GatewayClient } from './gateway-client.js';
+import { clientAddressResolver } from '../lib/client-address.js';
 import { createRequestHandler } from './handler.js';
 import { loadOperations } from './operations.js';
 import { ROUTES } from './routes/index.js';
@@ -27,12 +28,12 @@ export interface RunningRestBridge {
 export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: number; gatewayUrl?: string }): Promise<RunningRestBridge> {
   const { cfg } = opts;
   const log = opts.log.child({ proc: 'rest-bridge' });
-  const gateway = new GatewayClient(opts.gatewayUrl ?? cfg.gatewayUrl);
+  const gateway = new GatewayClient(opts.gatewayUrl ?? cfg.gatewayUrl, undefined, cfg.internalSecret);
   // Checked before listening: a missing bucket or a route naming a missing operation stops start-up with one clear line.
   const objects = await openObjectStore(cfg);
   const redis = cfg.redisUrl ? await connectRedis(cfg.redisUrl, log) : undefined;
-  const limiter = redis ? new FallbackRateLimiter(new RedisRateLimiter(redis), new RedisHealth(redis, log, 'endpoint limits')) : new MemoryRateLimiter();
-  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, objects, limiter });
+  const limiter = redis ? new FallbackRateLimiter(new RedisRateLimiter(redis, Date.now, cfg.redisKeyPrefix), new RedisHealth(redis, log, 'endpoint limits')) : new MemoryRateLimiter();
+  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, objects, limiter, proxies: clientAddressResolver(cfg.trustedProxies) });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {

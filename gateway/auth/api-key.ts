@@ -1,8 +1,13 @@
 // API-key verification at the edge (modelled on Unkey's verifyKey): a typed result, never a throw.
 // Records come from the platform subgraph and are cached in-process for a short TTL (positive and
-// negative), so a cached verification is a Map lookup plus the checks below.
+// negative) in an LRU of at most maxEntries, so a cached verification is a Map lookup plus the
+// checks below. Limits (docs/security.md): the app's rate_limit_per_minute is one budget shared by
+// all its keys (`app:<id>`), a key's own limit is counted besides (`key:<id>`); a client address
+// whose well-formed keys keep turning out unknown is refused without a lookup for the rest of the
+// window, so random keys cannot load the database.
 import { hashApiKey } from '../../lib/api-key-hash.js';
-import net from 'node:net';
+import type net from 'node:net';
+import { compileAllowList, ipAllowed } from '../../lib/ip-list.js';
 import type { RateLimiter, RateLimitResult, UsageCounter } from '../../lib/rate-limit.js';
 import type { Environment } from '../../lib/tenant.js';
 
@@ -18,6 +23,10 @@ export interface KeyRecord {
   keyType: 'publishable' | 'secret';
   scopes: string[];
   rateLimitPerMinute: number | null;
+  /** the app's limit, shared by all its keys (older platform answers: rateLimitPerMinute is used) */
+  appRateLimitPerMinute?: number | null;
+  /** the key's own limit, counted besides the app's */
+  keyRateLimitPerMinute?: number | null;
   allowedIps: string[];
   allowedOrigins: string[];
   expiresAt: string | null;
@@ -55,31 +64,13 @@ interface CacheEntry {
 /** The platform's hash of a key value (lib/api-key-hash.ts). */
 export const hashKey = hashApiKey;
 
-/** CIDRs and single addresses, IPv4 and IPv6 (IPv4-mapped IPv6 client addresses are normalised). */
-export function compileAllowList(entries: string[]): net.BlockList | null {
-  if (!entries.length) return null;
-  const list = new net.BlockList();
-  for (const raw of entries) {
-    const [addr, bits] = raw.trim().split('/');
-    const type = net.isIPv6(addr) ? 'ipv6' : 'ipv4';
-    if (!net.isIP(addr)) continue;
-    const prefix = Number(bits);
-    if (bits === undefined) list.addAddress(addr, type);
-    // An impossible prefix is skipped like an invalid address (the platform validates on write).
-    else if (Number.isInteger(prefix) && prefix >= 0 && prefix <= (type === 'ipv6' ? 128 : 32)) list.addSubnet(addr, prefix, type);
-  }
-  return list;
-}
-
-export function ipAllowed(list: net.BlockList | null, ip: string | undefined): boolean {
-  if (!list) return true;
-  if (!ip) return false;
-  const v4 = ip.startsWith('::ffff:') && net.isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
-  return list.check(v4, net.isIPv6(v4) ? 'ipv6' : 'ipv4');
-}
+export { compileAllowList, ipAllowed } from '../../lib/ip-list.js';
 
 export class ApiKeyVerifier {
+  /** insertion order is recency order: a hit moves its entry to the end, the first entry is evicted */
   private cache = new Map<string, CacheEntry>();
+  /** client address → until when its lookups are refused (it sent too many unknown keys) */
+  private blockedUntil = new Map<string, number>();
   /** bumped by invalidate(): a lookup that started before an invalidation must not cache its (stale) answer */
   private generation = 0;
 
@@ -87,22 +78,45 @@ export class ApiKeyVerifier {
     private lookup: KeyLookup,
     private limiter: RateLimiter,
     private usage: UsageCounter,
-    private opts: { ttlMs: number; negativeTtlMs?: number; defaultRateLimit?: number; now?: () => number },
+    private opts: {
+      ttlMs: number;
+      negativeTtlMs?: number;
+      defaultRateLimit?: number;
+      now?: () => number;
+      /** LRU size (default 50,000 records) */
+      maxEntries?: number;
+      /** unknown well-formed keys one client address may try per minute (default 60) */
+      unknownKeysPerMinute?: number;
+    },
   ) {}
 
   async verify(req: VerifyRequest): Promise<KeyVerification> {
     if (!KEY_PATTERN.test(req.key)) return { valid: false, code: 'KEY_NOT_FOUND', message: 'API key not recognised' };
-    let entry: CacheEntry;
-    try {
-      entry = await this.load(req.appId, req.key);
-    } catch {
-      return { valid: false, code: 'SERVICE_UNAVAILABLE', message: 'API key verification is temporarily unavailable' };
+    const now = (this.opts.now ?? Date.now)();
+    const address = req.ip ?? 'unknown';
+    let entry: CacheEntry | undefined = this.cached(req.appId, req.key, now);
+    if (!entry) {
+      const blocked = this.blockedUntil.get(address);
+      if (blocked !== undefined && blocked > now) return this.unknownKeysLimited(blocked - now);
+      try {
+        entry = await this.load(req.appId, req.key, now);
+      } catch {
+        return { valid: false, code: 'SERVICE_UNAVAILABLE', message: 'API key verification is temporarily unavailable' };
+      }
+      if (!entry.record) {
+        const limit = this.opts.unknownKeysPerMinute ?? 60;
+        const r = await this.limiter.hit(`unknown-key:${address}`, limit);
+        if (!r.allowed) {
+          this.blockedUntil.set(address, now + r.resetMs);
+          if (this.blockedUntil.size > 10_000) for (const [ip, until] of this.blockedUntil) if (until <= now) this.blockedUntil.delete(ip);
+          return this.unknownKeysLimited(r.resetMs, r);
+        }
+      }
     }
     const key = entry.record;
     if (!key) return { valid: false, code: 'KEY_NOT_FOUND', message: 'API key not recognised for this app' };
     if (key.appId !== req.appId) return { valid: false, code: 'APP_MISMATCH', message: 'API key does not belong to this app' };
     if (key.revoked) return { valid: false, code: 'KEY_REVOKED', message: 'API key has been revoked' };
-    const now = (this.opts.now ?? Date.now)();
     if (key.expiresAt && Date.parse(key.expiresAt) <= now) return { valid: false, code: 'KEY_EXPIRED', message: `API key expired at ${key.expiresAt}` };
     if (key.appStatus && key.appStatus !== 'active') return { valid: false, code: 'FORBIDDEN', message: `App is ${key.appStatus}` };
     if (key.accountStatus && key.accountStatus !== 'active') return { valid: false, code: 'FORBIDDEN', message: `Account is ${key.accountStatus}` };
@@ -112,9 +126,24 @@ export class ApiKeyVerifier {
     if (key.allowedOrigins.length && req.origin && !key.allowedOrigins.includes(req.origin)) {
       return { valid: false, code: 'ORIGIN_NOT_ALLOWED', message: `Origin ${req.origin} is not in the key's allow-list` };
     }
-    const limit = key.rateLimitPerMinute ?? this.opts.defaultRateLimit ?? 1000;
-    const rateLimit = await this.limiter.hit(`key:${key.keyId}`, limit);
-    if (!rateLimit.allowed) return { valid: false, code: 'RATE_LIMITED', message: `Rate limit of ${limit} requests per minute exceeded`, rateLimit };
+    let rateLimit: RateLimitResult;
+    if (key.appRateLimitPerMinute == null) {
+      // a record without the app's limit (a platform older than the shared budget): per key, as before
+      const limit = key.rateLimitPerMinute ?? this.opts.defaultRateLimit ?? 1000;
+      rateLimit = await this.limiter.hit(`key:${key.keyId}`, limit);
+      if (!rateLimit.allowed) return { valid: false, code: 'RATE_LIMITED', message: `Rate limit of ${limit} requests per minute exceeded`, rateLimit };
+      await this.usage.incr(key.keyId);
+      return { valid: true, key, rateLimit };
+    }
+    const appLimit = key.appRateLimitPerMinute;
+    rateLimit = await this.limiter.hit(`app:${key.appId}`, appLimit);
+    if (!rateLimit.allowed) return { valid: false, code: 'RATE_LIMITED', message: `The app's rate limit of ${appLimit} requests per minute (shared by its keys) is exceeded`, rateLimit };
+    const keyLimit = key.keyRateLimitPerMinute;
+    if (keyLimit != null) {
+      const own = await this.limiter.hit(`key:${key.keyId}`, keyLimit);
+      if (!own.allowed) return { valid: false, code: 'RATE_LIMITED', message: `Rate limit of ${keyLimit} requests per minute exceeded`, rateLimit: own };
+      if (own.remaining < rateLimit.remaining) rateLimit = own;
+    }
     await this.usage.incr(key.keyId);
     return { valid: true, key, rateLimit };
   }
@@ -125,11 +154,34 @@ export class ApiKeyVerifier {
     for (const [k, e] of this.cache) if (predicate(e.record, k)) this.cache.delete(k);
   }
 
-  private async load(appId: string, key: string): Promise<CacheEntry> {
+  private unknownKeysLimited(resetMs: number, rateLimit?: RateLimitResult): KeyVerification {
+    const limit = this.opts.unknownKeysPerMinute ?? 60;
+    return {
+      valid: false,
+      code: 'RATE_LIMITED',
+      message: `Too many unknown API keys from this address (more than ${limit} per minute)`,
+      rateLimit: rateLimit ?? { allowed: false, limit, remaining: 0, resetMs },
+    };
+  }
+
+  /** A fresh cached entry, moved to the most recently used end. */
+  private cached(appId: string, key: string, now: number): CacheEntry | undefined {
     const cacheKey = `${appId}:${hashKey(key)}`;
-    const now = (this.opts.now ?? Date.now)();
     const hit = this.cache.get(cacheKey);
-    if (hit && hit.expires > now) return hit;
+    if (!hit) return undefined;
+    this.cache.delete(cacheKey);
+    if (hit.expires <= now) return undefined;
+    this.cache.set(cacheKey, hit);
+    return hit;
+  }
+
+  /** Cached entries, least recently used first (tests and diagnostics). */
+  cachedKeys(): string[] {
+    return [...this.cache.keys()];
+  }
+
+  private async load(appId: string, key: string, now: number): Promise<CacheEntry> {
+    const cacheKey = `${appId}:${hashKey(key)}`;
     const generation = this.generation;
     const record = await this.lookup(appId, cacheKey.slice(appId.length + 1));
     const entry: CacheEntry = {
@@ -137,9 +189,13 @@ export class ApiKeyVerifier {
       ips: record ? compileAllowList(record.allowedIps) : null,
       expires: now + (record ? this.opts.ttlMs : (this.opts.negativeTtlMs ?? 5000)),
     };
-    if (this.cache.size > 50_000) this.cache.clear();
     // an invalidation arrived while we were looking up: answer this request, but don't keep the record
-    if (generation === this.generation) this.cache.set(cacheKey, entry);
+    if (generation === this.generation) {
+      this.cache.delete(cacheKey);
+      this.cache.set(cacheKey, entry);
+      const max = this.opts.maxEntries ?? 50_000;
+      while (this.cache.size > max) this.cache.delete(this.cache.keys().next().value!);
+    }
     return entry;
   }
 }

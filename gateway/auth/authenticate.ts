@@ -3,9 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '../../lib/errors.js';
 import type { TenantContext } from '../../lib/tenant.js';
-import type { RateLimitResult } from '../../lib/rate-limit.js';
+import type { RateLimiter, RateLimitResult } from '../../lib/rate-limit.js';
 import { looksLikeJwt, verifyJwt, type JwtRules } from './jwt.js';
 import type { ApiKeyVerifier } from './api-key.js';
+import { CLIENT_ADDRESS_HEADER, verifyClientAddress, type ClientAddressResolver } from '../../lib/client-address.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -23,7 +24,12 @@ export interface Authenticator {
   authenticate(headers: Headers, clientIp: string | undefined): Promise<AuthResult>;
 }
 
-export function createAuthenticator(opts: { jwtSecret: string | JwtRules; keys: ApiKeyVerifier }): Authenticator {
+export function createAuthenticator(opts: {
+  jwtSecret: string | JwtRules;
+  keys: ApiKeyVerifier;
+  /** JWT-only traffic is limited per user (`user:<sub>`, JWT_RATE_LIMIT_PER_MINUTE); unset: not limited */
+  userLimit?: { limiter: RateLimiter; perMinute: number };
+}): Authenticator {
   return {
     async authenticate(headers, clientIp) {
       const requestId = header(headers, 'x-request-id') ?? randomUUID();
@@ -62,6 +68,7 @@ export function createAuthenticator(opts: { jwtSecret: string | JwtRules; keys: 
         tenant.appId = v.key.appId;
         tenant.keyId = v.key.keyId;
         tenant.environment = v.key.environment;
+        tenant.keyType = v.key.keyType;
         tenant.accountId = v.key.accountId;
         tenant.platformId = v.key.platformId;
         tenant.platformCode = v.key.platformCode;
@@ -69,15 +76,21 @@ export function createAuthenticator(opts: { jwtSecret: string | JwtRules; keys: 
         return { ok: true, tenant, rateLimit: v.rateLimit };
       }
       if (appId && !jwt) return { ok: false, code: 'UNAUTHENTICATED', message: 'An API key (X-Api-Key or Bearer) is required with X-App-Id' };
+      if (tenant.kind === 'user' && opts.userLimit) {
+        const { limiter, perMinute } = opts.userLimit;
+        const rateLimit = await limiter.hit(`user:${tenant.userId}`, perMinute);
+        if (!rateLimit.allowed) return { ok: false, code: 'RATE_LIMITED', message: `Rate limit of ${perMinute} requests per minute per user exceeded`, rateLimit };
+        return { ok: true, tenant, rateLimit };
+      }
       return { ok: true, tenant };
     },
   };
 }
 
-/** The client's address: the socket peer, or X-Forwarded-For's first hop when the peer is a trusted proxy. */
-export function clientIp(remote: string | undefined, headers: Headers, trustLoopbackProxy = true): string | undefined {
-  const xff = header(headers, 'x-forwarded-for');
-  const isLoopback = remote === '127.0.0.1' || remote === '::1' || remote === '::ffff:127.0.0.1';
-  if (xff && trustLoopbackProxy && isLoopback) return xff.split(',')[0].trim();
-  return remote;
+/**
+ * The client's address: a signed x-client-address from the REST bridge (lib/client-address.ts), else
+ * the socket peer, or X-Forwarded-For's first untrusted hop when the peer is in TRUSTED_PROXIES.
+ */
+export function clientIp(remote: string | undefined, headers: Headers, proxies: ClientAddressResolver, internalSecret: string): string | undefined {
+  return verifyClientAddress(headers[CLIENT_ADDRESS_HEADER], internalSecret) ?? proxies.resolve(remote, headers['x-forwarded-for']);
 }

@@ -57,7 +57,7 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     text,
     onnx: new OnnxModelDirectory(cfg.modelsDir),
     translator: Apertium.discover(),
-    limiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+    limiter: redis ? new RedisRateLimiter(redis, Date.now, deps.cfg.redisKeyPrefix) : new MemoryRateLimiter(),
     productNames: new CatalogProductNames(deps.cfg.subgraphUrls.catalog, deps.cfg.internalSecret, deps.log),
     webhooks,
     webhookSecrets,

@@ -67,7 +67,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     log,
     pubsub: deps.pubsub,
     engines: new EngineRegistry(pool, engineFactory, log),
-    limiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+    limiter: redis ? new RedisRateLimiter(redis, Date.now, deps.cfg.redisKeyPrefix) : new MemoryRateLimiter(),
     analytics: new AnalyticsBuffer(pool, log, cfg.analyticsFlushMs),
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
     secrets,

@@ -2,7 +2,7 @@
 // → gateway → ai subgraph → worker-thread models (and Apertium, onnxruntime-node), and GraphQL on
 // the gateway. Each answer is checked against what the named method does on real text.
 import { resolve } from 'node:path';
-import { gql, jsonApi, mintToken, rest, uniq } from '../harness/client.js';
+import { gql, jsonApi, mintToken, rest, stack, uniq } from '../harness/client.js';
 import { aiUser, type AiUser } from '../harness/ai.js';
 import { expectServiceError } from '../harness/security.js';
 import { ROOT } from '../harness/spawn.js';
@@ -234,7 +234,8 @@ describe('plan limits and registration', () => {
   });
 });
 
-test('/health/detailed shows the AI models loaded', async () => {
-  const r = await rest('GET', '/health/detailed');
+test("the gateway's /health/detailed shows a super-admin the AI models loaded", async () => {
+  const url = stack().gateway.replace(/\/graphql$/, '/health/detailed');
+  const r = { body: await (await fetch(url, { headers: { authorization: `Bearer ${mintToken({ scopes: ['platform:superadmin'] })}` } })).json() };
   expect(r.body.components.ai.details).toMatchObject({ text: { status: 'ready' }, translation: { status: 'ready' }, embeddings: { builtin: ['hashed-ngrams-384'] } });
 });

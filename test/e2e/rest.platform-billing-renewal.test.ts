@@ -155,8 +155,10 @@ describe('the plan travels with the account', () => {
   const VERIFY = 'query($appId: ID!, $keyHash: String!) { _verifyApiKey(appId: $appId, keyHash: $keyHash) { plan accountId } }';
 
   async function verifiedPlan(t: Tenant): Promise<string> {
-    const ctx = signTenantContext({ kind: 'service', requestId: 'test', scopes: [] }, stack().env.INTERNAL_SECRET);
     const keyHash = createHash('sha256').update(t.secretKey).digest('hex');
+    // gql() sends JSON.stringify({ query, variables }): the body the header is bound to
+    const body = JSON.stringify({ query: VERIFY, variables: { appId: t.appId, keyHash } });
+    const ctx = signTenantContext({ kind: 'service', requestId: 'test', scopes: [] }, stack().env.INTERNAL_SECRET, { audience: 'platform', body });
     const r = await gql(VERIFY, { appId: t.appId, keyHash }, { [TENANT_HEADER]: ctx }, stack().subgraphs.platform);
     expect(r.body.errors).toBeUndefined();
     return r.body.data!._verifyApiKey.plan;
@@ -183,7 +185,7 @@ describe('account events from the API', () => {
   maybe('subscription and invoice changes reach platform.account.events:<platform id> after commit, in order', async () => {
     const t = await createTenant();
     const platformId = await db.platformId(t.platformCode);
-    const pubsub = await createRedisPubSub(REDIS_URL!, createLogger({ test: 'events' }, 'silent'));
+    const pubsub = await createRedisPubSub(REDIS_URL!, createLogger({ test: 'events' }, 'silent'), stack().env.REDIS_KEY_PREFIX);
     const it = pubsub.subscribe(`platform.account.events:${platformId}`);
     const received: any[] = [];
     const collecting = (async () => {

@@ -4,7 +4,7 @@
 // Last: no key value this file saw appears in the stack's log.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createTenant, gql, rest, stack, uniq, type Tenant } from '../harness/client.js';
+import { createTenant, gqlFrom, rest, stack, uniq, type Tenant } from '../harness/client.js';
 import { ROOT } from '../harness/spawn.js';
 import { expectServiceError, sleep } from '../harness/security.js';
 
@@ -117,7 +117,8 @@ test('concurrent regenerations of one key leave exactly one valid value: the one
 
 test('allowed_ips takes addresses and CIDRs (v4 and v6), enforced by the gateway', async () => {
   const { key } = await newKey(t, { allowed_ips: ['203.0.113.0/24', '2001:db8::/32'] });
-  const call = (ip: string) => gql('{ currentApp { id } }', {}, { 'x-app-id': t.appId, 'x-api-key': key, 'x-forwarded-for': ip });
+  // through the stack's trusted proxy (TRUSTED_PROXIES=127.0.0.2), whose X-Forwarded-For is believed
+  const call = (ip: string) => gqlFrom('127.0.0.2', '{ currentApp { id } }', { 'x-app-id': t.appId, 'x-api-key': key, 'x-forwarded-for': ip });
   expect((await call('203.0.113.77')).body.data?.currentApp.id).toBe(t.appId);
   expect((await call('2001:db8::1')).body.data?.currentApp.id).toBe(t.appId);
   const refused = await call('198.51.100.1');

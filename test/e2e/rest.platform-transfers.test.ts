@@ -152,6 +152,10 @@ describe('public flow (no credentials)', () => {
     const viewed = await pub('POST', `/data_transfers/${code}/events`, 'data_transfer_events', { access_token: token, event_type: 'viewed', detail: { page: 3 } });
     expect(viewed.status).toBe(201);
     expect(viewed.body.data.attributes).toMatchObject({ action: 'event', actor: 'recipient', detail: { event_type: 'viewed', page: 3 } });
+    // a client-supplied detail.event_type never overrides the validated type (a fake "downloaded" before acceptance)
+    const forged = await pub('POST', `/data_transfers/${code}/events`, 'data_transfer_events', { access_token: token, event_type: 'viewed', detail: { event_type: 'downloaded' } });
+    expect(forged.status).toBe(201);
+    expect(forged.body.data.attributes.detail).toEqual({ event_type: 'viewed' });
 
     const accepted = await pub('POST', `/data_transfers/${code}/accept`, 'data_transfer_decisions', { access_token: token });
     expect(accepted.status).toBe(200);
@@ -171,6 +175,7 @@ describe('public flow (no credentials)', () => {
       'access_denied',
       'access_verified',
       'access_denied',
+      'event',
       'event',
       'accepted',
       'event',

@@ -51,10 +51,13 @@ export function keyContext(over: Partial<TenantContext> = {}): TenantContext {
 }
 
 export async function subgraphGql(url: string, ctx: TenantContext, query: string, variables: Record<string, unknown> = {}): Promise<{ data?: any; errors?: any[] }> {
+  const body = JSON.stringify({ query, variables });
+  // signed headers are bound to the subgraph they go to (its name) and to the body
+  const audience = Object.entries(stack().subgraphs).find(([, u]) => u === url)?.[0] ?? 'search';
   const r = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [TENANT_HEADER]: signTenantContext({ ...ctx, requestId: randomUUID() }, stack().env.INTERNAL_SECRET) },
-    body: JSON.stringify({ query, variables }),
+    headers: { 'content-type': 'application/json', [TENANT_HEADER]: signTenantContext({ ...ctx, requestId: randomUUID() }, stack().env.INTERNAL_SECRET, { audience, body }) },
+    body,
   });
   return (await r.json()) as { data?: any; errors?: any[] };
 }

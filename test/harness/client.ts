@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import { request as httpRequest } from 'node:http';
 import { signJwt } from '../../gateway/auth/jwt.js';
 import { ROOT } from './spawn.js';
 
@@ -62,6 +63,24 @@ export async function rest<T = any>(method: string, path: string, opts: { body?:
 export async function gql<T = any>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}, url = stack().gateway): Promise<HttpResult<{ data?: T; errors?: any[] }>> {
   const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
   return { status: r.status, body: (await r.json()) as { data?: T; errors?: any[] }, headers: r.headers };
+}
+
+/** A GraphQL POST from a chosen local address (127.0.0.2 is the stack's trusted proxy, TRUSTED_PROXIES). */
+export function gqlFrom<T = any>(localAddress: string, query: string, headers: Record<string, string> = {}, url = stack().gateway): Promise<HttpResult<{ data?: T; errors?: any[] }>> {
+  const body = JSON.stringify({ query });
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') h.set(k, v);
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), headers: h });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export function jsonApi(type: string, attributes: Record<string, unknown>) {

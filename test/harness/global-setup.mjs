@@ -62,6 +62,9 @@ export default async function globalSetup() {
     DNS_SERVERS: `127.0.0.1:${BASE + 53}`,
     // other runs may share this Redis: their gateways must not drain this run's usage counters
     REDIS_KEY_PREFIX: `sgtest_${process.pid}_${BASE}:`,
+    // the "load balancer" of the tests connects from 127.0.0.2 (test/harness/client.ts gqlVia); other
+    // loopback clients are clients, whose X-Forwarded-For is ignored
+    TRUSTED_PROXIES: '127.0.0.2',
     // search: plan limits for contexts without a plan (tests of the Free limits pass a plan explicitly),
     // quick webhook retries and task leases so retry and crash tests finish in seconds
     SEARCH_DEFAULT_PLAN: 'growth',
@@ -84,8 +87,8 @@ export default async function globalSetup() {
   child.stderr.pipe(log);
   globalThis.__STACK__ = { child, dropDatabase };
   const rest = `http://127.0.0.1:${env.REST_PORT}`;
-  // TEST_STACK_START_MS: the start-up allowance (a loaded machine needs minutes)
-  await waitFor(`${rest}/health/ready`, Number(process.env.TEST_STACK_START_MS || 300_000), child);
+  // TEST_STACK_START_MS (or TEST_STACK_TIMEOUT_MS): the start-up allowance (a loaded machine needs minutes)
+  await waitFor(`${rest}/health/ready`, Number(process.env.TEST_STACK_START_MS || process.env.TEST_STACK_TIMEOUT_MS || 300_000), child);
   writeFileSync(
     // one file per port base: two runs sharing a checkout (different TEST_PORT_BASE) keep their own stack
     resolve(ROOT, '.data', `test-stack-${BASE}.json`),

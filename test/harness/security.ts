@@ -119,6 +119,7 @@ export interface KeyOptions {
   rateLimitPerMinute?: number;
   expiresAt?: Date;
   name?: string;
+  allowedIps?: string[];
 }
 
 /** Create one more key for the tenant's app through REST; returns the full key value and the resource. */
@@ -128,6 +129,7 @@ export async function createKey(t: Tenant, opts: KeyOptions = {}): Promise<{ key
   if (opts.scopes) attributes.scopes = [...opts.scopes];
   if (opts.rateLimitPerMinute !== undefined) attributes.rate_limit_per_minute = opts.rateLimitPerMinute;
   if (opts.expiresAt) attributes.expires_at = opts.expiresAt.toISOString();
+  if (opts.allowedIps) attributes.allowed_ips = opts.allowedIps;
   const res = await rest('POST', `/accounts/${t.accountUrlId}/apps/${t.appId}/api_keys`, { body: jsonApi('api_keys', attributes), headers: t.platformHeaders });
   if (res.status !== 201) throw new Error(`create key: expected 201, got ${describeRes(res)}`);
   return { key: res.body.data.attributes.key_id as string, res };

@@ -30,7 +30,10 @@ function record(over: Partial<KeyRecord> = {}): KeyRecord {
 }
 
 /** A verifier over a table of records keyed by key hash; counts lookups. */
-function setup(records: Record<string, KeyRecord> = { [KEY]: record() }, opts: { ttlMs?: number; negativeTtlMs?: number; defaultRateLimit?: number } = {}) {
+function setup(
+  records: Record<string, KeyRecord> = { [KEY]: record() },
+  opts: { ttlMs?: number; negativeTtlMs?: number; defaultRateLimit?: number; maxEntries?: number; unknownKeysPerMinute?: number } = {},
+) {
   let t = T0;
   const calls: { appId: string; keyHash: string }[] = [];
   const byHash = new Map(Object.entries(records).map(([k, r]) => [hashKey(k), r]));
@@ -351,5 +354,58 @@ describe('compileAllowList / ipAllowed', () => {
   test('an out-of-range prefix is skipped like an invalid address instead of throwing', () => {
     const l = compileAllowList(['10.0.0.0/33', '10.0.0.0/x', '10.1.0.0/16']);
     expect(ipAllowed(l, '10.1.2.3')).toBe(true);
+  });
+});
+
+// issue 12 item 6: limits that cannot be multiplied
+describe('limits that cannot be multiplied', () => {
+  const KEY2 = 'sk_live_sh_secondSecondSecond2';
+  const KEY3 = 'pk_live_sh_thirdThirdThird333';
+
+  test("the app's rate_limit_per_minute is one budget shared by all its keys", async () => {
+    const app = { appRateLimitPerMinute: 3, rateLimitPerMinute: 3, keyRateLimitPerMinute: null };
+    const s = setup({ [KEY]: record(app), [KEY2]: record({ ...app, keyId: 'key_2' }), [KEY3]: record({ ...app, keyId: 'key_3', keyType: 'publishable' }) });
+    const seq = [KEY, KEY2, KEY3, KEY2];
+    const results = [];
+    for (const k of seq) results.push(await s.verifier.verify({ appId: APP, key: k }));
+    expect(results.map((r) => (r.valid ? 'ok' : r.code))).toEqual(['ok', 'ok', 'ok', 'RATE_LIMITED']);
+    expect(results[3]).toMatchObject({ message: expect.stringMatching(/shared by its keys/), rateLimit: { limit: 3, remaining: 0 } });
+  });
+
+  test("a key's own limit counts besides the app's; the tighter one is reported", async () => {
+    const s = setup({ [KEY]: record({ appRateLimitPerMinute: 100, keyRateLimitPerMinute: 2, rateLimitPerMinute: 2 }) });
+    expect(await s.verifier.verify({ appId: APP, key: KEY })).toMatchObject({ valid: true, rateLimit: { limit: 2, remaining: 1 } });
+    await s.verifier.verify({ appId: APP, key: KEY });
+    expect(await s.verifier.verify({ appId: APP, key: KEY })).toMatchObject({ code: 'RATE_LIMITED', message: 'Rate limit of 2 requests per minute exceeded' });
+  });
+
+  test('unknown well-formed keys: answered from the negative cache, and limited per client address without a lookup', async () => {
+    const s = setup({}, { unknownKeysPerMinute: 3 });
+    const random = (i: number) => `sk_live_sh_unknownKey${String(i).padStart(8, '0')}`;
+    for (let i = 0; i < 3; i++) expect(await s.verifier.verify({ appId: APP, key: random(i), ip: '198.51.100.7' })).toMatchObject({ code: 'KEY_NOT_FOUND' });
+    // the same unknown key again: the negative cache answers
+    expect(await s.verifier.verify({ appId: APP, key: random(0), ip: '198.51.100.7' })).toMatchObject({ code: 'KEY_NOT_FOUND' });
+    expect(s.calls).toHaveLength(3);
+    expect(await s.verifier.verify({ appId: APP, key: random(3), ip: '198.51.100.7' })).toMatchObject({ code: 'RATE_LIMITED' });
+    const lookups = s.calls.length;
+    for (let i = 4; i < 50; i++) expect(await s.verifier.verify({ appId: APP, key: random(i), ip: '198.51.100.7' })).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(s.calls.length).toBe(lookups); // the database is not asked again from that address
+    // another address is not affected; the next minute the address may try again
+    expect(await s.verifier.verify({ appId: APP, key: random(60), ip: '203.0.113.1' })).toMatchObject({ code: 'KEY_NOT_FOUND' });
+    s.advance(60_000);
+    expect(await s.verifier.verify({ appId: APP, key: random(61), ip: '198.51.100.7' })).toMatchObject({ code: 'KEY_NOT_FOUND' });
+  });
+
+  test('the verified-key cache evicts the least recently used entry instead of emptying', async () => {
+    const keys = Array.from({ length: 4 }, (_, i) => `sk_live_sh_lruLruLruLru${i}${'x'.repeat(6)}`);
+    const s = setup(Object.fromEntries(keys.map((k, i) => [k, record({ keyId: `key_${i}` })])), { maxEntries: 3 });
+    for (const k of keys.slice(0, 3)) await s.verifier.verify({ appId: APP, key: k });
+    await s.verifier.verify({ appId: APP, key: keys[0] }); // keys[0] is now the most recent
+    await s.verifier.verify({ appId: APP, key: keys[3] }); // evicts keys[1], the least recent
+    expect(s.verifier.cachedKeys()).toEqual([keys[2], keys[0], keys[3]].map((k) => `${APP}:${hashKey(k)}`));
+    const before = s.calls.length;
+    await s.verifier.verify({ appId: APP, key: keys[0] });
+    await s.verifier.verify({ appId: APP, key: keys[3] });
+    expect(s.calls.length).toBe(before);
   });
 });

@@ -1,6 +1,7 @@
 // gateway/auth/authenticate.ts: headers in, a TenantContext or a typed failure out. The key
 // verifier is the real ApiKeyVerifier over a plain lookup function and in-process limiter/counter.
 import { signJwt } from '../../gateway/auth/jwt.js';
+import { clientAddressResolver, signClientAddress, verifyClientAddress } from '../../lib/client-address.js';
 import { ApiKeyVerifier, hashKey, type KeyLookup, type KeyRecord } from '../../gateway/auth/api-key.js';
 import { clientIp, createAuthenticator, type Headers } from '../../gateway/auth/authenticate.js';
 import { MemoryRateLimiter, MemoryUsageCounter } from '../../lib/rate-limit.js';
@@ -125,6 +126,7 @@ describe('createAuthenticator', () => {
       appId: APP,
       keyId: 'key_1',
       environment: 'live',
+      keyType: 'secret',
       accountId: 'acc_1',
       platformId: 'plt_1',
       platformCode: 'acme',
@@ -225,30 +227,50 @@ describe('createAuthenticator', () => {
   });
 });
 
-describe('clientIp', () => {
+// issue 12 item 6: JWT traffic is limited per user
+describe('per-user limit of JWT traffic', () => {
+  test('JWT-only requests count per user; another user has its own budget; key traffic is not counted here', async () => {
+    const keys = new ApiKeyVerifier(async () => publishable, new MemoryRateLimiter(), new MemoryUsageCounter(), { ttlMs: 30_000 });
+    const auth = createAuthenticator({ jwtSecret: JWT_SECRET, keys, userLimit: { limiter: new MemoryRateLimiter(), perMinute: 2 } });
+    const as = (sub: string) => ({ authorization: `Bearer ${userJwt({ sub })}` });
+    expect(await auth.authenticate(as('usr_a'), undefined)).toMatchObject({ ok: true, rateLimit: { limit: 2, remaining: 1 } });
+    expect((await auth.authenticate(as('usr_a'), undefined)).ok).toBe(true);
+    expect(await auth.authenticate(as('usr_a'), undefined)).toMatchObject({ ok: false, code: 'RATE_LIMITED' });
+    // a fresh token of the same user shares the budget
+    expect(await auth.authenticate({ authorization: `Bearer ${userJwt({ sub: 'usr_a', iat: nowSec() })}` }, undefined)).toMatchObject({ ok: false, code: 'RATE_LIMITED' });
+    expect((await auth.authenticate(as('usr_b'), undefined)).ok).toBe(true);
+    for (let i = 0; i < 3; i++) expect((await auth.authenticate({ ...as('usr_a'), 'x-app-id': APP, 'x-api-key': PK }, undefined)).ok).toBe(true);
+  });
+});
+
+describe('clientIp (TRUSTED_PROXIES, signed bridge address)', () => {
   const xff: Headers = { 'x-forwarded-for': '203.0.113.7, 10.0.0.2' };
+  const none = clientAddressResolver([]);
+  const lb = clientAddressResolver(['10.0.0.0/8', '127.0.0.1']);
+  const SECRET = 'internal-secret';
 
-  test.each(['127.0.0.1', '::1', '::ffff:127.0.0.1'])('trusts X-Forwarded-For from loopback %s (first hop)', (remote) => {
-    expect(clientIp(remote, xff)).toBe('203.0.113.7');
+  test('without TRUSTED_PROXIES a client-sent X-Forwarded-For is ignored, loopback included', () => {
+    for (const remote of ['127.0.0.1', '::1', '198.51.100.4']) expect(clientIp(remote, xff, none, SECRET)).toBe(remote);
+    expect(clientIp('::ffff:198.51.100.4', xff, none, SECRET)).toBe('198.51.100.4');
   });
 
-  test('ignores X-Forwarded-For from any other peer', () => {
-    expect(clientIp('198.51.100.4', xff)).toBe('198.51.100.4');
-    expect(clientIp('::ffff:198.51.100.4', xff)).toBe('::ffff:198.51.100.4');
-    expect(clientIp('127.0.0.2', xff)).toBe('127.0.0.2');
+  test('from a trusted proxy: the rightmost hop that is not a trusted proxy', () => {
+    expect(clientIp('127.0.0.1', xff, lb, SECRET)).toBe('203.0.113.7');
+    // the client wrote its own X-Forwarded-For; the load balancer appended the real peer
+    expect(clientIp('10.0.0.9', { 'x-forwarded-for': '1.2.3.4, 198.51.100.20' }, lb, SECRET)).toBe('198.51.100.20');
+    expect(clientIp('10.0.0.9', { 'x-forwarded-for': 'garbage, 10.0.0.3' }, lb, SECRET)).toBe('10.0.0.3');
+    expect(clientIp('10.0.0.9', {}, lb, SECRET)).toBe('10.0.0.9');
+    expect(clientIp('198.51.100.4', xff, lb, SECRET)).toBe('198.51.100.4');
   });
 
-  test('ignores X-Forwarded-For when the proxy is not trusted', () => {
-    expect(clientIp('127.0.0.1', xff, false)).toBe('127.0.0.1');
+  test('a signed x-client-address (the REST bridge) wins; forged or stale ones are ignored', () => {
+    expect(clientIp('127.0.0.1', { 'x-client-address': signClientAddress('192.0.2.5', SECRET) }, none, SECRET)).toBe('192.0.2.5');
+    expect(clientIp('127.0.0.1', { 'x-client-address': signClientAddress('192.0.2.5', 'other') }, none, SECRET)).toBe('127.0.0.1');
+    expect(clientIp('127.0.0.1', { 'x-client-address': signClientAddress('192.0.2.5', SECRET, Date.now() - 120_000) }, none, SECRET)).toBe('127.0.0.1');
+    expect(verifyClientAddress('a.b', SECRET)).toBeUndefined();
   });
 
-  test('no X-Forwarded-For → the socket peer', () => {
-    expect(clientIp('127.0.0.1', {})).toBe('127.0.0.1');
-    expect(clientIp(undefined, {})).toBeUndefined();
-    expect(clientIp(undefined, xff)).toBeUndefined();
-  });
-
-  test('whitespace and a single hop', () => {
-    expect(clientIp('127.0.0.1', { 'x-forwarded-for': '  2001:db8::7  ' })).toBe('2001:db8::7');
+  test('no peer → undefined', () => {
+    expect(clientIp(undefined, {}, none, SECRET)).toBeUndefined();
   });
 });

@@ -17,7 +17,7 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const v = verifyTenantContext(req.headers[TENANT_HEADER] as string, SECRET);
+      const v = verifyTenantContext(req.headers[TENANT_HEADER] as string, SECRET, { audience: 'catalog', body: Buffer.concat(chunks).toString('utf8') });
       seen.push({ body, tenant: v.ok ? v.ctx : undefined });
       // answer after a while, so concurrent callers overlap
       setTimeout(() => {
@@ -54,7 +54,7 @@ describe('identical in-flight subgraph queries', () => {
 
   it('sends identical queries of one tenant once and gives each caller its own result', async () => {
     const inFlight = new InFlight();
-    const ds = new SignedDataSource(url, SECRET, inFlight);
+    const ds = new SignedDataSource(url, SECRET, 'catalog', inFlight);
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => call(ds, Q, tenant('app_a', `req-${i}`))));
     expect(seen).toHaveLength(1);
     expect(inFlight.shared).toBe(7);
@@ -63,7 +63,7 @@ describe('identical in-flight subgraph queries', () => {
   });
 
   it('never shares across tenants, variables or queries', async () => {
-    const ds = new SignedDataSource(url, SECRET, new InFlight());
+    const ds = new SignedDataSource(url, SECRET, 'catalog', new InFlight());
     const results = await Promise.all([
       call(ds, Q, tenant('app_a', 'r1')),
       call(ds, Q, tenant('app_b', 'r2')),
@@ -77,19 +77,19 @@ describe('identical in-flight subgraph queries', () => {
   });
 
   it('always sends mutations', async () => {
-    const ds = new SignedDataSource(url, SECRET, new InFlight());
+    const ds = new SignedDataSource(url, SECRET, 'catalog', new InFlight());
     await Promise.all(Array.from({ length: 3 }, (_, i) => call(ds, 'mutation { touch }', tenant('app_a', `m${i}`))));
     expect(seen).toHaveLength(3);
   });
 
   it('sends every query when sharing is off (GATEWAY_SHARE_INFLIGHT=0)', async () => {
-    const ds = new SignedDataSource(url, SECRET);
+    const ds = new SignedDataSource(url, SECRET, 'catalog');
     await Promise.all(Array.from({ length: 4 }, (_, i) => call(ds, Q, tenant('app_a', `o${i}`))));
     expect(seen).toHaveLength(4);
   });
 
   it('shares nothing once the answer is in: a later identical query is sent again', async () => {
-    const ds = new SignedDataSource(url, SECRET, new InFlight());
+    const ds = new SignedDataSource(url, SECRET, 'catalog', new InFlight());
     await call(ds, Q, tenant('app_a', 'x1'));
     await call(ds, Q, tenant('app_a', 'x2'));
     expect(seen).toHaveLength(2);

@@ -1,6 +1,7 @@
 // The bridge's request pipeline end to end against a fake gateway on an ephemeral port: no
 // database, no subgraphs. Checks the HTTP-level decisions (404/405/401/413/415/400/409/503) and
 // what reaches the gateway (operation, variables, forwarded headers).
+import { verifyClientAddress } from '../../lib/client-address.js';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../lib/config.js';
@@ -84,7 +85,10 @@ describe('rest-bridge pipeline', () => {
     const s = seen[0];
     expect(s.body.operationName).toBe('CreateProduct');
     expect(s.body.variables).toEqual({ input: { name: 'Shoe', sku: 'S-1', price: { amount: 1999, currency: 'USD', compareAt: 2999 }, attributes: { shoe_size: 42 } } });
-    expect(s.headers).toMatchObject({ 'x-app-id': 'app_1', 'x-api-key': 'sk_live_sh_abc', origin: 'https://shop.example', 'x-request-id': 'req-1', 'x-forwarded-for': '127.0.0.1' });
+    expect(s.headers).toMatchObject({ 'x-app-id': 'app_1', 'x-api-key': 'sk_live_sh_abc', origin: 'https://shop.example', 'x-request-id': 'req-1' });
+    // the client address travels signed (lib/client-address.ts), never as a copied X-Forwarded-For
+    expect(s.headers['x-forwarded-for']).toBeUndefined();
+    expect(verifyClientAddress(s.headers['x-client-address'], loadConfig({}).internalSecret)).toBe('127.0.0.1');
   });
 
   test('unknown paths are 404 ROUTE_NOT_FOUND in the shape of the path prefix', async () => {

@@ -50,12 +50,9 @@ export class CatalogProductNames {
     };
     const out: string[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const res = await postJson(
-        this.catalogUrl,
-        { 'content-type': 'application/json', [TENANT_HEADER]: signTenantContext(ctx, this.internalSecret) },
-        JSON.stringify({ query: QUERY, variables: { page } }),
-        5000,
-      );
+      const request = JSON.stringify({ query: QUERY, variables: { page } });
+      const signed = signTenantContext(ctx, this.internalSecret, { audience: 'catalog', body: request });
+      const res = await postJson(this.catalogUrl, { 'content-type': 'application/json', [TENANT_HEADER]: signed }, request, 5000);
       const body = JSON.parse(res.text) as { data?: { products?: { items: { name: string }[]; total: number } }; errors?: { message: string }[] };
       if (res.status !== 200 || !body.data?.products) throw new Error(`catalog answered ${res.status}: ${body.errors?.[0]?.message ?? res.text.slice(0, 200)}`);
       out.push(...body.data.products.items.map((p) => p.name));

@@ -145,6 +145,8 @@ export async function verifyApiKey(ctx: PlatformContext, appId: string, keyHash:
     keyType: key.keyType,
     scopes: key.scopes ?? [],
     rateLimitPerMinute: key.rateLimitPerMinute ?? app.rateLimitPerMinute,
+    appRateLimitPerMinute: app.rateLimitPerMinute,
+    keyRateLimitPerMinute: key.rateLimitPerMinute ?? undefined,
     allowedIps: key.allowedIps ?? [],
     allowedOrigins: key.allowedOrigins ?? [],
     expiresAt: expiresAt ?? undefined,

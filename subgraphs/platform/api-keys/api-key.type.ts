@@ -62,6 +62,8 @@ export class ApiKeyVerification {
   @Field() keyType!: string;
   @Field(() => [String]) scopes!: string[];
   @Field(() => Int, { description: "the key's limit, else the app's" }) rateLimitPerMinute!: number;
+  @Field(() => Int, { description: "the app's limit, one budget shared by all its keys" }) appRateLimitPerMinute!: number;
+  @Field(() => Int, { nullable: true, description: "the key's own limit (null: only the app's applies)" }) keyRateLimitPerMinute?: number;
   @Field(() => [String]) allowedIps!: string[];
   @Field(() => [String]) allowedOrigins!: string[];
   @Field({ nullable: true }) expiresAt?: Date;

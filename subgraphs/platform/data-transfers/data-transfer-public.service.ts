@@ -146,5 +146,6 @@ export async function recordTransferEvent(ctx: PlatformContext, code: string, to
   const extra = jsonObject(detail, 'detail', 4096) ?? {};
   notDeclined(t);
   if (type === 'downloaded' && t.status !== 'accepted') throw new DomainError('DATA_TRANSFER_NOT_ACCEPTED', 'Downloads can be recorded only after the agreement is accepted');
-  return audit(ctx, t, 'event', 'recipient', { event_type: type, ...extra });
+  // the validated type is written last: a client's detail never overrides what was checked (issue 12)
+  return audit(ctx, t, 'event', 'recipient', { ...extra, event_type: type });
 }

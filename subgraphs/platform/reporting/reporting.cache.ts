@@ -45,16 +45,16 @@ const DATE_FIELDS = new Set(['generatedAt', 'bucket']);
  * database): the caller derives it from the database address.
  */
 export class RedisReportCache implements ReportCache {
-  constructor(private redis: RedisClientType, private namespace: string) {}
+  constructor(private redis: RedisClientType, private namespace: string, private keyPrefix = '') {}
   async get(key: string): Promise<unknown | undefined> {
     if (!this.redis.isReady) return undefined; // Redis lost: a cache miss, never a wait (docs/operations.md)
-    const raw = await this.redis.get(`${KEY_PREFIX}${this.namespace}:${key}`);
+    const raw = await this.redis.get(`${this.keyPrefix}${KEY_PREFIX}${this.namespace}:${key}`);
     if (!raw) return undefined;
     return JSON.parse(raw, (k, v) => (DATE_FIELDS.has(k) && typeof v === 'string' ? new Date(v) : v));
   }
   async set(key: string, value: unknown, ttlMs: number): Promise<void> {
     if (!this.redis.isReady) return;
-    await this.redis.set(`${KEY_PREFIX}${this.namespace}:${key}`, JSON.stringify(value), { PX: ttlMs });
+    await this.redis.set(`${this.keyPrefix}${KEY_PREFIX}${this.namespace}:${key}`, JSON.stringify(value), { PX: ttlMs });
   }
 }
 
@@ -70,7 +70,7 @@ export function useReportCacheFromConfig(deps: WorkerDeps): Worker {
         if (closed) return void c.quit().catch(() => undefined);
         client = c;
         const database = createHash('sha256').update(String(deps.orm.config.get('clientUrl'))).digest('hex').slice(0, 16);
-        reportCache = new RedisReportCache(c, database);
+        reportCache = new RedisReportCache(c, database, deps.cfg.redisKeyPrefix);
       })
       .catch((err) => deps.log.error('report cache: Redis unavailable, staying in-process', { err }));
   }

@@ -1,13 +1,15 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { SearchContext } from '../context.js';
 import * as analytics from './analytics.service.js';
+import { requireRoles } from '../../../lib/subgraph.js';
+import { SECRET_KEY } from '../../../lib/tenant.js';
 import { ClickAnalytics, NoResultSearches, PopularSearches, SearchAnalyticsEvent, SearchEventInput } from './analytics.type.js';
 
 const PERIOD = 'one of 24h, 7d (default), 30d, 90d';
 
 @Resolver()
 export class AnalyticsResolver {
-  @Authorized('search:read')
+  @Authorized('search:read', SECRET_KEY)
   @Query(() => PopularSearches)
   popularSearches(
     @Ctx() ctx: SearchContext,
@@ -18,7 +20,7 @@ export class AnalyticsResolver {
     return analytics.popularSearches(ctx, indexUid, period, limit);
   }
 
-  @Authorized('search:read')
+  @Authorized('search:read', SECRET_KEY)
   @Query(() => NoResultSearches)
   noResultSearches(
     @Ctx() ctx: SearchContext,
@@ -29,7 +31,7 @@ export class AnalyticsResolver {
     return analytics.noResultSearches(ctx, indexUid, period, limit);
   }
 
-  @Authorized('search:read')
+  @Authorized('search:read', SECRET_KEY)
   @Query(() => ClickAnalytics)
   searchClickAnalytics(
     @Ctx() ctx: SearchContext,
@@ -40,9 +42,11 @@ export class AnalyticsResolver {
     return analytics.clicks(ctx, indexUid, period, limit);
   }
 
-  @Authorized('search:write')
-  @Mutation(() => SearchAnalyticsEvent, { description: 'Record a client event (click, search, conversion, view)' })
+  /** Clicks come from the browser that searched (search:read, publishable keys too); other events need search:write. */
+  @Authorized('search:read')
+  @Mutation(() => SearchAnalyticsEvent, { description: 'Record a client event: click (search:read, publishable keys too); search, conversion, view (search:write)' })
   recordSearchEvent(@Ctx() ctx: SearchContext, @Arg('input', () => SearchEventInput) input: SearchEventInput): Promise<SearchAnalyticsEvent> {
+    if (input.eventType !== 'click') requireRoles(ctx.tenant, ['search:write']);
     return analytics.recordEvent(ctx, input);
   }
 }
