@@ -3,6 +3,7 @@
 // → query and path variables (400) → one GraphQL operation at the gateway → JSON:API document or
 // the service's error body. Credentials come before the body so an anonymous caller learns nothing
 // about payload validation.
+import { answerPreflight, isKeyRequest, originAllowedWithoutKey, requestOrigin, setCorsHeaders } from '../lib/cors.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '../lib/errors.js';
@@ -45,6 +46,8 @@ export interface HandlerDeps {
   objects?: ObjectStore;
   /** counts the per-endpoint limits of routes with `rateLimit` (endpoint-limits.ts); none: not enforced */
   limiter?: RateLimiter;
+  /** CORS_ORIGINS: browser origins allowed for JWT and anonymous requests (lib/cors.ts) */
+  corsOrigins?: readonly string[];
 }
 
 /** Which service's error shape a path gets when no route matched it. */
@@ -100,6 +103,10 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const incoming = header(req, 'x-request-id');
     const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     res.setHeader('x-request-id', requestId);
+    if (answerPreflight(req, res, deps.corsOrigins ?? [])) return;
+    // until the gateway decides (it verifies the key against its allow-list), by the request's kind
+    const origin = requestOrigin(req);
+    if (origin) setCorsHeaders(res, origin, isKeyRequest(req) || originAllowedWithoutKey(req, origin, deps.corsOrigins ?? []));
     const method = (req.method ?? 'GET').toUpperCase();
     const url = req.url ?? '/';
     const path = pathOf(req);
@@ -130,6 +137,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       const entry = m.entry;
       if (entry.kind === 'builtin') {
         req.resume();
+        setCorsHeaders(res, origin, true); // health and the reference are public
         const a = await entry.answer();
         return sendJson(res, a.status, a.body);
       }
@@ -164,6 +172,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       const outcome = route.upload
         ? await executeUpload(route, req, input, { gateway, operation: operations.get(route.operation)!, caller, uploadSecret: deps.uploadSecret!, objects: deps.objects! })
         : await gateway.execute(operations.get(route.operation)!, variables, caller);
+      // the gateway's CORS decision stands: no Access-Control-Allow-Origin from it, none from us
+      if (outcome.kind !== 'unavailable' && !outcome.headers['access-control-allow-origin']) res.removeHeader('access-control-allow-origin');
       if (outcome.kind === 'unavailable') {
         log.warn('gateway unavailable', { route: route.operation, reason: outcome.reason });
         return fail([restError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly')]);

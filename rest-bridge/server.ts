@@ -30,7 +30,7 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
   const objects = await openObjectStore(cfg);
   const redis = cfg.redisUrl ? await connectRedis(cfg.redisUrl, log) : undefined;
   const limiter = redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter();
-  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, objects, limiter });
+  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, objects, limiter, corsOrigins: cfg.corsOrigins });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {

@@ -3,6 +3,7 @@
 // negative), so a cached verification is a Map lookup plus the checks below.
 import { hashApiKey } from '../../lib/api-key-hash.js';
 import net from 'node:net';
+import { originIn } from '../../lib/cors.js';
 import type { RateLimiter, RateLimitResult, UsageCounter } from '../../lib/rate-limit.js';
 import type { Environment } from '../../lib/tenant.js';
 
@@ -20,6 +21,8 @@ export interface KeyRecord {
   rateLimitPerMinute: number | null;
   allowedIps: string[];
   allowedOrigins: string[];
+  /** the app's allowed_origins, in force when the key lists none (lib/cors.ts) */
+  appAllowedOrigins?: string[];
   expiresAt: string | null;
   revoked: boolean;
   appStatus: string;
@@ -109,8 +112,11 @@ export class ApiKeyVerifier {
     if (key.platformActive === false) return { valid: false, code: 'FORBIDDEN', message: 'Platform is not active' };
     if (!ipAllowed(entry.ips, req.ip)) return { valid: false, code: 'IP_NOT_ALLOWED', message: `Client IP ${req.ip ?? 'unknown'} is not in the key's allow-list` };
     // Browsers always send Origin; server-side callers do not, and Origin is only meaningful for browsers.
-    if (key.allowedOrigins.length && req.origin && !key.allowedOrigins.includes(req.origin)) {
-      return { valid: false, code: 'ORIGIN_NOT_ALLOWED', message: `Origin ${req.origin} is not in the key's allow-list` };
+    // The key's list, else the app's (`*` in it allows any origin); both empty allows any (lib/cors.ts).
+    const origins = key.allowedOrigins.length ? key.allowedOrigins : (key.appAllowedOrigins ?? []);
+    if (origins.length && req.origin && !originIn(origins, req.origin)) {
+      const whose = key.allowedOrigins.length ? "key's" : "app's";
+      return { valid: false, code: 'ORIGIN_NOT_ALLOWED', message: `Origin ${req.origin} is not in the ${whose} allow-list` };
     }
     const limit = key.rateLimitPerMinute ?? this.opts.defaultRateLimit ?? 1000;
     const rateLimit = await this.limiter.hit(`key:${key.keyId}`, limit);

@@ -68,6 +68,8 @@ export default async function globalSetup() {
     SEARCH_WEBHOOK_BACKOFF_MS: '200',
     SEARCH_TASK_LEASE_MS: '3000',
     SEARCH_POLL_MS: '200',
+    // CORS for JWT requests (lib/cors.ts): the one browser origin test/e2e/cors.test.ts treats as configured
+    CORS_ORIGINS: 'http://jwt-console.test:5173',
   };
   const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', 'stack.log'));
   const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), ['--import', '@swc-node/register/esm-register', 'scripts/start-all.ts'], {

@@ -64,6 +64,7 @@ export class ApiKeyVerification {
   @Field(() => Int, { description: "the key's limit, else the app's" }) rateLimitPerMinute!: number;
   @Field(() => [String]) allowedIps!: string[];
   @Field(() => [String]) allowedOrigins!: string[];
+  @Field(() => [String], { description: "the app's allowed_origins: the browser origins allowed when the key lists none" }) appAllowedOrigins!: string[];
   @Field({ nullable: true }) expiresAt?: Date;
   @Field() revoked!: boolean;
   @Field({ description: 'false when the platform is deleted, disabled or not active' }) platformActive!: boolean;
