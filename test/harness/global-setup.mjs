@@ -81,7 +81,8 @@ export default async function globalSetup() {
   child.stderr.pipe(log);
   globalThis.__STACK__ = { child, dropDatabase };
   const rest = `http://127.0.0.1:${env.REST_PORT}`;
-  await waitFor(`${rest}/health/ready`, 120_000, child);
+  // TEST_STACK_TIMEOUT_MS: longer start-up allowance on a loaded machine
+  await waitFor(`${rest}/health/ready`, Number(process.env.TEST_STACK_TIMEOUT_MS) || 120_000, child);
   writeFileSync(
     // one file per port base: two runs sharing a checkout (different TEST_PORT_BASE) keep their own stack
     resolve(ROOT, '.data', `test-stack-${BASE}.json`),
