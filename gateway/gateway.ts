@@ -30,6 +30,8 @@ import { answerClientErrorsWithJson } from '../lib/input-policy.js';
 import { PlatformClient } from './platform-client.js';
 import { buildSubscriptionSchema, isSubscriptionOperation } from './subscriptions/schema.js';
 import { fullSchemaIntrospection, fullSdl } from './subscriptions/introspection.js';
+import { GRAPHIQL_STATIC, sendGraphiQL, sendGraphiQLAsset, wantsGraphiQL } from './graphiql.js';
+import { answerPreflight, originAllowedWithoutKey, requestOrigin, responseOriginAllowed, setCorsHeaders } from '../lib/cors.js';
 
 export const SUPERGRAPH_PATH = resolve(import.meta.dirname, '..', 'schema', 'supergraph.graphql');
 
@@ -109,9 +111,19 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
 
   const server = createServer((req, res) => {
     const path = pathOf(req);
+    if (answerPreflight(req, res, cfg.corsOrigins)) return;
+    const origin = requestOrigin(req);
+    if (path === '/graphql' && wantsGraphiQL(req, new URL(req.url ?? '/', 'http://x'))) return sendGraphiQL(req, res);
+    if (path.startsWith(GRAPHIQL_STATIC)) {
+      void sendGraphiQLAsset(req, res, path)
+        .then((sent) => sent || sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'ROUTE_NOT_FOUND', status: 404 } }] }))
+        .catch((e) => log.error('graphiql asset failed', { err: e }));
+      return;
+    }
     if (path === '/graphql') {
       void (async () => {
         const auth = await authenticator.authenticate(req.headers, clientIp(req.socket.remoteAddress, req.headers, proxies, cfg.internalSecret));
+        if (origin) setCorsHeaders(res, origin, responseOriginAllowed(req, origin, auth.ok ? { ok: true, kind: auth.tenant.kind } : auth, cfg.corsOrigins));
         if (auth.rateLimit) {
           res.setHeader('x-ratelimit-limit', String(auth.rateLimit.limit));
           res.setHeader('x-ratelimit-remaining', String(auth.rateLimit.remaining));
@@ -125,6 +137,8 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
       });
       return;
     }
+    // the remaining paths are public (health, the SDL, 404s)
+    setCorsHeaders(res, origin, true);
     if (path === '/graphql/schema.graphql' && subSchema) {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
       return void res.end(fullSdl(subSchema));
@@ -155,10 +169,13 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     {
       schema: () => subSchema!,
       onConnect: async (ctx) => {
-        const headers = lowerCaseKeys(ctx.connectionParams ?? {});
         const req = ctx.extra.request;
+        // the upgrade request's Origin, never one from connectionParams: key allow-lists apply to sockets too
+        const origin = requestOrigin(req);
+        const headers = { ...lowerCaseKeys(ctx.connectionParams ?? {}), origin };
         const auth = await authenticator.authenticate(headers, clientIp(req.socket.remoteAddress, req.headers, proxies, cfg.internalSecret));
         if (!auth.ok) return false;
+        if (origin && auth.tenant.kind !== 'key' && !originAllowedWithoutKey(req, origin, cfg.corsOrigins)) return false;
         ctx.extra.tenant = auth.tenant;
         return true;
       },

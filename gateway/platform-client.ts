@@ -8,7 +8,7 @@ import type { KeyRecord } from './auth/api-key.js';
 const VERIFY = `query Verify($appId: ID!, $keyHash: String!) {
   _verifyApiKey(appId: $appId, keyHash: $keyHash) {
     keyId appId accountId platformId platformCode environment keyType scopes rateLimitPerMinute appRateLimitPerMinute keyRateLimitPerMinute
-    allowedIps allowedOrigins expiresAt revoked appStatus accountStatus deploymentModel platformActive
+    allowedIps allowedOrigins appAllowedOrigins expiresAt revoked appStatus accountStatus deploymentModel platformActive
     plan
   }
 }`;

@@ -2,6 +2,7 @@
 // a bad value stops start-up with one line naming the variable (ConfigError).
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { parseOrigin } from './cors.js';
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, detail: string) {
@@ -66,6 +67,8 @@ export interface Config {
   mailDkimSelector: string;
   /** when set, the DKIM record's p= must be exactly this public key (base64) */
   mailDkimPublicKey?: string;
+  /** CORS_ORIGINS: browser origins allowed for JWT and anonymous requests (lib/cors.ts); API-key requests follow the key's and app's allowed_origins */
+  corsOrigins: string[];
 }
 
 export const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me';
@@ -175,6 +178,17 @@ function dnsName(env: NodeJS.ProcessEnv, name: string, fallback: string): string
   return v.toLowerCase();
 }
 
+/** CORS_ORIGINS: `*` or origins such as `https://app.example.com`, comma-separated (lib/cors.ts). */
+function corsOriginList(env: NodeJS.ProcessEnv, name: string): string[] {
+  const raw = env[name]?.trim();
+  if (!raw) return [];
+  return raw.split(',').map((entry) => {
+    const o = parseOrigin(entry);
+    if (!o) throw new ConfigError(name, `"${entry.trim()}" is not an origin (scheme://host[:port]) or *`);
+    return o;
+  });
+}
+
 /** An integer variable of at least `min`, or `fallback` when unset; anything else stops start-up naming the variable. */
 export function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
   const raw = env[name];
@@ -252,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPollMs: envInt(env, 'WEBHOOK_POLL_MS', 1000),
     webhookRetryBaseMs: envInt(env, 'WEBHOOK_RETRY_BASE_MS', 10_000),
     webhookMaxAttempts: envInt(env, 'WEBHOOK_MAX_ATTEMPTS', 8),
+    corsOrigins: corsOriginList(env, 'CORS_ORIGINS'),
   };
 }
 

@@ -12,7 +12,7 @@ import { normaliseIp } from '../lib/ip-list.js';
 
 const FORWARDED_REQUEST_HEADERS = ['authorization', 'x-app-id', 'x-api-key', 'x-platform', 'origin', 'x-request-id'] as const;
 /** gateway response headers a REST client should see (rate limiting) */
-export const FORWARDED_RESPONSE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'] as const;
+export const FORWARDED_RESPONSE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'access-control-allow-origin'] as const;
 
 export interface CallerInfo {
   headers: IncomingHttpHeaders;

@@ -4,6 +4,7 @@
 // the service's error body. Credentials come before the body so an anonymous caller learns nothing
 // about payload validation.
 import type { ClientAddressResolver } from '../lib/client-address.js';
+import { answerPreflight, isKeyRequest, originAllowedWithoutKey, requestOrigin, setCorsHeaders } from '../lib/cors.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '../lib/errors.js';
@@ -50,6 +51,8 @@ export interface HandlerDeps {
   limiter?: RateLimiter;
   /** TRUSTED_PROXIES: who the client is behind a load balancer (lib/client-address.ts); none: the socket peer */
   proxies?: ClientAddressResolver;
+  /** CORS_ORIGINS: browser origins allowed for JWT and anonymous requests (lib/cors.ts) */
+  corsOrigins?: readonly string[];
 }
 
 /** Which service's error shape a path gets when no route matched it. */
@@ -106,6 +109,10 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const incoming = header(req, 'x-request-id');
     const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     res.setHeader('x-request-id', requestId);
+    if (answerPreflight(req, res, deps.corsOrigins ?? [])) return;
+    // until the gateway decides (it verifies the key against its allow-list), by the request's kind
+    const origin = requestOrigin(req);
+    if (origin) setCorsHeaders(res, origin, isKeyRequest(req) || originAllowedWithoutKey(req, origin, deps.corsOrigins ?? []));
     const method = (req.method ?? 'GET').toUpperCase();
     const url = req.url ?? '/';
     const path = pathOf(req);
@@ -136,6 +143,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       const entry = m.entry;
       if (entry.kind === 'builtin') {
         req.resume();
+        setCorsHeaders(res, origin, true); // health and the reference are public
         const a = await entry.answer();
         return sendJson(res, a.status, a.body);
       }
@@ -174,6 +182,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         : route.multipart
           ? await executeMultipart(route, req, input, { gateway, operations, caller, uploadSecret: deps.uploadSecret!, objects: deps.objects! })
           : await gateway.execute(operations.get(route.operation)!, route.variables(input), caller);
+      // the gateway's CORS decision stands: no Access-Control-Allow-Origin from it, none from us
+      if (outcome.kind !== 'unavailable' && !outcome.headers['access-control-allow-origin']) res.removeHeader('access-control-allow-origin');
       if (outcome.kind === 'unavailable') {
         log.warn('gateway unavailable', { route: route.operation, reason: outcome.reason });
         return fail([restError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly')]);

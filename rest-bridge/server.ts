@@ -33,7 +33,7 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
   const objects = await openObjectStore(cfg);
   const redis = cfg.redisUrl ? await connectRedis(cfg.redisUrl, log) : undefined;
   const limiter = redis ? new FallbackRateLimiter(new RedisRateLimiter(redis, Date.now, cfg.redisKeyPrefix), new RedisHealth(redis, log, 'endpoint limits')) : new MemoryRateLimiter();
-  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, objects, limiter, proxies: clientAddressResolver(cfg.trustedProxies) });
+  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, objects, limiter, proxies: clientAddressResolver(cfg.trustedProxies), corsOrigins: cfg.corsOrigins });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((e) => {

@@ -6,8 +6,9 @@
 // whose well-formed keys keep turning out unknown is refused without a lookup for the rest of the
 // window, so random keys cannot load the database.
 import { hashApiKey } from '../../lib/api-key-hash.js';
-import type net from 'node:net';
+import net from 'node:net';
 import { compileAllowList, ipAllowed } from '../../lib/ip-list.js';
+import { originIn } from '../../lib/cors.js';
 import type { RateLimiter, RateLimitResult, UsageCounter } from '../../lib/rate-limit.js';
 import type { Environment } from '../../lib/tenant.js';
 
@@ -29,6 +30,8 @@ export interface KeyRecord {
   keyRateLimitPerMinute?: number | null;
   allowedIps: string[];
   allowedOrigins: string[];
+  /** the app's allowed_origins, in force when the key lists none (lib/cors.ts) */
+  appAllowedOrigins?: string[];
   expiresAt: string | null;
   revoked: boolean;
   appStatus: string;
@@ -123,8 +126,11 @@ export class ApiKeyVerifier {
     if (key.platformActive === false) return { valid: false, code: 'FORBIDDEN', message: 'Platform is not active' };
     if (!ipAllowed(entry.ips, req.ip)) return { valid: false, code: 'IP_NOT_ALLOWED', message: `Client IP ${req.ip ?? 'unknown'} is not in the key's allow-list` };
     // Browsers always send Origin; server-side callers do not, and Origin is only meaningful for browsers.
-    if (key.allowedOrigins.length && req.origin && !key.allowedOrigins.includes(req.origin)) {
-      return { valid: false, code: 'ORIGIN_NOT_ALLOWED', message: `Origin ${req.origin} is not in the key's allow-list` };
+    // The key's list, else the app's (`*` in it allows any origin); both empty allows any (lib/cors.ts).
+    const origins = key.allowedOrigins.length ? key.allowedOrigins : (key.appAllowedOrigins ?? []);
+    if (origins.length && req.origin && !originIn(origins, req.origin)) {
+      const whose = key.allowedOrigins.length ? "key's" : "app's";
+      return { valid: false, code: 'ORIGIN_NOT_ALLOWED', message: `Origin ${req.origin} is not in the ${whose} allow-list` };
     }
     let rateLimit: RateLimitResult;
     if (key.appRateLimitPerMinute == null) {

@@ -76,6 +76,8 @@ export default async function globalSetup() {
     AI_LLM_API_KEY: 'test-llm-key',
     AI_LLM_MODEL: 'test-chat',
     AI_LLM_TIMEOUT_MS: '1500',
+    // CORS for JWT requests (lib/cors.ts): the one browser origin test/e2e/cors.test.ts treats as configured
+    CORS_ORIGINS: 'http://jwt-console.test:5173',
   };
   const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', 'stack.log'));
   const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), ['--import', '@swc-node/register/esm-register', 'scripts/start-all.ts'], {

@@ -149,6 +149,7 @@ export async function verifyApiKey(ctx: PlatformContext, appId: string, keyHash:
     keyRateLimitPerMinute: key.rateLimitPerMinute ?? undefined,
     allowedIps: key.allowedIps ?? [],
     allowedOrigins: key.allowedOrigins ?? [],
+    appAllowedOrigins: app.allowedOrigins ?? [],
     expiresAt: expiresAt ?? undefined,
     revoked: key.revokedAt != null,
     platformActive: !platform.deletedAt && platform.enabled && platform.status === 'active',

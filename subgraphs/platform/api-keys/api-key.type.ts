@@ -66,6 +66,7 @@ export class ApiKeyVerification {
   @Field(() => Int, { nullable: true, description: "the key's own limit (null: only the app's applies)" }) keyRateLimitPerMinute?: number;
   @Field(() => [String]) allowedIps!: string[];
   @Field(() => [String]) allowedOrigins!: string[];
+  @Field(() => [String], { description: "the app's allowed_origins: the browser origins allowed when the key lists none" }) appAllowedOrigins!: string[];
   @Field({ nullable: true }) expiresAt?: Date;
   @Field() revoked!: boolean;
   @Field({ description: 'false when the platform is deleted, disabled or not active' }) platformActive!: boolean;

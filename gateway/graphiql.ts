@@ -1,0 +1,48 @@
+// GraphiQL (ruru, bundled in the npm package: no CDN) at GET /graphql for browsers, its assets under
+// /graphql/static/. The header editor takes the API key (X-App-Id, X-Api-Key) or a JWT
+// (Authorization); subscriptions go over graphql-ws on the same path, the headers becoming the
+// connection_init payload the gateway authenticates.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ruruHTML, type RuruClientConfig } from 'ruru/server';
+import { getStaticFile } from 'ruru/static';
+
+export const GRAPHIQL_STATIC = '/graphql/static/';
+
+const DEFAULT_QUERY = `# The supergraph: platform, AI, catalog and search in one schema.
+# Put your credentials in the Headers tab, for example
+#   { "X-App-Id": "app_…", "X-Api-Key": "sk_live_…" }   or   { "Authorization": "Bearer <JWT>" }
+# Subscriptions (productEvents, taskEvents, aiEvents) run over WebSocket on this path.
+query CurrentApp {
+  currentApp { id name }
+}
+`;
+
+/** A browser asking for the page: GET with Accept text/html and no GraphQL query in the URL. */
+export function wantsGraphiQL(req: IncomingMessage, url: URL): boolean {
+  return req.method === 'GET' && !url.searchParams.has('query') && /\btext\/html\b/.test(req.headers.accept ?? '');
+}
+
+export function sendGraphiQL(req: IncomingMessage, res: ServerResponse): void {
+  const host = req.headers.host ?? '127.0.0.1';
+  const html = ruruHTML({
+    endpoint: '/graphql',
+    subscriptionEndpoint: `ws://${host}/graphql`,
+    staticPath: GRAPHIQL_STATIC,
+    clientConfig: {
+      defaultQuery: DEFAULT_QUERY,
+      isHeadersEditorEnabled: true,
+      defaultHeaders: JSON.stringify({ 'X-App-Id': '', 'X-Api-Key': '' }, null, 2),
+    } as RuruClientConfig, // ruru-types marks every prop required; the rest have defaults
+  });
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html), 'cache-control': 'no-store' });
+  res.end(html);
+}
+
+/** Serve one of ruru's bundled files; false when `path` is not one. */
+export async function sendGraphiQLAsset(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+  const file = await getStaticFile({ staticPath: GRAPHIQL_STATIC, urlPath: path, acceptEncoding: req.headers['accept-encoding'], disallowDevAssets: true });
+  if (!file) return false;
+  res.writeHead(200, { ...file.headers, 'cache-control': 'public, max-age=86400' });
+  res.end(file.content);
+  return true;
+}
