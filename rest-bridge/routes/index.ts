@@ -1,6 +1,7 @@
 // THE route table: every documented REST path the bridge serves, split per service.
 import type { Route } from '../types.js';
 import { AI_ROUTES } from './ai.routes.js';
+import { AI_IMAGE_ROUTES } from './ai-images.routes.js';
 import { CATALOG_ROUTES } from './catalog.routes.js';
 import { CATALOG_CATEGORY_ROUTES } from './catalog-categories.routes.js';
 import { CATALOG_PRICING_ROUTES } from './catalog-pricing.routes.js';
@@ -36,4 +37,5 @@ export const ROUTES: readonly Route[] = [
   ...CATALOG_SEARCH_ROUTES,
   ...SEARCH_ROUTES,
   ...AI_ROUTES,
+  ...AI_IMAGE_ROUTES,
 ];

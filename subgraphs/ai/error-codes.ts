@@ -10,6 +10,8 @@ export const AI_ERRORS = registerErrors('ai', {
   text_too_long: { status: 400, title: 'Input text exceeds the maximum length' },
   invalid_language: { status: 400, title: 'Language code not supported' },
   batch_not_found: { status: 404, title: 'Batch not found' },
+  // image endpoints (lib/vision)
+  invalid_image_format: { status: 400, title: 'Unsupported image format' },
 });
 
 declare module '../../lib/errors.js' {

@@ -20,13 +20,14 @@ import { ModerationResolver } from './moderation/moderation.js';
 import { EmbeddingResolver } from './embeddings/embedding.resolver.js';
 import { TranslationResolver } from './translation/translation.js';
 import { AiWebhookResolver } from './webhooks/ai-webhook.js';
+import { ImageAnalysisResolver } from './images/image.resolver.js';
 import { migrations } from './migrations/index.js';
 import { aiHealth, createAiRuntime, type AiRuntime } from './runtime.js';
 
 export const ai: SubgraphDefinition<AiLoaders, AiRuntime> = {
   name: 'ai',
   dbSchema: 'ai',
-  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver],
+  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver, ImageAnalysisResolver],
   referenceResolvers: { ...identityReference, ...appReference },
   entities: [IdentityEntity, AiBatchEntity, JobEntity, ...webhookEntities],
   migrations,

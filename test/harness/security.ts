@@ -12,6 +12,7 @@ import type { Route, Service } from '../../rest-bridge/types.js';
 import { createTenant, jsonApi, mintToken, rest, type HttpResult, type Tenant, uniq } from './client.js';
 import { ensureServiceResources, SERVICE_BODIES, SERVICE_PARAM_FIXTURES, serviceScope } from './platform-services.fixtures.js';
 import { ensureTaxonomyResources, TAXONOMY_BODIES, TAXONOMY_ROUTE_FIXTURES, TAXONOMY_UPDATE_BODIES } from './catalog-taxonomy.fixtures.js';
+import { imageServer, photoUrl } from './images.js';
 import { ensureProductResources, PRODUCT_BODIES, PRODUCT_ROUTE_BODIES, PRODUCT_ROUTE_FIXTURES, PRODUCT_UPDATE_BODIES } from './catalog-products.fixtures.js';
 
 /** Every scope a key may carry (CONTRACT.md, Authentication). */
@@ -364,6 +365,11 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   batch_requests: () => ({ operation: 'sentiment', inputs: ['Lovely day.', 'Awful traffic.'] }),
   // a data.type two services share: `<service>/<type>` picks the service's own body
   'ai/webhooks': () => ({ url: 'http://127.0.0.1:9/hook', events: ['batch.completed'], secret: 'security-fixture-secret' }),
+  // AI image analysis: a real photo served by test/harness/images.ts (started in securityTenants)
+  image_classify_requests: () => ({ image_url: photoUrl('dog'), max_labels: 3 }),
+  object_detect_requests: () => ({ image_url: photoUrl('dog'), min_confidence: 0.4 }),
+  ocr_requests: () => ({ image_url: photoUrl('dog') }),
+  image_moderation_requests: () => ({ image_url: photoUrl('dog'), categories: ['adult'] }),
 };
 
 /** Create a resource through REST once per tenant and remember its id under `name`. */
@@ -733,6 +739,7 @@ export function securityCases(route: Route): SecurityCase[] {
 /** Tenants A and B for one route's cases. */
 export async function securityTenants(route?: Route): Promise<{ a: SecTenant; b: SecTenant }> {
   const opts = route?.service === 'search' ? { plan: 'growth' } : {};
+  if (route?.service === 'ai') await imageServer();
   const [a, b] = await Promise.all([createSecTenant(opts), createSecTenant(opts)]);
   return { a, b };
 }
