@@ -13,7 +13,17 @@ let u: AiUser;
 let base: string;
 beforeAll(async () => {
   [u, base] = await Promise.all([aiUser('growth'), imageServer()]);
-}, 60_000);
+  // the models load on first use (docs/ai.md); on a busy machine that can exceed the gateway's 30 s
+  // subgraph deadline, so warm each engine first (retrying a 503 until it has loaded)
+  const warm = async (path: string, type: string, attributes: Record<string, unknown>) => {
+    for (let i = 0; i < 8; i++) if ((await post(u, path, type, attributes)).status === 200) return;
+  };
+  await Promise.all([
+    warm('/ai/v1/image/detect', 'object_detect_requests', { image_url: `${base}/photo/eagle.jpg` }),
+    warm('/ai/v1/moderation/image', 'image_moderation_requests', { image_url: `${base}/photo/eagle.jpg`, categories: ['adult'] }),
+    warm('/ai/v1/image/ocr', 'ocr_requests', { image_url: `${base}/page.png` }),
+  ]);
+}, 300_000);
 
 describe('POST /ai/v1/image/detect', () => {
   test('the dog photo: dog, bicycle, boxes in pixels of the 768×576 image', async () => {
