@@ -1,9 +1,10 @@
 // Combining the two OCR readings of one page (pure). Tesseract reads Latin text best (spacing,
 // accurate word boxes) but mangles rotated lines; PaddleOCR (PP-OCRv4) finds every line, rotated
-// ones included, but its Chinese+English recogniser drops spaces in some English lines. So:
-// Tesseract's lines are kept where Tesseract is sure; a Paddle line replaces the Tesseract lines it
-// covers when those are unsure (mean word confidence < 80 %) or adds itself where Tesseract found
-// nothing.
+// ones included, but its Chinese+English recogniser drops spaces in some English lines. So, per
+// Paddle line: where Tesseract found nothing, the Paddle line is added; where both read the same
+// letters (ignoring spaces and case, similarity ≥ 0.9), Tesseract's lines are kept (they have the
+// spaces); where they disagree (a rotated line Tesseract split and misread), the more confident
+// reading wins (Tesseract's mean word confidence against Paddle's mean character confidence).
 export interface Quad {
   /** four corners, clockwise from top-left, in pixels */
   points: [number, number][];
@@ -72,20 +73,35 @@ function coveredBy(a: OcrLine['box'], b: OcrLine['box']): number {
   return w > 0 && h > 0 ? (w * h) / (a.width * a.height || 1) : 0;
 }
 
-export const TESSERACT_SURE = 0.8;
+export const SAME_READING = 0.9;
+
+const letters = (s: string) => s.replace(/\s+/g, '').toLowerCase();
+
+/** 1 − Levenshtein distance / longer length. */
+export function similarity(a: string, b: string): number {
+  if (!a.length && !b.length) return 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return 1 - prev[b.length] / Math.max(a.length, b.length);
+}
 
 export function mergeReadings(tess: OcrLine[], paddle: OcrLine[]): OcrLine[] {
   const dropped = new Set<OcrLine>();
   const added: OcrLine[] = [];
   for (const p of paddle) {
     if (!p.text.trim()) continue;
-    const covered = tess.filter((t) => coveredBy(t.box, p.box) >= 0.3);
+    const covered = tess.filter((t) => coveredBy(t.box, p.box) >= 0.3).sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x);
     if (!covered.length) {
       added.push(p);
       continue;
     }
-    const unsure = covered.reduce((s, t) => s + t.confidence, 0) / covered.length < TESSERACT_SURE;
-    if (unsure && p.confidence > TESSERACT_SURE) {
+    if (similarity(letters(covered.map((t) => t.text).join('')), letters(p.text)) >= SAME_READING) continue;
+    const tessConfidence = covered.reduce((s, t) => s + t.confidence, 0) / covered.length;
+    if (p.confidence > tessConfidence) {
       for (const t of covered) dropped.add(t);
       added.push(p);
     }
