@@ -2,6 +2,7 @@
 import type { Route } from '../types.js';
 import { AI_ROUTES } from './ai.routes.js';
 import { AI_CUSTOM_ROUTES } from './ai-custom.routes.js';
+import { AI_IMAGE_ROUTES } from './ai-images.routes.js';
 import { CATALOG_ROUTES } from './catalog.routes.js';
 import { CATALOG_CATEGORY_ROUTES } from './catalog-categories.routes.js';
 import { CATALOG_PRICING_ROUTES } from './catalog-pricing.routes.js';
@@ -42,4 +43,5 @@ export const ROUTES: readonly Route[] = [
   ...SEARCH_ROUTES,
   ...AI_ROUTES,
   ...AI_CUSTOM_ROUTES,
+  ...AI_IMAGE_ROUTES,
 ];

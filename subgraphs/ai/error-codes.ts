@@ -17,6 +17,8 @@ export const AI_ERRORS = registerErrors('ai', {
   classifier_not_trained: { status: 409, title: 'Classifier has no trained model yet' },
   prompt_not_found: { status: 404, title: 'Prompt does not exist' },
   missing_placeholder: { status: 422, title: 'A placeholder of the prompt has no value' },
+  // image endpoints (lib/vision)
+  invalid_image_format: { status: 400, title: 'Unsupported image format' },
 });
 
 declare module '../../lib/errors.js' {

@@ -21,6 +21,7 @@ import { EmbeddingResolver } from './embeddings/embedding.resolver.js';
 import { TranslationResolver } from './translation/translation.js';
 import { AiWebhookResolver } from './webhooks/ai-webhook.js';
 import { ProductModerationResolver, productReference, ProductRef } from './products/product-moderation.js';
+import { ImageAnalysisResolver } from './images/image.resolver.js';
 import { migrations } from './migrations/index.js';
 // custom classifiers, recommendations, prompts, agent context
 import { ClassifierEntity, ClassifierTrainingEntity } from './classifiers/classifier.entity.js';
@@ -41,7 +42,7 @@ import { aiHealth, createAiRuntime, type AiRuntime } from './runtime.js';
 export const ai: SubgraphDefinition<AiLoaders, AiRuntime> = {
   name: 'ai',
   dbSchema: 'ai',
-  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver, ProductModerationResolver, ...AI_II_RESOLVERS],
+  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver, ProductModerationResolver, ImageAnalysisResolver, ...AI_II_RESOLVERS],
   // Product is the catalog's entity; this subgraph only adds fields to it
   orphanedTypes: [ProductRef],
   referenceResolvers: { ...identityReference, ...appReference, ...productReference },

@@ -16,6 +16,8 @@ import { OnnxModelDirectory } from './models/onnx-embeddings.js';
 import { TextModelPool } from './models/text-model-pool.js';
 import { ClassifierModelCache } from './classifiers/model-cache.js';
 import { loadLlmConfig, type LlmConfig } from './prompts/llm.client.js';
+import { Vision } from '../../lib/vision/index.js';
+import { OcrEngine } from './images/ocr.engine.js';
 
 export interface AiRuntime {
   cfg: AiConfig;
@@ -32,6 +34,9 @@ export interface AiRuntime {
   classifierModels: ClassifierModelCache;
   /** the OpenAI-compatible endpoint prompts execute against (AI_LLM_*) */
   llm: LlmConfig;
+  /** CenterNet and MobileNetV2 in worker threads (lib/vision), loaded in the background at start */
+  vision: Vision;
+  ocr: OcrEngine;
 }
 
 export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime<AiRuntime>> {
@@ -64,11 +69,17 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
     classifierModels: new ClassifierModelCache(),
     llm: loadLlmConfig(),
+    // each vision model loads in its worker on its first call (CenterNet 1–3 s, MobileNetV2 5–10 s),
+    // so processes that never see an image pay nothing; AI_VISION_PRELOAD=1 loads both in the
+    // background at start instead
+    vision: new Vision({ preloadDetector: process.env.AI_VISION_PRELOAD === '1', preloadMobileNet: process.env.AI_VISION_PRELOAD === '1' }),
+    ocr: new OcrEngine(),
   };
   return {
     value,
     async stop() {
       await text.stop();
+      await value.vision.stop();
       await redis?.quit().catch(() => undefined);
     },
   };
@@ -80,6 +91,7 @@ export async function aiHealth(rt: AiRuntime): Promise<Record<string, unknown>> 
   return {
     text: rt.text.health(),
     translation: { status: t.pairs.length ? 'ready' : 'unavailable', engine: t.version, pairs: t.pairs.map((p) => `${p.source}-${p.target}`) },
+    vision: rt.vision.health(),
     embeddings: { status: 'ready', builtin: [HASHED_MODEL], onnx_dir: rt.cfg.modelsDir, onnx_models: rt.onnx.names(), onnx_loaded: rt.onnx.loadedNames() },
   };
 }

@@ -12,6 +12,7 @@ import type { Route, Service } from '../../rest-bridge/types.js';
 import { createTenant, jsonApi, mintToken, rest, type HttpResult, type Tenant, uniq } from './client.js';
 import { ensureServiceResources, SERVICE_BODIES, SERVICE_PARAM_FIXTURES, serviceScope } from './platform-services.fixtures.js';
 import { ensureTaxonomyResources, TAXONOMY_BODIES, TAXONOMY_ROUTE_FIXTURES, TAXONOMY_UPDATE_BODIES } from './catalog-taxonomy.fixtures.js';
+import { imageServer, photoUrl } from './images.js';
 import { ensureProductResources, PRODUCT_BODIES, PRODUCT_ROUTE_BODIES, PRODUCT_ROUTE_FIXTURES, PRODUCT_UPDATE_BODIES } from './catalog-products.fixtures.js';
 import { AI_CUSTOM_BODIES, AI_CUSTOM_PARAM_FIXTURES, AI_CUSTOM_ROUTE_FIXTURES } from './ai-custom.fixtures.js';
 import { IMAGE_ROUTE_BODIES, IMAGE_ROUTE_FIXTURES, imageRouteForm } from './catalog-images.fixtures.js';
@@ -370,6 +371,11 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   // a data.type two services share: `<service>/<type>` picks the service's own body
   'ai/webhooks': () => ({ url: 'http://127.0.0.1:9/hook', events: ['batch.completed'], secret: 'security-fixture-secret' }),
   ...AI_CUSTOM_BODIES,
+  // AI image analysis: a real photo served by test/harness/images.ts (started in securityTenants)
+  image_classify_requests: () => ({ image_url: photoUrl('dog'), max_labels: 3 }),
+  object_detect_requests: () => ({ image_url: photoUrl('dog'), min_confidence: 0.4 }),
+  ocr_requests: () => ({ image_url: photoUrl('dog') }),
+  image_moderation_requests: () => ({ image_url: photoUrl('dog'), categories: ['adult'] }),
 };
 
 /** Create a resource through REST once per tenant and remember its id under `name`. */
@@ -742,6 +748,7 @@ export function securityCases(route: Route): SecurityCase[] {
 /** Tenants A and B for one route's cases. */
 export async function securityTenants(route?: Route): Promise<{ a: SecTenant; b: SecTenant }> {
   const opts = route?.service === 'search' ? { plan: 'growth' } : {};
+  if (route?.service === 'ai') await imageServer();
   const [a, b] = await Promise.all([createSecTenant(opts), createSecTenant(opts)]);
   return { a, b };
 }
