@@ -53,6 +53,7 @@ const KERNEL_ERRORS = {
   INTERNAL: { status: 500, title: 'Internal error' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'Service unavailable' },
   UPLOAD_SIGNATURE_INVALID: { status: 403, title: 'Upload URL signature invalid' },
+  UPLOAD_NOT_FOUND: { status: 404, title: 'Upload not found' },
   UPLOAD_EXPIRED: { status: 410, title: 'Upload URL expired' },
 } as const satisfies Record<string, ErrorDef>;
 

@@ -111,10 +111,17 @@ export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Rout
     '/health/detailed': { get: health('Component statuses with latencies', ['200', '503']) },
     '/openapi.json': { get: health('This document', ['200']) },
   };
+  // a GraphQL operation served on two paths (e.g. both render paths of a prompt) gets a numbered
+  // operationId on its later paths: operationIds are unique in an OpenAPI document
+  const used = new Map<string, number>();
   for (const r of routes) {
     const p = openApiPath(r.path);
     paths[p] ??= {};
-    paths[p][r.method.toLowerCase()] = operationOf(r, derived.get(r)!);
+    const op = operationOf(r, derived.get(r)!);
+    const n = (used.get(r.operation) ?? 0) + 1;
+    used.set(r.operation, n);
+    if (n > 1) op.operationId = `${r.operation}${n}`;
+    paths[p][r.method.toLowerCase()] = op;
   }
   const errorItem = {
     type: 'object',

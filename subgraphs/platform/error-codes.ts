@@ -35,7 +35,6 @@ export const PLATFORM_ERRORS = registerErrors('platform', {
   EXCHANGE_NOT_FOUND: { status: 404, title: 'Message-broker configuration not found' },
   EXCHANGE_NAME_TAKEN: { status: 409, title: 'Message-broker configuration name already in use in this account' },
   DETAILS_ALREADY_EXIST: { status: 409, title: 'Account details already exist (use PUT)' },
-  UPLOAD_NOT_FOUND: { status: 404, title: 'Upload not found' },
   INVALID_IMAGE: { status: 422, title: 'Not a supported image' },
   LOGO_NOT_FOUND: { status: 404, title: 'Logo not found' },
   DATA_TRANSFER_NOT_FOUND: { status: 404, title: 'Data transfer not found' },

@@ -96,9 +96,11 @@ describe('master key configuration', () => {
   });
 
   test('unset in production: refused', () => {
-    expect(() => masterSecretBox(loadConfig({ NODE_ENV: 'production' }))).toThrow(/^MASTER_KEY: is required when NODE_ENV=production/);
+    // production also needs its own JWT_SECRET and INTERNAL_SECRET (docs/security.md)
+    const prod = { NODE_ENV: 'production', JWT_SECRET: randomBytes(32).toString('hex'), INTERNAL_SECRET: randomBytes(32).toString('hex') };
+    expect(() => masterSecretBox(loadConfig(prod))).toThrow(/^MASTER_KEY: is required when NODE_ENV=production/);
     const key = randomBytes(32);
-    expect(masterSecretBox(loadConfig({ NODE_ENV: 'production', MASTER_KEY: key.toString('hex') })).keyId).toBe(keyIdOf(key));
+    expect(masterSecretBox(loadConfig({ ...prod, MASTER_KEY: key.toString('hex') })).keyId).toBe(keyIdOf(key));
   });
 });
 

@@ -100,7 +100,7 @@ describe('rest-bridge error shapes', () => {
       body: { error: { code: 'usr-not-registered', message: 'User u1 is not registered', status: 404 } },
     });
     expect(renderErrors('ai', [{ code: 'invalid-uuid-format', status: 400, message: 'bad uuid', parameter: 'unique_id' }]).body).toEqual({
-      errors: [{ status: '400', code: 'invalid-uuid-format', title: 'bad uuid', detail: 'bad uuid', source: { parameter: 'unique_id' } }],
+      errors: [{ status: '400', code: 'invalid-uuid-format', title: 'unique_id is not a valid UUID', detail: 'bad uuid', source: { parameter: 'unique_id' } }],
     });
     expect(renderErrors('ai', [{ code: 'RATE_LIMITED', status: 429, message: 'slow' }]).body).toMatchObject({ errors: [{ code: 'rate_limit_exceeded' }] });
     expect(renderErrors('ai', [{ code: 'INSUFFICIENT_SCOPE', status: 403, message: 'scope' }]).body).toMatchObject({ errors: [{ code: 'insufficient_scope' }] });
