@@ -20,7 +20,8 @@ export async function readText(ctx: AiContext, input: OcrInput): Promise<OcrResu
   let orientation = 0;
   if (input.detectOrientation) {
     orientation = await engine.orientation(png);
-    if (orientation) png = await sharp(png).rotate(orientation).png({ compressionLevel: 1 }).toBuffer();
+    // OSD's orientation is the page's turn; turning it back upright is the rest of the circle (OSD's "Rotate")
+    if (orientation) png = await sharp(png).rotate((360 - orientation) % 360).png({ compressionLevel: 1 }).toBuffer();
   }
   let lines;
   try {
