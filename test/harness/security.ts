@@ -539,7 +539,8 @@ export function expectSuccess(route: Route, res: HttpResult): void {
   expect({ status: res.status, where }).toEqual({ status: route.status, where });
   const data = res.body?.data;
   if (route.list) expect(Array.isArray(data)).toBe(true);
-  else expect(data).toMatchObject({ id: expect.any(String), type: route.responseType, attributes: expect.any(Object) });
+  // ids are strings, except a rendered prompt's (an integer, ai.md Versioning)
+  else expect(data).toMatchObject({ id: route.responseType === 'rendered_prompts' ? expect.any(Number) : expect.any(String), type: route.responseType, attributes: expect.any(Object) });
 }
 
 // ---------------------------------------------------------------------------------------------
