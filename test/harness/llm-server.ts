@@ -8,8 +8,9 @@ import { createServer, type Server } from 'node:http';
 export const LLM_API_KEY = 'test-llm-key';
 export const LLM_MODEL = 'test-chat';
 
-let running: Promise<Server> | undefined;
-export const received: { authorization?: string; body: any }[] = [];
+// One server per jest process (suites have their own module registries but share the port and globalThis)
+const g = globalThis as { __llmServer?: Promise<Server>; __llmReceived?: { authorization?: string; body: any }[] };
+export const received: { authorization?: string; body: any }[] = (g.__llmReceived ??= []);
 
 export function llmAnswer(prompt: string): { content: string; promptTokens: number; completionTokens: number } {
   const words = prompt.split(/\s+/).filter(Boolean).length;
@@ -18,7 +19,7 @@ export function llmAnswer(prompt: string): { content: string; promptTokens: numb
 }
 
 export function startLlmServer(port = Number(process.env.TEST_PORT_BASE ?? 14000) + 54): Promise<Server> {
-  running ??= new Promise((resolve, reject) => {
+  g.__llmServer ??= new Promise((resolve, reject) => {
     const server = createServer((req, res) => {
       let raw = '';
       req.on('data', (c) => (raw += c));
@@ -53,5 +54,5 @@ export function startLlmServer(port = Number(process.env.TEST_PORT_BASE ?? 14000
       resolve(server);
     });
   });
-  return running;
+  return g.__llmServer;
 }
