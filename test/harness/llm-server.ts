@@ -48,7 +48,9 @@ export function startLlmServer(port = Number(process.env.TEST_PORT_BASE ?? 14000
         });
       });
     });
-    server.once('error', reject);
+    // an earlier suite of this jest process (own module registry and globals, same process) may
+    // already serve the port with this same server: use it
+    server.once('error', (e: NodeJS.ErrnoException) => (e.code === 'EADDRINUSE' ? resolve(server) : reject(e)));
     server.listen(port, '127.0.0.1', () => {
       server.unref();
       resolve(server);
