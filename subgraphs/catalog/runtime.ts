@@ -5,7 +5,7 @@
 import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
 import type { WorkerDeps } from '../../lib/subgraph.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
-import { openImageStore, type ImageStore } from './images/index.js';
+import { openImageStore, type ImageStore } from './images/image.store.js';
 
 /** The catalog's PostgreSQL schema (where its job and outbox tables live). */
 export const CATALOG_SCHEMA = 'catalog';

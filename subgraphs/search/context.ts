@@ -33,6 +33,6 @@ export function createSearchLoaders(ctx: Omit<SearchContext, 'loaders'>): Search
       return appIds.map((a) => rows.filter((r) => r.appId === a));
     }),
     // Product.searchDocuments: the caller's indexes only (tenant filter on the index lookup)
-    documentsByProduct: new DataLoader((ids) => documentsByProductIds(ctx as SearchContext, ids)),
+    documentsByProduct: new DataLoader((ids) => documentsByProductIds(ctx, ids)),
   };
 }

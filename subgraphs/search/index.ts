@@ -21,7 +21,8 @@ import { SearchEventEntity, SearchQueryEntity } from './analytics/analytics.enti
 import { AnalyticsResolver } from './analytics/analytics.resolver.js';
 import { webhookEntities } from '../../lib/webhooks/index.js';
 import { WebhookResolver } from './webhooks/webhook.resolver.js';
-import { ProductDocumentsResolver, productReference, ProductRef } from './products/product-documents.js';
+import { ProductRef } from './products/product-documents.js';
+import { ProductDocumentsResolver, productReference } from './products/product-documents.resolver.js';
 import { migrations } from './migrations/index.js';
 import { JobEntity } from '../../lib/jobs/index.js';
 import { createSearchRuntime, type SearchRuntime } from './runtime.js';

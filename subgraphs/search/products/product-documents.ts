@@ -2,9 +2,10 @@
 // caller's indexes whose primary key is the product's id (an app that mirrors its catalogue into a
 // search index keys the documents by product id). The product data itself stays in the catalog:
 // the reference carries the id only.
-import { Authorized, Ctx, Directive, Field, FieldResolver, ID, ObjectType, Resolver, Root } from 'type-graphql';
+import { Directive, Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import type { SearchContext } from '../context.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Db } from '../db.js';
 import { IndexEntity } from '../indexes/index.entity.js';
 import { rows } from '../db.js';
 import { T } from '../sql.js';
@@ -25,7 +26,7 @@ export class ProductSearchDocument {
  * The documents keyed by each of `productIds` in the caller's indexes: one statement for the
  * partition's indexes (tenant filter), one for the documents, whatever the number of products.
  */
-export async function documentsByProductIds(ctx: SearchContext, productIds: readonly string[]): Promise<ProductSearchDocument[][]> {
+export async function documentsByProductIds(ctx: { em: EntityManager; runtime: { pool: Db } }, productIds: readonly string[]): Promise<ProductSearchDocument[][]> {
   const indexes = await ctx.em.find(IndexEntity, {}, { fields: ['id', 'uid'], orderBy: { uid: 'asc' } });
   if (!indexes.length) return productIds.map(() => []);
   const uidOf = new Map(indexes.map((i) => [i.id, i.uid]));
@@ -43,19 +44,3 @@ export async function documentsByProductIds(ctx: SearchContext, productIds: read
   );
 }
 
-@Resolver(() => ProductRef)
-export class ProductDocumentsResolver {
-  @Authorized('search:read')
-  @FieldResolver(() => [ProductSearchDocument], { description: 'Documents of the caller\'s indexes whose primary key is this product\'s id, by index uid' })
-  async searchDocuments(@Root() p: ProductRef, @Ctx() ctx: SearchContext): Promise<ProductSearchDocument[]> {
-    return ctx.loaders.documentsByProduct.load(p.id);
-  }
-}
-
-export const productReference = {
-  Product: {
-    __resolveReference(ref: { id: string }): ProductRef {
-      return { id: ref.id };
-    },
-  },
-};
