@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
-import { signJwt } from '../gateway/auth/jwt.js';
+import { aiBenchTenant } from './ai-tenant.js';
 import { startStack } from '../scripts/stack.js';
 import { eventWeight, decayed } from '../subgraphs/ai/recommendations/recommendation.rules.js';
 import { tedSessions } from './data/ted-sessions.js';
@@ -37,35 +37,8 @@ const env: NodeJS.ProcessEnv = {
 Object.assign(process.env, { AI_DEFAULT_PLAN: 'enterprise' });
 const stack = await startStack(loadConfig(env), createLogger({}, 'error'));
 const url = stack.rest.url;
-const now = Math.floor(Date.now() / 1000);
-const token = (sub: string, scope: string) => signJwt({ sub, scope, iat: now, exp: now + 7200 }, secret);
-
-async function call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<any> {
-  // the machine is shared: a request that meets a 503 (key verification timing out under load) is retried (at most 3 times)
-  for (let attempt = 0; ; attempt++) {
-    const r = await fetch(url + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body ? JSON.stringify(body) : undefined });
-    if (r.status === 503 && attempt < 3) {
-      await r.text();
-      await new Promise((res) => setTimeout(res, 500));
-      continue;
-    }
-    const json = await r.json();
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
-    return json;
-  }
-}
-const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
-
-const code = `benchc${process.pid}`;
-const admin = { authorization: `Bearer ${token('admin', 'platform:admin platform:manage platform:read')}`, 'x-platform': code };
-await call('POST', '/platforms', admin, doc('platforms', { code, name: 'Bench' }));
-const acct = await call('POST', '/accounts', admin, doc('accounts', { name: 'Bench', code: `c${process.pid}`, deployment_model: 'dedicated_cloud' }));
-const urlId = acct.data.attributes.url_id;
-await call('POST', `/accounts/${urlId}/subscriptions`, admin, doc('subscriptions', { model_code: 'enterprise', trial: false }));
-const app = await call('POST', `/accounts/${urlId}/apps`, admin, doc('apps', { name: 'Bench', app_type: 'web', purpose: 'production' }));
-const key = await call('POST', `/accounts/${urlId}/apps/${app.data.id}/api_keys`, admin, doc('api_keys', { name: 'bench', key_type: 'secret', environment: 'live' }));
-const headers = { 'x-app-id': app.data.id, 'x-api-key': key.data.attributes.key_id, authorization: `Bearer ${token('bench-user', '')}` };
-await call('POST', '/identities/bench-user/register', headers);
+const gatewayHealth = stack.gateway.url.replace(/\/graphql$/, '/health/detailed');
+const { call, doc, headers, appId } = await aiBenchTenant(url, gatewayHealth, secret, 'benchc', 3);
 const sql = new pg.Client({ connectionString: db.url });
 await sql.connect();
 
@@ -107,7 +80,7 @@ const { events, heldOut } = tedSessions(USERS);
 const held = new Set([...heldOut.entries()].map(([u, i]) => `${u}\u0000${i}`));
 const trainEvents = events.filter((e) => !held.has(`${e.user}\u0000${e.item}`));
 // the held-out users' train events go in through the same table as the REST call writes (bulk, for time)
-const rows = trainEvents.map((e) => [app.data.id, 'live', e.user, e.item, e.type, eventWeight(e.type), e.at.toISOString(), JSON.stringify(e.metadata), new Date().toISOString()]);
+const rows = trainEvents.map((e) => [appId, 'live', e.user, e.item, e.type, eventWeight(e.type), e.at.toISOString(), JSON.stringify(e.metadata), new Date().toISOString()]);
 const loadStart = performance.now();
 for (let i = 0; i < rows.length; i += 5000) {
   const chunk = rows.slice(i, i + 5000);
@@ -120,11 +93,11 @@ for (let i = 0; i < rows.length; i += 5000) {
 // one event through REST enqueues the refresh job; it reads every stored event
 await call('POST', '/ai/v1/recommendations/events', headers, doc('recommendation_events', { user_id: 'bench-trigger', event_type: 'view', item_id: trainEvents[0].item }));
 const stored = trainEvents.length + 1;
-const modelEvents = async () => Number((await sql.query('select coalesce(max(events), 0) as n from ai.rec_models where app_id = $1', [app.data.id])).rows[0].n);
+const modelEvents = async () => Number((await sql.query('select coalesce(max(events), 0) as n from ai.rec_models where app_id = $1', [appId])).rows[0].n);
 while ((await modelEvents()) < stored) await new Promise((r) => setTimeout(r, 200));
 console.log(`recommendations: ${stored} events of ${USERS} viewers stored (${(performance.now() - loadStart).toFixed(0)} ms to insert and build the model from nothing)`);
-const pairs = (await sql.query('select count(*)::int n from ai.rec_pairs where app_id = $1', [app.data.id])).rows[0].n;
-const nb = (await sql.query('select count(*)::int n from ai.rec_neighbors where app_id = $1', [app.data.id])).rows[0].n;
+const pairs = (await sql.query('select count(*)::int n from ai.rec_pairs where app_id = $1', [appId])).rows[0].n;
+const nb = (await sql.query('select count(*)::int n from ai.rec_neighbors where app_id = $1', [appId])).rows[0].n;
 console.log(`  model: ${pairs} item pairs, ${nb} neighbour rows`);
 
 // incremental: 100 events through REST, time until the model holds them

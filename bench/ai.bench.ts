@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
-import { signJwt } from '../gateway/auth/jwt.js';
+import { aiBenchTenant } from './ai-tenant.js';
 import { startStack } from '../scripts/stack.js';
 import { scratchDatabase, stackPorts } from './harness.js';
 import { fmt, sequential } from './stats.js';
@@ -31,33 +31,13 @@ const rssBefore = process.memoryUsage().rss;
 const started = performance.now();
 const stack = await startStack(loadConfig(env), createLogger({}, 'error'));
 const url = stack.rest.url;
-const now = Math.floor(Date.now() / 1000);
-const token = (sub: string, scope: string) => signJwt({ sub, scope, iat: now, exp: now + 3600 }, secret);
-
-async function call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<any> {
-  const r = await fetch(url + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body ? JSON.stringify(body) : undefined });
-  const json = await r.json();
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
-  return json;
-}
-const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
-
-const code = `bench${process.pid}`;
-const admin = { authorization: `Bearer ${token('admin', 'platform:admin platform:manage platform:read')}`, 'x-platform': code };
-await call('POST', '/platforms', admin, doc('platforms', { code, name: 'Bench' }));
-const acct = await call('POST', '/accounts', admin, doc('accounts', { name: 'Bench', code: `a${process.pid}`, deployment_model: 'dedicated_cloud' }));
-const urlId = acct.data.attributes.url_id;
-// enterprise: no AI request limit unless configured, so the bench measures latency, not the plan
-await call('POST', `/accounts/${urlId}/subscriptions`, admin, doc('subscriptions', { model_code: 'enterprise', trial: false }));
-const app = await call('POST', `/accounts/${urlId}/apps`, admin, doc('apps', { name: 'Bench', app_type: 'web', purpose: 'production' }));
-const key = await call('POST', `/accounts/${urlId}/apps/${app.data.id}/api_keys`, admin, doc('api_keys', { name: 'bench', key_type: 'secret', environment: 'live' }));
-const headers = { 'x-app-id': app.data.id, 'x-api-key': key.data.attributes.key_id, authorization: `Bearer ${token('bench-user', '')}` };
-await call('POST', '/identities/bench-user/register', headers);
+const gatewayHealth = stack.gateway.url.replace(/\/graphql$/, '/health/detailed');
+const { call, doc, headers, health: detailedHealth } = await aiBenchTenant(url, gatewayHealth, secret, 'bench', 0);
 
 // models are ready once /health/detailed says so
 let health: any;
 for (let i = 0; i < 200; i++) {
-  health = await (await fetch(`${url}/health/detailed`)).json();
+  health = await detailedHealth();
   if (health.components?.ai?.details?.text?.status === 'ready') break;
   await new Promise((r) => setTimeout(r, 100));
 }
