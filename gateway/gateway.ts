@@ -51,8 +51,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const platform = new PlatformClient(cfg.subgraphUrls.platform, cfg.internalSecret);
   const keys = new ApiKeyVerifier((appId, hash) => platform.verifyApiKey(appId, hash), infra.rateLimiter, infra.usage, {
     ttlMs: cfg.apiKeyCacheTtlMs,
-    // unknown well-formed keys one client address may try per minute (docs/security.md)
-    unknownKeysPerMinute: envInt(process.env, 'UNKNOWN_KEYS_PER_MINUTE', 60),
+    unknownKeysPerMinute: cfg.unknownKeysPerMinute,
   });
   const proxies = clientAddressResolver(cfg.trustedProxies);
   const authenticator = createAuthenticator({ jwtSecret: cfg.jwt, keys, userLimit: { limiter: infra.rateLimiter, perMinute: cfg.jwtRateLimitPerMinute } });
