@@ -1,6 +1,6 @@
 // The gateway: ApolloGateway on the static supergraph, authentication once at the edge, signed
 // tenant context to subgraphs, depth/cost limits, and graphql-ws subscriptions on the same port.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
@@ -32,6 +32,9 @@ import { buildSubscriptionSchema, isSubscriptionOperation } from './subscription
 import { fullSchemaIntrospection, fullSdl } from './subscriptions/introspection.js';
 import { GRAPHIQL_STATIC, sendGraphiQL, sendGraphiQLAsset, wantsGraphiQL } from './graphiql.js';
 import { answerPreflight, originAllowedWithoutKey, requestOrigin, responseOriginAllowed, setCorsHeaders } from '../lib/cors.js';
+import { METRICS_PATH, sendMetrics, trackWebSockets } from '../lib/metrics.js';
+import { instrument, startTracing } from '../lib/telemetry.js';
+import { requestIdPlugin } from './request-id.js';
 
 export const SUPERGRAPH_PATH = resolve(import.meta.dirname, '..', 'schema', 'supergraph.graphql');
 
@@ -60,9 +63,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   let apiSchema: GraphQLSchema | undefined;
   let subSchema: GraphQLSchema | undefined;
   const inFlight = cfg.gatewayShareInFlight ? new InFlight() : undefined;
+  const tracing = await startTracing(cfg, 'gateway', log);
   const gateway = new ApolloGateway({
     supergraphSdl,
-    buildService: ({ name }) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, name, inFlight),
+    buildService: ({ name }) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, name, inFlight, tracing),
   });
 
   // The input policy (gateway/request-policy.ts, lib/input-policy.ts; docs/operations.md).
@@ -86,7 +90,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     formatError: withUnavailable(createErrorFormatter(log)),
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    plugins: [requestPolicyPlugin(() => apiSchema), limitsPlugin, fullSchemaIntrospection<GatewayContext>(() => subSchema)],
+    plugins: [requestPolicyPlugin(() => apiSchema), limitsPlugin, fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin],
     // parsing and validation are linear in the document's tokens: bounding them bounds the work
     parseOptions: { maxTokens },
   });
@@ -112,6 +116,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
 
   const server = createServer((req, res) => {
     const path = pathOf(req);
+    if (path === METRICS_PATH) return void sendMetrics(req, res, cfg.metricsToken).catch((e) => log.error('metrics failed', { err: e }));
+    instrument('gateway', tracing, req, res, () => serve(req, res, path));
+  });
+  const serve = (req: IncomingMessage, res: ServerResponse, path: string): void => {
     if (answerPreflight(req, res, cfg.corsOrigins)) return;
     const origin = requestOrigin(req);
     if (path === '/graphql' && wantsGraphiQL(req, new URL(req.url ?? '/', 'http://x'))) return sendGraphiQL(req, res);
@@ -161,11 +169,12 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
       return;
     }
     sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'ROUTE_NOT_FOUND', status: 404 } }] });
-  });
+  };
   server.keepAliveTimeout = 65_000;
   answerClientErrorsWithJson(server);
 
   const wss = new WebSocketServer({ server, path: '/graphql' });
+  const untrackSockets = trackWebSockets('gateway', () => wss.clients.size);
   const ws = useServer<Record<string, unknown>, { tenant?: GatewayContext['tenant'] }>(
     {
       schema: () => subSchema!,
@@ -220,6 +229,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     keys,
     async stop() {
       clearInterval(flush);
+      untrackSockets();
       await invalidations.stop();
       await infra.usage.drain().then((u) => platform.recordUsage(u)).catch(() => undefined);
       await ws.dispose();
@@ -227,6 +237,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
       server.closeAllConnections();
       await closed;
       await apollo.stop();
+      await tracing?.shutdown().catch(() => undefined);
     },
   };
 }

@@ -126,6 +126,16 @@ function listShape(service: Service, errors: readonly RestError[]) {
   };
 }
 
+/**
+ * An error body with the request's id (X-Request-Id), to quote when reporting a problem: the
+ * platform's flat body gets `request_id` beside `error`; list bodies (and AI's single-object body)
+ * a top-level JSON:API `meta: { request_id }`.
+ */
+export function withRequestId(body: unknown, requestId: string): unknown {
+  if (!isPlainObject(body)) return body;
+  return typeof body.error === 'string' ? { ...body, request_id: requestId } : { ...body, meta: { request_id: requestId } };
+}
+
 /** The documented body (and status) of `errors` for a route of `service`. */
 export function renderErrors(service: Service, errors: readonly RestError[]): { status: number; body: unknown } {
   const list = errors.length ? errors : [INTERNAL];

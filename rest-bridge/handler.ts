@@ -9,9 +9,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '../lib/errors.js';
 import { BodyTooLargeError, MiB, pathOf, readBody, sendJson } from '../lib/http.js';
+import { labelRoute } from '../lib/metrics.js';
 import type { Logger } from '../lib/logger.js';
 import type { ObjectStore } from '../lib/object-store.js';
-import { fromDomainError, fromGraphQLError, INTERNAL, isBridgeFault, renderErrors, restError, type RestError } from './errors.js';
+import { fromDomainError, fromGraphQLError, INTERNAL, isBridgeFault, renderErrors, restError, withRequestId, type RestError } from './errors.js';
 import type { GatewayClient } from './gateway-client.js';
 import { basicHealth, detailedHealth, readiness, VERSION, type HealthAnswer } from './health.js';
 import type { GraphQLSchema } from 'graphql';
@@ -21,6 +22,7 @@ import { markFreeForm, parseEnvelope, toGraphQLInput } from './jsonapi.js';
 import { checkEndpointLimit } from './endpoint-limits.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import { buildOpenApi } from './openapi.js';
+import { DOCS_PATH, sendDocs } from './docs-page.js';
 import { checkPathParams, checkQueryString, parseCheckedJson } from '../lib/input-policy.js';
 import type { Operation } from './operations.js';
 import { parseQuery } from './query.js';
@@ -53,6 +55,8 @@ export interface HandlerDeps {
   proxies?: ClientAddressResolver;
   /** CORS_ORIGINS: browser origins allowed for JWT and anonymous requests (lib/cors.ts) */
   corsOrigins?: readonly string[];
+  /** PUBLIC_URL, listed in the OpenAPI document's servers */
+  publicUrl?: string;
 }
 
 /** Which service's error shape a path gets when no route matched it. */
@@ -93,14 +97,17 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     if (r.upload && (!deps.objects || !deps.uploadSecret || !r.path.includes('/:token'))) throw new Error(`route ${r.method} ${r.path}: an upload route needs a :token path parameter, an object store and the upload secret`);
     if (r.multipart && (!deps.objects || !deps.uploadSecret || !operations.has(r.multipart.grant.operation))) throw new Error(`route ${r.method} ${r.path}: a multipart route needs its grant operation ${r.multipart.grant.operation}, an object store and the upload secret`);
   }
-  const derived = deriveRoutes(deps.routes, operations, deps.schema ?? loadApiSchema());
-  const openapi = buildOpenApi(deps.routes, derived, { version: VERSION });
+  const schema = deps.schema ?? loadApiSchema();
+  const derived = deriveRoutes(deps.routes, operations, schema);
+  // built on first request: examples render every route (a few ms), which start-up need not wait for
+  let openapi: Record<string, unknown> | undefined;
+  const openapiDoc = () => (openapi ??= buildOpenApi(deps.routes, derived, { version: VERSION, serverUrl: deps.publicUrl, examples: { operations, schema } }));
   const entries: Entry[] = [
     ...deps.routes.map((route): Entry => ({ kind: 'route', method: route.method, path: route.path, route })),
     { kind: 'builtin', method: 'GET', path: '/health', answer: basicHealth },
     { kind: 'builtin', method: 'GET', path: '/health/ready', answer: () => readiness(gateway) },
     { kind: 'builtin', method: 'GET', path: '/health/detailed', answer: () => detailedHealth(gateway, startedAt) },
-    { kind: 'builtin', method: 'GET', path: '/openapi.json', answer: () => ({ status: 200, body: openapi }) },
+    { kind: 'builtin', method: 'GET', path: '/openapi.json', answer: () => ({ status: 200, body: openapiDoc() }) },
   ];
   const router = compileRouter(entries);
 
@@ -117,11 +124,15 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const url = req.url ?? '/';
     const path = pathOf(req);
     const log = deps.log.child({ requestId });
+    if (path === '/' || path.startsWith(DOCS_PATH)) {
+      labelRoute(req, DOCS_PATH);
+      if (await sendDocs(req, res, path)) return;
+    }
     let service: Service = serviceForPath(path);
 
     const fail = (errors: RestError[], headers: Record<string, string> = {}) => {
       const { status, body } = renderErrors(service, errors);
-      if (!res.headersSent) sendJson(res, status, body, headers);
+      if (!res.headersSent) sendJson(res, status, withRequestId(body, requestId), headers);
       else res.end();
     };
 
@@ -141,6 +152,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         return fail([restError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allow}`)], { allow });
       }
       const entry = m.entry;
+      labelRoute(req, entry.path);
       if (entry.kind === 'builtin') {
         req.resume();
         setCorsHeaders(res, origin, true); // health and the reference are public

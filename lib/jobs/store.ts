@@ -255,3 +255,16 @@ export async function purgeJobs(db: SqlClient, schema: string, olderThanMs: numb
   );
   return gone.length;
 }
+
+/** Per kind: jobs queued (delayed ones too) and running, and the age of the oldest due, unclaimed one (lib/metrics.ts). */
+export async function queueSnapshot(db: SqlClient, schema: string): Promise<{ kind: string; queued: number; running: number; lagSeconds: number }[]> {
+  const rows = await sqlRows<{ kind: string; queued: number; running: number; lag: number | null }>(
+    db,
+    `select kind,
+            count(*) filter (where status = 'queued')::int as queued,
+            count(*) filter (where status = 'running')::int as running,
+            extract(epoch from clock_timestamp() - min(run_at) filter (where status = 'queued' and run_at <= clock_timestamp()))::float8 as lag
+       from ${jobsTable(schema)} where status in ('queued', 'running') group by kind`,
+  );
+  return rows.map((r) => ({ kind: r.kind, queued: r.queued, running: r.running, lagSeconds: Math.max(0, r.lag ?? 0) }));
+}

@@ -81,6 +81,9 @@ export default async function globalSetup() {
     // every e2e suite calls from 127.0.0.1 and the fuzz and security suites send many unknown keys:
     // the per-address budget for unknown keys (unit-tested in gateway.api-key.test.ts) is raised here
     UNKNOWN_KEYS_PER_MINUTE: '1000000',
+    // traces go to the OTLP receiver test/e2e/telemetry.test.ts runs (nothing listens otherwise: batches are dropped)
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${BASE + 55}`,
+    OTEL_BSP_SCHEDULE_DELAY: '200',
   };
   const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', 'stack.log'));
   const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), ['--import', '@swc-node/register/esm-register', 'scripts/start-all.ts'], {

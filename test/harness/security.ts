@@ -33,7 +33,7 @@ export function codeAs(service: Service, code: string): string {
 }
 
 const LIST_ITEM_KEYS = ['code', 'detail', 'source', 'status', 'title'];
-const PLATFORM_KEYS = ['error', 'message', 'parameter', 'status'];
+const PLATFORM_KEYS = ['error', 'message', 'parameter', 'request_id', 'status'];
 
 function describeRes(res: HttpResult): string {
   return `HTTP ${res.status} ${typeof res.body === 'string' ? res.body : JSON.stringify(res.body)}`;
@@ -71,11 +71,12 @@ export function expectServiceError(
   }
 
   if (service === 'ai' && wanted.includes('usr-not-registered')) {
-    expect(body).toEqual({ error: { code: 'usr-not-registered', message: expect.any(String), status } });
+    expect(body).toEqual({ error: { code: 'usr-not-registered', message: expect.any(String), status }, meta: { request_id: expect.any(String) } });
     return body.error;
   }
 
-  expect(Object.keys(body)).toEqual(['errors']);
+  expect(Object.keys(body)).toEqual(['errors', 'meta']);
+  expect(body.meta).toEqual({ request_id: expect.any(String) });
   expect(Array.isArray(body.errors)).toBe(true);
   expect(body.errors.length).toBeGreaterThanOrEqual(1);
   for (const e of body.errors) {

@@ -1,0 +1,65 @@
+// GET /docs: the REST reference page, Swagger UI served from node_modules (no CDN), rendering
+// /openapi.json. Everything the page loads is on this origin, and its Content-Security-Policy makes
+// the browser refuse anything else.
+import { loadConfig } from '../../lib/config.js';
+import { createLogger } from '../../lib/logger.js';
+import { startRestBridge, type RunningRestBridge } from '../../rest-bridge/server.js';
+
+let bridge: RunningRestBridge;
+
+beforeAll(async () => {
+  // no gateway is needed: the page, its assets and the document are the bridge's own
+  bridge = await startRestBridge({ cfg: loadConfig({}), log: createLogger({}, 'silent'), port: 0, gatewayUrl: 'http://127.0.0.1:9/graphql' });
+});
+afterAll(() => bridge.stop());
+
+const get = (path: string) => fetch(`${bridge.url}${path}`, { redirect: 'manual' });
+
+test('GET / redirects to /docs', async () => {
+  const r = await get('/');
+  expect(r.status).toBe(302);
+  expect(r.headers.get('location')).toBe('/docs');
+});
+
+test('GET /docs: an HTML page loading only same-origin assets, under a self-only CSP', async () => {
+  const r = await get('/docs');
+  expect(r.status).toBe(200);
+  expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+  expect(r.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+  expect(r.headers.get('content-security-policy')).toMatch(/connect-src 'self'/);
+  const html = await r.text();
+  const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+  expect(refs.length).toBeGreaterThanOrEqual(3);
+  for (const ref of refs) expect(ref).toMatch(/^\/docs\/assets\//);
+  for (const ref of refs) {
+    const a = await get(ref);
+    expect({ ref, status: a.status }).toEqual({ ref, status: 200 });
+    expect((await a.arrayBuffer()).byteLength).toBeGreaterThan(100);
+  }
+  const start = await (await get('/docs/assets/start.js')).text();
+  expect(start).toContain("url: '/openapi.json'");
+  expect(start).toContain('validatorUrl: null');
+  expect(start).not.toMatch(/https?:\/\//);
+});
+
+test('the page renders the document the bridge serves', async () => {
+  const r = await get('/openapi.json');
+  expect(r.status).toBe(200);
+  const doc = (await r.json()) as { openapi: string; servers: { url: string }[] };
+  expect(doc.openapi).toBe('3.1.0');
+  expect(doc.servers[0].url).toBe('/');
+});
+
+test('unknown assets and other methods are not served', async () => {
+  expect((await get('/docs/assets/../../package.json')).status).toBe(404);
+  expect((await get('/docs/assets/index.html')).status).toBe(404);
+  expect((await fetch(`${bridge.url}/docs`, { method: 'POST' })).status).toBe(404);
+});
+
+test('every error body carries the request id, in the service shape (platform: request_id; lists: meta.request_id)', async () => {
+  const platform = await fetch(`${bridge.url}/no-such-path`, { headers: { 'x-request-id': 'req-docs-1' } });
+  expect(platform.headers.get('x-request-id')).toBe('req-docs-1');
+  expect(await platform.json()).toMatchObject({ error: 'route_not_found', status: 404, request_id: 'req-docs-1' });
+  const products = await fetch(`${bridge.url}/v1/no-such-path`, { headers: { 'x-request-id': 'req-docs-2' } });
+  expect(await products.json()).toMatchObject({ errors: [{ code: 'ROUTE_NOT_FOUND' }], meta: { request_id: 'req-docs-2' } });
+});
