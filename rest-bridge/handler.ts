@@ -87,6 +87,10 @@ export function credentialsPresent(mode: AuthMode, authorization: string | undef
 
 const JSON_TYPE = /^application\/(json|[\w.+-]+\+json)\s*(;|$)/i;
 
+/** JSON:API's media type: answered to clients that ask for it (Accept), application/json otherwise. */
+const JSON_API_TYPE = 'application/vnd.api+json';
+const answerType = (req: IncomingMessage): Record<string, string> => (/\bapplication\/vnd\.api\+json\b/i.test(req.headers.accept ?? '') ? { 'content-type': JSON_API_TYPE } : {});
+
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { gateway, operations } = deps;
   const startedAt = deps.startedAt ?? Date.now();
@@ -110,6 +114,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     { kind: 'builtin', method: 'GET', path: '/openapi.json', answer: () => ({ status: 200, body: openapiDoc() }) },
   ];
   const router = compileRouter(entries);
+  const selfOf = selfLinks(deps.routes);
 
   return async (req, res) => {
     const began = performance.now();
@@ -132,7 +137,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
 
     const fail = (errors: RestError[], headers: Record<string, string> = {}) => {
       const { status, body } = renderErrors(service, errors);
-      if (!res.headersSent) sendJson(res, status, withRequestId(body, requestId), headers);
+      if (!res.headersSent) sendJson(res, status, withRequestId(body, requestId), { ...headers, ...answerType(req) });
       else res.end();
     };
 
@@ -215,7 +220,9 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         return;
       }
       const doc = route.result(outcome.data, input);
-      sendJson(res, route.statusOf?.(outcome.data) ?? route.status, doc, { ...outcome.headers, ...limit.headers });
+      const status = route.statusOf?.(outcome.data) ?? route.status;
+      const location = status === 201 ? selfOf(route, m.params, doc) : undefined;
+      sendJson(res, status, doc, { ...outcome.headers, ...limit.headers, ...answerType(req), ...(location ? { location } : {}) });
     } catch (e) {
       if (e instanceof DomainError) return fail([fromDomainError(e)]);
       // A client that hung up mid-body is not a server fault: nothing to answer, nothing to alarm about.
@@ -225,6 +232,30 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     } finally {
       log.debug('request', { method, path, status: res.statusCode, ms: Math.round(performance.now() - began) });
     }
+  };
+}
+
+/**
+ * Where a created resource can be read: the GET route one segment below the create route
+ * (`POST /v1/products` → `GET /v1/products/:id`), its last parameter being the resource's
+ * attribute of that name when it has one (`/accounts/:url_id`), else its id. Routes without such a
+ * GET (api_keys, whose key must never travel in a URL) get no Location.
+ */
+function selfLinks(routes: readonly Route[]): (route: Route, params: Record<string, string>, doc: { data: unknown }) => string | undefined {
+  const templates = new Map<Route, { path: string; param: string }>();
+  for (const r of routes) {
+    if (r.method === 'GET' || r.list) continue;
+    const below = new RegExp(`^${r.path.replace(/:\w+/g, ':\\w+')}/:(\\w+)$`);
+    const get = routes.find((g) => g.method === 'GET' && g.service === r.service && below.test(g.path));
+    if (get) templates.set(r, { path: get.path, param: below.exec(get.path)![1] });
+  }
+  return (route, params, doc) => {
+    const t = templates.get(route);
+    const data = doc.data as { id?: unknown; attributes?: Record<string, unknown> } | undefined;
+    if (!t || !data || Array.isArray(data) || data.id === undefined) return undefined;
+    const value = typeof data.attributes?.[t.param] === 'string' ? (data.attributes[t.param] as string) : String(data.id);
+    const prefix = route.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
+    return `${prefix}/${encodeURIComponent(value)}`;
   };
 }
 

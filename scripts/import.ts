@@ -173,10 +173,13 @@ async function importIndex(uid: string): Promise<void> {
   const poll = setInterval(() => {
     for (const [taskId, w] of waiting) {
       if (Date.now() - w.since < 5000) continue;
-      void api.call('GET', `/search/v1/tasks/${taskId}`).then((r) => {
-        const a = r.body?.data?.attributes;
-        if (r.status === 200 && ['succeeded', 'failed', 'canceled'].includes(a?.status)) finish(taskId, a.status, a.error);
-      });
+      void api
+        .call('GET', `/search/v1/tasks/${taskId}`)
+        .then((r) => {
+          const a = r.body?.data?.attributes;
+          if (r.status === 200 && ['succeeded', 'failed', 'canceled'].includes(a?.status)) finish(taskId, a.status, a.error);
+        })
+        .catch(() => undefined); // asked again next second
     }
   }, 1000);
   try {

@@ -256,8 +256,8 @@ export async function purgeJobs(db: SqlClient, schema: string, olderThanMs: numb
   return gone.length;
 }
 
-/** Per kind: jobs queued (delayed ones too) and running, and the age of the oldest due, unclaimed one (lib/metrics.ts). */
-export async function queueSnapshot(db: SqlClient, schema: string): Promise<{ kind: string; queued: number; running: number; lagSeconds: number }[]> {
+/** Per kind (`kinds` always, with zeros when idle): jobs queued (delayed ones too) and running, and the age of the oldest due, unclaimed one (lib/metrics.ts). */
+export async function queueSnapshot(db: SqlClient, schema: string, kinds: readonly string[]): Promise<{ kind: string; queued: number; running: number; lagSeconds: number }[]> {
   const rows = await sqlRows<{ kind: string; queued: number; running: number; lag: number | null }>(
     db,
     `select kind,
@@ -266,5 +266,7 @@ export async function queueSnapshot(db: SqlClient, schema: string): Promise<{ ki
             extract(epoch from clock_timestamp() - min(run_at) filter (where status = 'queued' and run_at <= clock_timestamp()))::float8 as lag
        from ${jobsTable(schema)} where status in ('queued', 'running') group by kind`,
   );
-  return rows.map((r) => ({ kind: r.kind, queued: r.queued, running: r.running, lagSeconds: Math.max(0, r.lag ?? 0) }));
+  const out = new Map(kinds.map((kind) => [kind, { kind, queued: 0, running: 0, lagSeconds: 0 }]));
+  for (const r of rows) out.set(r.kind, { kind: r.kind, queued: r.queued, running: r.running, lagSeconds: Math.max(0, r.lag ?? 0) });
+  return [...out.values()];
 }

@@ -80,7 +80,7 @@ export class JobWorker {
     if (this.stopped) return;
     for (let i = 0; i < (this.o.concurrency ?? 1); i++) this.loops.push(this.loop());
     // queue depth and lag, read per scrape (lib/metrics.ts); the last worker started on a schema reports it
-    this.untrack = trackJobQueue(this.o.schema, () => store.queueSnapshot(this.pool, this.o.schema));
+    this.untrack = trackJobQueue(this.o.schema, () => store.queueSnapshot(this.pool, this.o.schema, [...this.kinds.keys()]));
     this.purgeTimer = setInterval(() => {
       store.purgeJobs(this.pool, this.o.schema, this.o.retainMs ?? 7 * 86_400_000).catch((err) => this.log.warn('job purge failed', { err }));
     }, PURGE_EVERY_MS);
