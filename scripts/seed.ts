@@ -100,7 +100,9 @@ say(`index ${indexUid}: ${documents.length} documents`);
 
 // 4. AI: a registered user, a sentiment analysis and a prompt
 const userId = 'demo-user';
-const userToken = signJwt({ sub: userId, scope: '', iat: now, exp: now + 30 * 86_400 }, cfg.jwtSecret);
+// as long-lived as the JWT rules allow (JWT_MAX_LIFETIME_SEC, a day by default)
+const userLifetime = cfg.jwt.maxLifetimeSec;
+const userToken = signJwt({ sub: userId, scope: '', iat: now, exp: now + userLifetime }, cfg.jwtSecret);
 const ai = anonymous.as({ ...keyHeaders, authorization: `Bearer ${userToken}` });
 await ai.expect('register the demo user', [200, 201], 'POST', `/identities/${userId}/register`);
 const review = 'A wonderful book: I could not put it down, and the ending is perfect.';
@@ -112,7 +114,7 @@ say(`AI: sentiment "${sentiment.label}", prompt ${prompt.id}`);
 const keyArgs = `-H 'X-App-Id: ${app.id}' -H 'X-Api-Key: ${secretKey}'`;
 const graphqlQuery = '{ products(pageSize: 3) { total items { id name sku price { formatted } } } }';
 const examples = {
-  listProducts: `curl -s ${keyArgs} '${restUrl}/v1/products?page[size]=3'`,
+  listProducts: `curl -sg ${keyArgs} '${restUrl}/v1/products?page[size]=3'`,
   search: `curl -s ${keyArgs} -H 'Content-Type: application/json' -d '{"data":{"type":"search_queries","attributes":{"query":"harry potter","limit":3,"facets":["language"]}}}' '${restUrl}/search/v1/indexes/${indexUid}/search'`,
   graphql: `curl -s ${keyArgs} -H 'Content-Type: application/json' -d '${JSON.stringify({ query: graphqlQuery })}' '${gatewayUrl}'`,
   sentiment: `curl -s ${keyArgs} -H 'Authorization: Bearer ${userToken}' -H 'Content-Type: application/json' -d '{"data":{"type":"sentiment_requests","attributes":{"text":"Great book!"}}}' '${restUrl}/ai/v1/text/sentiment'`,
@@ -147,7 +149,7 @@ Demo tenant ready (also in ${resolve(cfg.dataDir, 'seed.json')}):
   app             ${app.id}
   secret key      ${secretKey}
   publishable key ${publishableKey}
-  user (AI)       ${userId}   (JWT, 30 days: ${userToken})
+  user (AI)       ${userId}   (JWT, ${Math.round(userLifetime / 3600)} h: ${userToken})
   data            ${products.length} products, index "${indexUid}" with ${documents.length} books, prompt ${prompt.id}
 
 REST (reference: ${restUrl}/docs):

@@ -1,17 +1,34 @@
 // GET /docs: the REST reference page, Swagger UI served from node_modules (no CDN), rendering
 // /openapi.json. Everything the page loads is on this origin, and its Content-Security-Policy makes
-// the browser refuse anything else.
+// the browser refuse anything else. Also what JSON:API clients rely on: the request id in error
+// bodies, application/vnd.api+json answered when asked for, Location on a created resource.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { startRestBridge, type RunningRestBridge } from '../../rest-bridge/server.js';
 
 let bridge: RunningRestBridge;
+let gateway: Server;
 
 beforeAll(async () => {
-  // no gateway is needed: the page, its assets and the document are the bridge's own
-  bridge = await startRestBridge({ cfg: loadConfig({}), log: createLogger({}, 'silent'), port: 0, gatewayUrl: 'http://127.0.0.1:9/graphql' });
+  // a stand-in gateway answering every operation with one product
+  gateway = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: { createProduct: { id: 'p1', name: 'Lamp', sku: 'LAMP-1' } } }));
+    });
+  });
+  await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', r));
+  const gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/graphql`;
+  bridge = await startRestBridge({ cfg: loadConfig({}), log: createLogger({}, 'silent'), port: 0, gatewayUrl });
 });
-afterAll(() => bridge.stop());
+afterAll(async () => {
+  await bridge.stop();
+  gateway.closeAllConnections();
+  await new Promise((r) => gateway.close(r));
+});
 
 const get = (path: string) => fetch(`${bridge.url}${path}`, { redirect: 'manual' });
 
@@ -62,4 +79,15 @@ test('every error body carries the request id, in the service shape (platform: r
   expect(await platform.json()).toMatchObject({ error: 'route_not_found', status: 404, request_id: 'req-docs-1' });
   const products = await fetch(`${bridge.url}/v1/no-such-path`, { headers: { 'x-request-id': 'req-docs-2' } });
   expect(await products.json()).toMatchObject({ errors: [{ code: 'ROUTE_NOT_FOUND' }], meta: { request_id: 'req-docs-2' } });
+});
+
+test('a created resource: Location names where to read it; application/vnd.api+json is answered when asked for', async () => {
+  const headers = { 'x-app-id': 'app_x', 'x-api-key': 'sk_test_x', 'content-type': 'application/vnd.api+json', accept: 'application/vnd.api+json' };
+  const r = await fetch(`${bridge.url}/v1/products`, { method: 'POST', headers, body: JSON.stringify({ data: { type: 'products', attributes: { name: 'Lamp', sku: 'LAMP-1' } } }) });
+  expect(r.status).toBe(201);
+  expect(r.headers.get('location')).toBe('/v1/products/p1');
+  expect(r.headers.get('content-type')).toBe('application/vnd.api+json');
+  expect((await r.json()).data).toMatchObject({ id: 'p1', type: 'products' });
+  const plain = await fetch(`${bridge.url}/v1/products`, { method: 'POST', headers: { ...headers, accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify({ data: { type: 'products', attributes: { name: 'Lamp', sku: 'LAMP-1' } } }) });
+  expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
 });
