@@ -12,7 +12,7 @@ import { BodyTooLargeError, MiB, pathOf, readBody, sendJson } from '../lib/http.
 import { labelRoute } from '../lib/metrics.js';
 import type { Logger } from '../lib/logger.js';
 import type { ObjectStore } from '../lib/object-store.js';
-import { fromDomainError, fromGraphQLError, INTERNAL, isBridgeFault, renderErrors, restError, withRequestId, type RestError } from './errors.js';
+import { bodyPointer, fromDomainError, fromGraphQLError, INTERNAL, isBridgeFault, renderErrors, restError, withRequestId, type RestError } from './errors.js';
 import type { GatewayClient } from './gateway-client.js';
 import { basicHealth, detailedHealth, readiness, VERSION, type HealthAnswer } from './health.js';
 import type { GraphQLSchema } from 'graphql';
@@ -134,9 +134,12 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       if (await sendDocs(req, res, path)) return;
     }
     let service: Service = serviceForPath(path);
+    /** the matched route's body attributes, for the pointers of errors naming them */
+    let bodyOf: { attributes: string[]; inData: boolean } | undefined;
 
     const fail = (errors: RestError[], headers: Record<string, string> = {}) => {
-      const { status, body } = renderErrors(service, errors);
+      const located = bodyOf ? errors.map((e) => (e.parameter ? { ...e, pointer: bodyPointer(e.parameter, bodyOf!.attributes, bodyOf!.inData) } : e)) : errors;
+      const { status, body } = renderErrors(service, located);
       if (!res.headersSent) sendJson(res, status, withRequestId(body, requestId), { ...headers, ...answerType(req) });
       else res.end();
     };
@@ -168,6 +171,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       const route = entry.route;
       const shape = derived.get(route)!;
       service = route.service;
+      if (shape.body) bodyOf = { attributes: Object.keys(shape.body.fields), inData: !!route.body?.inData };
       if (!credentialsPresent(route.auth, header(req, 'authorization'), header(req, 'x-api-key'))) {
         req.resume();
         return fail([restError('UNAUTHENTICATED', MISSING_CREDENTIALS[route.auth as Exclude<AuthMode, 'none'>])]);

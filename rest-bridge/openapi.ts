@@ -213,7 +213,13 @@ export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Rout
       code: { type: 'string' },
       title: { type: 'string' },
       detail: { type: 'string' },
-      source: { type: 'object', properties: { parameter: { type: 'string', description: 'the offending parameter or attribute' } } },
+      source: {
+        type: 'object',
+        properties: {
+          parameter: { type: 'string', description: 'the offending parameter or attribute' },
+          pointer: { type: 'string', description: 'JSON pointer to the offending body member (/data/attributes/price/amount)' },
+        },
+      },
     },
   };
   return {

@@ -82,7 +82,7 @@ export function expectServiceError(
   for (const e of body.errors) {
     expect(Object.keys(e).filter((k) => !LIST_ITEM_KEYS.includes(k))).toEqual([]);
     expect(e).toMatchObject({ status: String(status), code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-    if (e.source !== undefined) expect(e.source).toEqual({ parameter: expect.any(String) });
+    if (e.source !== undefined) expect(e.source).toEqual({ parameter: expect.any(String), ...(e.source.pointer !== undefined ? { pointer: expect.stringMatching(/^\/data(\/|$)/) } : {}) });
   }
   const first = body.errors[0];
   expect(wanted).toContain(first.code);

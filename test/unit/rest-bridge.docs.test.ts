@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { startRestBridge, type RunningRestBridge } from '../../rest-bridge/server.js';
+import { bodyPointer } from '../../rest-bridge/errors.js';
 
 let bridge: RunningRestBridge;
 let gateway: Server;
@@ -90,4 +91,16 @@ test('a created resource: Location names where to read it; application/vnd.api+j
   expect((await r.json()).data).toMatchObject({ id: 'p1', type: 'products' });
   const plain = await fetch(`${bridge.url}/v1/products`, { method: 'POST', headers: { ...headers, accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify({ data: { type: 'products', attributes: { name: 'Lamp', sku: 'LAMP-1' } } }) });
   expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
+});
+
+test('source.pointer beside source.parameter for body members, none for query parameters', async () => {
+  expect(bodyPointer('price.amount', ['name', 'price'])).toBe('/data/attributes/price/amount');
+  expect(bodyPointer('documents[3].id', ['documents'])).toBe('/data/attributes/documents/3/id');
+  expect(bodyPointer('product_ids', ['product_ids'], true)).toBe('/data/product_ids');
+  expect(bodyPointer('data.type', [])).toBe('/data/type');
+  expect(bodyPointer('page[size]', ['name'])).toBeUndefined();
+  const headers = { 'x-app-id': 'app_x', 'x-api-key': 'sk_test_x', 'content-type': 'application/json' };
+  const r = await fetch(`${bridge.url}/v1/products`, { method: 'POST', headers, body: JSON.stringify({ data: { type: 'widgets', attributes: {} } }) });
+  expect(r.status).toBe(409);
+  expect((await r.json()).errors[0].source).toEqual({ parameter: 'data.type', pointer: '/data/type' });
 });
