@@ -64,7 +64,7 @@ try {
   const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
   await call('POST', '/platforms', ph, doc('platforms', { code, name: 'Catalog bench' }));
   const acct = (await call('POST', '/accounts', ph, doc('accounts', { name: 'Bench', code, deployment_model: 'dedicated_cloud' }))).data;
-  const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, doc('apps', { name: 'Bench app' }))).data;
+  const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, doc('apps', { name: 'Bench app', rate_limit_per_minute: 100_000 }))).data;
   const key = (await call('POST', `/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, doc('api_keys', { name: 'bench', key_type: 'secret', rate_limit_per_minute: 100_000 }))).data;
   const kh = { 'x-app-id': app.id, 'x-api-key': key.attributes.key_id as string, 'content-type': 'application/json' };
   const first = (await call('POST', '/v1/products', kh, doc('products', { name: 'Bench seed', sku: 'SEED-1' }))).data;
@@ -131,7 +131,7 @@ try {
   // search indexing through the job queue: until the search counts every product
   const t1 = performance.now();
   for (;;) {
-    const pending = (await pool.query(`select count(*)::int as n from catalog.jobs where status in ('queued', 'running')`)).rows[0].n as number;
+    const pending = (await pool.query(`select count(*)::int as n from catalog.jobs where kind = 'catalog.products.index' and status in ('queued', 'running')`)).rows[0].n as number;
     if (pending === 0) break;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -56,7 +56,7 @@ try {
   const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
   await call('POST', '/platforms', ph, doc('platforms', { code, name: 'Inventory bench' }));
   const acct = (await call('POST', '/accounts', ph, doc('accounts', { name: 'Bench', code, deployment_model: 'dedicated_cloud' }))).data;
-  const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, doc('apps', { name: 'Bench app' }))).data;
+  const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, doc('apps', { name: 'Bench app', rate_limit_per_minute: 100_000 }))).data;
   const keys: string[] = [];
   for (let i = 0; i < 10; i++) {
     const k = (await call('POST', `/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, doc('api_keys', { name: `bench${i}`, key_type: 'secret', rate_limit_per_minute: 100_000 }))).data;
