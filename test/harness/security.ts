@@ -17,6 +17,7 @@ import { ensureProductResources, PRODUCT_BODIES, PRODUCT_ROUTE_BODIES, PRODUCT_R
 import { AI_CUSTOM_BODIES, AI_CUSTOM_PARAM_FIXTURES, AI_CUSTOM_ROUTE_FIXTURES } from './ai-custom.fixtures.js';
 import { IMAGE_ROUTE_BODIES, IMAGE_ROUTE_FIXTURES, imageRouteForm } from './catalog-images.fixtures.js';
 import { VISION_ROUTE_BODIES, VISION_ROUTE_FIXTURES, visionRouteForm } from './catalog-vision.fixtures.js';
+import { INVENTORY_ROUTE_BODIES, INVENTORY_ROUTE_FIXTURES } from './catalog-inventory.fixtures.js';
 
 /** Every scope a key may carry (CONTRACT.md, Authentication). */
 export const KEY_SCOPES = ['products:read', 'products:write', 'search:read', 'search:write', 'ai:read', 'ai:write'] as const;
@@ -411,6 +412,7 @@ export const ROUTE_PARAM_FIXTURES: { path: RegExp; method?: string; param: strin
   ...TAXONOMY_ROUTE_FIXTURES,
   ...IMAGE_ROUTE_FIXTURES,
   ...VISION_ROUTE_FIXTURES,
+  ...INVENTORY_ROUTE_FIXTURES,
   ...PRODUCT_ROUTE_FIXTURES,
   ...AI_CUSTOM_ROUTE_FIXTURES,
   { path: /^\/platforms\/:pid\//, param: 'pid', fixture: { value: (t) => t.platformCode, foreignCode: 'PLATFORM_NOT_FOUND' } },
@@ -484,7 +486,7 @@ export const MINIMAL_UPDATE_BODIES: Record<string, () => Record<string, unknown>
 export function bodyFor(route: Route, t?: SecTenant): unknown {
   if (!route.body) return undefined;
   const update = route.method === 'PUT' || route.method === 'PATCH' ? MINIMAL_UPDATE_BODIES[route.body.type] : undefined;
-  const make = PRODUCT_ROUTE_BODIES[`${route.method} ${route.path}`] ?? IMAGE_ROUTE_BODIES[`${route.method} ${route.path}`] ?? VISION_ROUTE_BODIES[`${route.method} ${route.path}`] ?? update ?? MINIMAL_BODIES[`${route.service}/${route.body.type}`] ?? MINIMAL_BODIES[route.body.type];
+  const make = PRODUCT_ROUTE_BODIES[`${route.method} ${route.path}`] ?? IMAGE_ROUTE_BODIES[`${route.method} ${route.path}`] ?? VISION_ROUTE_BODIES[`${route.method} ${route.path}`] ?? INVENTORY_ROUTE_BODIES[`${route.method} ${route.path}`] ?? update ?? MINIMAL_BODIES[`${route.service}/${route.body.type}`] ?? MINIMAL_BODIES[route.body.type];
   if (!make) throw new Error(`${route.method} ${route.path}: no minimal body for data.type "${route.body.type}" (add it to MINIMAL_BODIES)`);
   return jsonApi(route.body.type, make(t!));
 }
