@@ -36,7 +36,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 const base = Number(process.env.BENCH_PORT_BASE ?? 33000);
 const N = Number(process.env.BENCH_N ?? 300);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 1);
-const HYBRID_DOCS = Number(process.env.BENCH_HYBRID_DOCS ?? 20_000);
+const HYBRID_DOCS = Number(process.env.BENCH_HYBRID_DOCS ?? 20_000); // 0: no hybrid part
+// BENCH_RESTARTS=0 skips the restart measurements
 const PROFILE = process.env.BENCH_PROFILE;
 const TARGETS = { restOverEngineP50: 3, restP95: 15, indexingDocsPerSec: 10_000 };
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
@@ -298,39 +299,42 @@ console.log(row('engine, no _formatted/_matchesPosition', enginePlainStats));
 console.log(row('REST bridge, no _formatted/_matchesPosition', restPlainStats));
 
 // ---------------------------------------------------------------- 3. hybrid search
-const hybridUid = 'debian_hybrid';
-const hybridDocs = docs.slice(0, HYBRID_DOCS);
-await call('POST', '/search/v1/indexes', kh, doc('indexes', { uid: hybridUid, primary_key: 'id', settings: { ...indexSettings, embedding_attributes: ['name', 'summary'] } }));
-await call('POST', `/search/v1/indexes/${hybridUid}/search`, kh, doc('search_queries', { query: 'warm' }));
-const th = performance.now();
-let lastHybrid = '';
-for (let i = 0; i < hybridDocs.length; i += BATCH) {
-  lastHybrid = (await call('POST', `/search/v1/indexes/${hybridUid}/documents`, kh, doc('documents', { documents: hybridDocs.slice(i, i + BATCH) }))).data.id;
+if (HYBRID_DOCS > 0) await hybridPart();
+async function hybridPart(): Promise<void> {
+  const hybridUid = 'debian_hybrid';
+  const hybridDocs = docs.slice(0, HYBRID_DOCS);
+  await call('POST', '/search/v1/indexes', kh, doc('indexes', { uid: hybridUid, primary_key: 'id', settings: { ...indexSettings, embedding_attributes: ['name', 'summary'] } }));
+  await call('POST', `/search/v1/indexes/${hybridUid}/search`, kh, doc('search_queries', { query: 'warm' }));
+  const th = performance.now();
+  let lastHybrid = '';
+  for (let i = 0; i < hybridDocs.length; i += BATCH) {
+    lastHybrid = (await call('POST', `/search/v1/indexes/${hybridUid}/documents`, kh, doc('documents', { documents: hybridDocs.slice(i, i + BATCH) }))).data.id;
+  }
+  for (;;) {
+    const t = (await call('GET', `/search/v1/tasks/${lastHybrid}`, kh)).data.attributes;
+    if (t.status === 'succeeded') break;
+    if (t.status !== 'enqueued' && t.status !== 'processing') throw new Error(`hybrid task ${t.status}: ${JSON.stringify(t.error)}`);
+    await new Promise((res) => setTimeout(res, 20));
+  }
+  await call('POST', `/search/v1/indexes/${hybridUid}/search`, kh, doc('search_queries', { query: '', limit: 0 }));
+  const hybridTook = performance.now() - th;
+  console.log(`\nhybrid index (name + summary embedded): ${hybridDocs.length} docs end to end in ${(hybridTook / 1000).toFixed(2)} s = ${Math.round(hybridDocs.length / (hybridTook / 1000))} docs/s`);
+  const hybridRest = async (attrs: Record<string, unknown>) => {
+    const res = await requestJson('POST', `${rest}/search/v1/indexes/${hybridUid}/search`, kh, JSON.stringify(doc('search_queries', attrs)));
+    if (res.status !== 200) throw new Error(res.text);
+    return JSON.parse(res.text);
+  };
+  console.log(row('REST bridge, keyword (hybrid index)', await measure((q, i) => hybridRest(request(q, i)))));
+  console.log(row('REST bridge, hybrid semantic_ratio 0.5', await measure((q, i) => hybridRest(request(q, i, { hybrid: { semantic_ratio: 0.5 } })))));
+  console.log('hybrid recall and in-engine latency (same documents, in this process):');
+  const { recall, recallFiltered } = hybridBench(hybridDocs, queries.slice(0, 200));
+  console.log(`hybrid recall@10 (HNSW vs exact): ${recall.toFixed(3)} without filter, ${recallFiltered.toFixed(3)} with a filter allowing about half`);
 }
-for (;;) {
-  const t = (await call('GET', `/search/v1/tasks/${lastHybrid}`, kh)).data.attributes;
-  if (t.status === 'succeeded') break;
-  if (t.status !== 'enqueued' && t.status !== 'processing') throw new Error(`hybrid task ${t.status}: ${JSON.stringify(t.error)}`);
-  await new Promise((res) => setTimeout(res, 20));
-}
-await call('POST', `/search/v1/indexes/${hybridUid}/search`, kh, doc('search_queries', { query: '', limit: 0 }));
-const hybridTook = performance.now() - th;
-console.log(`\nhybrid index (name + summary embedded): ${hybridDocs.length} docs end to end in ${(hybridTook / 1000).toFixed(2)} s = ${Math.round(hybridDocs.length / (hybridTook / 1000))} docs/s`);
-const hybridRest = async (attrs: Record<string, unknown>) => {
-  const res = await requestJson('POST', `${rest}/search/v1/indexes/${hybridUid}/search`, kh, JSON.stringify(doc('search_queries', attrs)));
-  if (res.status !== 200) throw new Error(res.text);
-  return JSON.parse(res.text);
-};
-console.log(row('REST bridge, keyword (hybrid index)', await measure((q, i) => hybridRest(request(q, i)))));
-console.log(row('REST bridge, hybrid semantic_ratio 0.5', await measure((q, i) => hybridRest(request(q, i, { hybrid: { semantic_ratio: 0.5 } })))));
-console.log('hybrid recall and in-engine latency (same documents, in this process):');
-const { recall, recallFiltered } = hybridBench(hybridDocs, queries.slice(0, 200));
-console.log(`hybrid recall@10 (HNSW vs exact): ${recall.toFixed(3)} without filter, ${recallFiltered.toFixed(3)} with a filter allowing about half`);
 
 mem = rssOf(child.pid!);
 console.log(`search process after searches: rss ${mb(mem.rss)}, peak ${mb(mem.peak)} (limit 1.5 GB)`);
 
-// ---------------------------------------------------------------- 3. restarts
+// ---------------------------------------------------------------- 4. restarts
 // Time from starting a search process to its first answer for the full index: from the snapshot,
 // then (snapshot deleted) from the rows alone.
 async function restart(label: string): Promise<void> {
@@ -359,9 +363,11 @@ async function restart(label: string): Promise<void> {
   console.log(`restart ${label}: first full answer ${((performance.now() - t) / 1000).toFixed(1)} s after the process started (process start-up included); rss ${mb(rssOf(current.pid!).rss)}`);
 }
 let current = child;
-await restart('from the snapshot');
-await db.query('delete from search.index_snapshots where index_id = $1', [indexId]);
-await restart('from the rows alone (no snapshot)');
+if (process.env.BENCH_RESTARTS !== '0') {
+  await restart('from the snapshot');
+  await db.query('delete from search.index_snapshots where index_id = $1', [indexId]);
+  await restart('from the rows alone (no snapshot)');
+}
 await db.end();
 
 // ---------------------------------------------------------------- tear down

@@ -65,6 +65,8 @@ describe('vector index: HNSW against the exact scan', () => {
   setAll(alive, docs.map((d) => d.id));
   vi.add(docs, alive);
   const queries = texts.filter((_, i) => i % 37 === 0).map((t) => t.split(/\s+/).slice(0, 4).join(' '));
+  // messages of punctuation and placeholders only ("%s: %s") have no words, so no vector
+  const withVector = docs.map((d) => d.id).filter((id) => vi.vector(id));
 
   function recall(accept: (id: number) => boolean, allowedIds: number[]): number {
     let found = 0;
@@ -81,22 +83,23 @@ describe('vector index: HNSW against the exact scan', () => {
   }
 
   it('builds the graph above EXACT_MAX vectors', () => {
-    expect(texts.length).toBeGreaterThan(EXACT_MAX);
-    expect(vi.graph?.size).toBe(texts.length);
+    expect(withVector.length).toBeGreaterThan(EXACT_MAX);
+    expect(vi.graph?.size).toBe(withVector.length);
   });
 
   it('recall@10 of HNSW is at least 0.95 of the exact top 10', () => {
-    expect(recall(() => true, docs.map((d) => d.id))).toBeGreaterThanOrEqual(0.95);
+    expect(recall(() => true, withVector)).toBeGreaterThanOrEqual(0.95);
   });
 
   it('keeps its recall under a filter that allows half the documents', () => {
-    const even = docs.map((d) => d.id).filter((id) => id % 2 === 0);
+    const even = withVector.filter((id) => id % 2 === 0);
     expect(recall((id) => id % 2 === 0, even)).toBeGreaterThanOrEqual(0.9);
   });
 
   it('stores the AI service\'s vector of the text (one embedding function)', () => {
-    const v = vi.vector(3)!;
-    const expected = hashedEmbedding(texts[3]).vector;
+    const id = withVector[3];
+    const v = vi.vector(id)!;
+    const expected = hashedEmbedding(texts[id]).vector;
     expect(Array.from(v).map((x) => x.toFixed(5))).toEqual(expected.map((x) => Math.fround(x).toFixed(5)));
   });
 });

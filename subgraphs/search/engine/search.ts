@@ -14,6 +14,7 @@ import { collectMatches, formatValue, type FormatOptions, type MatchPosition } f
 import { matchWords, type MatchData } from './match.js';
 import { parseQuery } from './query.js';
 import type { Analyzer } from './analyzer.js';
+import type { OffsetToken } from './tokenizer.js';
 import { parseSort } from './ranking.js';
 import { buildSteps } from './steps.js';
 import { fuse, fusionDepth } from './fusion.js';
@@ -72,7 +73,8 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   if (ranking) total += ranking.extra;
 
   const geoSort = sort.find((s) => s.kind === 'geo');
-  const format = formatOptions(req, match, st.analyzer);
+  const analyzer = pageAnalyzer(st.analyzer);
+  const format = formatOptions(req, match, analyzer);
   const hits = ranked.slice(offset, need).map((id) => {
     const d = doc(id);
     const hit: SearchHit = pick(d, req.attributesToRetrieve);
@@ -83,7 +85,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
     }
     if (req.showMatchesPosition && match) {
       const mp: Record<string, MatchPosition[]> = {};
-      for (const [k, v] of searchableFields(d, st.settings.searchableAttributes)) collectMatches(v, k, match.terms, mp, [], st.analyzer);
+      for (const [k, v] of searchableFields(d, st.settings.searchableAttributes)) collectMatches(v, k, match.terms, mp, [], analyzer);
       hit._matchesPosition = mp;
     }
     if (geoSort && geoSort.kind === 'geo') {
@@ -117,6 +119,24 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
 }
 
 const EMPTY = new Int32Array(0);
+
+/**
+ * The index's analyzer with its offsets memoised for one page: `_formatted` and `_matchesPosition`
+ * tokenise the same field values, so each string of a hit is tokenised once.
+ */
+function pageAnalyzer(a: Analyzer): Analyzer {
+  const memo = new Map<string, OffsetToken[]>();
+  return {
+    key: a.key,
+    tokenize: (text) => a.tokenize(text),
+    isStopWord: (term) => a.isStopWord(term),
+    tokenizeWithOffsets: (text) => {
+      let tokens = memo.get(text);
+      if (!tokens) memo.set(text, (tokens = a.tokenizeWithOffsets(text)));
+      return tokens;
+    },
+  };
+}
 
 /** Candidates after `distinctAttribute`: distinct values, plus every document without one. */
 function distinctCount(candidates: Int32Array, distinctKey: (id: number) => string | undefined): number {

@@ -85,7 +85,9 @@ function encodeVectors(v: VectorIndex, alive: Uint32Array): Record<string, unkno
     model: s.model,
     attributes: s.attributes,
     ids: b64(s.ids),
-    vectors: b64(s.vectors),
+    counts: b64(s.counts),
+    dims: b64(s.dims),
+    values: b64(s.values),
     hnsw: g && { m: g.m, efConstruction: g.efConstruction, entry: g.entry, maxLevel: g.maxLevel, nodes: b64(g.nodes), links: b64(g.links) },
   };
 }
@@ -99,7 +101,9 @@ export function decodeVectors(s: SnapshotData, attributes: readonly string[] | u
     model: o.model,
     attributes: o.attributes,
     ids: i32(o.ids),
-    vectors: f32(o.vectors),
+    counts: u16(o.counts),
+    dims: u16(o.dims),
+    values: f32(o.values),
     hnsw: g && { m: g.m, efConstruction: g.efConstruction, entry: g.entry, maxLevel: g.maxLevel, nodes: i32(g.nodes), links: i32(g.links) },
   });
 }

@@ -42,12 +42,15 @@ export interface Neighbours {
   sims: number[];
 }
 
+/** Vectors stored sparsely (hashed embeddings of short texts are mostly zeros): per id its count of
+ *  non-zero dimensions, then those dimensions and their values, concatenated in id order. */
 export interface VectorSnapshot {
   model: string;
   attributes: string[];
-  /** ids that have a vector, and their vectors (same order) */
   ids: Int32Array;
-  vectors: Float32Array;
+  counts: Uint16Array;
+  dims: Uint16Array;
+  values: Float32Array;
   hnsw: HnswSnapshot | null;
 }
 
@@ -176,14 +179,31 @@ export class VectorIndex {
     const keep = this.sized(alive).slice();
     if (this.graph) for (const id of this.graph.nodes) set(keep, id);
     const ids = toIds(and(keep, this.present));
-    const vectors = new Float32Array(ids.length * this.dims);
-    ids.forEach((id, i) => vectors.set(this.data.subarray(id * this.dims, (id + 1) * this.dims), i * this.dims));
-    return { model: EMBEDDING_MODEL, attributes: [...this.attributes], ids, vectors, hnsw: this.graph?.toSnapshot() ?? null };
+    const counts = new Uint16Array(ids.length);
+    const dims: number[] = [];
+    const values: number[] = [];
+    ids.forEach((id, i) => {
+      const base = id * this.dims;
+      for (let d = 0; d < this.dims; d++) {
+        const x = this.data[base + d];
+        if (x === 0) continue;
+        dims.push(d);
+        values.push(x);
+        counts[i]++;
+      }
+    });
+    return { model: EMBEDDING_MODEL, attributes: [...this.attributes], ids, counts, dims: Uint16Array.from(dims), values: Float32Array.from(values), hnsw: this.graph?.toSnapshot() ?? null };
   }
 
   static fromSnapshot(s: VectorSnapshot): VectorIndex {
     const v = new VectorIndex(s.attributes);
-    s.ids.forEach((id, i) => v.put(id, s.vectors.subarray(i * v.dims, (i + 1) * v.dims)));
+    const vec = new Float32Array(v.dims);
+    let p = 0;
+    s.ids.forEach((id, i) => {
+      vec.fill(0);
+      for (const end = p + s.counts[i]; p < end; p++) vec[s.dims[p]] = s.values[p];
+      v.put(id, vec);
+    });
     if (s.hnsw) v.graph = Hnsw.fromSnapshot(v, s.hnsw);
     return v;
   }
