@@ -47,8 +47,9 @@ describe('hybrid search', () => {
     expect(ids).toContain(7);
     expect(filtered.body.data.attributes.hits.every((h: any) => h.section === 'httpd')).toBe(true);
 
-    // GraphQL through the gateway: a vector of the same model (the AI service's hashed-ngrams-384)
-    const vector = hashedEmbedding('Apache HTTP Server').vector;
+    // GraphQL through the gateway: a vector of the same model (the AI service's hashed-ngrams-384) of
+    // the text the index embedded for document 4 (its embedding attributes joined by newlines)
+    const vector = hashedEmbedding('apache2\nApache HTTP Server').vector;
     const g = await gql(SEARCH_GQL, { u: uid, i: { vector, limit: 2, attributesToHighlight: [] } }, t.keyHeaders);
     expect(g.body.errors).toBeUndefined();
     expect(g.body.data.searchIndex.hits[0].id).toBe(4);

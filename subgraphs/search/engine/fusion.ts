@@ -7,10 +7,12 @@
 // then the better vector rank. Ranks rather than raw scores, because the keyword side has no score
 // (bucket sort orders by rule after rule) and cosine values are not on its scale.
 //
-// Depth: each list is read to fusionDepth(n) = K + 2n documents for a page ending at n. That is
-// enough for the fused top n to be exact: the top n of the heavier list (weight w ≥ ½) score at
-// least w / (K + n) ≥ 1 / (K + fusionDepth(n)), while a document below the depth in both lists
-// scores less than (1 − r) / (K + depth) + r / (K + depth) = 1 / (K + depth).
+// Depth: each list takes part with its first fusionDepth(n) = K + 2n documents for a page ending at
+// n; a rank beyond the depth counts as absent. The depth is deep enough that no document left out
+// of both lists could have reached the page: the top n of the heavier list (weight w ≥ ½) score at
+// least w / (K + n) ≥ 1 / (K + depth), while a document below the depth in both lists would score
+// less than (1 − r) / (K + depth) + r / (K + depth) = 1 / (K + depth). (A document inside one list's
+// depth but beyond the other's loses that smaller share: the rule is RRF over the lists' tops.)
 export const RRF_K = 60;
 
 export function fusionDepth(n: number, cap: number): number {

@@ -62,7 +62,7 @@ export interface HnswParams {
   efConstruction: number;
 }
 
-export const DEFAULT_HNSW: HnswParams = { m: 12, efConstruction: 80 };
+export const DEFAULT_HNSW: HnswParams = { m: 16, efConstruction: 100 };
 
 export function dot(a: Float32Array, ao: number, b: Float32Array, bo: number, n: number): number {
   let s0 = 0;

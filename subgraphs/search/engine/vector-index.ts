@@ -15,9 +15,9 @@ import { Hnsw, nonZeroDims, simTo, type HnswSnapshot, type Probe } from './hnsw.
 import type { Document } from './types.js';
 
 /** Up to this many candidate vectors a search scans them all (exact); above it uses the HNSW graph. */
-export const EXACT_MAX = 5000;
+export const EXACT_MAX = 10_000;
 /** Width of the HNSW search at level 0 (at least the number of results asked for). */
-export const EF_SEARCH = 100;
+export const EF_SEARCH = 200;
 /** A graph with more dead nodes than this share is rebuilt by compact(). */
 const MAX_DEAD_SHARE = 0.3;
 export const EMBEDDING_MODEL = HASHED_MODEL;
