@@ -203,16 +203,28 @@ const queries = makeQueries(docs, N);
 const GQL = `query($uid: String!, $input: SearchInput) { searchIndex(indexUid: $uid, input: $input) { estimatedTotalHits processingTimeMs hits facetDistribution } }`;
 const request = (q: string, i: number, extra: Record<string, unknown> = {}) => ({ query: q, filter: FILTERS[i % FILTERS.length], facets: ['section', 'priority'], limit: 20, ...extra });
 
-/** Sequential latency of `fn` over the queries, after 20 warm-up calls. */
-async function measure(fn: (q: string, i: number) => Promise<unknown> | unknown): Promise<ReturnType<typeof summarize>> {
+/** CPU time (user + system, ms) the search process has used so far, from /proc (clock ticks of 10 ms). */
+const childCpuMs = (pid: number) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+};
+/** CPU per search: this process (client, REST bridge, gateway) and the search process, in ms. */
+const cpuPerSearch: Record<string, { here: number; search: number }> = {};
+
+/** Sequential latency of `fn` over the queries, after 20 warm-up calls; records CPU per call under `label`. */
+async function measure(fn: (q: string, i: number) => Promise<unknown> | unknown, label?: string): Promise<ReturnType<typeof summarize>> {
   for (let i = 0; i < 20; i++) await fn(queries[i], i);
   const samples: number[] = [];
+  const cpu0 = process.cpuUsage();
+  const child0 = childCpuMs(child.pid!);
   const start = performance.now();
   for (const [i, q] of queries.entries()) {
     const t = performance.now();
     await fn(q, i);
     samples.push(performance.now() - t);
   }
+  const cpu = process.cpuUsage(cpu0);
+  if (label) cpuPerSearch[label] = { here: (cpu.user + cpu.system) / 1000 / queries.length, search: (childCpuMs(child.pid!) - child0) / queries.length };
   return summarize(samples, performance.now() - start);
 }
 
@@ -226,7 +238,7 @@ const local = engineFactory.create({
 } as EngineSettings);
 for (let i = 0; i < docs.length; i += BATCH) local.addDocuments(docs.slice(i, i + BATCH), 'id');
 local.compact(); // as the service's engine after its snapshot
-const engineStats = await measure((q, i) => local.search({ attributesToHighlight: ['*'], showMatchesPosition: true, ...request(q, i) }));
+const engineStats = await measure((q, i) => local.search({ attributesToHighlight: ['*'], showMatchesPosition: true, ...request(q, i) }), 'engine (in process)');
 
 // The search subgraph directly, with the signed tenant header the gateway would send.
 const keyAttrs = key.attributes as Record<string, unknown>;
@@ -268,12 +280,13 @@ if (PROFILE) {
   await session.post('Profiler.setSamplingInterval', { interval: 200 });
   await session.post('Profiler.start');
 }
-const subgraphStats = await measure((q, i) => direct(request(q, i)));
-const gatewayStats = await measure((q, i) => viaGateway(request(q, i)));
-const restStats = await measure((q, i) => viaRest(request(q, i)));
+const serviceEngineMs: number[] = [];
+const subgraphStats = await measure(async (q, i) => serviceEngineMs.push((await direct(request(q, i))).data.searchIndex.processingTimeMs), 'search subgraph, direct');
+const gatewayStats = await measure((q, i) => viaGateway(request(q, i)), 'gateway');
+const restStats = await measure((q, i) => viaRest(request(q, i)), 'REST bridge');
 // the same without _formatted/_matchesPosition: what the hits' formatting costs on the whole path
 const plainRequest = (q: string, i: number) => request(q, i, { attributes_to_highlight: [], show_matches_position: false });
-const restPlainStats = await measure((q, i) => viaRest(plainRequest(q, i)));
+const restPlainStats = await measure((q, i) => viaRest(plainRequest(q, i)), 'REST bridge, no _formatted/_matchesPosition');
 const enginePlainStats = await measure((q, i) => local.search({ ...request(q, i), attributesToHighlight: [], showMatchesPosition: false }));
 if (session) {
   const { profile } = await session.post('Profiler.stop');
@@ -287,6 +300,7 @@ const row = (label: string, st: ReturnType<typeof summarize>, target = '') =>
 console.log(`\nsearch latency, ${queries.length} queries, one filter + facets section, priority, limit 20 (response ${(bytes / 1024).toFixed(0)} KB via REST); (+x) = over the engine's p50`);
 console.log(row('engine (in process, same documents and request)', engineStats));
 console.log(row('search subgraph, direct HTTP (signed tenant header)', subgraphStats));
+console.log(row('  of which its engine (processing_time_ms, whole ms)', summarize(serviceEngineMs.slice(20), 1)));
 console.log(row('gateway (GraphQL)', gatewayStats));
 console.log(
   row(
@@ -297,6 +311,9 @@ console.log(
 );
 console.log(row('engine, no _formatted/_matchesPosition', enginePlainStats));
 console.log(row('REST bridge, no _formatted/_matchesPosition', restPlainStats));
+// CPU per search is what load on a shared machine distorts least: where the work is, hop by hop
+console.log('CPU per search (ms): this process = client + REST bridge + gateway; search process = subgraph + engine');
+for (const [label, c] of Object.entries(cpuPerSearch)) console.log(`  ${label.padEnd(48)} this process ${c.here.toFixed(2).padStart(6)}  search process ${c.search.toFixed(2).padStart(6)}  total ${(c.here + c.search).toFixed(2).padStart(6)}`);
 
 // ---------------------------------------------------------------- 3. hybrid search
 if (HYBRID_DOCS > 0) await hybridPart();
@@ -328,7 +345,7 @@ async function hybridPart(): Promise<void> {
   console.log(row('REST bridge, hybrid semantic_ratio 0.5', await measure((q, i) => hybridRest(request(q, i, { hybrid: { semantic_ratio: 0.5 } })))));
   console.log('hybrid recall and in-engine latency (same documents, in this process):');
   const { recall, recallFiltered } = hybridBench(hybridDocs, queries.slice(0, 200));
-  console.log(`hybrid recall@10 (HNSW vs exact): ${recall.toFixed(3)} without filter, ${recallFiltered.toFixed(3)} with a filter allowing about half`);
+  console.log(`hybrid recall@10 (HNSW vs exact): ${recall.toFixed(3)} without filter, ${recallFiltered.toFixed(3)} with the filter priority = optional`);
 }
 
 mem = rssOf(child.pid!);

@@ -107,10 +107,13 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
       candidateBits = bitset(st.nextId);
       setAll(candidateBits, candidates);
     }
-    const f = computeFacets(st.segments, candidateBits, facets, {
-      maxValuesPerFacet: req.maxValuesPerFacet ?? MAX_VALUES_PER_FACET,
-      sortBy: req.sortFacetValuesBy === 'count' ? 'count' : 'alpha',
-    });
+    const f = computeFacets(
+      st.segments,
+      candidateBits,
+      facets,
+      { maxValuesPerFacet: req.maxValuesPerFacet ?? MAX_VALUES_PER_FACET, sortBy: req.sortFacetValuesBy === 'count' ? 'count' : 'alpha' },
+      ranking ? undefined : candidates,
+    );
     result.facetDistribution = f.distribution;
     result.facetStats = f.stats;
   }
