@@ -16,7 +16,7 @@ import type { Config, SubgraphName } from './config.js';
 import { DomainError, toGraphQLError, type ErrorDef } from './errors.js';
 import type { EventTypes } from './events.js';
 import { createErrorFormatter } from './graphql-errors.js';
-import { handleGraphQL, listen, pathOf, sendJson } from './http.js';
+import { closeServer, handleGraphQL, listen, pathOf, sendJson } from './http.js';
 import { METRICS_PATH, sendMetrics, trackPool, type PoolStats } from './metrics.js';
 import { instrument, startTracing } from './telemetry.js';
 import type { Logger } from './logger.js';
@@ -258,9 +258,7 @@ export async function startSubgraph(
     orm,
     server,
     async stop() {
-      const closed = new Promise<void>((r) => server.close(() => r()));
-      server.closeAllConnections();
-      await closed;
+      await closeServer(server, cfg.shutdownGraceMs);
       await stopWorkers();
       await apollo.stop();
       untrackPool();

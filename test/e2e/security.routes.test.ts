@@ -6,12 +6,7 @@ import type { Route } from '../../rest-bridge/types.js';
 import { createTenant, gql, stack } from '../harness/client.js';
 import { securityCases, securityTenants, type SecTenant } from '../harness/security.js';
 
-// The inventory routes that write or name a reservation (issue 9, docs/catalog-inventory.md) have no
-// body or id fixtures in test/harness/security.ts yet: their tenant, scope and foreign-id checks are in
-// test/e2e/rest.inventory.test.ts only. Kept out here so the gap stays visible; drop the filter when
-// the fixtures exist. Their GET routes are in the suite.
-const NOT_YET_IN_THE_SHARED_SUITE = /^\/v1\/(inventory\/|products\/:id\/inventory)/;
-const protectedRoutes = ROUTES.filter((r) => r.auth !== 'none' && !(NOT_YET_IN_THE_SHARED_SUITE.test(r.path) && (r.method !== 'GET' || r.path.includes(':reservation_id'))));
+const protectedRoutes = ROUTES.filter((r) => r.auth !== 'none');
 
 test('the table has protected routes of every service', () => {
   expect(new Set(protectedRoutes.map((r) => r.service))).toEqual(new Set(['platform', 'products', 'search', 'ai']));

@@ -16,6 +16,8 @@ import { imageServer, photoUrl } from './images.js';
 import { ensureProductResources, PRODUCT_BODIES, PRODUCT_ROUTE_BODIES, PRODUCT_ROUTE_FIXTURES, PRODUCT_UPDATE_BODIES } from './catalog-products.fixtures.js';
 import { AI_CUSTOM_BODIES, AI_CUSTOM_PARAM_FIXTURES, AI_CUSTOM_ROUTE_FIXTURES } from './ai-custom.fixtures.js';
 import { IMAGE_ROUTE_BODIES, IMAGE_ROUTE_FIXTURES, imageRouteForm } from './catalog-images.fixtures.js';
+import { VISION_ROUTE_BODIES, VISION_ROUTE_FIXTURES, visionRouteForm } from './catalog-vision.fixtures.js';
+import { INVENTORY_ROUTE_BODIES, INVENTORY_ROUTE_FIXTURES } from './catalog-inventory.fixtures.js';
 
 /** Every scope a key may carry (CONTRACT.md, Authentication). */
 export const KEY_SCOPES = ['products:read', 'products:write', 'search:read', 'search:write', 'ai:read', 'ai:write'] as const;
@@ -410,6 +412,8 @@ const extraApp: ParamFixture = {
 export const ROUTE_PARAM_FIXTURES: { path: RegExp; method?: string; param: string; fixture: ParamFixture }[] = [
   ...TAXONOMY_ROUTE_FIXTURES,
   ...IMAGE_ROUTE_FIXTURES,
+  ...VISION_ROUTE_FIXTURES,
+  ...INVENTORY_ROUTE_FIXTURES,
   ...PRODUCT_ROUTE_FIXTURES,
   ...AI_CUSTOM_ROUTE_FIXTURES,
   { path: /^\/platforms\/:pid\//, param: 'pid', fixture: { value: (t) => t.platformCode, foreignCode: 'PLATFORM_NOT_FOUND' } },
@@ -483,7 +487,7 @@ export const MINIMAL_UPDATE_BODIES: Record<string, () => Record<string, unknown>
 export function bodyFor(route: Route, t?: SecTenant): unknown {
   if (!route.body) return undefined;
   const update = route.method === 'PUT' || route.method === 'PATCH' ? MINIMAL_UPDATE_BODIES[route.body.type] : undefined;
-  const make = PRODUCT_ROUTE_BODIES[`${route.method} ${route.path}`] ?? IMAGE_ROUTE_BODIES[`${route.method} ${route.path}`] ?? update ?? MINIMAL_BODIES[`${route.service}/${route.body.type}`] ?? MINIMAL_BODIES[route.body.type];
+  const make = PRODUCT_ROUTE_BODIES[`${route.method} ${route.path}`] ?? IMAGE_ROUTE_BODIES[`${route.method} ${route.path}`] ?? VISION_ROUTE_BODIES[`${route.method} ${route.path}`] ?? INVENTORY_ROUTE_BODIES[`${route.method} ${route.path}`] ?? update ?? MINIMAL_BODIES[`${route.service}/${route.body.type}`] ?? MINIMAL_BODIES[route.body.type];
   if (!make) throw new Error(`${route.method} ${route.path}: no minimal body for data.type "${route.body.type}" (add it to MINIMAL_BODIES)`);
   return jsonApi(route.body.type, make(t!));
 }
@@ -530,7 +534,7 @@ export interface Call {
 /** One request of the route as tenant `t`'s route, with the given credentials. */
 export async function call(route: Route, t: SecTenant, c: Call): Promise<HttpResult> {
   await ensureResources(route, t);
-  if (route.multipart) return rest(route.method, pathFor(route, t, c.params), { headers: c.headers, form: await imageRouteForm() });
+  if (route.multipart) return rest(route.method, pathFor(route, t, c.params), { headers: c.headers, form: (await visionRouteForm(route)) ?? (await imageRouteForm()) });
   return rest(route.method, pathFor(route, t, c.params), { headers: c.headers, ...(route.body ? { body: bodyFor(route, t) } : {}) });
 }
 
