@@ -12,7 +12,7 @@ import { scratchDatabase } from '../harness/scratch-db.js';
 import { migrations } from '../../subgraphs/ai/migrations/index.js';
 import { RecEventEntity, RecItemEntity, RecModelEntity, RecNeighborEntity, RecPairEntity, RecUserItemEntity, type RecEventType } from '../../subgraphs/ai/recommendations/recommendation.entity.js';
 import { NEIGHBOURS_PER_ITEM, refreshModel } from '../../subgraphs/ai/recommendations/recommendation.job.js';
-import { RecRepository } from '../../subgraphs/ai/recommendations/recommendation.repository.js';
+import { MODEL_ROW, RecRepository } from '../../subgraphs/ai/recommendations/recommendation.repository.js';
 import { decayed, eventWeight } from '../../subgraphs/ai/recommendations/recommendation.rules.js';
 
 const scratch = scratchDatabase('recs_refresh');
@@ -70,9 +70,10 @@ function expected(events: Ev[]) {
   const dot = new Map<string, number>();
   for (const items of strengths.values()) {
     for (const [i, si] of items) {
-      norm2.set(i, (norm2.get(i) ?? 0) + si * si);
+      // the item vectors hold √strength
+      norm2.set(i, (norm2.get(i) ?? 0) + si);
       popularity.set(i, (popularity.get(i) ?? 0) + si);
-      for (const [j, sj] of items) if (i !== j) dot.set(`${i}|${j}`, (dot.get(`${i}|${j}`) ?? 0) + si * sj);
+      for (const [j, sj] of items) if (i !== j) dot.set(`${i}|${j}`, (dot.get(`${i}|${j}`) ?? 0) + Math.sqrt(si * sj));
     }
   }
   return { strengths, norm2, popularity, dot };
@@ -102,12 +103,12 @@ async function mismatches(appId: string, events: Ev[]): Promise<string[]> {
   if (pairs.length !== nonZero) bad.push(`${pairs.length} pair rows of ${nonZero}`);
   for (const r of pairs) if (!close(r.dot, want.dot.get(`${r.item_id}|${r.other_id}`) ?? NaN)) bad.push(`pair ${r.item_id} ${r.other_id}`);
   // 40 items: every neighbour list is complete (under 50), so the lists are exactly the pairs with a
-  // positive dot product, scored by their cosine
+  // positive dot product, scored sim(i → j) = dot / norm2(i)
   const nb = await q(`select item_id, neighbor_id, score from ai.rec_neighbors where app_id = $1`);
   if (nb.length !== [...want.dot.values()].filter((d) => d > 0).length) bad.push(`${nb.length} neighbour rows`);
   for (const r of nb) {
-    const cos = (want.dot.get(`${r.item_id}|${r.neighbor_id}`) ?? NaN) / Math.sqrt(want.norm2.get(r.item_id)! * want.norm2.get(r.neighbor_id)!);
-    if (!close(r.score, cos)) bad.push(`neighbour ${r.item_id} ${r.neighbor_id} ${r.score} ≠ ${cos}`);
+    const sim = (want.dot.get(`${r.item_id}|${r.neighbor_id}`) ?? NaN) / want.norm2.get(r.item_id)!;
+    if (!close(r.score, sim)) bad.push(`neighbour ${r.item_id} ${r.neighbor_id} ${r.score} ≠ ${sim}`);
   }
   return bad.slice(0, 10);
 }
@@ -144,6 +145,17 @@ test('built in batches across 9→10, 99→100 and 999→1000 event ids, then in
   expect(await mismatches('app_batches', log)).toEqual([]);
   const version = (await pool.query(`select version from ai.rec_models where app_id = 'app_batches'`)).rows[0].version;
   expect(version).toBe(Math.ceil(1050 / 97) + Math.ceil((log.length - 1050) / 40));
+});
+
+test('a partition whose model rows came from another formula (or lost their model row) is rebuilt from its events', async () => {
+  const log = eventLog(30, 5);
+  await insert('app_stale', log);
+  await pool.query(`insert into ai.rec_models (app_id, environment, name, version, last_event_id, events, refreshed_at) values ('app_stale', 'live', 'item-item', 3, 1, 1, now())`);
+  await pool.query(`insert into ai.rec_items (app_id, environment, item_id, norm2, popularity, events, attributes) values ('app_stale', 'live', 'i1', 99, 99, 99, '{}')`);
+  await pool.query(`insert into ai.rec_pairs (app_id, environment, item_id, other_id, dot) values ('app_stale', 'live', 'i1', 'i2', 99), ('app_stale', 'live', 'i2', 'i1', 99)`);
+  await refreshModel(em(), part('app_stale'), { batch: 100 });
+  expect(await mismatches('app_stale', log)).toEqual([]);
+  expect((await pool.query(`select name from ai.rec_models where app_id = 'app_stale'`)).rows).toEqual([{ name: MODEL_ROW }]);
 });
 
 test('two refreshes of one partition at once count every event once', async () => {

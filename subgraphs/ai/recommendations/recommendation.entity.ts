@@ -76,7 +76,7 @@ export class RecItemEntity {
   @PrimaryKey({ length: 255 })
   itemId!: string;
 
-  /** Σ over users of strength² (the item vector's squared norm) */
+  /** Σ over users of √strength² (the squared norm of the item's vector of √strengths) */
   @Property({ type: 'double' })
   norm2!: number;
 
@@ -108,7 +108,7 @@ export class RecPairEntity {
   @PrimaryKey({ length: 255 })
   otherId!: string;
 
-  /** Σ over users of strength(item) · strength(other) */
+  /** Σ over users of √strength(item) · √strength(other) */
   @Property({ type: 'double' })
   dot!: number;
 }
@@ -130,7 +130,7 @@ export class RecNeighborEntity {
   @PrimaryKey({ length: 255 })
   neighborId!: string;
 
-  /** cosine similarity of the two items' user vectors */
+  /** sim(item → neighbour) = dot / norm2(item): the weighted share of the item's users who also chose the neighbour */
   @Property({ type: 'double' })
   score!: number;
 }

@@ -2,21 +2,20 @@
 // per partition, by its key). Recording an event enqueues it (deduplicated while one waits); it
 // reads the events after the model's watermark in batches and, per batch in one transaction:
 // updates the users' time-decayed strengths, the items' norms and popularity, the pair dot
-// products (only pairs of the batch's users' items change), the top-k neighbours of every item
-// whose pairs changed, the scores other items hold for items whose norm changed, and the model's
-// version and watermark. Incremental: the work is proportional to the new events' users, not to
-// the log.
+// products of the √strength vectors (only pairs of the batch's users' items change), the top-k
+// neighbours of every item whose pairs or norm changed, and the model's version and watermark.
+// Incremental: the work is proportional to the new events' users, not to the log.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { releaseDedupe, type JobKind } from '../../../lib/jobs/index.js';
 import type { WorkerDeps } from '../../../lib/subgraph.js';
 import type { Environment } from '../../../lib/tenant.js';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { RecRepository } from './recommendation.repository.js';
-import { decayed, pairDeltas } from './recommendation.rules.js';
+import { decayed, pairDeltas, vectorEntry } from './recommendation.rules.js';
 
 export const REC_REFRESH_JOB = 'ai.recommendations.refresh';
-/** events per transaction */
-const BATCH = 20_000;
+/** events per transaction: a large backlog (a first build) rewrites each neighbour list and pair once, not once per 20,000 events */
+const BATCH = 100_000;
 /** neighbours kept per item */
 export const NEIGHBOURS_PER_ITEM = 50;
 
@@ -64,6 +63,7 @@ export async function refreshBatch(repo: RecRepository, batch = BATCH): Promise<
   const model = await repo.model();
   const events = await repo.eventsAfter(model?.last_event_id ?? '0', batch);
   if (!events.length) return false;
+  if (!model) await repo.clearModel();
 
   const delta = new Map<string, Map<string, { s: number; t: Date }>>();
   const itemEvents = new Map<string, { e: number; a: Record<string, unknown> }>();
@@ -91,15 +91,17 @@ export async function refreshBatch(repo: RecRepository, batch = BATCH): Promise<
   const items = new Map<string, { i: string; n: number; p: number; e: number; a: Record<string, unknown> }>();
   const pairs = new Map<string, { i: string; j: string; d: number }>();
   for (const [user, changes] of delta) {
-    const b = before.get(user) ?? new Map<string, number>();
+    // the user's item vector entries (vectorEntry of the strength) before and after the batch
+    const b = new Map<string, number>();
+    for (const [item, s] of before.get(user) ?? []) b.set(item, vectorEntry(s));
     const a = new Map(b);
     for (const [item, c] of changes) {
-      const old = b.get(item) ?? 0;
+      const old = before.get(user)?.get(item) ?? 0;
       const now = old + c.s;
-      a.set(item, now);
+      a.set(item, vectorEntry(now));
       strengths.push({ u: user, i: item, s: now, t: c.t.toISOString() });
       const it = items.get(item) ?? { i: item, n: 0, p: 0, e: itemEvents.get(item)!.e, a: itemEvents.get(item)!.a };
-      it.n += now * now - old * old;
+      it.n += vectorEntry(now) ** 2 - vectorEntry(old) ** 2;
       it.p += c.s;
       items.set(item, it);
     }
@@ -113,10 +115,12 @@ export async function refreshBatch(repo: RecRepository, batch = BATCH): Promise<
 
   await repo.saveStrengths(strengths);
   await repo.addItems([...items.values()]);
-  await repo.addPairs([...pairs.values()]);
+  // in key order: neighbouring index entries are written together
+  await repo.addPairs([...pairs.values()].sort((x, y) => (x.i < y.i ? -1 : x.i > y.i ? 1 : x.j < y.j ? -1 : x.j > y.j ? 1 : 0)));
+  // an item's list changes when one of its dot products or its norm changes (its own events)
   const touched = new Set<string>(items.keys());
   for (const p of pairs.values()) touched.add(p.i).add(p.j);
-  await repo.refreshNeighbours([...touched], [...items.keys()], NEIGHBOURS_PER_ITEM);
+  await repo.refreshNeighbours([...touched], NEIGHBOURS_PER_ITEM);
   await repo.saveModel(events[events.length - 1].id, events.length);
   return events.length === batch;
 }

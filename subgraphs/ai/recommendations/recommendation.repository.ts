@@ -6,6 +6,11 @@ import type { AppPartition } from '../../../lib/tenant-entity.js';
 
 const S = '"ai"';
 const json = (v: unknown) => JSON.stringify(v);
+/**
+ * rec_models.name of the current formula (√strength vectors, sim(i → j) = dot / norm2(i)); a
+ * partition whose row has another name (the cosine model before it) is rebuilt from its events.
+ */
+export const MODEL_ROW = 'item-item-2';
 
 export interface EventRow {
   id: string;
@@ -27,7 +32,7 @@ export class RecRepository {
   }
 
   async model(): Promise<{ version: number; last_event_id: string; events: number; refreshed_at: Date } | undefined> {
-    return (await this.run<any>(`select version, last_event_id::text, events, refreshed_at from ${S}.rec_models where app_id = ? and environment = ? and name = 'item-item'`))[0];
+    return (await this.run<any>(`select version, last_event_id::text, events, refreshed_at from ${S}.rec_models where app_id = ? and environment = ? and name = ?`, [MODEL_ROW]))[0];
   }
 
   /**
@@ -67,7 +72,12 @@ export class RecRepository {
   }
 
   async strengths(users: string[]): Promise<{ user_id: string; item_id: string; strength: number }[]> {
-    return this.run(`select user_id, item_id, strength from ${S}.rec_user_items where app_id = ? and environment = ? and user_id = any(array(select jsonb_array_elements_text(?::jsonb)))`, [json(users)]);
+    return this.em.execute(
+      `select s.u as user_id, x.item_id, x.strength from jsonb_array_elements_text(?::jsonb) as s(u)
+       cross join lateral (select item_id, strength from ${S}.rec_user_items where app_id = ? and environment = ? and user_id = s.u) x`,
+      [json(users), this.p.appId, this.p.environment],
+      'all',
+    ) as Promise<{ user_id: string; item_id: string; strength: number }[]>;
   }
 
   async saveStrengths(rows: { u: string; i: string; s: number; t: string }[]): Promise<void> {
@@ -99,69 +109,63 @@ export class RecRepository {
     for (const chunk of chunks(rows, 10_000)) {
       await this.run(
         `insert into ${S}.rec_pairs (app_id, environment, item_id, other_id, dot)
-         select ?, ?, x.a, x.b, x.d from (
-           select r.i as a, r.j as b, r.d from jsonb_to_recordset(?::jsonb) as r(i text, j text, d float8)
-           union all select r.j, r.i, r.d from jsonb_to_recordset(?::jsonb) as r(i text, j text, d float8)) x
+         select ?, ?, x.a, x.b, r.d from jsonb_to_recordset(?::jsonb) as r(i text, j text, d float8)
+         cross join lateral (values (r.i, r.j), (r.j, r.i)) as x(a, b)
          on conflict (app_id, environment, item_id, other_id) do update set dot = ${S}.rec_pairs.dot + excluded.dot`,
-        [json(chunk), json(chunk)],
+        [json(chunk)],
       );
     }
   }
 
-  /** recomputes the top-k neighbours of `items`, and the scores others hold for `renormed` items */
-  async refreshNeighbours(items: string[], renormed: string[], k: number): Promise<void> {
-    // the model tables change within this transaction before autovacuum has statistics for them: the
-    // planner then nests loops over rec_items for every pair (seconds per thousand pairs); hash joins
-    // are right for these set-wide statements
-    await this.em.execute('set local enable_nestloop = off', [], 'run');
-    for (const chunk of chunks(items, 2_000)) {
-      await this.run(`delete from ${S}.rec_neighbors where app_id = ? and environment = ? and item_id = any(array(select jsonb_array_elements_text(?::jsonb)))`, [json(chunk)]);
-      await this.run(
+  /**
+   * Recomputes the neighbour lists of `items`: per item i its k best j by dot(i, j), scored
+   * sim(i → j) = dot(i, j) / norm2(i), the weighted share of i's users who also chose j. A list
+   * depends only on its own item's pairs and norm, so no other list needs rescoring. Each item is
+   * one index range scan of its pairs (lateral): the plan does not depend on statistics, which
+   * freshly written model tables lack (a planner guessing over them took seconds per thousand pairs).
+   */
+  async refreshNeighbours(items: string[], k: number): Promise<void> {
+    for (const chunk of chunks(items, 5_000)) {
+      await this.em.execute(
+        `delete from ${S}.rec_neighbors n using jsonb_array_elements_text(?::jsonb) as s(x)
+          where n.app_id = ? and n.environment = ? and n.item_id = s.x`,
+        [json(chunk), this.p.appId, this.p.environment],
+        'run',
+      );
+      await this.em.execute(
         `insert into ${S}.rec_neighbors (app_id, environment, item_id, neighbor_id, score)
-         select ?, ?, item_id, other_id, score from (
-           select p.item_id, p.other_id, p.dot / sqrt(a.norm2 * b.norm2) as score,
-                  row_number() over (partition by p.item_id order by p.dot / sqrt(a.norm2 * b.norm2) desc, p.other_id) as rn
-           from ${S}.rec_pairs p
-           join ${S}.rec_items a on a.app_id = p.app_id and a.environment = p.environment and a.item_id = p.item_id
-           join ${S}.rec_items b on b.app_id = p.app_id and b.environment = p.environment and b.item_id = p.other_id
-           where p.app_id = ? and p.environment = ? and p.item_id = any(array(select jsonb_array_elements_text(?::jsonb))) and p.dot > 0 and a.norm2 > 0 and b.norm2 > 0) t
-         where rn <= ?`,
-        [this.p.appId, this.p.environment, json(chunk), k],
+         select a.app_id, a.environment, a.item_id, n.other_id, n.dot / a.norm2
+           from jsonb_array_elements_text(?::jsonb) as s(x)
+           join ${S}.rec_items a on a.app_id = ? and a.environment = ? and a.item_id = s.x and a.norm2 > 0
+           cross join lateral (select p.other_id, p.dot from ${S}.rec_pairs p
+             where p.app_id = a.app_id and p.environment = a.environment and p.item_id = a.item_id and p.dot > 0
+             order by p.dot desc, p.other_id limit ?) n`,
+        [json(chunk), this.p.appId, this.p.environment, k],
+        'run',
       );
     }
-    if (renormed.length) {
-      await this.run(
-      `update ${S}.rec_neighbors n set score = p.dot / sqrt(a.norm2 * b.norm2)
-       from ${S}.rec_pairs p, ${S}.rec_items a, ${S}.rec_items b
-       where n.app_id = ? and n.environment = ? and n.neighbor_id = any(array(select jsonb_array_elements_text(?::jsonb)))
-         and not n.item_id = any(array(select jsonb_array_elements_text(?::jsonb)))
-         and p.app_id = n.app_id and p.environment = n.environment and p.item_id = n.item_id and p.other_id = n.neighbor_id
-         and a.app_id = n.app_id and a.environment = n.environment and a.item_id = n.item_id
-         and b.app_id = n.app_id and b.environment = n.environment and b.item_id = n.neighbor_id`,
-        [json(renormed), json(items)],
-      );
-    }
-    await this.em.execute('set local enable_nestloop = on', [], 'run');
+  }
+
+  /** A model starts from nothing: the partition's derived rows go (left by an older model formula or a deleted model row). */
+  async clearModel(): Promise<void> {
+    for (const t of ['rec_user_items', 'rec_items', 'rec_pairs', 'rec_neighbors', 'rec_models']) await this.run(`delete from ${S}.${t} where app_id = ? and environment = ?`);
   }
 
   async saveModel(lastEventId: string, added: number): Promise<number> {
     const r = await this.run<{ version: number }>(
-      `insert into ${S}.rec_models (app_id, environment, name, version, last_event_id, events, refreshed_at) values (?, ?, 'item-item', 1, ?::bigint, ?, now())
+      `insert into ${S}.rec_models (app_id, environment, name, version, last_event_id, events, refreshed_at) values (?, ?, ?, 1, ?::bigint, ?, now())
        on conflict (app_id, environment, name) do update set version = ${S}.rec_models.version + 1, last_event_id = excluded.last_event_id,
          events = ${S}.rec_models.events + excluded.events, refreshed_at = now() returning version`,
-      [lastEventId, added],
+      [MODEL_ROW, lastEventId, added],
     );
     return r[0].version;
   }
 
   // ---- reads of a request
 
-  userItems(userId: string, limit: number): Promise<{ item_id: string; strength: number }[]> {
-    return this.run(`select item_id, strength from ${S}.rec_user_items where app_id = ? and environment = ? and user_id = ? order by strength desc, item_id limit ?`, [userId, limit]);
-  }
-
-  userItemIds(userId: string): Promise<{ item_id: string }[]> {
-    return this.run(`select item_id from ${S}.rec_user_items where app_id = ? and environment = ? and user_id = ?`, [userId]);
+  /** the user's items, strongest first */
+  userItems(userId: string): Promise<{ item_id: string; strength: number }[]> {
+    return this.run(`select item_id, strength from ${S}.rec_user_items where app_id = ? and environment = ? and user_id = ? order by strength desc, item_id`, [userId]);
   }
 
   /** the best `perItem` neighbours of each seed item (one index range scan per seed) */
@@ -176,7 +180,12 @@ export class RecRepository {
   }
 
   items(ids: string[]): Promise<{ item_id: string; popularity: number; attributes: Record<string, unknown> }[]> {
-    return this.run(`select item_id, popularity, attributes from ${S}.rec_items where app_id = ? and environment = ? and item_id = any(array(select jsonb_array_elements_text(?::jsonb)))`, [json(ids)]);
+    return this.em.execute(
+      `select a.item_id, a.popularity, a.attributes from jsonb_array_elements_text(?::jsonb) as s(x)
+       join ${S}.rec_items a on a.app_id = ? and a.environment = ? and a.item_id = s.x`,
+      [json(ids), this.p.appId, this.p.environment],
+      'all',
+    ) as Promise<{ item_id: string; popularity: number; attributes: Record<string, unknown> }[]>;
   }
 
   popular(limit: number, filters: Record<string, unknown>): Promise<{ item_id: string; popularity: number; attributes: Record<string, unknown> }[]> {

@@ -26,6 +26,16 @@ export function decayed(weight: number, at: Date): number {
 }
 
 /**
+ * A user's entry in an item's vector: √strength. Repeated and heavier events count with diminishing
+ * returns (a like after a view moves the vector less than a new co-viewer does); homogeneous (√(c·s)
+ * = √c·√s), so the common decay factor still cancels in similarities. On the bench's held-out split
+ * √ gave a hit rate@10 of 4.5 % against 3.2 % for the raw strength (docs/ai.md, Recommendations).
+ */
+export function vectorEntry(strength: number): number {
+  return Math.sqrt(Math.max(0, strength));
+}
+
+/**
  * One user's contribution changes: `before` and `after` are the user's strengths per item (after =
  * before + the new events). Every pair with a changed item changes its dot product by
  * after_i·after_j − before_i·before_j; each unordered pair is reported once (i < j).
@@ -56,7 +66,7 @@ export interface Scored {
   because: string;
 }
 
-/** score(j) = Σ over seeds s of weight(s) · cosine(s, j); the best contributing seed is the reason. */
+/** score(j) = Σ over seeds s of weight(s) · sim(s → j); the best contributing seed is the reason. */
 export function scoreNeighbours(seeds: Seed[], neighbours: { itemId: string; neighborId: string; score: number }[], exclude: Set<string>): Scored[] {
   const w = new Map(seeds.map((s) => [s.itemId, s.weight]));
   const acc = new Map<string, { score: number; best: number; because: string }>();

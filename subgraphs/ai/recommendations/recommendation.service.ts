@@ -1,7 +1,8 @@
 // Recommendations (ai.md, Recommendations): events recorded per app partition (each enqueues the
 // model refresh, recommendation.job.ts), and recommendations read from the model: item-item
-// collaborative filtering (cosine of time-decayed, weighted user vectors) seeded by a user's
-// history, an item or a session context, filled up by time-decayed popularity.
+// collaborative filtering (sim(i → j): the share of i's time-decayed, weighted user vector that j
+// shares) seeded by a user's history, an item or a session context, filled up by time-decayed
+// popularity.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
@@ -13,7 +14,7 @@ import { round } from '../models/sentiment.js';
 import { REC_EVENT_TYPES, RecEventEntity, type RecEventType } from './recommendation.entity.js';
 import { NEIGHBOURS_PER_ITEM, REC_REFRESH_JOB, recDedupeKey } from './recommendation.job.js';
 import { RecRepository } from './recommendation.repository.js';
-import { eventWeight, matchesFilters, scoreNeighbours, type Seed } from './recommendation.rules.js';
+import { eventWeight, matchesFilters, scoreNeighbours, vectorEntry, type Seed } from './recommendation.rules.js';
 import type { Recommendation, RecommendationEventAck, RecommendationEventInput, RecommendationInput, RecommendationResult } from './recommendation.types.js';
 
 export const MODEL_NAME = 'item-item-cf';
@@ -53,16 +54,19 @@ export async function recommend(ctx: AiContext, input: RecommendationInput): Pro
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new DomainError('VALIDATION_FAILED', 'limit must be an integer from 1 to 100', { parameter: 'limit' });
   const { exclude, includeSeen, attributes } = parseFilters(input.filters ?? {});
   const repo = new RecRepository(ctx.em as EntityManager, await appPartition(ctx));
+  // side by side (two pool connections): the model's version, every item of the user (strongest first)
   const model = await repo.model();
+  const mine = input.userId ? await repo.userItems(input.userId) : [];
 
   // seeds: the user's strongest items, the given item, the context's items
   const seeds = new Map<string, number>();
   const seen = new Set<string>();
   if (input.userId) {
-    const mine = await repo.userItems(input.userId, SEEDS);
-    const total = mine.reduce((s, r) => s + r.strength, 0) || 1;
-    for (const r of mine) seeds.set(r.item_id, r.strength / total);
-    if (!includeSeen) for (const r of await repo.userItemIds(input.userId)) seen.add(r.item_id);
+    // the SEEDS strongest seed, all are seen
+    const strongest = mine.slice(0, SEEDS);
+    const total = strongest.reduce((s, r) => s + vectorEntry(r.strength), 0) || 1;
+    for (const r of strongest) seeds.set(r.item_id, vectorEntry(r.strength) / total);
+    if (!includeSeen) for (const r of mine) seen.add(r.item_id);
   }
   const given = [input.itemId, ...(input.context ?? '').split(',')].map((s) => s?.trim()).filter((s): s is string => !!s);
   for (const item of given.slice(0, SEEDS)) {
