@@ -12,7 +12,7 @@ import type { Config, SubgraphName } from '../lib/config.js';
 import { statusOf } from '../lib/errors.js';
 import './service-error-codes.js';
 import { createErrorFormatter } from '../lib/graphql-errors.js';
-import { handleGraphQL, listen, pathOf, sendJson } from '../lib/http.js';
+import { closeServer, handleGraphQL, listen, pathOf, sendJson } from '../lib/http.js';
 import type { Infra } from '../lib/infra.js';
 import type { Logger } from '../lib/logger.js';
 import { VERSION } from '../lib/version.js';
@@ -222,10 +222,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
       clearInterval(flush);
       await invalidations.stop();
       await infra.usage.drain().then((u) => platform.recordUsage(u)).catch(() => undefined);
+      // HTTP requests in flight are answered; WebSocket clients are told the server is going away (1001)
+      const drained = closeServer(server, cfg.shutdownGraceMs);
       await ws.dispose();
-      const closed = new Promise<void>((r) => server.close(() => r()));
-      server.closeAllConnections();
-      await closed;
+      await drained;
       await apollo.stop();
     },
   };

@@ -36,6 +36,8 @@ export interface Config {
   /** TRUSTED_PROXIES: CIDRs whose X-Forwarded-For is believed (empty: none; the socket peer is the client) */
   trustedProxies: string[];
   apiKeyCacheTtlMs: number;
+  /** SIGTERM: how long each server waits for its in-flight requests before cutting them (docs/operations.md) */
+  shutdownGraceMs: number;
   /** GATEWAY_SHARE_INFLIGHT=0 turns off the sharing of identical in-flight subgraph queries (gateway/data-source.ts) */
   gatewayShareInFlight: boolean;
   maxQueryDepth: number;
@@ -247,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // derived from the JWT secret so that separately started processes still agree.
     internalSecret: env.INTERNAL_SECRET || `internal:${jwtSecret}`,
     apiKeyCacheTtlMs: envInt(env, 'API_KEY_CACHE_TTL_MS', 30_000),
+    shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 10_000),
     gatewayShareInFlight: env.GATEWAY_SHARE_INFLIGHT !== '0' && env.GATEWAY_SHARE_INFLIGHT !== 'false',
     maxQueryDepth: envInt(env, 'MAX_QUERY_DEPTH', 12),
     maxQueryCost: envInt(env, 'MAX_QUERY_COST', 5000),

@@ -117,6 +117,23 @@ export async function handleGraphQL<C extends BaseContext>(
   res.end();
 }
 
+/**
+ * Stop a server gracefully: no new connections, idle keep-alive connections closed at once, requests
+ * in flight answered (Node closes their connections after the response), and whatever is still
+ * open after `graceMs` cut. Resolves when the server has closed.
+ */
+export async function closeServer(server: Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((r) => server.close(() => r()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+  timer.unref();
+  try {
+    await closed;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** listen() that turns EADDRINUSE into one clear line naming the variable. */
 export function listen(server: Server, port: number, host: string, variable: string): Promise<number> {
   return new Promise((resolve, reject) => {

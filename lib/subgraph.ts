@@ -16,7 +16,7 @@ import type { Config, SubgraphName } from './config.js';
 import { DomainError, toGraphQLError, type ErrorDef } from './errors.js';
 import type { EventTypes } from './events.js';
 import { createErrorFormatter } from './graphql-errors.js';
-import { handleGraphQL, listen, pathOf, sendJson } from './http.js';
+import { closeServer, handleGraphQL, listen, pathOf, sendJson } from './http.js';
 import type { Logger } from './logger.js';
 import type { PubSub } from './pubsub.js';
 import { SECRET_KEY, TENANT_HEADER, verifyTenantContext, type TenantContext } from './tenant.js';
@@ -250,9 +250,7 @@ export async function startSubgraph(
     orm,
     server,
     async stop() {
-      const closed = new Promise<void>((r) => server.close(() => r()));
-      server.closeAllConnections();
-      await closed;
+      await closeServer(server, cfg.shutdownGraceMs);
       await stopWorkers();
       await apollo.stop();
       await orm.close();

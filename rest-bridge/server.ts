@@ -3,7 +3,7 @@
 // a subgraph or a database, so any number of replicas can run.
 import { createServer } from 'node:http';
 import type { Config } from '../lib/config.js';
-import { listen } from '../lib/http.js';
+import { closeServer, listen } from '../lib/http.js';
 import { MemoryRateLimiter, RedisRateLimiter } from '../lib/rate-limit.js';
 import { connectRedis } from '../lib/redis.js';
 import { FallbackRateLimiter, RedisHealth } from '../lib/redis-fallback.js';
@@ -54,13 +54,7 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
     url,
     port,
     async stop() {
-      const closed = new Promise<void>((r) => server.close(() => r()));
-      server.closeIdleConnections();
-      // in-flight requests get a moment to finish before their sockets are cut
-      const timer = setTimeout(() => server.closeAllConnections(), 2_000);
-      timer.unref();
-      await closed;
-      clearTimeout(timer);
+      await closeServer(server, cfg.shutdownGraceMs);
       await redis?.quit().catch(() => undefined);
     },
   };
