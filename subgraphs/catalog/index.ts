@@ -32,7 +32,8 @@ export const catalog: SubgraphDefinition<CatalogLoaders, CatalogRuntime> = {
     const value = await createCatalogRuntime(deps);
     return { value, stop: () => value.vision.stop() };
   },
-  // the vision models' state and load time (lib/vision), in /health/ready and the bridge's /health/detailed
-  health: async (rt) => ({ vision: rt.vision.health() }),
+  // the vision models' state and load time (lib/vision) and the visual-search vectors held, in
+  // /health/ready and the bridge's /health/detailed
+  health: async (rt) => ({ vision: rt.vision.health(), visual_search_vectors: rt.vectors.stats() }),
   workers: startCatalogWorkers,
 };

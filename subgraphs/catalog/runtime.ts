@@ -8,6 +8,7 @@ import type { WorkerDeps } from '../../lib/subgraph.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import { Vision } from '../../lib/vision/index.js';
 import { openImageStore, type ImageStore } from './images/image.store.js';
+import { PartitionVectors } from './vision/vector-cache.js';
 
 /** The catalog's PostgreSQL schema (where its job and outbox tables live). */
 export const CATALOG_SCHEMA = 'catalog';
@@ -25,6 +26,8 @@ export interface CatalogRuntime {
    * MobileNetV2 5–10 s), so a process that never sees a product photo pays nothing.
    */
   vision: Vision;
+  /** visual search: the partitions' image vectors kept between searches (version-checked per search) */
+  vectors: PartitionVectors;
 }
 
 export async function createCatalogRuntime(deps: WorkerDeps): Promise<CatalogRuntime> {
@@ -43,5 +46,5 @@ export async function createCatalogRuntime(deps: WorkerDeps): Promise<CatalogRun
     pollMs: deps.cfg.webhookPollMs,
   });
   const images = await openImageStore(deps.cfg); // an unusable store stops start-up with one line
-  return { secrets, allowPrivate, webhooks, images, vision: new Vision({ preloadDetector: false }) };
+  return { secrets, allowPrivate, webhooks, images, vision: new Vision({ preloadDetector: false }), vectors: new PartitionVectors() };
 }

@@ -74,6 +74,10 @@ describe('exact scan', () => {
     expect(a[0].productId).toBe('p3');
     expect(b[0].productId).toBe('p1');
   });
+  test('only the rows of the given products (the active ones) are compared', () => {
+    const [hits] = scan(rows, [unit([0, 1, 0])], 5, new Set(['p2', 'p3']));
+    expect(hits.map((h) => h.productId)).toEqual(['p2', 'p3']);
+  });
   test('ties are broken by product id; no rows, no hits', () => {
     const tie = scan([row('b', 'x', 0, [1, 0]), row('a', 'y', 0, [1, 0])], [unit([1, 0])], 5)[0];
     expect(tie.map((h) => h.productId)).toEqual(['a', 'b']);

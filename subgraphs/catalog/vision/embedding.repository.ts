@@ -33,7 +33,8 @@ export async function replaceEmbeddings(em: EntityManager, part: AppPartition, i
     if (!rows.length) return false;
     await tx.execute(`delete from ${T} where image_id = ?`, [imageId]);
     if (regions.length) {
-      const values = regions.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, now())').join(', ');
+      // clock_timestamp(), not the transaction's start: the newest row then moves with every insert (partitionVersion)
+      const values = regions.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, clock_timestamp())').join(', ');
       const params = regions.flatMap((r) => [
         imageId,
         r.region,
@@ -59,15 +60,37 @@ export async function markEmbeddingStatus(em: EntityManager, imageId: string, st
 }
 
 /**
- * Every vector of the partition's active, live products made by `model`: what one visual search
- * scans. A soft-deleted, draft or archived product is not found.
+ * Every vector of the partition made by `model`, whatever its product's state (the search keeps the
+ * active products' rows: activeProductIds). What PartitionVectors caches.
  */
 export async function partitionVectors(em: EntityManager, part: AppPartition, model: string): Promise<IndexedVector[]> {
-  const rows = (await em.execute(
-    `select e.image_id, e.product_id, e.region, e.rotation, e.label, e.vector
-       from ${T} e join "catalog"."products" p on p.id = e.product_id and p.deleted_at is null and p.status = 'active'
-      where e.app_id = ? and e.environment = ? and e.model = ?`,
-    [part.appId, part.environment, model],
-  )) as { image_id: string; product_id: string; region: number; rotation: number; label: string | null; vector: Buffer }[];
+  const rows = (await em.execute(`select image_id, product_id, region, rotation, label, vector from ${T} where app_id = ? and environment = ? and model = ?`, [
+    part.appId,
+    part.environment,
+    model,
+  ])) as { image_id: string; product_id: string; region: number; rotation: number; label: string | null; vector: Buffer }[];
   return rows.map((r) => ({ imageId: r.image_id, productId: r.product_id, region: r.region, rotation: r.rotation, label: r.label, vector: fromBytes(r.vector) }));
+}
+
+/**
+ * What the partition's vectors of `model` are now, in one cheap statement: their count and newest
+ * row. Rows are only inserted (with now()) and deleted (an image's rows are replaced whole), so any
+ * change moves one of the two.
+ */
+export async function partitionVersion(em: EntityManager, part: AppPartition, model: string): Promise<string> {
+  const [r] = (await em.execute(`select count(*)::int as n, max(created_at) as newest from ${T} where app_id = ? and environment = ? and model = ?`, [
+    part.appId,
+    part.environment,
+    model,
+  ])) as { n: number; newest: Date | string | null }[];
+  return `${r.n}:${r.newest ? new Date(r.newest).getTime() : 0}`;
+}
+
+/** Ids of the partition's active, live products: the only ones visual search finds. */
+export async function activeProductIds(em: EntityManager, part: AppPartition): Promise<Set<string>> {
+  const rows = (await em.execute(`select id from "catalog"."products" where app_id = ? and environment = ? and status = 'active' and deleted_at is null`, [
+    part.appId,
+    part.environment,
+  ])) as { id: string }[];
+  return new Set(rows.map((r) => r.id));
 }

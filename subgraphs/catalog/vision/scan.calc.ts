@@ -32,10 +32,11 @@ export function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-/** The best `k` products for each query, in the order of `queries`. */
-export function scan(rows: readonly IndexedVector[], queries: readonly Float32Array[], k: number): ScanHit[][] {
+/** The best `k` products for each query, in the order of `queries`; only rows of `products` when given. */
+export function scan(rows: readonly IndexedVector[], queries: readonly Float32Array[], k: number, products?: ReadonlySet<string>): ScanHit[][] {
   const best = queries.map(() => new Map<string, ScanHit>());
   for (const row of rows) {
+    if (products && !products.has(row.productId)) continue;
     for (let q = 0; q < queries.length; q++) {
       const score = dot(row.vector, queries[q]);
       const seen = best[q].get(row.productId);

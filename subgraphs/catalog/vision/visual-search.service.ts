@@ -17,7 +17,8 @@ import type { CatalogContext } from '../context.js';
 import { ProductImageEntity } from '../images/image.entity.js';
 import { IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, imageUrls } from '../images/image.rules.js';
 import { ProductEntity } from '../products/product.entity.js';
-import { partitionVectors } from './embedding.repository.js';
+import { activeProductIds } from './embedding.repository.js';
+import type { PartitionVectors } from './vector-cache.js';
 import { scan, type ScanHit } from './scan.calc.js';
 import { detectObjects, embedObject, visionFailure } from './vision.regions.js';
 import {
@@ -116,7 +117,7 @@ export async function visualSearchByUrl(ctx: CatalogContext, imageUrl: string, o
   return visualSearch(ctx.em, searchDeps(ctx), part, image, opts);
 }
 
-const searchDeps = (ctx: CatalogContext): SearchDeps => ({ vision: ctx.runtime.vision, publicUrl: ctx.runtime.images.publicUrl });
+const searchDeps = (ctx: CatalogContext): SearchDeps => ({ vision: ctx.runtime.vision, publicUrl: ctx.runtime.images.publicUrl, vectors: ctx.runtime.vectors });
 
 function checkOptions(o: VisualSearchOptions): void {
   const n = o.perPage;
@@ -131,6 +132,7 @@ const since = (t: number) => Math.round(performance.now() - t);
 interface SearchDeps {
   vision: Vision;
   publicUrl: string;
+  vectors: PartitionVectors;
 }
 
 async function visualSearch(em: EntityManager, deps: SearchDeps, part: AppPartition, image: VisionImage, opts: VisualSearchOptions): Promise<VisualSearchOutcome> {
@@ -138,8 +140,8 @@ async function visualSearch(em: EntityManager, deps: SearchDeps, part: AppPartit
   const began = performance.now();
   const useObjectDetection = opts.useObjectDetection ?? true;
   const perPage = opts.perPage ?? VISUAL_SEARCH_DEFAULT_PER_PAGE;
-  // the partition's vectors load while the photo is looked at
-  const vectors = partitionVectors(em, part, VISION_METHODS.embedding);
+  // the partition's vectors (cached, version-checked) and its active products load while the photo is looked at
+  const vectors = Promise.all([deps.vectors.get(em, part, VISION_METHODS.embedding), activeProductIds(em, part)]);
   vectors.catch(() => undefined);
   // the whole photo is embedded on the MobileNetV2 worker while CenterNet looks for objects on its
   // own (the two run in parallel on two cores): a single search needs it, a multi-object one drops it
@@ -160,8 +162,8 @@ async function visualSearch(em: EntityManager, deps: SearchDeps, part: AppPartit
   const queries = await (multi ? Promise.all(found.map((o) => embedObject(vision, image, o.bbox))) : Promise.all([whole])).catch(visionFailure('image'));
   const embeddingTimeMs = since(te);
   const ts = performance.now();
-  const rows = await vectors;
-  const hits = scan(rows, queries, perPage);
+  const [rows, active] = await vectors;
+  const hits = scan(rows, queries, perPage, active);
   const scanTimeMs = since(ts);
   const groups = await toGroups(em, deps.publicUrl, part, detections, hits);
   return {
@@ -172,7 +174,7 @@ async function visualSearch(em: EntityManager, deps: SearchDeps, part: AppPartit
     embeddingTimeMs,
     scanTimeMs,
     totalTimeMs: since(began),
-    scanned: rows.length,
+    scanned: rows.reduce((n, r) => n + (active.has(r.productId) ? 1 : 0), 0),
     model: VISION_METHODS.embedding,
     groups,
   };
