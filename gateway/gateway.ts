@@ -21,6 +21,8 @@ import { clientAddressResolver } from '../lib/client-address.js';
 import { ApiKeyVerifier } from './auth/api-key.js';
 import { clientIp, createAuthenticator, type AuthResult } from './auth/authenticate.js';
 import { listenForKeyInvalidations } from './auth/key-invalidation.js';
+import { OperatorVerifier } from './auth/operators.js';
+import { LiveConnections } from './subscriptions/live-connections.js';
 import { InFlight, SignedDataSource, type GatewayContext } from './data-source.js';
 import { DEFAULT_MAX_ALIASES, limitError, measureOperation } from './limits.js';
 import { checkGraphQLSearch, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_TOKENS, parseGraphQLBody, requestPolicyPlugin, subscribeRequestErrors } from './request-policy.js';
@@ -54,8 +56,11 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     unknownKeysPerMinute: cfg.unknownKeysPerMinute,
   });
   const proxies = clientAddressResolver(cfg.trustedProxies);
-  const authenticator = createAuthenticator({ jwtSecret: cfg.jwt, keys, userLimit: { limiter: infra.rateLimiter, perMinute: cfg.jwtRateLimitPerMinute } });
-  const invalidations = listenForKeyInvalidations(infra.pubsub, keys, log);
+  const operators = new OperatorVerifier((userId, code) => platform.platformOperator(userId, code), { ttlMs: cfg.apiKeyCacheTtlMs });
+  const authenticator = createAuthenticator({ jwtSecret: cfg.jwt, keys, operators, userLimit: { limiter: infra.rateLimiter, perMinute: cfg.jwtRateLimitPerMinute } });
+  // open WebSockets follow their credentials (subscriptions/live-connections.ts)
+  const connections = new LiveConnections({ keys, operators, log });
+  const invalidations = listenForKeyInvalidations(infra.pubsub, { keys, operators, connections }, log);
 
   let apiSchema: GraphQLSchema | undefined;
   let subSchema: GraphQLSchema | undefined;
@@ -92,7 +97,8 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   });
 
   const runQuery = async (query: string, variables: Record<string, unknown>, ctx: GatewayContext) => {
-    const r = await apollo.executeOperation({ query, variables }, { contextValue: ctx });
+    // a fresh context per follow-up: the connection's tenant may have changed since the subscription began (a plan change)
+    const r = await apollo.executeOperation({ query, variables }, { contextValue: { tenant: ctx.tenant } });
     return r.body.kind === 'single' ? r.body.singleResult : { errors: [new GraphQLError('incremental delivery unsupported')] };
   };
   gateway.onSchemaLoadOrUpdate(({ apiSchema: s }) => {
@@ -166,7 +172,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   answerClientErrorsWithJson(server);
 
   const wss = new WebSocketServer({ server, path: '/graphql' });
-  const ws = useServer<Record<string, unknown>, { tenant?: GatewayContext['tenant'] }>(
+  const ws = useServer<Record<string, unknown>, { tenant?: GatewayContext['tenant']; forget?: () => void }>(
     {
       schema: () => subSchema!,
       onConnect: async (ctx) => {
@@ -178,8 +184,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
         if (!auth.ok) return false;
         if (origin && auth.tenant.kind !== 'key' && !originAllowedWithoutKey(req, origin, cfg.corsOrigins)) return false;
         ctx.extra.tenant = auth.tenant;
+        ctx.extra.forget = connections.add(ctx.extra.socket, auth.tenant, auth.credentials);
         return true;
       },
+      onClose: (ctx) => ctx.extra.forget?.(),
       context: (ctx) => ({ tenant: ctx.extra.tenant! }),
       onSubscribe: (_ctx, _id, payload) => {
         // Queries and mutations over the socket go through the planner; subscriptions through subSchema.
