@@ -846,9 +846,9 @@ export function securityCases(route: Route): SecurityCase[] {
         },
       });
     }
-    if (foreign.length > 1) {
+    const child = foreign[foreign.length - 1];
+    if (foreign.length > 1 && !INDEPENDENT_CHILDREN.has(child)) {
       // IDOR on nested ids: A's own credentials, another parent of A's (a sibling product, index...) with A's child
-      const child = foreign[foreign.length - 1];
       cases.push({
         name: `tenant A's :${child} under another of A's own ${foreign.slice(0, -1).map((p) => `:${p}`).join(' and ')} → 404 (IDOR)`,
         run: async (r, { a }) => {
@@ -885,6 +885,14 @@ export function securityCases(route: Route): SecurityCase[] {
 }
 
 const ai = (r: Route) => r.service === 'ai' && r.operation !== 'RegisterIdentity';
+
+/**
+ * Path children that are resources of their own, not parts of their parent: a product named under a
+ * category or a collection is placed there (an association), so naming it under another category of
+ * the same tenant is no IDOR. Every other nested child (an image, a variant, a document, a scheduled
+ * price...) belongs to its parent, and under another parent it must be 404.
+ */
+const INDEPENDENT_CHILDREN = new Set(['product_id']);
 
 /** A 404 with one of `codes`; an AI route may answer usr-not-registered (shape B) first, when the user is not known in that partition. */
 function expectNotFound(res: HttpResult, service: Service, codes: string[], aiRoute: boolean): void {

@@ -1,6 +1,7 @@
 // gateway/subscriptions/live-connections.ts and gateway/auth/operators.ts: open sockets follow their
 // credentials (expiry timers, re-checks on invalidation, plan changes applied in place), and the
 // operator cache. The key verifier is the real ApiKeyVerifier over a lookup whose records the test changes.
+import { jest } from '@jest/globals';
 import { ApiKeyVerifier, hashKey, type KeyRecord } from '../../gateway/auth/api-key.js';
 import { applyInvalidation } from '../../gateway/auth/key-invalidation.js';
 import { OperatorVerifier, type OperatorRecord } from '../../gateway/auth/operators.js';
