@@ -212,7 +212,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
           { query: print(args.document), variables: (args.variableValues ?? undefined) as Record<string, unknown> | undefined, operationName: args.operationName ?? undefined },
           { contextValue: ctx },
         );
-        return (r.body.kind === 'single' ? r.body.singleResult : { errors: [new GraphQLError('incremental delivery unsupported')] }) as ExecutionResult;
+        if (r.body.kind !== 'single') return { errors: [new GraphQLError('incremental delivery unsupported')] };
+        // Apollo's result carries formatted (plain) errors; graphql-ws serialises GraphQLErrors (toJSON)
+        const { errors, ...rest } = r.body.singleResult;
+        return { ...rest, ...(errors ? { errors: errors.map((e) => new GraphQLError(e.message, { path: e.path, extensions: e.extensions })) } : {}) } as ExecutionResult;
       },
     },
     wss,

@@ -60,7 +60,8 @@ test('an added operator reaches the platform with the scopes of its record; remo
   expectServiceError(await rest('POST', '/accounts', { body: jsonApi('accounts', { name: 'x', code: uniq('a') }), headers }), P, 403, 'INSUFFICIENT_SCOPE');
   expectServiceError(await rest('POST', `/platforms/${t.platformCode}/accounts`, { body: jsonApi('accounts', { name: 'x', code: uniq('a') }), headers }), P, 403, 'INSUFFICIENT_SCOPE');
   expectServiceError(await rest('POST', `/platforms/${t.platformCode}/operators`, { body: jsonApi('platform_operators', { user_id: uniq('x') }), headers }), P, 403, 'INSUFFICIENT_SCOPE');
-  const mine = await rest('GET', '/platforms', { headers });
+  // the list needs platform:admin in the token, uncapped without X-Platform: the platforms it operates
+  const mine = await rest('GET', '/platforms', { headers: { authorization: headers.authorization } });
   expect((mine.body.data as any[]).map((p) => p.attributes.code)).toEqual([t.platformCode]);
 
   const removed = await rest('DELETE', `/platforms/${t.platformCode}/operators/${sub}`, { headers: t.platformHeaders });

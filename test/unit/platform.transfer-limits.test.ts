@@ -33,7 +33,7 @@ test('failed guesses past the limit refuse the address until the window ends, an
   await l.failedGuess('10.0.0.5');
   await l.failedGuess('10.0.0.5');
   await l.admit('10.0.0.5', CODE); // at the limit, not past it
-  await l.failedGuess('10.0.0.5');
+  await refused(l.failedGuess('10.0.0.5')); // the guess past the limit is itself refused
   const e = await refused(l.admit('10.0.0.5', 'dt_CCCCCCCCCCCCCCCCCCCCCCCC'));
   expect(e.opts.meta).toMatchObject({ retryAfterMs: expect.any(Number) });
   await l.admit('10.0.0.6', 'dt_CCCCCCCCCCCCCCCCCCCCCCCC');

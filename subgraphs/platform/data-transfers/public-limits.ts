@@ -46,7 +46,10 @@ export class PublicTransferLimits {
     if (!byCode.allowed) throw limited(`At most ${this.values.perCode} requests per minute for one data transfer`, byCode.resetMs);
   }
 
-  /** Count a failed guess; past the limit the address is refused for the rest of the window. */
+  /**
+   * Count a failed guess. The guess past the limit is answered RATE_LIMITED (429) instead of its own
+   * error, and the address is refused for the rest of the window.
+   */
   async failedGuess(address: string | undefined): Promise<void> {
     const who = address ?? 'unknown';
     const r: RateLimitResult = await this.limiter.hit(`transfer-miss:${who}`, this.values.failedGuesses);
@@ -54,6 +57,7 @@ export class PublicTransferLimits {
     const now = this.now();
     this.blockedUntil.set(who, now + r.resetMs);
     if (this.blockedUntil.size > 10_000) for (const [ip, until] of this.blockedUntil) if (until <= now) this.blockedUntil.delete(ip);
+    throw limited(`Too many failed data-transfer code guesses from this address (more than ${this.values.failedGuesses} per minute)`, r.resetMs);
   }
 }
 
