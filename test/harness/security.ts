@@ -939,9 +939,13 @@ async function readOnlyOperatorOf(t: SecTenant): Promise<void> {
   t.extra.readOperator = sub;
 }
 
-/** The same app and credentials, with no resources yet: ensureResources creates a second set (sibling parents). */
+/**
+ * The same app and credentials without its app data (products, indexes...) nor its route-specific
+ * resources: ensureResources creates a second set (sibling parents). The account's own resources
+ * (licenses, accesses, subscription...) are kept: an account has one of each.
+ */
 function siblingOf(t: SecTenant): SecTenant {
-  const { productId: _p, indexUid: _i, documentId: _d, taskId: _t, webhookId: _w, licenseId: _l, blockInstanceId: _b, accessId: _a, credentialId: _c, exchangeId: _e, transferCode: _x, logoUploadId: _u, subscriptionId: _s, invoiceId: _v, ...base } = t;
+  const { productId: _p, indexUid: _i, documentId: _d, taskId: _t, webhookId: _w, ...base } = t;
   return { ...base, extra: t.extra.aiIdentity ? { aiIdentity: t.extra.aiIdentity } : {} };
 }
 
