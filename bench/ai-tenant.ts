@@ -41,7 +41,7 @@ export async function aiBenchTenant(url: string, gatewayHealthUrl: string, secre
   const acct = await call('POST', '/accounts', admin, doc('accounts', { name: 'Bench', code: `a${code}`, deployment_model: 'dedicated_cloud' }));
   const urlId = acct.data.attributes.url_id;
   await call('POST', `/accounts/${urlId}/subscriptions`, admin, doc('subscriptions', { model_code: 'enterprise', trial: false }));
-  const app = await call('POST', `/accounts/${urlId}/apps`, admin, doc('apps', { name: 'Bench', app_type: 'web', purpose: 'production' }));
+  const app = await call('POST', `/accounts/${urlId}/apps`, admin, doc('apps', { name: 'Bench', app_type: 'web', purpose: 'production', rate_limit_per_minute: 100_000 }));
   const key = await call('POST', `/accounts/${urlId}/apps/${app.data.id}/api_keys`, admin, doc('api_keys', { name: 'bench', key_type: 'secret', environment: 'live' }));
   const headers = { 'x-app-id': app.data.id, 'x-api-key': key.data.attributes.key_id, authorization: `Bearer ${token('bench-user', '')}` };
   await call('POST', '/identities/bench-user/register', headers);

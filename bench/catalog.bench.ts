@@ -8,7 +8,8 @@
 //  - POST /v1/products: p95 (90 creates, under the endpoint's 100/min limit);
 //  - the effective price of 100 products in one GraphQL query: p95 and its SQL statements.
 // Run: BENCH_PORT_BASE=20500 DATABASE_URL=postgres://… npx node --import @swc-node/register/esm-register bench/catalog.bench.ts
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
@@ -64,7 +65,7 @@ try {
   const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
   await call('POST', '/platforms', ph, doc('platforms', { code, name: 'Catalog bench' }));
   const acct = (await call('POST', '/accounts', ph, doc('accounts', { name: 'Bench', code, deployment_model: 'dedicated_cloud' }))).data;
-  const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, doc('apps', { name: 'Bench app' }))).data;
+  const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, doc('apps', { name: 'Bench app', rate_limit_per_minute: 100_000 }))).data;
   const key = (await call('POST', `/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, doc('api_keys', { name: 'bench', key_type: 'secret', rate_limit_per_minute: 100_000 }))).data;
   const kh = { 'x-app-id': app.id, 'x-api-key': key.attributes.key_id as string, 'content-type': 'application/json' };
   const first = (await call('POST', '/v1/products', kh, doc('products', { name: 'Bench seed', sku: 'SEED-1' }))).data;
@@ -131,7 +132,7 @@ try {
   // search indexing through the job queue: until the search counts every product
   const t1 = performance.now();
   for (;;) {
-    const pending = (await pool.query(`select count(*)::int as n from catalog.jobs where status in ('queued', 'running')`)).rows[0].n as number;
+    const pending = (await pool.query(`select count(*)::int as n from catalog.jobs where kind = 'catalog.products.index' and status in ('queued', 'running')`)).rows[0].n as number;
     if (pending === 0) break;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -167,7 +168,19 @@ try {
   const listPath = (size: number, i: number) => `/v1/products?page[size]=${size}&page[number]=${1 + (i % Math.floor(pkgs.length / size))}&include=variants,categories,images`;
   const listed = await call('GET', listPath(100, 7), kh);
   if (listed.data.length !== 100 || !Array.isArray(listed.data[0].attributes.categories)) throw new Error('list did not answer 100 products with categories');
+  // BENCH_PROFILE=<file.cpuprofile>: a CPU profile of the whole stack (bridge, gateway, catalog) over this first list run
+  const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   console.log(fmt('GET /v1/products?page[size]=100&include=… (REST)', await timed(N, (i) => call('GET', listPath(100, (i * 37) % pages), kh))));
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+    profiler.disconnect();
+  }
   console.log(fmt('  the same, first page only', await timed(N, () => call('GET', listPath(100, 0), kh))));
   console.log(fmt('  the same, without include', await timed(N, (i) => call('GET', `/v1/products?page[size]=100&page[number]=${1 + ((i * 37) % pages)}`, kh))));
   const s10 = await countStatements(() => call('GET', listPath(10, 3), kh));

@@ -2,7 +2,8 @@
 //  - reservations on ONE hot SKU: 50 concurrent clients reserve 1 unit each (a new order each time)
 //    until the stock is gone; every run checks that nothing was oversold (successes = stock, the
 //    reserved counter = stock, the active reservation rows add up to stock). Measured at the
-//    catalog subgraph (its GraphQL port, with the signed tenant context the gateway would send)
+//    catalog subgraph (its GraphQL port, with the signed tenant context the gateway would send; the
+//    clients run in a worker thread, bench/inventory.load-worker.ts, as a separate load generator would)
 //    and through the REST bridge (POST /v1/products/:id/inventory/reserve; 10 API keys, since the
 //    endpoint allows 1,000 a minute per key);
 //  - stock alert latency: a graphql-ws client subscribed to inventoryAlerts on the gateway; each
@@ -17,7 +18,9 @@ import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { signJwt } from '../gateway/auth/jwt.js';
 import { requestJson } from '../lib/http-client.js';
-import { signTenantContext, type TenantContext } from '../lib/tenant.js';
+import type { TenantContext } from '../lib/tenant.js';
+import { Worker } from 'node:worker_threads';
+import type { LoadJob, LoadResult } from './inventory.load-worker.js';
 import { startStack } from '../scripts/stack.js';
 import { scratchDatabase, stackPorts } from './harness.js';
 import { fmt, summarize } from './stats.js';
@@ -56,7 +59,7 @@ try {
   const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
   await call('POST', '/platforms', ph, doc('platforms', { code, name: 'Inventory bench' }));
   const acct = (await call('POST', '/accounts', ph, doc('accounts', { name: 'Bench', code, deployment_model: 'dedicated_cloud' }))).data;
-  const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, doc('apps', { name: 'Bench app' }))).data;
+  const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, doc('apps', { name: 'Bench app', rate_limit_per_minute: 100_000 }))).data;
   const keys: string[] = [];
   for (let i = 0; i < 10; i++) {
     const k = (await call('POST', `/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, doc('api_keys', { name: `bench${i}`, key_type: 'secret', rate_limit_per_minute: 100_000 }))).data;
@@ -67,46 +70,19 @@ try {
   const part = (await pool.query('select app_id, environment from catalog.products where id = $1', [seed.id])).rows[0] as { app_id: string; environment: 'live' | 'test' };
 
   // ------------------------------------------------------------- reservations on one hot SKU
-  const tenant = (): TenantContext => ({ kind: 'key', requestId: 'bench', scopes: ['products:read', 'products:write'], appId: part.app_id, environment: part.environment, keyId: 'bench' });
-  const mutation = 'mutation R($p: ID!, $i: ReserveInventoryInput!) { reserveInventory(productId: $p, input: $i) { id } }';
+  const tenant: TenantContext = { kind: 'key', requestId: 'bench', scopes: ['products:read', 'products:write'], appId: part.app_id, environment: part.environment, keyId: 'bench' };
   let order = 0;
-  const viaSubgraph = async (productId: string): Promise<boolean> => {
-    const body = JSON.stringify({ query: mutation, variables: { p: productId, i: { quantity: 1, orderId: `o${++order}` } } });
-    const r = await requestJson('POST', catalogUrl, { 'content-type': 'application/json', 'x-tenant-context': signTenantContext(tenant(), cfg.internalSecret, { audience: 'catalog', body }) }, body);
-    const j = JSON.parse(r.text);
-    if (j.data?.reserveInventory) return true;
-    const c = j.errors?.[0]?.extensions?.code;
-    if (c === 'INVENTORY_RESERVED' || c === 'INSUFFICIENT_INVENTORY') return false;
-    throw new Error(`reserve: ${r.text.slice(0, 300)}`);
-  };
-  const viaRest = async (productId: string, client: number): Promise<boolean> => {
-    const r = await requestJson('POST', `${restUrl}/v1/products/${productId}/inventory/reserve`, kh(client), JSON.stringify({ data: { quantity: 1, order_id: `r${++order}` } }));
-    if (r.status === 201) return true;
-    if (r.status === 409) return false;
-    throw new Error(`reserve (REST): ${r.status} ${r.text.slice(0, 300)}`);
-  };
+  const load = (via: LoadJob['via'], productId: string) =>
+    new Promise<LoadResult>((res, rej) => {
+      const job: LoadJob = { via, productId, clients: CLIENTS, catalogUrl, restUrl, internalSecret: cfg.internalSecret, tenant, appId: app.id, keys, orderPrefix: `${via}${++order}-` };
+      const w = new Worker(new URL('./inventory.load-worker.ts', import.meta.url), { workerData: job });
+      w.once('message', res);
+      w.once('error', rej);
+    });
 
-  const hotRun = async (label: string, stock: number, reserveOne: (productId: string, client: number) => Promise<boolean>) => {
+  const hotRun = async (label: string, stock: number, via: LoadJob['via']) => {
     const p = (await call('POST', '/v1/products', kh(), doc('products', { name: `Hot ${label}`, sku: `HOT-${++order}-${Date.now()}`, inventory: { quantity: stock } }))).data;
-    let ok = 0;
-    let refused = 0;
-    const samples: number[] = [];
-    const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async (_, c) => {
-        for (;;) {
-          const t = performance.now();
-          const held = await reserveOne(p.id, c);
-          samples.push(performance.now() - t);
-          if (held) ok++;
-          else {
-            refused++;
-            return;
-          }
-        }
-      }),
-    );
-    const wall = performance.now() - t0;
+    const { ok, refused, samples, wall } = await load(via, p.id);
     const counters = (await pool.query('select inventory_reserved from catalog.products where id = $1', [p.id])).rows[0];
     const rows = (await pool.query(`select count(*)::int n, coalesce(sum(quantity), 0)::int q from catalog.inventory_reservations where item_id = $1 and status = 'active'`, [p.id])).rows[0];
     const oversold = ok - stock;
@@ -120,10 +96,10 @@ try {
   };
 
   console.log(`reservations: one hot SKU, ${CLIENTS} concurrent clients, a new order per request`);
-  await hotRun('warm-up (subgraph)', 300, (id) => viaSubgraph(id));
+  await hotRun('warm-up (subgraph)', 300, 'subgraph');
   const results = [];
-  for (let i = 1; i <= RUNS; i++) results.push(await hotRun(`catalog subgraph run ${i}`, STOCK, (id) => viaSubgraph(id)));
-  const rest = await hotRun('REST bridge', Math.min(STOCK, 2000), (id, c) => viaRest(id, c));
+  for (let i = 1; i <= RUNS; i++) results.push(await hotRun(`catalog subgraph run ${i}`, STOCK, 'subgraph'));
+  const rest = await hotRun('REST bridge', Math.min(STOCK, 2000), 'rest');
   const oversold = [...results, rest].reduce((n, r) => n + Math.max(0, r.oversold), 0);
   console.log(`oversold over all runs: ${oversold}; subgraph reservations/s per run: ${results.map((r) => r.rate.toFixed(0)).join(', ')}; REST: ${rest.rate.toFixed(0)}`);
 

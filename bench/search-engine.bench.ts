@@ -1,82 +1,23 @@
 // Search engine bench (in-process, no HTTP): indexing throughput in 1,000-document batches, query latency
-// with a filter and two facets, the same queries on plain lunr, RSS, and geo radius + sort.
+// with a filter and two facets, the same queries on plain lunr, RSS, geo radius + sort, and hybrid
+// search (embedding cost, HNSW build, recall@10 of HNSW against the exact scan, hybrid latency).
 // Data: ../shared/datasets/debian-packages.jsonl.gz (63,666 docs) and world-cities.json.
-// Run: npx node --import @swc-node/register/esm-register bench/search-engine.bench.ts [--no-lunr]
+// Run: npx node --import @swc-node/register/esm-register bench/search-engine.bench.ts [--no-lunr] [--no-hybrid] [--only-hybrid]
+//      (BENCH_HYBRID_DOCS=n indexes the first n packages for the hybrid part; default all)
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import lunr from 'lunr';
 import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings } from '../subgraphs/search/engine/index.js';
+import { BATCH, DATA, FILTERS, indexDebian, loadDebian, makeQueries, rng, time } from './search-corpus.js';
+import { hybridBench } from './search-hybrid.js';
 import { summarize, type Stats } from './stats.js';
-
-const ROOT = resolve(import.meta.dirname, '..');
-const DATA = resolve(ROOT, '..', 'shared', 'datasets');
-const BATCH = 1000;
-const withLunr = !process.argv.includes('--no-lunr');
-
-/** Deterministic PRNG (mulberry32): the same queries every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const withLunr = !process.argv.includes('--no-lunr') && !process.argv.includes('--only-hybrid');
+const withHybrid = !process.argv.includes('--no-hybrid');
+const onlyHybrid = process.argv.includes('--only-hybrid');
 
 const fmt = (label: string, s: Stats) =>
   `${label.padEnd(44)} n=${String(s.n).padStart(4)}  p50 ${s.p50.toFixed(2).padStart(7)} ms  p95 ${s.p95.toFixed(2).padStart(7)} ms  p99 ${s.p99.toFixed(2).padStart(7)} ms`;
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
-
-function time<T>(fn: () => T): [T, number] {
-  const t = performance.now();
-  const r = fn();
-  return [r, performance.now() - t];
-}
-
-function loadDebian(): Record<string, any>[] {
-  const text = gunzipSync(readFileSync(resolve(DATA, 'debian-packages.jsonl.gz'))).toString('utf8');
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
-}
-
-/** ~200 queries of 1-3 words from package summaries: some with a typo, the last word cut to a prefix. */
-function makeQueries(docs: Record<string, any>[], n: number): string[] {
-  const r = rng(42);
-  const out: string[] = [];
-  while (out.length < n) {
-    const words = String(docs[Math.floor(r() * docs.length)].summary ?? '')
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((w) => w.length >= 3);
-    if (!words.length) continue;
-    const k = 1 + Math.floor(r() * 3);
-    const start = Math.floor(r() * Math.max(1, words.length - k + 1));
-    const q = words.slice(start, start + k);
-    if (r() < 0.3) {
-      const i = Math.floor(r() * q.length);
-      const w = q[i];
-      if (w.length >= 5) {
-        const p = 1 + Math.floor(r() * (w.length - 1));
-        q[i] = w.slice(0, p) + w.slice(p + 1); // drop one letter (not the first)
-      }
-    }
-    const last = q[q.length - 1];
-    if (last.length > 4 && r() < 0.6) q[q.length - 1] = last.slice(0, 3 + Math.floor(r() * (last.length - 3)));
-    out.push(q.join(' '));
-  }
-  return out;
-}
-
-const FILTERS = ['installed_size_kb < 50000', 'priority = optional', 'section IN [libs, devel, utils, python, net]', 'NOT section = games AND installed_size_kb >= 100'];
-
-function indexDebian(docs: Record<string, any>[], settings: EngineSettings): { engine: Engine; batchMs: number[] } {
-  const engine = engineFactory.create(settings);
-  const batchMs: number[] = [];
-  for (let i = 0; i < docs.length; i += BATCH) batchMs.push(time(() => engine.addDocuments(docs.slice(i, i + BATCH), 'id'))[1]);
-  return { engine, batchMs };
-}
 
 function runQueries(engine: Engine, queries: string[]): Stats {
   const samples: number[] = [];
@@ -139,6 +80,10 @@ function geoBench(): void {
 function main(): void {
   const [docs, loadMs] = time(loadDebian);
   console.log(`loaded ${docs.length} debian packages in ${loadMs.toFixed(0)} ms; rss ${mb(process.memoryUsage().rss)}`);
+  if (onlyHybrid) {
+    hybridBench(docs.slice(0, Number(process.env.BENCH_HYBRID_DOCS ?? docs.length)), makeQueries(docs, 200));
+    return;
+  }
   const settings: EngineSettings = {
     ...DEFAULT_SETTINGS,
     searchableAttributes: ['name', 'summary', 'description', 'tags'],
@@ -180,6 +125,7 @@ function main(): void {
   console.log(`rss: ${mb(process.memoryUsage().rss)}`);
   geoBench();
   if (withLunr) lunrBench(docs, queries);
+  if (withHybrid) hybridBench(docs.slice(0, Number(process.env.BENCH_HYBRID_DOCS ?? docs.length)), queries);
 }
 
 main();

@@ -8,6 +8,8 @@ import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@
 import { STATUS_CODES } from 'node:http';
 import { GraphQLError, Kind, type DocumentNode } from 'graphql';
 import { postJson } from '../lib/http-client.js';
+import { observeSubgraphFetch } from '../lib/metrics.js';
+import type { Tracing } from '../lib/telemetry.js';
 import { encodeTenantContext, signEncodedTenant, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
 
 export interface GatewayContext {
@@ -71,6 +73,8 @@ export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     private audience: string,
     /** share identical in-flight queries (GATEWAY_SHARE_INFLIGHT); undefined: always send */
     private inFlight?: InFlight,
+    /** when tracing is on: a client span per fetch, its traceparent sent to the subgraph */
+    private tracing?: Tracing,
   ) {
     super({ url });
   }
@@ -93,11 +97,25 @@ export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     for (const [k, v] of headers) sent[k] = v;
     const encoded = (context as Partial<GatewayContext>).encodedTenant;
     if (encoded) sent[TENANT_HEADER] = signEncodedTenant(encoded, this.secret, { audience: this.audience, body });
-    const send = () => postJson(this.url, sent, body);
+    const send = () => (this.tracing ? this.tracing.client(`POST ${this.audience}`, { 'server.address': this.url, 'graphql.operation.name': request.operationName ?? '' }, () => this.timed(sent, body, true)) : this.timed(sent, body, false));
     const document = 'document' in options ? options.document : undefined;
     const tenant = (context as Partial<GatewayContext>).tenant;
     const res = this.inFlight && isQuery(document, request.query) ? await this.inFlight.run(`${tenantKey(tenant)}\n${body}`, send) : await send();
     return toGraphQLResponse(this.url, res);
+  }
+
+  /** One fetch, timed for gateway_subgraph_fetch_duration_seconds (lib/metrics.ts). */
+  private async timed(headers: Record<string, string>, body: string, traced: boolean): Promise<SubgraphAnswer> {
+    if (traced) this.tracing!.inject(headers);
+    const started = performance.now();
+    try {
+      const res = await postJson(this.url, headers, body);
+      observeSubgraphFetch(this.audience, String(res.status), performance.now() - started);
+      return res;
+    } catch (e) {
+      observeSubgraphFetch(this.audience, 'error', performance.now() - started);
+      throw e;
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 // The gateway: ApolloGateway on the static supergraph, authentication once at the edge, signed
 // tenant context to subgraphs, depth/cost limits, and graphql-ws subscriptions on the same port.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
@@ -12,7 +12,7 @@ import type { Config, SubgraphName } from '../lib/config.js';
 import { statusOf } from '../lib/errors.js';
 import './service-error-codes.js';
 import { createErrorFormatter } from '../lib/graphql-errors.js';
-import { handleGraphQL, listen, pathOf, sendJson } from '../lib/http.js';
+import { closeServer, handleGraphQL, listen, pathOf, sendJson } from '../lib/http.js';
 import type { Infra } from '../lib/infra.js';
 import type { Logger } from '../lib/logger.js';
 import { VERSION } from '../lib/version.js';
@@ -34,6 +34,9 @@ import { buildSubscriptionSchema, isSubscriptionOperation } from './subscription
 import { fullSchemaIntrospection, fullSdl } from './subscriptions/introspection.js';
 import { GRAPHIQL_STATIC, sendGraphiQL, sendGraphiQLAsset, wantsGraphiQL } from './graphiql.js';
 import { answerPreflight, originAllowedWithoutKey, requestOrigin, responseOriginAllowed, setCorsHeaders } from '../lib/cors.js';
+import { METRICS_PATH, sendMetrics, trackWebSockets } from '../lib/metrics.js';
+import { instrument, startTracing } from '../lib/telemetry.js';
+import { requestIdPlugin } from './request-id.js';
 
 export const SUPERGRAPH_PATH = resolve(import.meta.dirname, '..', 'schema', 'supergraph.graphql');
 
@@ -65,9 +68,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   let apiSchema: GraphQLSchema | undefined;
   let subSchema: GraphQLSchema | undefined;
   const inFlight = cfg.gatewayShareInFlight ? new InFlight() : undefined;
+  const tracing = await startTracing(cfg, 'gateway', log);
   const gateway = new ApolloGateway({
     supergraphSdl,
-    buildService: ({ name }) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, name, inFlight),
+    buildService: ({ name }) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, name, inFlight, tracing),
   });
 
   // The input policy (gateway/request-policy.ts, lib/input-policy.ts; docs/operations.md).
@@ -91,7 +95,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     formatError: withUnavailable(createErrorFormatter(log)),
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    plugins: [requestPolicyPlugin(() => apiSchema), limitsPlugin, fullSchemaIntrospection<GatewayContext>(() => subSchema)],
+    plugins: [requestPolicyPlugin(() => apiSchema), limitsPlugin, fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin],
     // parsing and validation are linear in the document's tokens: bounding them bounds the work
     parseOptions: { maxTokens },
   });
@@ -118,6 +122,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
 
   const server = createServer((req, res) => {
     const path = pathOf(req);
+    if (path === METRICS_PATH) return void sendMetrics(req, res, cfg.metricsToken).catch((e) => log.error('metrics failed', { err: e }));
+    instrument('gateway', tracing, req, res, () => serve(req, res, path));
+  });
+  const serve = (req: IncomingMessage, res: ServerResponse, path: string): void => {
     if (answerPreflight(req, res, cfg.corsOrigins)) return;
     const origin = requestOrigin(req);
     if (path === '/graphql' && wantsGraphiQL(req, new URL(req.url ?? '/', 'http://x'))) return sendGraphiQL(req, res);
@@ -167,11 +175,12 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
       return;
     }
     sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'ROUTE_NOT_FOUND', status: 404 } }] });
-  });
+  };
   server.keepAliveTimeout = 65_000;
   answerClientErrorsWithJson(server);
 
   const wss = new WebSocketServer({ server, path: '/graphql' });
+  const untrackSockets = trackWebSockets('gateway', () => wss.clients.size);
   const ws = useServer<Record<string, unknown>, { tenant?: GatewayContext['tenant']; forget?: () => void }>(
     {
       schema: () => subSchema!,
@@ -231,13 +240,15 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     keys,
     async stop() {
       clearInterval(flush);
+      untrackSockets();
       await invalidations.stop();
       await infra.usage.drain().then((u) => platform.recordUsage(u)).catch(() => undefined);
+      // HTTP requests in flight are answered; WebSocket clients are told the server is going away (1001)
+      const drained = closeServer(server, cfg.shutdownGraceMs);
       await ws.dispose();
-      const closed = new Promise<void>((r) => server.close(() => r()));
-      server.closeAllConnections();
-      await closed;
+      await drained;
       await apollo.stop();
+      await tracing?.shutdown().catch(() => undefined);
     },
   };
 }

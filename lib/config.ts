@@ -36,6 +36,8 @@ export interface Config {
   /** TRUSTED_PROXIES: CIDRs whose X-Forwarded-For is believed (empty: none; the socket peer is the client) */
   trustedProxies: string[];
   apiKeyCacheTtlMs: number;
+  /** SIGTERM: how long each server waits for its in-flight requests before cutting them (docs/operations.md) */
+  shutdownGraceMs: number;
   /** GATEWAY_SHARE_INFLIGHT=0 turns off the sharing of identical in-flight subgraph queries (gateway/data-source.ts) */
   gatewayShareInFlight: boolean;
   maxQueryDepth: number;
@@ -71,6 +73,10 @@ export interface Config {
   mailDkimPublicKey?: string;
   /** CORS_ORIGINS: browser origins allowed for JWT and anonymous requests (lib/cors.ts); API-key requests follow the key's and app's allowed_origins */
   corsOrigins: string[];
+  /** METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>` (lib/metrics.ts) */
+  metricsToken?: string;
+  /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces: where traces go (lib/telemetry.ts); unset: no tracing */
+  otlpTracesUrl?: string;
 }
 
 export const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me';
@@ -247,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // derived from the JWT secret so that separately started processes still agree.
     internalSecret: env.INTERNAL_SECRET || `internal:${jwtSecret}`,
     apiKeyCacheTtlMs: envInt(env, 'API_KEY_CACHE_TTL_MS', 30_000),
+    shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 10_000),
     gatewayShareInFlight: env.GATEWAY_SHARE_INFLIGHT !== '0' && env.GATEWAY_SHARE_INFLIGHT !== 'false',
     maxQueryDepth: envInt(env, 'MAX_QUERY_DEPTH', 12),
     maxQueryCost: envInt(env, 'MAX_QUERY_COST', 5000),
@@ -270,7 +277,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryBaseMs: envInt(env, 'WEBHOOK_RETRY_BASE_MS', 10_000),
     webhookMaxAttempts: envInt(env, 'WEBHOOK_MAX_ATTEMPTS', 8),
     corsOrigins: corsOriginList(env, 'CORS_ORIGINS'),
+    metricsToken: env.METRICS_TOKEN?.trim() || undefined,
+    otlpTracesUrl: url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', ['http:', 'https:']) ?? otlpBase(url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:'])),
   };
+}
+
+/** OTLP/HTTP's signal path under a base endpoint (the OpenTelemetry environment variable rules). */
+function otlpBase(base: string | undefined): string | undefined {
+  return base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
 }
 
 /** A 32-byte key written as 64 hex digits or as base64 (standard or URL-safe). */

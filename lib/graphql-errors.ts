@@ -60,6 +60,15 @@ export function createErrorFormatter(log: Logger) {
         },
       };
     }
+    // the database unreachable or restarting: a clear 503 the client may retry, not INTERNAL
+    if (databaseUnavailable(original)) {
+      log.warn('database unavailable', { err: original, path: formatted.path });
+      return {
+        message: 'The database is unavailable; retry shortly',
+        path: formatted.path,
+        extensions: { code: 'SERVICE_UNAVAILABLE', status: 503, meta: { retryAfterMs: DATABASE_RETRY_AFTER_MS } },
+      };
+    }
     // type-graphql argument validation
     if (original && (original as Error).name === 'ArgumentValidationError') {
       return { message: (original as Error).message, path: formatted.path, extensions: { code: 'VALIDATION_FAILED', status: 422 } };
@@ -67,6 +76,28 @@ export function createErrorFormatter(log: Logger) {
     log.error('unexpected error', { err: original, path: formatted.path });
     return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL', status: 500 } };
   };
+}
+
+/** What a client is told to wait when the database is unavailable (Retry-After at the REST edge). */
+export const DATABASE_RETRY_AFTER_MS = 2000;
+
+/** Connection-level codes: the network (Node), and PostgreSQL's connection-exception class 08, shutdown and start-up 57P0x, too many connections 53300. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
+
+/**
+ * Whether an error means the database cannot be reached now (down, restarting, out of connections),
+ * as pg raises it or MikroORM wraps it (DriverException keeps `code`), anywhere in its cause chain.
+ */
+export function databaseUnavailable(e: unknown): boolean {
+  for (let cur = e, depth = 0; cur && typeof cur === 'object' && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+    const name = (cur as Error).name;
+    const message = (cur as Error).message ?? '';
+    if (name === 'ConnectionException') return true;
+    if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(message)) return true;
+  }
+  return false;
 }
 
 /** "Variable "$input" got invalid value ... at "input.price"" → input.price */

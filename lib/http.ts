@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse, Server } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import { ConfigError } from './config.js';
 import { DomainError } from './errors.js';
+import { labelRoute } from './metrics.js';
 
 /** What an edge (the gateway) checks of a GraphQL HTTP request before Apollo sees it (lib/input-policy.ts). */
 export interface GraphQLEdgePolicy {
@@ -86,6 +87,7 @@ export async function handleGraphQL<C extends BaseContext>(
       return sendJson(res, 400, { errors: [{ message: 'Malformed JSON body', extensions: { code: 'INVALID_JSON', status: 400 } }] });
     }
   }
+  labelRoute(req, graphqlOperationLabel(body, req.url));
   const headers = new HeaderMap();
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
   const url = req.url ?? '/';
@@ -115,6 +117,30 @@ export async function handleGraphQL<C extends BaseContext>(
   }
   for await (const chunk of response.body.asyncIterator) res.write(chunk);
   res.end();
+}
+
+/** The operation name a GraphQL request gives (body or query string), for its metrics and trace. */
+function graphqlOperationLabel(body: unknown, url: string | undefined): string {
+  const fromBody = body && typeof body === 'object' ? (body as { operationName?: unknown }).operationName : undefined;
+  const name = typeof fromBody === 'string' ? fromBody : url?.includes('operationName=') ? new URL(url, 'http://x').searchParams.get('operationName') : undefined;
+  return name ? `graphql ${name}` : 'graphql (anonymous)';
+}
+
+/**
+ * Stop a server gracefully: no new connections, idle keep-alive connections closed at once, requests
+ * in flight answered (Node closes their connections after the response), and whatever is still
+ * open after `graceMs` cut. Resolves when the server has closed.
+ */
+export async function closeServer(server: Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((r) => server.close(() => r()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+  timer.unref();
+  try {
+    await closed;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** listen() that turns EADDRINUSE into one clear line naming the variable. */

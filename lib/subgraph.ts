@@ -2,7 +2,7 @@
 // node:http with a per-request context (verified tenant, EntityManager fork with the tenant filter
 // set, DataLoaders, logger, pub/sub). Each subgraph's index.ts is a SubgraphDefinition.
 import 'reflect-metadata';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { GraphQLScalarType, parse, type GraphQLSchema } from 'graphql';
 import { ApolloServer } from '@apollo/server';
@@ -16,7 +16,9 @@ import type { Config, SubgraphName } from './config.js';
 import { DomainError, toGraphQLError, type ErrorDef } from './errors.js';
 import type { EventTypes } from './events.js';
 import { createErrorFormatter } from './graphql-errors.js';
-import { handleGraphQL, listen, pathOf, sendJson } from './http.js';
+import { closeServer, handleGraphQL, listen, pathOf, sendJson } from './http.js';
+import { METRICS_PATH, sendMetrics, trackPool, type PoolStats } from './metrics.js';
+import { instrument, startTracing } from './telemetry.js';
 import type { Logger } from './logger.js';
 import type { PubSub } from './pubsub.js';
 import { SECRET_KEY, TENANT_HEADER, verifyTenantContext, type TenantContext } from './tenant.js';
@@ -176,6 +178,8 @@ export async function startSubgraph(
   const orm = await createOrm({ url: opts.dbUrl, schema: def.dbSchema, entities: def.entities, migrations: def.migrations, filters: def.filters });
   const applied = await migrate(orm, def.dbSchema);
   if (applied.length) log.info('migrations applied', { applied });
+  const untrackPool = trackPool(def.name, (await orm.em.getConnection().getNativeClient()) as unknown as PoolStats);
+  const tracing = await startTracing(cfg, def.name, log);
   const schema = await buildFederatedSchema(def);
   const apollo = new ApolloServer<SubgraphContext>({
     schema,
@@ -207,6 +211,10 @@ export async function startSubgraph(
 
   const server = createServer((req, res) => {
     const path = pathOf(req);
+    if (path === METRICS_PATH) return void sendMetrics(req, res, cfg.metricsToken).catch((e) => log.error('metrics failed', { err: e }));
+    instrument(def.name, tracing, req, res, () => serve(req, res, path));
+  });
+  const serve = (req: IncomingMessage, res: ServerResponse, path: string): void => {
     if (path === '/graphql') {
       handleGraphQL(apollo, req, res, (raw) => context(req.headers, raw)).catch((e) => {
         log.error('request failed', { err: e });
@@ -227,7 +235,7 @@ export async function startSubgraph(
       return;
     }
     sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'ROUTE_NOT_FOUND', status: 404 } }] });
-  });
+  };
   server.keepAliveTimeout = 65_000;
   const variable = `${def.name.toUpperCase()}_PORT`;
   const stopWorkers = async () => {
@@ -250,12 +258,12 @@ export async function startSubgraph(
     orm,
     server,
     async stop() {
-      const closed = new Promise<void>((r) => server.close(() => r()));
-      server.closeAllConnections();
-      await closed;
+      await closeServer(server, cfg.shutdownGraceMs);
       await stopWorkers();
       await apollo.stop();
+      untrackPool();
       await orm.close();
+      await tracing?.shutdown().catch(() => undefined);
     },
   };
 }

@@ -34,6 +34,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { FreeFormTree } from './jsonapi.js';
+import { withJsonShape } from './json-shapes.js';
 import { restName } from './naming.js';
 import type { Operation } from './operations.js';
 import type { AttrField, AttrFields, AttrSpec, ResolvedBody, Route } from './types.js';
@@ -49,7 +50,7 @@ const SCALARS: Record<string, AttrSpec> = {
   Boolean: { kind: 'scalar', type: 'boolean' },
   DateTimeISO: { kind: 'scalar', type: 'string', format: 'date-time' },
   JSON: { kind: 'json' },
-  JSONObject: { kind: 'json' },
+  JSONObject: { kind: 'json', schema: { type: 'object', additionalProperties: true } },
 };
 
 function scalarSpec(name: string, where: string): AttrSpec {
@@ -75,7 +76,7 @@ export function specOf(type: GraphQLType, where: string, nested: 'structured' | 
   if (isScalarType(t)) return scalarSpec(t.name, where);
   if (isEnumType(t)) return { kind: 'scalar', type: 'string', enum: t.getValues().map((v) => v.name) };
   if (isInputObjectType(t) || isObjectType(t) || isInterfaceType(t)) {
-    if (nested === 'json') return { kind: 'json' };
+    if (nested === 'json') return { kind: 'json', schema: { type: 'object', additionalProperties: true } };
     if (seen.includes(t.name)) throw new Error(`${where}: ${t.name} contains itself; a REST body cannot describe it`);
     return { kind: 'object', fields: fieldsOfType(t, where, nested, [...seen, t.name]) };
   }
@@ -88,7 +89,7 @@ export function fieldsOfType(t: Composite, where: string, nested: 'structured' |
   for (const f of Object.values(t.getFields())) {
     if (inaccessible(f)) continue;
     const required = isInputObjectType(t) && isNonNullType(f.type) && (f as GraphQLInputField).defaultValue === undefined;
-    out[restName(f.name)] = field(f.name, specOf(f.type, `${where}.${f.name}`, nested, seen), required, f.description);
+    out[restName(f.name)] = field(f.name, withJsonShape(specOf(f.type, `${where}.${f.name}`, nested, seen), `${t.name}.${f.name}`), required, f.description);
   }
   return out;
 }
@@ -102,6 +103,17 @@ export function operationOf(doc: DocumentNode): OperationDefinitionNode {
   const op = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   if (!op) throw new Error('no operation in the document');
   return op;
+}
+
+/** `Mutation.deleteIndexDocuments(documentIds:)`: the root field argument the variable is passed to. */
+function argCoordinate(op: OperationDefinitionNode, variable: string): string {
+  const root = op.operation === 'mutation' ? 'Mutation' : op.operation === 'subscription' ? 'Subscription' : 'Query';
+  for (const s of op.selectionSet.selections) {
+    if (s.kind !== Kind.FIELD) continue;
+    const arg = s.arguments?.find((a) => a.value.kind === Kind.VARIABLE && a.value.name.value === variable);
+    if (arg) return `${root}.${s.name.value}(${arg.name.value}:)`;
+  }
+  return `${root}.?(${variable}:)`;
 }
 
 /** A route's BodySpec resolved against its operation's variables and the schema. */
@@ -128,7 +140,8 @@ export function resolveBody(route: Route, op: OperationDefinitionNode, schema: G
     const fields: AttrFields = {};
     for (const name of b.args) {
       const { t, required } = varType(name);
-      fields[restName(name)] = field(name, specOf(t, `${where} $${name}`), required || !!b.required?.includes(restName(name)));
+      const spec = withJsonShape(specOf(t, `${where} $${name}`), argCoordinate(op, name));
+      fields[restName(name)] = field(name, spec, required || !!b.required?.includes(restName(name)));
     }
     const unknown = (b.required ?? []).filter((n) => !fields[n]);
     if (unknown.length) throw new Error(`${where}: required names ${unknown.join(', ')}, not among the args`);
@@ -144,7 +157,7 @@ export function resolveBody(route: Route, op: OperationDefinitionNode, schema: G
 // ---------------------------------------------------------------------------------------------
 // The operation's result, typed
 
-interface Walk {
+export interface Walk {
   schema: GraphQLSchema;
   fragments: Map<string, FragmentDefinitionNode>;
 }
@@ -152,7 +165,7 @@ interface Walk {
 type FieldVisitor = (key: string, def: GraphQLField<unknown, unknown>, selection: SelectionSetNode | undefined) => void;
 
 /** Every field selected on `parent` (through fragments and inline fragments), with its definition. */
-function eachField(w: Walk, set: SelectionSetNode, parent: GraphQLNamedType, visit: FieldVisitor): void {
+export function eachField(w: Walk, set: SelectionSetNode, parent: GraphQLNamedType, visit: FieldVisitor): void {
   for (const s of set.selections) {
     if (s.kind === Kind.FIELD) {
       if (s.name.value === '__typename' || !(isObjectType(parent) || isInterfaceType(parent))) continue;
@@ -167,7 +180,7 @@ function eachField(w: Walk, set: SelectionSetNode, parent: GraphQLNamedType, vis
   }
 }
 
-function walkOf(doc: DocumentNode, schema: GraphQLSchema): { w: Walk; op: OperationDefinitionNode; root: GraphQLObjectType } {
+export function walkOf(doc: DocumentNode, schema: GraphQLSchema): { w: Walk; op: OperationDefinitionNode; root: GraphQLObjectType } {
   const fragments = new Map(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
   const op = operationOf(doc);
   const root = op.operation === 'mutation' ? schema.getMutationType() : op.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
@@ -195,13 +208,18 @@ export function freeFormTree(doc: DocumentNode, schema: GraphQLSchema): FreeForm
   return build(op.selectionSet, root);
 }
 
-function outputSchema(w: Walk, type: GraphQLType, sub: SelectionSetNode | undefined): JsonSchema {
+function outputSchema(w: Walk, type: GraphQLType, sub: SelectionSetNode | undefined, coordinate: string): JsonSchema {
   const t = getNullableType(type);
-  if (isListType(t)) return { type: 'array', items: outputSchema(w, t.ofType, sub) };
+  if (isListType(t)) return { type: 'array', items: outputSchema(w, t.ofType, sub, coordinate) };
   const named = getNamedType(t);
   if (sub) return selectionSchema(w, sub, named);
+  return leafSchema(named, coordinate);
+}
+
+/** The JSON schema of a scalar or enum field's value (`coordinate`: Type.field, for json-shapes.ts). */
+export function leafSchema(named: GraphQLNamedType, coordinate: string): JsonSchema {
   if (isEnumType(named)) return { type: 'string', enum: named.getValues().map((v) => v.name) };
-  return attrSchema(scalarSpec(named.name, named.name));
+  return attrSchema(withJsonShape(scalarSpec(named.name, named.name), coordinate));
 }
 
 function selectionSchema(w: Walk, set: SelectionSetNode, parent: GraphQLNamedType, skipId = false): JsonSchema {
@@ -210,7 +228,7 @@ function selectionSchema(w: Walk, set: SelectionSetNode, parent: GraphQLNamedTyp
   eachField(w, set, parent, (key, def, sub) => {
     if (skipId && key === 'id') return;
     const name = restName(key);
-    properties[name] = { ...outputSchema(w, def.type, sub), ...(def.description ? { description: def.description } : {}) };
+    properties[name] = { ...outputSchema(w, def.type, sub, `${parent.name}.${def.name}`), ...(def.description ? { description: def.description } : {}) };
     if (isNonNullType(def.type)) required.push(name);
   });
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
@@ -241,7 +259,7 @@ export function attributesSchema(doc: DocumentNode, schema: GraphQLSchema): Json
 export function attrSchema(spec: AttrSpec): JsonSchema {
   switch (spec.kind) {
     case 'json':
-      return { description: 'free-form JSON; keys kept as given' };
+      return { description: 'free-form JSON; keys kept as given', ...(spec.schema ?? {}) };
     case 'list':
       return { type: 'array', items: attrSchema(spec.items) };
     case 'object':

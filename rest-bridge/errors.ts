@@ -14,6 +14,8 @@ export interface RestError {
   status: number;
   message: string;
   parameter?: string;
+  /** JSON:API `source.pointer` (`/data/attributes/price/amount`) when `parameter` names a body member */
+  pointer?: string;
 }
 
 export interface GraphQLErrorLike {
@@ -121,9 +123,34 @@ function listShape(service: Service, errors: readonly RestError[]) {
       code: codeFor(service, e.code),
       title: titleFor(e),
       detail: e.message,
-      ...(e.parameter ? { source: { parameter: e.parameter } } : {}),
+      ...(e.parameter ? { source: { parameter: e.parameter, ...(e.pointer ? { pointer: e.pointer } : {}) } } : {}),
     })),
   };
+}
+
+/**
+ * The JSON:API pointer of a body member named the way errors name it: `data.type` → `/data/type`,
+ * `price.amount` → `/data/attributes/price/amount` (`/data/price/amount` for bodies written under
+ * `data`), `documents[3].id` → `/data/attributes/documents/3/id`; undefined when `attributes` (the
+ * route's body attributes) has no member of that name (a query or path parameter).
+ */
+export function bodyPointer(parameter: string, attributes: readonly string[], inData = false): string | undefined {
+  const segments = parameter.split(/\.|\[(\d+)\]/).filter((s) => s !== undefined && s !== '');
+  if (segments[0] === 'data') return `/${segments.map(escapePointer).join('/')}`;
+  if (!attributes.includes(segments[0])) return undefined;
+  return `/data${inData ? '' : '/attributes'}/${segments.map(escapePointer).join('/')}`;
+}
+
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * An error body with the request's id (X-Request-Id), to quote when reporting a problem: the
+ * platform's flat body gets `request_id` beside `error`; list bodies (and AI's single-object body)
+ * a top-level JSON:API `meta: { request_id }`.
+ */
+export function withRequestId(body: unknown, requestId: string): unknown {
+  if (!isPlainObject(body)) return body;
+  return typeof body.error === 'string' ? { ...body, request_id: requestId } : { ...body, meta: { request_id: requestId } };
 }
 
 /** The documented body (and status) of `errors` for a route of `service`. */

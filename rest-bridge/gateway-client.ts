@@ -9,8 +9,10 @@ import type { GraphQLErrorLike } from './errors.js';
 import type { Operation } from './operations.js';
 import { CLIENT_ADDRESS_HEADER, signClientAddress } from '../lib/client-address.js';
 import { normaliseIp } from '../lib/ip-list.js';
+import type { Tracing } from '../lib/telemetry.js';
 
-const FORWARDED_REQUEST_HEADERS = ['authorization', 'x-app-id', 'x-api-key', 'x-platform', 'origin', 'x-request-id'] as const;
+// traceparent/tracestate: a client's trace continues at the gateway (replaced by the bridge's own span when tracing is on)
+const FORWARDED_REQUEST_HEADERS = ['authorization', 'x-app-id', 'x-api-key', 'x-platform', 'origin', 'x-request-id', 'traceparent', 'tracestate'] as const;
 /** gateway response headers a REST client should see (rate limiting) */
 export const FORWARDED_RESPONSE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'access-control-allow-origin'] as const;
 
@@ -42,6 +44,8 @@ export class GatewayClient {
     private readonly timeoutMs = 30_000,
     /** INTERNAL_SECRET: signs the client address for the gateway */
     private readonly internalSecret?: string,
+    /** when tracing is on: the gateway call continues the bridge's server span (lib/telemetry.ts) */
+    private readonly tracing?: Tracing,
   ) {
     this.baseUrl = url.replace(/\/graphql\/?$/, '');
   }
@@ -56,6 +60,7 @@ export class GatewayClient {
     headers['x-request-id'] = caller.requestId;
     const ip = normaliseIp(caller.clientIp);
     if (ip && this.internalSecret) headers[CLIENT_ADDRESS_HEADER] = signClientAddress(ip, this.internalSecret);
+    this.tracing?.inject(headers);
 
     let res: JsonResponse;
     try {

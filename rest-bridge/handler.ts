@@ -9,9 +9,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '../lib/errors.js';
 import { BodyTooLargeError, MiB, pathOf, readBody, sendJson } from '../lib/http.js';
+import { labelRoute } from '../lib/metrics.js';
 import type { Logger } from '../lib/logger.js';
 import type { ObjectStore } from '../lib/object-store.js';
-import { fromDomainError, fromGraphQLError, INTERNAL, isBridgeFault, renderErrors, restError, type RestError } from './errors.js';
+import { bodyPointer, fromDomainError, fromGraphQLError, INTERNAL, isBridgeFault, renderErrors, restError, withRequestId, type RestError } from './errors.js';
 import type { GatewayClient } from './gateway-client.js';
 import { basicHealth, detailedHealth, readiness, VERSION, type HealthAnswer } from './health.js';
 import type { GraphQLSchema } from 'graphql';
@@ -21,6 +22,7 @@ import { markFreeForm, parseEnvelope, toGraphQLInput } from './jsonapi.js';
 import { checkEndpointLimit } from './endpoint-limits.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import { buildOpenApi } from './openapi.js';
+import { DOCS_PATH, sendDocs } from './docs-page.js';
 import { checkPathParams, checkQueryString, parseCheckedJson } from '../lib/input-policy.js';
 import type { Operation } from './operations.js';
 import { parseQuery } from './query.js';
@@ -53,6 +55,8 @@ export interface HandlerDeps {
   proxies?: ClientAddressResolver;
   /** CORS_ORIGINS: browser origins allowed for JWT and anonymous requests (lib/cors.ts) */
   corsOrigins?: readonly string[];
+  /** PUBLIC_URL, listed in the OpenAPI document's servers */
+  publicUrl?: string;
 }
 
 /** Which service's error shape a path gets when no route matched it. */
@@ -83,6 +87,10 @@ export function credentialsPresent(mode: AuthMode, authorization: string | undef
 
 const JSON_TYPE = /^application\/(json|[\w.+-]+\+json)\s*(;|$)/i;
 
+/** JSON:API's media type: answered to clients that ask for it (Accept), application/json otherwise. */
+const JSON_API_TYPE = 'application/vnd.api+json';
+const answerType = (req: IncomingMessage): Record<string, string> => (/\bapplication\/vnd\.api\+json\b/i.test(req.headers.accept ?? '') ? { 'content-type': JSON_API_TYPE } : {});
+
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { gateway, operations } = deps;
   const startedAt = deps.startedAt ?? Date.now();
@@ -93,16 +101,20 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     if (r.upload && (!deps.objects || !deps.uploadSecret || !r.path.includes('/:token'))) throw new Error(`route ${r.method} ${r.path}: an upload route needs a :token path parameter, an object store and the upload secret`);
     if (r.multipart && (!deps.objects || !deps.uploadSecret || !operations.has(r.multipart.grant.operation))) throw new Error(`route ${r.method} ${r.path}: a multipart route needs its grant operation ${r.multipart.grant.operation}, an object store and the upload secret`);
   }
-  const derived = deriveRoutes(deps.routes, operations, deps.schema ?? loadApiSchema());
-  const openapi = buildOpenApi(deps.routes, derived, { version: VERSION });
+  const schema = deps.schema ?? loadApiSchema();
+  const derived = deriveRoutes(deps.routes, operations, schema);
+  // built on first request: examples render every route (a few ms), which start-up need not wait for
+  let openapi: Record<string, unknown> | undefined;
+  const openapiDoc = () => (openapi ??= buildOpenApi(deps.routes, derived, { version: VERSION, serverUrl: deps.publicUrl, examples: { operations, schema } }));
   const entries: Entry[] = [
     ...deps.routes.map((route): Entry => ({ kind: 'route', method: route.method, path: route.path, route })),
     { kind: 'builtin', method: 'GET', path: '/health', answer: basicHealth },
     { kind: 'builtin', method: 'GET', path: '/health/ready', answer: () => readiness(gateway) },
     { kind: 'builtin', method: 'GET', path: '/health/detailed', answer: () => detailedHealth(gateway, startedAt) },
-    { kind: 'builtin', method: 'GET', path: '/openapi.json', answer: () => ({ status: 200, body: openapi }) },
+    { kind: 'builtin', method: 'GET', path: '/openapi.json', answer: () => ({ status: 200, body: openapiDoc() }) },
   ];
   const router = compileRouter(entries);
+  const selfOf = selfLinks(deps.routes);
 
   return async (req, res) => {
     const began = performance.now();
@@ -117,11 +129,18 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     const url = req.url ?? '/';
     const path = pathOf(req);
     const log = deps.log.child({ requestId });
+    if (path === '/' || path.startsWith(DOCS_PATH)) {
+      labelRoute(req, DOCS_PATH);
+      if (await sendDocs(req, res, path)) return;
+    }
     let service: Service = serviceForPath(path);
+    /** the matched route's body attributes, for the pointers of errors naming them */
+    let bodyOf: { attributes: string[]; inData: boolean } | undefined;
 
     const fail = (errors: RestError[], headers: Record<string, string> = {}) => {
-      const { status, body } = renderErrors(service, errors);
-      if (!res.headersSent) sendJson(res, status, body, headers);
+      const located = bodyOf ? errors.map((e) => (e.parameter ? { ...e, pointer: bodyPointer(e.parameter, bodyOf!.attributes, bodyOf!.inData) } : e)) : errors;
+      const { status, body } = renderErrors(service, located);
+      if (!res.headersSent) sendJson(res, status, withRequestId(body, requestId), { ...headers, ...answerType(req) });
       else res.end();
     };
 
@@ -141,6 +160,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         return fail([restError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allow}`)], { allow });
       }
       const entry = m.entry;
+      labelRoute(req, entry.path);
       if (entry.kind === 'builtin') {
         req.resume();
         setCorsHeaders(res, origin, true); // health and the reference are public
@@ -151,6 +171,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       const route = entry.route;
       const shape = derived.get(route)!;
       service = route.service;
+      if (shape.body) bodyOf = { attributes: Object.keys(shape.body.fields), inData: !!route.body?.inData };
       if (!credentialsPresent(route.auth, header(req, 'authorization'), header(req, 'x-api-key'))) {
         req.resume();
         return fail([restError('UNAUTHENTICATED', MISSING_CREDENTIALS[route.auth as Exclude<AuthMode, 'none'>])]);
@@ -203,7 +224,9 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         return;
       }
       const doc = route.result(outcome.data, input);
-      sendJson(res, route.statusOf?.(outcome.data) ?? route.status, doc, { ...outcome.headers, ...limit.headers });
+      const status = route.statusOf?.(outcome.data) ?? route.status;
+      const location = status === 201 ? selfOf(route, m.params, doc) : undefined;
+      sendJson(res, status, doc, { ...outcome.headers, ...limit.headers, ...answerType(req), ...(location ? { location } : {}) });
     } catch (e) {
       if (e instanceof DomainError) return fail([fromDomainError(e)]);
       // A client that hung up mid-body is not a server fault: nothing to answer, nothing to alarm about.
@@ -213,6 +236,30 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     } finally {
       log.debug('request', { method, path, status: res.statusCode, ms: Math.round(performance.now() - began) });
     }
+  };
+}
+
+/**
+ * Where a created resource can be read: the GET route one segment below the create route
+ * (`POST /v1/products` → `GET /v1/products/:id`), its last parameter being the resource's
+ * attribute of that name when it has one (`/accounts/:url_id`), else its id. Routes without such a
+ * GET (api_keys, whose key must never travel in a URL) get no Location.
+ */
+function selfLinks(routes: readonly Route[]): (route: Route, params: Record<string, string>, doc: { data: unknown }) => string | undefined {
+  const templates = new Map<Route, { path: string; param: string }>();
+  for (const r of routes) {
+    if (r.method === 'GET' || r.list) continue;
+    const below = new RegExp(`^${r.path.replace(/:\w+/g, ':\\w+')}/:(\\w+)$`);
+    const get = routes.find((g) => g.method === 'GET' && g.service === r.service && below.test(g.path));
+    if (get) templates.set(r, { path: get.path, param: below.exec(get.path)![1] });
+  }
+  return (route, params, doc) => {
+    const t = templates.get(route);
+    const data = doc.data as { id?: unknown; attributes?: Record<string, unknown> } | undefined;
+    if (!t || !data || Array.isArray(data) || data.id === undefined) return undefined;
+    const value = typeof data.attributes?.[t.param] === 'string' ? (data.attributes[t.param] as string) : String(data.id);
+    const prefix = route.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
+    return `${prefix}/${encodeURIComponent(value)}`;
   };
 }
 

@@ -21,9 +21,18 @@ export function snakeCase(s: string): string {
     .toLowerCase();
 }
 
+/** Names converted so far: every response converts the same few hundred field names again and again. */
+const restNames = new Map<string, string>();
+const REST_NAMES_CACHED = 10_000;
+
 /** `compareAt` → `compare_at` (or the spec's name from REST_NAME_EXCEPTIONS). */
 export function restName(graphqlName: string): string {
-  return REST_NAME_EXCEPTIONS[graphqlName] ?? snakeCase(graphqlName);
+  let name = restNames.get(graphqlName);
+  if (name === undefined) {
+    name = REST_NAME_EXCEPTIONS[graphqlName] ?? snakeCase(graphqlName);
+    if (restNames.size < REST_NAMES_CACHED) restNames.set(graphqlName, name);
+  }
+  return name;
 }
 
 /** `compare_at` → `compareAt`; the inverse of restName for every name restName produces. */

@@ -1,7 +1,15 @@
-// OpenAPI 3.1 generated from the route table (served at GET /openapi.json), so the document can
-// never list a path the bridge does not serve, or miss one it does.
-// Request and response attributes are derived from the GraphQL input and output types (derive.ts).
+// OpenAPI 3.1 generated from the route table (served at GET /openapi.json, rendered at GET /docs), so
+// the document can never list a path the bridge does not serve, or miss one it does. Nothing in it
+// is written per route: request and response attributes are derived from the GraphQL input and
+// output types (derive.ts), the error responses from the error-code registry and the service's
+// error renderer (errors.ts), the examples from the route's own rendering of sample data
+// (openapi-examples.ts).
+import type { GraphQLSchema } from 'graphql';
+import { registeredErrors } from '../lib/errors.js';
 import { fieldsSchema, type DerivedRoute, type JsonSchema } from './derive.js';
+import { codeFor, renderErrors, restError, withRequestId } from './errors.js';
+import { exampleOf, renderedResponse } from './openapi-examples.js';
+import type { Operation } from './operations.js';
 import type { AuthMode, Route, Service } from './types.js';
 
 type Schema = JsonSchema;
@@ -12,6 +20,9 @@ const ERROR_SCHEMA: Record<Service, string> = {
   search: '#/components/schemas/JsonApiErrors',
   ai: '#/components/schemas/AiError',
 };
+
+/** The subgraph whose registered codes a service's routes answer (besides the kernel's). */
+const OWNER: Record<Service, string> = { platform: 'platform', products: 'catalog', search: 'search', ai: 'ai' };
 
 const SECURITY: Record<AuthMode, Record<string, string[]>[]> = {
   'jwt+platform': [{ bearerJwt: [], platformHeader: [] }],
@@ -28,6 +39,49 @@ export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
 }
 
+const pathParamsOf = (path: string) => [...path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]);
+
+/**
+ * The error statuses a route can answer, from what it does: every route can fail (500) or find a
+ * dependency down (503); credentials bring 401, 403 and 429; a body brings 400, 409 (data.type),
+ * 413, 415 and 422; path parameters 404; writes 409 (conflicts); query parameters 400.
+ */
+export function errorStatuses(route: Route): number[] {
+  const s = new Set([500, 503]);
+  if (route.auth !== 'none') [401, 403, 429].forEach((x) => s.add(x));
+  if (route.rateLimit) s.add(429);
+  if (route.body || route.multipart || route.upload) [400, 409, 413, 415, 422].forEach((x) => s.add(x));
+  if (pathParamsOf(route.path).length) s.add(404);
+  if (route.method !== 'GET') s.add(409);
+  if (route.query?.length) s.add(400);
+  if (route.upload) [403, 404, 410].forEach((x) => s.add(x));
+  return [...s].sort((a, b) => a - b);
+}
+
+const REQUEST_META = { type: 'object', properties: { request_id: { type: 'string', description: 'the X-Request-Id of the request' } } };
+
+/** `products_404`: the name of a service's error response for one status in components.responses. */
+const errorResponseName = (service: Service, status: number) => `${service}_${status}`;
+
+/** One response per service and status some route answers: the codes it may carry, each with its rendered body as an example. */
+function errorResponses(used: ReadonlyMap<Service, ReadonlySet<number>>): Record<string, Schema> {
+  const out: Record<string, Schema> = {};
+  const all = [...registeredErrors()].sort(([a], [b]) => a.localeCompare(b));
+  for (const [service, statuses] of used) {
+    for (const status of [...statuses].sort((a, b) => a - b)) {
+      const codes = all.filter(([, d]) => d.status === status && (d.owner === 'kernel' || d.owner === OWNER[service]));
+      const examples: Record<string, Schema> = {};
+      for (const [code, d] of codes) examples[code] = { summary: d.title, value: withRequestId(renderErrors(service, [restError(code, d.title)]).body, '0b5e2c7a-4f1d-4e8a-9c3b-7d2f6a1e5b90') };
+      const listed = codes.map(([code, d]) => `\`${codeFor(service, code)}\` (${d.title})`).join(', ');
+      out[errorResponseName(service, status)] = {
+        description: codes.length ? `One of: ${listed}` : `HTTP ${status}`,
+        content: { 'application/json': { schema: { $ref: ERROR_SCHEMA[service] }, ...(codes.length ? { examples } : {}) } },
+      };
+    }
+  }
+  return out;
+}
+
 function documentSchema(type: string, list: boolean, attributes: Schema): Schema {
   const res = {
     type: 'object',
@@ -37,29 +91,39 @@ function documentSchema(type: string, list: boolean, attributes: Schema): Schema
   return {
     type: 'object',
     required: ['data'],
-    properties: { data: list ? { type: 'array', items: res } : res, meta: { type: 'object' } },
+    properties: { data: list ? { type: 'array', items: res } : res, meta: { type: 'object', additionalProperties: true } },
   };
 }
 
-function operationOf(route: Route, derived: DerivedRoute): Schema {
-  const params = [...route.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+/** What the examples are rendered from; without it the document has schema-read examples only. */
+export interface ExampleSources {
+  operations: ReadonlyMap<string, Operation>;
+  schema: GraphQLSchema;
+}
+
+function operationOf(route: Route, derived: DerivedRoute, sources: ExampleSources | undefined): Schema {
+  const params = pathParamsOf(route.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' }, example: `${name}_example` }));
   const query = (route.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, schema: { type: q.type }, ...(q.description ? { description: q.description } : {}) }));
-  const error = { description: 'error', content: { 'application/json': { schema: { $ref: ERROR_SCHEMA[route.service] } } } };
-  const op: Schema = {
+  // the document as the route renders it (openapi-examples.ts); the derived attributes in a plain document otherwise
+  const op = sources?.operations.get(route.operation);
+  const rendered = op && sources ? renderedResponse(route, op.source, sources.schema, derived.freeForm) : undefined;
+  const success = rendered?.schema ?? documentSchema(route.responseType, !!route.list, derived.attributes);
+  const json = { 'application/json': { schema: success, example: rendered ? rendered.example : exampleOf(success) } };
+  const responses: Record<string, Schema> = {
+    [String(route.status)]: { description: 'success', content: json },
+    ...(route.statusOf ? { '200': { description: 'already there (idempotent repeat)', content: json } } : {}),
+  };
+  for (const status of errorStatuses(route)) responses[String(status)] ??= { $ref: `#/components/responses/${errorResponseName(route.service, status)}` };
+  const out: Schema = {
     operationId: route.operation,
     summary: route.summary,
     tags: [route.service],
     security: SECURITY[route.auth],
     parameters: [...params, ...query],
-    responses: {
-      [String(route.status)]: { description: 'success', content: { 'application/json': { schema: documentSchema(route.responseType, !!route.list, derived.attributes) } } },
-      ...(route.statusOf ? { '200': { description: 'already there (idempotent repeat)', content: { 'application/json': { schema: documentSchema(route.responseType, false, derived.attributes) } } } } : {}),
-      '4XX': error,
-      '5XX': error,
-    },
+    responses,
   };
   if (route.upload) {
-    op.requestBody = {
+    out.requestBody = {
       required: true,
       description: `the raw file bytes, at most ${route.upload.maxBytes} bytes (or the limit signed into the URL), one of ${route.upload.types.join(', ')} (decided from the first bytes: 415 otherwise)`,
       content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
@@ -69,14 +133,17 @@ function operationOf(route: Route, derived: DerivedRoute): Schema {
     const m = route.multipart;
     const properties: Schema = { [m.file]: { type: 'string', format: 'binary', description: `at most ${m.maxBytes} bytes, one of ${m.types.join(', ')} (decided from the first bytes)` } };
     for (const [name, f] of Object.entries(m.fields)) properties[name] = { type: f.type, ...(f.description ? { description: f.description } : {}) };
-    op.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: m.optionalFile ? [] : [m.file], properties } } } };
+    out.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: m.optionalFile ? [] : [m.file], properties } } } };
   }
   if (route.raw) {
-    (op.responses as Schema)[String(route.status)] = { description: 'the file', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } };
+    responses[String(route.status)] = { description: 'the file', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } };
   }
   if (derived.body) {
     const attributes = fieldsSchema(derived.body.fields);
-    op.requestBody = {
+    const type = derived.body.type;
+    const attrExample = exampleOf(attributes) as Record<string, unknown>;
+    const inData = !!route.body?.inData;
+    out.requestBody = {
       required: true,
       content: {
         'application/json': {
@@ -84,16 +151,17 @@ function operationOf(route: Route, derived: DerivedRoute): Schema {
             type: 'object',
             required: ['data'],
             properties: {
-              data: route.body?.inData
-                ? { ...attributes, properties: { type: { const: derived.body.type }, ...(attributes.properties as Record<string, unknown>) } }
-                : { type: 'object', required: ['type'], properties: { type: { const: derived.body.type }, attributes } },
+              data: inData
+                ? { ...attributes, properties: { type: { const: type }, ...(attributes.properties as Record<string, unknown>) } }
+                : { type: 'object', required: ['type'], properties: { type: { const: type }, attributes } },
             },
           },
+          example: { data: inData ? { type, ...attrExample } : { type, attributes: attrExample } },
         },
       },
     };
   }
-  return op;
+  return out;
 }
 
 const health = (summary: string, statuses: string[]): Schema => ({
@@ -101,10 +169,20 @@ const health = (summary: string, statuses: string[]): Schema => ({
   summary,
   tags: ['health'],
   security: [],
-  responses: Object.fromEntries(statuses.map((s) => [s, { description: s === '200' ? 'healthy' : 'unhealthy', content: { 'application/json': { schema: { type: 'object' } } } }])),
+  responses: Object.fromEntries(
+    statuses.map((s) => [s, { description: s === '200' ? 'healthy' : 'unhealthy', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } }]),
+  ),
 });
 
-export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Route, DerivedRoute>, opts: { version: string; serverUrl?: string }): Schema {
+export interface OpenApiOptions {
+  version: string;
+  /** PUBLIC_URL: listed in `servers` after the document's own origin */
+  serverUrl?: string;
+  /** for examples rendered by each route (see ExampleSources) */
+  examples?: ExampleSources;
+}
+
+export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Route, DerivedRoute>, opts: OpenApiOptions): Schema {
   const paths: Record<string, Record<string, Schema>> = {
     '/health': { get: health('Basic health', ['200']) },
     '/health/ready': { get: health('Readiness of the gateway and every subgraph database', ['200', '503']) },
@@ -114,31 +192,52 @@ export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Rout
   // a GraphQL operation served on two paths (e.g. both render paths of a prompt) gets a numbered
   // operationId on its later paths: operationIds are unique in an OpenAPI document
   const used = new Map<string, number>();
+  const errorsUsed = new Map<Service, Set<number>>();
   for (const r of routes) {
     const p = openApiPath(r.path);
     paths[p] ??= {};
-    const op = operationOf(r, derived.get(r)!);
+    const op = operationOf(r, derived.get(r)!, opts.examples);
     const n = (used.get(r.operation) ?? 0) + 1;
     used.set(r.operation, n);
     if (n > 1) op.operationId = `${r.operation}${n}`;
     paths[p][r.method.toLowerCase()] = op;
+    const statuses = errorsUsed.get(r.service) ?? new Set<number>();
+    errorStatuses(r).forEach((s) => statuses.add(s));
+    errorsUsed.set(r.service, statuses);
   }
   const errorItem = {
     type: 'object',
     required: ['status', 'code', 'title'],
     properties: {
-      status: { type: 'string' },
+      status: { type: 'string', description: 'the HTTP status, as a string' },
       code: { type: 'string' },
       title: { type: 'string' },
       detail: { type: 'string' },
-      source: { type: 'object', properties: { parameter: { type: 'string' } } },
+      source: {
+        type: 'object',
+        properties: {
+          parameter: { type: 'string', description: 'the offending parameter or attribute' },
+          pointer: { type: 'string', description: 'JSON pointer to the offending body member (/data/attributes/price/amount)' },
+        },
+      },
     },
   };
   return {
     openapi: '3.1.0',
-    info: { title: 'Platform, products, search and AI REST API', version: opts.version },
-    ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
-    tags: [{ name: 'platform' }, { name: 'products' }, { name: 'search' }, { name: 'ai' }, { name: 'health' }],
+    info: {
+      title: 'Platform, products, search and AI REST API',
+      version: opts.version,
+      description: 'JSON:API over the federated GraphQL API. Every response carries `X-Request-Id` (sent back as given, or generated); quote it when reporting a problem.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: '/', description: 'this server' }, ...(opts.serverUrl && opts.serverUrl !== '/' ? [{ url: opts.serverUrl, description: 'PUBLIC_URL' }] : [])],
+    tags: [
+      { name: 'platform', description: 'Platforms, accounts, apps, keys, blocks, billing and reporting (JWT + X-Platform)' },
+      { name: 'products', description: 'Catalog: products, variants, categories, collections, pricing, inventory, images (API key)' },
+      { name: 'search', description: 'Search indexes, documents, search, tasks and analytics (API key)' },
+      { name: 'ai', description: 'AI: text, images, custom models, prompts, agents (API key)' },
+      { name: 'health', description: 'Liveness, readiness and this document (no authentication)' },
+    ],
     paths,
     components: {
       securitySchemes: {
@@ -148,18 +247,20 @@ export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Rout
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
         appId: { type: 'apiKey', in: 'header', name: 'X-App-Id' },
       },
+      responses: errorResponses(errorsUsed),
       schemas: {
-        Resource: {
-          type: 'object',
-          required: ['id', 'type', 'attributes'],
-          properties: { id: { type: 'string' }, type: { type: 'string' }, attributes: { type: 'object' } },
-        },
         PlatformError: {
           type: 'object',
           required: ['error', 'message', 'status'],
-          properties: { error: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' }, parameter: { type: 'string' } },
+          properties: {
+            error: { type: 'string', description: 'lower_snake code' },
+            message: { type: 'string' },
+            status: { type: 'integer' },
+            parameter: { type: 'string' },
+            request_id: { type: 'string', description: 'the X-Request-Id of the request' },
+          },
         },
-        JsonApiErrors: { type: 'object', required: ['errors'], properties: { errors: { type: 'array', items: errorItem } } },
+        JsonApiErrors: { type: 'object', required: ['errors'], properties: { errors: { type: 'array', items: errorItem }, meta: REQUEST_META } },
         AiError: {
           oneOf: [
             { $ref: '#/components/schemas/JsonApiErrors' },
@@ -167,7 +268,7 @@ export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Rout
               type: 'object',
               required: ['error'],
               description: 'usr-not-registered only',
-              properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } } } },
+              properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } } }, meta: REQUEST_META },
             },
           ],
         },

@@ -3,7 +3,9 @@
 // a subgraph or a database, so any number of replicas can run.
 import { createServer } from 'node:http';
 import type { Config } from '../lib/config.js';
-import { listen } from '../lib/http.js';
+import { closeServer, listen, pathOf } from '../lib/http.js';
+import { METRICS_PATH, sendMetrics } from '../lib/metrics.js';
+import { instrument, startTracing } from '../lib/telemetry.js';
 import { MemoryRateLimiter, RedisRateLimiter } from '../lib/rate-limit.js';
 import { connectRedis } from '../lib/redis.js';
 import { FallbackRateLimiter, RedisHealth } from '../lib/redis-fallback.js';
@@ -28,20 +30,24 @@ export interface RunningRestBridge {
 export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: number; gatewayUrl?: string }): Promise<RunningRestBridge> {
   const { cfg } = opts;
   const log = opts.log.child({ proc: 'rest-bridge' });
-  const gateway = new GatewayClient(opts.gatewayUrl ?? cfg.gatewayUrl, undefined, cfg.internalSecret);
+  const tracing = await startTracing(cfg, 'rest-bridge', log);
+  const gateway = new GatewayClient(opts.gatewayUrl ?? cfg.gatewayUrl, undefined, cfg.internalSecret, tracing);
   // Checked before listening: a missing bucket or a route naming a missing operation stops start-up with one clear line.
   const objects = await openObjectStore(cfg);
   const redis = cfg.redisUrl ? await connectRedis(cfg.redisUrl, log) : undefined;
   const limiter = redis ? new FallbackRateLimiter(new RedisRateLimiter(redis, Date.now, cfg.redisKeyPrefix), new RedisHealth(redis, log, 'endpoint limits')) : new MemoryRateLimiter();
-  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, objects, limiter, proxies: clientAddressResolver(cfg.trustedProxies), corsOrigins: cfg.corsOrigins });
+  const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, objects, limiter, proxies: clientAddressResolver(cfg.trustedProxies), corsOrigins: cfg.corsOrigins, publicUrl: cfg.publicUrl });
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((e) => {
-      // createRequestHandler renders its own failures; this only catches a failure to write them.
-      log.error('response failed', { err: e });
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
+    if (pathOf(req) === METRICS_PATH) return void sendMetrics(req, res, cfg.metricsToken).catch((e) => log.error('metrics failed', { err: e }));
+    instrument('rest-bridge', tracing, req, res, () =>
+      handle(req, res).catch((e) => {
+        // createRequestHandler renders its own failures; this only catches a failure to write them.
+        log.error('response failed', { err: e });
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      }),
+    );
   });
   answerClientErrorsWithJson(server);
   // Longer than common load-balancer idle timeouts, so the proxy closes idle sockets, not us.
@@ -54,14 +60,9 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
     url,
     port,
     async stop() {
-      const closed = new Promise<void>((r) => server.close(() => r()));
-      server.closeIdleConnections();
-      // in-flight requests get a moment to finish before their sockets are cut
-      const timer = setTimeout(() => server.closeAllConnections(), 2_000);
-      timer.unref();
-      await closed;
-      clearTimeout(timer);
+      await closeServer(server, cfg.shutdownGraceMs);
       await redis?.quit().catch(() => undefined);
+      await tracing?.shutdown().catch(() => undefined);
     },
   };
 }

@@ -67,7 +67,8 @@ export interface BodySpec {
  */
 export type AttrSpec =
   | { kind: 'scalar'; type: 'string' | 'integer' | 'number' | 'boolean'; format?: 'date-time'; enum?: readonly string[] }
-  | { kind: 'json' }
+  /** `schema`: what the value is known to be (a JSONObject is an object; json-shapes.ts), for OpenAPI only */
+  | { kind: 'json'; schema?: Readonly<Record<string, unknown>> }
   | { kind: 'list'; items: AttrSpec }
   | { kind: 'object'; fields: AttrFields };
 

@@ -255,3 +255,18 @@ export async function purgeJobs(db: SqlClient, schema: string, olderThanMs: numb
   );
   return gone.length;
 }
+
+/** Per kind (`kinds` always, with zeros when idle): jobs queued (delayed ones too) and running, and the age of the oldest due, unclaimed one (lib/metrics.ts). */
+export async function queueSnapshot(db: SqlClient, schema: string, kinds: readonly string[]): Promise<{ kind: string; queued: number; running: number; lagSeconds: number }[]> {
+  const rows = await sqlRows<{ kind: string; queued: number; running: number; lag: number | null }>(
+    db,
+    `select kind,
+            count(*) filter (where status = 'queued')::int as queued,
+            count(*) filter (where status = 'running')::int as running,
+            extract(epoch from clock_timestamp() - min(run_at) filter (where status = 'queued' and run_at <= clock_timestamp()))::float8 as lag
+       from ${jobsTable(schema)} where status in ('queued', 'running') group by kind`,
+  );
+  const out = new Map(kinds.map((kind) => [kind, { kind, queued: 0, running: 0, lagSeconds: 0 }]));
+  for (const r of rows) out.set(r.kind, { kind: r.kind, queued: r.queued, running: r.running, lagSeconds: Math.max(0, r.lag ?? 0) });
+  return [...out.values()];
+}

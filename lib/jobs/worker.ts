@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
+import { observeJobClaimed, observeJobRun, trackJobQueue } from '../metrics.js';
 import type { PubSub } from '../pubsub.js';
 import { DEFAULT_BACKOFF, retryDelayMs } from './backoff.js';
 import { jobsChannel } from './sql.js';
@@ -58,6 +59,7 @@ export class JobWorker {
   private listener: pg.Client | undefined;
   private purgeTimer: NodeJS.Timeout | undefined;
   private log: Logger;
+  private untrack: (() => void) | undefined;
 
   constructor(private o: JobWorkerOptions) {
     for (const k of o.kinds) {
@@ -77,6 +79,8 @@ export class JobWorker {
     await this.listen();
     if (this.stopped) return;
     for (let i = 0; i < (this.o.concurrency ?? 1); i++) this.loops.push(this.loop());
+    // queue depth and lag, read per scrape (lib/metrics.ts); the last worker started on a schema reports it
+    this.untrack = trackJobQueue(this.o.schema, () => store.queueSnapshot(this.pool, this.o.schema, [...this.kinds.keys()]));
     this.purgeTimer = setInterval(() => {
       store.purgeJobs(this.pool, this.o.schema, this.o.retainMs ?? 7 * 86_400_000).catch((err) => this.log.warn('job purge failed', { err }));
     }, PURGE_EVERY_MS);
@@ -86,6 +90,7 @@ export class JobWorker {
   /** Claim nothing new, let running handlers finish (up to the grace period), then hand back what is left. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.untrack?.();
     clearInterval(this.purgeTimer);
     this.wake();
     const all = Promise.all(this.loops);
@@ -137,7 +142,10 @@ export class JobWorker {
         continue;
       }
       if (job) {
-        await this.process(job);
+        observeJobClaimed(this.o.schema, job.kind, Date.now() - job.runAt.getTime());
+        const started = performance.now();
+        const outcome = await this.process(job);
+        observeJobRun(this.o.schema, job.kind, outcome, performance.now() - started);
         this.processed++;
         this.lastActivity = Date.now();
         continue;
@@ -159,12 +167,13 @@ export class JobWorker {
     });
   }
 
-  private async process(job: Job): Promise<void> {
+  /** Run one claimed job; what became of it (for jobs_run_duration_seconds). */
+  private async process(job: Job): Promise<'succeeded' | 'retry' | 'dead'> {
     const kind = this.kinds.get(job.kind)!;
     if (!job.maxAttempts) job.maxAttempts = kind.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     if (job.attempts > job.maxAttempts) {
       await this.bury(kind, job, `claimed ${job.attempts - 1} times without finishing (its workers stopped mid-run); not retried again`);
-      return;
+      return 'dead';
     }
     const abort = new AbortController();
     this.running.set(job.id, { job, abort });
@@ -196,26 +205,27 @@ export class JobWorker {
       const result = await kind.handle(ctx);
       if (!completed && !(await store.completeJob(this.pool, this.o.schema, job.id, this.id, result))) {
         this.log.warn('job finished after its lease was lost; another worker runs it again', { jobId: job.id, kind: job.kind });
-        return;
+        return 'retry';
       }
       await this.publish(kind, job, 'job.succeeded');
+      return 'succeeded';
     } catch (err) {
-      await this.failed(kind, job, err, abort.signal);
+      return await this.failed(kind, job, err, abort.signal);
     } finally {
       clearInterval(heartbeat);
       this.running.delete(job.id);
     }
   }
 
-  private async failed(kind: JobKind, job: Job, err: unknown, signal: AbortSignal): Promise<void> {
+  private async failed(kind: JobKind, job: Job, err: unknown, signal: AbortSignal): Promise<'retry' | 'dead'> {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof LeaseLostError || signal.reason instanceof LeaseLostError) {
       this.log.warn('job lost its lease; another worker runs it', { jobId: job.id, kind: job.kind });
-      return;
+      return 'retry';
     }
     if (err instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
       await this.bury(kind, job, message);
-      return;
+      return 'dead';
     }
     const delay = retryDelayMs(job.attempts, kind.backoff ?? DEFAULT_BACKOFF);
     this.log.warn('job failed; retrying later', { jobId: job.id, kind: job.kind, attempt: job.attempts, delayMs: delay, err });
@@ -228,6 +238,7 @@ export class JobWorker {
     } catch (e) {
       this.log.error('could not requeue a failed job; its lease will lapse and it runs again', { jobId: job.id, err: e });
     }
+    return 'retry';
   }
 
   /** Dead-letter the job and let its kind record the failure, in one transaction. */

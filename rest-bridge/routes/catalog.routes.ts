@@ -16,6 +16,9 @@ const base = { service: 'products', auth: 'apiKey' } as const;
 export function productRes(node: Record<string, any>, includes: ReadonlySet<string> = new Set()): ResourceObject {
   const { variants, categories, related, images, ...rest } = node;
   const r = resource('products', rest);
+  // The spec names a product field `attributes`; JSON:API clients that flatten resources (kitsu)
+  // read a nested `attributes` key as the resource's own and fail on null: unset, it is left out.
+  if (r.attributes.attributes === null) delete r.attributes.attributes;
   if (Array.isArray(variants)) r.attributes.variants = variants.map((v: Record<string, unknown>) => resource('variants', v));
   if (Array.isArray(categories)) r.attributes.categories = categories.map((c: Record<string, unknown>) => resource('categories', c));
   if (Array.isArray(related)) r.attributes.related = related.map(relatedRes);

@@ -10,6 +10,7 @@ import { CATALOG_COLLECTION_ROUTES } from './catalog-collections.routes.js';
 import { CATALOG_VARIANT_ROUTES } from './catalog-variants.routes.js';
 import { CATALOG_SEARCH_ROUTES } from './catalog-search.routes.js';
 import { CATALOG_IMAGE_ROUTES } from './catalog-images.routes.js';
+import { CATALOG_VISION_ROUTES } from './catalog-vision.routes.js';
 import { PLATFORM_ROUTES } from './platform.routes.js';
 import { SEARCH_ROUTES } from './search.routes.js';
 import { PLATFORM_ACCOUNT_ROUTES } from './platform-accounts.routes.js';
@@ -42,6 +43,7 @@ export const ROUTES: readonly Route[] = [
   ...CATALOG_SEARCH_ROUTES,
   ...CATALOG_INVENTORY_ROUTES,
   ...CATALOG_IMAGE_ROUTES,
+  ...CATALOG_VISION_ROUTES,
   ...SEARCH_ROUTES,
   ...AI_ROUTES,
   ...AI_CUSTOM_ROUTES,

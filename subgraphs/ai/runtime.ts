@@ -11,7 +11,7 @@ import type { SubgraphRuntime, WorkerDeps } from '../../lib/subgraph.js';
 import { CatalogProductNames } from './catalog/catalog-names.js';
 import { loadAiConfig, type AiConfig } from './config.js';
 import { Apertium } from './models/apertium.js';
-import { HASHED_MODEL } from './models/hashed-embeddings.js';
+import { HASHED_MODEL } from '../../lib/hashed-embeddings.js';
 import { OnnxModelDirectory } from './models/onnx-embeddings.js';
 import { TextModelPool } from './models/text-model-pool.js';
 import { ClassifierModelCache } from './classifiers/model-cache.js';

@@ -1,5 +1,6 @@
 // The catalog subgraph: products, variants, related products, product search and catalog webhooks
-// (catalog-products.ts); categories, collections and pricing (taxonomy.ts).
+// (catalog-products.ts); categories, collections and pricing (taxonomy.ts); inventory; product
+// images (images/) and their object detection and visual search (vision/).
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { CATALOG_ERRORS } from './error-codes.js';
 import { CATALOG_EVENT_TYPES } from './event-types.js';
@@ -14,18 +15,24 @@ import { createCatalogRuntime, type CatalogRuntime } from './runtime.js';
 import { startCatalogWorkers } from './workers.js';
 import { INVENTORY_ENTITIES, INVENTORY_RESOLVERS } from './catalog-inventory.js';
 import { IMAGE_ENTITIES, IMAGE_RESOLVERS } from './images/index.js';
+import { VISION_ENTITIES, VISION_RESOLVERS } from './vision/index.js';
 
 export const catalog: SubgraphDefinition<CatalogLoaders, CatalogRuntime> = {
   name: 'catalog',
   dbSchema: 'catalog',
-  resolvers: [...PRODUCT_RESOLVERS, ...TAXONOMY_RESOLVERS, ...INVENTORY_RESOLVERS, ...IMAGE_RESOLVERS] as unknown as SubgraphDefinition['resolvers'],
+  resolvers: [...PRODUCT_RESOLVERS, ...TAXONOMY_RESOLVERS, ...INVENTORY_RESOLVERS, ...IMAGE_RESOLVERS, ...VISION_RESOLVERS] as unknown as SubgraphDefinition['resolvers'],
   referenceResolvers: { ...productReference, ...appReference },
-  entities: [...PRODUCT_ENTITIES, ...TAXONOMY_ENTITIES, ...INVENTORY_ENTITIES, ...IMAGE_ENTITIES],
+  entities: [...PRODUCT_ENTITIES, ...TAXONOMY_ENTITIES, ...INVENTORY_ENTITIES, ...IMAGE_ENTITIES, ...VISION_ENTITIES],
   migrations,
   eventTypes: [CATALOG_EVENT_TYPES],
   errorCodes: CATALOG_ERRORS,
   scope: scopeToApp,
   createLoaders: createCatalogLoaders,
-  runtime: async (deps) => ({ value: await createCatalogRuntime(deps), stop: async () => undefined }),
+  runtime: async (deps) => {
+    const value = await createCatalogRuntime(deps);
+    return { value, stop: () => value.vision.stop() };
+  },
+  // the vision models' state and load time (lib/vision), in /health/ready and the bridge's /health/detailed
+  health: async (rt) => ({ vision: rt.vision.health() }),
   workers: startCatalogWorkers,
 };

@@ -1,10 +1,12 @@
 // What the catalog's services need from their process besides the request: the master-key SecretBox
-// that seals webhook secrets, the private-network switch of the URL guard, and the webhook outbox
-// (lib/webhooks). Built once when the subgraph starts (SubgraphDefinition.runtime), handed to every
-// request as `ctx.runtime` and to the workers as `deps.runtime`.
+// that seals webhook secrets, the private-network switch of the URL guard, the webhook outbox
+// (lib/webhooks), the image store and the vision models (lib/vision). Built once when the subgraph
+// starts (SubgraphDefinition.runtime), handed to every request as `ctx.runtime` and to the workers
+// as `deps.runtime`.
 import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
 import type { WorkerDeps } from '../../lib/subgraph.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
+import { Vision } from '../../lib/vision/index.js';
 import { openImageStore, type ImageStore } from './images/image.store.js';
 
 /** The catalog's PostgreSQL schema (where its job and outbox tables live). */
@@ -17,6 +19,12 @@ export interface CatalogRuntime {
   webhooks: WebhookRuntime;
   /** product images: the object store, public base URL and upload secret */
   images: ImageStore;
+  /**
+   * CenterNet and MobileNetV2 in worker threads (lib/vision), for object detection on product files,
+   * the image-embedding job and visual search. Each model loads on its first call (CenterNet 1–3 s,
+   * MobileNetV2 5–10 s), so a process that never sees a product photo pays nothing.
+   */
+  vision: Vision;
 }
 
 export async function createCatalogRuntime(deps: WorkerDeps): Promise<CatalogRuntime> {
@@ -35,5 +43,5 @@ export async function createCatalogRuntime(deps: WorkerDeps): Promise<CatalogRun
     pollMs: deps.cfg.webhookPollMs,
   });
   const images = await openImageStore(deps.cfg); // an unusable store stops start-up with one line
-  return { secrets, allowPrivate, webhooks, images };
+  return { secrets, allowPrivate, webhooks, images, vision: new Vision({ preloadDetector: false }) };
 }

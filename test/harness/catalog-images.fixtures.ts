@@ -49,7 +49,7 @@ async function productWithImage(t: SecTenant): Promise<{ productId: string; imag
 }
 
 /** A product with one image, made once per tenant, for the routes on one image. */
-const imageProduct: ParamFixture = {
+export const imageProduct: ParamFixture = {
   value: (t) => t.extra.imageProduct,
   foreignCode: 'PRODUCT_NOT_FOUND',
   ensure: async (t) => {

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pg from 'pg';
+import { startOtlpReceiver } from './otlp-receiver.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const BASE = Number(process.env.TEST_PORT_BASE ?? 14000);
@@ -84,7 +85,11 @@ export default async function globalSetup() {
     // tokens minted without a sub share one (test/harness/client.ts HARNESS_OPERATOR): the whole run's
     // platform traffic must not meet the per-user JWT limit
     JWT_RATE_LIMIT_PER_MINUTE: '1000000',
+    // traces go to the run's OTLP receiver (test/harness/otlp-receiver.mjs), read by test/e2e/telemetry.test.ts
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${BASE + 55}`,
+    OTEL_BSP_SCHEDULE_DELAY: '200',
   };
+  const otlp = await startOtlpReceiver(BASE + 55);
   const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', 'stack.log'));
   const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), ['--import', '@swc-node/register/esm-register', 'scripts/start-all.ts'], {
     cwd: ROOT,
@@ -93,7 +98,7 @@ export default async function globalSetup() {
   });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
-  globalThis.__STACK__ = { child, dropDatabase };
+  globalThis.__STACK__ = { child, dropDatabase, otlp };
   const rest = `http://127.0.0.1:${env.REST_PORT}`;
   // TEST_STACK_START_MS (or TEST_STACK_TIMEOUT_MS): the start-up allowance (a loaded machine needs minutes)
   await waitFor(`${rest}/health/ready`, Number(process.env.TEST_STACK_START_MS || process.env.TEST_STACK_TIMEOUT_MS || 300_000), child);

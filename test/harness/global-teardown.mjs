@@ -13,6 +13,7 @@ export default async function globalTeardown() {
       s.child.kill('SIGTERM');
     });
   }
+  s.otlp?.close();
   if (s.dropDatabase) {
     const admin = new pg.Client({ connectionString: s.dropDatabase.admin });
     await admin.connect();

@@ -16,6 +16,8 @@ import { imageServer, photoUrl } from './images.js';
 import { ensureProductResources, PRODUCT_BODIES, PRODUCT_ROUTE_BODIES, PRODUCT_ROUTE_FIXTURES, PRODUCT_UPDATE_BODIES } from './catalog-products.fixtures.js';
 import { AI_CUSTOM_BODIES, AI_CUSTOM_PARAM_FIXTURES, AI_CUSTOM_ROUTE_FIXTURES } from './ai-custom.fixtures.js';
 import { IMAGE_ROUTE_BODIES, IMAGE_ROUTE_FIXTURES, imageRouteForm } from './catalog-images.fixtures.js';
+import { VISION_ROUTE_BODIES, VISION_ROUTE_FIXTURES, visionRouteForm } from './catalog-vision.fixtures.js';
+import { INVENTORY_ROUTE_BODIES, INVENTORY_ROUTE_FIXTURES } from './catalog-inventory.fixtures.js';
 
 /** Every scope a key may carry (CONTRACT.md, Authentication). */
 export const KEY_SCOPES = ['products:read', 'products:write', 'search:read', 'search:write', 'ai:read', 'ai:write'] as const;
@@ -33,7 +35,7 @@ export function codeAs(service: Service, code: string): string {
 }
 
 const LIST_ITEM_KEYS = ['code', 'detail', 'source', 'status', 'title'];
-const PLATFORM_KEYS = ['error', 'message', 'parameter', 'status'];
+const PLATFORM_KEYS = ['error', 'message', 'parameter', 'request_id', 'status'];
 
 function describeRes(res: HttpResult): string {
   return `HTTP ${res.status} ${typeof res.body === 'string' ? res.body : JSON.stringify(res.body)}`;
@@ -71,17 +73,18 @@ export function expectServiceError(
   }
 
   if (service === 'ai' && wanted.includes('usr-not-registered')) {
-    expect(body).toEqual({ error: { code: 'usr-not-registered', message: expect.any(String), status } });
+    expect(body).toEqual({ error: { code: 'usr-not-registered', message: expect.any(String), status }, meta: { request_id: expect.any(String) } });
     return body.error;
   }
 
-  expect(Object.keys(body)).toEqual(['errors']);
+  expect(Object.keys(body)).toEqual(['errors', 'meta']);
+  expect(body.meta).toEqual({ request_id: expect.any(String) });
   expect(Array.isArray(body.errors)).toBe(true);
   expect(body.errors.length).toBeGreaterThanOrEqual(1);
   for (const e of body.errors) {
     expect(Object.keys(e).filter((k) => !LIST_ITEM_KEYS.includes(k))).toEqual([]);
     expect(e).toMatchObject({ status: String(status), code: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-    if (e.source !== undefined) expect(e.source).toEqual({ parameter: expect.any(String) });
+    if (e.source !== undefined) expect(e.source).toEqual({ parameter: expect.any(String), ...(e.source.pointer !== undefined ? { pointer: expect.stringMatching(/^\/data(\/|$)/) } : {}) });
   }
   const first = body.errors[0];
   expect(wanted).toContain(first.code);
@@ -424,6 +427,8 @@ const extraApp: ParamFixture = {
 export const ROUTE_PARAM_FIXTURES: { path: RegExp; method?: string; param: string; fixture: ParamFixture }[] = [
   ...TAXONOMY_ROUTE_FIXTURES,
   ...IMAGE_ROUTE_FIXTURES,
+  ...VISION_ROUTE_FIXTURES,
+  ...INVENTORY_ROUTE_FIXTURES,
   ...PRODUCT_ROUTE_FIXTURES,
   ...AI_CUSTOM_ROUTE_FIXTURES,
   { path: /^\/platforms\/:pid\//, param: 'pid', fixture: { value: (t) => t.platformCode, foreignCode: 'PLATFORM_NOT_FOUND' } },
@@ -511,7 +516,7 @@ export const MINIMAL_UPDATE_BODIES: Record<string, () => Record<string, unknown>
 export function bodyFor(route: Route, t?: SecTenant): unknown {
   if (!route.body) return undefined;
   const update = route.method === 'PUT' || route.method === 'PATCH' ? MINIMAL_UPDATE_BODIES[route.body.type] : undefined;
-  const make = PRODUCT_ROUTE_BODIES[`${route.method} ${route.path}`] ?? IMAGE_ROUTE_BODIES[`${route.method} ${route.path}`] ?? update ?? MINIMAL_BODIES[`${route.service}/${route.body.type}`] ?? MINIMAL_BODIES[route.body.type];
+  const make = PRODUCT_ROUTE_BODIES[`${route.method} ${route.path}`] ?? IMAGE_ROUTE_BODIES[`${route.method} ${route.path}`] ?? VISION_ROUTE_BODIES[`${route.method} ${route.path}`] ?? INVENTORY_ROUTE_BODIES[`${route.method} ${route.path}`] ?? update ?? MINIMAL_BODIES[`${route.service}/${route.body.type}`] ?? MINIMAL_BODIES[route.body.type];
   if (!make) throw new Error(`${route.method} ${route.path}: no minimal body for data.type "${route.body.type}" (add it to MINIMAL_BODIES)`);
   return jsonApi(route.body.type, make(t!));
 }
@@ -558,7 +563,7 @@ export interface Call {
 /** One request of the route as tenant `t`'s route, with the given credentials. */
 export async function call(route: Route, t: SecTenant, c: Call): Promise<HttpResult> {
   await ensureResources(route, t);
-  if (route.multipart) return rest(route.method, pathFor(route, t, c.params), { headers: c.headers, form: await imageRouteForm() });
+  if (route.multipart) return rest(route.method, pathFor(route, t, c.params), { headers: c.headers, form: (await visionRouteForm(route)) ?? (await imageRouteForm()) });
   return rest(route.method, pathFor(route, t, c.params), { headers: c.headers, ...(route.body ? { body: bodyFor(route, t) } : {}) });
 }
 
@@ -989,16 +994,9 @@ export async function securityTenants(route?: Route): Promise<{ a: SecTenant; b:
 // ---------------------------------------------------------------------------------------------
 // The attack suite of one area (test/e2e/security.<area>.test.ts)
 
-/**
- * The inventory routes that write or name a reservation (docs/catalog-inventory.md) have no body or
- * id fixtures here yet: their tenant, scope and foreign-id checks are in test/e2e/rest.inventory.test.ts
- * only. Kept out so the gap stays visible; drop the filter when the fixtures exist.
- */
-const NOT_YET_IN_THE_SHARED_SUITE = (r: Route) => /^\/v1\/(inventory\/|products\/:id\/inventory)/.test(r.path) && (r.method !== 'GET' || r.path.includes(':reservation_id'));
-
 /** Every protected route of the table (auth other than 'none'), of one service or all. */
 export function protectedRoutes(routes: readonly Route[], service?: Service): Route[] {
-  return routes.filter((r) => r.auth !== 'none' && !NOT_YET_IN_THE_SHARED_SUITE(r) && (!service || r.service === service));
+  return routes.filter((r) => r.auth !== 'none' && (!service || r.service === service));
 }
 
 interface CaseOutcome {

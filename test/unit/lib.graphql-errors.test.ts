@@ -186,3 +186,33 @@ describe('createErrorFormatter called directly', () => {
     expect(out.extensions).toEqual({ code: 'BAD_REQUEST', status: 400 });
   });
 });
+
+describe('the database unavailable', () => {
+  /** The error pg raises when nothing listens on the database's port (a real connection attempt). */
+  async function refused(): Promise<Error> {
+    const pg = (await import('pg')).default;
+    const c = new pg.Client({ host: '127.0.0.1', port: 1, user: 'x', database: 'x', connectionTimeoutMillis: 2000 });
+    return c.connect().then(
+      () => new Error('connected?'),
+      (e: Error) => e,
+    );
+  }
+
+  test('a refused connection, a server shutting down (57P01) and MikroORM wrappings become 503 SERVICE_UNAVAILABLE with a retry time', async () => {
+    const { databaseUnavailable, DATABASE_RETRY_AFTER_MS } = await import('../../lib/graphql-errors.js');
+    const { ConnectionException, DriverException } = await import('@mikro-orm/core');
+    const e = await refused();
+    const shutdown = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    for (const err of [e, shutdown, new DriverException(shutdown), new ConnectionException(e), new Error('wrapped', { cause: e })]) {
+      expect(databaseUnavailable(err)).toBe(true);
+      const log = capturingLogger();
+      const out = createErrorFormatter(log)({ message: 'x', path: ['products'] }, new GraphQLError('x', { originalError: err, path: ['products'] }));
+      expect(out.extensions).toEqual({ code: 'SERVICE_UNAVAILABLE', status: 503, meta: { retryAfterMs: DATABASE_RETRY_AFTER_MS } });
+      expect(JSON.stringify(out)).not.toContain('127.0.0.1');
+      expect(log.lines.map((l) => l.level)).toEqual(['warn']);
+    }
+    // a constraint violation or a plain bug is not an outage
+    expect(databaseUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+    expect(databaseUnavailable(new TypeError('x is undefined'))).toBe(false);
+  });
+});

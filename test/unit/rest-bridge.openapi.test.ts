@@ -1,11 +1,17 @@
 import { loadApiSchema } from '../../rest-bridge/api-schema.js';
 import { attrSchema, deriveRoutes } from '../../rest-bridge/derive.js';
-import { buildOpenApi, openApiPath } from '../../rest-bridge/openapi.js';
+import { buildOpenApi, errorStatuses, openApiPath } from '../../rest-bridge/openapi.js';
+import { JSON_SHAPES } from '../../rest-bridge/json-shapes.js';
+import { registeredErrors } from '../../lib/errors.js';
 import { loadOperations } from '../../rest-bridge/operations.js';
 import { ROUTES } from '../../rest-bridge/routes/index.js';
 
 describe('rest-bridge OpenAPI document', () => {
-  const doc = buildOpenApi(ROUTES, deriveRoutes(ROUTES, loadOperations(), loadApiSchema()), { version: '1.2.3' }) as any;
+  const operations = loadOperations();
+  const schema = loadApiSchema();
+  const doc = buildOpenApi(ROUTES, deriveRoutes(ROUTES, operations, schema), { version: '1.2.3', serverUrl: 'https://api.example.test', examples: { operations, schema } }) as any;
+  const ops = () => Object.entries<any>(doc.paths).flatMap(([p, item]) => Object.entries<any>(item).map(([m, op]) => ({ where: `${m.toUpperCase()} ${p}`, op })));
+  const body = (p: string, m: string) => doc.paths[p][m].requestBody.content['application/json'].schema.properties.data.properties.attributes.properties;
 
   test('is OpenAPI 3.1 with the version', () => {
     expect(doc.openapi).toBe('3.1.0');
@@ -67,12 +73,73 @@ describe('rest-bridge OpenAPI document', () => {
     expect(attrs.properties.metadata.description).toMatch(/free-form/);
     const res = create.responses['201'].content['application/json'].schema.properties.data;
     expect(res.properties.type).toEqual({ const: 'products' });
-    expect(res.properties.attributes.properties.price.properties.compare_at_formatted).toEqual({ type: 'string' });
+    expect(res.properties.attributes.properties.price.properties.compare_at_formatted).toEqual({ type: ['string', 'null'] });
     expect(res.properties.attributes.properties.created_at).toMatchObject({ type: 'string', format: 'date-time' });
     expect(res.properties.attributes.properties.id).toBeUndefined();
     // a page: the resource is the page's items
     const list = doc.paths['/v1/products'].get.responses['200'].content['application/json'].schema.properties.data;
     expect(list.type).toBe('array');
     expect(list.items.properties.attributes.properties.sku).toEqual({ type: 'string' });
+  });
+
+  test('servers: this origin first, then PUBLIC_URL', () => {
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' }), expect.objectContaining({ url: 'https://api.example.test' })]);
+  });
+
+  test('free-form values the service knows the shape of are typed (json-shapes.ts), JSONObject values are objects', () => {
+    const docs = '/search/v1/indexes/{index_uid}/documents';
+    expect(body(docs, 'post').documents).toMatchObject({ type: 'array', items: { type: 'object' } });
+    expect(body(docs, 'delete').document_ids).toMatchObject({ type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'integer' }] } });
+    const isFilter = (s: any) => expect(s.oneOf.map((x: any) => x.type)).toEqual(['string', 'array']);
+    isFilter(body(`${docs}/delete-by-filter`, 'post').filter);
+    isFilter(body('/search/v1/indexes/{index_uid}/search', 'post').filter);
+    const queries = body('/search/v1/multi-search', 'post').queries;
+    expect(queries).toMatchObject({ type: 'array', items: { type: 'object' } });
+    isFilter(queries.items.properties.filter);
+    expect(body('/v1/products', 'post').metadata).toMatchObject({ type: 'object' });
+    // every coordinate of the table names a field or argument of the schema (a rename would silently untype it)
+    for (const coordinate of Object.keys(JSON_SHAPES)) {
+      const [, type, field, arg] = /^(\w+)\.(\w+)(?:\((\w+):\))?$/.exec(coordinate)!;
+      const t = schema.getType(type) as any;
+      const f = t?.getFields()[field];
+      expect({ coordinate, found: !!(arg ? f?.args.some((a: any) => a.name === arg) : f) }).toEqual({ coordinate, found: true });
+    }
+  });
+
+  test("the catalog's own PATCH, get-by-SKU and DELETE are documented", () => {
+    expect(doc.paths['/v1/products/{id}'].patch.operationId).toBe('UpdateProduct');
+    expect(doc.paths['/v1/products/{id}'].delete.operationId).toBe('DeleteProduct');
+    expect(doc.paths['/v1/products/sku/{sku}'].get.operationId).toBe('GetProductBySku');
+  });
+
+  test('every operation has an example per success response and request body, rendered the way the route renders', () => {
+    for (const { where, op } of ops()) {
+      for (const [status, r] of Object.entries<any>(op.responses)) {
+        if (!status.startsWith('2') || !r.content?.['application/json'] || where.includes(' /health') || where.endsWith('/openapi.json')) continue;
+        expect({ where, status, example: r.content['application/json'].example !== undefined }).toEqual({ where, status, example: true });
+      }
+      const req = op.requestBody?.content?.['application/json'];
+      if (req) expect({ where, example: req.example?.data !== undefined }).toEqual({ where, example: true });
+    }
+    const product = doc.paths['/v1/products/{id}'].get.responses['200'].content['application/json'].example;
+    expect(product.data).toMatchObject({ type: 'products', id: expect.any(String), attributes: { sku: expect.any(String), price: { amount: expect.any(Number) } } });
+  });
+
+  test('error responses: each status the route can answer, in its service envelope, listing the codes with an example each', () => {
+    for (const r of ROUTES) {
+      const op = doc.paths[openApiPath(r.path)][r.method.toLowerCase()];
+      for (const status of errorStatuses(r)) expect(op.responses[String(status)]).toEqual({ $ref: `#/components/responses/${r.service}_${status}` });
+      expect(Object.keys(op.responses).some((s) => /X/.test(s))).toBe(false);
+    }
+    const notFound = doc.components.responses.products_404;
+    expect(notFound.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/JsonApiErrors' });
+    expect(notFound.content['application/json'].examples.PRODUCT_NOT_FOUND.value).toEqual({
+      errors: [{ status: '404', code: 'PRODUCT_NOT_FOUND', title: registeredErrors().get('PRODUCT_NOT_FOUND')!.title, detail: expect.any(String) }],
+      meta: { request_id: expect.any(String) },
+    });
+    const platform = doc.components.responses.platform_401.content['application/json'];
+    expect(platform.schema).toEqual({ $ref: '#/components/schemas/PlatformError' });
+    expect(platform.examples.UNAUTHENTICATED.value).toMatchObject({ error: 'unauthenticated', status: 401, request_id: expect.any(String) });
+    for (const ref of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(\w+)\/(\w+)"/g)) expect(doc.components[ref[1]][ref[2]]).toBeDefined();
   });
 });

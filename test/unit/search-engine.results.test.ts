@@ -204,3 +204,37 @@ describe('geo', () => {
     expect(errorOf(() => n.search({ sort: ['_geoPoint(0, 0):asc'] })).code).toBe('invalid_sort_attribute');
   });
 });
+
+describe('facets over few candidates (forward path) agree with the scan', () => {
+  test('same distribution, display spelling and stats, across segments, merges and deletions', async () => {
+    const { computeFacets } = await import('../../subgraphs/search/engine/facets.js');
+    const { bitset, setAll } = await import('../../subgraphs/search/engine/bitset.js');
+    const { engineFactory, DEFAULT_SETTINGS } = await import('../../subgraphs/search/engine/index.js');
+    const e = engineFactory.create({ ...DEFAULT_SETTINGS, filterableAttributes: ['colour', 'tags', 'size'] });
+    let seed = 11;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const colours = ['Red', 'red', 'Blue', 'Green', 'Grün', 'grun'];
+    for (let b = 0; b < 6; b++) {
+      e.addDocuments(
+        Array.from({ length: 300 }, (_, i) => ({
+          id: b * 300 + i,
+          colour: colours[Math.floor(rnd() * colours.length)],
+          ...(rnd() < 0.3 ? { tags: ['a', 'b', 'c'].filter(() => rnd() < 0.5) } : {}),
+          ...(rnd() < 0.5 ? { size: Math.floor(rnd() * 5) } : {}),
+        })),
+        'id',
+      );
+    }
+    e.deleteDocuments(Array.from({ length: 100 }, (_, i) => String(i * 7)));
+    e.compact();
+    const st = e as unknown as { segments: Parameters<typeof computeFacets>[0]; nextId: number; alive: Uint32Array };
+    for (let trial = 0; trial < 50; trial++) {
+      const ids = Int32Array.from({ length: st.nextId }, (_, i) => i).filter((i) => (st.alive[i >>> 5] & (1 << (i & 31))) !== 0 && rnd() < 0.05);
+      const bits = bitset(st.nextId);
+      setAll(bits, ids);
+      const opts = { maxValuesPerFacet: 100, sortBy: 'alpha' as const };
+      const facets = ['colour', 'tags', 'size'];
+      expect(computeFacets(st.segments, bits, facets, opts, ids)).toEqual(computeFacets(st.segments, bits, facets, opts));
+    }
+  });
+});

@@ -50,6 +50,17 @@ describe('tokenizeWithOffsets', () => {
     const text = 'Harry Potter and the Half-Blood Prince (Ærø édition)';
     expect(tokenizeWithOffsets(text).map((t) => t.term)).toEqual(tokenize(text));
   });
+
+  test('the ASCII fast path gives what the Unicode rule gives', () => {
+    const unicodeRule = (text: string) =>
+      [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu)].map((m) => ({ term: normalize(m[0]).slice(0, 64), start: m.index!, end: m.index! + m[0].length }));
+    let seed = 3;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    for (let i = 0; i < 200; i++) {
+      const text = Array.from({ length: 1 + Math.floor(rnd() * 120) }, () => String.fromCharCode(Math.floor(rnd() * 128))).join('') + 'x'.repeat(i % 3 ? 0 : 70);
+      expect(tokenizeWithOffsets(text)).toEqual(unicodeRule(text));
+    }
+  });
 });
 
 describe('originalPrefixEnd', () => {

@@ -9,7 +9,7 @@ import { appPartition } from '../../../lib/tenant-entity.js';
 import type { AiContext } from '../context.js';
 import { embed } from '../embeddings/embedding.service.js';
 import { AI_READ, AI_WRITE, admitTextCall } from '../limits/limits.service.js';
-import { cosine } from '../models/hashed-embeddings.js';
+import { cosine } from '../../../lib/hashed-embeddings.js';
 import { round } from '../models/sentiment.js';
 import { AgentContextEntity } from './agent-context.entity.js';
 import type { AgentContext, AgentContextFilter, AgentContextInput } from './agent-context.types.js';

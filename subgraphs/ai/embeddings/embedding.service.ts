@@ -1,10 +1,10 @@
-// Embeddings and similarity: the built-in hashed n-gram model (models/hashed-embeddings.ts, in the
+// Embeddings and similarity: the built-in hashed n-gram model (lib/hashed-embeddings.ts, shared with search, in the
 // text workers) or an operator's ONNX sentence-transformer from AI_MODELS_DIR (models/onnx-embeddings.ts).
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { AiContext } from '../context.js';
 import { admitTextCall } from '../limits/limits.service.js';
-import { cosine, HASHED_DIMENSIONS, HASHED_MODEL } from '../models/hashed-embeddings.js';
+import { cosine, HASHED_DIMENSIONS, HASHED_MODEL } from '../../../lib/hashed-embeddings.js';
 import { round } from '../models/sentiment.js';
 import { runModel } from '../text/text.service.js';
 import type { EmbeddingModel, EmbeddingsInput, SimilarityInput } from './embedding.types.js';

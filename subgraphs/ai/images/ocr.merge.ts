@@ -74,6 +74,27 @@ function coveredBy(a: OcrLine['box'], b: OcrLine['box']): number {
 }
 
 export const SAME_READING = 0.9;
+/** Tesseract's mean word confidence from which its reading of a level line stands without Paddle's */
+export const CONFIDENT = 0.85;
+/** a line sloped more than this (degrees) is read by Paddle whatever Tesseract says */
+export const LEVEL = 2;
+
+/**
+ * Whether Paddle's recogniser must read a line its detector found (quad in pixels): yes unless the
+ * line is level and Tesseract's lines inside it span at least 80 % of its width, each with a mean
+ * word confidence of CONFIDENT or more. A line that passes would keep Tesseract's reading in
+ * mergeReadings anyway (Paddle would have to be more confident still), so skipping it saves the
+ * slow stage without changing the answer.
+ */
+export function paddleNeeded(quad: [number, number][], tess: OcrLine[]): boolean {
+  const p = paddleLine('', 1, quad);
+  if (Math.abs(p.angle) > LEVEL) return true;
+  const covered = tess.filter((t) => coveredBy(t.box, p.box) >= 0.3);
+  if (!covered.length || covered.some((t) => t.confidence < CONFIDENT)) return true;
+  const left = Math.max(p.box.x, Math.min(...covered.map((t) => t.box.x)));
+  const right = Math.min(p.box.x + p.box.width, Math.max(...covered.map((t) => t.box.x + t.box.width)));
+  return right - left < 0.8 * p.box.width;
+}
 
 const letters = (s: string) => s.replace(/\s+/g, '').toLowerCase();
 

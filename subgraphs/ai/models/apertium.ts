@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { wordTokens } from './hashed-embeddings.js';
+import { wordTokens } from '../../../lib/hashed-embeddings.js';
 import { round } from './sentiment.js';
 
 const run = promisify(execFile);

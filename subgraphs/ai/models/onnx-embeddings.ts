@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { normalize } from './hashed-embeddings.js';
+import { normalize } from '../../../lib/hashed-embeddings.js';
 import { WordPieceTokenizer } from './wordpiece.js';
 
 export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -2,7 +2,7 @@
 // called by operation name. Every operation is synchronous CPU work, which is why it runs off the
 // event loop.
 import { EntityRecognizer, type EntityType } from './entities.js';
-import { hashedEmbedding } from './hashed-embeddings.js';
+import { hashedEmbedding } from '../../../lib/hashed-embeddings.js';
 import { keyPhrases } from './key-phrases.js';
 import { LanguageIdentifier } from './language.js';
 import { TextModerator, type ModerationCategory } from './moderation.js';

@@ -58,9 +58,9 @@ export async function renderPrompt(ctx: AiContext, uniqueId: string, input: Rend
   const identity = await admitTextCall(ctx, [], 'placeholders', AI_READ);
   const { prompt, text, used } = await renderText(ctx, uniqueId, input);
   const { appId, environment } = await appPartition(ctx);
-  const row = ctx.em.create(RenderedPromptEntity, { appId, environment, promptUniqueId: prompt.uniqueId, renderedContent: text, placeholdersUsed: used, userUniqueId: identity.userUniqueId });
-  await ctx.em.flush();
-  return { id: row.id, promptUniqueId: row.promptUniqueId, renderedContent: text, placeholdersUsed: used };
+  // one autocommit insert (no unit of work: nothing else is written)
+  const id = (await ctx.em.insert(RenderedPromptEntity, { appId, environment, promptUniqueId: prompt.uniqueId, renderedContent: text, placeholdersUsed: used, userUniqueId: identity.userUniqueId, createdAt: new Date() })) as number;
+  return { id, promptUniqueId: prompt.uniqueId, renderedContent: text, placeholdersUsed: used };
 }
 
 export async function executePrompt(ctx: AiContext, uniqueId: string, input: RenderPromptInput): Promise<PromptExecution> {

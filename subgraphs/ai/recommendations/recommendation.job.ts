@@ -10,6 +10,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { releaseDedupe, type JobKind } from '../../../lib/jobs/index.js';
 import type { WorkerDeps } from '../../../lib/subgraph.js';
 import type { Environment } from '../../../lib/tenant.js';
+import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { RecRepository } from './recommendation.repository.js';
 import { decayed, pairDeltas } from './recommendation.rules.js';
 
@@ -36,22 +37,32 @@ export function recRefreshJobKind(deps: WorkerDeps): JobKind<RecRefreshPayload> 
       const em = deps.orm.em.fork() as EntityManager;
       // events recorded from now on get a successor job instead of being deduplicated against this one
       await releaseDedupe(em, 'ai', job.id);
-      for (;;) {
-        const done = await em.transactional(async (tx) => {
-          const more = await refreshBatch(new RecRepository(tx as EntityManager, job.payload));
-          if (!more) await complete(tx);
-          return !more;
-        });
-        if (done) return;
-      }
+      await refreshModel(em, job.payload, { complete });
     },
   };
 }
 
+/**
+ * Brings the partition's model up to its newest event: one transaction per batch (`batch` events),
+ * `complete` (the job's completion) in the last one. Safe to run twice at once: batches take the
+ * partition's model lock and read the watermark under it.
+ */
+export async function refreshModel(em: EntityManager, partition: AppPartition, o: { batch?: number; complete?: (tx: EntityManager) => Promise<void> } = {}): Promise<void> {
+  for (;;) {
+    const done = await em.transactional(async (tx) => {
+      const more = await refreshBatch(new RecRepository(tx as EntityManager, partition), o.batch ?? BATCH);
+      if (!more) await o.complete?.(tx as EntityManager);
+      return !more;
+    });
+    if (done) return;
+  }
+}
+
 /** One batch of events into the model; true when a full batch was read (more may follow). */
-export async function refreshBatch(repo: RecRepository): Promise<boolean> {
+export async function refreshBatch(repo: RecRepository, batch = BATCH): Promise<boolean> {
+  await repo.lockModel();
   const model = await repo.model();
-  const events = await repo.eventsAfter(model?.last_event_id ?? '0', BATCH);
+  const events = await repo.eventsAfter(model?.last_event_id ?? '0', batch);
   if (!events.length) return false;
 
   const delta = new Map<string, Map<string, { s: number; t: Date }>>();
@@ -107,7 +118,7 @@ export async function refreshBatch(repo: RecRepository): Promise<boolean> {
   for (const p of pairs.values()) touched.add(p.i).add(p.j);
   await repo.refreshNeighbours([...touched], [...items.keys()], NEIGHBOURS_PER_ITEM);
   await repo.saveModel(events[events.length - 1].id, events.length);
-  return events.length === BATCH;
+  return events.length === batch;
 }
 
 /** The scalar fields of an event's metadata (strings, numbers, booleans), rating excepted. */

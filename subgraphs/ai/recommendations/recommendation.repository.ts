@@ -30,8 +30,40 @@ export class RecRepository {
     return (await this.run<any>(`select version, last_event_id::text, events, refreshed_at from ${S}.rec_models where app_id = ? and environment = ? and name = 'item-item'`))[0];
   }
 
+  /**
+   * The partition's events after `lastId`, oldest first. `order by e.id` names the bigint column: a
+   * bare `order by id` sorts by the output column `id::text` (an output name wins over an input
+   * column), i.e. lexically ("10000" before "2"), and the batch then skipped events below its
+   * watermark.
+   */
   eventsAfter(lastId: string, limit: number): Promise<EventRow[]> {
-    return this.run(`select id::text, user_id, item_id, weight, occurred_at, metadata from ${S}.rec_events where app_id = ? and environment = ? and id > ?::bigint order by id limit ?`, [lastId, limit]);
+    return this.run(
+      `select e.id::text as id, e.user_id, e.item_id, e.weight, e.occurred_at, e.metadata from ${S}.rec_events e
+        where e.app_id = ? and e.environment = ? and e.id > ?::bigint order by e.id limit ?`,
+      [lastId, limit],
+    );
+  }
+
+  /**
+   * Serialises the partition's model refreshes (transaction-scoped advisory lock, held from reading
+   * the watermark to saving the next): two runs of the job (a lease that lapsed, a second worker)
+   * never build on the same watermark.
+   */
+  async lockModel(): Promise<void> {
+    await this.lock('model');
+  }
+
+  /**
+   * Serialises the partition's event writers from drawing the event's id to commit, so a
+   * partition's events commit in id order and a watermark never passes an event not yet committed
+   * (it would never be read). Refreshes do not take it: recording waits only for other recordings.
+   */
+  async lockEvents(): Promise<void> {
+    await this.lock('events');
+  }
+
+  private async lock(what: 'model' | 'events'): Promise<void> {
+    await this.em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`ai.recs.${what}:${this.p.appId}:${this.p.environment}`], 'all');
   }
 
   async strengths(users: string[]): Promise<{ user_id: string; item_id: string; strength: number }[]> {

@@ -37,6 +37,8 @@ export async function recordEvent(ctx: AiContext, input: RecommendationEventInpu
   const { appId, environment } = await appPartition(ctx);
   const ev = ctx.em.create(RecEventEntity, { appId, environment, userId: input.userId, itemId: input.itemId, eventType: type, weight: eventWeight(type, rating as number | undefined), occurredAt: at, metadata: input.metadata ?? null });
   await ctx.em.transactional(async (tx) => {
+    // before the id is drawn: ids commit in order (the refresh's watermark relies on it)
+    await new RecRepository(tx as EntityManager, { appId, environment }).lockEvents();
     tx.persist(ev);
     await tx.flush();
     const payload = { appId, environment };

@@ -49,6 +49,9 @@ export class CategoryEntity extends AppScopedEntity {
   updatedAt: Date & Opt = new Date();
 }
 
+/** What a category read shows (toCategory), as a plain object (the entity is one too). */
+export type CategoryRow = Pick<CategoryEntity, 'id' | 'name' | 'slug' | 'description' | 'parentId' | 'position' | 'seo' | 'metadata' | 'createdAt' | 'updatedAt'>;
+
 /**
  * A product assigned to a category (many to many). Removing the category or permanently deleting
  * the product removes the assignment; soft-deleted products are filtered out on read.

@@ -9,7 +9,7 @@ import type { CatalogContext } from '../context.js';
 import { ProductEntity } from '../products/product.entity.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import { ANY_TEXT, jsonList, tableOf } from '../sql.js';
-import { CategoryEntity, ProductCategoryEntity } from './category.entity.js';
+import { CategoryEntity, ProductCategoryEntity, type CategoryRow } from './category.entity.js';
 
 export interface CategoryLoaders {
   categoryById: DataLoader<string, CategoryEntity | null>;
@@ -20,7 +20,7 @@ export interface CategoryLoaders {
   /** the first `limit` products of each category, newest first (as the product list) */
   productsByCategory(limit: number): DataLoader<string, ProductEntity[]>;
   /** categories of each product, by position then name */
-  categoriesByProduct: DataLoader<string, CategoryEntity[]>;
+  categoriesByProduct: DataLoader<string, CategoryRow[]>;
 }
 
 const perRequest = new WeakMap<object, CategoryLoaders>();
@@ -34,6 +34,21 @@ function grouped<T>(keys: readonly string[], rows: T[], keyOf: (r: T) => string)
 /** Split the helper column `_key` off a raw row and map the rest onto `entity`. */
 function mapKeyed<E extends object>(ctx: CatalogContext, entity: new () => E, rows: Record<string, unknown>[]): { key: string; row: E }[] {
   return rows.map(({ _key, _rn: _n, ...row }) => ({ key: String(_key), row: ctx.em.map(entity, row) }));
+}
+
+function categoryFromRow(r: Record<string, unknown>): CategoryRow {
+  return {
+    id: r.id as string,
+    name: r.name as string,
+    slug: r.slug as string,
+    description: (r.description as string | null) ?? null,
+    parentId: (r.parent_id as string | null) ?? null,
+    position: Number(r.position),
+    seo: (r.seo as CategoryRow['seo']) ?? null,
+    metadata: (r.metadata as CategoryRow['metadata']) ?? null,
+    createdAt: r.created_at instanceof Date ? r.created_at : new Date(r.created_at as string),
+    updatedAt: r.updated_at instanceof Date ? r.updated_at : new Date(r.updated_at as string),
+  };
 }
 
 export function categoryLoaders(ctx: CatalogContext): CategoryLoaders {
@@ -92,7 +107,8 @@ export function categoryLoaders(ctx: CatalogContext): CategoryLoaders {
         [appId, environment, jsonList(ids)],
         'all',
       )) as Record<string, unknown>[];
-      return grouped(ids, mapKeyed(ctx, CategoryEntity, rows), (r) => r.key).map((g) => g.map((r) => r.row));
+      // read only, a page at a time: plain rows, without the ORM's hydration and identity map
+      return grouped(ids, rows, (r) => String(r._key)).map((g) => g.map(categoryFromRow));
     }),
   };
   perRequest.set(ctx.loaders, l);

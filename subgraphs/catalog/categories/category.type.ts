@@ -2,7 +2,7 @@
 // and `products` are field resolvers (category.resolver.ts), batched per request.
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import type { CategoryEntity } from './category.entity.js';
+import type { CategoryRow } from './category.entity.js';
 
 @ObjectType('CategorySeo')
 export class CategorySeoType {
@@ -33,7 +33,7 @@ export class CategoryPage {
   @Field(() => Int) pageSize!: number;
 }
 
-export function toCategory(e: CategoryEntity, depth?: number): Category {
+export function toCategory(e: CategoryRow, depth?: number): Category {
   return Object.assign(new Category(), {
     id: e.id,
     name: e.name,

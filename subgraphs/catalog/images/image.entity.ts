@@ -2,12 +2,13 @@ import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decor
 import type { Opt } from '@mikro-orm/core';
 import { AppScopedEntity } from '../../../lib/tenant-entity.js';
 import { ProductEntity } from '../products/product.entity.js';
-import type { ThumbnailStatus } from './image.rules.js';
+import type { EmbeddingStatus, ThumbnailStatus } from './image.rules.js';
 
 /**
  * One image of a product: the original as uploaded (object `objectKey`), its pixel size (as
  * displayed, EXIF orientation applied) and its place in the product's gallery. Thumbnails are
- * made by a job (image.thumbnails.ts) under keys derived from the image id. At most one image of a
+ * made by a job (image.thumbnails.ts) under keys derived from the image id, its visual-search
+ * embeddings by another (vision/embedding.job.ts). At most one image of a
  * product is primary (partial unique index, written in the migration).
  */
 @Entity({ tableName: 'product_images' })
@@ -48,6 +49,9 @@ export class ProductImageEntity extends AppScopedEntity {
 
   @Property({ length: 12 })
   thumbnailStatus: ThumbnailStatus & Opt = 'pending';
+
+  @Property({ length: 12 })
+  embeddingStatus: EmbeddingStatus & Opt = 'pending';
 
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();

@@ -20,6 +20,8 @@ export const THUMBNAIL_SIZES = { small: 150, medium: 480, large: 1024 } as const
 export type ThumbnailName = keyof typeof THUMBNAIL_SIZES;
 export const THUMBNAIL_NAMES = Object.keys(THUMBNAIL_SIZES) as ThumbnailName[];
 export type ThumbnailStatus = 'pending' | 'ready' | 'failed';
+/** the image embedding of visual search (subgraphs/catalog/vision): made by a job like the thumbnails */
+export type EmbeddingStatus = 'pending' | 'ready' | 'failed';
 
 export const ORIGINAL_EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
 export const IMAGE_TYPES: readonly MediaType[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
@@ -32,8 +34,23 @@ export function imageFolder(p: { appId: string; environment: string }, imageId: 
 export const originalKey = (p: { appId: string; environment: string }, imageId: string) => `${imageFolder(p, imageId)}/original`;
 export const thumbnailKey = (p: { appId: string; environment: string }, imageId: string, name: ThumbnailName) => `${imageFolder(p, imageId)}/${name}.webp`;
 
+/**
+ * A suggested crop of an image (object detection on a product file): named after its box, so the
+ * same box of the same image is the same file (the bytes under its URL never change) and a second
+ * run of the detector rewrites what it wrote before.
+ */
+export const cropFile = (box: { x: number; y: number; width: number; height: number }, contentType: string) =>
+  `crop-${box.x}-${box.y}-${box.width}-${box.height}.${ORIGINAL_EXTENSIONS[contentType] ?? 'bin'}`;
+export const cropFolder = (p: { appId: string; environment: string }, imageId: string) => `${imageFolder(p, imageId)}/crops`;
+export const cropKey = (p: { appId: string; environment: string }, imageId: string, file: string) => `${cropFolder(p, imageId)}/${file}`;
+const CROP_FILE = /^crop-\d{1,5}-\d{1,5}-\d{1,5}-\d{1,5}\.(jpg|png|webp)$/;
+const CROP_TYPES: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
 /** The public file name of the original (`original.jpg`). */
 export const originalFile = (contentType: string) => `original.${ORIGINAL_EXTENSIONS[contentType] ?? 'bin'}`;
+
+/** The public URL of one file of an image. */
+export const imageFileUrl = (publicUrl: string, imageId: string, file: string) => `${publicUrl}/v1/product-images/${imageId}/${file}`;
 
 /** Public URLs of an image's files: PUBLIC_URL/v1/product-images/<image id>/<file>. */
 export function imageUrls(publicUrl: string, img: { id: string; contentType: string }): { url: string; thumbnails: Record<ThumbnailName, string> } {
@@ -44,9 +61,14 @@ export function imageUrls(publicUrl: string, img: { id: string; contentType: str
   };
 }
 
-/** What a public file name asks for: the original (with its own extension) or a thumbnail; null otherwise. */
-export function parseImageFile(file: string, contentType: string): { kind: 'original' } | { kind: 'thumbnail'; name: ThumbnailName } | null {
+/** What a public file name asks for: the original (with its own extension), a thumbnail or a suggested crop; null otherwise. */
+export function parseImageFile(
+  file: string,
+  contentType: string,
+): { kind: 'original' } | { kind: 'thumbnail'; name: ThumbnailName } | { kind: 'crop'; contentType: string } | null {
   if (file === originalFile(contentType)) return { kind: 'original' };
+  const crop = CROP_FILE.exec(file);
+  if (crop) return { kind: 'crop', contentType: CROP_TYPES[crop[1]] };
   const m = /^(small|medium|large)\.webp$/.exec(file);
   return m ? { kind: 'thumbnail', name: m[1] as ThumbnailName } : null;
 }

@@ -1,6 +1,7 @@
 // Product images: presign → bytes streamed by the REST bridge into the object store → record
-// (checked token and receipt, header read by sharp, row written, thumbnail job enqueued in the same
-// transaction) → list, reorder, change alt text or primary, delete (row first, files after commit),
+// (checked token and receipt, header read by sharp, row written, thumbnail and visual-search
+// embedding jobs enqueued in the same transaction) → list, reorder, change alt text or primary,
+// delete (row first, files after commit, embeddings with the row),
 // and the public file lookup the bridge streams from. Writes of one product's images run one at a
 // time under the product's row lock; the product keeps exactly one primary image while it has any.
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -23,12 +24,15 @@ import {
   IMAGE_UPLOAD_TTL_SEC,
   IMAGES_PER_PRODUCT,
   insertPosition,
+  cropFolder,
+  cropKey,
   originalKey,
   parseImageFile,
   THUMBNAIL_NAMES,
   thumbnailKey,
 } from './image.rules.js';
 import { enqueueThumbnails } from './image.thumbnails.js';
+import { enqueueEmbedding } from '../vision/embedding.job.js';
 
 export interface ImageFields {
   altText?: string | null;
@@ -122,7 +126,9 @@ export async function recordImageUpload(ctx: CatalogContext, token: string, obje
       await setPrimary(em, part, productId, imageId);
       img.isPrimary = true;
     }
-    await enqueueThumbnails(em, { appId: part.appId, environment: part.environment, imageId, objectKey: stored.key });
+    const job = { appId: part.appId, environment: part.environment, imageId, objectKey: stored.key };
+    await enqueueThumbnails(em, job);
+    await enqueueEmbedding(em, job);
     return img;
   });
 }
@@ -181,9 +187,11 @@ export async function deleteImage(ctx: CatalogContext, productId: string, imageI
   return removed.img;
 }
 
+/** The original, its thumbnails and the suggested crops object detection stored (its embeddings go with the row). */
 async function removeImageFiles(ctx: CatalogContext, part: AppPartition, img: ProductImageEntity): Promise<void> {
   const { objects } = ctx.runtime.images;
-  await Promise.all([img.objectKey, ...THUMBNAIL_NAMES.map((n) => thumbnailKey(part, img.id, n))].map((k) => objects.delete(k)));
+  const crops = (await objects.list(cropFolder(part, img.id))).map((o) => o.key);
+  await Promise.all([img.objectKey, ...THUMBNAIL_NAMES.map((n) => thumbnailKey(part, img.id, n)), ...crops].map((k) => objects.delete(k)));
 }
 
 /** Cache lifetimes of served files: the bytes under an image's URL never change, except a thumbnail still being made. */
@@ -195,6 +203,12 @@ export async function imageFile(ctx: CatalogContext, imageId: string, file: stri
   const img = await servableImage(ctx.em, imageId);
   const wanted = img ? parseImageFile(file, img.contentType) : null;
   if (!img || !wanted) throw new DomainError('IMAGE_NOT_FOUND', 'No such image file', { parameter: 'file' });
+  if (wanted.kind === 'crop') {
+    // a suggested crop exists once object detection stored it (vision/file-processing.service.ts)
+    const key = cropKey(img, img.id, file);
+    if (!(await ctx.runtime.images.objects.head(key))) throw new DomainError('IMAGE_NOT_FOUND', 'No such image file', { parameter: 'file' });
+    return { contentType: wanted.contentType, objectKey: key, cacheControl: IMMUTABLE };
+  }
   if (wanted.kind === 'thumbnail' && img.thumbnailStatus === 'ready') {
     return { contentType: 'image/webp', objectKey: thumbnailKey(img, img.id, wanted.name), cacheControl: IMMUTABLE };
   }

@@ -25,6 +25,7 @@ export class ProductImage {
   @Field(() => Int) bytes!: number;
   @Field(() => ImageThumbnails) thumbnails!: ImageThumbnails;
   @Field({ description: 'pending while the thumbnail job runs, then ready (or failed: the thumbnails serve the original)' }) thumbnailStatus!: string;
+  @Field({ description: 'pending while the visual-search embedding job runs, then ready (or failed: the image is not found by visual search)' }) embeddingStatus!: string;
   @Field() createdAt!: Date;
 }
 
@@ -60,6 +61,7 @@ export function toProductImage(publicUrl: string, e: ProductImageEntity): Produc
     bytes: e.bytes,
     thumbnails: Object.assign(new ImageThumbnails(), urls.thumbnails),
     thumbnailStatus: e.thumbnailStatus,
+    embeddingStatus: e.embeddingStatus,
     createdAt: e.createdAt,
   });
 }

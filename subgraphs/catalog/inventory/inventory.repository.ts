@@ -33,6 +33,8 @@ interface ItemSql {
   /** extra FROM (the product of a variant) */
   from: string;
   where: string;
+  /** the item holds stock of its own (a bundle's is its components') */
+  notBundle: string;
   backorder: string;
   threshold: string;
   name: string;
@@ -44,6 +46,7 @@ function itemSql(item: ItemRef): ItemSql {
         table: '"catalog"."product_variants" i',
         from: 'from "catalog"."products" p',
         where: 'i.app_id = ? and i.environment = ? and i.id = ? and p.id = i.product_id and p.deleted_at is null',
+        notBundle: 'true',
         backorder: 'p.allow_backorder',
         threshold: 'p.low_stock_threshold',
         name: "p.name || ' / ' || i.name",
@@ -52,6 +55,7 @@ function itemSql(item: ItemRef): ItemSql {
         table: '"catalog"."products" i',
         from: '',
         where: 'i.app_id = ? and i.environment = ? and i.id = ? and i.deleted_at is null',
+        notBundle: "i.type <> 'bundle'",
         backorder: 'i.allow_backorder',
         threshold: 'i.low_stock_threshold',
         name: 'i.name',
@@ -125,12 +129,28 @@ export interface HoldInput {
 }
 
 /**
+ * What lets a hold commit on its own (autocommit, no transaction around it): the item has no
+ * reservation past expires_at still marked active (those are given back first, by the transaction
+ * path), and the hold crosses no alert line (stockCrossings: an alert must be written to the
+ * outbox in the same transaction). Parameters: the quantity, twice.
+ */
+function aloneConditions(s: ItemSql): string {
+  const avail = 'greatest(0, i.inventory_quantity - i.inventory_reserved - i.inventory_committed)';
+  return `and ${s.notBundle}
+          and not exists (select 1 from "catalog"."inventory_reservations" x
+                           where x.item_id = i.id and x.status = 'active' and x.expires_at <= now() and x.app_id = i.app_id and x.environment = i.environment)
+          and (not i.track_stock or ${s.backorder}
+               or not ((${s.threshold} is not null and ${avail} >= ${s.threshold} and ${avail} - ? < ${s.threshold})
+                       or (${avail} > 0 and ${avail} - ? <= 0)))`;
+}
+
+/**
  * THE reservation statement: adds `quantity` to the item's reserved counter only when that much is
  * available (or stock is not tracked, or backorders are allowed) and the order holds no live
  * reservation of the item yet, and inserts the reservation row, all in one statement. Answers the
  * counters after it, or null when nothing was held (the caller then says why).
  */
-export async function holdStock(em: EntityManager, part: AppPartition, item: ItemRef, h: HoldInput): Promise<ItemState | null> {
+export async function holdStock(em: EntityManager, part: AppPartition, item: ItemRef, h: HoldInput, alone = false): Promise<ItemState | null> {
   const s = itemSql(item);
   const itemId = itemIdOf(item);
   const rows = await em.execute(
@@ -141,6 +161,7 @@ export async function holdStock(em: EntityManager, part: AppPartition, item: Ite
                            where e.app_id = i.app_id and e.environment = i.environment and e.item_id = i.id and e.order_id = ?
                              and (e.status = 'committed' or (e.status = 'active' and e.expires_at > now())))
           and (not i.track_stock or ${s.backorder} or i.inventory_quantity - i.inventory_reserved - i.inventory_committed >= ?)
+          ${alone ? aloneConditions(s) : ''}
        returning ${stateCols(s)}),
      ins as (
        insert into "catalog"."inventory_reservations"
@@ -153,6 +174,7 @@ export async function holdStock(em: EntityManager, part: AppPartition, item: Ite
       ...partArgs(part, item),
       h.orderId,
       h.quantity,
+      ...(alone ? [h.quantity, h.quantity] : []),
       h.reservationId,
       part.appId,
       part.environment,

@@ -8,14 +8,14 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
-import type { AppPartition } from '../../../lib/tenant-entity.js';
+import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
 import type { CatalogContext } from '../context.js';
 import { getProduct } from '../products/product.service.js';
 import { defaultLocation, locationsById } from '../locations/location.service.js';
 import { ReservationEntity, type ReservationStatus } from './inventory.entities.js';
 import type { InventoryEvents } from './inventory.events.js';
 import { applyLevelChange, inventoryWrite, lockForLevels, resolveItem } from './inventory.service.js';
-import { changeCounters, holdStock, readItem, releaseExpired, type ItemRef } from './inventory.repository.js';
+import { changeCounters, holdStock, itemIdOf, readItem, releaseExpired, type ItemRef } from './inventory.repository.js';
 import { checkExpiry, checkInt, checkText } from './inventory.rules.js';
 
 export interface ReservationView {
@@ -74,6 +74,12 @@ function sameOrder(existing: ReservationEntity, q: number): void {
   }
 }
 
+/** The reservation row a hold statement inserted, as the entity (without reading it back). */
+function heldRow(id: string, part: AppPartition, item: ItemRef, q: number, orderId: string, expiresAt: Date, parentId: string | null): ReservationEntity {
+  const now = new Date();
+  return Object.assign(new ReservationEntity(), { id, ...part, itemId: itemIdOf(item), productId: item.productId, variantId: item.variantId, parentId, isBundle: false, orderId, quantity: q, status: 'active', expiresAt, createdAt: now, updatedAt: now });
+}
+
 /** Hold one item for an order inside the caller's transaction; the reservation row, or a refusal. */
 async function holdItem(em: EntityManager, part: AppPartition, events: InventoryEvents, item: ItemRef, q: number, orderId: string, expiresAt: Date, parentId: string | null, parameter: string): Promise<ReservationEntity> {
   await releaseExpired(em, part, item);
@@ -85,8 +91,7 @@ async function holdItem(em: EntityManager, part: AppPartition, events: Inventory
     throw await refusal(em, part, item, q, parameter);
   }
   await events.crossings(em, part, item, { ...after, reserved: after.reserved - q }, after, null);
-  const now = new Date();
-  return Object.assign(new ReservationEntity(), { id, ...part, itemId: item.variantId ?? item.productId, productId: item.productId, variantId: item.variantId, parentId, isBundle: false, orderId, quantity: q, status: 'active', expiresAt, createdAt: now, updatedAt: now });
+  return heldRow(id, part, item, q, orderId, expiresAt, parentId);
 }
 
 /** A concurrent request of the same order lost the race on the live-order index: the retry finds the winner's reservation. */
@@ -99,10 +104,34 @@ async function onceMore<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The common hold as ONE autocommit statement, so the item's row is locked only while PostgreSQL runs
+ * it (no round trip to this process inside a transaction): taken when the item has nothing expired
+ * to give back and the hold crosses no alert line. Null: the transaction path decides (refusal,
+ * expiry, alert, the order's existing reservation).
+ */
+async function holdAlone(ctx: CatalogContext, item: ItemRef, q: number, orderId: string, expiresAt: Date): Promise<ReservationEntity | null> {
+  const part = await appPartition(ctx);
+  const id = newId('res');
+  let after;
+  try {
+    after = await holdStock(ctx.em as EntityManager, part, item, { reservationId: id, orderId, quantity: q, expiresAt, parentId: null }, true);
+  } catch (e) {
+    if (e instanceof UniqueConstraintViolationException) return null; // the same order raced itself: the transaction path answers
+    throw e;
+  }
+  return after ? heldRow(id, part, item, q, orderId, expiresAt, null) : null;
+}
+
 export async function reserve(ctx: CatalogContext, productId: string, input: ReserveInput): Promise<ReservationView> {
   const q = checkInt(input.quantity, 'quantity', 1);
   const orderId = checkText(input.orderId, 'order_id', 200, true)!;
   const expiresAt = checkExpiry(input.expiresAt);
+  // a product's own stock: the statement names the tenant and refuses a deleted product or a bundle; a miss goes the long way
+  if (!input.variantId) {
+    const alone = await holdAlone(ctx, { productId, variantId: null }, q, orderId, expiresAt);
+    if (alone) return view(alone);
+  }
   const { item, bundle } = await resolveItem(ctx, productId, input.variantId);
   if (bundle) return reserveBundle(ctx, productId, q, orderId, expiresAt);
   return onceMore(() =>

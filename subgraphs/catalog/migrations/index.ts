@@ -6,6 +6,7 @@ import { Migration20261124100647_webhook_jobs } from './Migration20261124100647_
 // inventory (locations, levels, ledger, reservations)
 import { Migration20261124120000_inventory } from './Migration20261124120000_inventory.js';
 import { Migration20261124120430_product_images } from './Migration20261124120430_product_images.js';
+import { Migration20261124160000_product_image_embeddings } from './Migration20261124160000_product_image_embeddings.js';
 
 export const migrations = [
   { name: 'Migration20261122085603_init', class: Migration20261122085603_init },
@@ -15,4 +16,5 @@ export const migrations = [
   // inventory
   { name: 'Migration20261124120000_inventory', class: Migration20261124120000_inventory },
   { name: 'Migration20261124120430_product_images', class: Migration20261124120430_product_images },
+  { name: 'Migration20261124160000_product_image_embeddings', class: Migration20261124160000_product_image_embeddings },
 ];

@@ -3,22 +3,28 @@
 import { DomainError } from '../../../lib/errors.js';
 import type { BundleItem, Dimensions, ProductOption, ProductSeo, Weight } from './product.entity.js';
 
-const formatters = new Map<string, Intl.NumberFormat>();
+/** One formatter per currency, with its minor-unit digits (resolvedOptions allocates on every call). */
+const formatters = new Map<string, { format: Intl.NumberFormat; digits: number }>();
+
+function formatterOf(currency: string): { format: Intl.NumberFormat; digits: number } {
+  let f = formatters.get(currency);
+  if (!f) {
+    const format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+    f = { format, digits: format.resolvedOptions().maximumFractionDigits ?? 2 };
+    formatters.set(currency, f);
+  }
+  return f;
+}
 
 /** `amount` minor units of `currency`, formatted with that currency's own digits (JPY none, KWD three). */
 export function formatMoney(amount: number, currency: string): string {
-  let f = formatters.get(currency);
-  if (!f) {
-    f = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-    formatters.set(currency, f);
-  }
-  const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-  return f.format(amount / 10 ** digits);
+  const f = formatterOf(currency);
+  return f.format.format(amount / 10 ** f.digits);
 }
 
 /** Minor-unit digits of a currency (USD 2, JPY 0, KWD 3). */
 export function currencyDigits(currency: string): number {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return formatterOf(currency).digits;
 }
 
 /** An ISO 4217 code Intl knows, or INVALID_PRICE naming `parameter`. */

@@ -10,7 +10,8 @@ import { parseRankingRules, type Rule } from './ranking.js';
 import { runSearch } from './search.js';
 import { buildSegment, mergeSegments, type BuildSpec, type Segment } from './segment.js';
 import { documentId } from './document-id.js';
-import { checkSettings, shapeOf } from './settings.js';
+import { checkSettings, shapeOf, vectorShapeOf } from './settings.js';
+import { VectorIndex } from './vector-index.js';
 import { snapshotOf } from './snapshot.js';
 import { analyzerFor, type Analyzer } from './analyzer.js';
 import type { EngineState } from './state.js';
@@ -52,9 +53,11 @@ export class SegmentedEngine implements Engine, EngineState {
   /** attribute rank of each top-level field when searchable is ['*']: order of first appearance */
   fieldOrder = new Map<string, number>();
   live = 0;
+  vectors: VectorIndex | null = null;
 
   constructor(settings: EngineSettings) {
     this.applySettings(checkSettings(settings));
+    this.embedAll();
   }
 
   get size(): number {
@@ -72,8 +75,20 @@ export class SegmentedEngine implements Engine, EngineState {
   updateSettings(settings: EngineSettings): void {
     const next = checkSettings(settings);
     const reshape = shapeOf(next) !== shapeOf(this.settings);
+    const reembed = vectorShapeOf(next) !== vectorShapeOf(this.settings);
     this.applySettings(next);
     if (reshape) this.rebuild();
+    if (reembed) this.embedAll();
+  }
+
+  /** Compute every live document's vector for the current embedding attributes (none: drop them). */
+  embedAll(): void {
+    const attrs = this.settings.embeddingAttributes;
+    this.vectors = attrs?.length ? new VectorIndex(attrs) : null;
+    if (!this.vectors) return;
+    const entries: { id: number; doc: Document }[] = [];
+    for (let id = 0; id < this.nextId; id++) if (has(this.alive, id)) entries.push({ id, doc: this.docs[id]! });
+    this.vectors.add(entries, this.alive);
   }
 
   /** Re-index every live document (searchable or filterable attributes changed). Ids are kept. */
@@ -150,6 +165,7 @@ export class SegmentedEngine implements Engine, EngineState {
     this.segments.push(buildSegment(entries, this.spec(entries)));
     this.segLive.push(entries.length);
     this.mergeTail();
+    this.vectors?.add(entries, this.alive);
     return entries.length;
   }
 
@@ -228,8 +244,10 @@ export class SegmentedEngine implements Engine, EngineState {
   /**
    * Tiered merging: drop empty segments, rewrite segments with many dead documents, and merge runs of
    * MERGE_FACTOR adjacent segments of the same size level. Each document is merged O(log n) times.
+   * The vector graph is rebuilt when too many of its nodes are dead (vector-index.ts).
    */
   compact(): void {
+    this.vectors?.compact(this.alive);
     for (let changed = true; changed; ) {
       changed = false;
       for (let i = 0; i < this.segments.length; i++) {

@@ -5,9 +5,60 @@
 // ("10"). As Meilisearch: at most `maxValuesPerFacet` (100) values, sorted alphabetically by default
 // or by count (descending) on request. Stats (min, max, avg, sum) cover numeric values only; each
 // (document, value) pair counts once.
+// When the candidates are few (a selective query), counting goes the other way: each candidate's
+// value is read from a per-segment forward array (doc → its one string value), built once per
+// immutable segment and field; fields with several or numeric values per document keep the scan.
 import { has, type Bitset } from './bitset.js';
-import type { Segment } from './segment.js';
+import type { FieldIndex } from './field-index.js';
+import { localIndex, type Segment } from './segment.js';
 import type { FacetStats } from './types.js';
+
+const NONE = -1;
+const SEVERAL = -2;
+/** Forward path below this share of the documents (the scan costs every (value, doc) pair). */
+const FORWARD_MAX_SHARE = 1 / 8;
+const forwards = new WeakMap<FieldIndex, Int32Array>();
+
+/** doc (local index in the segment) → ordinal of its one string value; NONE, or SEVERAL (several or numeric values). */
+function forwardOf(seg: Segment, f: FieldIndex): Int32Array {
+  let fw = forwards.get(f);
+  if (fw) return fw;
+  fw = new Int32Array(seg.docIds.length).fill(NONE);
+  for (let i = 0; i < f.strValues.length; i++) {
+    for (let j = f.strStart[i]; j < f.strStart[i + 1]; j++) {
+      const l = localIndex(seg, f.strDocs[j]);
+      if (l >= 0) fw[l] = fw[l] === NONE ? i : SEVERAL;
+    }
+  }
+  for (let j = 0; j < f.numDocs.length; j++) {
+    const l = localIndex(seg, f.numDocs[j]);
+    if (l >= 0) fw[l] = SEVERAL;
+  }
+  forwards.set(f, fw);
+  return fw;
+}
+
+/** Counts per (segment, value ordinal) over the candidates' forward values; null when one has several values. */
+function countForward(segments: readonly Segment[], ids: Int32Array, attr: string): Map<Segment, Int32Array> | null {
+  const segs = segments.filter((s) => s.docIds.length > 0);
+  const out = new Map<Segment, Int32Array>();
+  let p = 0;
+  for (const id of ids) {
+    while (p + 1 < segs.length && segs[p + 1].docIds[0] <= id) p++;
+    const seg = segs[p];
+    const f = seg?.fields.get(attr);
+    if (!f) continue;
+    const l = localIndex(seg, id);
+    if (l < 0) continue;
+    const v = forwardOf(seg, f)[l];
+    if (v === NONE) continue;
+    if (v === SEVERAL) return null;
+    let counts = out.get(seg);
+    if (!counts) out.set(seg, (counts = new Int32Array(f.strValues.length)));
+    counts[v]++;
+  }
+  return out;
+}
 
 export interface FacetOptions {
   maxValuesPerFacet: number;
@@ -19,7 +70,11 @@ export function computeFacets(
   candidates: Bitset,
   facets: readonly string[],
   opts: FacetOptions,
+  /** the candidates as ascending ids, when the caller has them (enables the forward path) */
+  candidateIds?: Int32Array,
 ): { distribution: Record<string, Record<string, number>>; stats: Record<string, FacetStats> } {
+  const total = segments.reduce((n, s) => n + s.docIds.length, 0);
+  const forward = candidateIds !== undefined && candidateIds.length < total * FORWARD_MAX_SHARE;
   const distribution: Record<string, Record<string, number>> = {};
   const stats: Record<string, FacetStats> = {};
   for (const attr of facets) {
@@ -34,7 +89,14 @@ export function computeFacets(
       if (e) e.count += c;
       else counts.set(key, { display, count: c });
     };
-    for (const seg of segments) {
+    const counted = forward ? countForward(segments, candidateIds!, attr) : null;
+    if (counted) {
+      for (const [seg, c] of counted) {
+        const f = seg.fields.get(attr)!;
+        for (let i = 0; i < c.length; i++) bump(f.strValues[i], f.strDisplay[i], c[i]);
+      }
+    }
+    for (const seg of counted ? [] : segments) {
       const f = seg.fields.get(attr);
       if (!f) continue;
       for (let i = 0; i < f.strValues.length; i++) {

@@ -1,8 +1,9 @@
 // An engine from a snapshot (snapshot.ts); re-indexes the snapshot's documents when it was made for other
-// searchable/filterable attributes than `settings`.
+// searchable/filterable attributes than `settings`, and embeds them again when its vectors were made
+// from other embedding attributes (or it has none).
 import { has } from './bitset.js';
 import { SegmentedEngine } from './engine.js';
-import { decodeAlive, decodeIds, decodeSegment, isSnapshot } from './snapshot.js';
+import { decodeAlive, decodeIds, decodeSegment, decodeVectors, isSnapshot } from './snapshot.js';
 import { EngineError, type EngineSettings } from './types.js';
 
 export function restoreEngine(snapshot: unknown, settings: EngineSettings): SegmentedEngine {
@@ -18,6 +19,9 @@ export function restoreEngine(snapshot: unknown, settings: EngineSettings): Segm
     e.idMap.set(snapshot.extIds[i], id);
   });
   e.live = ids.length;
+  const vectors = decodeVectors(snapshot, e.settings.embeddingAttributes);
+  if (vectors) e.vectors = vectors;
+  else e.embedAll();
   if (snapshot.shape !== e.shape()) {
     e.rebuild();
     return e;

@@ -2,7 +2,8 @@
 // the page needs, then facets over all candidates and formatting of the page's hits.
 // Paging: at most MAX_TOTAL_HITS (1000, Meilisearch's default maxTotalHits) ranked hits are reachable
 // through offset/limit; estimatedTotalHits still counts every candidate (exact here, not estimated).
-import { and, bitset, setAll, toIds, type Bitset } from './bitset.js';
+// Hybrid and vector searches (hybrid.ts) rank by fusing the keyword list with the vector list (fusion.ts).
+import { and, bitset, count, has, set, setAll, toIds, type Bitset } from './bitset.js';
 import { bucketSort, Collector } from './bucket-sort.js';
 import type { EngineState } from './state.js';
 import { computeFacets } from './facets.js';
@@ -13,8 +14,11 @@ import { collectMatches, formatValue, type FormatOptions, type MatchPosition } f
 import { matchWords, type MatchData } from './match.js';
 import { parseQuery } from './query.js';
 import type { Analyzer } from './analyzer.js';
+import type { OffsetToken } from './tokenizer.js';
 import { parseSort } from './ranking.js';
 import { buildSteps } from './steps.js';
+import { fuse, fusionDepth } from './fusion.js';
+import { semanticRequest, type Semantic } from './hybrid.js';
 import { EngineError, type Document, type SearchHit, type SearchRequest, type SearchResult } from './types.js';
 
 export const MAX_TOTAL_HITS = 1000;
@@ -34,6 +38,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   const limit = nonNegativeInt(req.limit, DEFAULT_LIMIT, 'invalid_search_limit', 'limit');
   const query = typeof req.query === 'string' ? req.query : '';
   const { filterableAttributes: filterable, distinctAttribute } = st.settings;
+  const semantic = semanticRequest(req, query, st.settings.embeddingAttributes);
   const sort = parseSort(req.sort, st.settings.sortableAttributes, st.rules);
   const filter = compileFilter(req.filter, filterable);
   const facets = facetList(req.facets, filterable);
@@ -41,41 +46,36 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   let allowed: Bitset = st.alive;
   if (filter) allowed = and(evaluate(filter, { segments: st.segments, universe: st.alive }), st.alive);
   const words = parseQuery(query, st.settings, st.stopWords, st.synonyms, st.analyzer);
+  const keywordSide = !semantic || semantic.ratio < 1;
   let match: MatchData | null = null;
-  let candidates: Int32Array;
-  let candidateBits: Bitset = allowed;
+  let candidates: Int32Array = EMPTY;
   if (words.length) {
+    // a pure vector search still matches the words: highlighting marks them on its hits
     match = matchWords(words, st.segments, allowed, st.nextId, st.scratch);
-    candidates = match.candidates;
-    if (facets.length) {
-      candidateBits = bitset(st.nextId);
-      setAll(candidateBits, candidates);
-    }
-  } else {
+    if (keywordSide) candidates = match.candidates;
+  } else if (keywordSide) {
     candidates = toIds(allowed);
   }
 
   const doc = (id: number): Document => st.docs[id]!;
   const distinctKey = distinctAttribute ? (id: number) => keyOf(valueAt(doc(id), distinctAttribute)) : undefined;
   const need = Math.min(offset + limit, MAX_TOTAL_HITS);
-  const out = new Collector(need, distinctKey);
-  if (need > offset) bucketSort(candidates, buildSteps(st.rules, { match, doc, sort }), out);
-
-  let total = candidates.length;
-  if (distinctKey) {
-    const seen = new Set<string>();
-    let unkeyed = 0;
-    for (const id of candidates) {
-      const k = distinctKey(id);
-      if (k === undefined) unkeyed++;
-      else seen.add(k);
-    }
-    total = seen.size + unkeyed;
+  const ranking = semantic ? rankHybrid(st, semantic, candidates, allowed, { match, doc, sort }, need, distinctKey) : null;
+  let ranked: number[];
+  if (ranking) ranked = ranking.ids;
+  else {
+    const out = new Collector(need, distinctKey);
+    if (need > offset) bucketSort(candidates, buildSteps(st.rules, { match, doc, sort }), out);
+    ranked = out.ids;
   }
 
+  let total = distinctKey ? distinctCount(candidates, distinctKey) : candidates.length;
+  if (ranking) total += ranking.extra;
+
   const geoSort = sort.find((s) => s.kind === 'geo');
-  const format = formatOptions(req, match, st.analyzer);
-  const hits = out.ids.slice(offset, need).map((id) => {
+  const analyzer = pageAnalyzer(st.analyzer);
+  const format = formatOptions(req, match, analyzer);
+  const hits = ranked.slice(offset, need).map((id) => {
     const d = doc(id);
     const hit: SearchHit = pick(d, req.attributesToRetrieve);
     if (format) {
@@ -85,27 +85,135 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
     }
     if (req.showMatchesPosition && match) {
       const mp: Record<string, MatchPosition[]> = {};
-      for (const [k, v] of searchableFields(d, st.settings.searchableAttributes)) collectMatches(v, k, match.terms, mp, [], st.analyzer);
+      for (const [k, v] of searchableFields(d, st.settings.searchableAttributes)) collectMatches(v, k, match.terms, mp, [], analyzer);
       hit._matchesPosition = mp;
     }
     if (geoSort && geoSort.kind === 'geo') {
       const g = geoOf(d._geo);
       if (g) hit._geoDistance = Math.round(haversine(geoSort.lat, geoSort.lng, g.lat, g.lng));
     }
+    if (semantic?.vector && st.vectors) {
+      const sim = st.vectors.similarity(semantic.vector, id);
+      if (sim !== undefined) hit._semanticScore = Math.round(sim * 1e6) / 1e6;
+    }
     return hit;
   });
 
   const result: SearchResult = { hits, query, offset, limit, estimatedTotalHits: total, processingTimeMs: 0 };
   if (facets.length) {
-    const f = computeFacets(st.segments, candidateBits, facets, {
-      maxValuesPerFacet: req.maxValuesPerFacet ?? MAX_VALUES_PER_FACET,
-      sortBy: req.sortFacetValuesBy === 'count' ? 'count' : 'alpha',
-    });
+    let candidateBits: Bitset = allowed;
+    if (ranking) candidateBits = ranking.facetBase;
+    else if (words.length) {
+      candidateBits = bitset(st.nextId);
+      setAll(candidateBits, candidates);
+    }
+    const f = computeFacets(
+      st.segments,
+      candidateBits,
+      facets,
+      { maxValuesPerFacet: req.maxValuesPerFacet ?? MAX_VALUES_PER_FACET, sortBy: req.sortFacetValuesBy === 'count' ? 'count' : 'alpha' },
+      ranking ? undefined : candidates,
+    );
     result.facetDistribution = f.distribution;
     result.facetStats = f.stats;
   }
   result.processingTimeMs = Math.round(performance.now() - t0);
   return result;
+}
+
+const EMPTY = new Int32Array(0);
+
+/**
+ * The index's analyzer with its offsets memoised for one page: `_formatted` and `_matchesPosition`
+ * tokenise the same field values, so each string of a hit is tokenised once.
+ */
+function pageAnalyzer(a: Analyzer): Analyzer {
+  const memo = new Map<string, OffsetToken[]>();
+  return {
+    key: a.key,
+    tokenize: (text) => a.tokenize(text),
+    isStopWord: (term) => a.isStopWord(term),
+    tokenizeWithOffsets: (text) => {
+      let tokens = memo.get(text);
+      if (!tokens) memo.set(text, (tokens = a.tokenizeWithOffsets(text)));
+      return tokens;
+    },
+  };
+}
+
+/** Candidates after `distinctAttribute`: distinct values, plus every document without one. */
+function distinctCount(candidates: Int32Array, distinctKey: (id: number) => string | undefined): number {
+  const seen = new Set<string>();
+  let unkeyed = 0;
+  for (const id of candidates) {
+    const k = distinctKey(id);
+    if (k === undefined) unkeyed++;
+    else seen.add(k);
+  }
+  return seen.size + unkeyed;
+}
+
+interface HybridRanking {
+  /** fused order (distinct applied), to the page's end */
+  ids: number[];
+  /** documents the vector list added to the keyword candidates (counted in estimatedTotalHits) */
+  extra: number;
+  /** documents facets count over: the keyword candidates and the vector list */
+  facetBase: Bitset;
+}
+
+/**
+ * Keyword list and vector list, each to the fusion depth, fused by weighted RRF (fusion.ts). The
+ * filter applies to both: the vector list only holds allowed documents. A pure vector search's
+ * candidates are all allowed documents with a vector.
+ */
+function rankHybrid(
+  st: EngineState,
+  semantic: Semantic,
+  candidates: Int32Array,
+  allowed: Bitset,
+  rules: Parameters<typeof buildSteps>[1],
+  need: number,
+  distinctKey: ((id: number) => string | undefined) | undefined,
+): HybridRanking {
+  const depth = fusionDepth(need, MAX_TOTAL_HITS);
+  let keyword: number[] = [];
+  if (semantic.ratio < 1 && need > 0) {
+    const out = new Collector(depth);
+    bucketSort(candidates, buildSteps(st.rules, rules), out);
+    keyword = out.ids;
+  }
+  const facetBase = bitset(st.nextId);
+  setAll(facetBase, candidates);
+  let vector: number[] = [];
+  let extra = 0;
+  if (semantic.ratio > 0 && semantic.vector && st.vectors) {
+    if (semantic.ratio === 1) {
+      const all = st.vectors.candidates(allowed);
+      extra = count(all);
+      for (let i = 0; i < facetBase.length && i < all.length; i++) facetBase[i] |= all[i];
+    }
+    if (need > 0) vector = st.vectors.nearest(semantic.vector, allowed, depth).ids;
+    if (semantic.ratio < 1) {
+      for (const id of vector) {
+        if (has(facetBase, id)) continue;
+        set(facetBase, id);
+        extra++;
+      }
+    }
+  }
+  const ids: number[] = [];
+  const seen = new Set<string>();
+  for (const f of fuse(keyword, vector, semantic.ratio)) {
+    if (ids.length >= need) break;
+    const k = distinctKey?.(f.id);
+    if (k !== undefined) {
+      if (seen.has(k)) continue;
+      seen.add(k);
+    }
+    ids.push(f.id);
+  }
+  return { ids, extra, facetBase };
 }
 
 function facetList(facets: unknown, filterable: readonly string[]): string[] {

@@ -30,6 +30,7 @@ export function checkSettings(s: EngineSettings): EngineSettings {
   const rankingRules = s.rankingRules?.length ? list(s.rankingRules, 'ranking_rules') : DEFAULT_RANKING_RULES;
   parseRankingRules(rankingRules);
   const languages = checkLanguages(s.languages);
+  const embedding = list(s.embeddingAttributes ?? [], 'embedding_attributes');
   const searchable = s.searchableAttributes?.length ? list(s.searchableAttributes, 'searchable_attributes') : ['*'];
   return {
     searchableAttributes: searchable.includes('*') ? ['*'] : [...new Set(searchable)],
@@ -43,7 +44,13 @@ export function checkSettings(s: EngineSettings): EngineSettings {
     typoTolerance: { enabled: typo.enabled !== false, minWordSizeForTypos: { oneTypo: one, twoTypos: two } },
     // only when set, so the settings (and shape) of an index without languages stay as they were
     ...(languages.length ? { languages } : {}),
+    ...(embedding.length ? { embeddingAttributes: [...new Set(embedding)] } : {}),
   };
+}
+
+/** What the vectors were computed from (vector-index.ts); a change of it means re-embedding. */
+export function vectorShapeOf(s: EngineSettings): string {
+  return JSON.stringify(s.embeddingAttributes ?? []);
 }
 
 /** What the segments were built for; a change of it means re-indexing. */

@@ -2,17 +2,20 @@
 // Typed arrays travel as base64 of their bytes (JSON number arrays would be ~4x larger and slow to parse);
 // the dictionary as one newline-joined string (terms hold letters and digits only). Documents are
 // included, so restoring needs nothing else; a snapshot built for other searchable/filterable attributes
-// is restored by re-indexing its documents.
+// is restored by re-indexing its documents. An index with embedding attributes adds `vectors` (the
+// embeddings and the HNSW graph, vector-index.ts); a snapshot without it (older, or for other
+// attributes) is restored by embedding the documents again.
 import type { FieldIndex } from './field-index.js';
 import { finish } from './field-index.js';
 import type { GeoIndex } from './geo.js';
 import type { Segment } from './segment.js';
 import type { Document } from './types.js';
+import { VectorIndex } from './vector-index.js';
 
 export const SNAPSHOT_FORMAT = 'segmented-engine';
 export const SNAPSHOT_VERSION = 1;
 
-type Typed = Int32Array | Uint32Array | Uint16Array | Float64Array;
+type Typed = Int32Array | Uint32Array | Uint16Array | Float64Array | Float32Array;
 
 function b64(a: Typed): string {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
@@ -28,6 +31,7 @@ const i32 = (s: string) => new Int32Array(bytes(s));
 const u32 = (s: string) => new Uint32Array(bytes(s));
 const u16 = (s: string) => new Uint16Array(bytes(s));
 const f64 = (s: string) => new Float64Array(bytes(s));
+const f32 = (s: string) => new Float32Array(bytes(s));
 
 export interface SnapshotData {
   format: typeof SNAPSHOT_FORMAT;
@@ -41,6 +45,8 @@ export interface SnapshotData {
   extIds: string[];
   docs: Document[];
   segments: Record<string, unknown>[];
+  /** embeddings and their graph (indexes with embedding attributes only) */
+  vectors?: Record<string, any>;
 }
 
 export interface SnapshotSource {
@@ -51,6 +57,7 @@ export interface SnapshotSource {
   docs: (Document | undefined)[];
   extIds: (string | undefined)[];
   segments: Segment[];
+  vectors: VectorIndex | null;
 }
 
 export function snapshotOf(e: SnapshotSource & { shape(): string }): SnapshotData {
@@ -67,7 +74,38 @@ export function snapshotOf(e: SnapshotSource & { shape(): string }): SnapshotDat
     extIds: ids.map((id) => e.extIds[id]!),
     docs: ids.map((id) => e.docs[id]!),
     segments: e.segments.map(encodeSegment),
+    ...(e.vectors ? { vectors: encodeVectors(e.vectors, e.alive) } : {}),
   };
+}
+
+function encodeVectors(v: VectorIndex, alive: Uint32Array): Record<string, unknown> {
+  const s = v.toSnapshot(alive);
+  const g = s.hnsw;
+  return {
+    model: s.model,
+    attributes: s.attributes,
+    ids: b64(s.ids),
+    counts: b64(s.counts),
+    dims: b64(s.dims),
+    values: b64(s.values),
+    hnsw: g && { m: g.m, efConstruction: g.efConstruction, entry: g.entry, maxLevel: g.maxLevel, nodes: b64(g.nodes), links: b64(g.links) },
+  };
+}
+
+/** The snapshot's vectors when they were made by the same model from the same attributes, else null. */
+export function decodeVectors(s: SnapshotData, attributes: readonly string[] | undefined): VectorIndex | null {
+  const o = s.vectors;
+  if (!o || !attributes?.length || o.model !== VectorIndex.model || JSON.stringify(o.attributes) !== JSON.stringify(attributes)) return null;
+  const g = o.hnsw;
+  return VectorIndex.fromSnapshot({
+    model: o.model,
+    attributes: o.attributes,
+    ids: i32(o.ids),
+    counts: u16(o.counts),
+    dims: u16(o.dims),
+    values: f32(o.values),
+    hnsw: g && { m: g.m, efConstruction: g.efConstruction, entry: g.entry, maxLevel: g.maxLevel, nodes: i32(g.nodes), links: i32(g.links) },
+  });
 }
 
 export function isSnapshot(s: unknown): s is SnapshotData {

@@ -6,6 +6,7 @@ import type { MatchScratch } from './match.js';
 import type { SynonymIndex } from './query.js';
 import type { Rule } from './ranking.js';
 import type { Segment } from './segment.js';
+import type { VectorIndex } from './vector-index.js';
 import type { Document, EngineSettings } from './types.js';
 
 export interface EngineState {
@@ -21,4 +22,6 @@ export interface EngineState {
   docs: (Document | undefined)[];
   extIds: (string | undefined)[];
   scratch: MatchScratch;
+  /** the documents' embeddings when the index has embedding attributes */
+  vectors: VectorIndex | null;
 }

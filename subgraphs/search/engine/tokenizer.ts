@@ -43,6 +43,12 @@ export interface OffsetToken {
  */
 export function tokenizeWithOffsets(text: string): OffsetToken[] {
   const out: OffsetToken[] = [];
+  if (ASCII_ONLY.test(text)) {
+    // the same tokens without the Unicode work: ASCII has no marks, and lowercasing keeps offsets
+    const ascii = /[A-Za-z0-9]+/g;
+    for (let m = ascii.exec(text); m; m = ascii.exec(text)) out.push({ term: m[0].toLowerCase().slice(0, MAX_TOKEN_LENGTH), start: m.index, end: m.index + m[0].length });
+    return out;
+  }
   const re = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const term = normalize(m[0]).replace(/[^\p{L}\p{N}]/gu, '');

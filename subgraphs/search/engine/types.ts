@@ -24,6 +24,8 @@ export interface EngineSettings {
   typoTolerance: TypoTolerance;
   /** language pipeline (analyzer.ts); absent or [] = the default tokenizer rule */
   languages?: string[];
+  /** attributes embedded for hybrid and vector search (vector-index.ts); absent or [] = no vectors */
+  embeddingAttributes?: string[];
 }
 
 export interface SearchRequest {
@@ -47,10 +49,14 @@ export interface SearchRequest {
   maxValuesPerFacet?: number;
   /** order of facet values: 'alpha' (default, as Meilisearch) or 'count' (most frequent first) */
   sortFacetValuesBy?: 'alpha' | 'count';
+  /** hybrid search (hybrid.ts): keyword and vector results fused with this weight on the vector side */
+  hybrid?: { semanticRatio?: number | null } | null;
+  /** a query vector (the index's model's dimensions): pure vector search, or the hybrid search's vector side */
+  vector?: number[] | null;
 }
 
 export interface SearchHit {
-  /** the document (restricted to attributesToRetrieve), plus `_formatted`, `_matchesPosition`, `_geoDistance` when asked/applicable */
+  /** the document (restricted to attributesToRetrieve), plus `_formatted`, `_matchesPosition`, `_geoDistance`, `_semanticScore` when asked/applicable */
   [field: string]: unknown;
 }
 
@@ -81,7 +87,10 @@ export type EngineErrorCode =
   | 'invalid_search_limit'
   | 'invalid_document_id'
   | 'missing_document_id'
-  | 'invalid_settings';
+  | 'invalid_settings'
+  | 'invalid_search_hybrid_query'
+  | 'invalid_search_semantic_ratio'
+  | 'invalid_search_vector';
 
 /** Thrown for client mistakes; `parameter` names the request field, `position` the offset in a filter. */
 export class EngineError extends Error {

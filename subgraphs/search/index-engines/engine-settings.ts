@@ -20,8 +20,9 @@ export function toEngineSettings(stored: IndexSettingsData): EngineSettings {
         twoTypos: s.typo_tolerance.min_word_size_for_typos.two_typos,
       },
     },
-    // only when set: the key of an index without languages stays what it was
+    // only when set: the key of an index without languages or embeddings stays what it was
     ...(s.languages?.length ? { languages: s.languages } : {}),
+    ...(s.embedding_attributes?.length ? { embeddingAttributes: s.embedding_attributes } : {}),
   };
 }
 

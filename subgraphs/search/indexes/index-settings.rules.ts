@@ -25,6 +25,8 @@ export interface IndexSettingsData {
   typo_tolerance: TypoToleranceSettings;
   /** language pipeline of the index (docs/search.md, Languages); absent on indexes made before it existed */
   languages?: string[];
+  /** attributes embedded for hybrid/vector search (docs/search.md, Hybrid search); absent on older indexes */
+  embedding_attributes?: string[];
 }
 
 export type IndexSettingsPatch = Partial<Omit<IndexSettingsData, 'typo_tolerance'>> & {
@@ -46,6 +48,7 @@ export function defaultSettings(): IndexSettingsData {
     one_way_synonyms: {},
     typo_tolerance: { enabled: true, min_word_size_for_typos: { one_typo: 5, two_typos: 9 } },
     languages: [],
+    embedding_attributes: [],
   };
 }
 
@@ -79,6 +82,8 @@ const KEY_ALIASES: Record<string, keyof IndexSettingsData> = {
   typo_tolerance: 'typo_tolerance',
   typoTolerance: 'typo_tolerance',
   languages: 'languages',
+  embedding_attributes: 'embedding_attributes',
+  embeddingAttributes: 'embedding_attributes',
 };
 
 function fail(parameter: string, message: string): never {
@@ -196,6 +201,7 @@ export function parseSettingsPatch(input: unknown, parameter = 'settings'): Inde
       case 'searchable_attributes':
       case 'filterable_attributes':
       case 'sortable_attributes':
+      case 'embedding_attributes':
         out[key] = stringList(value, p);
         break;
       case 'ranking_rules':

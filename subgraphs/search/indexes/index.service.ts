@@ -78,6 +78,45 @@ export async function getIndex(ctx: SearchContext, uid: string): Promise<IndexEn
   return index;
 }
 
+/** What a search reads of its index: the engine's version and settings, the uid and primary key. */
+export interface SearchableIndex {
+  id: string;
+  uid: string;
+  primaryKey: string | null;
+  settings: IndexSettingsData;
+  appliedTaskId: number;
+  purgedThroughTaskId: number;
+}
+
+/**
+ * getIndex for the search path: one plain statement on the service's pool, with the partition as
+ * explicit predicates (tenantParams), instead of an ORM find — a search only reads the row, so
+ * hydrating an entity into the identity map was pure overhead on every search (docs/search.md,
+ * "End-to-end path").
+ */
+export async function getSearchableIndex(ctx: SearchContext, uid: string): Promise<SearchableIndex> {
+  const row =
+    typeof uid === 'string' && INDEX_UID.test(uid)
+      ? await (async () => {
+          const { appId, environment } = await appPartition(ctx);
+          return one<{ id: string; uid: string; primary_key: string | null; settings: IndexSettingsData; applied_task_id: string; purged_through_task_id: string }>(
+            ctx.runtime.pool,
+            `select id, uid, primary_key, settings, applied_task_id, purged_through_task_id from ${T.indexes} where app_id = $1 and environment = $2 and uid = $3`,
+            [appId, environment, uid],
+          );
+        })()
+      : undefined;
+  if (!row) throw new DomainError('index_not_found', `Index \`${uid}\` not found.`, { parameter: 'index_uid' });
+  return {
+    id: row.id,
+    uid: row.uid,
+    primaryKey: row.primary_key,
+    settings: row.settings,
+    appliedTaskId: Number(row.applied_task_id),
+    purgedThroughTaskId: Number(row.purged_through_task_id),
+  };
+}
+
 /** All indexes of the caller's partition, ordered by uid (byte-wise, as the column's collation). */
 export async function listIndexes(ctx: SearchContext): Promise<IndexEntity[]> {
   const { appId } = await appPartition(ctx);

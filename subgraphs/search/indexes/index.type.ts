@@ -69,6 +69,8 @@ export class IndexSettings {
   @Field(() => TypoTolerance) typoTolerance!: TypoTolerance;
   @Field(() => [String], { description: 'language pipeline: one stemming language (en, de, fr, es, it, pt, nl, ru, sv, no, da, fi, hu, ro, tr) and/or segmented ones (zh, ja, th); [] = the default tokenizer' })
   languages!: string[];
+  @Field(() => [String], { description: 'attributes embedded (hashed-ngrams-384, the AI service\'s model) for hybrid and vector search; [] = none' })
+  embeddingAttributes!: string[];
 }
 
 @ObjectType()
@@ -109,7 +111,7 @@ export class Index {
 
 /** The API shows the settings as the engine runs them (camelCase, defaults filled in). */
 export function toIndexSettings(s: IndexSettingsData): IndexSettings {
-  return { ...toEngineSettings(s), languages: s.languages ?? [] };
+  return { ...toEngineSettings(s), languages: s.languages ?? [], embeddingAttributes: s.embedding_attributes ?? [] };
 }
 
 export function toIndex(e: IndexRecord): Index {

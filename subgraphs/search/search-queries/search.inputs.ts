@@ -1,6 +1,12 @@
 // Search request attributes (document 3 part B, "Search request"), plus Meilisearch's others.
-import { Field, InputType, Int } from 'type-graphql';
+import { Field, Float, InputType, Int } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
+
+@InputType('HybridSearchInput')
+export class HybridSearchInput {
+  @Field(() => Float, { nullable: true, description: 'weight of the vector results in the fusion, 0.0 (keyword only) to 1.0 (vector only); default 0.5' })
+  semanticRatio?: number;
+}
 
 @InputType()
 export class SearchInput {
@@ -18,6 +24,10 @@ export class SearchInput {
   @Field(() => Int, { nullable: true }) cropLength?: number;
   @Field({ nullable: true }) cropMarker?: string;
   @Field({ nullable: true, description: 'default true: hits carry `_matchesPosition`' }) showMatchesPosition?: boolean;
+  @Field(() => HybridSearchInput, { nullable: true, description: 'hybrid search: keyword and vector results fused (weighted reciprocal rank fusion, k = 60); needs embedding_attributes' })
+  hybrid?: HybridSearchInput;
+  @Field(() => [Float], { nullable: true, description: '384 numbers (hashed-ngrams-384): pure vector search, or the vector side of a hybrid search' })
+  vector?: number[];
   @Field({ nullable: true, description: 'analytics: the searching user' }) userId?: string;
   @Field({ nullable: true, description: 'analytics: the search session' }) sessionId?: string;
 }

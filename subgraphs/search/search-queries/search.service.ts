@@ -6,8 +6,7 @@ import { normaliseQuery } from '../analytics/analytics.buffer.js';
 import type { SearchContext } from '../context.js';
 import type { SearchRequest, SearchResult } from '../engine/types.js';
 import { engineCall } from '../errors.js';
-import { getIndex } from '../indexes/index.service.js';
-import type { IndexEntity } from '../indexes/index.entity.js';
+import { getSearchableIndex, type SearchableIndex } from '../indexes/index.service.js';
 import { planLimits } from '../tenancy.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 
@@ -48,7 +47,7 @@ function withDefaults(p: SearchParams): SearchRequest {
   return { attributesToHighlight: ['*'], showMatchesPosition: true, ...clean };
 }
 
-async function run(ctx: SearchContext, index: IndexEntity, p: SearchParams, parameterPrefix?: string): Promise<SearchAnswer> {
+async function run(ctx: SearchContext, index: SearchableIndex, p: SearchParams, parameterPrefix?: string): Promise<SearchAnswer> {
   const rt = ctx.runtime;
   const engine = await rt.engines.get(index);
   const result = engineCall(() => engine.search(withDefaults(p)), parameterPrefix);
@@ -69,7 +68,7 @@ async function run(ctx: SearchContext, index: IndexEntity, p: SearchParams, para
 }
 
 export async function search(ctx: SearchContext, uid: string, p: SearchParams): Promise<SearchAnswer> {
-  const index = await getIndex(ctx, uid);
+  const index = await getSearchableIndex(ctx, uid);
   await takeSearchBudget(ctx, 1);
   return run(ctx, index, p);
 }
@@ -79,10 +78,10 @@ export async function multiSearch(ctx: SearchContext, queries: (SearchParams & {
   if (queries.length > MAX_MULTI_SEARCH_QUERIES) {
     throw new DomainError('VALIDATION_FAILED', `queries accepts at most ${MAX_MULTI_SEARCH_QUERIES} searches`, { parameter: 'queries' });
   }
-  const indexes: IndexEntity[] = [];
+  const indexes: SearchableIndex[] = [];
   for (const [i, q] of queries.entries()) {
     try {
-      indexes.push(await getIndex(ctx, q.indexUid));
+      indexes.push(await getSearchableIndex(ctx, q.indexUid));
     } catch (e) {
       if (e instanceof DomainError) throw new DomainError(e.code, e.message, { parameter: `queries[${i}].index_uid` });
       throw e;

@@ -1,6 +1,6 @@
 // The OCR merge rule (subgraphs/ai/images/ocr.merge.ts) on Tesseract TSV and Paddle lines as the
 // two engines gave them for the scanned test page (test/harness/scanned-page.ts).
-import { mergeReadings, paddleLine, tesseractLines } from '../../../subgraphs/ai/images/ocr.merge.js';
+import { mergeReadings, paddleNeeded, paddleLine, tesseractLines } from '../../../subgraphs/ai/images/ocr.merge.js';
 
 const head = 'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
 const w = (line: number, left: number, top: number, width: number, conf: number, text: string) => `5\t1\t1\t1\t${line}\t1\t${left}\t${top}\t${width}\t20\t${conf}\t${text}`;
@@ -35,4 +35,18 @@ test("sure Tesseract lines stay; Paddle's rotated line replaces the unsure fragm
   const rotated = merged.find((l) => l.text.startsWith('Grant'))!;
   expect(rotated.source).toBe('paddle');
   expect(rotated.angle).toBeGreaterThan(7);
+});
+
+test("Paddle's recogniser reads only sloped lines and lines Tesseract did not read whole and sure", () => {
+  const tess = tesseractLines(TSV);
+  // level, Tesseract sure and spanning it: skipped
+  expect(paddleNeeded([[43, 50], [233, 50], [233, 77], [43, 77]], tess)).toBe(false);
+  // the turned line: read whatever Tesseract says
+  expect(paddleNeeded([[82, 380], [433, 334], [436, 362], [86, 408]], tess)).toBe(true);
+  // level but Tesseract found nothing there
+  expect(paddleNeeded([[40, 600], [120, 600], [120, 620], [40, 620]], tess)).toBe(true);
+  // level, Tesseract sure but read only the first part of a longer line
+  expect(paddleNeeded([[40, 130], [600, 130], [600, 152], [40, 152]], tess)).toBe(true);
+  // level, covered, but one of Tesseract's lines inside is unsure
+  expect(paddleNeeded([[300, 320], [430, 320], [430, 345], [300, 345]], [{ ...tess[0], box: { x: 300, y: 322, width: 125, height: 20 }, confidence: 0.6 }])).toBe(true);
 });

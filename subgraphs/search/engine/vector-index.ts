@@ -1,0 +1,210 @@
+// The vectors of an index with `embeddingAttributes`: one L2-normalised embedding per document (the
+// AI service's hashed-ngrams-384 model, lib/hashed-embeddings.ts, one copy for both services) of the
+// text of those attributes, stored flat by internal id, and the nearest-neighbour search over them:
+//  - an exact cosine scan while at most EXACT_MAX documents can be results (the index is small, or
+//    the filter leaves few): every allowed vector is compared, recall is 1;
+//  - HNSW (hnsw.ts) above that: the graph is built once the index holds EXACT_MAX vectors and then
+//    grows with every batch; a filter is applied during the walk (rejected nodes are passed through).
+// Vectors are derived data like the inverted index: computed when the engine indexes a document (in
+// the task that adds it), kept in snapshots, and recomputed when the embedding attributes change.
+import { hashedEmbedding, HASHED_DIMENSIONS, HASHED_MODEL } from '../../../lib/hashed-embeddings.js';
+import { and, bitset, count, has, set, toIds, type Bitset } from './bitset.js';
+import { valueAt, visitText } from './fields.js';
+import { Heap } from './heap.js';
+import { Hnsw, nonZeroDims, simTo, type HnswSnapshot, type Probe } from './hnsw.js';
+import type { Document } from './types.js';
+
+/** Up to this many candidate vectors a search scans them all (exact); above it uses the HNSW graph. */
+export const EXACT_MAX = 10_000;
+/** Width of the HNSW search at level 0 (at least the number of results asked for). */
+export const EF_SEARCH = 200;
+/** A graph with more dead nodes than this share is rebuilt by compact(). */
+const MAX_DEAD_SHARE = 0.3;
+export const EMBEDDING_MODEL = HASHED_MODEL;
+export const EMBEDDING_DIMENSIONS = HASHED_DIMENSIONS;
+
+/** The model's vector of a text, as float32; null for a text without words. */
+export function embed(text: string): Float32Array | null {
+  const { vector, tokens } = hashedEmbedding(text);
+  return tokens ? Float32Array.from(vector) : null;
+}
+
+/** The text embedded for a document: its embedding attributes' strings in listed order. */
+export function embeddingText(doc: Document, attributes: readonly string[]): string {
+  const parts: string[] = [];
+  for (const a of attributes) visitText(valueAt(doc, a), (t) => parts.push(t));
+  return parts.join('\n');
+}
+
+export interface Neighbours {
+  ids: number[];
+  /** cosine similarity of each, best first */
+  sims: number[];
+}
+
+/** Vectors stored sparsely (hashed embeddings of short texts are mostly zeros): per id its count of
+ *  non-zero dimensions, then those dimensions and their values, concatenated in id order. */
+export interface VectorSnapshot {
+  model: string;
+  attributes: string[];
+  ids: Int32Array;
+  counts: Uint16Array;
+  dims: Uint16Array;
+  values: Float32Array;
+  hnsw: HnswSnapshot | null;
+}
+
+export class VectorIndex {
+  static readonly model = EMBEDDING_MODEL;
+  readonly dims = EMBEDDING_DIMENSIONS;
+  /** vectors by internal id (`dims` floats each); ids without a vector are zeros */
+  data = new Float32Array(0);
+  /** ids that have a vector */
+  present: Bitset = bitset(0);
+  /** non-zero dimensions of sparse vectors by id (hnsw.ts, Probe) */
+  nonZero: (Uint16Array | undefined)[] = [];
+  graph: Hnsw | null = null;
+
+  constructor(readonly attributes: readonly string[]) {}
+
+  /** Embed and store the documents (new internal ids); the graph takes them once it exists or is due. */
+  add(entries: readonly { id: number; doc: Document }[], alive: Bitset): void {
+    for (const { id, doc } of entries) {
+      const v = embed(embeddingText(doc, this.attributes));
+      if (v) this.put(id, v);
+    }
+    this.index(entries.map((e) => e.id), alive);
+  }
+
+  put(id: number, v: Float32Array): void {
+    this.reserve(id + 1);
+    this.data.set(v, id * this.dims);
+    this.nonZero[id] = nonZeroDims(this.data, id * this.dims, this.dims);
+    set(this.present, id);
+  }
+
+  /** Insert `ids` into the graph; build the graph from every live vector once there are EXACT_MAX of them. */
+  private index(ids: number[], alive: Bitset): void {
+    if (this.graph) {
+      for (const id of ids) if (has(this.present, id) && has(alive, id)) this.graph.insert(id);
+      return;
+    }
+    if (count(this.candidates(alive)) > EXACT_MAX) this.buildGraph(alive);
+  }
+
+  buildGraph(alive: Bitset): void {
+    const graph = new Hnsw(this);
+    for (const id of toIds(and(this.present, this.sized(alive)))) graph.insert(id);
+    this.graph = graph;
+  }
+
+  private reserve(n: number): void {
+    if (this.data.length >= n * this.dims) return;
+    const cap = Math.max(n, Math.ceil((this.data.length / this.dims) * 1.5), 1024);
+    const data = new Float32Array(cap * this.dims);
+    data.set(this.data);
+    this.data = data;
+    const present = bitset(cap);
+    present.set(this.present);
+    this.present = present;
+  }
+
+  /** `b` resized to the store's capacity (bitsets of the engine may be shorter or longer). */
+  private sized(b: Bitset): Bitset {
+    if (b.length === this.present.length) return b;
+    const out = bitset(this.present.length * 32);
+    out.set(b.length > out.length ? b.subarray(0, out.length) : b);
+    return out;
+  }
+
+  vector(id: number): Float32Array | undefined {
+    return has(this.present, id) ? this.data.subarray(id * this.dims, (id + 1) * this.dims) : undefined;
+  }
+
+  /** Cosine similarity of the unit query vector with document `id`, or undefined without a vector. */
+  similarity(q: Float32Array, id: number): number | undefined {
+    return has(this.present, id) ? simTo({ vec: q, off: 0, nz: undefined }, this.data, id * this.dims, this.dims) : undefined;
+  }
+
+  /** The allowed documents that have a vector (the pure vector search's candidates). */
+  candidates(allowed: Bitset): Bitset {
+    return and(this.sized(allowed), this.present);
+  }
+
+  /** The k allowed documents most similar to the unit vector `q`, best first. */
+  nearest(q: Float32Array, allowed: Bitset, k: number): Neighbours {
+    const cands = this.candidates(allowed);
+    const n = count(cands);
+    if (!this.graph || n <= EXACT_MAX) return this.exact(q, toIds(cands), k);
+    // a filter that rejects most nodes needs a wider walk to find k accepted ones
+    const share = n / Math.max(1, this.graph.size);
+    const ef = Math.min(4 * EXACT_MAX, Math.ceil(Math.max(EF_SEARCH, k) / Math.min(1, share)));
+    const r = this.graph.search(q, k, ef, (id) => has(cands, id));
+    // the graph only holds documents indexed after it was built and before: anything missing (none
+    // in practice) would be found by the exact scan, so a short answer falls back to it
+    return r.ids.length < Math.min(k, n) ? this.exact(q, toIds(cands), k) : r;
+  }
+
+  /** Exact scan: every candidate compared, the k best kept in a bounded heap. */
+  exact(q: Float32Array, ids: ArrayLike<number>, k: number): Neighbours {
+    const heap = new Heap(Math.max(16, k + 1));
+    const probe: Probe = { vec: q, off: 0, nz: nonZeroDims(q, 0, this.dims) };
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      const s = simTo(probe, this.data, id * this.dims, this.dims);
+      if (heap.size < k) heap.push(id, s);
+      else if (k > 0 && s > heap.topKey()) {
+        heap.pop();
+        heap.push(id, s);
+      }
+    }
+    const out: Neighbours = { ids: new Array(heap.size), sims: new Array(heap.size) };
+    for (let i = heap.size - 1; i >= 0; i--) {
+      out.sims[i] = heap.topKey();
+      out.ids[i] = heap.pop();
+    }
+    return out;
+  }
+
+  /** Rebuild the graph when many of its nodes are dead documents (replaced or deleted). */
+  compact(alive: Bitset): void {
+    if (!this.graph) return;
+    const live = count(this.candidates(alive));
+    if (live <= EXACT_MAX) this.graph = null;
+    else if ((this.graph.size - live) / this.graph.size > MAX_DEAD_SHARE) this.buildGraph(alive);
+  }
+
+  /** The live documents' vectors, and the dead ones the graph still walks through. */
+  toSnapshot(alive: Bitset): VectorSnapshot {
+    const keep = this.sized(alive).slice();
+    if (this.graph) for (const id of this.graph.nodes) set(keep, id);
+    const ids = toIds(and(keep, this.present));
+    const counts = new Uint16Array(ids.length);
+    const dims: number[] = [];
+    const values: number[] = [];
+    ids.forEach((id, i) => {
+      const base = id * this.dims;
+      for (let d = 0; d < this.dims; d++) {
+        const x = this.data[base + d];
+        if (x === 0) continue;
+        dims.push(d);
+        values.push(x);
+        counts[i]++;
+      }
+    });
+    return { model: EMBEDDING_MODEL, attributes: [...this.attributes], ids, counts, dims: Uint16Array.from(dims), values: Float32Array.from(values), hnsw: this.graph?.toSnapshot() ?? null };
+  }
+
+  static fromSnapshot(s: VectorSnapshot): VectorIndex {
+    const v = new VectorIndex(s.attributes);
+    const vec = new Float32Array(v.dims);
+    let p = 0;
+    s.ids.forEach((id, i) => {
+      vec.fill(0);
+      for (const end = p + s.counts[i]; p < end; p++) vec[s.dims[p]] = s.values[p];
+      v.put(id, vec);
+    });
+    if (s.hnsw) v.graph = Hnsw.fromSnapshot(v, s.hnsw);
+    return v;
+  }
+}

@@ -1,0 +1,214 @@
+// Hybrid search in the engine: the fusion rule, HNSW recall against the exact scan on real text,
+// and the request's semantics (filters on vector results, _semanticScore, errors, snapshots).
+import { readFileSync } from 'node:fs';
+import { fuse, fusionDepth, RRF_K } from '../../subgraphs/search/engine/fusion.js';
+import { bitset, setAll } from '../../subgraphs/search/engine/bitset.js';
+import { embed, EXACT_MAX, EF_SEARCH, VectorIndex } from '../../subgraphs/search/engine/vector-index.js';
+import { engineFactory, DEFAULT_SETTINGS, type Document } from '../../subgraphs/search/engine/index.js';
+import { hashedEmbedding } from '../../lib/hashed-embeddings.js';
+import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
+import { defaultSettings, parseSettingsPatch } from '../../subgraphs/search/indexes/index-settings.rules.js';
+import { settingsKey, toEngineSettings } from '../../subgraphs/search/index-engines/engine-settings.js';
+
+describe('weighted reciprocal rank fusion', () => {
+  it('scores (1 − r)/(60 + keyword rank) + r/(60 + vector rank)', () => {
+    const f = fuse([1, 2, 3], [3, 4], 0.25);
+    const score = Object.fromEntries(f.map((x) => [x.id, x.score]));
+    expect(score[1]).toBeCloseTo(0.75 / 61);
+    expect(score[3]).toBeCloseTo(0.75 / 63 + 0.25 / 61);
+    expect(score[4]).toBeCloseTo(0.25 / 62);
+    expect(f.map((x) => x.id)).toEqual([3, 1, 2, 4]);
+    expect(f.find((x) => x.id === 4)).toMatchObject({ keywordRank: 0, vectorRank: 2 });
+  });
+
+  it('ratio 0 keeps the keyword order, 1 the vector order; ties go to the keyword rank', () => {
+    expect(fuse([5, 6, 7], [], 0).map((x) => x.id)).toEqual([5, 6, 7]);
+    expect(fuse([], [7, 6, 5], 1).map((x) => x.id)).toEqual([7, 6, 5]);
+    // 8 is first in keywords, 9 first in vectors: equal scores at r = 0.5, keyword rank decides
+    expect(fuse([8, 9], [9, 8], 0.5).map((x) => x.id)).toEqual([8, 9]);
+  });
+
+  it('no document below the fusion depth in both lists could have outscored the page (the depth rule)', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const perm = (len: number) => {
+      const a = Array.from({ length: len }, (_, i) => i);
+      for (let i = a.length - 1; i > 0; i--) {
+        const j = Math.floor(rnd() * (i + 1));
+        [a[i], a[j]] = [a[j], a[i]];
+      }
+      return a;
+    };
+    for (let trial = 0; trial < 200; trial++) {
+      const n = 1 + Math.floor(rnd() * 40);
+      const r = Math.round(rnd() * 10) / 10;
+      const kw = perm(600);
+      const vec = perm(600);
+      const depth = fusionDepth(n, 1000);
+      const page = fuse(kw.slice(0, depth), vec.slice(0, depth), r).slice(0, n);
+      const seen = new Set([...kw.slice(0, depth), ...vec.slice(0, depth)]);
+      const unseenBest = Math.max(...fuse(kw, vec, r).filter((f) => !seen.has(f.id)).map((f) => f.score));
+      expect(unseenBest).toBeLessThan(page[page.length - 1].score);
+    }
+    expect(fusionDepth(20, 1000)).toBe(RRF_K + 40);
+  });
+});
+
+/** 7,200 real messages (gettext catalogues of Debian packages) in six languages. */
+function messages(): string[] {
+  const f = JSON.parse(readFileSync(new URL('../relevance/fixtures/gettext-multilingual.json', import.meta.url), 'utf8'));
+  return Object.values(f.languages as Record<string, { documents: { text: string }[] }>).flatMap((l) => l.documents.map((d) => d.text));
+}
+
+describe('vector index: HNSW against the exact scan', () => {
+  const texts = messages();
+  const docs = texts.map((text, id) => ({ id, doc: { text } }));
+  const vi = new VectorIndex(['text']);
+  const alive = bitset(docs.length);
+  setAll(alive, docs.map((d) => d.id));
+  vi.add(docs, alive);
+  // 7,200 messages stay below EXACT_MAX, where searches scan; the graph is built here to compare it
+  if (!vi.graph) vi.buildGraph(alive);
+  const queries = texts.filter((_, i) => i % 37 === 0).map((t) => t.split(/\s+/).slice(0, 4).join(' '));
+  // messages of punctuation and placeholders only ("%s: %s") have no words, so no vector
+  const withVector = docs.map((d) => d.id).filter((id) => vi.vector(id));
+
+  function recall(accept: (id: number) => boolean, allowedIds: number[]): number {
+    let found = 0;
+    let asked = 0;
+    for (const q of queries) {
+      const v = embed(q);
+      if (!v) continue;
+      const exact = vi.exact(v, allowedIds, 10).ids;
+      const approx = new Set(vi.graph!.search(v, 10, EF_SEARCH, accept).ids);
+      found += exact.filter((id) => approx.has(id)).length;
+      asked += exact.length;
+    }
+    return found / asked;
+  }
+
+  it('holds every document with a vector in the graph; searches scan below EXACT_MAX', () => {
+    expect(vi.graph?.size).toBe(withVector.length);
+    expect(withVector.length).toBeLessThan(EXACT_MAX);
+  });
+
+  it('recall@10 of HNSW is at least 0.93 of the exact top 10', () => {
+    expect(recall(() => true, withVector)).toBeGreaterThanOrEqual(0.93);
+  });
+
+  it('keeps its recall under a filter that allows half the documents', () => {
+    const even = withVector.filter((id) => id % 2 === 0);
+    expect(recall((id) => id % 2 === 0, even)).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('stores the AI service\'s vector of the text (one embedding function)', () => {
+    const id = withVector[3];
+    const v = vi.vector(id)!;
+    const expected = hashedEmbedding(texts[id]).vector;
+    expect(Array.from(v).map((x) => x.toFixed(5))).toEqual(expected.map((x) => Math.fround(x).toFixed(5)));
+  });
+});
+
+const PACKAGES: Document[] = [
+  { id: 1, name: 'gzip', section: 'utils', summary: 'GNU compression utility (replacement for compress)' },
+  { id: 2, name: 'xz-utils', section: 'utils', summary: 'XZ-format compression utilities' },
+  { id: 3, name: 'nginx', section: 'httpd', summary: 'small, powerful, scalable web/proxy server' },
+  { id: 4, name: 'apache2', section: 'httpd', summary: 'Apache HTTP Server' },
+  { id: 5, name: 'zstd', section: 'utils', summary: 'fast lossless compression algorithm -- CLI tool' },
+  { id: 6, name: 'lighttpd', section: 'httpd', summary: 'fast webserver with minimal memory footprint' },
+];
+
+describe('hybrid and vector search through the engine', () => {
+  const settings = { filterableAttributes: ['section'], embeddingAttributes: ['name', 'summary'] };
+
+  it('pure vector search ranks by cosine similarity and puts _semanticScore on hits', () => {
+    const e = engineWith(PACKAGES, settings);
+    const v = Array.from(embed('webserver memory footprint')!);
+    const r = e.search({ vector: v, limit: 3, attributesToHighlight: [] });
+    expect(r.hits[0].id).toBe(6);
+    const scores = r.hits.map((h) => h._semanticScore as number);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(scores[0]).toBeGreaterThan(0.3);
+    expect(r.estimatedTotalHits).toBe(6);
+  });
+
+  it('applies the filter to the vector results', () => {
+    const e = engineWith(PACKAGES, settings);
+    const v = Array.from(embed('webserver memory footprint')!);
+    expect(ids(e, { vector: v, filter: 'section = utils' }).sort()).toEqual(['1', '2', '5']);
+    const r = e.search({ query: 'compression', hybrid: { semanticRatio: 0.9 }, filter: 'section = httpd' });
+    expect(r.hits.every((h) => h.section === 'httpd')).toBe(true);
+  });
+
+  it('hybrid search adds documents the words miss, and ratio 0 is the keyword search', () => {
+    const e = engineWith(PACKAGES, settings);
+    const keyword = ids(e, { query: 'webserver' });
+    expect(keyword).toEqual(['6']);
+    const hybrid = ids(e, { query: 'webserver', hybrid: { semanticRatio: 0.5 } });
+    expect(hybrid[0]).toBe('6');
+    expect(hybrid.length).toBeGreaterThan(1);
+    expect(ids(e, { query: 'webserver', hybrid: { semanticRatio: 0 } })).toEqual(keyword);
+    const r = e.search({ query: 'webserver', hybrid: {}, facets: ['section'] });
+    expect(r.estimatedTotalHits).toBe(hybrid.length);
+    expect(Object.values(r.facetDistribution!.section).reduce((a, b) => a + b, 0)).toBe(hybrid.length);
+  });
+
+  it('errors name the parameter', () => {
+    const plain = engineWith(PACKAGES, { filterableAttributes: ['section'] });
+    expect(errorOf(() => plain.search({ query: 'x', hybrid: { semanticRatio: 0.5 } }))).toMatchObject({ code: 'invalid_search_hybrid_query', parameter: 'hybrid' });
+    expect(errorOf(() => plain.search({ vector: [1] }))).toMatchObject({ code: 'invalid_search_hybrid_query', parameter: 'vector' });
+    const e = engineWith(PACKAGES, settings);
+    expect(errorOf(() => e.search({ query: 'x', hybrid: { semanticRatio: 1.5 } }))).toMatchObject({ code: 'invalid_search_semantic_ratio', parameter: 'hybrid.semanticRatio' });
+    expect(errorOf(() => e.search({ vector: [1, 2, 3] }))).toMatchObject({ code: 'invalid_search_vector', parameter: 'vector' });
+    expect(errorOf(() => e.search({ vector: new Array(384).fill(0) }))).toMatchObject({ code: 'invalid_search_vector', parameter: 'vector' });
+    expect(errorOf(() => e.search({ query: 'x', hybrid: {}, sort: ['name:asc'] }))).toMatchObject({ parameter: 'sort' });
+  });
+
+  it('keeps vectors in the snapshot; other embedding attributes embed again', () => {
+    const e = engineWith(PACKAGES, settings);
+    const q = { query: 'fast compression', hybrid: { semanticRatio: 0.7 } };
+    const snap = JSON.parse(JSON.stringify(e.toSnapshot()));
+    expect(snap.vectors.model).toBe('hashed-ngrams-384');
+    const restored = engineFactory.fromSnapshot(snap, { ...DEFAULT_SETTINGS, ...settings });
+    expect(restored.search(q).hits).toEqual(e.search(q).hits);
+    const other = engineFactory.fromSnapshot(snap, { ...DEFAULT_SETTINGS, ...settings, embeddingAttributes: ['summary'] });
+    expect((other.toSnapshot() as { vectors: { attributes: string[] } }).vectors.attributes).toEqual(['summary']);
+    expect(other.search({ vector: Array.from(embed('XZ-format compression utilities')!), limit: 1 }).hits[0]._semanticScore).toBeCloseTo(1, 5);
+    // a snapshot made before vectors existed: the engine embeds its documents
+    const { vectors: _v, ...old } = snap;
+    expect(engineFactory.fromSnapshot(old, { ...DEFAULT_SETTINGS, ...settings }).search(q).hits).toEqual(e.search(q).hits);
+  });
+
+  it('settings without embedding attributes leave the engine as it was; adding them embeds the documents', () => {
+    const e = engineWith(PACKAGES, { filterableAttributes: ['section'] });
+    expect(e.toSnapshot()).not.toHaveProperty('vectors');
+    e.updateSettings({ ...DEFAULT_SETTINGS, ...settings });
+    expect(ids(e, { vector: Array.from(embed('Apache HTTP Server')!), limit: 1 })).toEqual(['4']);
+  });
+
+  it('replaced and deleted documents leave the vector results', () => {
+    const e = engineWith(PACKAGES, settings);
+    e.deleteDocuments(['6']);
+    e.addDocuments([{ id: 3, name: 'nginx', section: 'httpd', summary: 'reverse proxy' }], 'id');
+    const got = ids(e, { vector: Array.from(embed('webserver memory footprint')!) });
+    expect(got).not.toContain('6');
+    expect(got.filter((x) => x === '3')).toHaveLength(1);
+  });
+});
+
+describe('the embedding_attributes setting', () => {
+  it('is a list of attribute names (either spelling), duplicates dropped; anything else names the setting', () => {
+    expect(parseSettingsPatch({ embedding_attributes: ['name', 'name', 'summary'] }, '')).toEqual({ embedding_attributes: ['name', 'summary'] });
+    expect(parseSettingsPatch({ embeddingAttributes: ['name'] }, 'settings')).toEqual({ embedding_attributes: ['name'] });
+    expect(() => parseSettingsPatch({ embedding_attributes: 'name' }, '')).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', opts: { parameter: 'embedding_attributes' } }));
+  });
+
+  it('leaves the engine settings (and so the settings key) of an index without it as they were', () => {
+    const before = { ...defaultSettings() } as Record<string, unknown>;
+    delete before.embedding_attributes;
+    delete before.languages;
+    const old = before as unknown as ReturnType<typeof defaultSettings>;
+    expect(settingsKey({ ...defaultSettings() })).toBe(settingsKey(old));
+    expect(toEngineSettings({ ...defaultSettings(), embedding_attributes: ['name'] }).embeddingAttributes).toEqual(['name']);
+  });
+});
