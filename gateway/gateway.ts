@@ -21,6 +21,8 @@ import { clientAddressResolver } from '../lib/client-address.js';
 import { ApiKeyVerifier } from './auth/api-key.js';
 import { clientIp, createAuthenticator, type AuthResult } from './auth/authenticate.js';
 import { listenForKeyInvalidations } from './auth/key-invalidation.js';
+import { OperatorVerifier } from './auth/operators.js';
+import { LiveConnections } from './subscriptions/live-connections.js';
 import { InFlight, SignedDataSource, type GatewayContext } from './data-source.js';
 import { DEFAULT_MAX_ALIASES, limitError, measureOperation } from './limits.js';
 import { checkGraphQLSearch, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_TOKENS, parseGraphQLBody, requestPolicyPlugin, subscribeRequestErrors } from './request-policy.js';
@@ -57,8 +59,11 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     unknownKeysPerMinute: cfg.unknownKeysPerMinute,
   });
   const proxies = clientAddressResolver(cfg.trustedProxies);
-  const authenticator = createAuthenticator({ jwtSecret: cfg.jwt, keys, userLimit: { limiter: infra.rateLimiter, perMinute: cfg.jwtRateLimitPerMinute } });
-  const invalidations = listenForKeyInvalidations(infra.pubsub, keys, log);
+  const operators = new OperatorVerifier((userId, code) => platform.platformOperator(userId, code), { ttlMs: cfg.apiKeyCacheTtlMs });
+  const authenticator = createAuthenticator({ jwtSecret: cfg.jwt, keys, operators, userLimit: { limiter: infra.rateLimiter, perMinute: cfg.jwtRateLimitPerMinute } });
+  // open WebSockets follow their credentials (subscriptions/live-connections.ts)
+  const connections = new LiveConnections({ keys, operators, log });
+  const invalidations = listenForKeyInvalidations(infra.pubsub, { keys, operators, connections }, log);
 
   let apiSchema: GraphQLSchema | undefined;
   let subSchema: GraphQLSchema | undefined;
@@ -96,7 +101,8 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   });
 
   const runQuery = async (query: string, variables: Record<string, unknown>, ctx: GatewayContext) => {
-    const r = await apollo.executeOperation({ query, variables }, { contextValue: ctx });
+    // a fresh context per follow-up: the connection's tenant may have changed since the subscription began (a plan change)
+    const r = await apollo.executeOperation({ query, variables }, { contextValue: { tenant: ctx.tenant } });
     return r.body.kind === 'single' ? r.body.singleResult : { errors: [new GraphQLError('incremental delivery unsupported')] };
   };
   gateway.onSchemaLoadOrUpdate(({ apiSchema: s }) => {
@@ -175,7 +181,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
 
   const wss = new WebSocketServer({ server, path: '/graphql' });
   const untrackSockets = trackWebSockets('gateway', () => wss.clients.size);
-  const ws = useServer<Record<string, unknown>, { tenant?: GatewayContext['tenant'] }>(
+  const ws = useServer<Record<string, unknown>, { tenant?: GatewayContext['tenant']; forget?: () => void }>(
     {
       schema: () => subSchema!,
       onConnect: async (ctx) => {
@@ -187,8 +193,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
         if (!auth.ok) return false;
         if (origin && auth.tenant.kind !== 'key' && !originAllowedWithoutKey(req, origin, cfg.corsOrigins)) return false;
         ctx.extra.tenant = auth.tenant;
+        ctx.extra.forget = connections.add(ctx.extra.socket, auth.tenant, auth.credentials);
         return true;
       },
+      onClose: (ctx) => ctx.extra.forget?.(),
       context: (ctx) => ({ tenant: ctx.extra.tenant! }),
       onSubscribe: (_ctx, _id, payload) => {
         // Queries and mutations over the socket go through the planner; subscriptions through subSchema.
@@ -213,7 +221,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
           { query: print(args.document), variables: (args.variableValues ?? undefined) as Record<string, unknown> | undefined, operationName: args.operationName ?? undefined },
           { contextValue: ctx },
         );
-        return (r.body.kind === 'single' ? r.body.singleResult : { errors: [new GraphQLError('incremental delivery unsupported')] }) as ExecutionResult;
+        if (r.body.kind !== 'single') return { errors: [new GraphQLError('incremental delivery unsupported')] };
+        // Apollo's result carries formatted (plain) errors; graphql-ws serialises GraphQLErrors (toJSON)
+        const { errors, ...rest } = r.body.singleResult;
+        return { ...rest, ...(errors ? { errors: errors.map((e) => new GraphQLError(e.message, { path: e.path, extensions: e.extensions })) } : {}) } as ExecutionResult;
       },
     },
     wss,

@@ -1,9 +1,10 @@
 // The gateway's only direct line to a subgraph: the platform's internal (@inaccessible) fields for
-// key verification and usage, called with a signed `service` context over a keep-alive connection.
+// key verification, operator records and usage, called with a signed `service` context over a keep-alive connection.
 import { randomUUID } from 'node:crypto';
 import { postJson } from '../lib/http-client.js';
 import { signTenantContext, TENANT_HEADER } from '../lib/tenant.js';
 import type { KeyRecord } from './auth/api-key.js';
+import type { OperatorRecord } from './auth/operators.js';
 
 const VERIFY = `query Verify($appId: ID!, $keyHash: String!) {
   _verifyApiKey(appId: $appId, keyHash: $keyHash) {
@@ -11,6 +12,10 @@ const VERIFY = `query Verify($appId: ID!, $keyHash: String!) {
     allowedIps allowedOrigins appAllowedOrigins expiresAt revoked appStatus accountStatus deploymentModel platformActive
     plan
   }
+}`;
+
+const OPERATOR = `query Operator($userId: String!, $platformCode: String!) {
+  _platformOperator(userId: $userId, platformCode: $platformCode) { platformId platformCode scopes }
 }`;
 
 const RECORD_USAGE = `mutation Usage($usage: [KeyUsageInput!]!) { _recordKeyUsage(usage: $usage) }`;
@@ -30,6 +35,11 @@ export class PlatformClient {
   async verifyApiKey(appId: string, keyHash: string): Promise<KeyRecord | null> {
     const data = await this.call<{ _verifyApiKey: KeyRecord | null }>(VERIFY, { appId, keyHash });
     return data._verifyApiKey;
+  }
+
+  async platformOperator(userId: string, platformCode: string): Promise<OperatorRecord | null> {
+    const data = await this.call<{ _platformOperator: OperatorRecord | null }>(OPERATOR, { userId, platformCode });
+    return data._platformOperator;
   }
 
   async recordUsage(usage: Map<string, number>): Promise<void> {

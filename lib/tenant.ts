@@ -20,6 +20,13 @@ export interface TenantContext {
   platformCode?: string;
   /** a JWT's `platform` claim: the token may only ever reach this platform's records */
   boundPlatform?: string;
+  /**
+   * The X-Platform platform's id when the gateway found an operator record of the JWT's `sub` for it
+   * (docs/security.md, "Platform operators"); `scopes` are then capped to the record's scopes.
+   */
+  operatorPlatformId?: string;
+  /** the client's address as the gateway resolved it (per-address limits of public paths) */
+  clientAddress?: string;
   /** API-key callers: the app unique id, key id and environment partition */
   appId?: string;
   keyId?: string;
@@ -106,6 +113,19 @@ export const SECRET_KEY = 'key:secret';
  * they operate (or the one their `platform` claim names).
  */
 export const SUPER_ADMIN_SCOPE = 'platform:superadmin';
+
+/** A user token carrying SUPER_ADMIN_SCOPE: every platform, no operator record needed. */
+export function isSuperAdmin(ctx: TenantContext): boolean {
+  return ctx.kind === 'user' && ctx.scopes.includes(SUPER_ADMIN_SCOPE) && !ctx.boundPlatform;
+}
+
+/** The platform scopes an operator record can grant (CONTRACT.md). */
+export const PLATFORM_SCOPES = ['platform:admin', 'platform:manage', 'platform:read'] as const;
+
+/** A token's scopes with its platform scopes limited to those an operator record grants. */
+export function capPlatformScopes(tokenScopes: readonly string[], granted: readonly string[]): string[] {
+  return tokenScopes.filter((s) => !(PLATFORM_SCOPES as readonly string[]).includes(s) || granted.includes(s));
+}
 
 export function hasScope(ctx: TenantContext, scope: string): boolean {
   return ctx.scopes.includes(scope);

@@ -37,14 +37,17 @@ export function compileRouter<T extends RouteShape>(entries: readonly T[]): Rout
     seen.add(key);
     return { entry, segments };
   });
-  // Most specific first: compare segment by segment, static before param.
+  // Most specific first: compare segment by segment, static before param, then the shorter first.
+  // The length decides ties so the order is total: without it a short path "equal" to two longer
+  // ones that differ made the comparison inconsistent, and the sort could put `/v1/products/:id`
+  // before `/v1/products/search` depending on the table's size.
   compiled.sort((a, b) => {
     const n = Math.min(a.segments.length, b.segments.length);
     for (let i = 0; i < n; i++) {
       const d = (a.segments[i].kind === 'static' ? 0 : 1) - (b.segments[i].kind === 'static' ? 0 : 1);
       if (d) return d;
     }
-    return 0;
+    return a.segments.length - b.segments.length;
   });
 
   const byLength = new Map<number, Compiled<T>[]>();

@@ -93,7 +93,12 @@ export class ApiKeyVerifier {
     },
   ) {}
 
-  async verify(req: VerifyRequest): Promise<KeyVerification> {
+  /**
+   * Everything verify() checks but the rate limits and the usage count: the record (cached), its
+   * state, IP and origin. Open WebSockets are re-checked with it when their key's record changes
+   * (gateway/subscriptions/live-connections.ts).
+   */
+  async check(req: VerifyRequest): Promise<KeyVerification> {
     if (!KEY_PATTERN.test(req.key)) return { valid: false, code: 'KEY_NOT_FOUND', message: 'API key not recognised' };
     const now = (this.opts.now ?? Date.now)();
     const address = req.ip ?? 'unknown';
@@ -132,6 +137,13 @@ export class ApiKeyVerifier {
       const whose = key.allowedOrigins.length ? "key's" : "app's";
       return { valid: false, code: 'ORIGIN_NOT_ALLOWED', message: `Origin ${req.origin} is not in the ${whose} allow-list` };
     }
+    return { valid: true, key };
+  }
+
+  async verify(req: VerifyRequest): Promise<KeyVerification> {
+    const checked = await this.check(req);
+    if (!checked.valid) return checked;
+    const key = checked.key;
     let rateLimit: RateLimitResult;
     if (key.appRateLimitPerMinute == null) {
       // a record without the app's limit (a platform older than the shared budget): per key, as before

@@ -5,13 +5,25 @@ import type { ErrorCode } from '../../lib/errors.js';
 import type { TenantContext } from '../../lib/tenant.js';
 import type { RateLimiter, RateLimitResult } from '../../lib/rate-limit.js';
 import { looksLikeJwt, verifyJwt, type JwtRules } from './jwt.js';
-import type { ApiKeyVerifier } from './api-key.js';
+import type { ApiKeyVerifier, VerifyRequest } from './api-key.js';
+import type { OperatorRecord, OperatorVerifier } from './operators.js';
+import { capPlatformScopes, isSuperAdmin } from '../../lib/tenant.js';
 import { CLIENT_ADDRESS_HEADER, verifyClientAddress, type ClientAddressResolver } from '../../lib/client-address.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
+/** What the caller authenticated with, for a connection that outlives the request (a WebSocket). */
+export interface Credentials {
+  /** the JWT's exp, in ms */
+  jwtExpiresAt?: number;
+  /** the API key as presented, to re-check it when its record changes */
+  key?: VerifyRequest;
+  /** the key's expires_at (or the end of a rotated value's grace period), in ms */
+  keyExpiresAt?: number;
+}
+
 export type AuthResult =
-  | { ok: true; tenant: TenantContext; rateLimit?: RateLimitResult }
+  | { ok: true; tenant: TenantContext; rateLimit?: RateLimitResult; credentials?: Credentials }
   | { ok: false; code: ErrorCode; message: string; rateLimit?: RateLimitResult; reason?: string };
 
 function header(h: Headers, name: string): string | undefined {
@@ -29,6 +41,8 @@ export function createAuthenticator(opts: {
   keys: ApiKeyVerifier;
   /** JWT-only traffic is limited per user (`user:<sub>`, JWT_RATE_LIMIT_PER_MINUTE); unset: not limited */
   userLimit?: { limiter: RateLimiter; perMinute: number };
+  /** operator records of user tokens naming a platform in X-Platform (operators.ts); unset: no token operates any platform */
+  operators?: OperatorVerifier;
 }): Authenticator {
   return {
     async authenticate(headers, clientIp) {
@@ -42,6 +56,7 @@ export function createAuthenticator(opts: {
       const apiKey = header(headers, 'x-api-key') ?? (bearer && !jwt ? bearer : undefined);
 
       const tenant: TenantContext = { kind: 'anonymous', requestId, scopes: [], ...(platformCode ? { platformCode } : {}) };
+      const credentials: Credentials = {};
 
       if (jwt) {
         const r = verifyJwt(jwt, opts.jwtSecret);
@@ -50,6 +65,7 @@ export function createAuthenticator(opts: {
           return { ok: false, code: 'FORBIDDEN', message: 'This token is scoped to another platform' };
         }
         tenant.kind = 'user';
+        credentials.jwtExpiresAt = r.claims.exp! * 1000;
         tenant.userId = r.claims.sub;
         tenant.scopes = r.scopes;
         tenant.userScopes = r.scopes;
@@ -61,8 +77,11 @@ export function createAuthenticator(opts: {
 
       if (apiKey) {
         if (!appId) return { ok: false, code: 'UNAUTHENTICATED', message: 'X-App-Id header is required with an API key' };
-        const v = await opts.keys.verify({ appId, key: apiKey, ip: clientIp, origin: header(headers, 'origin') });
+        const keyRequest: VerifyRequest = { appId, key: apiKey, ip: clientIp, origin: header(headers, 'origin') };
+        const v = await opts.keys.verify(keyRequest);
         if (!v.valid) return { ok: false, code: v.code, message: v.message, rateLimit: v.rateLimit };
+        credentials.key = keyRequest;
+        if (v.key.expiresAt) credentials.keyExpiresAt = Date.parse(v.key.expiresAt);
         tenant.kind = 'key';
         tenant.scopes = v.key.scopes;
         tenant.appId = v.key.appId;
@@ -73,15 +92,32 @@ export function createAuthenticator(opts: {
         tenant.platformId = v.key.platformId;
         tenant.platformCode = v.key.platformCode;
         if (v.key.plan) tenant.plan = v.key.plan;
-        return { ok: true, tenant, rateLimit: v.rateLimit };
+        return { ok: true, tenant, rateLimit: v.rateLimit, credentials };
       }
       if (appId && !jwt) return { ok: false, code: 'UNAUTHENTICATED', message: 'An API key (X-Api-Key or Bearer) is required with X-App-Id' };
+      let rateLimit: RateLimitResult | undefined;
       if (tenant.kind === 'user' && opts.userLimit) {
         const { limiter, perMinute } = opts.userLimit;
-        const rateLimit = await limiter.hit(`user:${tenant.userId}`, perMinute);
+        rateLimit = await limiter.hit(`user:${tenant.userId}`, perMinute);
         if (!rateLimit.allowed) return { ok: false, code: 'RATE_LIMITED', message: `Rate limit of ${perMinute} requests per minute per user exceeded`, rateLimit };
-        return { ok: true, tenant, rateLimit };
       }
+      if (tenant.kind === 'user' && platformCode && !tenant.boundPlatform && !isSuperAdmin(tenant)) {
+        // the X-Platform platform is reached only through an operator record, whose scopes cap the token's
+        let op: OperatorRecord | null | undefined;
+        try {
+          op = await opts.operators?.find(tenant.userId!, platformCode);
+        } catch {
+          return { ok: false, code: 'SERVICE_UNAVAILABLE', message: 'Platform operator lookup is temporarily unavailable' };
+        }
+        if (op) {
+          tenant.operatorPlatformId = op.platformId;
+          tenant.scopes = capPlatformScopes(tenant.scopes, op.scopes);
+          tenant.userScopes = tenant.scopes;
+        }
+      }
+      if (tenant.kind === 'user') return { ok: true, tenant, credentials, ...(rateLimit ? { rateLimit } : {}) };
+      // anonymous callers carry their address: the public paths limit per client (data transfers)
+      if (clientIp) tenant.clientAddress = clientIp;
       return { ok: true, tenant };
     },
   };

@@ -14,6 +14,7 @@ import { CATALOG_VISION_ROUTES } from './catalog-vision.routes.js';
 import { PLATFORM_ROUTES } from './platform.routes.js';
 import { SEARCH_ROUTES } from './search.routes.js';
 import { PLATFORM_ACCOUNT_ROUTES } from './platform-accounts.routes.js';
+import { PLATFORM_OPERATOR_ROUTES } from './platform-operators.routes.js';
 import { PLATFORM_APP_ROUTES } from './platform-apps.routes.js';
 import { PLATFORM_BLOCK_ROUTES } from './platform-blocks.routes.js';
 import { PLATFORM_ACCESS_ROUTES } from './platform-access.routes.js';
@@ -26,6 +27,7 @@ import { CATALOG_INVENTORY_ROUTES } from './catalog-inventory.routes.js';
 export const ROUTES: readonly Route[] = [
   ...PLATFORM_ROUTES,
   ...PLATFORM_ACCOUNT_ROUTES,
+  ...PLATFORM_OPERATOR_ROUTES,
   ...PLATFORM_APP_ROUTES,
   ...PLATFORM_BLOCK_ROUTES,
   ...PLATFORM_ACCESS_ROUTES,

@@ -1,6 +1,7 @@
 // Accounts addressed through their platform: /platforms/:pid/accounts[/:id]. :pid is the platform's
-// unique_id, url_id or code, :id the account's url_id or unique_id. An operator (unbound
-// platform:admin token) may name any platform; everyone else only their X-Platform one (404 otherwise).
+// unique_id, url_id or code, :id the account's url_id or unique_id. A token may name a platform it
+// operates (its operator record grants the route's scope there), the one its `platform` claim names,
+// or any with platform:superadmin; any other is 404 (docs/security.md, "Platform operators").
 import type { Route } from '../types.js';
 import { PAGE_QUERY, accountRes, base, pageDocument, pageVariables } from './platform-resources.js';
 

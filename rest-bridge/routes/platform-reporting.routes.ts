@@ -32,7 +32,7 @@ function report(path: string, operation: string, field: string, id: string, summ
 }
 
 export const PLATFORM_REPORTING_ROUTES: Route[] = [
-  report('dashboard', 'ReportingDashboard', 'reportingDashboard', 'dashboard', 'Overview across all platforms: MRR, ARR, accounts, churn, growth, usage'),
+  report('dashboard', 'ReportingDashboard', 'reportingDashboard', 'dashboard', 'Overview across the platforms the caller administers (all for platform:superadmin): MRR, ARR, accounts, churn, growth, usage'),
   report('revenue', 'ReportingRevenue', 'reportingRevenue', 'revenue', 'MRR, ARR, ARPA by tier, block and platform; invoicing in the period'),
   report('customers', 'ReportingCustomers', 'reportingCustomers', 'customers', 'Customer states, trials, logo and gross MRR churn, health scores'),
   report('growth', 'ReportingGrowth', 'reportingGrowth', 'growth', 'New accounts, MRR movement (new, expansion, contraction, churn), net new MRR'),

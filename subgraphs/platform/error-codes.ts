@@ -27,6 +27,10 @@ export const PLATFORM_ERRORS = registerErrors('platform', {
   INVOICE_NOT_FOUND: { status: 404, title: 'Invoice not found' },
   INVOICE_NOT_DUE: { status: 409, title: 'The invoice is not due' },
   PLATFORM_NOT_EMPTY: { status: 409, title: 'Platform still has accounts' },
+  // platform operators (docs/security.md)
+  OPERATOR_NOT_FOUND: { status: 404, title: 'Platform operator not found' },
+  OPERATOR_ALREADY_EXISTS: { status: 409, title: 'The user already operates this platform' },
+  LAST_PLATFORM_ADMIN: { status: 409, title: 'The last operator with platform:admin cannot be removed' },
   API_KEY_CHANGED: { status: 409, title: 'API key changed concurrently' },
   DEPLOYMENT_MODEL_CONFLICT: { status: 409, title: 'Deployment model change conflicts with existing keys' },
   // platform: account services and data transfers (document 1)

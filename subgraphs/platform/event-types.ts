@@ -68,9 +68,11 @@ export const accountTopics = {
 };
 
 /**
- * Published by the platform subgraph after a commit that changes what an API key may do (regenerate,
- * rotate, revoke; app, account or platform changes). Every gateway drops the cached key records that
- * match any of the lists, so the change applies at once instead of after the cache TTL.
+ * Published by the platform subgraph after a commit that changes what a credential may do: an API key
+ * (regenerate, rotate, revoke; app, account, plan or platform changes) or a platform's operators. Every
+ * gateway drops the cached key records that match any of the lists (and its cached operator records
+ * on `operatorPlatformIds` or `platformIds`), so the change applies at once instead of after the cache
+ * TTL, and re-checks its open WebSockets of matching keys (gateway/subscriptions/live-connections.ts).
  */
 export interface KeysInvalidatedPayload {
   reason: string;
@@ -79,6 +81,8 @@ export interface KeysInvalidatedPayload {
   appIds?: string[];
   accountIds?: string[];
   platformIds?: string[];
+  /** the operators of these platforms changed (added, removed) */
+  operatorPlatformIds?: string[];
 }
 
 export const KEYS_INVALIDATED_TOPIC = 'platform.keys.invalidated';

@@ -8,6 +8,8 @@ import { scopeToPlatform } from './tenancy.js';
 import { PlatformEntity } from './platforms/platform.entity.js';
 import { PlatformResolver } from './platforms/platform.resolver.js';
 import { platformReference } from './platforms/platform.reference.js';
+import { PlatformOperatorEntity } from './operators/platform-operator.entity.js';
+import { PlatformOperatorResolver } from './operators/platform-operator.resolver.js';
 import { AccountEntity } from './accounts/account.entity.js';
 import { AccountResolver } from './accounts/account.resolver.js';
 import { accountReference } from './accounts/account.reference.js';
@@ -66,16 +68,19 @@ import { useReportCacheFromConfig } from './reporting/reporting.cache.js';
 export const platform: SubgraphDefinition<PlatformLoaders, PlatformRuntime> = {
   name: 'platform',
   dbSchema: 'platform',
-  resolvers: [PlatformResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, DomainResolver, ...SERVICE_RESOLVERS, ...BILLING_RESOLVERS, ...REPORTING_RESOLVERS],
+  resolvers: [PlatformResolver, PlatformOperatorResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, DomainResolver, ...SERVICE_RESOLVERS, ...BILLING_RESOLVERS, ...REPORTING_RESOLVERS],
   referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference, ...blockReference },
-  entities: [PlatformEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES, JobEntity],
+  entities: [PlatformEntity, PlatformOperatorEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES, JobEntity],
   migrations,
   eventTypes: [ACCOUNT_EVENTS],
   errorCodes: PLATFORM_ERRORS,
   // the request's platform for the `tenant` filter every @TenantScoped entity gets (tenancy.ts)
   scope: scopeToPlatform,
   // the services' process-wide dependencies (master-key SecretBox, object store, outbox): ctx.runtime
-  runtime: async (deps) => ({ value: await createPlatformRuntime(deps), stop: async () => undefined }),
+  runtime: async (deps) => {
+    const value = await createPlatformRuntime(deps);
+    return { value, stop: () => value.close() };
+  },
   createLoaders: createPlatformLoaders,
   // background work of this process, started in this order before the server listens and stopped
   // in reverse: the webhook sender first, since the renewal job records account events that wake

@@ -11,6 +11,8 @@ import { openObjectStore, type ObjectStore } from '../../lib/object-store.js';
 import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import type { OutboxDeps } from './notifications/outbox-deps.js';
+import { openRateLimiter } from '../../lib/rate-limit.js';
+import { PublicTransferLimits, publicTransferLimitsFromEnv } from './data-transfers/public-limits.js';
 
 export interface PlatformRuntime {
   cfg: Config;
@@ -20,6 +22,10 @@ export interface PlatformRuntime {
   webhooks: WebhookRuntime;
   /** what recording account events needs: sealing, the attempt limit, and waking the sender */
   outbox: OutboxDeps;
+  /** per-address and per-code limits of the public data-transfer paths */
+  transferLimits: PublicTransferLimits;
+  /** ends what the runtime opened (the limiter's Redis connection) */
+  close(): Promise<void>;
 }
 
 export async function createPlatformRuntime(deps: WorkerDeps): Promise<PlatformRuntime> {
@@ -39,7 +45,9 @@ export async function createPlatformRuntime(deps: WorkerDeps): Promise<PlatformR
     dbUrl: deps.orm.config.get('clientUrl') as string,
   });
   const outbox: OutboxDeps = { secrets, maxAttempts: deps.cfg.webhookMaxAttempts, kick: () => webhooks.kick() };
-  return { cfg: deps.cfg, log, secrets, objects, webhooks, outbox };
+  const limits = await openRateLimiter(deps.cfg, log);
+  const transferLimits = new PublicTransferLimits(limits.limiter, publicTransferLimitsFromEnv());
+  return { cfg: deps.cfg, log, secrets, objects, webhooks, outbox, transferLimits, close: limits.close };
 }
 
 /** The webhook sender of this process, as one of the subgraph's workers. */

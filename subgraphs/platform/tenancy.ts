@@ -6,14 +6,18 @@
 // billing job and the outbox worker.)
 //
 // Which platform: user and service callers name it in X-Platform (tenant.platformCode), resolved
-// through a per-request DataLoader by code; API-key callers are bound to their key's platform
-// (tenant.platformId, put there by the gateway from _verifyApiKey), whatever X-Platform they send.
+// through a per-request DataLoader by code; a user token reaches it only through an operator
+// record (the gateway's lookup: tenant.operatorPlatformId), a `platform` claim naming it or the
+// super-admin scope (operators/platform-access.ts), else it is PLATFORM_NOT_FOUND as if it did not
+// exist. API-key callers are bound to their key's platform (tenant.platformId, put there by the
+// gateway from _verifyApiKey), whatever X-Platform they send.
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../lib/errors.js';
 import type { TenantContext } from '../../lib/tenant.js';
 import { setTenantScope, TenantScope, tenantScopeOf } from '../../lib/tenant-entity.js';
 import { PlatformEntity } from './platforms/platform.entity.js';
+import { reachesByHeader } from './operators/platform-access.js';
 
 export class PlatformScope {
   readonly platformByCode: DataLoader<string, PlatformEntity | null>;
@@ -52,7 +56,7 @@ export class PlatformScope {
     const code = this.tenant.platformCode?.trim();
     if (!code) throw new DomainError('PLATFORM_REQUIRED', 'The X-Platform header is required', { parameter: 'X-Platform' });
     const platform = await this.platformByCode.load(code);
-    if (!platform) throw new DomainError('PLATFORM_NOT_FOUND', `Platform "${code}" not found`, { parameter: 'X-Platform' });
+    if (!platform || !reachesByHeader(this.tenant, platform)) throw new DomainError('PLATFORM_NOT_FOUND', `Platform "${code}" not found`, { parameter: 'X-Platform' });
     return platform;
   }
 }

@@ -26,8 +26,8 @@ async function newAccount(t: Tenant): Promise<{ urlId: string; id: string }> {
 
 describe('POST /user_accesses', () => {
   test('an account grant → 201 with the record (role member by default); the same grant again → 200, same record', async () => {
-    const t = await createTenant();
     const admin = uniq('admin_');
+    const t = await createTenant({ operator: admin }); // admin operates the platform (docs/security.md)
     const user = uniq('user_');
     const headers = { ...t.platformHeaders, authorization: `Bearer ${mintToken({ sub: admin })}` };
     const r = await grant(t, { user_id: user, account_id: t.accountUrlId }, headers);

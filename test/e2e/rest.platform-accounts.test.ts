@@ -194,17 +194,23 @@ describe('/platforms/:pid/accounts', () => {
     expect((await rest('GET', base, { headers: p.headers })).body.data).toEqual([]);
   });
 
-  test('an operator (unbound platform:admin) may name any platform; a manager only its X-Platform one (404 otherwise)', async () => {
+  test('an operator of both platforms may name either in the path; an operator of one only that one (404 otherwise)', async () => {
     const p = await newPlatform();
     const q = await newPlatform();
     const a = await newAccount(q.headers);
-    // operator: X-Platform says p, the path names q
+    // the operator of both: X-Platform says p, the path names q
     const op = await rest('GET', `/platforms/${q.code}/accounts/${a.attributes.url_id}`, { headers: p.headers });
     expect(op.body.data.id).toBe(a.id);
-    const manager = (code: string) => ({ authorization: `Bearer ${mintToken({ scopes: ['platform:manage', 'platform:read'] })}`, 'x-platform': code });
-    expectServiceError(await rest('GET', `/platforms/${q.code}/accounts`, { headers: manager(p.code) }), 'platform', 404, 'PLATFORM_NOT_FOUND');
-    expectServiceError(await rest('POST', `/platforms/${q.code}/accounts`, { body: jsonApi('accounts', { name: 'x', code: uniq('a') }), headers: manager(p.code) }), 'platform', 404, 'PLATFORM_NOT_FOUND');
+    // a manager operates q only (docs/security.md, "Platform operators"): p is 404 whatever X-Platform says
+    const managerSub = uniq('manager_');
+    const added = await rest('POST', `/platforms/${q.code}/operators`, { body: jsonApi('platform_operators', { user_id: managerSub, scopes: ['platform:manage', 'platform:read'] }), headers: q.headers });
+    expect(added.status).toBe(201);
+    const manager = (code: string) => ({ authorization: `Bearer ${mintToken({ sub: managerSub, scopes: ['platform:manage', 'platform:read'] })}`, 'x-platform': code });
+    expectServiceError(await rest('GET', `/platforms/${p.code}/accounts`, { headers: manager(q.code) }), 'platform', 404, 'PLATFORM_NOT_FOUND');
+    expectServiceError(await rest('POST', `/platforms/${p.code}/accounts`, { body: jsonApi('accounts', { name: 'x', code: uniq('a') }), headers: manager(q.code) }), 'platform', 404, 'PLATFORM_NOT_FOUND');
+    expectServiceError(await rest('GET', `/platforms/${p.code}/accounts`, { headers: manager(p.code) }), 'platform', 404, 'PLATFORM_NOT_FOUND');
     expect((await rest('GET', `/platforms/${q.code}/accounts`, { headers: manager(q.code) })).body.data.map((x: any) => x.id)).toEqual([a.id]);
+    expect((await rest('GET', `/platforms/${q.code}/accounts`, { headers: manager(p.code) })).body.data.map((x: any) => x.id)).toEqual([a.id]);
     // an account of p is not reachable under q's path
     const mine = await newAccount(p.headers);
     expectServiceError(await rest('GET', `/platforms/${q.code}/accounts/${mine.attributes.url_id}`, { headers: p.headers }), 'platform', 404, 'ACCOUNT_NOT_FOUND');

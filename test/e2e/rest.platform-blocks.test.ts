@@ -63,7 +63,7 @@ describe('GET /blocks', () => {
 describe('licensing blocks to an account', () => {
   test('POST → 201 with the license; a repeat → 200 with the same license (idempotent); GET lists it', async () => {
     const sub = uniq('admin_');
-    const t = await createTenant();
+    const t = await createTenant({ operator: sub }); // sub operates the platform (docs/security.md)
     const headers = { ...t.platformHeaders, authorization: `Bearer ${mintToken({ sub })}` };
     const created = await license(t, 'blk_crm', headers);
     expect(created.status).toBe(201);

@@ -25,11 +25,18 @@ export function uniq(prefix = 't'): string {
   return `${prefix}${randomBytes(5).toString('hex')}`;
 }
 
+/**
+ * The `sub` of tokens minted without one: the operator of every platform the tests create with
+ * such a token (the creator of a platform is its owner operator, docs/security.md), so a test's
+ * second token for "its" platform reaches it. Tests of cross-platform access mint with their own subs.
+ */
+export const HARNESS_OPERATOR = 'harness-operator';
+
 export function mintToken(opts: { sub?: string; scopes?: string[]; platform?: string; expiresInSec?: number } = {}): string {
   const now = Math.floor(Date.now() / 1000);
   return signJwt(
     {
-      sub: opts.sub ?? uniq('user_'),
+      sub: opts.sub ?? HARNESS_OPERATOR,
       scope: (opts.scopes ?? ['platform:admin', 'platform:manage', 'platform:read']).join(' '),
       iat: now,
       exp: now + (opts.expiresInSec ?? 600),
@@ -108,9 +115,10 @@ function expectStatus(r: HttpResult, status: number, what: string): void {
  * `plan`: subscribe the account to that subscription model first (no trial), so its keys carry the
  * plan; without it the account has no subscription and its apps get the Free plan's limits.
  */
-export async function createTenant(opts: { deploymentModel?: string; environment?: 'test' | 'live'; plan?: string } = {}): Promise<Tenant> {
+/** `operator`: the JWT sub that creates (and so operates) the platform; HARNESS_OPERATOR by default. */
+export async function createTenant(opts: { deploymentModel?: string; environment?: 'test' | 'live'; plan?: string; operator?: string } = {}): Promise<Tenant> {
   const platformCode = uniq('p');
-  const adminToken = mintToken({ scopes: ['platform:admin', 'platform:manage', 'platform:read'] });
+  const adminToken = mintToken({ sub: opts.operator, scopes: ['platform:admin', 'platform:manage', 'platform:read'] });
   const platformHeaders = { authorization: `Bearer ${adminToken}`, 'x-platform': platformCode };
   expectStatus(await rest('POST', '/platforms', { body: jsonApi('platforms', { code: platformCode, name: `Platform ${platformCode}` }), headers: platformHeaders }), 201, 'create platform');
   const acct = await rest('POST', '/accounts', {

@@ -53,7 +53,7 @@ describe('createAuthenticator', () => {
   test('no credentials → anonymous, with the request id and platform code passed through', async () => {
     const { auth } = setup();
     const r = await auth.authenticate({ 'x-request-id': 'req-42', 'x-platform': 'acme' }, '10.0.0.1');
-    expect(r).toEqual({ ok: true, tenant: { kind: 'anonymous', requestId: 'req-42', scopes: [], platformCode: 'acme' } });
+    expect(r).toEqual({ ok: true, tenant: { kind: 'anonymous', requestId: 'req-42', scopes: [], platformCode: 'acme', clientAddress: '10.0.0.1' } });
   });
 
   test('a request id is generated when absent', async () => {
@@ -74,6 +74,7 @@ describe('createAuthenticator', () => {
     expect(r).toEqual({
       ok: true,
       tenant: { kind: 'user', requestId: 'r1', userId: 'usr_1', scopes: ['profile:read', 'products:read'], userScopes: ['profile:read', 'products:read'], platformCode: 'acme' },
+      credentials: { jwtExpiresAt: expect.any(Number) },
     });
   });
 

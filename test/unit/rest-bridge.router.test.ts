@@ -33,6 +33,16 @@ describe('rest-bridge router', () => {
     expect(router.match('GET', '/v1/products/sku/ABC-1')).toMatchObject({ kind: 'match', params: { sku: 'ABC-1' } });
   });
 
+  test('static segments beat params whatever the table\'s size and order (the sort is total)', () => {
+    // a table of many lengths, the param route first: a sort treating a shorter path as "equal" to
+    // both longer ones could leave /v1/products/:id ahead of /v1/products/search
+    const many = [{ method: 'GET', path: '/v1/products/:id' }, ...Array.from({ length: 300 }, (_, i) => ({ method: 'GET', path: i % 2 ? `/v1/x${i}` : `/a${i}/:p/b` })), { method: 'GET', path: '/v1' }, { method: 'GET', path: '/v1/products/search' }];
+    for (const table of [many, [...many].reverse()]) {
+      const m = compileRouter(table).match('GET', '/v1/products/search');
+      expect(m.kind === 'match' && m.entry.path).toBe('/v1/products/search');
+    }
+  });
+
   test('a known path with another method is 405 with the allowed methods', () => {
     const m = router.match('DELETE', '/platforms');
     expect(m).toMatchObject({ kind: 'method_not_allowed', allow: ['GET', 'POST'] });

@@ -11,16 +11,16 @@ export async function countLiveAccounts(em: EntityManager, platformId: string): 
 export interface GlobalAccountQuery {
   page: number;
   pageSize: number;
-  /** a bound token's platform code: the list never leaves it */
-  platformCode?: string;
+  /** the platforms the caller operates (operators/platform-access.ts); null: every platform (super-admin) */
+  platformIds: string[] | null;
   includeDeleted: boolean;
 }
 
-/** Accounts of every live platform (or one), newest first, one page, with the total. */
+/** Accounts of every live platform (or of the given ones), newest first, one page, with the total. */
 export async function findGlobalAccounts(em: EntityManager, q: GlobalAccountQuery): Promise<{ items: AccountEntity[]; total: number }> {
   const where = {
     ...(q.includeDeleted ? {} : { deletedAt: null }),
-    platform: { deletedAt: null, ...(q.platformCode ? { code: q.platformCode } : {}) },
+    platform: { deletedAt: null, ...(q.platformIds ? { id: { $in: q.platformIds } } : {}) },
   };
   const [items, total] = await em.findAndCount(AccountEntity, where, {
     filters: false,

@@ -12,8 +12,9 @@ import * as accounts from './account.service.js';
 
 const PID = { nullable: true, description: "a platform's id, url_id or code: work in that platform instead of X-Platform's" } as const;
 
-function scoped(ctx: PlatformContext, platformId: string | undefined | null): Promise<PlatformContext> | PlatformContext {
-  return platformId ? inPathPlatform(ctx, platformId) : ctx;
+/** `scope`: what the resolver's @Authorized asks, which the operator record of a path platform must grant too. */
+function scoped(ctx: PlatformContext, platformId: string | undefined | null, scope: string): Promise<PlatformContext> | PlatformContext {
+  return platformId ? inPathPlatform(ctx, platformId, scope) : ctx;
 }
 
 /** Accounts read in a path platform's context keep its loaders, so nested fields (apps) resolve there too. */
@@ -37,12 +38,12 @@ export class AccountResolver {
     @Arg('page', () => Int, { defaultValue: 1 }) page?: number,
     @Arg('pageSize', () => Int, { defaultValue: accounts.ACCOUNT_PAGE.defaultSize, description: `at most ${accounts.ACCOUNT_PAGE.maxSize}` }) pageSize?: number,
   ): Promise<AccountPage> {
-    const sctx = await scoped(ctx, platformId);
+    const sctx = await scoped(ctx, platformId, 'platform:read');
     return outPage(sctx, toAccountPage(await accounts.listAccounts(sctx, page, pageSize)));
   }
 
   @Authorized('platform:admin')
-  @Query(() => AccountPage, { description: 'Operators: accounts of every platform, newest first (a platform-bound token: its own only)' })
+  @Query(() => AccountPage, { description: 'Accounts of the platforms the caller administers (every platform with platform:superadmin), newest first' })
   async globalAccounts(
     @Ctx() ctx: PlatformContext,
     @Arg('page', () => Int, { defaultValue: 1 }) page?: number,
@@ -55,7 +56,7 @@ export class AccountResolver {
   @Authorized('platform:read')
   @Query(() => Account, { description: 'By url_id or unique id; ACCOUNT_NOT_FOUND unless it is a live account of the platform' })
   async account(@Ctx() ctx: PlatformContext, @Arg('urlId') urlId: string, @Arg('platformId', () => ID, PID) platformId?: string): Promise<Account> {
-    const sctx = await scoped(ctx, platformId);
+    const sctx = await scoped(ctx, platformId, 'platform:read');
     return out(sctx, toAccount(await accounts.getAccount(sctx, urlId)));
   }
 
@@ -66,7 +67,7 @@ export class AccountResolver {
     @Arg('input', () => CreateAccountInput) input: CreateAccountInput,
     @Arg('platformId', () => ID, PID) platformId?: string,
   ): Promise<Account> {
-    const sctx = await scoped(ctx, platformId);
+    const sctx = await scoped(ctx, platformId, 'platform:manage');
     return out(sctx, toAccount(await accounts.createAccount(sctx, input)));
   }
 
@@ -78,21 +79,21 @@ export class AccountResolver {
     @Arg('input', () => UpdateAccountInput) input: UpdateAccountInput,
     @Arg('platformId', () => ID, PID) platformId?: string,
   ): Promise<Account> {
-    const sctx = await scoped(ctx, platformId);
+    const sctx = await scoped(ctx, platformId, 'platform:manage');
     return out(sctx, toAccount(await accounts.updateAccount(sctx, urlId, input)));
   }
 
   @Authorized('platform:manage')
   @Mutation(() => Account, { description: 'Soft delete: gone from lists and lookups, its keys stop working; restoreAccount undoes it' })
   async deleteAccount(@Ctx() ctx: PlatformContext, @Arg('urlId') urlId: string, @Arg('platformId', () => ID, PID) platformId?: string): Promise<Account> {
-    const sctx = await scoped(ctx, platformId);
+    const sctx = await scoped(ctx, platformId, 'platform:manage');
     return out(sctx, toAccount(await accounts.deleteAccount(sctx, urlId)));
   }
 
   @Authorized('platform:admin')
   @Mutation(() => Account, { description: 'Undo a soft delete' })
   async restoreAccount(@Ctx() ctx: PlatformContext, @Arg('urlId') urlId: string, @Arg('platformId', () => ID, PID) platformId?: string): Promise<Account> {
-    const sctx = await scoped(ctx, platformId);
+    const sctx = await scoped(ctx, platformId, 'platform:admin');
     return out(sctx, toAccount(await accounts.restoreAccount(sctx, urlId)));
   }
 

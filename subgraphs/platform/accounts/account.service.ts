@@ -14,6 +14,7 @@ import { checkUrlId, fail, oneOf, optionalDomain, optionalText, requiredText, sl
 import { ACCOUNT_STATUSES, AccountEntity } from './account.entity.js';
 import type { CreateAccountInput, UpdateAccountInput } from './account.inputs.js';
 import { findGlobalAccounts } from './account.repository.js';
+import { operatedPlatformIds } from '../operators/platform-access.js';
 import { DEPLOYMENT_MODELS, hasTestEnvironment } from './capabilities.rules.js';
 
 export const ACCOUNT_CODE_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -45,10 +46,11 @@ export async function listAccounts(ctx: PlatformContext, page = 1, pageSize: num
   return { items, total, page, pageSize };
 }
 
-/** Operators: accounts of every platform, newest first; a bound token sees only its platform. */
+/** Accounts of the platforms the caller administers (a super-admin: every platform), newest first. */
 export async function listGlobalAccounts(ctx: PlatformContext, page = 1, pageSize: number = ACCOUNT_PAGE.defaultSize, includeDeleted = false): Promise<Page<AccountEntity>> {
   checkPage(page, pageSize);
-  const r = await findGlobalAccounts(ctx.em, { page, pageSize, includeDeleted, platformCode: ctx.tenant.boundPlatform });
+  const platformIds = await operatedPlatformIds(ctx.em, ctx.tenant, 'platform:admin');
+  const r = await findGlobalAccounts(ctx.em, { page, pageSize, includeDeleted, platformIds });
   return { ...r, page, pageSize };
 }
 

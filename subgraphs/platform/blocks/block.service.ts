@@ -32,7 +32,7 @@ export interface InstanceRow {
   block: BlockEntity;
 }
 
-/** The catalog. Global, but like every platform path it needs a valid X-Platform. */
+/** The catalog. Global, but like every platform path it needs an X-Platform the caller reaches. */
 export async function listBlocks(ctx: PlatformContext): Promise<BlockEntity[]> {
   await ctx.loaders.scope.currentPlatform();
   return ctx.em.find(BlockEntity, {}, { orderBy: { position: 'asc', id: 'asc' } });

@@ -2,6 +2,8 @@
 //   show → request_access (a one-time code goes to the recipient) → verify_access (code → access
 //   token) → accept | decline (once, ever) → events (viewed, downloaded…).
 // Unknown code → 404, expired → 410. Every step, refusals included, is appended to the audit trail.
+// Every step is limited per client address and per code, and unknown codes and wrong access codes
+// count as failed guesses of the address (public-limits.ts); a malformed code is answered 404 at once.
 import { LockMode } from '@mikro-orm/core';
 import { safeEqual } from '../../../lib/crypto.js';
 import { DomainError } from '../../../lib/errors.js';
@@ -21,15 +23,22 @@ import {
   signAccessToken,
   verifyAccessToken,
 } from './access.rules.js';
-import { DataTransferAccessCodeEntity, DataTransferEntity } from './data-transfer.entity.js';
+import { DataTransferAccessCodeEntity, DataTransferEntity, TRANSFER_CODE_RE } from './data-transfer.entity.js';
 import { appendAudit, codesIssuedSince, consumeCode, countAttempt, decide, findByCode, liveCode, retireCodes } from './data-transfer.repository.js';
 
 export const TRANSFER_EVENT_TYPES = ['viewed', 'downloaded', 'printed', 'shared', 'other'] as const;
 
 /** The transfer behind `code`: 404 when unknown, 410 once expired. */
 async function openTransfer(ctx: PlatformContext, code: string): Promise<DataTransferEntity> {
+  const notFound = () => new DomainError('DATA_TRANSFER_NOT_FOUND', 'No data transfer has this code', { parameter: 'code' });
+  if (!TRANSFER_CODE_RE.test(code)) throw notFound();
+  const limits = ctx.runtime.transferLimits;
+  await limits.admit(ctx.tenant.clientAddress, code);
   const t = await findByCode(ctx.em, code);
-  if (!t) throw new DomainError('DATA_TRANSFER_NOT_FOUND', 'No data transfer has this code', { parameter: 'code' });
+  if (!t) {
+    await limits.failedGuess(ctx.tenant.clientAddress);
+    throw notFound();
+  }
   if (t.expiresAt.getTime() <= Date.now()) throw new DomainError('DATA_TRANSFER_EXPIRED', `This data transfer expired at ${t.expiresAt.toISOString()}`, { parameter: 'code' });
   return t;
 }
@@ -92,6 +101,7 @@ export async function verifyAccess(ctx: PlatformContext, code: string, typed: st
   if (!/^[A-Z0-9]{4}-[A-Z0-9]{4}$/.test(normalised)) fail('access_code', 'access_code must be the 8-character code sent to the recipient (e.g. K7QP-3MZD)');
   const deny = async (reason: string, extra: Record<string, unknown> = {}): Promise<never> => {
     await audit(ctx, t, 'access_denied', 'public', { reason, ...extra });
+    await ctx.runtime.transferLimits.failedGuess(ctx.tenant.clientAddress);
     throw new DomainError('ACCESS_CODE_INVALID', 'The access code is wrong, expired or already used; request a new one if needed', { parameter: 'access_code' });
   };
   const live = await liveCode(ctx.em, t.id);

@@ -14,6 +14,9 @@ export function newTransferCode(): string {
   return `dt_${base62(24)}`;
 }
 
+/** What newTransferCode makes: anything else is no transfer, without a lookup. */
+export const TRANSFER_CODE_RE = /^dt_[A-Za-z0-9]{24}$/;
+
 /**
  * A data transfer an admin offers to a recipient outside the platform (an investor, an auditor, a
  * buyer). The public flow (no JWT) reaches it by `code` alone, so these rows are read there with

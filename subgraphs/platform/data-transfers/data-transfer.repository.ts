@@ -3,10 +3,10 @@
 // Audit rows are only ever inserted here (the table's trigger refuses UPDATE and DELETE).
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DataTransferAccessCodeEntity, DataTransferAuditEntity, DataTransferEntity, type TransferStatus } from './data-transfer.entity.js';
+import { DataTransferAccessCodeEntity, DataTransferAuditEntity, DataTransferEntity, type TransferStatus, TRANSFER_CODE_RE } from './data-transfer.entity.js';
 
 export async function findByCode(em: EntityManager, code: string): Promise<DataTransferEntity | null> {
-  if (!/^dt_[A-Za-z0-9]{24}$/.test(code)) return null;
+  if (!TRANSFER_CODE_RE.test(code)) return null;
   return em.findOne(DataTransferEntity, { code }, { populate: ['account', 'platform'], filters: false });
 }
 

@@ -8,7 +8,7 @@ import { PlatformEntity } from '../platforms/platform.entity.js';
 import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { jsonObject } from '../account-services.validation.js';
 import { fail, intInRange, optionalEmail, optionalText, requiredText } from '../validation.js';
-import { DataTransferEntity } from './data-transfer.entity.js';
+import { DataTransferEntity, TRANSFER_CODE_RE } from './data-transfer.entity.js';
 import type { CreateDataTransferInput } from './data-transfer.inputs.js';
 import { appendAudit, auditTrail } from './data-transfer.repository.js';
 
@@ -66,7 +66,7 @@ export async function listTransfers(ctx: PlatformContext, accountUrlId: string):
 
 export async function getTransfer(ctx: PlatformContext, accountUrlId: string, code: string): Promise<DataTransferEntity> {
   const account = await getAccount(ctx, accountUrlId);
-  const t = /^dt_[A-Za-z0-9]{24}$/.test(code) ? await ctx.em.findOne(DataTransferEntity, { code, account: account.id }) : null;
+  const t = TRANSFER_CODE_RE.test(code) ? await ctx.em.findOne(DataTransferEntity, { code, account: account.id }) : null;
   if (!t) throw new DomainError('DATA_TRANSFER_NOT_FOUND', `Data transfer ${code} not found`, { parameter: 'code' });
   return t;
 }

@@ -9,6 +9,7 @@ import { Migration20261122093537_seed_subscription_models } from './Migration202
 import { Migration20261124083100_lib_webhooks } from './Migration20261124083100_lib_webhooks.js';
 import { Migration20261124083115_jobs } from './Migration20261124083115_jobs.js';
 import { Migration20261124090000_webhook_jobs } from './Migration20261124090000_webhook_jobs.js';
+import { Migration20261124160000_platform_operators } from './Migration20261124160000_platform_operators.js';
 
 export const migrations = [
   { name: 'Migration20261122090119_init', class: Migration20261122090119_init },
@@ -21,4 +22,5 @@ export const migrations = [
   { name: 'Migration20261124083100_lib_webhooks', class: Migration20261124083100_lib_webhooks },
   { name: 'Migration20261124083115_jobs', class: Migration20261124083115_jobs },
   { name: 'Migration20261124090000_webhook_jobs', class: Migration20261124090000_webhook_jobs },
+  { name: 'Migration20261124160000_platform_operators', class: Migration20261124160000_platform_operators },
 ];

@@ -7,7 +7,7 @@ import * as platforms from './platform.service.js';
 @Resolver(() => Platform)
 export class PlatformResolver {
   @Authorized('platform:admin')
-  @Query(() => [Platform], { description: 'Every platform (operator view)' })
+  @Query(() => [Platform], { description: 'The platforms the caller operates (every one with platform:superadmin)' })
   async platforms(@Ctx() ctx: PlatformContext): Promise<Platform[]> {
     return (await platforms.listPlatforms(ctx)).map(toPlatform);
   }
@@ -19,7 +19,7 @@ export class PlatformResolver {
   }
 
   @Authorized('platform:admin')
-  @Mutation(() => Platform, { description: 'Needs no X-Platform, so an admin can create the first platform' })
+  @Mutation(() => Platform, { description: 'Needs no X-Platform, so an admin can create the first platform; the caller becomes its owner operator' })
   async createPlatform(@Ctx() ctx: PlatformContext, @Arg('input', () => CreatePlatformInput) input: CreatePlatformInput): Promise<Platform> {
     return toPlatform(await platforms.createPlatform(ctx, input));
   }

@@ -7,6 +7,9 @@ import { PLATFORM_STATUSES, PlatformEntity } from './platform.entity.js';
 import type { CreatePlatformInput, UpdatePlatformInput } from './platform.inputs.js';
 import { countLiveAccounts } from '../accounts/account.repository.js';
 import { publishKeysInvalidated } from '../events.js';
+import { PLATFORM_SCOPES } from '../../../lib/tenant.js';
+import { operatedPlatformIds, requirePlatformAccess } from '../operators/platform-access.js';
+import { PlatformOperatorEntity } from '../operators/platform-operator.entity.js';
 
 export const PLATFORM_CODE_RE = /^[a-z0-9][a-z0-9_-]{1,62}$/;
 
@@ -15,21 +18,41 @@ export function schemaNameFor(code: string): string {
   return `tenant_${code.replace(/[^a-z0-9_]/g, '_')}`;
 }
 
-// A token bound to one platform (JWT `platform` claim) sees only that platform and creates none.
+/**
+ * The platforms the caller operates (docs/security.md): a super-admin token sees every one, a token
+ * bound to one platform (JWT `platform` claim) that one, everyone else those of their operator records.
+ */
 export async function listPlatforms(ctx: PlatformContext): Promise<PlatformEntity[]> {
-  const bound = ctx.tenant.boundPlatform;
-  return ctx.em.find(PlatformEntity, { deletedAt: null, ...(bound ? { code: bound } : {}) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const ids = await operatedPlatformIds(ctx.em, ctx.tenant);
+  return ctx.em.find(PlatformEntity, { deletedAt: null, ...(ids ? { id: { $in: ids } } : {}) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
-/** By unique_id, url_id or code: REST clients use any of the three in /platforms/:unique_id. */
-export async function getPlatform(ctx: PlatformContext, idOrCode: string, opts: { includeDeleted?: boolean } = {}): Promise<PlatformEntity> {
+/**
+ * By unique_id, url_id or code: REST clients use any of the three in /platforms/:unique_id. A platform
+ * the caller does not reach (platform-access.ts) is PLATFORM_NOT_FOUND like one that does not exist;
+ * `scope`: the operator record must grant it too (403 otherwise).
+ */
+export async function getPlatform(ctx: PlatformContext, idOrCode: string, opts: PlatformLookup = {}): Promise<PlatformEntity> {
+  return (await reachPlatform(ctx, idOrCode, opts)).platform;
+}
+
+interface PlatformLookup {
+  includeDeleted?: boolean;
+  scope?: string;
+  parameter?: string;
+}
+
+/** getPlatform, with the scopes the caller has there (its token's, capped to its operator record's). */
+export async function reachPlatform(ctx: PlatformContext, idOrCode: string, opts: PlatformLookup = {}): Promise<{ platform: PlatformEntity; scopes: string[] }> {
   const key = idOrCode.trim();
+  const parameter = opts.parameter ?? 'id';
   const live = opts.includeDeleted ? {} : { deletedAt: null };
   const rows = key ? await ctx.em.find(PlatformEntity, { $or: [{ id: key }, { urlId: key }, { code: key }], ...live }) : [];
   // an id match wins over a url_id or code that happens to look the same
   const found = rows.find((r) => r.id === key) ?? rows.find((r) => r.urlId === key) ?? rows[0];
-  if (!found || (ctx.tenant.boundPlatform && found.code !== ctx.tenant.boundPlatform)) throw new DomainError('PLATFORM_NOT_FOUND', `Platform ${idOrCode} not found`, { parameter: 'id' });
-  return found;
+  if (!found) throw new DomainError('PLATFORM_NOT_FOUND', `Platform ${idOrCode} not found`, { parameter });
+  const scopes = await requirePlatformAccess(ctx.em, ctx.tenant, found, idOrCode, parameter, opts.scope);
+  return { platform: found, scopes };
 }
 
 export async function createPlatform(ctx: PlatformContext, input: CreatePlatformInput): Promise<PlatformEntity> {
@@ -62,6 +85,9 @@ export async function createPlatform(ctx: PlatformContext, input: CreatePlatform
   const urlId = candidates.find((c) => !used.has(c)) ?? `${slugify(code).slice(0, 57)}-${base62(6).toLowerCase()}`;
 
   const platform = ctx.em.create(PlatformEntity, { ...fields, urlId });
+  // the creator operates what it created: its owner record is written in the same flush
+  const creator = ctx.tenant.kind === 'user' ? ctx.tenant.userId : undefined;
+  if (creator) ctx.em.create(PlatformOperatorEntity, { platform, userId: creator, scopes: [...PLATFORM_SCOPES], role: 'owner' });
   try {
     await ctx.em.flush();
   } catch (e) {
@@ -75,7 +101,7 @@ export async function createPlatform(ctx: PlatformContext, input: CreatePlatform
 }
 
 export async function updatePlatform(ctx: PlatformContext, idOrCode: string, input: UpdatePlatformInput): Promise<PlatformEntity> {
-  const platform = await getPlatform(ctx, idOrCode);
+  const platform = await getPlatform(ctx, idOrCode, { scope: 'platform:admin' });
   if (input.code != null && input.code.trim() !== platform.code) fail('code', 'code cannot be changed: it is the X-Platform value every client sends');
   if (input.name !== undefined) platform.name = requiredText(input.name, 'name', 200);
   if (input.description !== undefined) platform.description = optionalText(input.description, 'description', 5000);
@@ -108,7 +134,7 @@ export async function updatePlatform(ctx: PlatformContext, idOrCode: string, inp
  * customers are never cut off by one call; its code stays reserved and restorePlatform undoes it.
  */
 export async function deletePlatform(ctx: PlatformContext, idOrCode: string): Promise<PlatformEntity> {
-  const platform = await getPlatform(ctx, idOrCode); // first: a foreign platform is a 404, never a 403
+  const platform = await getPlatform(ctx, idOrCode, { scope: 'platform:admin' }); // first: a foreign platform is a 404, never a 403
   if (ctx.tenant.boundPlatform) throw new DomainError('FORBIDDEN', 'A token bound to one platform cannot delete platforms');
   const live = await countLiveAccounts(ctx.em, platform.id);
   if (live > 0) {
@@ -122,7 +148,7 @@ export async function deletePlatform(ctx: PlatformContext, idOrCode: string): Pr
 
 /** Undo deletePlatform; restoring a live platform changes nothing. */
 export async function restorePlatform(ctx: PlatformContext, idOrCode: string): Promise<PlatformEntity> {
-  const platform = await getPlatform(ctx, idOrCode, { includeDeleted: true });
+  const platform = await getPlatform(ctx, idOrCode, { includeDeleted: true, scope: 'platform:admin' });
   if (ctx.tenant.boundPlatform) throw new DomainError('FORBIDDEN', 'A token bound to one platform cannot restore platforms');
   if (platform.deletedAt) {
     platform.deletedAt = null;

@@ -1,6 +1,7 @@
 // Every reporting query, as raw SQL aggregated in PostgreSQL (never row loops in JS). Tenancy is
-// explicit here, not a filter: each query takes the platform id (null = every platform, the
-// operator's view) and adds `and <alias>.platform_id = ?` itself. Definitions: docs/reporting.md.
+// explicit here, not a filter: each query takes the platform ids it covers (null = every platform,
+// the super-admin's view; one id for a platform's report; the caller's operated platforms otherwise)
+// and adds `and <alias>.platform_id in (...)` itself. Definitions: docs/reporting.md.
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 const S = '"platform"';
@@ -14,16 +15,22 @@ const ARR = `(case when s.status in ('active', 'past_due') then case when s.bill
 const LIVE_ACCOUNT = 'a.deleted_at is null';
 
 type Row = Record<string, any>;
+/** the platforms a report covers: null = every platform */
+export type Pids = readonly string[] | null;
 
 /** Builds one statement's parameters in the order its SQL text uses them. */
 class Q {
   readonly params: unknown[] = [];
-  constructor(readonly pid: string | null) {}
-  /** `and <alias>.<column> = <platform id>`, or nothing when the report covers every platform */
+  constructor(readonly pid: Pids) {}
+  /** `and <alias>.<column> in (<platform ids>)`, or nothing when the report covers every platform */
   on(alias: string, column = 'platform_id'): string {
     if (!this.pid) return '';
-    this.params.push(this.pid);
-    return ` and ${alias}.${column} = ?`;
+    return ` and ${this.within(`${alias}.${column}`, this.pid)}`;
+  }
+  /** `<column> in (?, ...)`; `false` for no platform at all */
+  within(column: string, ids: readonly string[]): string {
+    if (!ids.length) return 'false';
+    return `${column} in (${ids.map((id) => this.v(id)).join(', ')})`;
   }
   after(col: string, start: Date | null): string {
     if (!start) return '';
@@ -51,14 +58,14 @@ export class ReportingRepository {
     return (await this.rows(`select id, code, name, status, created_at from ${S}.platforms where code = ${q.v(code)}`, q))[0] ?? null;
   }
 
-  async platformCount(pid: string | null): Promise<number> {
+  async platformCount(pid: Pids): Promise<number> {
     const q = new Q(null);
-    const where = pid ? ` where id = ${q.v(pid)}` : '';
+    const where = pid ? ` where ${q.within('id', pid)}` : '';
     return Number((await this.one(`select count(*)::int as n from ${S}.platforms${where}`, q)).n ?? 0);
   }
 
   /** Paying subscriptions now (revenue > 0, as ARR cents), grouped: total, by tier, by platform. */
-  async revenueNow(pid: string | null): Promise<{ total: Row; byTier: Row[]; byPlatform: Row[] }> {
+  async revenueNow(pid: Pids): Promise<{ total: Row; byTier: Row[]; byPlatform: Row[] }> {
     const q = new Q(pid);
     const rows = await this.rows(
       `with paying as (
@@ -83,7 +90,7 @@ export class ReportingRepository {
    * it includes). Aggregated per plan first, then spread over the plans' blocks: an account has at most
    * one live subscription, so per-plan account counts add up exactly.
    */
-  async revenueByBlock(pid: string | null): Promise<Row[]> {
+  async revenueByBlock(pid: Pids): Promise<Row[]> {
     const q = new Q(pid);
     return this.rows(
       `with per_model as (
@@ -103,14 +110,14 @@ export class ReportingRepository {
     return this.rows(`select id, code, name, included_blocks from ${S}.subscription_models order by position, code`, new Q(null));
   }
 
-  async platforms(pid: string | null): Promise<Row[]> {
+  async platforms(pid: Pids): Promise<Row[]> {
     const q = new Q(null);
-    const where = pid ? ` where id = ${q.v(pid)}` : '';
+    const where = pid ? ` where ${q.within('id', pid)}` : '';
     return this.rows(`select id, code, name, status, created_at from ${S}.platforms${where} order by code`, q);
   }
 
   /** Invoiced and collected in the period; outstanding and overdue now. */
-  async invoiceTotals(pid: string | null, start: Date | null, now: Date): Promise<Row> {
+  async invoiceTotals(pid: Pids, start: Date | null, now: Date): Promise<Row> {
     const q = new Q(pid);
     const since = (col: string) => (start ? ` and ${col} > ${q.v(start)}` : '');
     return this.one(
@@ -124,7 +131,7 @@ export class ReportingRepository {
   }
 
   /** Revenue movement in the period from the history (ARR cents): sums of |Δ| per movement, and the net change. */
-  async movement(pid: string | null, start: Date | null): Promise<Row> {
+  async movement(pid: Pids, start: Date | null): Promise<Row> {
     const q = new Q(pid);
     return this.one(
       `select coalesce(sum(e.arr_after_cents - e.arr_before_cents) filter (where e.movement = 'new'), 0)::float8 as new,
@@ -146,7 +153,7 @@ export class ReportingRepository {
    * so "paying at start" and "not paying now" need no snapshots. With no start (all time) the cohort
    * is every account that ever had MRR.
    */
-  async churnCohort(pid: string | null, start: Date | null): Promise<Row> {
+  async churnCohort(pid: Pids, start: Date | null): Promise<Row> {
     const q = new Q(pid);
     if (start) {
       // only subscriptions with MRR now or a change in the period can have had MRR at the start
@@ -175,7 +182,7 @@ export class ReportingRepository {
   }
 
   /** Live accounts by the state of their live subscription; new accounts in the period. */
-  async accountStates(pid: string | null, start: Date | null): Promise<Row> {
+  async accountStates(pid: Pids, start: Date | null): Promise<Row> {
     const q = new Q(pid);
     const created = start ? `a.created_at > ${q.v(start)}` : 'true';
     return this.one(
@@ -195,7 +202,7 @@ export class ReportingRepository {
     );
   }
 
-  async subscriptionStarts(pid: string | null, start: Date | null): Promise<Row> {
+  async subscriptionStarts(pid: Pids, start: Date | null): Promise<Row> {
     const q = new Q(pid);
     return this.one(
       `select count(*)::int as subscriptions, count(*) filter (where s.trial_start is not null)::int as trials
@@ -209,7 +216,7 @@ export class ReportingRepository {
    * (10 points per decade of requests), recency of use 20, nothing overdue 10. Returns the
    * distribution and the lowest-scoring paying accounts.
    */
-  async health(pid: string | null, now: Date, limit = 10): Promise<{ summary: Row; lowest: Row[] }> {
+  async health(pid: Pids, now: Date, limit = 10): Promise<{ summary: Row; lowest: Row[] }> {
     const q = new Q(pid);
     const scored = `
       with usage as (
@@ -248,7 +255,7 @@ export class ReportingRepository {
   }
 
   /** Net new revenue (ARR cents) and new accounts per bucket (day, week or month, UTC). */
-  async series(pid: string | null, start: Date | null, unit: 'day' | 'week' | 'month'): Promise<Row[]> {
+  async series(pid: Pids, start: Date | null, unit: 'day' | 'week' | 'month'): Promise<Row[]> {
     const q = new Q(pid);
     const u = q.v(unit);
     const mrr = `select date_trunc(${u}, e.occurred_at at time zone 'UTC') at time zone 'UTC' as bucket, sum(e.arr_after_cents - e.arr_before_cents) as net, 0 as accounts
@@ -263,7 +270,7 @@ export class ReportingRepository {
   }
 
   /** API usage from the keys' counters (cumulative), activity from last_used_at. */
-  async usage(pid: string | null, start: Date | null): Promise<Row> {
+  async usage(pid: Pids, start: Date | null): Promise<Row> {
     const q = new Q(pid);
     // one parameter per use: placeholders are positional
     const used = () => (start ? `k.last_used_at > ${q.v(start)}` : 'k.last_used_at is not null');
@@ -279,12 +286,12 @@ export class ReportingRepository {
     );
   }
 
-  async appCount(pid: string | null): Promise<number> {
+  async appCount(pid: Pids): Promise<number> {
     const q = new Q(pid);
     return Number((await this.one(`select count(*)::int as n from ${S}.apps ap join ${S}.accounts a on a.id = ap.account_id where ${LIVE_ACCOUNT}${q.on('ap')}`, q)).n ?? 0);
   }
 
-  async topAccountsByRequests(pid: string | null, limit = 10): Promise<Row[]> {
+  async topAccountsByRequests(pid: Pids, limit = 10): Promise<Row[]> {
     const q = new Q(pid);
     return this.rows(
       `select a.id, a.code, p.code as platform, sum(k.usage_count)::float8 as requests
@@ -300,7 +307,7 @@ export class ReportingRepository {
    * Every catalog block (catalog order) with the live accounts holding a license of it and the live
    * apps it is provisioned to: what accounts turned on, not what their plan entitles them to.
    */
-  async blockAdoption(pid: string | null): Promise<Row[]> {
+  async blockAdoption(pid: Pids): Promise<Row[]> {
     const q = new Q(pid);
     const licensed = `select l.block_id, count(*)::int as accounts
                         from ${S}.block_licenses l join ${S}.accounts a on a.id = l.account_id
@@ -317,7 +324,7 @@ export class ReportingRepository {
   }
 
   /** Per platform: accounts (total, new), trialing, net new revenue (ARR cents), API requests. Current revenue comes from revenueNow. */
-  async perPlatform(pid: string | null, start: Date | null): Promise<Row[]> {
+  async perPlatform(pid: Pids, start: Date | null): Promise<Row[]> {
     const q = new Q(pid);
     const created = start ? `a.created_at > ${q.v(start)}` : 'true';
     const accounts = `select a.platform_id, count(*)::int as total, count(*) filter (where ${created})::int as new,

@@ -1,11 +1,15 @@
 // The investor reports: numbers from ReportingRepository's SQL, assembled and cached per
-// (report, period, platform). platform:admin only (the resolver checks it). A token bound to one
-// platform sees only that platform: asking for another answers 404, like any foreign record.
+// (report, period, platforms covered). platform:admin only (the resolver checks it). A report covers
+// the platforms the caller administers (operators/platform-access.ts: every platform for a super-admin,
+// the bound one for a `platform` claim, else those whose operator record grants platform:admin):
+// asking for another answers 404, like any foreign record.
+import { createHash } from 'node:crypto';
 import { systemClock } from '../../../lib/clock.js';
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { cachedReport } from './reporting.cache.js';
-import { ReportingRepository } from './reporting.repository.js';
+import { ReportingRepository, type Pids } from './reporting.repository.js';
+import { operatedPlatformIds } from '../operators/platform-access.js';
 import { cents, fillSeries, mrrOf, parsePeriod, rate, windowOf, type ReportWindow } from './reporting.rules.js';
 import type {
   CustomersReport,
@@ -26,7 +30,7 @@ export interface ReportArgs {
 }
 
 interface Scope {
-  pid: string | null;
+  pid: Pids;
   code: string | null;
 }
 
@@ -41,10 +45,11 @@ async function resolveScope(ctx: PlatformContext, repo: ReportingRepository, req
     if (code && code !== bound) throw notFound(code);
     code = bound;
   }
-  if (!code) return { pid: null, code: null };
+  const operated = await operatedPlatformIds(ctx.em, ctx.tenant, 'platform:admin');
+  if (!code) return { pid: operated, code: null };
   const row = await repo.platformByCode(code);
-  if (!row) throw notFound(code);
-  return { pid: row.id as string, code };
+  if (!row || (operated && !operated.includes(row.id as string))) throw notFound(code);
+  return { pid: [row.id as string], code };
 }
 
 /** Resolve parameters, then serve the report from the cache or compute it. */
@@ -52,7 +57,8 @@ async function serve<T extends object>(ctx: PlatformContext, report: string, arg
   const period = parsePeriod(args.period);
   const repo = new ReportingRepository(ctx.em);
   const scope = await resolveScope(ctx, repo, args.platform);
-  const key = `${report}|${period}|${scope.code ?? '*'}`;
+  const covered = scope.code ?? (scope.pid ? `ops:${createHash('sha256').update([...scope.pid].sort().join(',')).digest('base64url')}` : '*');
+  const key = `${report}|${period}|${covered}`;
   return cachedReport(key, !!args.forceRefresh, async () => {
     const w = windowOf(period, systemClock.now());
     const body = await build(repo, scope, w);

@@ -22,7 +22,9 @@ function deps(ctx: PlatformContext, clock: Clock): BillingDeps {
   return { em: ctx.em, clock, pubsub: ctx.pubsub, log: ctx.log, outbox: ctx.runtime.outbox };
 }
 
+/** The catalog. Global, but like every platform path it needs an X-Platform the caller reaches. */
 export async function listModels(ctx: PlatformContext): Promise<SubscriptionModelEntity[]> {
+  await ctx.loaders.scope.currentPlatform();
   return ctx.em.find(SubscriptionModelEntity, { active: true }, { orderBy: { position: 'asc', code: 'asc' } });
 }
 
