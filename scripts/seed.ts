@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config.js';
 import { signJwt } from '../gateway/auth/jwt.js';
 import { doc, RestApi, waitForTask } from './api-client.js';
+import { datasetsDir } from './datasets.js';
 
 const { values } = parseArgs({
   options: {
@@ -25,7 +26,7 @@ const { values } = parseArgs({
 const cfg = loadConfig();
 const restUrl = (values.rest ?? process.env.REST_URL ?? `http://${cfg.host}:${cfg.restPort}`).replace(/\/+$/, '');
 const gatewayUrl = values.gateway ?? cfg.gatewayUrl;
-const datasets = resolve(values.datasets ?? process.env.DATASETS_DIR ?? resolve(import.meta.dirname, '..', '..', 'shared', 'datasets'));
+const datasets = values.datasets ? resolve(values.datasets) : datasetsDir();
 const say = (line: string) => {
   if (!values.json) console.error(line);
 };

@@ -1,15 +1,11 @@
-// The shared datasets (../shared/datasets beside the repository root; /work/shared in a worktree setup).
-import { existsSync, readFileSync } from 'node:fs';
+// The shared datasets (where: scripts/datasets.ts).
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { datasetsDir } from '../../scripts/datasets.js';
 import { engineFactory, DEFAULT_SETTINGS, type Document, type Engine, type EngineSettings } from '../../subgraphs/search/engine/index.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
-
 export function datasetPath(file: string): string {
-  if (process.env.DATASETS_DIR) return resolve(process.env.DATASETS_DIR, file);
-  const beside = resolve(ROOT, '..', 'shared', 'datasets', file);
-  // a git worktree may sit one level deeper than the main checkout; /work/shared is the shared folder
-  return existsSync(beside) ? beside : resolve('/work/shared/datasets', file);
+  return resolve(datasetsDir(), file);
 }
 
 export function load(file: string): Document[] {
