@@ -348,7 +348,7 @@ export const PARAM_FIXTURES: Record<string, ParamFixture> = {
 
 /** The smallest valid body of each JSON:API type; unique values, so the row can be called repeatedly. */
 export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unknown>> = {
-  platforms: () => ({ code: uniq('p'), name: 'Security fixture' }),
+  platforms: () => ({ code: uniq('p'), name: `Security fixture ${uniq('')}` }),
   platform_operators: () => ({ user_id: uniq('op_'), scopes: ['platform:read'] }),
   accounts: () => ({ name: `Security ${uniq('')}`, code: uniq('a') }),
   apps: () => ({ name: 'Security fixture' }),
@@ -479,7 +479,7 @@ export const ROUTE_PARAM_FIXTURES: { path: RegExp; method?: string; param: strin
       value: (t) => t.extra.emptyPlatform,
       foreignCode: 'PLATFORM_NOT_FOUND',
       ensure: once('emptyPlatform', async (t) => {
-        const body = jsonApi('platforms', { code: uniq('p'), name: 'Empty fixture' });
+        const body = jsonApi('platforms', { code: uniq('p'), name: `Empty fixture ${uniq('')}` });
         return (await created(rest('POST', '/platforms', { body, headers: { authorization: `Bearer ${t.adminToken}` } }), 'platform')).body.data.id;
       }),
     },
