@@ -5,21 +5,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { engineFactory, type Engine, type EngineSettings } from '../subgraphs/search/engine/index.js';
+import { mulberry32 } from '../lib/seeded-random.js';
 
 export const DATA = resolve(import.meta.dirname, '..', '..', 'shared', 'datasets');
 export const BATCH = 1000;
 
-/** Deterministic PRNG (mulberry32): the same queries every run. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG: the same queries every run. */
+export const rng = mulberry32;
 
 export function time<T>(fn: () => T): [T, number] {
   const t = performance.now();

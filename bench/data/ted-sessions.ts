@@ -11,6 +11,7 @@
 // The held-out item of a viewer is the talk of their last view.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { mulberry32 } from '../../lib/seeded-random.js';
 
 export interface SessionEvent {
   user: string;
@@ -26,17 +27,6 @@ interface Talk {
   viewed_count: number;
   duration_range: number;
   [k: string]: unknown;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function pick<T>(items: T[], weight: (t: T) => number, r: number): number {

@@ -9,6 +9,7 @@
 // trains one binary model per label (one-vs-rest) and normalises their outputs afterwards, and its
 // import loads dotenv and prints to stdout; a softmax gives calibrated per-label probabilities that
 // sum to 1 directly, in ~100 lines.
+import { mulberry32 } from '../../../lib/seeded-random.js';
 
 export interface SoftmaxModel {
   kind: 'softmax-regression';
@@ -54,17 +55,6 @@ function vectorise(text: string, index: Map<string, number>): Sparse {
   norm = Math.sqrt(norm) || 1;
   for (const [i, v] of tf) tf.set(i, v / norm);
   return tf;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function softmax(z: number[]): number[] {
