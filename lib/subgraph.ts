@@ -5,8 +5,6 @@ import 'reflect-metadata';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { GraphQLScalarType, parse, type GraphQLSchema } from 'graphql';
-import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema, printSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { buildSchema, createResolversMap, getMetadataStorage, type AuthChecker, type NonEmptyArray } from 'type-graphql';
@@ -16,7 +14,8 @@ import type { Config, SubgraphName } from './config.js';
 import { DomainError, toGraphQLError, type ErrorDef } from './errors.js';
 import type { EventTypes } from './events.js';
 import { createErrorFormatter } from './graphql-errors.js';
-import { closeServer, handleGraphQL, listen, pathOf, sendJson } from './http.js';
+import { GraphQLExecutor } from './graphql-executor.js';
+import { closeServer, handleSubgraphGraphQL, listen, pathOf, sendJson } from './http.js';
 import { METRICS_PATH, sendMetrics, trackPool, type PoolStats } from './metrics.js';
 import { instrument, startTracing } from './telemetry.js';
 import type { Logger } from './logger.js';
@@ -181,15 +180,7 @@ export async function startSubgraph(
   const untrackPool = trackPool(def.name, (await orm.em.getConnection().getNativeClient()) as unknown as PoolStats);
   const tracing = await startTracing(cfg, def.name, log);
   const schema = await buildFederatedSchema(def);
-  const apollo = new ApolloServer<SubgraphContext>({
-    schema,
-    formatError: createErrorFormatter(log),
-    includeStacktraceInErrorResponses: false,
-    introspection: true,
-    // no plugin hooks per resolved field: nothing here reads cache hints or traces (docs/performance.md)
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled()],
-  });
-  await apollo.start();
+  const executor = new GraphQLExecutor(schema, createErrorFormatter(log));
   const runtime = await def.runtime?.({ cfg, orm, pubsub, log });
   let workers: Worker[];
   try {
@@ -216,7 +207,7 @@ export async function startSubgraph(
   });
   const serve = (req: IncomingMessage, res: ServerResponse, path: string): void => {
     if (path === '/graphql') {
-      handleGraphQL(apollo, req, res, (raw) => context(req.headers, raw)).catch((e) => {
+      handleSubgraphGraphQL(executor, req, res, (raw) => context(req.headers, raw)).catch((e) => {
         log.error('request failed', { err: e });
         if (!res.headersSent) sendJson(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] });
       });
@@ -260,7 +251,6 @@ export async function startSubgraph(
     async stop() {
       await closeServer(server, cfg.shutdownGraceMs);
       await stopWorkers();
-      await apollo.stop();
       untrackPool();
       await orm.close();
       await tracing?.shutdown().catch(() => undefined);
