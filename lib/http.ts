@@ -168,7 +168,7 @@ export async function handleSubgraphGraphQL(
 }
 
 /** The operation name a GraphQL request gives (body or query string), for its metrics and trace. */
-function graphqlOperationLabel(body: unknown, url: string | undefined): string {
+export function graphqlOperationLabel(body: unknown, url: string | undefined): string {
   const fromBody = body && typeof body === 'object' ? (body as { operationName?: unknown }).operationName : undefined;
   const name = typeof fromBody === 'string' ? fromBody : url?.includes('operationName=') ? new URL(url, 'http://x').searchParams.get('operationName') : undefined;
   return name ? `graphql ${name}` : 'graphql (anonymous)';

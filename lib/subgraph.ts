@@ -15,8 +15,9 @@ import { DomainError, toGraphQLError, type ErrorDef } from './errors.js';
 import type { EventTypes } from './events.js';
 import { createErrorFormatter } from './graphql-errors.js';
 import { GraphQLExecutor } from './graphql-executor.js';
-import { closeServer, handleSubgraphGraphQL, listen, pathOf, sendJson } from './http.js';
-import { METRICS_PATH, sendMetrics, trackPool, type PoolStats } from './metrics.js';
+import { closeServer, graphqlOperationLabel, handleSubgraphGraphQL, listen, MiB, pathOf, sendJson } from './http.js';
+import type { LocalHandler, LocalRoutes } from './local-transport.js';
+import { METRICS_PATH, observeLocalRequest, sendMetrics, trackPool, type PoolStats } from './metrics.js';
 import { instrument, startTracing } from './telemetry.js';
 import type { Logger } from './logger.js';
 import type { PubSub } from './pubsub.js';
@@ -170,7 +171,8 @@ export interface RunningSubgraph {
 
 export async function startSubgraph(
   def: SubgraphDefinition<any, any>,
-  opts: { cfg: Config; log: Logger; pubsub: PubSub; dbUrl: string; port?: number },
+  /** `local`: also serve in process (one-process stack), for the gateway's fetches (lib/local-transport.ts) */
+  opts: { cfg: Config; log: Logger; pubsub: PubSub; dbUrl: string; port?: number; local?: LocalRoutes },
 ): Promise<RunningSubgraph> {
   const { cfg, pubsub } = opts;
   const log = opts.log.child({ subgraph: def.name });
@@ -198,6 +200,29 @@ export async function startSubgraph(
     const requestId = v.ctx.requestId || randomUUID();
     const base = { tenant: v.ctx, em, log: log.child({ requestId }), pubsub, requestId, runtime: runtime?.value };
     return { ...base, loaders: def.createLoaders(base) };
+  };
+
+  // The in-process twin of POST /graphql: the same body limit, parse, context and executor.
+  const serveLocal: LocalHandler = async (headers, text) => {
+    const started = performance.now();
+    let answer: { status: number; text: string };
+    let body: unknown;
+    if (text.length > MiB / 4 && Buffer.byteLength(text) > MiB) {
+      answer = { status: 413, text: JSON.stringify({ errors: [{ message: `request body exceeds ${MiB} bytes`, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] }) };
+    } else {
+      try {
+        body = JSON.parse(text);
+        answer = await executor.run(body, () => context(headers, text));
+      } catch (e) {
+        if (e instanceof SyntaxError) answer = { status: 400, text: JSON.stringify({ errors: [{ message: 'Malformed JSON body', extensions: { code: 'INVALID_JSON', status: 400 } }] }) };
+        else {
+          log.error('request failed', { err: e });
+          answer = { status: 500, text: JSON.stringify({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] }) };
+        }
+      }
+    }
+    observeLocalRequest(def.name, graphqlOperationLabel(body, undefined), answer.status, performance.now() - started);
+    return answer;
   };
 
   const server = createServer((req, res) => {
@@ -241,6 +266,10 @@ export async function startSubgraph(
     throw e;
   }
   const url = `http://${cfg.host}:${port}/graphql`;
+  // under the URL the gateway is configured with too (cfg.host may be a wildcard address)
+  const configured = cfg.subgraphUrls[def.name];
+  const unregister = [url, ...(configured && configured !== url && new URL(configured).port === String(port) ? [configured] : [])].map((u) => opts.local?.register(u, serveLocal));
+  const unregisterLocal = () => unregister.forEach((f) => f?.());
   log.info('subgraph listening', { url });
   return {
     name: def.name,
@@ -249,6 +278,7 @@ export async function startSubgraph(
     orm,
     server,
     async stop() {
+      unregisterLocal();
       await closeServer(server, cfg.shutdownGraceMs);
       await stopWorkers();
       untrackPool();
