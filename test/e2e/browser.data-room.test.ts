@@ -104,6 +104,16 @@ describeBrowser('investor data room in Chromium', () => {
       await page.selectOption('#period', '7d');
       await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.getElementById('status')!.textContent!.startsWith('Period 7d'));
       expect(seen.urls.some((u) => u.includes('/reporting/growth?period=7d'))).toBe(true);
+      // one platform: the five reports are limited to it (the breakdown still lists every platform)
+      await page.selectOption('#platform', t.platformCode);
+      await page.waitForFunction((code) => document.body.dataset.state === 'ready' && document.getElementById('status')!.textContent!.includes(`platform ${code}`), t.platformCode);
+      expect(seen.urls.filter((u) => u.includes(`platform=${t.platformCode}`)).map((u) => new URL(u).pathname).sort()).toEqual(
+        ['customers', 'dashboard', 'engagement', 'growth', 'revenue'].map((r) => `/reporting/${r}`),
+      );
+      await page.click('#refresh');
+      await page.waitForFunction(() => document.body.dataset.state === 'ready' && !document.getElementById('status')!.textContent!.includes('(cached)'));
+      expect(seen.urls.filter((u) => u.includes('force_refresh=true'))).toHaveLength(6);
+      expect(await page.textContent('[data-report="dashboard"][data-field="mrr_cents"]')).toBe('$248.00');
       expect(await page.evaluate(() => sessionStorage.getItem('data-room.jwt'))).toBe(t.adminToken);
       await page.reload();
       await page.waitForSelector('body[data-state="ready"]');
