@@ -3,10 +3,11 @@
 // socket) goes to the gateway itself, and nothing fails. The UI is driven as a person would: the
 // query and the headers are typed into the editors with the keyboard and the Execute button is
 // clicked; the answer is read from the response editor's model. A subscription runs over graphql-ws
-// and shows the product.created event of a product then created through REST.
+// and shows the product.created event of a product then created through REST (screenshot:
+// .data/test-output/graphiql.png).
 import type { Browser, Page } from 'playwright-core';
 import { createTenant, jsonApi, rest, stack, uniq, type Tenant } from '../harness/client.js';
-import { describeBrowser, foreignRequests, launchBrowser, recordingContext } from '../harness/browser.js';
+import { describeBrowser, foreignRequests, launchBrowser, outputPath, recordingContext } from '../harness/browser.js';
 
 /** Replace an editor's whole text by typing: select all, type, then drop what the editor auto-closed after the cursor. */
 async function typeInto(page: Page, editor: string, text: string): Promise<void> {
@@ -70,6 +71,8 @@ describeBrowser('GraphiQL in Chromium', () => {
       expect(JSON.parse(await model(page, '-response.json'))).toEqual({
         data: { productEvents: { event: 'product.created', productId: created.body.data.id, product: { name: 'Browser lamp', sku } } },
       });
+
+      await page.screenshot({ path: outputPath('graphiql.png') });
 
       const gatewayOrigin = new URL(stack().gateway).origin;
       expect(seen.urls).toContain(stack().gateway.replace(/^http/, 'ws'));
