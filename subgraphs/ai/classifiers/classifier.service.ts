@@ -81,9 +81,13 @@ export async function getTraining(ctx: AiContext, id: string): Promise<Classifie
 }
 
 export async function classify(ctx: AiContext, id: string, text: string): Promise<ClassificationResult> {
-  await admitTextCall(ctx, [text], 'text', AI_READ);
+  // the admission and the classifier's row read in parallel (one round trip of latency); errors keep
+  // their order: admission, then empty text, then an unknown classifier
+  const [admitted, found] = await Promise.allSettled([admitTextCall(ctx, [text], 'text', AI_READ), find(ctx, id)]);
+  if (admitted.status === 'rejected') throw admitted.reason;
   if (!text.trim()) throw new DomainError('VALIDATION_FAILED', 'text must not be empty', { parameter: 'text' });
-  const clf = await find(ctx, id);
+  if (found.status === 'rejected') throw found.reason;
+  const clf = found.value;
   if (clf.modelVersion === 0) throw new DomainError('classifier_not_trained', `Classifier ${id} has no trained model yet (status ${clf.status}); train it with POST /ai/v1/classifiers/${id}/train`, { parameter: 'classifier_id' });
   const cache = ctx.runtime.classifierModels;
   let loaded = cache.get(clf.id, clf.modelVersion);

@@ -55,8 +55,8 @@ export async function createPrompt(ctx: AiContext, input: CreatePromptInput): Pr
 }
 
 export async function renderPrompt(ctx: AiContext, uniqueId: string, input: RenderPromptInput): Promise<RenderedPrompt> {
-  const identity = await admitTextCall(ctx, [], 'placeholders', AI_READ);
-  const { prompt, text, used } = await renderText(ctx, uniqueId, input);
+  const { identity, prompt: found } = await admitAndFind(ctx, uniqueId);
+  const { prompt, text, used } = await renderText(ctx, found, input);
   const { appId, environment } = await appPartition(ctx);
   // one autocommit insert (no unit of work: nothing else is written)
   const id = (await ctx.em.insert(RenderedPromptEntity, { appId, environment, promptUniqueId: prompt.uniqueId, renderedContent: text, placeholdersUsed: used, userUniqueId: identity.userUniqueId, createdAt: new Date() })) as number;
@@ -64,8 +64,8 @@ export async function renderPrompt(ctx: AiContext, uniqueId: string, input: Rend
 }
 
 export async function executePrompt(ctx: AiContext, uniqueId: string, input: RenderPromptInput): Promise<PromptExecution> {
-  const identity = await admitTextCall(ctx, [], 'placeholders', AI_READ);
-  const { prompt, text } = await renderText(ctx, uniqueId, input);
+  const { identity, prompt: found } = await admitAndFind(ctx, uniqueId);
+  const { prompt, text } = await renderText(ctx, found, input);
   const started = performance.now();
   const c = await complete(ctx.runtime.llm, text);
   const executionTimeMs = Math.round(performance.now() - started);
@@ -93,8 +93,19 @@ async function findPrompt(ctx: AiContext, uniqueId: string): Promise<{ uniqueId:
   return row;
 }
 
-async function renderText(ctx: AiContext, uniqueId: string, input: RenderPromptInput) {
-  const prompt = await findPrompt(ctx, uniqueId);
+/**
+ * The caller admitted (identity, plan limits) and the prompt read at once: two independent reads in
+ * parallel, one round trip of latency. The admission's refusal wins over a missing prompt, as when
+ * they ran one after the other.
+ */
+async function admitAndFind(ctx: AiContext, uniqueId: string) {
+  const [admitted, found] = await Promise.allSettled([admitTextCall(ctx, [], 'placeholders', AI_READ), findPrompt(ctx, uniqueId)]);
+  if (admitted.status === 'rejected') throw admitted.reason;
+  if (found.status === 'rejected') throw found.reason;
+  return { identity: admitted.value, prompt: found.value };
+}
+
+async function renderText(ctx: AiContext, prompt: { uniqueId: string; content: string }, input: RenderPromptInput) {
   const values = { ...(input.placeholders ?? {}) } as Record<string, Value>;
   if (input.agentContext) {
     const a = input.agentContext;
