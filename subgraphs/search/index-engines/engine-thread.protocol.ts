@@ -1,0 +1,28 @@
+// Messages between the search process and its engine thread (engine-thread.worker.ts).
+import type { SnapshotData } from '../engine/snapshot.js';
+import type { Document } from '../engine/types.js';
+import type { IndexSettingsData } from '../indexes/index-settings.rules.js';
+import type { SnapshotWritten } from './engine-loader.js';
+
+export type ThreadRequest =
+  | { id: number; op: 'load'; indexId: string }
+  | { id: number; op: 'snapshot'; indexId: string }
+  /** documents [from, from + size) of the engine built by request `of` */
+  | { id: number; op: 'chunk'; of: number; from: number; size: number }
+  | { id: number; op: 'release'; of: number };
+
+/** A built engine: its snapshot structure without documents (typed arrays transferred). */
+export interface BuiltEngine {
+  found: true;
+  snapshot: SnapshotData;
+  /** documents to pull with `chunk` */
+  total: number;
+  version: number;
+  settings: IndexSettingsData;
+  changedSinceSnapshot: number;
+  fromSnapshot: boolean;
+}
+
+export type ThreadResult = BuiltEngine | { found: false } | { docs: Document[]; extIds: string[] } | SnapshotWritten | null | undefined;
+
+export type ThreadReply = { id: number; ok: true; result: ThreadResult } | { id: number; ok: false; error: string; code?: string };
