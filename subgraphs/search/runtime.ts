@@ -66,6 +66,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
   });
   const loader = new EngineLoader(pool, engineFactory, log);
   const builder = cfg.engineThread ? new ThreadEngineBuilder(dbUrl, engineFactory, log) : new InlineEngineBuilder(loader);
+  if (builder instanceof ThreadEngineBuilder) builder.start();
   const rt: SearchRuntime = {
     cfg,
     pool,

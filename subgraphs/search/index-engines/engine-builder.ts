@@ -78,6 +78,11 @@ export class ThreadEngineBuilder implements EngineBuilder {
     return { engine, version: r.version, settings: r.settings, settingsKey: settingsKey(r.settings), changedSinceSnapshot: r.changedSinceSnapshot, fromSnapshot: r.fromSnapshot };
   }
 
+  /** Start the thread now (loading its modules takes a second), not on the first search. */
+  start(): void {
+    this.thread();
+  }
+
   async writeSnapshot(indexId: string): Promise<SnapshotWritten | undefined> {
     return ((await this.call({ id: this.nextId++, op: 'snapshot', indexId })) as SnapshotWritten | null) ?? undefined;
   }
