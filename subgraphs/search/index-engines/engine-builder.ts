@@ -21,8 +21,11 @@ export interface EngineBuilder {
   readonly mode: 'thread' | 'inline';
   /** the index's engine, built from its snapshot and rows and caught up; undefined when the index is gone */
   load(indexId: string): Promise<LoadedEngine | undefined>;
-  /** build the index's engine and store it as its snapshot; undefined when skipped (newer snapshot, index gone) */
-  writeSnapshot(indexId: string): Promise<SnapshotWritten | undefined>;
+  /**
+   * Build the index's engine and store it as its snapshot (`written` absent when skipped: a newer
+   * snapshot, the index gone); with `handBack`, the engine built for it comes back too.
+   */
+  writeSnapshot(indexId: string, handBack: boolean): Promise<{ written?: SnapshotWritten; built?: LoadedEngine }>;
   stop(): Promise<void>;
 }
 
@@ -32,8 +35,9 @@ export class InlineEngineBuilder implements EngineBuilder {
   load(indexId: string) {
     return this.loader.load(indexId);
   }
-  writeSnapshot(indexId: string) {
-    return this.loader.writeSnapshot(indexId);
+  async writeSnapshot(indexId: string, handBack: boolean) {
+    const { written, loaded } = await this.loader.writeSnapshot(indexId);
+    return { written, built: handBack ? loaded : undefined };
   }
   async stop() {}
 }
@@ -55,7 +59,17 @@ export class ThreadEngineBuilder implements EngineBuilder {
   async load(indexId: string): Promise<LoadedEngine | undefined> {
     const id = this.nextId++;
     const r = (await this.call({ id, op: 'load', indexId })) as BuiltEngine | { found: false };
-    if (!r.found) return undefined;
+    return r.found ? this.receive(id, r) : undefined;
+  }
+
+  async writeSnapshot(indexId: string, handBack: boolean): Promise<{ written?: SnapshotWritten; built?: LoadedEngine }> {
+    const id = this.nextId++;
+    const r = (await this.call({ id, op: 'snapshot', indexId, handBack })) as BuiltEngine | { found: false; written?: SnapshotWritten };
+    return { written: r.written, built: r.found ? await this.receive(id, r) : undefined };
+  }
+
+  /** The engine built by request `id`: its documents pulled in chunks, then assembled here. */
+  private async receive(id: number, r: BuiltEngine): Promise<LoadedEngine> {
     const snapshot: SnapshotData = r.snapshot;
     try {
       const docs: Document[] = [];
@@ -81,10 +95,6 @@ export class ThreadEngineBuilder implements EngineBuilder {
   /** Start the thread now (loading its modules takes a second), not on the first search. */
   start(): void {
     this.thread();
-  }
-
-  async writeSnapshot(indexId: string): Promise<SnapshotWritten | undefined> {
-    return ((await this.call({ id: this.nextId++, op: 'snapshot', indexId })) as SnapshotWritten | null) ?? undefined;
   }
 
   async stop(): Promise<void> {

@@ -136,11 +136,12 @@ export class EngineLoader {
   /**
    * Build the index's engine (from its last snapshot and the rows after it), compact it, serialise
    * it and store it gzip'd as the index's snapshot, then purge the deletion tombstones the snapshot
-   * makes unnecessary. Skipped when a newer snapshot exists or the index is gone.
+   * makes unnecessary. Skipped when a newer snapshot exists or the index is gone. Returns the engine
+   * it built too (compacted, current to `written.version`), for the registry to take.
    */
-  async writeSnapshot(indexId: string): Promise<SnapshotWritten | undefined> {
+  async writeSnapshot(indexId: string): Promise<{ written?: SnapshotWritten; loaded?: LoadedEngine }> {
     const h = await this.load(indexId);
-    if (!h) return undefined;
+    if (!h) return {};
     const json = JSON.stringify(h.engine.toSnapshot());
     const data = await gzipAsync(Buffer.from(json), { level: 1 });
     const written = await run(
@@ -152,7 +153,7 @@ export class EngineLoader {
         where index_snapshots.task_id < excluded.task_id`,
       [indexId, h.version, data, h.engine.size],
     );
-    if (!written) return undefined;
+    if (!written) return { loaded: h };
     // Tombstones up to the snapshot are no longer needed to rebuild; engines older than that reload fully.
     // In one transaction, so a reader sees either both the horizon and the purge or neither.
     await withTx(this.pool, async (c) => {
@@ -160,7 +161,8 @@ export class EngineLoader {
       await run(c, `delete from ${T.documents} where index_id = $1 and deleted and task_id <= $2`, [indexId, h.version]);
     });
     this.log.info('engine snapshot written', { indexId, taskId: h.version, documents: h.engine.size, bytes: data.length });
-    return { version: h.version, documents: h.engine.size, bytes: data.length };
+    h.changedSinceSnapshot = 0;
+    return { written: { version: h.version, documents: h.engine.size, bytes: data.length }, loaded: h };
   }
 
   /** Every live row, in pages (keyset on the primary key). Sets the version to the index's applied task. */

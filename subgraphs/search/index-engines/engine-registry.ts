@@ -177,13 +177,25 @@ export class EngineRegistry {
     return [...new Set([...loaded, ...this.snapshotDue])];
   }
 
-  /** Write the index's snapshot (built by the builder from PostgreSQL, not from this engine). */
+  /**
+   * Write the index's snapshot (built by the builder from PostgreSQL, not from this engine), and
+   * take the compacted engine built for it in place of the loaded one when both reflect the same
+   * task: merges drop the dead versions that updates and deletes leave in segments.
+   */
   async snapshot(indexId: string): Promise<boolean> {
     const before = this.holders.get(indexId)?.changedSinceSnapshot ?? 0;
+    const drops = this.dropped.get(indexId) ?? 0;
     this.snapshotDue.delete(indexId);
-    const written = await this.o.builder.writeSnapshot(indexId);
+    const { written, built } = await this.o.builder.writeSnapshot(indexId, this.holders.has(indexId));
     const h = this.holders.get(indexId);
-    if (written && h) h.changedSinceSnapshot = Math.max(0, h.changedSinceSnapshot - before);
+    if (!h) return !!written;
+    if (written) h.changedSinceSnapshot = Math.max(0, h.changedSinceSnapshot - before);
+    if (built) {
+      await this.withLock(h, () => {
+        if (h.version !== built.version || h.settingsKey !== built.settingsKey || (this.dropped.get(indexId) ?? 0) !== drops) return;
+        Object.assign(h, { engine: built.engine, fromSnapshot: built.fromSnapshot, bytes: built.engine.memoryBytes() });
+      });
+    }
     return !!written;
   }
 

@@ -9,7 +9,7 @@ import { createPool } from '../db.js';
 import { engineFactory } from '../engine/index.js';
 import { transferCodec, type SnapshotData } from '../engine/snapshot.js';
 import type { Document } from '../engine/types.js';
-import { EngineLoader } from './engine-loader.js';
+import { EngineLoader, type LoadedEngine, type SnapshotWritten } from './engine-loader.js';
 import type { ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
 
 const port = parentPort!;
@@ -21,19 +21,24 @@ const loader = new EngineLoader(pool, engineFactory, log);
 /** documents of built engines, until the main thread has taken them */
 const held = new Map<number, { docs: Document[]; extIds: string[] }>();
 
+/** Answer request `id` with a built engine: typed arrays transferred, documents held for `chunk`. */
+function send(id: number, h: LoadedEngine, written?: SnapshotWritten): void {
+  const codec = transferCodec();
+  const snapshot = h.engine.toSnapshot(codec) as SnapshotData;
+  held.set(id, { docs: snapshot.docs, extIds: snapshot.extIds });
+  const total = snapshot.docs.length;
+  snapshot.docs = [];
+  snapshot.extIds = [];
+  const result = { found: true as const, snapshot, total, version: h.version, settings: h.settings, changedSinceSnapshot: h.changedSinceSnapshot, fromSnapshot: h.fromSnapshot, written };
+  port.postMessage({ id, ok: true, result } satisfies ThreadReply, codec.transfer);
+}
+
 async function handle(m: ThreadRequest): Promise<ThreadResult> {
   switch (m.op) {
     case 'load': {
       const h = await loader.load(m.indexId);
       if (!h) return { found: false };
-      const codec = transferCodec();
-      const snapshot = h.engine.toSnapshot(codec) as SnapshotData;
-      held.set(m.id, { docs: snapshot.docs, extIds: snapshot.extIds });
-      const total = snapshot.docs.length;
-      snapshot.docs = [];
-      snapshot.extIds = [];
-      const result = { found: true as const, snapshot, total, version: h.version, settings: h.settings, changedSinceSnapshot: h.changedSinceSnapshot, fromSnapshot: h.fromSnapshot };
-      port.postMessage({ id: m.id, ok: true, result } satisfies ThreadReply, codec.transfer);
+      send(m.id, h);
       return undefined;
     }
     case 'chunk': {
@@ -47,8 +52,12 @@ async function handle(m: ThreadRequest): Promise<ThreadResult> {
     case 'release':
       held.delete(m.of);
       return null;
-    case 'snapshot':
-      return (await loader.writeSnapshot(m.indexId)) ?? null;
+    case 'snapshot': {
+      const { written, loaded } = await loader.writeSnapshot(m.indexId);
+      if (!m.handBack || !loaded) return { found: false, written };
+      send(m.id, loaded, written);
+      return undefined;
+    }
   }
 }
 
