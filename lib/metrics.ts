@@ -82,7 +82,7 @@ const queueSources = sourcedGauge('jobs_queue_depth', 'Jobs queued (all, delayed
 const lagSources = sourcedGauge('jobs_queue_lag_seconds', 'Age of the oldest job that is due and not yet claimed, by queue and kind (search tasks: queue = search)', ['queue', 'kind']);
 const engineSources = sourcedGauge(
   'search_engines',
-  'Search engines of this process, by measure: loaded (engines in memory), bytes (their estimated memory), budget_bytes (SEARCH_MEMORY_BUDGET_MB), and since start loads, unloads (memory budget), drops (index deleted)',
+  'Search engines of this process, by measure: loaded (engines in memory), bytes (their estimated memory), budget_bytes (SEARCH_MEMORY_BUDGET_MB), and since start loads, loads_from_snapshot, unloads (memory budget), drops (index deleted)',
   ['measure'],
 );
 const wsSources = sourcedGauge('websocket_connections', 'Open WebSocket connections (GraphQL subscriptions), by component', ['component']);

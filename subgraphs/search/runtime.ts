@@ -65,7 +65,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     signatureHeaders: ['x-webhook-signature', 'x-signature'],
   });
   const loader = new EngineLoader(pool, engineFactory, log);
-  const builder = cfg.engineThread ? new ThreadEngineBuilder(dbUrl, engineFactory, log) : new InlineEngineBuilder(loader);
+  const builder = cfg.engineThread ? new ThreadEngineBuilder(dbUrl, log) : new InlineEngineBuilder(loader);
   if (builder instanceof ThreadEngineBuilder) builder.start();
   const rt: SearchRuntime = {
     cfg,
@@ -84,7 +84,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
   rt.analytics.start();
   const untrack = trackSearchEngines(() => {
     const st = rt.engines.stats();
-    return { loaded: st.loaded, bytes: st.bytes, budget_bytes: cfg.memoryBudgetBytes, loads: st.loads, unloads: st.unloads, drops: st.drops };
+    return { loaded: st.loaded, bytes: st.bytes, budget_bytes: cfg.memoryBudgetBytes, loads: st.loads, loads_from_snapshot: st.snapshotLoads, unloads: st.unloads, drops: st.drops };
   });
   const drops = await listenForDrops({ dbUrl, engines: rt.engines, log, sweepMs: cfg.engineSweepMs });
   log.info('search runtime started', { defaultPlan: cfg.defaultPlan, worker: cfg.worker, engineThread: cfg.engineThread, memoryBudgetMb: cfg.memoryBudgetBytes / 1048576 });

@@ -3,7 +3,7 @@
 // sharing the database without a worker. Unloaded engines are rebuilt on the next search with the
 // same answers, concurrent searches share one build, and deleting an index drops its engine in both
 // processes. Figures come from each process's GET /metrics (`search_engines{measure=…}`).
-import { keyContext, searchProcesses, sleep, subgraphGql } from './search.helpers.js';
+import { keyContext, searchProcesses, sleep, subgraphGql, withDb } from './search.helpers.js';
 
 const BASE = Number(process.env.TEST_PORT_BASE ?? 14000);
 const processes = searchProcesses('sgmem');
@@ -61,7 +61,8 @@ const uids = ['mem_a', 'mem_b', 'mem_c'];
 beforeAll(async () => {
   await processes.setUp();
   // the periodic check is pushed out of the test's time, so the drops seen are the NOTIFY's
-  const env = { SEARCH_MEMORY_BUDGET_MB: '1', SEARCH_ENGINE_SWEEP_MS: '600000' };
+  // snapshots after 1,000 changed documents, so the test's indexes get theirs
+  const env = { SEARCH_MEMORY_BUDGET_MB: '1', SEARCH_ENGINE_SWEEP_MS: '600000', SEARCH_SNAPSHOT_EVERY_DOCS: '1000' };
   a = await processes.start('search-memory-a', BASE + 40, env);
   b = await processes.start('search-memory-b', BASE + 41, { ...env, SEARCH_WORKER: '0' });
   for (const uid of uids) {
@@ -85,11 +86,19 @@ test('over the budget the least recently used engines are unloaded; the next sea
   expect(m1.bytes).toBeGreaterThan(300_000);
   expect(m1.unloads).toBeGreaterThanOrEqual(2);
 
-  // mem_a was unloaded: searching it builds it again (from its rows) with identical answers
+  // the unloaded engines still had changes worth a snapshot: the worker writes them (in the engine thread)
+  const deadline = Date.now() + 30_000;
+  while ((await withDb(processes.dbUrl(), (c) => c.query('select index_id from search.index_snapshots'))).rowCount! < 3) {
+    if (Date.now() > deadline) throw new Error('snapshots not written');
+    await sleep(200);
+  }
+  // mem_a was unloaded: searching it builds it again from its snapshot, with identical answers
+  const m1b = await metrics(a);
   expect(await search(a, ctx, 'mem_a')).toEqual(first.mem_a);
   const m2 = await metrics(a);
-  expect(m2.loads).toBe(m1.loads + 1);
-  expect(m2.unloads).toBe(m1.unloads + 1);
+  expect(m2.loads).toBe(m1b.loads + 1);
+  expect(m2.loads_from_snapshot).toBe(m1b.loads_from_snapshot + 1);
+  expect(m2.unloads).toBe(m1b.unloads + 1);
   // other queries too
   expect((await search(a, ctx, 'mem_a', 'brass', 'colour = green')).estimatedTotalHits).toBe(300);
 });

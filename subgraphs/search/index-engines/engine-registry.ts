@@ -50,6 +50,8 @@ export interface EngineRegistryOptions {
 
 export interface EngineStats {
   loads: number;
+  /** loads that started from the index's snapshot (the others read every row) */
+  snapshotLoads: number;
   unloads: number;
   drops: number;
   bytes: number;
@@ -64,7 +66,7 @@ export class EngineRegistry {
   private dropped = new Map<string, number>();
   /** unloaded indexes whose changes still want a snapshot */
   private snapshotDue = new Set<string>();
-  private counts = { loads: 0, unloads: 0, drops: 0 };
+  private counts = { loads: 0, snapshotLoads: 0, unloads: 0, drops: 0 };
 
   constructor(private o: EngineRegistryOptions) {}
 
@@ -232,6 +234,7 @@ export class EngineRegistry {
           if (!built || (this.dropped.get(indexId) ?? 0) !== drops) return undefined;
           const h: Holder = { ...built, lock: Promise.resolve(), busy: 0, bytes: built.engine.memoryBytes() };
           this.counts.loads++;
+          if (built.fromSnapshot) this.counts.snapshotLoads++;
           this.holders.set(indexId, h);
           this.enforceBudget();
           return h;
@@ -251,6 +254,7 @@ export class EngineRegistry {
       return;
     }
     this.counts.loads++;
+    if (fresh.fromSnapshot) this.counts.snapshotLoads++;
     Object.assign(h, fresh, { bytes: fresh.engine.memoryBytes() });
   }
 
