@@ -2,7 +2,8 @@
 // on a database of their own: A with a 1 MB budget (room for about one of this test's indexes), B
 // sharing the database without a worker. Unloaded engines are rebuilt on the next search with the
 // same answers, concurrent searches share one build, and deleting an index drops its engine in both
-// processes. Figures come from each process's GET /metrics (`search_engines{measure=…}`).
+// processes (by NOTIFY); a third process C shows the periodic check catching a deletion it was not
+// notified of. Figures come from each process's GET /metrics (`search_engines{measure=…}`).
 import { keyContext, searchProcesses, sleep, subgraphGql, withDb } from './search.helpers.js';
 
 const BASE = Number(process.env.TEST_PORT_BASE ?? 14000);
@@ -141,4 +142,24 @@ test('deleting an index drops its engine in every process', async () => {
   }
   const gone = await subgraphGql(b.url, ctx, SEARCH, { uid: 'mem_c', q: 'lamp', f: null });
   expect(gone.errors?.[0]?.extensions?.code).toBe('index_not_found');
+});
+
+test('a deletion whose notification was missed is caught by the periodic check', async () => {
+  // C checks its loaded engines every 300 ms; the index row is removed without NOTIFY (as when
+  // C's LISTEN connection was down at the deletion's commit)
+  const c = await processes.start('search-memory-c', BASE + 42, { SEARCH_WORKER: '0', SEARCH_ENGINE_SWEEP_MS: '300' });
+  await search(c, ctx, 'mem_a');
+  const before = await metrics(c);
+  expect(before.loaded).toBe(1);
+  await withDb(processes.dbUrl(), (db) => db.query(`delete from search.indexes where uid = 'mem_a' and app_id = $1`, [ctx.appId]));
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const m = await metrics(c);
+    if (m.drops === before.drops + 1) {
+      expect(m.loaded).toBe(0);
+      break;
+    }
+    if (Date.now() > deadline) throw new Error(`not dropped: ${JSON.stringify(m)}`);
+    await sleep(100);
+  }
 });
