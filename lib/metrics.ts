@@ -80,6 +80,11 @@ function sourcedGauge(name: string, help: string, labelNames: readonly string[])
 const poolSources = sourcedGauge('db_pool_connections', 'PostgreSQL pool connections by pool and state (total, idle, waiting = callers queued for a connection, max)', ['pool', 'state']);
 const queueSources = sourcedGauge('jobs_queue_depth', 'Jobs queued (all, delayed ones too) and running, by queue (the subgraph schema) and kind', ['queue', 'kind', 'status']);
 const lagSources = sourcedGauge('jobs_queue_lag_seconds', 'Age of the oldest job that is due and not yet claimed, by queue and kind (search tasks: queue = search)', ['queue', 'kind']);
+const engineSources = sourcedGauge(
+  'search_engines',
+  'Search engines of this process, by measure: loaded (engines in memory), bytes (their estimated memory), budget_bytes (SEARCH_MEMORY_BUDGET_MB), and since start loads, loads_from_snapshot, unloads (memory budget), drops (index deleted)',
+  ['measure'],
+);
 const wsSources = sourcedGauge('websocket_connections', 'Open WebSocket connections (GraphQL subscriptions), by component', ['component']);
 
 let nextId = 0;
@@ -88,6 +93,11 @@ function register(sources: Map<string, Source>, source: Source, key = `s${nextId
   return () => {
     if (sources.get(key) === source) sources.delete(key);
   };
+}
+
+/** The search engines' figures (subgraphs/search/index-engines/engine-registry.ts), read per scrape. */
+export function trackSearchEngines(read: () => Record<string, number>): () => void {
+  return register(engineSources, () => Object.entries(read()).map(([measure, value]) => ({ labels: { measure }, value })));
 }
 
 /** The pg Pool fields read (pg.Pool has them). */

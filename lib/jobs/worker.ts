@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
+import { PgListener } from '../pg-listener.js';
 import { observeJobClaimed, observeJobRun, trackJobQueue } from '../metrics.js';
 import type { PubSub } from '../pubsub.js';
 import { DEFAULT_BACKOFF, retryDelayMs } from './backoff.js';
@@ -56,7 +57,7 @@ export class JobWorker {
   private sleepers = new Set<() => void>();
   private loops: Promise<void>[] = [];
   private running = new Map<string, { job: Job; abort: AbortController }>();
-  private listener: pg.Client | undefined;
+  private listener: PgListener | undefined;
   private purgeTimer: NodeJS.Timeout | undefined;
   private log: Logger;
   private untrack: (() => void) | undefined;
@@ -76,8 +77,20 @@ export class JobWorker {
 
   async start(): Promise<void> {
     if (this.kinds.size === 0) return;
-    await this.listen();
-    if (this.stopped) return;
+    const listener = new PgListener({
+      dbUrl: this.o.dbUrl,
+      channel: jobsChannel(this.o.schema),
+      log: this.log,
+      onNotify: () => this.wake(),
+      onReconnect: () => this.wake(),
+      lostMessage: 'job listener lost its connection; polling until it is back',
+    });
+    await listener.start();
+    this.listener = listener;
+    if (this.stopped) {
+      await listener.stop();
+      return;
+    }
     for (let i = 0; i < (this.o.concurrency ?? 1); i++) this.loops.push(this.loop());
     // queue depth and lag, read per scrape (lib/metrics.ts); the last worker started on a schema reports it
     this.untrack = trackJobQueue(this.o.schema, () => store.queueSnapshot(this.pool, this.o.schema, [...this.kinds.keys()]));
@@ -105,7 +118,7 @@ export class JobWorker {
       }
       this.log.warn('stopped with jobs still running; they were handed back', { jobs: [...this.running.keys()] });
     }
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.stop();
     this.listener = undefined;
     if (this.ownPool) await this.pool.end().catch(() => undefined);
   }
@@ -113,20 +126,6 @@ export class JobWorker {
   wake(): void {
     this.pending = true;
     for (const s of [...this.sleepers]) s();
-  }
-
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.o.dbUrl });
-    client.on('notification', () => this.wake());
-    client.on('error', (err) => {
-      this.log.warn('job listener lost its connection; polling until it is back', { err });
-      this.listener = undefined;
-      setTimeout(() => void (this.stopped ? undefined : this.listen().catch(() => undefined)), 1000).unref();
-    });
-    await client.connect();
-    await client.query(`listen ${jobsChannel(this.o.schema)}`);
-    if (this.stopped) await client.end();
-    else this.listener = client;
   }
 
   private async loop(): Promise<void> {

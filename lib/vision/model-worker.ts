@@ -2,8 +2,9 @@
 // once, post `ready`, then id-matched calls), with what images need on top: pixel buffers are
 // transferred, not copied; a worker starts on first use unless started early; and when the process
 // runs TypeScript through a loader that the worker would not inherit (jest), the worker gets the
-// repository's swc loader itself.
-import { Worker } from 'node:worker_threads';
+// repository's swc loader itself (lib/worker-script.ts).
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../worker-script.js';
 import { VisionError } from './errors.js';
 import type { VisionModelName } from './models.js';
 
@@ -12,13 +13,6 @@ export type ModelState = 'idle' | 'loading' | 'ready' | 'failed';
 interface Pending {
   resolve(v: unknown): void;
   reject(e: Error): void;
-}
-
-const TS_LOADER = ['--import', '@swc-node/register/esm-register'];
-
-function workerExecArgv(): string[] | undefined {
-  const loaded = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('swc-node'));
-  return loaded ? undefined : [...process.execArgv, ...TS_LOADER];
 }
 
 export class ModelWorker {
@@ -36,7 +30,7 @@ export class ModelWorker {
   start(): Promise<void> {
     this.readyPromise ??= new Promise((resolve) => {
       this.state = 'loading';
-      const w = new Worker(new URL('./vision.worker.ts', import.meta.url), { workerData: { model: this.model }, execArgv: workerExecArgv() });
+      const w = startWorker(import.meta.url, 'vision.worker', { workerData: { model: this.model } });
       this.worker = w;
       w.on('message', (m: any) => {
         if ('ready' in m) {

@@ -22,6 +22,12 @@ export interface SearchConfig {
   snapshotEveryDocs: number;
   /** flush buffered search analytics at least this often */
   analyticsFlushMs: number;
+  /** loaded engines' estimated memory is kept under this (least recently used unloaded first) */
+  memoryBudgetBytes: number;
+  /** build engines and write snapshots in a worker thread (0: on the event loop) */
+  engineThread: boolean;
+  /** how often loaded engines are checked against deleted indexes (missed notifications) */
+  engineSweepMs: number;
 }
 
 export function loadSearchConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
@@ -29,6 +35,8 @@ export function loadSearchConfig(env: NodeJS.ProcessEnv = process.env): SearchCo
   if (worker !== '0' && worker !== '1') throw new ConfigError('SEARCH_WORKER', `"${worker}" must be 0 or 1`);
   const plan = (env.SEARCH_DEFAULT_PLAN || 'free').toLowerCase();
   if (!isPlanCode(plan)) throw new ConfigError('SEARCH_DEFAULT_PLAN', `"${plan}" must be one of free, starter, growth, enterprise`);
+  const thread = env.SEARCH_ENGINE_THREAD ?? '1';
+  if (thread !== '0' && thread !== '1') throw new ConfigError('SEARCH_ENGINE_THREAD', `"${thread}" must be 0 or 1`);
   return {
     worker: worker === '1',
     defaultPlan: plan,
@@ -40,5 +48,8 @@ export function loadSearchConfig(env: NodeJS.ProcessEnv = process.env): SearchCo
     webhookTimeoutMs: envInt(env, 'SEARCH_WEBHOOK_TIMEOUT_MS', 10_000, 100),
     snapshotEveryDocs: envInt(env, 'SEARCH_SNAPSHOT_EVERY_DOCS', 5000),
     analyticsFlushMs: envInt(env, 'SEARCH_ANALYTICS_FLUSH_MS', 500, 10),
+    memoryBudgetBytes: envInt(env, 'SEARCH_MEMORY_BUDGET_MB', 512, 1) * 1024 * 1024,
+    engineThread: thread === '1',
+    engineSweepMs: envInt(env, 'SEARCH_ENGINE_SWEEP_MS', 30_000, 100),
   };
 }

@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
 import type { Logger } from '../../lib/logger.js';
+import { trackSearchEngines } from '../../lib/metrics.js';
 import type { PubSub } from '../../lib/pubsub.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../lib/rate-limit.js';
 import { connectRedis } from '../../lib/redis.js';
@@ -14,6 +15,9 @@ import { AnalyticsBuffer } from './analytics/analytics.buffer.js';
 import { loadSearchConfig, type SearchConfig } from './config.js';
 import { createPool } from './db.js';
 import { engineFactory } from './engine/index.js';
+import { InlineEngineBuilder, ThreadEngineBuilder } from './index-engines/engine-builder.js';
+import { listenForDrops } from './index-engines/engine-drops.js';
+import { EngineLoader } from './index-engines/engine-loader.js';
 import { EngineRegistry } from './index-engines/engine-registry.js';
 
 export interface SearchRuntime {
@@ -60,13 +64,16 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     // X-Signature is the header docs/search.md promised before X-Webhook-Signature became everyone's
     signatureHeaders: ['x-webhook-signature', 'x-signature'],
   });
+  const loader = new EngineLoader(pool, engineFactory, log);
+  const builder = cfg.engineThread ? new ThreadEngineBuilder(dbUrl, log) : new InlineEngineBuilder(loader);
+  if (builder instanceof ThreadEngineBuilder) builder.start();
   const rt: SearchRuntime = {
     cfg,
     pool,
     dbUrl,
     log,
     pubsub: deps.pubsub,
-    engines: new EngineRegistry(pool, engineFactory, log),
+    engines: new EngineRegistry({ pool, loader, builder, log, budgetBytes: cfg.memoryBudgetBytes, snapshotEveryDocs: cfg.snapshotEveryDocs }),
     limiter: redis ? new RedisRateLimiter(redis, Date.now, deps.cfg.redisKeyPrefix) : new MemoryRateLimiter(),
     analytics: new AnalyticsBuffer(pool, log, cfg.analyticsFlushMs),
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
@@ -75,10 +82,18 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     wakeDispatcher: () => webhooks.kick(),
   };
   rt.analytics.start();
-  log.info('search runtime started', { defaultPlan: cfg.defaultPlan, worker: cfg.worker });
+  const untrack = trackSearchEngines(() => {
+    const st = rt.engines.stats();
+    return { loaded: st.loaded, bytes: st.bytes, budget_bytes: cfg.memoryBudgetBytes, loads: st.loads, loads_from_snapshot: st.snapshotLoads, unloads: st.unloads, drops: st.drops };
+  });
+  const drops = await listenForDrops({ dbUrl, engines: rt.engines, log, sweepMs: cfg.engineSweepMs });
+  log.info('search runtime started', { defaultPlan: cfg.defaultPlan, worker: cfg.worker, engineThread: cfg.engineThread, memoryBudgetMb: cfg.memoryBudgetBytes / 1048576 });
   return {
     value: rt,
     async stop() {
+      untrack();
+      await drops.stop();
+      await builder.stop();
       await rt.analytics.stop();
       await pool.end();
       await redis?.quit().catch(() => undefined);

@@ -1,6 +1,7 @@
 // Segments: each batch is a new immutable segment; updates and deletes only flip liveness; compaction
 // and snapshots must not change any result.
 import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings, type SearchRequest } from '../../subgraphs/search/engine/index.js';
+import { transferCodec } from '../../subgraphs/search/engine/snapshot.js';
 import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 
 const segmentsOf = (e: Engine) => (e as unknown as { segments: unknown[] }).segments;
@@ -152,6 +153,34 @@ describe('snapshots', () => {
     expect(ids(r, { query: 'alpha' })).toEqual([]);
     expect(ids(r, { query: 'bravo' })).toEqual(['1']);
     expect(ids(r, { filter: 'a = alpha' })).toEqual(['1']);
+  });
+
+  test('handed to another thread (typed arrays transferred, not base64) it restores identical results', () => {
+    const e = churned(SETTINGS);
+    const codec = transferCodec();
+    const snap = e.toSnapshot(codec) as { segments: Record<string, unknown>[] };
+    expect(snap.segments[0].pDocs).toBeInstanceOf(Int32Array);
+    expect(codec.transfer.length).toBeGreaterThan(snap.segments.length * 5);
+    // what postMessage does: a structured clone, the listed buffers moved
+    const moved = structuredClone(snap, { transfer: codec.transfer });
+    expect(codec.transfer[0].byteLength).toBe(0); // detached on the sending side
+    const r = engineFactory.fromSnapshot(moved, { ...DEFAULT_SETTINGS, ...SETTINGS });
+    expect(r.size).toBe(e.size);
+    expect(results(r)).toEqual(results(e));
+  });
+
+  test('memoryBytes: typed arrays exactly, documents from a sample of their JSON size', () => {
+    const docs = Array.from({ length: 3000 }, (_, i) => ({ id: i, t: `word${i % 97} shared text number ${i}`, c: `c${i % 7}` }));
+    const e = engineWith(docs, { filterableAttributes: ['c'] });
+    const json = docs.reduce((n, d) => n + JSON.stringify(d).length, 0);
+    const bytes = e.memoryBytes();
+    const segs = segmentsOf(e) as { positions: Uint32Array; pDocs: Int32Array }[];
+    const arrays = segs.reduce((n, s) => n + s.positions.byteLength + s.pDocs.byteLength, 0);
+    expect(bytes).toBeGreaterThan(json + arrays);
+    expect(bytes).toBeLessThan(4 * (json + arrays));
+    // deleting half the documents lowers the estimate (documents), the segments stay until merged
+    e.deleteDocuments(docs.filter((d) => d.id % 2).map((d) => String(d.id)));
+    expect(e.memoryBytes()).toBeLessThan(bytes - json / 3);
   });
 
   test('anything else is refused', () => {

@@ -1,7 +1,8 @@
 // Worker threads that host the text models (text-models.ts), so a 15 ms entity extraction for one
 // tenant never holds the event loop that serves the others. Each worker loads the models once at
 // start; a call goes to the worker with the fewest calls in flight.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../../lib/worker-script.js';
 import type { TextOp, TextOps } from './text-models.js';
 
 export type ModelState = 'loading' | 'ready' | 'failed';
@@ -22,8 +23,8 @@ class TextWorker {
   private nextId = 1;
 
   constructor() {
-    // the compiled build (npm run build) runs text-models.worker.js beside this file
-    this.worker = new Worker(new URL(import.meta.url.endsWith('.js') ? './text-models.worker.js' : './text-models.worker.ts', import.meta.url));
+    // text-models.worker.ts beside this file (.js in the compiled build), with the loader it needs
+    this.worker = startWorker(import.meta.url, 'text-models.worker');
     this.ready = new Promise((resolve) => {
       this.worker.on('message', (m: any) => {
         if ('ready' in m) {

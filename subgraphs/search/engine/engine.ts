@@ -12,7 +12,8 @@ import { buildSegment, mergeSegments, type BuildSpec, type Segment } from './seg
 import { documentId } from './document-id.js';
 import { checkSettings, shapeOf, vectorShapeOf } from './settings.js';
 import { VectorIndex } from './vector-index.js';
-import { snapshotOf } from './snapshot.js';
+import { snapshotOf, type Codec } from './snapshot.js';
+import { engineBytes } from './memory.js';
 import { analyzerFor, type Analyzer } from './analyzer.js';
 import type { EngineState } from './state.js';
 import { EngineError, type Document, type Engine, type EngineSettings, type SearchRequest, type SearchResult } from './types.js';
@@ -284,7 +285,11 @@ export class SegmentedEngine implements Engine, EngineState {
     return shapeOf(this.settings);
   }
 
-  toSnapshot(): unknown {
-    return snapshotOf(this);
+  toSnapshot(codec?: Codec): unknown {
+    return snapshotOf(this, codec);
+  }
+
+  memoryBytes(): number {
+    return engineBytes(this, this.live);
   }
 }

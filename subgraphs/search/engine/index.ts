@@ -1,6 +1,7 @@
 // The search engine: pure indexing and query code (no GraphQL, HTTP or database). See docs/search-engine.md.
 import { SegmentedEngine } from './engine.js';
 import { restoreEngine } from './restore.js';
+export { restoreSteps } from './restore.js';
 import type { EngineFactory } from './types.js';
 
 export const engineFactory: EngineFactory = {

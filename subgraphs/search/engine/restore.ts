@@ -1,23 +1,28 @@
 // An engine from a snapshot (snapshot.ts); re-indexes the snapshot's documents when it was made for other
 // searchable/filterable attributes than `settings`, and embeds them again when its vectors were made
-// from other embedding attributes (or it has none).
+// from other embedding attributes (or it has none). `restoreSteps` does the same work in steps (per
+// 5,000 documents, per segment), so a caller on a shared event loop can let other work run between them.
 import { has } from './bitset.js';
 import { SegmentedEngine } from './engine.js';
 import { decodeAlive, decodeIds, decodeSegment, decodeVectors, isSnapshot } from './snapshot.js';
 import { EngineError, type EngineSettings } from './types.js';
 
-export function restoreEngine(snapshot: unknown, settings: EngineSettings): SegmentedEngine {
+const DOCS_PER_STEP = 5000;
+
+export function* restoreSteps(snapshot: unknown, settings: EngineSettings): Generator<void, SegmentedEngine> {
   if (!isSnapshot(snapshot)) throw new EngineError('invalid_settings', 'Not a search engine snapshot (or an older format)', 'snapshot');
   const e = new SegmentedEngine(settings);
   const ids = decodeIds(snapshot);
   e.nextId = snapshot.nextId;
   e.alive = decodeAlive(snapshot);
   e.ensureCapacity(e.nextId);
-  ids.forEach((id, i) => {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
     e.docs[id] = snapshot.docs[i];
     e.extIds[id] = snapshot.extIds[i];
     e.idMap.set(snapshot.extIds[i], id);
-  });
+    if (i % DOCS_PER_STEP === DOCS_PER_STEP - 1) yield;
+  }
   e.live = ids.length;
   const vectors = decodeVectors(snapshot, e.settings.embeddingAttributes);
   if (vectors) e.vectors = vectors;
@@ -27,7 +32,19 @@ export function restoreEngine(snapshot: unknown, settings: EngineSettings): Segm
     return e;
   }
   snapshot.fieldOrder.forEach((f, i) => e.fieldOrder.set(f, i));
-  e.segments = snapshot.segments.map(decodeSegment);
-  e.segLive = e.segments.map((s) => s.docIds.reduce((n, id) => n + (has(e.alive, id) ? 1 : 0), 0));
+  for (const s of snapshot.segments) {
+    yield;
+    const seg = decodeSegment(s);
+    e.segments.push(seg);
+    e.segLive.push(seg.docIds.reduce((n, id) => n + (has(e.alive, id) ? 1 : 0), 0));
+  }
   return e;
+}
+
+export function restoreEngine(snapshot: unknown, settings: EngineSettings): SegmentedEngine {
+  const steps = restoreSteps(snapshot, settings);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
 }

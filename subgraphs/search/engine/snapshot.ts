@@ -16,22 +16,46 @@ export const SNAPSHOT_FORMAT = 'segmented-engine';
 export const SNAPSHOT_VERSION = 1;
 
 type Typed = Int32Array | Uint32Array | Uint16Array | Float64Array | Float32Array;
+/** A typed array as a snapshot holds it: base64 text (stored snapshots) or the array itself (handed between threads). */
+export type Encoded = string | Typed;
 
-function b64(a: Typed): string {
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
+/** How typed arrays are written: BASE64 for stored JSON; `transferCodec()` keeps them as arrays. */
+export interface Codec {
+  put(a: Typed): Encoded;
 }
 
-function bytes(s: string): ArrayBuffer {
+export const BASE64: Codec = {
+  put: (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64'),
+};
+
+/**
+ * Typed arrays kept as arrays, each copied into a buffer of its own (views of larger growable buffers
+ * would carry their slack), listed in `transfer` for postMessage's transfer list (moved, not copied).
+ */
+export function transferCodec(): Codec & { transfer: ArrayBuffer[] } {
+  const transfer: ArrayBuffer[] = [];
+  return {
+    transfer,
+    put(a) {
+      const own = a.slice();
+      transfer.push(own.buffer as ArrayBuffer);
+      return own;
+    },
+  };
+}
+
+function bytes(s: Encoded): ArrayBuffer {
+  if (typeof s !== 'string') return s.buffer as ArrayBuffer;
   const buf = Buffer.from(s, 'base64');
   // copy into a fresh, aligned ArrayBuffer
   return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
 }
 
-const i32 = (s: string) => new Int32Array(bytes(s));
-const u32 = (s: string) => new Uint32Array(bytes(s));
-const u16 = (s: string) => new Uint16Array(bytes(s));
-const f64 = (s: string) => new Float64Array(bytes(s));
-const f32 = (s: string) => new Float32Array(bytes(s));
+const i32 = (s: Encoded) => (s instanceof Int32Array ? s : new Int32Array(bytes(s)));
+const u32 = (s: Encoded) => (s instanceof Uint32Array ? s : new Uint32Array(bytes(s)));
+const u16 = (s: Encoded) => (s instanceof Uint16Array ? s : new Uint16Array(bytes(s)));
+const f64 = (s: Encoded) => (s instanceof Float64Array ? s : new Float64Array(bytes(s)));
+const f32 = (s: Encoded) => (s instanceof Float32Array ? s : new Float32Array(bytes(s)));
 
 export interface SnapshotData {
   format: typeof SNAPSHOT_FORMAT;
@@ -39,9 +63,9 @@ export interface SnapshotData {
   shape: string;
   fieldOrder: string[];
   nextId: number;
-  alive: string;
+  alive: Encoded;
   /** live documents: internal ids, external ids, bodies (same order) */
-  ids: string;
+  ids: Encoded;
   extIds: string[];
   docs: Document[];
   segments: Record<string, unknown>[];
@@ -60,7 +84,8 @@ export interface SnapshotSource {
   vectors: VectorIndex | null;
 }
 
-export function snapshotOf(e: SnapshotSource & { shape(): string }): SnapshotData {
+export function snapshotOf(e: SnapshotSource & { shape(): string }, codec: Codec = BASE64): SnapshotData {
+  const b64 = codec.put;
   const ids: number[] = [];
   for (let id = 0; id < e.nextId; id++) if ((e.alive[id >>> 5] & (1 << (id & 31))) !== 0) ids.push(id);
   return {
@@ -73,12 +98,13 @@ export function snapshotOf(e: SnapshotSource & { shape(): string }): SnapshotDat
     ids: b64(Int32Array.from(ids)),
     extIds: ids.map((id) => e.extIds[id]!),
     docs: ids.map((id) => e.docs[id]!),
-    segments: e.segments.map(encodeSegment),
-    ...(e.vectors ? { vectors: encodeVectors(e.vectors, e.alive) } : {}),
+    segments: e.segments.map((s) => encodeSegment(s, codec)),
+    ...(e.vectors ? { vectors: encodeVectors(e.vectors, e.alive, codec) } : {}),
   };
 }
 
-function encodeVectors(v: VectorIndex, alive: Uint32Array): Record<string, unknown> {
+function encodeVectors(v: VectorIndex, alive: Uint32Array, codec: Codec): Record<string, unknown> {
+  const b64 = codec.put;
   const s = v.toSnapshot(alive);
   const g = s.hnsw;
   return {
@@ -121,7 +147,8 @@ export function decodeAlive(s: SnapshotData): Uint32Array {
   return u32(s.alive);
 }
 
-function encodeField(f: FieldIndex): Record<string, unknown> {
+function encodeField(f: FieldIndex, codec: Codec): Record<string, unknown> {
+  const b64 = codec.put;
   return {
     strValues: f.strValues,
     strDisplay: f.strDisplay,
@@ -149,7 +176,8 @@ function decodeField(o: Record<string, any>): FieldIndex {
   });
 }
 
-export function encodeSegment(s: Segment): Record<string, unknown> {
+export function encodeSegment(s: Segment, codec: Codec = BASE64): Record<string, unknown> {
+  const b64 = codec.put;
   return {
     docIds: b64(s.docIds),
     terms: s.terms.join('\n'),
@@ -159,7 +187,7 @@ export function encodeSegment(s: Segment): Record<string, unknown> {
     positions: b64(s.positions),
     nAttrs: s.nAttrs,
     lens: b64(s.lens),
-    fields: Object.fromEntries([...s.fields].map(([k, f]) => [k, encodeField(f)])),
+    fields: Object.fromEntries([...s.fields].map(([k, f]) => [k, encodeField(f, codec)])),
     geo: s.geo ? { lat: b64(s.geo.lat), lng: b64(s.geo.lng), docs: b64(s.geo.docs) } : null,
   };
 }

@@ -1,6 +1,8 @@
 // The engine's public contract: pure indexing and query code, no GraphQL, no HTTP, no database.
 // The search subgraph stores documents and tasks in PostgreSQL and drives an Engine per index.
 
+import type { Codec } from './snapshot.js';
+
 export type Document = Record<string, unknown>;
 
 export interface TypoTolerance {
@@ -119,8 +121,13 @@ export interface Engine {
   search(req: SearchRequest): SearchResult;
   /** merge small segments (background compaction) */
   compact(): void;
-  /** serialisable state (lunr segments via Index.toJSON + liveness), for fast restarts */
-  toSnapshot(): unknown;
+  /**
+   * The engine's state for fast restarts (snapshot.ts): typed arrays as base64 (JSON-safe), or, with
+   * `transferCodec()`, as arrays to hand to another thread.
+   */
+  toSnapshot(codec?: Codec): unknown;
+  /** estimated bytes held (memory.ts): typed arrays exactly, strings and documents estimated */
+  memoryBytes(): number;
 }
 
 export interface EngineFactory {

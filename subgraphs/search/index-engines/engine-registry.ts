@@ -1,34 +1,24 @@
 // The in-memory engines of this process, one per index, as DERIVED data: PostgreSQL holds the
-// documents and settings; an engine is (re)built from the latest snapshot plus the rows written
-// after it, or from the rows alone, and catches up whenever the index row says a newer task has
-// committed (another process's worker, or a restart). Every engine carries the version (task id)
-// it reflects; all mutations of one engine run under its own lock.
-import { gunzip, gzip } from 'node:zlib';
-import { promisify } from 'node:util';
+// documents and settings; an engine is built (engine-builder.ts: in the engine thread) from the
+// latest snapshot plus the rows written after it, and catches up whenever the index row says a newer
+// task has committed (another process's worker, or a restart). Every engine carries the version
+// (task id) it reflects; all mutations of one engine run under its own lock.
+//
+// Memory budget: each engine's size is estimated (engine/memory.ts); while the loaded engines
+// together exceed `budgetBytes`, the least recently used ones are unloaded (never one in use). The
+// next search of an unloaded index builds it again; concurrent searches share that one build.
+// A deleted index's engine is dropped by every process: the deletion's NOTIFY (engine-drops.ts),
+// and a periodic check of the loaded ids for notifications missed while disconnected.
 import type pg from 'pg';
+import { DomainError } from '../../../lib/errors.js';
 import type { Logger } from '../../../lib/logger.js';
-import type { Document, Engine, EngineFactory } from '../engine/types.js';
+import type { Engine } from '../engine/types.js';
 import type { IndexSettingsData } from '../indexes/index-settings.rules.js';
-import { toEngineSettings, settingsKey } from './engine-settings.js';
-import { one, rows as query, run, withTx } from '../db.js';
+import { rows as query } from '../db.js';
 import { T } from '../sql.js';
-
-const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
-
-const INDEX_COLUMNS = 'id, settings, primary_key, applied_task_id, purged_through_task_id';
-interface IndexRow {
-  id: string;
-  settings: IndexSettingsData;
-  primary_key: string | null;
-  applied_task_id: string;
-  purged_through_task_id: string;
-}
-function toState(r: IndexRow): IndexState {
-  return { id: r.id, settings: r.settings, appliedTaskId: Number(r.applied_task_id), purgedThroughTaskId: Number(r.purged_through_task_id) };
-}
-/** rows fetched per round trip when (re)building an engine */
-const LOAD_PAGE = 5000;
+import type { EngineBuilder } from './engine-builder.js';
+import type { EngineLoader, LoadedEngine } from './engine-loader.js';
+import { rebuildNeeded, settingsKey, toEngineSettings } from './engine-settings.js';
 
 /** What the registry needs to know about an index (a row read by the caller). */
 export interface IndexState {
@@ -38,41 +28,84 @@ export interface IndexState {
   purgedThroughTaskId: number;
 }
 
-interface Holder {
-  engine: Engine;
-  version: number;
-  settingsKey: string;
-  /** documents changed since the last snapshot (decides when to write the next one) */
-  changedSinceSnapshot: number;
+interface Holder extends LoadedEngine {
   lock: Promise<unknown>;
+  /** operations holding or waiting for the lock (an engine in use is never unloaded) */
+  busy: number;
+  /** estimated bytes (engine/memory.ts) */
+  bytes: number;
+}
+
+export interface EngineRegistryOptions {
+  pool: pg.Pool;
+  /** catch-ups on this event loop (small ones only: heavy ones become loads) */
+  loader: EngineLoader;
+  builder: EngineBuilder;
+  log: Logger;
+  /** the loaded engines' estimated bytes are kept under this (least recently used unloaded first) */
+  budgetBytes: number;
+  /** an unloaded engine with this many changes since its snapshot gets a snapshot first */
+  snapshotEveryDocs: number;
+}
+
+export interface EngineStats {
+  loads: number;
+  /** loads that started from the index's snapshot (the others read every row) */
+  snapshotLoads: number;
+  unloads: number;
+  drops: number;
+  bytes: number;
+  loaded: number;
 }
 
 export class EngineRegistry {
+  /** in least-recently-used order: get() moves an index to the end */
   private holders = new Map<string, Holder>();
-  private loading = new Map<string, Promise<Holder>>();
+  private loading = new Map<string, Promise<Holder | undefined>>();
+  /** drops per index, so a build that started before a drop does not bring the engine back */
+  private dropped = new Map<string, number>();
+  /** unloaded indexes whose changes still want a snapshot */
+  private snapshotDue = new Set<string>();
+  private counts = { loads: 0, snapshotLoads: 0, unloads: 0, drops: 0 };
 
-  constructor(
-    private pool: pg.Pool,
-    private factory: EngineFactory,
-    private log: Logger,
-  ) {}
+  constructor(private o: EngineRegistryOptions) {}
 
   /** The engine of `index`, loaded and caught up to `index.appliedTaskId` and its settings. */
   async get(index: IndexState): Promise<Engine> {
     let h = this.holders.get(index.id);
-    if (!h) h = await this.load(index);
+    if (h) {
+      this.holders.delete(index.id);
+      this.holders.set(index.id, h);
+    } else {
+      h = await this.load(index.id);
+      // deleted between the caller's read of its row and this build
+      if (!h) throw new DomainError('index_not_found', 'Index not found.', { parameter: 'index_uid' });
+    }
     // A caller's row may be older than the engine (read before a task committed): only a newer
     // version, or different settings at the same version, sends the engine back to PostgreSQL.
-    if (h.version < index.appliedTaskId || (h.version === index.appliedTaskId && h.settingsKey !== settingsKey(index.settings))) {
-      await this.withLock(h, () => this.catchUp(h!, index.id));
+    if (this.behind(h, index)) {
+      const held = h;
+      await this.withLock(held, async () => {
+        if (!this.behind(held, index)) return;
+        const r = await this.o.loader.catchUp(held, index.id, false);
+        if (r === 'reload') await this.reloadInto(held, index.id);
+        else if (r === 'gone') this.drop(index.id);
+        else held.bytes = held.engine.memoryBytes();
+      });
     }
     return h.engine;
   }
 
   /** Loaded engines (for tests, metrics and snapshots). */
-  loaded(indexId: string): { engine: Engine; version: number } | undefined {
+  loaded(indexId: string): { engine: Engine; version: number; bytes: number } | undefined {
     const h = this.holders.get(indexId);
-    return h && { engine: h.engine, version: h.version };
+    return h && { engine: h.engine, version: h.version, bytes: h.bytes };
+  }
+
+  stats(): EngineStats {
+    let bytes = 0;
+    for (const h of this.holders.values()) bytes += h.bytes;
+    return { ...this.counts, bytes, loaded: this.holders.size };
   }
 
   /**
@@ -89,166 +122,150 @@ export class EngineRegistry {
         const changed = apply(h.engine);
         h.version = taskId;
         h.changedSinceSnapshot += typeof changed === 'number' ? changed : 0;
+        h.bytes = h.engine.memoryBytes();
       } catch (e) {
         // The database is right and the engine is not: rebuild it on next use.
-        this.log.error('engine apply failed; the engine will be rebuilt', { indexId, taskId, err: e });
+        this.o.log.error('engine apply failed; the engine will be rebuilt', { indexId, taskId, err: e });
         this.holders.delete(indexId);
       }
     });
-  }
-
-  /** Settings committed by a task: the loaded engine takes them (or is rebuilt on next use). */
-  async applySettings(indexId: string, previous: number, taskId: number, settings: IndexSettingsData): Promise<void> {
-    await this.applyCommitted(indexId, previous, taskId, (e) => {
-      e.updateSettings(toEngineSettings(settings));
-      const h = this.holders.get(indexId);
-      if (h) h.settingsKey = settingsKey(settings);
-    });
-  }
-
-  drop(indexId: string): void {
-    this.holders.delete(indexId);
-  }
-
-  /** Indexes whose engine changed enough since its last snapshot. */
-  snapshotCandidates(threshold: number): string[] {
-    return [...this.holders].filter(([, h]) => h.changedSinceSnapshot >= threshold).map(([id]) => id);
+    this.enforceBudget();
   }
 
   /**
-   * Compact the engine, serialise it and store it (gzip'd) as the index's snapshot, then purge the
-   * deletion tombstones the snapshot makes unnecessary. Skipped when a newer snapshot exists.
+   * Settings committed by a task: the loaded engine takes them; when they re-index every document
+   * (searchable, filterable, languages, embeddings) it is built anew by the builder (off this event
+   * loop) and replaces the old one, which answers nothing meanwhile (its version is behind).
    */
-  async snapshot(indexId: string): Promise<boolean> {
+  async applySettings(indexId: string, previous: number, taskId: number, settings: IndexSettingsData): Promise<void> {
     const h = this.holders.get(indexId);
-    if (!h) return false;
-    let state: { json: string; version: number; size: number } | undefined;
+    if (!h) return;
+    if (!rebuildNeeded(h.settings, settings)) {
+      await this.applyCommitted(indexId, previous, taskId, (e) => {
+        e.updateSettings(toEngineSettings(settings));
+        h.settings = settings;
+        h.settingsKey = settingsKey(settings);
+      });
+      return;
+    }
     await this.withLock(h, async () => {
-      h.engine.compact();
-      state = { json: JSON.stringify(h.engine.toSnapshot()), version: h.version, size: h.engine.size };
-      h.changedSinceSnapshot = 0;
+      if (h.version !== previous) return;
+      await this.reloadInto(h, indexId);
     });
-    if (!state) return false;
-    const data = await gzipAsync(Buffer.from(state.json), { level: 1 });
-    const written = await run(
-      this.pool,
-      `insert into ${T.snapshots} (index_id, task_id, data, documents, created_at)
-       select $1::text, $2::bigint, $3::bytea, $4::int, now() where exists (select 1 from ${T.indexes} where id = $1::text)
-       on conflict (index_id) do update set task_id = excluded.task_id, data = excluded.data,
-              documents = excluded.documents, created_at = excluded.created_at
-        where index_snapshots.task_id < excluded.task_id`,
-      [indexId, state.version, data, state.size],
-    );
-    if (!written) return false;
-    // Tombstones up to the snapshot are no longer needed to rebuild; engines older than that reload fully.
-    // In one transaction, so a reader sees either both the horizon and the purge or neither.
-    await withTx(this.pool, async (c) => {
-      await run(c, `update ${T.indexes} set purged_through_task_id = greatest(purged_through_task_id, $1) where id = $2`, [state!.version, indexId]);
-      await run(c, `delete from ${T.documents} where index_id = $1 and deleted and task_id <= $2`, [indexId, state!.version]);
-    });
-    this.log.info('engine snapshot written', { indexId, taskId: state.version, documents: state.size, bytes: data.length });
-    return true;
+    this.enforceBudget();
   }
 
-  private async load(index: IndexState): Promise<Holder> {
-    let p = this.loading.get(index.id);
+  /** Forget the index's engine (its index was deleted, here or by another process). */
+  drop(indexId: string): void {
+    this.dropped.set(indexId, (this.dropped.get(indexId) ?? 0) + 1);
+    this.snapshotDue.delete(indexId);
+    if (this.holders.delete(indexId)) {
+      this.counts.drops++;
+      this.o.log.info('engine dropped: index deleted', { indexId });
+    }
+  }
+
+  /** Drop the engines whose index no longer exists (notifications missed while disconnected). */
+  async dropDeleted(): Promise<void> {
+    const ids = [...this.holders.keys()];
+    if (!ids.length) return;
+    const present = new Set((await query<{ id: string }>(this.o.pool, `select id from ${T.indexes} where id = any($1::text[])`, [ids])).map((r) => r.id));
+    for (const id of ids) if (!present.has(id)) this.drop(id);
+  }
+
+  /** Indexes whose engine changed enough since its last snapshot (and unloaded ones that had). */
+  snapshotCandidates(threshold: number): string[] {
+    const loaded = [...this.holders].filter(([, h]) => h.changedSinceSnapshot >= threshold).map(([id]) => id);
+    return [...new Set([...loaded, ...this.snapshotDue])];
+  }
+
+  /**
+   * Write the index's snapshot (built by the builder from PostgreSQL, not from this engine), and
+   * take the compacted engine built for it in place of the loaded one when both reflect the same
+   * task: merges drop the dead versions that updates and deletes leave in segments.
+   */
+  async snapshot(indexId: string): Promise<boolean> {
+    const before = this.holders.get(indexId)?.changedSinceSnapshot ?? 0;
+    const drops = this.dropped.get(indexId) ?? 0;
+    this.snapshotDue.delete(indexId);
+    const { written, built } = await this.o.builder.writeSnapshot(indexId, this.holders.has(indexId));
+    const h = this.holders.get(indexId);
+    if (!h) return !!written;
+    if (written) h.changedSinceSnapshot = Math.max(0, h.changedSinceSnapshot - before);
+    if (built) {
+      await this.withLock(h, () => {
+        if (h.version !== built.version || h.settingsKey !== built.settingsKey || (this.dropped.get(indexId) ?? 0) !== drops) return;
+        Object.assign(h, { engine: built.engine, fromSnapshot: built.fromSnapshot, bytes: built.engine.memoryBytes() });
+      });
+    }
+    return !!written;
+  }
+
+  /** Unload least recently used engines while the loaded ones exceed the budget. */
+  enforceBudget(): void {
+    let total = 0;
+    for (const h of this.holders.values()) total += h.bytes;
+    if (total <= this.o.budgetBytes) return;
+    const newest = [...this.holders.keys()].at(-1);
+    for (const [id, h] of [...this.holders]) {
+      if (total <= this.o.budgetBytes) break;
+      // the engine just used stays, even alone over the budget; one in use is not taken from under it
+      if (id === newest || h.busy > 0) continue;
+      this.holders.delete(id);
+      total -= h.bytes;
+      this.counts.unloads++;
+      if (h.changedSinceSnapshot >= this.o.snapshotEveryDocs) this.snapshotDue.add(id);
+      this.o.log.info('engine unloaded: memory budget', { indexId: id, bytes: h.bytes, loadedBytes: total, budgetBytes: this.o.budgetBytes });
+    }
+  }
+
+  private behind(h: Holder, index: IndexState): boolean {
+    return h.version < index.appliedTaskId || (h.version === index.appliedTaskId && h.settingsKey !== settingsKey(index.settings));
+  }
+
+  /** Build the index's engine once, however many callers ask meanwhile. */
+  private load(indexId: string): Promise<Holder | undefined> {
+    let p = this.loading.get(indexId);
     if (!p) {
-      p = this.build(index)
-        .then((h) => {
-          this.holders.set(index.id, h);
+      const drops = this.dropped.get(indexId) ?? 0;
+      p = this.o.builder
+        .load(indexId)
+        .then((built) => {
+          if (!built || (this.dropped.get(indexId) ?? 0) !== drops) return undefined;
+          const h: Holder = { ...built, lock: Promise.resolve(), busy: 0, bytes: built.engine.memoryBytes() };
+          this.counts.loads++;
+          if (built.fromSnapshot) this.counts.snapshotLoads++;
+          this.holders.set(indexId, h);
+          this.enforceBudget();
           return h;
         })
-        .finally(() => this.loading.delete(index.id));
-      this.loading.set(index.id, p);
+        .finally(() => this.loading.delete(indexId));
+      this.loading.set(indexId, p);
     }
     return p;
   }
 
-  private async build(index: IndexState): Promise<Holder> {
-    const started = performance.now();
-    const settings = toEngineSettings(index.settings);
-    let h: Holder | undefined;
-    const snap = await one<{ task_id: string; data: Buffer }>(this.pool, `select task_id, data from ${T.snapshots} where index_id = $1`, [index.id]);
-    if (snap) {
-      try {
-        const json = (await gunzipAsync(snap.data)).toString('utf8');
-        const engine = this.factory.fromSnapshot(JSON.parse(json), settings);
-        h = { engine, version: Number(snap.task_id), settingsKey: settingsKey(index.settings), changedSinceSnapshot: 0, lock: Promise.resolve() };
-      } catch (e) {
-        this.log.warn('engine snapshot unusable; rebuilding from rows', { indexId: index.id, err: e });
-      }
-    }
-    if (!h) {
-      h = { engine: this.factory.create(settings), version: 0, settingsKey: settingsKey(index.settings), changedSinceSnapshot: 0, lock: Promise.resolve() };
-      await this.fillFromRows(h, index.id);
-    }
-    await this.catchUp(h, index.id);
-    this.log.info('engine loaded', { indexId: index.id, documents: h.engine.size, version: h.version, fromSnapshot: !!snap, ms: Math.round(performance.now() - started) });
-    return h;
-  }
-
-  /** Every live row, in pages (keyset on the primary key). Sets the version to the index's applied task. */
-  private async fillFromRows(h: Holder, indexId: string): Promise<void> {
-    const row = await one<{ applied_task_id: string; primary_key: string | null }>(this.pool, `select applied_task_id, primary_key from ${T.indexes} where id = $1`, [indexId]);
-    if (!row) return;
-    // Rows committed while we read carry newer task ids; the catch-up that follows re-applies them.
-    const version = Number(row.applied_task_id);
-    let after = '';
-    let added = 0;
-    for (;;) {
-      const rows = await query<{ doc_id: string; body: Document }>(
-        this.pool,
-        `select doc_id, body from ${T.documents} where index_id = $1 and not deleted and doc_id > $2 order by doc_id limit $3`,
-        [indexId, after, LOAD_PAGE],
-      );
-      if (!rows.length) break;
-      if (row.primary_key) added += h.engine.addDocuments(rows.map((r) => r.body), row.primary_key);
-      after = rows[rows.length - 1].doc_id;
-      if (rows.length < LOAD_PAGE) break;
-    }
-    h.version = version;
-    h.changedSinceSnapshot = added;
-  }
-
-  /**
-   * Apply the current settings and the rows written after the engine's version (additions,
-   * replacements, tombstones). One statement reads the index row and the rows, so the version,
-   * the purge horizon and the rows come from one consistent snapshot.
-   */
-  private async catchUp(h: Holder, indexId: string): Promise<void> {
-    const got = await query<IndexRow & { doc_id: string | null; body: Document | null; deleted: boolean | null }>(
-      this.pool,
-      `select i.${INDEX_COLUMNS.split(', ').join(', i.')}, d.doc_id, d.body, d.deleted
-         from ${T.indexes} i left join ${T.documents} d on d.index_id = i.id and d.task_id > $2
-        where i.id = $1`,
-      [indexId, h.version],
-    );
-    if (!got.length) return; // deleted: the caller answers index_not_found on its next read
-    const index = toState(got[0]);
-    const key = settingsKey(index.settings);
-    if (h.settingsKey !== key) {
-      h.engine.updateSettings(toEngineSettings(index.settings));
-      h.settingsKey = key;
-    }
-    if (h.version >= index.appliedTaskId) return;
-    if (h.version < index.purgedThroughTaskId) {
-      // Tombstones this engine still needs are gone: start again from the snapshot.
-      const fresh = await this.build(index);
-      Object.assign(h, { engine: fresh.engine, version: fresh.version, settingsKey: fresh.settingsKey, changedSinceSnapshot: fresh.changedSinceSnapshot });
+  /** Replace the engine of `h` with a freshly built one (under its lock). */
+  private async reloadInto(h: Holder, indexId: string): Promise<void> {
+    const drops = this.dropped.get(indexId) ?? 0;
+    const fresh = await this.o.builder.load(indexId);
+    if (!fresh || (this.dropped.get(indexId) ?? 0) !== drops) {
+      this.drop(indexId);
       return;
     }
-    const changed = got.filter((r) => r.doc_id !== null);
-    const gone = changed.filter((r) => r.deleted).map((r) => r.doc_id!);
-    const live = changed.filter((r) => !r.deleted && r.body).map((r) => r.body!);
-    if (gone.length) h.engine.deleteDocuments(gone);
-    if (live.length && got[0].primary_key) h.engine.addDocuments(live, got[0].primary_key);
-    h.version = index.appliedTaskId;
-    h.changedSinceSnapshot += changed.length;
+    this.counts.loads++;
+    if (fresh.fromSnapshot) this.counts.snapshotLoads++;
+    Object.assign(h, fresh, { bytes: fresh.engine.memoryBytes() });
   }
 
   private async withLock(h: Holder, fn: () => Promise<void> | void): Promise<void> {
+    h.busy++;
     const run = h.lock.then(fn, fn);
     h.lock = run.catch(() => undefined);
-    await run;
+    try {
+      await run;
+    } finally {
+      h.busy--;
+    }
   }
 }

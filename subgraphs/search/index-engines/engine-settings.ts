@@ -1,4 +1,5 @@
 // Index settings (stored with the REST contract's snake_case keys) → the engine's settings.
+import { shapeOf, vectorShapeOf } from '../engine/settings.js';
 import type { EngineSettings } from '../engine/types.js';
 import { defaultSettings, type IndexSettingsData } from '../indexes/index-settings.rules.js';
 
@@ -29,4 +30,11 @@ export function toEngineSettings(stored: IndexSettingsData): EngineSettings {
 /** A stable key of the settings, to tell whether an engine still runs with the stored ones. */
 export function settingsKey(stored: IndexSettingsData): string {
   return JSON.stringify(toEngineSettings(stored));
+}
+
+/** Whether going from `a` to `b` re-indexes every document (searchable, filterable, languages, embeddings). */
+export function rebuildNeeded(a: IndexSettingsData, b: IndexSettingsData): boolean {
+  const x = toEngineSettings(a);
+  const y = toEngineSettings(b);
+  return shapeOf(x) !== shapeOf(y) || vectorShapeOf(x) !== vectorShapeOf(y);
 }

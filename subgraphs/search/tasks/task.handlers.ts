@@ -8,6 +8,7 @@ import { engineCall } from '../errors.js';
 import { countLive, deleteAllOfIndex, tombstone, upsertDocuments } from '../documents/document.store.js';
 import { inferPrimaryKey, keyedDocuments } from '../documents/primary-key.rules.js';
 import { defaultSettings, mergeSettings, type IndexSettingsData, type IndexSettingsPatch } from '../indexes/index-settings.rules.js';
+import { notifyIndexDropped } from '../index-engines/engine-drops.js';
 import { PLAN_LIMITS, type PlanCode } from '../plans.js';
 import type { SearchRuntime } from '../runtime.js';
 import { T } from '../sql.js';
@@ -125,6 +126,8 @@ const deleteIndex: Handler = async ({ c, task, index, rt }) => {
   const deleted = await deleteAllOfIndex(c, index.id);
   for (const table of [T.snapshots, T.queries, T.events]) await run(c, `delete from ${table} where index_id = $1`, [index.id]);
   await run(c, `delete from ${T.indexes} where id = $1`, [index.id]);
+  // every search process (this one included) drops its engine at commit
+  await notifyIndexDropped(c, index.id);
   return {
     details: { ...task.details, deleted_documents: deleted },
     count: deleted,

@@ -1,0 +1,153 @@
+// Where engines are built and snapshots written (engine-loader.ts does the work): in the engine
+// thread (SEARCH_ENGINE_THREAD=1, the default) or on this event loop (0).
+//
+// In the thread, a built engine comes back as its snapshot structure: the typed arrays (segments,
+// field indexes, vectors) are transferred, so receiving them costs nothing; the documents are pulled
+// in chunks of CHUNK, each a separate message, so searches of other indexes run between them; then
+// the engine is assembled from the arrays in steps (no re-indexing: the thread built it with these
+// settings).
+import type { Worker } from 'node:worker_threads';
+import type { Logger } from '../../../lib/logger.js';
+import { startWorker } from '../../../lib/worker-script.js';
+import type { SnapshotData } from '../engine/snapshot.js';
+import { restoreSteps } from '../engine/index.js';
+import type { Document, Engine } from '../engine/types.js';
+import type { EngineLoader, LoadedEngine, SnapshotWritten } from './engine-loader.js';
+import { settingsKey, toEngineSettings } from './engine-settings.js';
+import type { BuiltEngine, ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
+
+/** documents per message from the engine thread (~0.8 MB of JSON for the Debian corpus: ~10 ms to receive) */
+const CHUNK = 1000;
+
+export interface EngineBuilder {
+  readonly mode: 'thread' | 'inline';
+  /** the index's engine, built from its snapshot and rows and caught up; undefined when the index is gone */
+  load(indexId: string): Promise<LoadedEngine | undefined>;
+  /**
+   * Build the index's engine and store it as its snapshot (`written` absent when skipped: a newer
+   * snapshot, the index gone); with `handBack`, the engine built for it comes back too.
+   */
+  writeSnapshot(indexId: string, handBack: boolean): Promise<{ written?: SnapshotWritten; built?: LoadedEngine }>;
+  stop(): Promise<void>;
+}
+
+export class InlineEngineBuilder implements EngineBuilder {
+  readonly mode = 'inline';
+  constructor(private loader: EngineLoader) {}
+  load(indexId: string) {
+    return this.loader.load(indexId);
+  }
+  async writeSnapshot(indexId: string, handBack: boolean) {
+    const { written, loaded } = await this.loader.writeSnapshot(indexId);
+    return { written, built: handBack ? loaded : undefined };
+  }
+  async stop() {}
+}
+
+const nextTurn = () => new Promise<void>((r) => setImmediate(r));
+
+export class ThreadEngineBuilder implements EngineBuilder {
+  readonly mode = 'thread';
+  private worker: Worker | undefined;
+  private pending = new Map<number, { resolve(v: ThreadResult): void; reject(e: Error): void }>();
+  private nextId = 1;
+
+  constructor(
+    private dbUrl: string,
+    private log: Logger,
+  ) {}
+
+  async load(indexId: string): Promise<LoadedEngine | undefined> {
+    const id = this.nextId++;
+    const r = (await this.call({ id, op: 'load', indexId })) as BuiltEngine | { found: false };
+    return r.found ? this.receive(id, r) : undefined;
+  }
+
+  async writeSnapshot(indexId: string, handBack: boolean): Promise<{ written?: SnapshotWritten; built?: LoadedEngine }> {
+    const id = this.nextId++;
+    const r = (await this.call({ id, op: 'snapshot', indexId, handBack })) as BuiltEngine | { found: false; written?: SnapshotWritten };
+    return { written: r.written, built: r.found ? await this.receive(id, r) : undefined };
+  }
+
+  /** The engine built by request `id`: its documents pulled in chunks, then assembled here. */
+  private async receive(id: number, r: BuiltEngine): Promise<LoadedEngine> {
+    const snapshot: SnapshotData = r.snapshot;
+    try {
+      const docs: Document[] = [];
+      const extIds: string[] = [];
+      for (let from = 0; from < r.total; from += CHUNK) {
+        const c = (await this.call({ id: this.nextId++, op: 'chunk', of: id, from, size: CHUNK })) as { docs: Document[]; extIds: string[] };
+        for (let i = 0; i < c.docs.length; i++) {
+          docs.push(c.docs[i]);
+          extIds.push(c.extIds[i]);
+        }
+      }
+      snapshot.docs = docs;
+      snapshot.extIds = extIds;
+    } catch (e) {
+      this.post({ id: this.nextId++, op: 'release', of: id });
+      throw e;
+    }
+    // assembled in steps (per 5,000 documents, per segment), other work running between them
+    const steps = restoreSteps(snapshot, toEngineSettings(r.settings));
+    let engine: Engine;
+    for (;;) {
+      await nextTurn();
+      const step = steps.next();
+      if (step.done) {
+        engine = step.value;
+        break;
+      }
+    }
+    return { engine, version: r.version, settings: r.settings, settingsKey: settingsKey(r.settings), changedSinceSnapshot: r.changedSinceSnapshot, fromSnapshot: r.fromSnapshot };
+  }
+
+  /** Start the thread now (loading its modules takes a second), not on the first search. */
+  start(): void {
+    this.thread();
+  }
+
+  async stop(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    for (const p of this.pending.values()) p.reject(new Error('engine thread stopped: the process is stopping'));
+    this.pending.clear();
+    await w?.terminate();
+  }
+
+  private call(m: ThreadRequest): Promise<ThreadResult> {
+    return new Promise((resolve, reject) => {
+      this.pending.set(m.id, { resolve, reject });
+      this.post(m);
+    });
+  }
+
+  private post(m: ThreadRequest): void {
+    this.thread().postMessage(m);
+  }
+
+  /** The engine thread, started on first use and again after it died. */
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    const w = startWorker(import.meta.url, 'engine-thread.worker', { workerData: { dbUrl: this.dbUrl } });
+    w.unref();
+    w.on('message', (m: ThreadReply) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (m.ok) p.resolve(m.result);
+      else p.reject(Object.assign(new Error(`engine thread: ${m.error}`), m.code ? { code: m.code } : {}));
+    });
+    const gone = (why: string) => {
+      if (this.worker !== w) return;
+      this.worker = undefined;
+      this.log.error('engine thread stopped; the next build starts a new one', { reason: why });
+      for (const p of this.pending.values()) p.reject(new Error(`engine thread stopped: ${why}`));
+      this.pending.clear();
+    };
+    w.on('error', (e) => gone(e.message));
+    w.on('exit', (code) => gone(`exit code ${code}`));
+    this.worker = w;
+    return w;
+  }
+}

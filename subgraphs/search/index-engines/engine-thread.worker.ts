@@ -1,0 +1,71 @@
+// Worker-thread entry of the engine thread (engine-builder.ts): builds engines and writes snapshots
+// with its own small pg pool, so JSON parsing, re-indexing, compaction and serialising never run on
+// the event loop that answers searches. A built engine goes back as its snapshot structure with the
+// typed arrays transferred (moved, not copied); its documents stay here until the main thread has
+// pulled them in chunks, or released them.
+import { parentPort, workerData } from 'node:worker_threads';
+import { createLogger } from '../../../lib/logger.js';
+import { createPool } from '../db.js';
+import { engineFactory } from '../engine/index.js';
+import { transferCodec, type SnapshotData } from '../engine/snapshot.js';
+import type { Document } from '../engine/types.js';
+import { EngineLoader, type LoadedEngine, type SnapshotWritten } from './engine-loader.js';
+import type { ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
+
+const port = parentPort!;
+const { dbUrl } = workerData as { dbUrl: string };
+const log = createLogger({ component: 'search-engine-thread' });
+const pool = createPool(dbUrl, 2);
+pool.on('error', (e) => log.warn('idle pg connection lost', { err: e }));
+const loader = new EngineLoader(pool, engineFactory, log);
+/** documents of built engines, until the main thread has taken them */
+const held = new Map<number, { docs: Document[]; extIds: string[] }>();
+
+/** Answer request `id` with a built engine: typed arrays transferred, documents held for `chunk`. */
+function send(id: number, h: LoadedEngine, written?: SnapshotWritten): void {
+  const codec = transferCodec();
+  const snapshot = h.engine.toSnapshot(codec) as SnapshotData;
+  held.set(id, { docs: snapshot.docs, extIds: snapshot.extIds });
+  const total = snapshot.docs.length;
+  snapshot.docs = [];
+  snapshot.extIds = [];
+  const result = { found: true as const, snapshot, total, version: h.version, settings: h.settings, changedSinceSnapshot: h.changedSinceSnapshot, fromSnapshot: h.fromSnapshot, written };
+  port.postMessage({ id, ok: true, result } satisfies ThreadReply, codec.transfer);
+}
+
+async function handle(m: ThreadRequest): Promise<ThreadResult> {
+  switch (m.op) {
+    case 'load': {
+      const h = await loader.load(m.indexId);
+      if (!h) return { found: false };
+      send(m.id, h);
+      return undefined;
+    }
+    case 'chunk': {
+      const d = held.get(m.of);
+      if (!d) throw new Error(`no built engine ${m.of}`);
+      const end = Math.min(d.docs.length, m.from + m.size);
+      const chunk = { docs: d.docs.slice(m.from, end), extIds: d.extIds.slice(m.from, end) };
+      if (end >= d.docs.length) held.delete(m.of);
+      return chunk;
+    }
+    case 'release':
+      held.delete(m.of);
+      return null;
+    case 'snapshot': {
+      const { written, loaded } = await loader.writeSnapshot(m.indexId);
+      if (!m.handBack || !loaded) return { found: false, written };
+      send(m.id, loaded, written);
+      return undefined;
+    }
+  }
+}
+
+port.on('message', (m: ThreadRequest) => {
+  handle(m).then(
+    (result) => {
+      if (result !== undefined) port.postMessage({ id: m.id, ok: true, result } satisfies ThreadReply);
+    },
+    (e: Error) => port.postMessage({ id: m.id, ok: false, error: e.message, code: (e as { code?: string }).code } satisfies ThreadReply),
+  );
+});
