@@ -223,7 +223,10 @@ describe('per-endpoint limits', () => {
     expect(last!.headers.get('x-ratelimit-limit')).toBe('100');
     const over = await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'L', sku: uniq('L-') }), headers: t.keyHeaders });
     const remaining = Number(last!.headers.get('x-ratelimit-remaining'));
-    if (remaining === 0) {
+    // on a slow machine the window can also roll over between the last batch and this request: then it
+    // is the first of a fresh window (201, 99 left), not a missed limit
+    const freshWindow = over.status === 201 && Number(over.headers.get('x-ratelimit-remaining')) >= 90;
+    if (remaining === 0 && !freshWindow) {
       expectServiceError(over, 'products', 429, 'RATE_LIMITED');
       expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
