@@ -156,7 +156,7 @@ describe('deleting documents', () => {
     await addDocuments(t, uid, BOOKS);
     const r = await rest('DELETE', `/search/v1/indexes/${uid}/documents`, { body: jsonApi('document_deletions', { document_ids: ['1', 2, 'nope'] }), headers: t.keyHeaders });
     expect(r.status).toBe(202);
-    expect(r.body.data).toMatchObject({ type: 'tasks', attributes: { status: 'enqueued', task_type: 'document_deletion', details: { provided_ids: 3 } } });
+    expect(r.body.data).toMatchObject({ type: 'indexing_tasks', attributes: { status: 'enqueued', task_type: 'document_deletion', details: { provided_ids: 3 } } });
     const task = await settle(t, r);
     expect(task.attributes).toMatchObject({ status: 'succeeded', details: { provided_ids: 3, deleted_documents: 2 } });
     expectServiceError(await rest('GET', `/search/v1/indexes/${uid}/documents/1`, { headers: t.keyHeaders }), 'search', 404, 'document_not_found');
