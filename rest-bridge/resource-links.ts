@@ -14,8 +14,10 @@
 //    * a foreign-key field of the resource's GraphQL type, `<name>Id` / `<name>Ids` naming a type
 //      some route answers (`productId` → Product → `products`): `relationships.product`,
 //      `relationships.categories` for `categoryIds`, with `data`;
-//    * a relation field selected on the resource (`platform { id }`): `relationships.platform` with
-//      `data`; a relation selecting only `id` is not an attribute and leaves the attributes;
+//    * a relation field selected on the resource as `{ id }` only (`platform { id }`):
+//      `relationships.platform` with `data`, and no attribute; a relation selecting more is an
+//      attribute (an included `categories`), and attributes and relationships share one namespace,
+//      so it has no relationship of that name;
 //    * a parent in the route's path (`/search/v1/indexes/:index_uid/documents`), or an attribute
 //      naming a canonical path's parameter after its type (`index_uid` of a task): `links.related`
 //      to the parent's GET. The parent's id is not known then (an index is addressed by its uid),
@@ -254,6 +256,9 @@ function linkResource(res: ResourceLike, links: RouteLinks, params: Record<strin
     const related = fill(parent, res, params, links.attributes, 'parent');
     if (related) relationships[parent.name] = { ...relationships[parent.name], links: { related } };
   }
+  // attributes and relationships share one namespace (JSON:API): a relation rendered in the
+  // attributes (an included `categories`, a `platform { id code name }`) stays there alone
+  for (const name of Object.keys(relationships)) if (Object.prototype.hasOwnProperty.call(attributes, name)) delete relationships[name];
   if (Object.keys(relationships).length) res.relationships = { ...res.relationships, ...relationships };
   const self = links.self && fill(links.self, res, params, links.attributes, 'self');
   if (self) res.links = { ...res.links, self };

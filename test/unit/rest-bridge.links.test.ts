@@ -83,3 +83,9 @@ test('foreign keys become relationships beside their attributes; to-many ones to
   const doc = link('GET', '/search/v1/indexes/:index_uid/documents/:document_id', { id: '1', type: 'documents', attributes: { product_id: 'p1' } }, { index_uid: 'm', document_id: '1' }) as { relationships: object };
   expect(Object.keys(doc.relationships)).toEqual(['index']);
 });
+
+test('a relation rendered in the attributes (an include) has no relationship of the same name: one namespace', () => {
+  const product = link('GET', '/v1/products/:id', { id: 'p1', type: 'products', attributes: { category_ids: [{ id: 'c1' }], categories: [{ id: 'c1', type: 'categories', attributes: { name: 'Shoes' } }] } }, { id: 'p1' }) as Record<string, unknown>;
+  expect(product.relationships).toBeUndefined();
+  expect(product.attributes).toEqual({ categories: [{ id: 'c1', type: 'categories', attributes: { name: 'Shoes' } }] });
+});
