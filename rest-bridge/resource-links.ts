@@ -181,14 +181,17 @@ export function deriveLinks(routes: readonly Route[], operations: ReadonlyMap<st
           if (!type) return;
           let onlyId = true;
           eachField(w, sub, named, (k) => (onlyId &&= k === 'id'));
-          links.relationships.push({ key: attr, name: restName(def.name), type, many, drop: onlyId });
+          // selected twice (a fragment's `platform { id }` and the operation's `platform { id code name }`): an attribute if either selects more
+          const seen = links.relationships.find((x) => x.key === attr);
+          if (seen) seen.drop &&= onlyId;
+          else links.relationships.push({ key: attr, name: restName(def.name), type, many, drop: onlyId });
           return;
         }
         const fk = /^(\w+?)(Id|Ids)$/.exec(def.name);
         if (sub || !fk) return;
         const target = restType.get(fk[1][0].toUpperCase() + fk[1].slice(1));
         if (!target || (fk[2] === 'Ids') !== many) return;
-        links.relationships.push({ key: attr, name: many ? target : restName(fk[1]), type: target, many, drop: false });
+        if (!links.relationships.some((x) => x.key === attr)) links.relationships.push({ key: attr, name: many ? target : restName(fk[1]), type: target, many, drop: false });
       });
     }
     // parents: a canonical GET whose path starts the route's path, or whose parameters the

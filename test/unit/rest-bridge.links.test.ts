@@ -89,3 +89,9 @@ test('a relation rendered in the attributes (an include) has no relationship of 
   expect(product.relationships).toBeUndefined();
   expect(product.attributes).toEqual({ categories: [{ id: 'c1', type: 'categories', attributes: { name: 'Shoes' } }] });
 });
+
+test('a relation selected as { id } by a fragment and with more fields by the operation stays an attribute', () => {
+  const account = link('GET', '/global/accounts', { id: 'a1', type: 'accounts', attributes: { url_id: 'acme', platform: { id: 'p1', code: 'P', name: 'Plat' } } }) as Record<string, any>;
+  expect(account.attributes.platform).toEqual({ id: 'p1', code: 'P', name: 'Plat' });
+  expect(account.relationships).toBeUndefined();
+});
