@@ -60,7 +60,7 @@ test('search: an index, documents (a task, polled to success), a search', async 
   }
   expect(read).toMatchObject({ type: 'indexing_tasks', status: 'succeeded', documents_received: 2 });
   // kitsu's get() keeps four path segments: request() takes a deeper path
-  expect((await api.request({ method: 'GET', url: `search/v1/indexes/${uid}/documents/1` })).data).toMatchObject({ links: { self: `/search/v1/indexes/${uid}/documents/1` }, index: { links: { related: `/search/v1/indexes/${uid}` } } });
+  expect((await api.request({ method: 'GET', url: `search/v1/indexes/${uid}/documents/1`, type: 'documents' })).data).toMatchObject({ links: { self: `/search/v1/indexes/${uid}/documents/1` }, index: { links: { related: `/search/v1/indexes/${uid}` } } });
   // a body type other than the path's last segment: kitsu's request() names it
   const found = await api.request({ method: 'POST', url: `search/v1/indexes/${uid}/search`, type: 'search_queries', body: { query: 'lamp' } });
   expect(found.data.hits.map((h: { id: string }) => h.id)).toEqual(['1']);
