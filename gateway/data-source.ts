@@ -8,6 +8,7 @@ import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@
 import { STATUS_CODES } from 'node:http';
 import { GraphQLError, Kind, type DocumentNode } from 'graphql';
 import { postJson } from '../lib/http-client.js';
+import type { LocalRoutes } from '../lib/local-transport.js';
 import { observeSubgraphFetch } from '../lib/metrics.js';
 import type { Tracing } from '../lib/telemetry.js';
 import { encodeTenantContext, signEncodedTenant, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
@@ -75,6 +76,8 @@ export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     private inFlight?: InFlight,
     /** when tracing is on: a client span per fetch, its traceparent sent to the subgraph */
     private tracing?: Tracing,
+    /** subgraphs served in this process (one-process stack): fetched without HTTP when not traced */
+    private local?: LocalRoutes,
   ) {
     super({ url });
   }
@@ -109,7 +112,8 @@ export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     if (traced) this.tracing!.inject(headers);
     const started = performance.now();
     try {
-      const res = await postJson(this.url, headers, body);
+      const inProcess = traced ? undefined : this.local?.get(this.url);
+      const res = inProcess ? await inProcess(headers, body) : await postJson(this.url, headers, body);
       observeSubgraphFetch(this.audience, String(res.status), performance.now() - started);
       return res;
     } catch (e) {

@@ -24,6 +24,7 @@ import { listenForKeyInvalidations } from './auth/key-invalidation.js';
 import { OperatorVerifier } from './auth/operators.js';
 import { LiveConnections } from './subscriptions/live-connections.js';
 import { InFlight, SignedDataSource, type GatewayContext } from './data-source.js';
+import type { LocalRoutes } from '../lib/local-transport.js';
 import { DEFAULT_MAX_ALIASES, limitError, measureOperation } from './limits.js';
 import { checkGraphQLSearch, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_TOKENS, parseGraphQLBody, requestPolicyPlugin, subscribeRequestErrors } from './request-policy.js';
 import { envInt } from '../lib/config.js';
@@ -48,7 +49,8 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infra; port?: number; supergraphSdl?: string }): Promise<RunningGateway> {
+/** `local`: the subgraphs this process serves, fetched in process (lib/local-transport.ts) */
+export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infra; port?: number; supergraphSdl?: string; local?: LocalRoutes }): Promise<RunningGateway> {
   const { cfg, infra } = opts;
   const log = opts.log.child({ proc: 'gateway' });
   const supergraphSdl = opts.supergraphSdl ?? readFileSync(SUPERGRAPH_PATH, 'utf8');
@@ -71,7 +73,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const tracing = await startTracing(cfg, 'gateway', log);
   const gateway = new ApolloGateway({
     supergraphSdl,
-    buildService: ({ name }) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, name, inFlight, tracing),
+    buildService: ({ name }) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, name, inFlight, tracing, opts.local),
   });
 
   // The input policy (gateway/request-policy.ts, lib/input-policy.ts; docs/operations.md).

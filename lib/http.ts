@@ -4,6 +4,7 @@ import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import { ConfigError } from './config.js';
 import { DomainError } from './errors.js';
 import { labelRoute } from './metrics.js';
+import type { GraphQLExecutor } from './graphql-executor.js';
 
 /** What an edge (the gateway) checks of a GraphQL HTTP request before Apollo sees it (lib/input-policy.ts). */
 export interface GraphQLEdgePolicy {
@@ -119,8 +120,55 @@ export async function handleGraphQL<C extends BaseContext>(
   res.end();
 }
 
+/**
+ * Hand a node:http request to a subgraph's GraphQLExecutor (lib/graphql-executor.ts): POST with a
+ * JSON body, or GET with the query string (queries only). `context` gets the body bytes (POST) or
+ * the query string (GET), for request-bound signatures.
+ */
+export async function handleSubgraphGraphQL(
+  executor: GraphQLExecutor,
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: (raw: Buffer | string) => Promise<unknown>,
+  bodyLimit = MiB,
+): Promise<void> {
+  let body: unknown;
+  let raw: Buffer | string;
+  if (req.method === 'POST') {
+    try {
+      raw = await readBody(req, bodyLimit);
+    } catch (e) {
+      if (e instanceof BodyTooLargeError) return sendJson(res, 413, { errors: [{ message: e.message, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] });
+      throw e;
+    }
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return sendJson(res, 400, { errors: [{ message: 'Malformed JSON body', extensions: { code: 'INVALID_JSON', status: 400 } }] });
+    }
+  } else if (req.method === 'GET') {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    raw = q >= 0 ? url.slice(q) : '';
+    const params = new URLSearchParams(raw);
+    let variables: unknown;
+    try {
+      variables = params.has('variables') ? JSON.parse(params.get('variables')!) : undefined;
+    } catch {
+      return sendJson(res, 400, { errors: [{ message: '`variables` is not JSON', extensions: { code: 'INVALID_JSON', status: 400, parameter: 'variables' } }] });
+    }
+    body = { query: params.get('query') ?? undefined, operationName: params.get('operationName') ?? undefined, variables };
+  } else {
+    return sendJson(res, 405, { errors: [{ message: 'GraphQL is served over POST (or GET for queries)', extensions: { code: 'METHOD_NOT_ALLOWED', status: 405 } }] }, { allow: 'GET, POST' });
+  }
+  labelRoute(req, graphqlOperationLabel(body, req.url));
+  const answer = await executor.run(body, () => context(raw), req.method === 'GET');
+  res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.text) });
+  res.end(answer.text);
+}
+
 /** The operation name a GraphQL request gives (body or query string), for its metrics and trace. */
-function graphqlOperationLabel(body: unknown, url: string | undefined): string {
+export function graphqlOperationLabel(body: unknown, url: string | undefined): string {
   const fromBody = body && typeof body === 'object' ? (body as { operationName?: unknown }).operationName : undefined;
   const name = typeof fromBody === 'string' ? fromBody : url?.includes('operationName=') ? new URL(url, 'http://x').searchParams.get('operationName') : undefined;
   return name ? `graphql ${name}` : 'graphql (anonymous)';

@@ -200,6 +200,13 @@ export function observeRequest(component: string, req: IncomingMessage, res: Ser
   });
 }
 
+/** Count and time a request served in process (lib/local-transport.ts) as its HTTP twin would be. */
+export function observeLocalRequest(component: string, route: string, status: number, ms: number): void {
+  const labels = { component, route: boundedRoute(route), method: 'POST', status: String(status) };
+  httpRequests.inc(labels);
+  httpDuration.observe(labels, ms / 1000);
+}
+
 export const METRICS_PATH = '/metrics';
 
 /** GET /metrics: the registry in the Prometheus text format; with `token`, only for `Authorization: Bearer <token>`. */

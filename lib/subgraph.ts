@@ -5,8 +5,6 @@ import 'reflect-metadata';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { GraphQLScalarType, parse, type GraphQLSchema } from 'graphql';
-import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { buildSubgraphSchema, printSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { buildSchema, createResolversMap, getMetadataStorage, type AuthChecker, type NonEmptyArray } from 'type-graphql';
@@ -16,8 +14,10 @@ import type { Config, SubgraphName } from './config.js';
 import { DomainError, toGraphQLError, type ErrorDef } from './errors.js';
 import type { EventTypes } from './events.js';
 import { createErrorFormatter } from './graphql-errors.js';
-import { closeServer, handleGraphQL, listen, pathOf, sendJson } from './http.js';
-import { METRICS_PATH, sendMetrics, trackPool, type PoolStats } from './metrics.js';
+import { GraphQLExecutor } from './graphql-executor.js';
+import { closeServer, graphqlOperationLabel, handleSubgraphGraphQL, listen, MiB, pathOf, sendJson } from './http.js';
+import type { LocalHandler, LocalRoutes } from './local-transport.js';
+import { METRICS_PATH, observeLocalRequest, sendMetrics, trackPool, type PoolStats } from './metrics.js';
 import { instrument, startTracing } from './telemetry.js';
 import type { Logger } from './logger.js';
 import type { PubSub } from './pubsub.js';
@@ -171,7 +171,8 @@ export interface RunningSubgraph {
 
 export async function startSubgraph(
   def: SubgraphDefinition<any, any>,
-  opts: { cfg: Config; log: Logger; pubsub: PubSub; dbUrl: string; port?: number },
+  /** `local`: also serve in process (one-process stack), for the gateway's fetches (lib/local-transport.ts) */
+  opts: { cfg: Config; log: Logger; pubsub: PubSub; dbUrl: string; port?: number; local?: LocalRoutes },
 ): Promise<RunningSubgraph> {
   const { cfg, pubsub } = opts;
   const log = opts.log.child({ subgraph: def.name });
@@ -181,15 +182,7 @@ export async function startSubgraph(
   const untrackPool = trackPool(def.name, (await orm.em.getConnection().getNativeClient()) as unknown as PoolStats);
   const tracing = await startTracing(cfg, def.name, log);
   const schema = await buildFederatedSchema(def);
-  const apollo = new ApolloServer<SubgraphContext>({
-    schema,
-    formatError: createErrorFormatter(log),
-    includeStacktraceInErrorResponses: false,
-    introspection: true,
-    // no plugin hooks per resolved field: nothing here reads cache hints or traces (docs/performance.md)
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled()],
-  });
-  await apollo.start();
+  const executor = new GraphQLExecutor(schema, createErrorFormatter(log));
   const runtime = await def.runtime?.({ cfg, orm, pubsub, log });
   let workers: Worker[];
   try {
@@ -209,6 +202,29 @@ export async function startSubgraph(
     return { ...base, loaders: def.createLoaders(base) };
   };
 
+  // The in-process twin of POST /graphql: the same body limit, parse, context and executor.
+  const serveLocal: LocalHandler = async (headers, text) => {
+    const started = performance.now();
+    let answer: { status: number; text: string };
+    let body: unknown;
+    if (text.length > MiB / 4 && Buffer.byteLength(text) > MiB) {
+      answer = { status: 413, text: JSON.stringify({ errors: [{ message: `request body exceeds ${MiB} bytes`, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] }) };
+    } else {
+      try {
+        body = JSON.parse(text);
+        answer = await executor.run(body, () => context(headers, text));
+      } catch (e) {
+        if (e instanceof SyntaxError) answer = { status: 400, text: JSON.stringify({ errors: [{ message: 'Malformed JSON body', extensions: { code: 'INVALID_JSON', status: 400 } }] }) };
+        else {
+          log.error('request failed', { err: e });
+          answer = { status: 500, text: JSON.stringify({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] }) };
+        }
+      }
+    }
+    observeLocalRequest(def.name, graphqlOperationLabel(body, undefined), answer.status, performance.now() - started);
+    return answer;
+  };
+
   const server = createServer((req, res) => {
     const path = pathOf(req);
     if (path === METRICS_PATH) return void sendMetrics(req, res, cfg.metricsToken).catch((e) => log.error('metrics failed', { err: e }));
@@ -216,7 +232,7 @@ export async function startSubgraph(
   });
   const serve = (req: IncomingMessage, res: ServerResponse, path: string): void => {
     if (path === '/graphql') {
-      handleGraphQL(apollo, req, res, (raw) => context(req.headers, raw)).catch((e) => {
+      handleSubgraphGraphQL(executor, req, res, (raw) => context(req.headers, raw)).catch((e) => {
         log.error('request failed', { err: e });
         if (!res.headersSent) sendJson(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] });
       });
@@ -250,6 +266,10 @@ export async function startSubgraph(
     throw e;
   }
   const url = `http://${cfg.host}:${port}/graphql`;
+  // under the URL the gateway is configured with too (cfg.host may be a wildcard address)
+  const configured = cfg.subgraphUrls[def.name];
+  const unregister = [url, ...(configured && configured !== url && new URL(configured).port === String(port) ? [configured] : [])].map((u) => opts.local?.register(u, serveLocal));
+  const unregisterLocal = () => unregister.forEach((f) => f?.());
   log.info('subgraph listening', { url });
   return {
     name: def.name,
@@ -258,9 +278,9 @@ export async function startSubgraph(
     orm,
     server,
     async stop() {
+      unregisterLocal();
       await closeServer(server, cfg.shutdownGraceMs);
       await stopWorkers();
-      await apollo.stop();
       untrackPool();
       await orm.close();
       await tracing?.shutdown().catch(() => undefined);

@@ -2,19 +2,18 @@
 // rendering GET /openapi.json, with "Try it out" against this same server. GET / redirects here.
 // The page's Content-Security-Policy allows this origin only, so the browser itself refuses any
 // request that would leave the machine (Swagger UI's online validator badge is switched off too).
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { assetsPath, staticPageHandler } from '../lib/static-page.js';
 
 export const DOCS_PATH = '/docs';
-const ASSETS = `${DOCS_PATH}/assets/`;
+const ASSETS = assetsPath({ path: DOCS_PATH });
 
-/** The files the page loads, by URL name: Swagger UI's bundle and style, and the page's own start script. */
-const FILES: Record<string, string> = {
-  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
+let dir: string | undefined;
+const dist = (name: string) => () => {
+  dir ??= (createRequire(import.meta.url)('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+  return join(dir, name);
 };
 
 const START = `window.addEventListener('load', function () {
@@ -54,40 +53,24 @@ const HTML = `<!doctype html>
 // Swagger UI sets inline styles and loads images from data: URLs; everything else is this origin.
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'self'";
 
-let dir: string | undefined;
-function distDir(): string {
-  dir ??= (createRequire(import.meta.url)('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
-  return dir;
-}
-
-const cache = new Map<string, Buffer>();
+const page = staticPageHandler({
+  path: DOCS_PATH,
+  html: HTML,
+  csp: CSP,
+  assets: {
+    'swagger-ui-bundle.js': { file: dist('swagger-ui-bundle.js') },
+    'swagger-ui.css': { file: dist('swagger-ui.css') },
+    'favicon-32x32.png': { file: dist('favicon-32x32.png') },
+    'start.js': { text: START },
+  },
+});
 
 /** Answer GET /, /docs and its assets; false when the request is for another path. */
 export async function sendDocs(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  if (path === '/') {
+  if (path === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
     res.writeHead(302, { location: DOCS_PATH, 'content-length': 0 });
     res.end();
     return true;
   }
-  if (path === DOCS_PATH || path === `${DOCS_PATH}/`) {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(HTML), 'content-security-policy': CSP, 'cache-control': 'no-cache' });
-    res.end(req.method === 'HEAD' ? undefined : HTML);
-    return true;
-  }
-  if (!path.startsWith(ASSETS)) return false;
-  const name = path.slice(ASSETS.length);
-  let body: Buffer;
-  let type: string;
-  if (name === 'start.js') {
-    body = Buffer.from(START);
-    type = 'application/javascript; charset=utf-8';
-  } else if (Object.hasOwn(FILES, name)) {
-    body = cache.get(name) ?? (await readFile(join(distDir(), name)));
-    cache.set(name, body);
-    type = FILES[name];
-  } else return false;
-  res.writeHead(200, { 'content-type': type, 'content-length': body.length, 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' });
-  res.end(req.method === 'HEAD' ? undefined : body);
-  return true;
+  return page(req, res, path);
 }

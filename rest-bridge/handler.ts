@@ -24,6 +24,7 @@ import { checkEndpointLimit } from './endpoint-limits.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import { buildOpenApi } from './openapi.js';
 import { DOCS_PATH, sendDocs } from './docs-page.js';
+import { DATA_ROOM_PATH, sendDataRoom } from './data-room.js';
 import { checkPathParams, checkQueryString, parseCheckedJson } from '../lib/input-policy.js';
 import type { Operation } from './operations.js';
 import { parseQuery } from './query.js';
@@ -132,6 +133,10 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     if (path === '/' || path.startsWith(DOCS_PATH)) {
       labelRoute(req, DOCS_PATH);
       if (await sendDocs(req, res, path)) return;
+    }
+    if (path.startsWith(DATA_ROOM_PATH)) {
+      labelRoute(req, DATA_ROOM_PATH);
+      if (await sendDataRoom(req, res, path)) return;
     }
     let service: Service = serviceForPath(path);
     /** the matched route's body attributes, for the pointers of errors naming them */

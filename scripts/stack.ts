@@ -4,6 +4,7 @@
 import type { Config } from '../lib/config.js';
 import { checkDatabase, databaseUrl, startEmbeddedPostgres, type EmbeddedDatabase } from '../lib/db.js';
 import { createInfra, type Infra } from '../lib/infra.js';
+import { LocalRoutes } from '../lib/local-transport.js';
 import type { Logger } from '../lib/logger.js';
 import { startSubgraph, type RunningSubgraph } from '../lib/subgraph.js';
 import { startGateway, type RunningGateway } from '../gateway/gateway.js';
@@ -27,13 +28,15 @@ export async function startStack(cfg: Config, log: Logger): Promise<RunningStack
   await checkDatabase(dbUrl, cfg);
   const infra = await createInfra(cfg, log);
   const subgraphs: RunningSubgraph[] = [];
+  // the gateway calls the subgraphs of this process without HTTP (lib/local-transport.ts)
+  const local = cfg.inProcessFetch ? new LocalRoutes() : undefined;
   try {
     // Sequential: migrations of different schemas could run in parallel, but start-up is
     // dominated by schema building, which is CPU-bound anyway.
     for (const def of Object.values(SUBGRAPHS)) {
-      subgraphs.push(await startSubgraph(def!, { cfg, log, pubsub: infra.pubsub, dbUrl }));
+      subgraphs.push(await startSubgraph(def!, { cfg, log, pubsub: infra.pubsub, dbUrl, local }));
     }
-    const gateway = await startGateway({ cfg, log, infra });
+    const gateway = await startGateway({ cfg, log, infra, local });
     const rest = await startRestBridge({ cfg, log });
     return {
       cfg,

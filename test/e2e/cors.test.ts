@@ -1,7 +1,7 @@
 // CORS on the gateway and the REST bridge (lib/cors.ts): preflights, and actual responses readable
 // only from allowed origins: API-key requests by the key's, else the app's, allowed_origins; JWT
 // requests by CORS_ORIGINS (the harness sets http://jwt-console.test:5173). The browser test
-// (test/browser) repeats the key case in Chromium.
+// (test/e2e/browser.cors.test.ts) repeats the key case in Chromium.
 import { createTenant, gql, jsonApi, rest, stack, type Tenant } from '../harness/client.js';
 
 const SHOP = 'https://shop.example.com';

@@ -116,6 +116,14 @@ describe('platforms', () => {
     const dup = await rest('POST', '/platforms', { body: jsonApi('platforms', { code, name: 'Again' }), headers });
     expectServiceError(dup, 'platform', 409, 'CODE_ALREADY_EXISTS', { parameter: 'code' });
   });
+  test('concurrent creates of one name (different codes) all succeed, each with its own url_id', async () => {
+    const name = `Race ${uniq('')}`;
+    const headers = adminHeaders();
+    const results = await Promise.all(Array.from({ length: 6 }, () => rest('POST', '/platforms', { body: jsonApi('platforms', { code: uniq('p'), name }), headers })));
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
+    const urlIds = results.map((r) => r.body.data.attributes.url_id as string);
+    expect(new Set(urlIds).size).toBe(6);
+  });
   test('settings that is not a JSON object → 422 naming settings (not 500)', async () => {
     const r = await rest('POST', '/platforms', { body: jsonApi('platforms', { code: uniq('p'), name: 'Bad settings', settings: 5 }), headers: adminHeaders() });
     expectServiceError(r, 'platform', 422, 'VALIDATION_FAILED', { parameter: 'settings' });

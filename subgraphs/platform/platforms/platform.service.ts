@@ -88,14 +88,23 @@ export async function createPlatform(ctx: PlatformContext, input: CreatePlatform
   // the creator operates what it created: its owner record is written in the same flush
   const creator = ctx.tenant.kind === 'user' ? ctx.tenant.userId : undefined;
   if (creator) ctx.em.create(PlatformOperatorEntity, { platform, userId: creator, scopes: [...PLATFORM_SCOPES], role: 'owner' });
-  try {
-    await ctx.em.flush();
-  } catch (e) {
-    // a concurrent create won the race between the check above and this insert
-    const constraint = uniqueConstraintOf(e);
-    if (constraint?.includes('url_id')) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${urlId}" is already in use`, { parameter: 'url_id' });
-    if (constraint !== undefined) throw new DomainError('CODE_ALREADY_EXISTS', `Platform code "${code}" is already in use`, { parameter: 'code' });
-    throw e;
+  // A concurrent create can win the race between the check above and this insert. For a derived
+  // url_id that is no conflict of the caller's: the next free form (code plus a random suffix) is
+  // taken instead, as when the check had seen it; an explicit url_id or a code is the caller's.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await ctx.em.flush();
+      break;
+    } catch (e) {
+      const constraint = uniqueConstraintOf(e);
+      if (constraint?.includes('url_id') && !explicitUrlId && attempt < 3) {
+        platform.urlId = `${slugify(code).slice(0, 57)}-${base62(6).toLowerCase()}`;
+        continue;
+      }
+      if (constraint?.includes('url_id')) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${platform.urlId}" is already in use`, { parameter: 'url_id' });
+      if (constraint !== undefined) throw new DomainError('CODE_ALREADY_EXISTS', `Platform code "${code}" is already in use`, { parameter: 'code' });
+      throw e;
+    }
   }
   return platform;
 }
