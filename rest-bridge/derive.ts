@@ -21,7 +21,6 @@ import {
   parse,
   typeFromAST,
   type DocumentNode,
-  type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLInputField,
   type GraphQLInputObjectType,
@@ -34,12 +33,15 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { FreeFormTree } from './jsonapi.js';
+import { deriveLinks, type RouteLinks } from './resource-links.js';
+import { eachField, operationOf, walkOf, type Walk } from './selection.js';
 import { withJsonShape } from './json-shapes.js';
 import { restName } from './naming.js';
 import type { Operation } from './operations.js';
 import type { AttrField, AttrFields, AttrSpec, ResolvedBody, Route } from './types.js';
 
 export type JsonSchema = Record<string, unknown>;
+export { eachField, operationOf, walkOf, type Walk };
 
 /** How each GraphQL scalar reads on REST. A scalar missing here stops start-up (decide it once, here). */
 const SCALARS: Record<string, AttrSpec> = {
@@ -98,13 +100,6 @@ function field(graphql: string, spec: AttrSpec, required: boolean, description?:
   return { graphql, spec, required, ...(description ? { description } : {}) };
 }
 
-/** The operation of a standalone operation document (operations.ts). */
-export function operationOf(doc: DocumentNode): OperationDefinitionNode {
-  const op = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (!op) throw new Error('no operation in the document');
-  return op;
-}
-
 /** `Mutation.deleteIndexDocuments(documentIds:)`: the root field argument the variable is passed to. */
 function argCoordinate(op: OperationDefinitionNode, variable: string): string {
   const root = op.operation === 'mutation' ? 'Mutation' : op.operation === 'subscription' ? 'Subscription' : 'Query';
@@ -156,37 +151,6 @@ export function resolveBody(route: Route, op: OperationDefinitionNode, schema: G
 
 // ---------------------------------------------------------------------------------------------
 // The operation's result, typed
-
-export interface Walk {
-  schema: GraphQLSchema;
-  fragments: Map<string, FragmentDefinitionNode>;
-}
-
-type FieldVisitor = (key: string, def: GraphQLField<unknown, unknown>, selection: SelectionSetNode | undefined) => void;
-
-/** Every field selected on `parent` (through fragments and inline fragments), with its definition. */
-export function eachField(w: Walk, set: SelectionSetNode, parent: GraphQLNamedType, visit: FieldVisitor): void {
-  for (const s of set.selections) {
-    if (s.kind === Kind.FIELD) {
-      if (s.name.value === '__typename' || !(isObjectType(parent) || isInterfaceType(parent))) continue;
-      const def = parent.getFields()[s.name.value];
-      if (def) visit(s.alias?.value ?? s.name.value, def, s.selectionSet);
-    } else {
-      const frag = s.kind === Kind.FRAGMENT_SPREAD ? w.fragments.get(s.name.value) : s;
-      if (!frag) continue;
-      const on = frag.typeCondition ? w.schema.getType(frag.typeCondition.name.value) : parent;
-      if (on) eachField(w, frag.selectionSet, on, visit);
-    }
-  }
-}
-
-export function walkOf(doc: DocumentNode, schema: GraphQLSchema): { w: Walk; op: OperationDefinitionNode; root: GraphQLObjectType } {
-  const fragments = new Map(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
-  const op = operationOf(doc);
-  const root = op.operation === 'mutation' ? schema.getMutationType() : op.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
-  if (!root) throw new Error(`the schema has no ${op.operation} type`);
-  return { w: { schema, fragments }, op, root };
-}
 
 const isJson = (t: GraphQLType) => SCALARS[getNamedType(t).name]?.kind === 'json';
 
@@ -282,16 +246,19 @@ export interface DerivedRoute {
   freeForm: FreeFormTree;
   /** OpenAPI: the attributes of the resource the route answers */
   attributes: JsonSchema;
+  /** the links and relationships its resources get (resource-links.ts) */
+  links: RouteLinks;
 }
 
 /** Derive every row once (start-up); throws naming the first row whose body does not fit its operation. */
 export function deriveRoutes(routes: readonly Route[], operations: ReadonlyMap<string, Operation>, schema: GraphQLSchema): Map<Route, DerivedRoute> {
   const out = new Map<Route, DerivedRoute>();
+  const links = deriveLinks(routes, operations, schema);
   for (const r of routes) {
     const op = operations.get(r.operation);
     if (!op) throw new Error(`route ${r.method} ${r.path}: operation ${r.operation} not found in rest-bridge/operations/`);
     const doc = parse(op.source);
-    out.set(r, { body: resolveBody(r, operationOf(doc), schema), freeForm: freeFormTree(doc, schema), attributes: attributesSchema(doc, schema) });
+    out.set(r, { body: resolveBody(r, operationOf(doc), schema), freeForm: freeFormTree(doc, schema), attributes: attributesSchema(doc, schema), links: links.get(r)! });
   }
   return out;
 }

@@ -19,6 +19,7 @@ import type { GraphQLSchema } from 'graphql';
 import { loadApiSchema } from './api-schema.js';
 import { deriveRoutes } from './derive.js';
 import { markFreeForm, parseEnvelope, toGraphQLInput } from './jsonapi.js';
+import { linkDocument } from './resource-links.js';
 import { checkEndpointLimit } from './endpoint-limits.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import { buildOpenApi } from './openapi.js';
@@ -115,7 +116,6 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     { kind: 'builtin', method: 'GET', path: '/openapi.json', answer: () => ({ status: 200, body: openapiDoc() }) },
   ];
   const router = compileRouter(entries);
-  const selfOf = selfLinks(deps.routes);
 
   return async (req, res) => {
     const began = performance.now();
@@ -228,9 +228,11 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
         res.end(r.body);
         return;
       }
-      const doc = route.result(outcome.data, input);
+      const doc = linkDocument(route.result(outcome.data, input), shape.links, m.params);
       const status = route.statusOf?.(outcome.data) ?? route.status;
-      const location = status === 201 ? selfOf(route, m.params, doc) : undefined;
+      // a created resource: where to GET it, its links.self
+      const created = status === 201 && !Array.isArray(doc.data) ? (doc.data as { links?: { self?: unknown } }).links?.self : undefined;
+      const location = typeof created === 'string' ? created : undefined;
       sendJson(res, status, doc, { ...outcome.headers, ...limit.headers, ...answerType(req), ...(location ? { location } : {}) });
     } catch (e) {
       if (e instanceof DomainError) return fail([fromDomainError(e)]);
@@ -241,30 +243,6 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     } finally {
       log.debug('request', { method, path, status: res.statusCode, ms: Math.round(performance.now() - began) });
     }
-  };
-}
-
-/**
- * Where a created resource can be read: the GET route one segment below the create route
- * (`POST /v1/products` → `GET /v1/products/:id`), its last parameter being the resource's
- * attribute of that name when it has one (`/accounts/:url_id`), else its id. Routes without such a
- * GET (api_keys, whose key must never travel in a URL) get no Location.
- */
-function selfLinks(routes: readonly Route[]): (route: Route, params: Record<string, string>, doc: { data: unknown }) => string | undefined {
-  const templates = new Map<Route, { path: string; param: string }>();
-  for (const r of routes) {
-    if (r.method === 'GET' || r.list) continue;
-    const below = new RegExp(`^${r.path.replace(/:\w+/g, ':\\w+')}/:(\\w+)$`);
-    const get = routes.find((g) => g.method === 'GET' && g.service === r.service && below.test(g.path));
-    if (get) templates.set(r, { path: get.path, param: below.exec(get.path)![1] });
-  }
-  return (route, params, doc) => {
-    const t = templates.get(route);
-    const data = doc.data as { id?: unknown; attributes?: Record<string, unknown> } | undefined;
-    if (!t || !data || Array.isArray(data) || data.id === undefined) return undefined;
-    const value = typeof data.attributes?.[t.param] === 'string' ? (data.attributes[t.param] as string) : String(data.id);
-    const prefix = route.path.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
-    return `${prefix}/${encodeURIComponent(value)}`;
   };
 }
 

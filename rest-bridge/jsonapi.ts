@@ -113,17 +113,30 @@ export function relationshipAttribute(name: string): string {
 }
 
 /**
- * To-many relationships of a request (`relationships.categories.data: [{ type: "categories", id }]`)
- * as id-list attributes (`category_ids`); an entry of another type → 409 naming it.
+ * Relationships of a request as the id attributes they fill: to-many
+ * (`relationships.categories.data: [{ type: "categories", id }]`) → `category_ids`, an entry of
+ * another type → 409 naming it; to-one (`relationships.product.data: { type, id }` or null) →
+ * `product_id`. A relationship with links only (as answered) fills nothing, so a client sending a
+ * resource back as it was read is served; like attributes, ids the endpoint does not take are ignored.
  */
 function relationshipIds(rel: unknown): Record<string, unknown> {
   if (!isPlainObject(rel)) throw new DomainError('BAD_REQUEST', 'data.relationships must be an object', { parameter: 'data.relationships' });
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(rel)) {
     const parameter = `data.relationships.${name}.data`;
-    const list = isPlainObject(value) ? value.data : undefined;
-    if (!Array.isArray(list)) throw new DomainError('BAD_REQUEST', `${parameter} must be an array of { type, id }`, { parameter });
-    out[relationshipAttribute(name)] = list.map((item, i) => {
+    const data = isPlainObject(value) ? value.data : undefined;
+    if (isPlainObject(value) && data === undefined && (value.links !== undefined || value.meta !== undefined)) continue;
+    if (data === null) {
+      out[`${name}_id`] = null;
+      continue;
+    }
+    if (isPlainObject(data)) {
+      if (typeof data.id !== 'string' || typeof data.type !== 'string') throw new DomainError('BAD_REQUEST', `${parameter} must be { type, id }`, { parameter });
+      out[`${name}_id`] = data.id;
+      continue;
+    }
+    if (!Array.isArray(data)) throw new DomainError('BAD_REQUEST', `${parameter} must be { type, id }, an array of them, or null`, { parameter });
+    out[relationshipAttribute(name)] = data.map((item, i) => {
       if (!isPlainObject(item) || typeof item.id !== 'string') throw new DomainError('BAD_REQUEST', `${parameter}[${i}] must be { type, id }`, { parameter: `${parameter}[${i}]` });
       if (item.type !== name) throw new DomainError('INVALID_RESOURCE_TYPE', `${parameter}[${i}].type must be "${name}"`, { parameter: `${parameter}[${i}].type` });
       return item.id;

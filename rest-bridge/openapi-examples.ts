@@ -17,8 +17,9 @@ import {
   type GraphQLType,
   type SelectionSetNode,
 } from 'graphql';
-import { eachField, leafSchema, walkOf, type JsonSchema, type Walk } from './derive.js';
-import { markFreeForm, type FreeFormTree } from './jsonapi.js';
+import { eachField, leafSchema, walkOf, type DerivedRoute, type JsonSchema, type Walk } from './derive.js';
+import { markFreeForm } from './jsonapi.js';
+import { linkDocument } from './resource-links.js';
 import { restName } from './naming.js';
 import type { Route, RouteInput } from './types.js';
 
@@ -55,7 +56,8 @@ function leafExample(type: string, key: string, parent: string, schema: JsonSche
   if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
   switch (type) {
     case 'ID':
-      return `${parent.toLowerCase()}_01J9Z3K7Q8`;
+      // a foreign key (`productId`) names what it points to
+      return `${(/^(\w+?)Ids?$/.exec(key)?.[1] ?? parent).toLowerCase()}_01J9Z3K7Q8`;
     case 'Int':
       return 1;
     case 'Float':
@@ -100,7 +102,11 @@ function readBack(v: unknown, m: Markers, key = ''): { schema: JsonSchema; examp
   if (leaf) return { schema: leaf.nullable ? withNull(leaf.schema) : leaf.schema, example: leaf.example, required: !leaf.nullable };
   if (typeof v === 'string') {
     // a marker inside a longer string: the route built it from a field
-    const example = v.replace(/\u0001\d+\u0001/g, (x) => String(m.leaves.get(x)?.example ?? ''));
+    // (percent-encoded when it went into a link's path)
+    const example = v.replace(/(?:\u0001|%01)(\d+)(?:\u0001|%01)/g, (_x, n: string) => {
+      const value = String(m.leaves.get(`\u0001${n}\u0001`)?.example ?? '');
+      return _x.startsWith('%') ? encodeURIComponent(value) : value;
+    });
     return { schema: key === 'type' ? { const: v } : { type: 'string' }, example, required: true };
   }
   if (typeof v === 'number') return { schema: { type: Number.isInteger(v) ? 'integer' : 'number' }, example: v, required: true };
@@ -129,16 +135,16 @@ function readBack(v: unknown, m: Markers, key = ''): { schema: JsonSchema; examp
 }
 
 /** The route's success document, schema and example, as the route renders it; undefined when it needs more than samples. */
-export function renderedResponse(route: Route, source: string, schema: GraphQLSchema, freeForm: FreeFormTree): { schema: JsonSchema; example: unknown } | undefined {
+export function renderedResponse(route: Route, source: string, schema: GraphQLSchema, derived: Pick<DerivedRoute, 'freeForm' | 'links'>): { schema: JsonSchema; example: unknown } | undefined {
   if (route.raw) return undefined;
   try {
     const { w, op, root } = walkOf(parse(source), schema);
     const m = new Markers();
     const data = sampleSelection(w, m, op.selectionSet, root.name);
-    markFreeForm(data, freeForm);
+    markFreeForm(data, derived.freeForm);
     const params = Object.fromEntries([...route.path.matchAll(/:([A-Za-z_]\w*)/g)].map((x) => [x[1], `${x[1]}_example`]));
     const input: RouteInput = { params, query: Object.create(null), attributes: {} };
-    const { schema: s, example } = readBack(route.result(data, input), m);
+    const { schema: s, example } = readBack(linkDocument(route.result(data, input), derived.links, params), m);
     return { schema: s, example };
   } catch {
     return undefined;

@@ -82,11 +82,33 @@ function errorResponses(used: ReadonlyMap<Service, ReadonlySet<number>>): Record
   return out;
 }
 
+const IDENTIFIER: Schema = { type: 'object', required: ['type', 'id'], properties: { type: { type: 'string' }, id: { type: 'string' } } };
+
+/** JSON:API relationships (resource-links.ts): `data` with the related type and id, and/or `links.related`. */
+const RELATIONSHIPS: Schema = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    properties: {
+      data: {
+        oneOf: [
+          { type: 'null' },
+          IDENTIFIER,
+          { type: 'array', items: IDENTIFIER },
+        ],
+      },
+      links: { type: 'object', properties: { related: { type: 'string', description: 'where the related resource is read' } } },
+    },
+  },
+};
+
+const RESOURCE_LINKS: Schema = { type: 'object', properties: { self: { type: 'string', description: 'where this resource is read (GET)' } } };
+
 function documentSchema(type: string, list: boolean, attributes: Schema): Schema {
   const res = {
     type: 'object',
     required: ['id', 'type', 'attributes'],
-    properties: { id: { type: 'string' }, type: { const: type }, attributes },
+    properties: { id: { type: 'string' }, type: { const: type }, attributes, relationships: RELATIONSHIPS, links: RESOURCE_LINKS },
   };
   return {
     type: 'object',
@@ -106,7 +128,7 @@ function operationOf(route: Route, derived: DerivedRoute, sources: ExampleSource
   const query = (route.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, schema: { type: q.type }, ...(q.description ? { description: q.description } : {}) }));
   // the document as the route renders it (openapi-examples.ts); the derived attributes in a plain document otherwise
   const op = sources?.operations.get(route.operation);
-  const rendered = op && sources ? renderedResponse(route, op.source, sources.schema, derived.freeForm) : undefined;
+  const rendered = op && sources ? renderedResponse(route, op.source, sources.schema, derived) : undefined;
   const success = rendered?.schema ?? documentSchema(route.responseType, !!route.list, derived.attributes);
   const json = { 'application/json': { schema: success, example: rendered ? rendered.example : exampleOf(success) } };
   const responses: Record<string, Schema> = {

@@ -27,12 +27,7 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
     summary: 'Add or replace documents by primary key (search:write): 202 with the indexing task; at most 10,000 documents per request (max_documents_exceeded)',
     body: { type: 'documents', args: ['documents', 'primaryKey'], required: ['documents'] },
     variables: (r) => ({ indexUid: r.params.index_uid, documents: r.attributes.documents ?? null, primaryKey: r.attributes.primaryKey ?? null }),
-    result: (d) => {
-      const task = taskRes(d.addIndexDocuments, 'indexing_tasks');
-      const details = task.attributes.details as Record<string, unknown>;
-      // The spec's fields of an indexing task at the top level, the full task beside them.
-      return { data: { ...task, attributes: { ...task.attributes, documents_received: details.documents_received, documents_indexed: details.documents_indexed } } };
-    },
+    result: (d) => ({ data: taskRes(d.addIndexDocuments) }),
     status: 202,
     responseType: 'indexing_tasks',
   },
@@ -85,7 +80,7 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
     variables: (r) => ({ indexUid: r.params.index_uid, documentIds: r.attributes.documentIds ?? null }),
     result: (d) => ({ data: taskRes(d.deleteIndexDocuments) }),
     status: 202,
-    responseType: 'tasks',
+    responseType: 'indexing_tasks',
   },
   {
     ...base,
@@ -97,7 +92,7 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
     variables: (r) => ({ indexUid: r.params.index_uid, filter: r.attributes.filter ?? null }),
     result: (d) => ({ data: taskRes(d.deleteIndexDocumentsByFilter) }),
     status: 202,
-    responseType: 'tasks',
+    responseType: 'indexing_tasks',
   },
   {
     ...base,

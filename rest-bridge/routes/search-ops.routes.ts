@@ -2,13 +2,24 @@
 import { DomainError } from '../../lib/errors.js';
 import { resource } from '../jsonapi.js';
 import { getParam, intParam } from '../query.js';
-import type { Route, RouteInput } from '../types.js';
+import type { ResourceObject, Route, RouteInput } from '../types.js';
 
 const base = { service: 'search', auth: 'apiKey' } as const;
 export const MAX_TASK_PAGE = 1000;
 
-/** A task as JSON:API: the settings and filter it was given (JSON in the schema) are kept as written. */
-export const taskRes = (t: Record<string, unknown>, type = 'tasks') => resource(type, t);
+/**
+ * A task as JSON:API, of the one type the spec gives tasks (`indexing_tasks`, the answer to adding
+ * documents) wherever it is answered: created, read, listed or canceled. The spec's fields of an
+ * indexing task (`documents_received`, `documents_indexed`) sit at the top level, beside the full
+ * `details` (null where the task counts no documents). The settings and filter it was given (JSON
+ * in the schema) are kept as written.
+ */
+export function taskRes(t: Record<string, unknown>): ResourceObject {
+  const task = resource('indexing_tasks', t);
+  const details = (task.attributes.details ?? {}) as Record<string, unknown>;
+  task.attributes = { ...task.attributes, documents_received: details.documents_received ?? null, documents_indexed: details.documents_indexed ?? null };
+  return task;
+}
 
 const PERIOD_QUERY = [
   { name: 'period', type: 'string' as const, description: '24h, 7d (default), 30d or 90d' },
@@ -44,7 +55,7 @@ export const SEARCH_OPS_ROUTES: Route[] = [
     variables: (r) => ({ id: taskIdParam(r) }),
     result: (d) => ({ data: taskRes(d.searchTask) }),
     status: 200,
-    responseType: 'tasks',
+    responseType: 'indexing_tasks',
   },
   {
     ...base,
@@ -72,7 +83,7 @@ export const SEARCH_OPS_ROUTES: Route[] = [
     },
     result: (d) => ({ data: d.searchTasks.results.map((t: Record<string, unknown>) => taskRes(t)), meta: { limit: d.searchTasks.limit, next: d.searchTasks.next } }),
     status: 200,
-    responseType: 'tasks',
+    responseType: 'indexing_tasks',
     list: true,
   },
   {
@@ -84,7 +95,7 @@ export const SEARCH_OPS_ROUTES: Route[] = [
     variables: (r) => ({ id: taskIdParam(r) }),
     result: (d) => ({ data: taskRes(d.cancelSearchTask.task), meta: { canceled: d.cancelSearchTask.canceled } }),
     status: 200,
-    responseType: 'tasks',
+    responseType: 'indexing_tasks',
   },
   {
     ...base,

@@ -57,7 +57,7 @@ const INDEX_ROUTES: Route[] = [
     variables: uidVar,
     result: (d) => ({ data: taskRes(d.deleteIndex) }),
     status: 202,
-    responseType: 'tasks',
+    responseType: 'indexing_tasks',
   },
   {
     ...base,
@@ -69,7 +69,7 @@ const INDEX_ROUTES: Route[] = [
     variables: (r) => ({ uid: r.params.index_uid, settings: r.attributes }),
     result: (d) => ({ data: taskRes(d.updateIndexSettings) }),
     status: 202,
-    responseType: 'tasks',
+    responseType: 'indexing_tasks',
   },
   {
     ...base,
@@ -81,7 +81,7 @@ const INDEX_ROUTES: Route[] = [
     variables: (r) => ({ uid: r.params.index_uid, synonyms: r.attributes.synonyms ?? null, oneWaySynonyms: r.attributes.oneWaySynonyms ?? null }),
     result: (d) => ({ data: taskRes(d.updateIndexSynonyms) }),
     status: 202,
-    responseType: 'tasks',
+    responseType: 'indexing_tasks',
   },
   {
     ...base,
@@ -106,7 +106,7 @@ const INDEX_ROUTES: Route[] = [
     variables: (r) => ({ uid: r.params.index_uid, stopWords: r.attributes.stopWords ?? null }),
     result: (d) => ({ data: taskRes(d.updateIndexStopWords) }),
     status: 202,
-    responseType: 'tasks',
+    responseType: 'indexing_tasks',
   },
   {
     ...base,
@@ -118,7 +118,7 @@ const INDEX_ROUTES: Route[] = [
     variables: (r) => ({ uid: r.params.index_uid, rankingRules: r.attributes.rankingRules ?? null }),
     result: (d) => ({ data: taskRes(d.updateIndexRankingRules) }),
     status: 202,
-    responseType: 'tasks',
+    responseType: 'indexing_tasks',
   },
   {
     ...base,

@@ -40,7 +40,13 @@ describe('adding documents', () => {
 
     const one = await rest('GET', `/search/v1/indexes/${uid}/documents/3`, { headers: t.keyHeaders });
     expect(one.status).toBe(200);
-    expect(one.body.data).toEqual({ id: '3', type: 'documents', attributes: BOOKS[2] });
+    expect(one.body.data).toEqual({
+      id: '3',
+      type: 'documents',
+      attributes: BOOKS[2],
+      links: { self: `/search/v1/indexes/${uid}/documents/3` },
+      relationships: { index: { links: { related: `/search/v1/indexes/${uid}` } } },
+    });
     const picked = await rest('GET', `/search/v1/indexes/${uid}/documents/3?fields=title,year`, { headers: t.keyHeaders });
     expect(picked.body.data.attributes).toEqual({ title: 'Neuromancer', year: 1984 });
   });
@@ -124,10 +130,11 @@ describe('listing documents', () => {
     expect(all.body.data.map((d: any) => d.id)).toEqual(['1', '2', '3', '4']);
     expect(all.body.meta).toEqual({ offset: 0, limit: 20, total: 4 });
     const page = await rest('GET', `/search/v1/indexes/${uid}/documents?offset=1&limit=2&fields=title`, { headers: t.keyHeaders });
-    expect(page.body.data).toEqual([
+    expect(page.body.data.map(({ id, type, attributes }: any) => ({ id, type, attributes }))).toEqual([
       { id: '2', type: 'documents', attributes: { title: 'Dune' } },
       { id: '3', type: 'documents', attributes: { title: 'Neuromancer' } },
     ]);
+    expect(page.body.data[0].links).toEqual({ self: `/search/v1/indexes/${uid}/documents/2` });
     expect(page.body.meta).toEqual({ offset: 1, limit: 2, total: 4 });
     const past = await rest('GET', `/search/v1/indexes/${uid}/documents?offset=10`, { headers: t.keyHeaders });
     expect(past.body).toEqual({ data: [], meta: { offset: 10, limit: 20, total: 4 } });
@@ -156,7 +163,7 @@ describe('deleting documents', () => {
     await addDocuments(t, uid, BOOKS);
     const r = await rest('DELETE', `/search/v1/indexes/${uid}/documents`, { body: jsonApi('document_deletions', { document_ids: ['1', 2, 'nope'] }), headers: t.keyHeaders });
     expect(r.status).toBe(202);
-    expect(r.body.data).toMatchObject({ type: 'tasks', attributes: { status: 'enqueued', task_type: 'document_deletion', details: { provided_ids: 3 } } });
+    expect(r.body.data).toMatchObject({ type: 'indexing_tasks', attributes: { status: 'enqueued', task_type: 'document_deletion', details: { provided_ids: 3 } } });
     const task = await settle(t, r);
     expect(task.attributes).toMatchObject({ status: 'succeeded', details: { provided_ids: 3, deleted_documents: 2 } });
     expectServiceError(await rest('GET', `/search/v1/indexes/${uid}/documents/1`, { headers: t.keyHeaders }), 'search', 404, 'document_not_found');

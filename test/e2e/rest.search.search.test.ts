@@ -123,7 +123,8 @@ describe('settings endpoints', () => {
     expect((await settle(t, put)).attributes.status).toBe('succeeded');
     const got = await rest('GET', `/search/v1/indexes/${idx}/settings/synonyms`, { headers: t.keyHeaders });
     expect(got.status).toBe(200);
-    expect(got.body.data).toEqual({ id: idx, type: 'synonyms', attributes: { synonyms: { TV: ['television'] }, one_way_synonyms: { couch: ['sofa'] } } });
+    expect(got.body.data).toMatchObject({ id: idx, type: 'synonyms', relationships: { index: { links: { related: `/search/v1/indexes/${idx}` } } } });
+    expect(got.body.data.attributes).toEqual({ synonyms: { TV: ['television'] }, one_way_synonyms: { couch: ['sofa'] } });
     expect((await search(t, idx, { query: 'tv' })).body.data.attributes.hits.map((h: any) => h.id)).toEqual([1]);
     expect((await search(t, idx, { query: 'couch' })).body.data.attributes.hits.map((h: any) => h.id)).toEqual([2]);
     // one way only: "sofa" does not find couches

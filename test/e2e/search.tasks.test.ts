@@ -37,7 +37,7 @@ describe('GET /search/v1/tasks and /search/v1/tasks/:task_id', () => {
     const one = await rest('GET', `/search/v1/tasks/${failed.id}`, { headers: t.keyHeaders });
     expect(one.body.data).toMatchObject({
       id: failed.id,
-      type: 'tasks',
+      type: 'indexing_tasks',
       attributes: { status: 'failed', task_type: 'document_addition_or_update', index_uid: uid, error: { code: 'invalid_document_id' } },
     });
     for (const k of ['enqueued_at', 'started_at', 'finished_at', 'duration_ms']) expect(one.body.data.attributes[k]).not.toBeNull();
@@ -83,7 +83,7 @@ describe('POST /search/v1/tasks/:task_id/cancel', () => {
 
     const c1 = await rest('POST', `/search/v1/tasks/${queued.body.data.id}/cancel`, { headers: t.keyHeaders });
     expect(c1.status).toBe(200);
-    expect(c1.body).toMatchObject({ data: { id: queued.body.data.id, type: 'tasks', attributes: { status: 'canceled', finished_at: expect.any(String) } }, meta: { canceled: true } });
+    expect(c1.body).toMatchObject({ data: { id: queued.body.data.id, type: 'indexing_tasks', attributes: { status: 'canceled', finished_at: expect.any(String) } }, meta: { canceled: true } });
     expect(c1.body.data.attributes.details.canceled_at).toEqual(expect.any(String));
     const c2 = await rest('POST', `/search/v1/tasks/${queued.body.data.id}/cancel`, { headers: t.keyHeaders });
     expect(c2.body).toMatchObject({ data: { attributes: { status: 'canceled' } }, meta: { canceled: false } });

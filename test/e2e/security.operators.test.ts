@@ -20,7 +20,12 @@ test('the creator is the owner operator, with every platform scope', async () =>
   const r = await rest('GET', `/platforms/${t.platformCode}/operators`, { headers: t.platformHeaders });
   expect(r.status).toBe(200);
   expect(r.body.data).toEqual([
-    { id: expect.stringMatching(/^op_/), type: 'platform_operators', attributes: expect.objectContaining({ user_id: owner, role: 'owner', scopes: ALL, platform_id: expect.stringMatching(/^plat_/) }) },
+    {
+      id: expect.stringMatching(/^op_/),
+      type: 'platform_operators',
+      attributes: expect.objectContaining({ user_id: owner, role: 'owner', scopes: ALL, platform_id: expect.stringMatching(/^plat_/) }),
+      relationships: { platform: { data: { type: 'platforms', id: r.body.data[0].attributes.platform_id }, links: { related: `/platforms/${t.platformCode}` } } },
+    },
   ]);
 });
 

@@ -141,3 +141,19 @@ describe('rest-bridge JSON:API envelope', () => {
     expect(resource('identity', { id: 'idn_1', userUniqueId: 'u1' })).toEqual({ id: 'idn_1', type: 'identity', attributes: { user_unique_id: 'u1' } });
   });
 });
+
+describe('request relationships', () => {
+  const body = (relationships: unknown) => ({ data: { type: 'variants', attributes: { name: 'x' }, relationships } });
+  test('to-many fill <singular>_ids, to-one <name>_id (null clears), links-only ones (as answered) nothing', () => {
+    expect(parseEnvelope(body({ categories: { data: [{ type: 'categories', id: 'c1' }] } }), 'variants')).toEqual({ name: 'x', category_ids: ['c1'] });
+    expect(parseEnvelope(body({ product: { data: { type: 'products', id: 'p1' }, links: { related: '/v1/products/p1' } } }), 'variants')).toEqual({ name: 'x', product_id: 'p1' });
+    expect(parseEnvelope(body({ product: { data: null } }), 'variants')).toEqual({ name: 'x', product_id: null });
+    expect(parseEnvelope(body({ index: { links: { related: '/search/v1/indexes/m' } } }), 'variants')).toEqual({ name: 'x' });
+  });
+  test('malformed relationships name their place', () => {
+    expect(thrown(() => parseEnvelope(body({ product: { data: 'p1' } }), 'variants'))).toMatchObject({ code: 'BAD_REQUEST', opts: { parameter: 'data.relationships.product.data' } });
+    expect(thrown(() => parseEnvelope(body({ product: { data: { id: 'p1' } } }), 'variants'))).toMatchObject({ code: 'BAD_REQUEST', opts: { parameter: 'data.relationships.product.data' } });
+    expect(thrown(() => parseEnvelope(body({ categories: { data: [{ type: 'tags', id: 't' }] } }), 'variants'))).toMatchObject({ code: 'INVALID_RESOURCE_TYPE' });
+    expect(thrown(() => parseEnvelope(body({ product: 'p1' }), 'variants'))).toMatchObject({ code: 'BAD_REQUEST' });
+  });
+});

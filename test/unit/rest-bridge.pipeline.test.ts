@@ -69,7 +69,7 @@ const product = { id: 'prod_1', name: 'Shoe', sku: 'S-1', price: { amount: 1999,
 
 describe('rest-bridge pipeline', () => {
   test('POST /v1/products: body → CreateProduct variables, headers forwarded, 201 JSON:API', async () => {
-    reply = () => ({ body: { data: { createProduct: product } }, headers: { 'x-ratelimit-remaining': '99' } });
+    reply = () => ({ body: { data: { createProduct: { ...product, categoryIds: [{ id: 'cat_1' }] } } }, headers: { 'x-ratelimit-remaining': '99' } });
     const r = await call('POST', '/v1/products', {
       headers: { ...KEY, origin: 'https://shop.example', 'x-forwarded-for': '6.6.6.6', 'x-request-id': 'req-1' },
       body: { data: { type: 'products', attributes: { name: 'Shoe', sku: 'S-1', price: { amount: 1999, currency: 'USD', compare_at: 2999 }, attributes: { shoe_size: 42 }, id: 'x' } } },
@@ -79,7 +79,11 @@ describe('rest-bridge pipeline', () => {
       id: 'prod_1',
       type: 'products',
       attributes: { name: 'Shoe', sku: 'S-1', price: { amount: 1999, currency: 'USD', compare_at: 2999, formatted: '$19.99', compare_at_formatted: '$29.99' }, attributes: { shoe_size: 42 }, created_at: 'now' },
+      // the relation selected as `{ id }` is a relationship, not an attribute (rest-bridge/resource-links.ts)
+      relationships: { categories: { data: [{ type: 'categories', id: 'cat_1' }] } },
+      links: { self: '/v1/products/prod_1' },
     });
+    expect(r.headers.get('location')).toBe('/v1/products/prod_1');
     expect(r.headers.get('x-ratelimit-remaining')).toBe('99');
     expect(r.headers.get('x-request-id')).toBe('req-1');
     const s = seen[0];
@@ -133,6 +137,7 @@ describe('rest-bridge pipeline', () => {
     const r = await call('GET', '/v1/products?page%5Bnumber%5D=2&page[size]=5', { headers: KEY });
     expect(r.status).toBe(200);
     expect(r.body.meta).toEqual({ total: 1, page: 2, per_page: 5 });
+    expect(r.body.data[0].links).toEqual({ self: '/v1/products/prod_1' });
     expect(seen[0].body.variables).toEqual({ page: 2, pageSize: 5, filter: { status: null, category: null, inStock: null, type: null, priceMin: null, priceMax: null, createdAfter: null, search: null, deleted: null }, sort: null, withCategories: false, withImages: false, withVariants: false });
   });
 
