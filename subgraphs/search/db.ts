@@ -5,11 +5,13 @@
 // MikroORM entities' (migrations own the schema); request-path reads go through the ORM with its
 // tenant filter, and only ever reach these rows through an index the filter resolved.
 import pg from 'pg';
+import type { Logger } from '../../lib/logger.js';
+import { createPgPool } from '../../lib/pg-pool.js';
 
 export type Db = pg.Pool | pg.PoolClient;
 
-export function createPool(url: string, max = 6): pg.Pool {
-  return new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+export function createPool(url: string, log: Logger, max = 6): pg.Pool {
+  return createPgPool({ connectionString: url, max, idleTimeoutMillis: 30_000 }, log, 'pg');
 }
 
 /** Run `fn` in one transaction on one connection; rolled back when it throws. */

@@ -43,8 +43,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
   const cfg = loadSearchConfig();
   const log = deps.log.child({ component: 'search-runtime' });
   const dbUrl = deps.orm.config.get('clientUrl') as string;
-  const pool = createPool(dbUrl);
-  pool.on('error', (e) => log.warn('idle pg connection lost', { err: e }));
+  const pool = createPool(dbUrl, log);
   const redis = deps.cfg.redisUrl ? await connectRedis(deps.cfg.redisUrl, log) : undefined;
   const secrets = masterSecretBox(deps.cfg, log);
   const webhooks = new WebhookRuntime({

@@ -3,52 +3,22 @@
 // open connection reset, new ones refused) is the database going away; listening again is it coming
 // back. During the outage requests answer SERVICE_UNAVAILABLE (503, a retry time), never INTERNAL,
 // and readiness says unavailable; afterwards the same process answers again without a restart.
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { spawnScript, stop, waitFor } from '../harness/spawn.js';
 import { randomUUID } from 'node:crypto';
 import { signTenantContext, TENANT_HEADER, type TenantContext } from '../../lib/tenant.js';
 import { keyContext, serverUrl, sleep, withDb } from './search.helpers.js';
 import { stack } from '../harness/client.js';
+import { tcpRelay } from '../harness/tcp-relay.js';
 
 const BASE = Number(process.env.TEST_PORT_BASE ?? 14000) + 46;
 const RELAY_PORT = BASE;
 const CATALOG_PORT = BASE + 1;
 const db = `faults_db_${Date.now()}_${process.pid}`;
 
-/** A relay from RELAY_PORT to the stack's PostgreSQL server, which the test can cut and restore. */
-function relay(target: { host: string; port: number }) {
-  let server: Server | undefined;
-  const open = new Set<Socket>();
-  return {
-    async up() {
-      server = createServer((client) => {
-        const upstream = connect(target.port, target.host);
-        open.add(client).add(upstream);
-        const drop = () => {
-          client.destroy();
-          upstream.destroy();
-          open.delete(client);
-          open.delete(upstream);
-        };
-        client.on('error', drop).on('close', drop);
-        upstream.on('error', drop).on('close', drop);
-        client.pipe(upstream).pipe(client);
-      });
-      await new Promise<void>((r) => server!.listen(RELAY_PORT, '127.0.0.1', () => r()));
-    },
-    async down() {
-      const closed = new Promise<void>((r) => (server ? server.close(() => r()) : r()));
-      for (const s of open) s.resetAndDestroy();
-      open.clear();
-      await closed;
-    },
-  };
-}
-
 let child: ChildProcess | undefined;
 const pgServer = new URL(serverUrl());
-const link = relay({ host: pgServer.hostname, port: Number(pgServer.port || 5432) });
+const link = tcpRelay(RELAY_PORT, { host: pgServer.hostname, port: Number(pgServer.port || 5432) });
 const dbUrl = () => {
   const u = new URL(serverUrl(db));
   u.hostname = '127.0.0.1';

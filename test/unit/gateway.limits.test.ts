@@ -2,7 +2,7 @@
 // field costs 1; a list field multiplies its sub-selection's cost by its page argument
 // (first | limit | pageSize | perPage | last) when given, else by DEFAULT_LIST_SIZE (20).
 import { buildSchema, parse } from 'graphql';
-import { DEFAULT_LIST_SIZE, limitError, measureOperation } from '../../gateway/limits.js';
+import { DEFAULT_LIST_SIZE, MAX_INTROSPECTIONS, limitError, measureOperation } from '../../gateway/limits.js';
 
 const schema = buildSchema(/* GraphQL */ `
   interface Node { id: ID! }
@@ -236,5 +236,17 @@ describe('introspection budget', () => {
     expect(limitError(std, 12, 5000)).toBeUndefined();
     const deep = `{ __schema { types { ${'fields { type { '.repeat(10)}name${' } }'.repeat(10)} } } }`;
     expect(limitError(measureOperation(schema, p(deep), undefined), 12, 5000)?.extensions.code).toBe('QUERY_TOO_DEEP');
+  });
+});
+
+describe('introspection count', () => {
+  test(`at most ${MAX_INTROSPECTIONS} __schema / __type fields per operation, fragments expanded`, () => {
+    const three = measure('{ a: __schema { queryType { name } } b: __type(name: "Product") { name } c: __type(name: "User") { name } }');
+    expect(three.introspections).toBe(3);
+    expect(limitError(three, 12, 5000)).toBeUndefined();
+    const viaFragments = measure('{ ...A ...A } fragment A on Query { ...B ...B } fragment B on Query { __schema { queryType { name } } }');
+    expect(viaFragments.introspections).toBe(4);
+    expect(limitError(viaFragments, 12, 5000)?.extensions.code).toBe('QUERY_TOO_COMPLEX');
+    expect(measure('{ __typename me { id } }').introspections).toBeUndefined();
   });
 });

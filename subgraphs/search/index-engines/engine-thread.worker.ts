@@ -15,8 +15,7 @@ import type { ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.p
 const port = parentPort!;
 const { dbUrl } = workerData as { dbUrl: string };
 const log = createLogger({ component: 'search-engine-thread' });
-const pool = createPool(dbUrl, 2);
-pool.on('error', (e) => log.warn('idle pg connection lost', { err: e }));
+const pool = createPool(dbUrl, log, 2);
 const loader = new EngineLoader(pool, engineFactory, log);
 /** documents of built engines, until the main thread has taken them */
 const held = new Map<number, { docs: Document[]; extIds: string[] }>();
