@@ -138,17 +138,17 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
   }
   const orderParams = search && !q.sort ? [search] : [];
   const from = `${tableOf(ctx.em, ProductEntity)} p where ${where.join(' and ')}`;
-  // One statement whatever the page size: the total (an index scan; a window count would read every
-  // matching row in full) beside the page, a deferred join (the offset walks the narrow index, ids
-  // only; the wide rows are read for the page alone). The total's row comes back alone, its product
-  // columns null, when the page is past the end.
-  const table = tableOf(ctx.em, ProductEntity);
-  const rows = (await ctx.em.execute(
-    `select c.n as __total, p.* from (select count(*)::int as n from ${from}) c left join (select p.* from ${table} p join (select p.id from ${from} order by ${order} limit ? offset ?) k on k.id = p.id) p on true order by ${order}`,
-    [...params, ...params, ...orderParams, pageSize, (page - 1) * pageSize, ...orderParams],
-  )) as Record<string, unknown>[];
-  const total = Number(rows[0]?.__total ?? 0);
-  if (rows.length === 1 && rows[0].id == null) rows.length = 0;
+  // Two statements whatever the page size: the page (an index walk that stops at the limit) and the
+  // total (an index scan; a window count would read every matching row in full).
+  const [rows, count] = await Promise.all([
+    // a deferred join: the offset walks the narrow index (ids only), the wide rows are read for the page alone
+    ctx.em.execute(
+      `select p.* from ${tableOf(ctx.em, ProductEntity)} p join (select p.id from ${from} order by ${order} limit ? offset ?) k on k.id = p.id order by ${order}`,
+      [...params, ...orderParams, pageSize, (page - 1) * pageSize, ...orderParams],
+    ) as Promise<Record<string, unknown>[]>,
+    ctx.em.execute(`select count(*)::int as n from ${from}`, params) as Promise<{ n: number }[]>,
+  ]);
+  const total = count[0].n;
   const items = rows.map(productFromRow);
   return { items, total };
 }
