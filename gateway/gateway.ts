@@ -122,6 +122,8 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   }, 2000);
   flush.unref();
 
+  // set when stop() begins: work that would reach Apollo while it stops is refused with a clear answer
+  let stopping = false;
   const server = createServer((req, res) => {
     const path = pathOf(req);
     if (path === METRICS_PATH) return void sendMetrics(req, res, cfg.metricsToken).catch((e) => log.error('metrics failed', { err: e }));
@@ -136,6 +138,9 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
         .then((sent) => sent || sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'ROUTE_NOT_FOUND', status: 404 } }] }))
         .catch((e) => log.error('graphiql asset failed', { err: e }));
       return;
+    }
+    if (path === '/graphql' && stopping) {
+      return sendJson(res, 503, { errors: [{ message: 'The gateway is shutting down; retry shortly', extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } }] }, { 'retry-after': '1', connection: 'close' });
     }
     if (path === '/graphql') {
       void (async () => {
@@ -187,6 +192,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     {
       schema: () => subSchema!,
       onConnect: async (ctx) => {
+        if (stopping) return false;
         const req = ctx.extra.request;
         // the upgrade request's Origin, never one from connectionParams: key allow-lists apply to sockets too
         const origin = requestOrigin(req);
@@ -217,6 +223,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
         return undefined;
       },
       execute: async (args) => {
+        if (stopping) return { errors: [new GraphQLError('The gateway is shutting down; retry shortly', { extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } })] };
         if (isSubscriptionOperation(args.document, args.operationName)) throw new Error('unreachable');
         const ctx = args.contextValue as GatewayContext;
         const r = await apollo.executeOperation(
@@ -241,6 +248,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     server,
     keys,
     async stop() {
+      stopping = true;
       clearInterval(flush);
       untrackSockets();
       await invalidations.stop();
