@@ -130,7 +130,8 @@ await call('POST', '/platforms', ph, doc('platforms', { code, name: 'Search benc
 const acct = (await call('POST', '/accounts', ph, doc('accounts', { name: 'Bench', code, deployment_model: 'dedicated_cloud' }))).data;
 // The enterprise plan (through a real subscription): the Free plan caps an index at 10,000 documents.
 await call('POST', `/accounts/${acct.attributes.url_id}/subscriptions`, ph, doc('subscriptions', { model_code: 'enterprise', trial: false }));
-const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, doc('apps', { name: 'Bench app' }))).data;
+// the app's shared limit (1,000 a minute by default) would stop the hybrid part after the searches
+const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, doc('apps', { name: 'Bench app', rate_limit_per_minute: 100_000 }))).data;
 const key = (await call('POST', `/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, doc('api_keys', { name: 'bench', key_type: 'secret', rate_limit_per_minute: 100_000 })))
   .data;
 const kh = { 'x-app-id': app.id, 'x-api-key': key.attributes.key_id as string, 'content-type': 'application/json' };
