@@ -80,7 +80,7 @@ describeBrowser('CORS in Chromium', () => {
     expect(outcome.gateway).toEqual({ status: 200, body: { data: { products: { items: [] } } } });
     expect(outcome.rest).toMatchObject({ status: 200, body: { data: [] } });
     expect(seen.errors).toEqual([]);
-  });
+  }, 90_000); // a browser on a loaded CI machine: the page, the editor and the socket take their time
 
   test('the same key from an origin not listed is refused by the browser', async () => {
     const { outcome, seen } = await from(ELSEWHERE);
@@ -90,5 +90,5 @@ describeBrowser('CORS in Chromium', () => {
     // what the browser refused to show: the server's own 403 for that origin
     const direct = await rest('GET', '/v1/products', { headers: { 'x-app-id': t.appId, 'x-api-key': t.publishableKey, origin: ELSEWHERE } });
     expect(direct.status).toBe(403);
-  });
+  }, 90_000); // a browser on a loaded CI machine: the page, the editor and the socket take their time
 });

@@ -125,7 +125,7 @@ describeBrowser('investor data room in Chromium', () => {
     } finally {
       await context.close();
     }
-  });
+  }, 90_000); // a browser on a loaded CI machine: the page, the editor and the socket take their time
 
   test('a token without platform:admin is refused with 403, an expired one with 401, a non-JWT before any request', async () => {
     const { context, page } = await recordingContext(browser);
@@ -144,5 +144,5 @@ describeBrowser('investor data room in Chromium', () => {
     } finally {
       await context.close();
     }
-  });
+  }, 90_000); // a browser on a loaded CI machine: the page, the editor and the socket take their time
 });

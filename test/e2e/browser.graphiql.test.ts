@@ -81,5 +81,5 @@ describeBrowser('GraphiQL in Chromium', () => {
     } finally {
       await context.close();
     }
-  });
+  }, 90_000); // a browser on a loaded CI machine: the page, the editor and the socket take their time
 });
