@@ -1,6 +1,12 @@
 // What every benchmark needs around its measurement: a scratch database on DATABASE_URL's server
-// (created for the run, dropped after), and the stack's port block away from `npm start` and tests.
+// (created for the run, dropped after), the stack's port block away from `npm start` and tests, its
+// environment, and the /proc readings (process tree, CPU) the benches print.
+import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import pg from 'pg';
+
+const ROOT = resolve(import.meta.dirname, '..');
 
 export interface ScratchDatabase {
   /** the scratch database's URL, or undefined without DATABASE_URL (the stack then uses the embedded server) */
@@ -39,4 +45,63 @@ export function stackPorts(base: number): Record<string, string> {
     REST_PORT: String(base + 80),
     EMBEDDED_PG_PORT: String(base + 329),
   };
+}
+
+/**
+ * The environment of a bench's own stack: the scratch database, the port block from `base`, a data
+ * directory under .data/bench-<label>, production-length secrets, quiet logs; `extra` last.
+ */
+export function benchStackEnv(label: string, base: number, databaseUrl: string | undefined, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: databaseUrl ?? '',
+    ...stackPorts(base),
+    DATA_DIR: resolve(ROOT, '.data', `bench-${label}`),
+    JWT_SECRET: 'bench-jwt-secret-of-at-least-32-bytes!',
+    INTERNAL_SECRET: 'bench-internal-secret-of-at-least-32-bytes',
+    MASTER_KEY: process.env.MASTER_KEY ?? '0123456789abcdef'.repeat(4),
+    LOG_LEVEL: 'error',
+    ...extra,
+  };
+}
+
+/** The process tree under `pid` (itself included), from /proc. */
+export function processTree(pid: number): number[] {
+  const out = [pid];
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      const kids = readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim();
+      if (kids) for (const k of kids.split(/\s+/)) out.push(...processTree(Number(k)));
+    }
+  } catch {
+    /* exited */
+  }
+  return out;
+}
+
+/** CPU milliseconds (user + system) spent so far by the process tree under `pid` (`tree` false: by `pid` alone). */
+export function cpuMs(pid: number, tree = true): number {
+  let ticks = 0;
+  for (const p of tree ? processTree(pid) : [pid]) {
+    try {
+      const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      /* exited */
+    }
+  }
+  return ticks * 10; // USER_HZ = 100
+}
+
+/** Poll `url` until it answers 2xx; fails as soon as `child` (the stack) has exited. */
+export async function waitUntilUp(url: string, child: ChildProcess, what = 'the stack'): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${what} exited early (${child.exitCode})`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

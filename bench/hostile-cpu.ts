@@ -8,13 +8,13 @@
 //
 // Env: BENCH_PORT_BASE (22900), REPEAT (8). Uses DATABASE_URL (a scratch database) when set.
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { getIntrospectionQuery } from 'graphql';
 import { signJwt } from '../gateway/auth/jwt.js';
 import { requestJson } from '../lib/http-client.js';
-import { scratchDatabase, stackPorts } from './harness.js';
+import { benchStackEnv, cpuMs, processTree, scratchDatabase, waitUntilUp } from './harness.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const base = Number(process.env.BENCH_PORT_BASE ?? 22900);
@@ -23,37 +23,17 @@ const BOUND_MS = 100;
 const split = !!process.env.REDIS_URL;
 
 const scratch = await scratchDatabase('hostile');
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  DATABASE_URL: scratch.url ?? '',
+const env = benchStackEnv('hostile', base, scratch.url, {
   REDIS_KEY_PREFIX: `hostile_${process.pid}:`,
-  ...stackPorts(base),
-  DATA_DIR: resolve(ROOT, '.data', 'bench-hostile'),
-  JWT_SECRET: 'bench-jwt-secret-of-at-least-32-bytes!',
-  INTERNAL_SECRET: 'bench-internal-secret-of-at-least-32-bytes',
-  MASTER_KEY: process.env.MASTER_KEY ?? '0123456789abcdef'.repeat(4),
-  LOG_LEVEL: 'error',
   START_PROCESSES: split ? 'split' : 'one',
-};
+});
 const rest = `http://127.0.0.1:${base + 80}`;
 const gateway = `http://127.0.0.1:${base}/graphql`;
 
-function tree(pid: number): number[] {
-  const out = [pid];
-  try {
-    for (const t of readdirSync(`/proc/${pid}/task`)) {
-      const kids = readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim();
-      if (kids) for (const k of kids.split(/\s+/)) out.push(...tree(Number(k)));
-    }
-  } catch {
-    /* exited */
-  }
-  return out;
-}
 /** The pid of the stack's process whose command line names `entry` (the stack itself when not split). */
 function pidOf(stackPid: number, entry: string): number {
   if (!split) return stackPid;
-  const p = tree(stackPid).find((q) => {
+  const p = processTree(stackPid).find((q) => {
     try {
       return readFileSync(`/proc/${q}/cmdline`, 'utf8').includes(entry);
     } catch {
@@ -62,11 +42,6 @@ function pidOf(stackPid: number, entry: string): number {
   });
   if (!p) throw new Error(`no process runs ${entry}`);
   return p;
-}
-/** CPU milliseconds (user + system) spent so far by `pid`. */
-function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10; // USER_HZ = 100
 }
 
 const stack = spawn(process.execPath, ['--import', '@swc-node/register/esm-register', resolve(ROOT, 'scripts', 'start-all.ts')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -78,21 +53,10 @@ const stopAll = async () => {
   }
   await scratch.drop();
 };
-async function waitFor(url: string): Promise<void> {
-  for (;;) {
-    if (stack.exitCode !== null) throw new Error(`the stack exited early (${stack.exitCode})`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 try {
-  await waitFor(`${rest}/health/ready`);
-  await waitFor(`http://127.0.0.1:${base}/health/ready`);
+  await waitUntilUp(`${rest}/health/ready`, stack);
+  await waitUntilUp(`http://127.0.0.1:${base}/health/ready`, stack);
   const gwPid = pidOf(stack.pid!, 'gateway/main');
   const bridgePid = pidOf(stack.pid!, 'rest-bridge/main');
 
@@ -155,8 +119,8 @@ try {
     // REST cases go through the bridge and then (when valid) the gateway; GraphQL cases hit the gateway only
     const headers = kh;
     await requestJson(c.method, c.url, headers, c.body, 60_000); // warm-up
-    const g0 = cpuMs(gwPid);
-    const b0 = cpuMs(bridgePid);
+    const g0 = cpuMs(gwPid, false);
+    const b0 = cpuMs(bridgePid, false);
     let status = 0;
     let size = 0;
     let wall = 0;
@@ -167,8 +131,8 @@ try {
       status = r.status;
       size = r.text.length;
     }
-    const g = (cpuMs(gwPid) - g0) / REPEAT;
-    const b = split ? (cpuMs(bridgePid) - b0) / REPEAT : 0;
+    const g = (cpuMs(gwPid, false) - g0) / REPEAT;
+    const b = split ? (cpuMs(bridgePid, false) - b0) / REPEAT : 0;
     for (const [ms] of [[g], [b]] as const) if (ms > worst.ms) worst = { name: c.name, ms };
     console.log(`${c.name.padEnd(48)} ${String(status).padStart(6)} ${`${(size / 1024).toFixed(1)} KB`.padStart(9)} ${`${wall.toFixed(0)} ms`.padStart(9)} ${`${g.toFixed(1)} ms`.padStart(9)} ${split ? `${b.toFixed(1)} ms`.padStart(9) : '        -'}`);
   }

@@ -12,14 +12,14 @@
 // Env: BENCH_SECONDS (600), BENCH_RATE requests/s (20), BENCH_PORT_BASE (22800),
 // BENCH_PROCESSES=one|split (split when REDIS_URL is set). Uses DATABASE_URL (a scratch database) when set.
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
 import { signJwt } from '../gateway/auth/jwt.js';
 import { requestJson } from '../lib/http-client.js';
-import { scratchDatabase, stackPorts } from './harness.js';
+import { benchStackEnv, processTree, scratchDatabase, waitUntilUp } from './harness.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const base = Number(process.env.BENCH_PORT_BASE ?? 22800);
@@ -31,40 +31,19 @@ const MAX_IN_FLIGHT = 400;
 const processes = process.env.BENCH_PROCESSES ?? (process.env.REDIS_URL ? 'split' : 'one');
 
 const scratch = await scratchDatabase('soak');
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  DATABASE_URL: scratch.url ?? '',
+const env = benchStackEnv('soak', base, scratch.url, {
   REDIS_URL: process.env.REDIS_URL ?? '',
   REDIS_KEY_PREFIX: `soak_${process.pid}:`,
-  ...stackPorts(base),
-  DATA_DIR: resolve(ROOT, '.data', 'bench-soak'),
-  JWT_SECRET: 'bench-jwt-secret-of-at-least-32-bytes!',
-  INTERNAL_SECRET: 'bench-internal-secret-of-at-least-32-bytes',
-  MASTER_KEY: process.env.MASTER_KEY ?? '0123456789abcdef'.repeat(4),
-  LOG_LEVEL: 'error',
   START_PROCESSES: processes,
-};
+});
 const rest = `http://127.0.0.1:${base + 80}`;
 const gateway = `http://127.0.0.1:${base}/graphql`;
 
-/** The process tree under `pid` (itself included). */
-function tree(pid: number): number[] {
-  const out = [pid];
-  try {
-    for (const t of readdirSync(`/proc/${pid}/task`)) {
-      const kids = readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim();
-      if (kids) for (const k of kids.split(/\s+/)) out.push(...tree(Number(k)));
-    }
-  } catch {
-    /* exited */
-  }
-  return out;
-}
 
 /** RSS (MiB) of each node process of the stack, named after its entry point. */
 function rssByProcess(pid: number): Map<string, number> {
   const out = new Map<string, number>();
-  for (const p of tree(pid)) {
+  for (const p of processTree(pid)) {
     try {
       const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
       const script = cmd.find((a) => /\.(ts|js)$/.test(a) && !a.includes('node_modules'));
@@ -79,17 +58,6 @@ function rssByProcess(pid: number): Map<string, number> {
   return out;
 }
 
-async function waitFor(url: string): Promise<void> {
-  for (;;) {
-    if (stack.exitCode !== null) throw new Error(`the stack exited early (${stack.exitCode})`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const stack = spawn(process.execPath, ['--import', '@swc-node/register/esm-register', resolve(ROOT, 'scripts', 'start-all.ts')], {
   cwd: ROOT,
@@ -109,8 +77,8 @@ const stopAll = async () => {
 process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
 
 try {
-  await waitFor(`${rest}/health/ready`);
-  await waitFor(`http://127.0.0.1:${base}/health/ready`);
+  await waitUntilUp(`${rest}/health/ready`, stack);
+  await waitUntilUp(`http://127.0.0.1:${base}/health/ready`, stack);
 
   // ---------------------------------------------------------------- a tenant, keys, an index
   const now = Math.floor(Date.now() / 1000);

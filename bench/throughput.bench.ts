@@ -10,7 +10,7 @@
 // (a CPU profile of the stack in one process after start-up, see bench/profile-summary.ts),
 // BENCH_ONLY=<comma list of scenario ids>. Uses DATABASE_URL (a scratch database) when set.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { signJwt } from '../gateway/auth/jwt.js';
@@ -19,7 +19,7 @@ import { hashApiKey } from '../lib/api-key-hash.js';
 import { postJson, requestJson } from '../lib/http-client.js';
 import { signTenantContext, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
 import { loadOperations } from '../rest-bridge/operations.js';
-import { scratchDatabase, stackPorts } from './harness.js';
+import { benchStackEnv, cpuMs, processTree, scratchDatabase, waitUntilUp } from './harness.js';
 import { fmt, summarize, type Stats } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -35,18 +35,10 @@ const profileDir = process.env.BENCH_PROFILE;
 const LOADER = ['--import', '@swc-node/register/esm-register'];
 
 const scratch = await scratchDatabase('throughput');
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  DATABASE_URL: scratch.url ?? '',
-  ...stackPorts(base),
-  DATA_DIR: resolve(ROOT, '.data', 'bench-throughput'),
-  JWT_SECRET: 'bench-jwt-secret-of-at-least-32-bytes!',
-  INTERNAL_SECRET: 'bench-internal-secret-of-at-least-32-bytes',
-  LOG_LEVEL: 'error',
+const env = benchStackEnv('throughput', base, scratch.url, {
   NODE_ENV: build === 'dist' ? 'production' : 'development',
-  MASTER_KEY: process.env.MASTER_KEY ?? '0123456789abcdef'.repeat(4),
   ...(processes ? { START_PROCESSES: processes } : {}),
-};
+});
 const rest = `http://127.0.0.1:${base + 80}`;
 const gatewayUrl = `http://127.0.0.1:${base}/graphql`;
 const stockUrl = `http://127.0.0.1:${base + 90}/graphql`;
@@ -58,48 +50,10 @@ function entry(tsPath: string): string[] {
   return [...LOADER, resolve(ROOT, tsPath)];
 }
 
-async function waitFor(url: string, child: ChildProcess, what: string): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${what} exited early (${child.exitCode})`);
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
-/** The process tree under `pid` (itself included). */
-function tree(pid: number): number[] {
-  const out = [pid];
-  try {
-    for (const t of readdirSync(`/proc/${pid}/task`)) {
-      const kids = readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim();
-      if (kids) for (const k of kids.split(/\s+/)) out.push(...tree(Number(k)));
-    }
-  } catch {
-    /* exited */
-  }
-  return out;
-}
-/** CPU milliseconds (user + system) spent so far by the process tree under `pid`. */
-function cpuMs(pid: number): number {
-  let ticks = 0;
-  for (const p of tree(pid)) {
-    try {
-      const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      /* exited */
-    }
-  }
-  return ticks * 10; // USER_HZ = 100
-}
 function rssMiB(pid: number): number {
   let kb = 0;
-  for (const p of tree(pid)) {
+  for (const p of processTree(pid)) {
     try {
       kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
     } catch {
@@ -126,8 +80,8 @@ const stopAll = async () => {
 process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
 
 try {
-  await waitFor(`${rest}/health/ready`, stack, 'the stack');
-  await waitFor(`http://127.0.0.1:${base}/health/ready`, stack, 'the gateway');
+  await waitUntilUp(`${rest}/health/ready`, stack, 'the stack');
+  await waitUntilUp(`http://127.0.0.1:${base}/health/ready`, stack, 'the gateway');
   const startSeconds = (performance.now() - started) / 1000;
 
   // ---------------------------------------------------------------- a tenant and a few products
@@ -270,7 +224,7 @@ try {
   ratio('same', 'distinct', 'identical / distinct in flight (ours)');
   ratio('same-stock', 'distinct-stock', 'identical / distinct in flight (stock)');
   console.log('# targets: single via gateway ≥ 1000 req/s, federated ≥ 500 req/s, p99 < 50 ms, REST within 10 % of the gateway, direct subgraph ≤ 1 ms CPU');
-  console.log(`# processes: start → ready ${startSeconds.toFixed(1)} s, RSS ${rssMiB(stack.pid!).toFixed(0)} MiB (stack, ${tree(stack.pid!).length} processes); stock gateway RSS ${rssMiB(stock.pid!).toFixed(0)} MiB`);
+  console.log(`# processes: start → ready ${startSeconds.toFixed(1)} s, RSS ${rssMiB(stack.pid!).toFixed(0)} MiB (stack, ${processTree(stack.pid!).length} processes); stock gateway RSS ${rssMiB(stock.pid!).toFixed(0)} MiB`);
 } finally {
   await stopAll();
 }
