@@ -136,8 +136,14 @@ try {
     for (const [ms] of [[g], [b]] as const) if (ms > worst.ms) worst = { name: c.name, ms };
     console.log(`${c.name.padEnd(48)} ${String(status).padStart(6)} ${`${(size / 1024).toFixed(1)} KB`.padStart(9)} ${`${wall.toFixed(0)} ms`.padStart(9)} ${`${g.toFixed(1)} ms`.padStart(9)} ${split ? `${b.toFixed(1)} ms`.padStart(9) : '        -'}`);
   }
-  console.log(`worst: ${worst.name}, ${worst.ms.toFixed(1)} ms of CPU per request (bound ${BOUND_MS} ms): ${worst.ms <= BOUND_MS ? 'within' : 'OVER'}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  if (worst.ms > BOUND_MS) process.exitCode = 1;
+  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  if (!split) {
+    // the bound is per process (the gateway's or the bridge's CPU); one process adds theirs and the subgraphs'
+    console.log(`worst: ${worst.name}, ${worst.ms.toFixed(1)} ms of the whole stack's CPU per request; the ${BOUND_MS} ms bound is per process: set REDIS_URL to run them apart and check it; load ${load}`);
+  } else {
+    console.log(`worst: ${worst.name}, ${worst.ms.toFixed(1)} ms of CPU per request (bound ${BOUND_MS} ms): ${worst.ms <= BOUND_MS ? 'within' : 'OVER'}; load ${load}`);
+    if (worst.ms > BOUND_MS) process.exitCode = 1;
+  }
 } finally {
   await stopAll();
 }
