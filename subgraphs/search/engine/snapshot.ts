@@ -9,20 +9,13 @@ import type { FieldIndex } from './field-index.js';
 import { finish } from './field-index.js';
 import type { GeoIndex } from './geo.js';
 import type { Segment } from './segment.js';
-import type { Document } from './types.js';
+import type { Codec, Document, Encoded } from './types.js';
 import { VectorIndex } from './vector-index.js';
 
 export const SNAPSHOT_FORMAT = 'segmented-engine';
 export const SNAPSHOT_VERSION = 1;
 
-type Typed = Int32Array | Uint32Array | Uint16Array | Float64Array | Float32Array;
-/** A typed array as a snapshot holds it: base64 text (stored snapshots) or the array itself (handed between threads). */
-export type Encoded = string | Typed;
-
-/** How typed arrays are written: BASE64 for stored JSON; `transferCodec()` keeps them as arrays. */
-export interface Codec {
-  put(a: Typed): Encoded;
-}
+export type { Codec, Encoded } from './types.js';
 
 export const BASE64: Codec = {
   put: (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64'),

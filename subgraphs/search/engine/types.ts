@@ -1,7 +1,14 @@
 // The engine's public contract: pure indexing and query code, no GraphQL, no HTTP, no database.
 // The search subgraph stores documents and tasks in PostgreSQL and drives an Engine per index.
 
-import type { Codec } from './snapshot.js';
+/** The typed arrays an engine's state is made of. */
+export type TypedArray = Int32Array | Uint32Array | Uint16Array | Float64Array | Float32Array;
+/** A typed array as a snapshot holds it: base64 text (stored snapshots) or the array itself (handed between threads). */
+export type Encoded = string | TypedArray;
+/** How a snapshot writes typed arrays (snapshot.ts): BASE64 for stored JSON; `transferCodec()` keeps them as arrays. */
+export interface Codec {
+  put(a: TypedArray): Encoded;
+}
 
 export type Document = Record<string, unknown>;
 
