@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { jsonApi, mintToken, stack, uniq } from '../harness/client.js';
-import { ROOT, spawnScript, stop, waitFor } from '../harness/spawn.js';
+import { ROOT, spawnScript, stackPortEnv, stop, waitFor } from '../harness/spawn.js';
 
 const BASE = Number(process.env.TEST_PORT_BASE ?? 14000) + 600;
 const REST = `http://127.0.0.1:${BASE + 5}`;
@@ -29,12 +29,7 @@ beforeAll(async () => {
       REDIS_URL: undefined,
       DATA_DIR,
       EMBEDDED_PG_PORT: String(BASE + 9),
-      GATEWAY_PORT: String(BASE),
-      PLATFORM_PORT: String(BASE + 1),
-      AI_PORT: String(BASE + 2),
-      CATALOG_PORT: String(BASE + 3),
-      SEARCH_PORT: String(BASE + 4),
-      REST_PORT: String(BASE + 5),
+      ...stackPortEnv(BASE),
       LOG_LEVEL: 'warn',
     },
     LOG,

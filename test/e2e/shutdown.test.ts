@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { request } from 'node:http';
-import { ROOT, spawnScript, waitFor } from '../harness/spawn.js';
+import { ROOT, spawnScript, stackPortEnv, waitFor } from '../harness/spawn.js';
 import { scratchDatabase } from '../harness/scratch-db.js';
 
 const BASE = Number(process.env.TEST_PORT_BASE ?? 14000) + 40;
@@ -49,12 +49,7 @@ test('SIGTERM with requests in flight at the bridge and the gateway: each is ans
     {
       DATABASE_URL: db.url(),
       REDIS_URL: '',
-      GATEWAY_PORT: String(BASE),
-      PLATFORM_PORT: String(BASE + 1),
-      AI_PORT: String(BASE + 2),
-      CATALOG_PORT: String(BASE + 3),
-      SEARCH_PORT: String(BASE + 4),
-      REST_PORT: String(BASE + 5),
+      ...stackPortEnv(BASE),
       LOG_LEVEL: 'warn',
       SHUTDOWN_GRACE_MS: '5000',
     },

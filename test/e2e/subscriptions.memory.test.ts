@@ -2,7 +2,7 @@
 // a second stack without REDIS_URL is booted here so both paths are proven in every run.
 import type { ChildProcess } from 'node:child_process';
 import { gql, jsonApi, mintToken, stack, uniq } from '../harness/client.js';
-import { spawnScript, stop, waitFor } from '../harness/spawn.js';
+import { spawnScript, stackPortEnv, stop, waitFor } from '../harness/spawn.js';
 import { subscribe, wsClient } from '../harness/ws.js';
 
 const base = Number(process.env.TEST_PORT_BASE ?? 14000) + 100;
@@ -20,12 +20,7 @@ beforeAll(async () => {
   const env = {
     ...s.env,
     REDIS_URL: '',
-    GATEWAY_PORT: String(base),
-    PLATFORM_PORT: String(base + 1),
-    AI_PORT: String(base + 2),
-    CATALOG_PORT: String(base + 3),
-    SEARCH_PORT: String(base + 4),
-    REST_PORT: String(base + 80),
+    ...stackPortEnv(base, 80),
   };
   child = spawnScript('scripts/start-all.ts', env, 'memory-stack');
   rest = `http://127.0.0.1:${base + 80}`;
