@@ -16,6 +16,11 @@ export interface ExecutorAnswer {
   text: string;
 }
 
+/** An answer that never reached execution: `{ errors: [{ message, extensions: { code, status } }] }`. */
+export function errorAnswer(status: number, code: string, message: string): ExecutorAnswer {
+  return { status, text: JSON.stringify({ errors: [{ message, extensions: { code, status } }] }) };
+}
+
 interface Prepared {
   document?: DocumentNode;
   errors?: readonly GraphQLError[];
@@ -35,6 +40,21 @@ export class GraphQLExecutor {
   ) {}
 
   /**
+   * Run a POST body as its text arrived (over HTTP or in process): over `limit` bytes 413, malformed
+   * JSON 400 INVALID_JSON, else `run`. `body` is the parsed body (for the request's metrics label).
+   */
+  async runText<C>(text: string, makeContext: () => Promise<C>, limit: number): Promise<{ answer: ExecutorAnswer; body?: unknown }> {
+    if (text.length > limit / 4 && Buffer.byteLength(text) > limit) return { answer: errorAnswer(413, 'PAYLOAD_TOO_LARGE', `request body exceeds ${limit} bytes`) };
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return { answer: errorAnswer(400, 'INVALID_JSON', 'Malformed JSON body') };
+    }
+    return { answer: await this.run(body, makeContext), body };
+  }
+
+  /**
    * Run one request body ({ query, variables, operationName }) with the context `makeContext` gives.
    * `queriesOnly`: a GET may not run a mutation (as Apollo Server refuses it).
    */
@@ -52,12 +72,12 @@ export class GraphQLExecutor {
     } catch (e) {
       const err = e instanceof GraphQLError ? e : new GraphQLError('Context creation failed', { originalError: e as Error });
       const http = (err.extensions?.http as { status?: number } | undefined)?.status;
-      return { status: http ?? 500, text: this.stringify({ errors: this.format([err]) }) };
+      return { status: http ?? 500, text: JSON.stringify({ errors: this.format([err]) }) };
     }
     const prep = this.prepare(req.query);
     if (!prep.document) return this.requestError(prep.errors ?? [], prep.code!);
     if (queriesOnly && prep.document.definitions.some((d) => d.kind === 'OperationDefinition' && d.operation !== 'query' && (!operationName || d.name?.value === operationName))) {
-      return { status: 405, text: this.stringify({ errors: this.format([new GraphQLError('Only queries may be sent with GET')], ApolloServerErrorCode.BAD_REQUEST) }) };
+      return { status: 405, text: JSON.stringify({ errors: this.format([new GraphQLError('Only queries may be sent with GET')], ApolloServerErrorCode.BAD_REQUEST) }) };
     }
     const result = await execute({ schema: this.schema, document: prep.document, variableValues: req.variables as Record<string, unknown> | undefined, operationName, contextValue });
     if (!('data' in result) || result.data === undefined) {
@@ -68,7 +88,7 @@ export class GraphQLExecutor {
     }
     const out: { data: unknown; errors?: GraphQLFormattedError[] } = { data: result.data };
     if (result.errors?.length) out.errors = this.format(result.errors);
-    return { status: 200, text: this.stringify(out) };
+    return { status: 200, text: JSON.stringify(out) };
   }
 
   private prepare(query: string): Prepared {
@@ -91,7 +111,7 @@ export class GraphQLExecutor {
   }
 
   private requestError(errors: readonly GraphQLError[], code: string): ExecutorAnswer {
-    return { status: 400, text: this.stringify({ errors: this.format(errors, code) }) };
+    return { status: 400, text: JSON.stringify({ errors: this.format(errors, code) }) };
   }
 
   /** Each error as Apollo Server formats it (its code where it has none), then through the shared formatter. */
@@ -103,9 +123,5 @@ export class GraphQLExecutor {
       const formatted: GraphQLFormattedError = { ...json, extensions: { ...rest, code: typeof given === 'string' ? given : (code ?? ApolloServerErrorCode.INTERNAL_SERVER_ERROR) } };
       return this.formatError(formatted, e);
     });
-  }
-
-  private stringify(value: unknown): string {
-    return JSON.stringify(value);
   }
 }

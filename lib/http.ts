@@ -4,7 +4,7 @@ import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import { ConfigError } from './config.js';
 import { DomainError } from './errors.js';
 import { labelRoute } from './metrics.js';
-import type { GraphQLExecutor } from './graphql-executor.js';
+import type { ExecutorAnswer, GraphQLExecutor } from './graphql-executor.js';
 
 /** What an edge (the gateway) checks of a GraphQL HTTP request before Apollo sees it (lib/input-policy.ts). */
 export interface GraphQLEdgePolicy {
@@ -132,25 +132,22 @@ export async function handleSubgraphGraphQL(
   context: (raw: Buffer | string) => Promise<unknown>,
   bodyLimit = MiB,
 ): Promise<void> {
+  let answer: ExecutorAnswer;
   let body: unknown;
-  let raw: Buffer | string;
   if (req.method === 'POST') {
+    let raw: Buffer;
     try {
       raw = await readBody(req, bodyLimit);
     } catch (e) {
       if (e instanceof BodyTooLargeError) return sendJson(res, 413, { errors: [{ message: e.message, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] });
       throw e;
     }
-    try {
-      body = JSON.parse(raw.toString('utf8'));
-    } catch {
-      return sendJson(res, 400, { errors: [{ message: 'Malformed JSON body', extensions: { code: 'INVALID_JSON', status: 400 } }] });
-    }
+    ({ answer, body } = await executor.runText(raw.toString('utf8'), () => context(raw), bodyLimit));
   } else if (req.method === 'GET') {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    raw = q >= 0 ? url.slice(q) : '';
-    const params = new URLSearchParams(raw);
+    const search = q >= 0 ? url.slice(q) : '';
+    const params = new URLSearchParams(search);
     let variables: unknown;
     try {
       variables = params.has('variables') ? JSON.parse(params.get('variables')!) : undefined;
@@ -158,11 +155,11 @@ export async function handleSubgraphGraphQL(
       return sendJson(res, 400, { errors: [{ message: '`variables` is not JSON', extensions: { code: 'INVALID_JSON', status: 400, parameter: 'variables' } }] });
     }
     body = { query: params.get('query') ?? undefined, operationName: params.get('operationName') ?? undefined, variables };
+    answer = await executor.run(body, () => context(search), true);
   } else {
     return sendJson(res, 405, { errors: [{ message: 'GraphQL is served over POST (or GET for queries)', extensions: { code: 'METHOD_NOT_ALLOWED', status: 405 } }] }, { allow: 'GET, POST' });
   }
   labelRoute(req, graphqlOperationLabel(body, req.url));
-  const answer = await executor.run(body, () => context(raw), req.method === 'GET');
   res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.text) });
   res.end(answer.text);
 }

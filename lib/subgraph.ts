@@ -14,7 +14,7 @@ import type { Config, SubgraphName } from './config.js';
 import { DomainError, toGraphQLError, type ErrorDef } from './errors.js';
 import type { EventTypes } from './events.js';
 import { createErrorFormatter } from './graphql-errors.js';
-import { GraphQLExecutor } from './graphql-executor.js';
+import { errorAnswer, GraphQLExecutor, type ExecutorAnswer } from './graphql-executor.js';
 import { closeServer, graphqlOperationLabel, handleSubgraphGraphQL, listen, MiB, pathOf, sendJson } from './http.js';
 import type { LocalHandler, LocalRoutes } from './local-transport.js';
 import { METRICS_PATH, observeLocalRequest, sendMetrics, trackPool, type PoolStats } from './metrics.js';
@@ -205,21 +205,13 @@ export async function startSubgraph(
   // The in-process twin of POST /graphql: the same body limit, parse, context and executor.
   const serveLocal: LocalHandler = async (headers, text) => {
     const started = performance.now();
-    let answer: { status: number; text: string };
+    let answer: ExecutorAnswer;
     let body: unknown;
-    if (text.length > MiB / 4 && Buffer.byteLength(text) > MiB) {
-      answer = { status: 413, text: JSON.stringify({ errors: [{ message: `request body exceeds ${MiB} bytes`, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] }) };
-    } else {
-      try {
-        body = JSON.parse(text);
-        answer = await executor.run(body, () => context(headers, text));
-      } catch (e) {
-        if (e instanceof SyntaxError) answer = { status: 400, text: JSON.stringify({ errors: [{ message: 'Malformed JSON body', extensions: { code: 'INVALID_JSON', status: 400 } }] }) };
-        else {
-          log.error('request failed', { err: e });
-          answer = { status: 500, text: JSON.stringify({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] }) };
-        }
-      }
+    try {
+      ({ answer, body } = await executor.runText(text, () => context(headers, text), MiB));
+    } catch (e) {
+      log.error('request failed', { err: e });
+      answer = errorAnswer(500, 'INTERNAL', 'Internal server error');
     }
     observeLocalRequest(def.name, graphqlOperationLabel(body, undefined), answer.status, performance.now() - started);
     return answer;
