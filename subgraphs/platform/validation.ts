@@ -3,6 +3,7 @@
 import { isIP } from 'node:net';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { DomainError } from '../../lib/errors.js';
+import { base62 } from '../../lib/ids.js';
 
 export function fail(parameter: string, message: string): never {
   throw new DomainError('VALIDATION_FAILED', message, { parameter });
@@ -129,4 +130,25 @@ export function ipList(values: string[] | undefined | null, parameter = 'allowed
 export function uniqueConstraintOf(e: unknown): string | undefined {
   if (e instanceof UniqueConstraintViolationException) return String((e as { constraint?: string }).constraint ?? '');
   return undefined;
+}
+
+/** A url_id made unique by a random suffix: `<base>-<6 characters>` (at most 64 characters). */
+export function suffixedUrlId(base: string): string {
+  return `${base.slice(0, 57)}-${base62(6).toLowerCase()}`;
+}
+
+/**
+ * Insert with a url_id. A derived url_id (the caller gave none) that a concurrent insert took
+ * between the caller's check and `insert` is no conflict of the caller's: the insert is tried again
+ * with a suffixed form of `base` (up to 3 times). An explicit url_id, or any other failure, is thrown.
+ */
+export async function insertWithUrlId<T>(urlId: string, derivedFrom: string | undefined, insert: (urlId: string) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await insert(urlId);
+    } catch (e) {
+      if (derivedFrom === undefined || attempt >= 3 || !uniqueConstraintOf(e)?.includes('url_id')) throw e;
+      urlId = suffixedUrlId(derivedFrom);
+    }
+  }
 }

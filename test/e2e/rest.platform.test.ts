@@ -184,6 +184,13 @@ describe('accounts', () => {
     expect((list.body.data as any[]).map((a) => a.attributes.name)).toEqual(['First']);
   });
 
+  test('concurrent creates of one name (different codes) all succeed, each with its own url_id', async () => {
+    const { headers } = await newPlatform();
+    const name = `Race ${uniq('')}`;
+    const results = await Promise.all(Array.from({ length: 6 }, () => rest('POST', '/accounts', { body: jsonApi('accounts', { name, code: uniq('a') }), headers })));
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
+    expect(new Set(results.map((r) => r.body.data.attributes.url_id)).size).toBe(6);
+  });
   test('invalid deployment_model → 422 naming the parameter', async () => {
     const { headers } = await newPlatform();
     const r = await rest('POST', '/accounts', { body: jsonApi('accounts', { name: 'Bad', code: uniq('a'), deployment_model: 'on_the_moon' }), headers });

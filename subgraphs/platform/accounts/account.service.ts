@@ -2,7 +2,6 @@
 // to that platform, so an account of another platform is simply not found (404).
 import { systemClock } from '../../../lib/clock.js';
 import { DomainError } from '../../../lib/errors.js';
-import { base62 } from '../../../lib/ids.js';
 import type { PlatformContext } from '../context.js';
 import { publishKeysInvalidated } from '../events.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
@@ -10,7 +9,7 @@ import { ApiKeyEntity } from '../api-keys/api-key.entity.js';
 import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { inBillingTx } from '../subscriptions/billing.tx.js';
 import { endLiveSubscription } from '../subscriptions/subscription.closure.js';
-import { checkUrlId, fail, oneOf, optionalDomain, optionalText, requiredText, slugify, uniqueConstraintOf } from '../validation.js';
+import { checkUrlId, fail, insertWithUrlId, oneOf, optionalDomain, optionalText, requiredText, slugify, suffixedUrlId, uniqueConstraintOf } from '../validation.js';
 import { ACCOUNT_STATUSES, AccountEntity } from './account.entity.js';
 import type { CreateAccountInput, UpdateAccountInput } from './account.inputs.js';
 import { findGlobalAccounts } from './account.repository.js';
@@ -107,16 +106,19 @@ export async function createAccount(ctx: PlatformContext, input: CreateAccountIn
     throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${explicitUrlId}" is already in use`, { parameter: 'url_id' });
   }
   const base = candidates[0] ?? 'account';
-  const urlId = candidates.find((c) => !used.has(c)) ?? `${base.slice(0, 57)}-${base62(6).toLowerCase()}`;
+  const urlId = candidates.find((c) => !used.has(c)) ?? suffixedUrlId(base);
 
   let account: AccountEntity;
   try {
-    account = await withAccountEvents(ctx, async (tx) => {
-      const a = tx.em.create(AccountEntity, { ...fields, urlId, platform: tx.em.getReference(PlatformEntity, platformId) });
-      await tx.em.flush(); // a duplicate code or url_id fails here, before anything else is written
-      await recordAccountEvent(tx, { account: a, event: 'account.created', data: accountEventData(a) });
-      return a;
-    });
+    // a derived url_id taken meanwhile by a concurrent create is replaced (insertWithUrlId)
+    account = await insertWithUrlId(urlId, explicitUrlId ? undefined : base, (u) =>
+      withAccountEvents(ctx, async (tx) => {
+        const a = tx.em.create(AccountEntity, { ...fields, urlId: u, platform: tx.em.getReference(PlatformEntity, platformId) });
+        await tx.em.flush(); // a duplicate code or url_id fails here, before anything else is written
+        await recordAccountEvent(tx, { account: a, event: 'account.created', data: accountEventData(a) });
+        return a;
+      }),
+    );
   } catch (e) {
     rethrowUnique(e, code, urlId);
   }

@@ -1,8 +1,7 @@
 // Platforms: the root of the tenancy tree, managed by platform:admin callers only (resolver).
 import { DomainError } from '../../../lib/errors.js';
-import { base62 } from '../../../lib/ids.js';
 import type { PlatformContext } from '../context.js';
-import { checkUrlId, oneOf, optionalEmail, optionalHttpUrl, optionalText, requiredText, slugify, uniqueConstraintOf, fail } from '../validation.js';
+import { checkUrlId, insertWithUrlId, oneOf, optionalEmail, optionalHttpUrl, optionalText, requiredText, slugify, suffixedUrlId, uniqueConstraintOf, fail } from '../validation.js';
 import { PLATFORM_STATUSES, PlatformEntity } from './platform.entity.js';
 import type { CreatePlatformInput, UpdatePlatformInput } from './platform.inputs.js';
 import { countLiveAccounts } from '../accounts/account.repository.js';
@@ -82,29 +81,24 @@ export async function createPlatform(ctx: PlatformContext, input: CreatePlatform
   if (explicitUrlId && used.has(explicitUrlId)) {
     throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${explicitUrlId}" is already in use`, { parameter: 'url_id' });
   }
-  const urlId = candidates.find((c) => !used.has(c)) ?? `${slugify(code).slice(0, 57)}-${base62(6).toLowerCase()}`;
+  const urlId = candidates.find((c) => !used.has(c)) ?? suffixedUrlId(slugify(code));
 
   const platform = ctx.em.create(PlatformEntity, { ...fields, urlId });
   // the creator operates what it created: its owner record is written in the same flush
   const creator = ctx.tenant.kind === 'user' ? ctx.tenant.userId : undefined;
   if (creator) ctx.em.create(PlatformOperatorEntity, { platform, userId: creator, scopes: [...PLATFORM_SCOPES], role: 'owner' });
-  // A concurrent create can win the race between the check above and this insert. For a derived
-  // url_id that is no conflict of the caller's: the next free form (code plus a random suffix) is
-  // taken instead, as when the check had seen it; an explicit url_id or a code is the caller's.
-  for (let attempt = 0; ; attempt++) {
-    try {
+  try {
+    // a derived url_id taken meanwhile by a concurrent create is replaced (insertWithUrlId)
+    await insertWithUrlId(urlId, explicitUrlId ? undefined : slugify(code), async (u) => {
+      platform.urlId = u;
       await ctx.em.flush();
-      break;
-    } catch (e) {
-      const constraint = uniqueConstraintOf(e);
-      if (constraint?.includes('url_id') && !explicitUrlId && attempt < 3) {
-        platform.urlId = `${slugify(code).slice(0, 57)}-${base62(6).toLowerCase()}`;
-        continue;
-      }
-      if (constraint?.includes('url_id')) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${platform.urlId}" is already in use`, { parameter: 'url_id' });
-      if (constraint !== undefined) throw new DomainError('CODE_ALREADY_EXISTS', `Platform code "${code}" is already in use`, { parameter: 'code' });
-      throw e;
-    }
+    });
+  } catch (e) {
+    // a concurrent create won the race for the code, or for the caller's own url_id
+    const constraint = uniqueConstraintOf(e);
+    if (constraint?.includes('url_id')) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${platform.urlId}" is already in use`, { parameter: 'url_id' });
+    if (constraint !== undefined) throw new DomainError('CODE_ALREADY_EXISTS', `Platform code "${code}" is already in use`, { parameter: 'code' });
+    throw e;
   }
   return platform;
 }
