@@ -1,6 +1,7 @@
 // Custom classifiers (ai.md, Classifiers): created with labels, trained on examples by a job of the
 // kernel queue (classifier.job.ts; the call answers a queued training at once), classified with the
 // current model (per-label probabilities). Retraining replaces the model in one UPDATE.
+import { allInOrder } from '../../../lib/in-order.js';
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { enqueueJob } from '../../../lib/jobs/index.js';
@@ -81,13 +82,12 @@ export async function getTraining(ctx: AiContext, id: string): Promise<Classifie
 }
 
 export async function classify(ctx: AiContext, id: string, text: string): Promise<ClassificationResult> {
-  // the admission and the classifier's row read in parallel (one round trip of latency); errors keep
-  // their order: admission, then empty text, then an unknown classifier
-  const [admitted, found] = await Promise.allSettled([admitTextCall(ctx, [text], 'text', AI_READ), find(ctx, id)]);
-  if (admitted.status === 'rejected') throw admitted.reason;
-  if (!text.trim()) throw new DomainError('VALIDATION_FAILED', 'text must not be empty', { parameter: 'text' });
-  if (found.status === 'rejected') throw found.reason;
-  const clf = found.value;
+  // the admission and the classifier's row read at once; errors keep their order: admission, then
+  // empty text, then an unknown classifier
+  const admitted = admitTextCall(ctx, [text], 'text', AI_READ).then(() => {
+    if (!text.trim()) throw new DomainError('VALIDATION_FAILED', 'text must not be empty', { parameter: 'text' });
+  });
+  const [, clf] = await allInOrder<[void, ClassifierEntity]>([admitted, find(ctx, id)]);
   if (clf.modelVersion === 0) throw new DomainError('classifier_not_trained', `Classifier ${id} has no trained model yet (status ${clf.status}); train it with POST /ai/v1/classifiers/${id}/train`, { parameter: 'classifier_id' });
   const cache = ctx.runtime.classifierModels;
   let loaded = cache.get(clf.id, clf.modelVersion);

@@ -1,6 +1,7 @@
 // Prompts (ai.md, Prompts): the library templates (prompt.library.ts) and the app's custom prompts,
 // rendering with the placeholder grammar (prompt.template.ts) and execution against the configured
 // language model (llm.client.ts). Renders and executions are stored per app partition.
+import { allInOrder } from '../../../lib/in-order.js';
 import { DomainError } from '../../../lib/errors.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import type { AiContext } from '../context.js';
@@ -93,16 +94,10 @@ async function findPrompt(ctx: AiContext, uniqueId: string): Promise<{ uniqueId:
   return row;
 }
 
-/**
- * The caller admitted (identity, plan limits) and the prompt read at once: two independent reads in
- * parallel, one round trip of latency. The admission's refusal wins over a missing prompt, as when
- * they ran one after the other.
- */
+/** The caller admitted (identity, plan limits) and the prompt read at once; the admission's refusal wins. */
 async function admitAndFind(ctx: AiContext, uniqueId: string) {
-  const [admitted, found] = await Promise.allSettled([admitTextCall(ctx, [], 'placeholders', AI_READ), findPrompt(ctx, uniqueId)]);
-  if (admitted.status === 'rejected') throw admitted.reason;
-  if (found.status === 'rejected') throw found.reason;
-  return { identity: admitted.value, prompt: found.value };
+  const [identity, prompt] = await allInOrder([admitTextCall(ctx, [], 'placeholders', AI_READ), findPrompt(ctx, uniqueId)] as const);
+  return { identity, prompt };
 }
 
 async function renderText(ctx: AiContext, prompt: { uniqueId: string; content: string }, input: RenderPromptInput) {
