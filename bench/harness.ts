@@ -26,6 +26,8 @@ export async function scratchDatabase(label: string, serverUrl = process.env.DAT
     name,
     url: serverUrl.replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`),
     async drop() {
+      // BENCH_KEEP_DB=1 keeps it for a look afterwards (EXPLAIN of what the bench ran)
+      if (process.env.BENCH_KEEP_DB === '1') return void console.log(`# kept database ${name}`);
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);

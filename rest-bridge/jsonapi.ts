@@ -43,13 +43,21 @@ export function markFreeForm(value: unknown, tree: FreeFormTree): void {
  * except inside values marked free-form (markFreeForm). `__typename` never leaks.
  */
 export function toSnakeKeys(value: unknown): unknown {
-  if (typeof value === 'object' && value !== null && FREE_FORM.has(value)) return value;
-  if (Array.isArray(value)) return value.map((v) => toSnakeKeys(v));
-  if (!isPlainObject(value)) return value;
+  if (typeof value !== 'object' || value === null || FREE_FORM.has(value)) return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = toSnakeKeys(value[i]);
+    return out;
+  }
+  return snakeObject(value as Record<string, unknown>);
+}
+
+/** One object's keys converted (every response renders thousands: one pass, no intermediate copies). */
+function snakeObject(value: Record<string, unknown>, omit?: ReadonlySet<string>, omitId = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (k === '__typename') continue;
-    out[restName(k)] = toSnakeKeys(v);
+  for (const k of Object.keys(value)) {
+    if (k === '__typename' || (omitId && k === 'id') || omit?.has(k)) continue;
+    out[restName(k)] = toSnakeKeys(value[k]);
   }
   return out;
 }
@@ -164,8 +172,9 @@ function inDataFields(data: Record<string, unknown>, expectedType: string): Reco
  * attributes (free-form values keep their keys, see markFreeForm). `uniqueId` also repeats the id
  * as the `unique_id` attribute (platform resources list it among their fields).
  */
-export function resource(type: string, node: Record<string, unknown>, opts: { uniqueId?: boolean } = {}): ResourceObject {
-  const { id, ...rest } = node;
-  const attributes = toSnakeKeys(rest) as Record<string, unknown>;
+/** `omit`: keys of `node` rendered elsewhere (a product's nested relations), not as attributes */
+export function resource(type: string, node: Record<string, unknown>, opts: { uniqueId?: boolean; omit?: ReadonlySet<string> } = {}): ResourceObject {
+  const id = node.id;
+  const attributes = snakeObject(node, opts.omit, true);
   return { id: String(id), type, attributes: opts.uniqueId ? { unique_id: id, ...attributes } : attributes };
 }

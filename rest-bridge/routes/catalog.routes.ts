@@ -13,9 +13,12 @@ const GET_INCLUDES = [...LIST_INCLUDES, 'related'] as const;
 
 const base = { service: 'products', auth: 'apiKey' } as const;
 
+/** the relations a product node may carry, rendered as nested resources rather than attributes */
+const PRODUCT_RELATIONS: ReadonlySet<string> = new Set(['variants', 'categories', 'related', 'images']);
+
 export function productRes(node: Record<string, any>, includes: ReadonlySet<string> = new Set()): ResourceObject {
-  const { variants, categories, related, images, ...rest } = node;
-  const r = resource('products', rest);
+  const { variants, categories, related, images } = node;
+  const r = resource('products', node, { omit: PRODUCT_RELATIONS });
   // The spec names a product field `attributes`; JSON:API clients that flatten resources (kitsu)
   // read a nested `attributes` key as the resource's own and fail on null: unset, it is left out.
   if (r.attributes.attributes === null) delete r.attributes.attributes;

@@ -7,6 +7,7 @@ import { Migration20261124100647_webhook_jobs } from './Migration20261124100647_
 import { Migration20261124120000_inventory } from './Migration20261124120000_inventory.js';
 import { Migration20261124120430_product_images } from './Migration20261124120430_product_images.js';
 import { Migration20261124160000_product_image_embeddings } from './Migration20261124160000_product_image_embeddings.js';
+import { Migration20261124230000_product_counts } from './Migration20261124230000_product_counts.js';
 
 export const migrations = [
   { name: 'Migration20261122085603_init', class: Migration20261122085603_init },
@@ -17,4 +18,5 @@ export const migrations = [
   { name: 'Migration20261124120000_inventory', class: Migration20261124120000_inventory },
   { name: 'Migration20261124120430_product_images', class: Migration20261124120430_product_images },
   { name: 'Migration20261124160000_product_image_embeddings', class: Migration20261124160000_product_image_embeddings },
+  { name: 'Migration20261124230000_product_counts', class: Migration20261124230000_product_counts },
 ];

@@ -87,6 +87,11 @@ export function productFromRow(r: Record<string, unknown>): ProductData {
   } as ProductData;
 }
 
+/** catalog.product_counts beside the products table (same schema) */
+function countsTable(ctx: CatalogContext): string {
+  return tableOf(ctx.em, ProductEntity).replace(/"products"$/, '"product_counts"');
+}
+
 export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{ items: ProductData[]; total: number }> {
   const { page, pageSize } = checkPage(q.page, q.pageSize);
   const f = q.filter ?? {};
@@ -138,15 +143,21 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
   }
   const orderParams = search && !q.sort ? [search] : [];
   const from = `${tableOf(ctx.em, ProductEntity)} p where ${where.join(' and ')}`;
+  // no condition beyond the partition and live/deleted: the total is the count the database keeps
+  // (catalog.product_counts, maintained by triggers), not a count of every product of the app
+  const unfiltered = where.length === 3;
+  const countSql = unfiltered
+    ? `select coalesce((select ${f.deleted ? 'deleted' : 'live'} from ${countsTable(ctx)} where app_id = ? and environment = ?), 0)::int as n`
+    : `select count(*)::int as n from ${from}`;
   // Two statements whatever the page size: the page (an index walk that stops at the limit) and the
-  // total (an index scan; a window count would read every matching row in full).
+  // total (the kept count, or an index scan; a window count would read every matching row in full).
   const [rows, count] = await Promise.all([
     // a deferred join: the offset walks the narrow index (ids only), the wide rows are read for the page alone
     ctx.em.execute(
       `select p.* from ${tableOf(ctx.em, ProductEntity)} p join (select p.id from ${from} order by ${order} limit ? offset ?) k on k.id = p.id order by ${order}`,
       [...params, ...orderParams, pageSize, (page - 1) * pageSize, ...orderParams],
     ) as Promise<Record<string, unknown>[]>,
-    ctx.em.execute(`select count(*)::int as n from ${from}`, params) as Promise<{ n: number }[]>,
+    ctx.em.execute(countSql, params) as Promise<{ n: number }[]>,
   ]);
   const total = count[0].n;
   const items = rows.map(productFromRow);
