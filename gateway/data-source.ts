@@ -12,11 +12,14 @@ import type { LocalRoutes } from '../lib/local-transport.js';
 import { observeSubgraphFetch } from '../lib/metrics.js';
 import type { Tracing } from '../lib/telemetry.js';
 import { encodeTenantContext, signEncodedTenant, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
+import type { Prefetched } from './single-fetch.js';
 
 export interface GatewayContext {
   tenant: TenantContext;
   /** the encoded tenant context, computed once per request and signed per subgraph fetch */
   encodedTenant?: string;
+  /** a fetch the single-fetch pass-through already made, answered without fetching again (gateway/single-fetch.ts) */
+  prefetched?: Prefetched;
 }
 
 type GraphQLResponse = Awaited<ReturnType<RemoteGraphQLDataSource['process']>>;
@@ -90,6 +93,12 @@ export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
 
   override async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GraphQLResponse> {
     const { request, context } = options;
+    const prefetched = (context as Partial<GatewayContext>).prefetched;
+    if (prefetched && prefetched.query === request.query) {
+      (context as Partial<GatewayContext>).prefetched = undefined;
+      if (!prefetched.outcome.ok) throw prefetched.outcome.error;
+      return prefetched.outcome.response;
+    }
     const headers = new Headers(request.http?.headers as unknown as Headers | undefined);
     headers.set('content-type', 'application/json');
     request.http = { method: 'POST', url: this.url, headers: headers as any };

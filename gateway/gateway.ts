@@ -12,7 +12,7 @@ import type { Config, SubgraphName } from '../lib/config.js';
 import { statusOf } from '../lib/errors.js';
 import './service-error-codes.js';
 import { createErrorFormatter } from '../lib/graphql-errors.js';
-import { closeServer, handleGraphQL, listen, pathOf, sendJson } from '../lib/http.js';
+import { answerGraphQL, BodyTooLargeError, closeServer, graphqlOperationLabel, jsonAnswer, listen, MiB, pathOf, readBody, sendAnswer, sendJson, type GraphQLAnswer, type GraphQLCall } from '../lib/http.js';
 import type { Infra } from '../lib/infra.js';
 import type { Logger } from '../lib/logger.js';
 import { VERSION } from '../lib/version.js';
@@ -24,7 +24,8 @@ import { listenForKeyInvalidations } from './auth/key-invalidation.js';
 import { OperatorVerifier } from './auth/operators.js';
 import { LiveConnections } from './subscriptions/live-connections.js';
 import { InFlight, SignedDataSource, type GatewayContext } from './data-source.js';
-import type { LocalRoutes } from '../lib/local-transport.js';
+import { SingleFetch } from './single-fetch.js';
+import type { LocalHandler, LocalRoutes } from '../lib/local-transport.js';
 import { DEFAULT_MAX_ALIASES, limitError, measureOperation } from './limits.js';
 import { checkGraphQLSearch, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_TOKENS, parseGraphQLBody, requestPolicyPlugin, subscribeRequestErrors } from './request-policy.js';
 import { envInt } from '../lib/config.js';
@@ -34,8 +35,8 @@ import { PlatformClient } from './platform-client.js';
 import { buildSubscriptionSchema, isSubscriptionOperation } from './subscriptions/schema.js';
 import { fullSchemaIntrospection, fullSdl } from './subscriptions/introspection.js';
 import { GRAPHIQL_STATIC, sendGraphiQL, sendGraphiQLAsset, wantsGraphiQL } from './graphiql.js';
-import { answerPreflight, originAllowedWithoutKey, requestOrigin, responseOriginAllowed, setCorsHeaders } from '../lib/cors.js';
-import { METRICS_PATH, sendMetrics, trackWebSockets } from '../lib/metrics.js';
+import { answerPreflight, corsHeaders, originAllowedWithoutKey, requestOrigin, responseOriginAllowed, setCorsHeaders } from '../lib/cors.js';
+import { METRICS_PATH, observeLocalRequest, sendMetrics, trackWebSockets } from '../lib/metrics.js';
 import { instrument, startTracing } from '../lib/telemetry.js';
 import { requestIdPlugin } from './request-id.js';
 
@@ -71,10 +72,18 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   let subSchema: GraphQLSchema | undefined;
   const inFlight = cfg.gatewayShareInFlight ? new InFlight() : undefined;
   const tracing = await startTracing(cfg, 'gateway', log);
+  const dataSources = new Map<string, SignedDataSource>();
+  const singleFetch = cfg.gatewaySingleFetch ? new SingleFetch(supergraphSdl, dataSources) : undefined;
   const gateway = new ApolloGateway({
     supergraphSdl,
-    buildService: ({ name }) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, name, inFlight, tracing, opts.local),
+    buildService: ({ name }) => {
+      const source = new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, name, inFlight, tracing, opts.local);
+      dataSources.set(name, source);
+      return source;
+    },
+    ...(singleFetch ? { experimental_didResolveQueryPlan: singleFetch.didResolveQueryPlan } : {}),
   });
+  if (singleFetch) gateway.executor = singleFetch.wrap(gateway.executor);
 
   // The input policy (gateway/request-policy.ts, lib/input-policy.ts; docs/operations.md).
   const maxTokens = envInt(process.env, 'MAX_QUERY_TOKENS', DEFAULT_MAX_TOKENS);
@@ -124,6 +133,30 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
 
   // set when stop() begins: work that would reach Apollo while it stops is refused with a clear answer
   let stopping = false;
+  /** POST/GET /graphql, over HTTP or in process (the REST bridge's calls): authentication, CORS, limits, Apollo. */
+  const answer = async (call: GraphQLCall, remoteAddress: string | undefined): Promise<GraphQLAnswer> => {
+    const route = graphqlOperationLabel(undefined, call.url);
+    if (stopping) {
+      return jsonAnswer(503, { errors: [{ message: 'The gateway is shutting down; retry shortly', extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } }] }, route, { 'retry-after': '1', connection: 'close' });
+    }
+    const origin = requestOrigin(call);
+    const auth = await authenticator.authenticate(call.headers, clientIp(remoteAddress, call.headers, proxies, cfg.internalSecret));
+    const headers = origin ? corsHeaders(origin, responseOriginAllowed(call, origin, auth.ok ? { ok: true, kind: auth.tenant.kind } : auth, cfg.corsOrigins)) : {};
+    if (auth.rateLimit) {
+      headers['x-ratelimit-limit'] = String(auth.rateLimit.limit);
+      headers['x-ratelimit-remaining'] = String(auth.rateLimit.remaining);
+      headers['x-ratelimit-reset'] = String(Math.ceil(auth.rateLimit.resetMs / 1000));
+    }
+    const a = auth.ok ? await answerGraphQL(apollo, call, async () => ({ tenant: auth.tenant }), MiB, edgePolicy) : refusal(auth, route);
+    return { ...a, headers: { ...headers, ...a.headers } };
+  };
+  // the REST bridge of this process calls the gateway without HTTP (lib/local-transport.ts), as from loopback
+  const serveLocal: LocalHandler = async (headers, body) => {
+    const started = performance.now();
+    const a = await answer({ method: 'POST', headers, url: '/graphql', raw: Buffer.from(body) }, '127.0.0.1');
+    observeLocalRequest('gateway', a.route, a.status, performance.now() - started);
+    return { status: a.status, text: a.body, headers: a.headers };
+  };
   const server = createServer((req, res) => {
     const path = pathOf(req);
     if (path === METRICS_PATH) return void sendMetrics(req, res, cfg.metricsToken).catch((e) => log.error('metrics failed', { err: e }));
@@ -139,20 +172,18 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
         .catch((e) => log.error('graphiql asset failed', { err: e }));
       return;
     }
-    if (path === '/graphql' && stopping) {
-      return sendJson(res, 503, { errors: [{ message: 'The gateway is shutting down; retry shortly', extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } }] }, { 'retry-after': '1', connection: 'close' });
-    }
     if (path === '/graphql') {
       void (async () => {
-        const auth = await authenticator.authenticate(req.headers, clientIp(req.socket.remoteAddress, req.headers, proxies, cfg.internalSecret));
-        if (origin) setCorsHeaders(res, origin, responseOriginAllowed(req, origin, auth.ok ? { ok: true, kind: auth.tenant.kind } : auth, cfg.corsOrigins));
-        if (auth.rateLimit) {
-          res.setHeader('x-ratelimit-limit', String(auth.rateLimit.limit));
-          res.setHeader('x-ratelimit-remaining', String(auth.rateLimit.remaining));
-          res.setHeader('x-ratelimit-reset', String(Math.ceil(auth.rateLimit.resetMs / 1000)));
+        let raw: Buffer | undefined;
+        if (req.method === 'POST') {
+          try {
+            raw = await readBody(req, MiB);
+          } catch (e) {
+            if (!(e instanceof BodyTooLargeError)) throw e;
+            return sendJson(res, 413, { errors: [{ message: e.message, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] });
+          }
         }
-        if (!auth.ok) return rejectAuth(res, auth);
-        await handleGraphQL(apollo, req, res, async () => ({ tenant: auth.tenant }), undefined, edgePolicy);
+        sendAnswer(req, res, await answer({ method: req.method ?? 'GET', headers: req.headers, url: req.url ?? '/', raw }, req.socket.remoteAddress));
       })().catch((e) => {
         log.error('request failed', { err: e });
         if (!res.headersSent) sendJson(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] });
@@ -241,6 +272,8 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
 
   const port = await listen(server, opts.port ?? cfg.gatewayPort, cfg.host, 'GATEWAY_PORT');
   const url = `http://${cfg.host}:${port}/graphql`;
+  // under the URL the bridge is configured with too (cfg.host may be a wildcard address)
+  const unregister = [url, ...(cfg.gatewayUrl !== url && new URL(cfg.gatewayUrl).port === String(port) ? [cfg.gatewayUrl] : [])].map((u) => opts.local?.register(u, serveLocal));
   log.info('gateway listening', { url });
   return {
     url,
@@ -249,6 +282,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     keys,
     async stop() {
       stopping = true;
+      unregister.forEach((f) => f?.());
       clearInterval(flush);
       untrackSockets();
       await invalidations.stop();
@@ -268,11 +302,11 @@ function withUnavailable(format: ReturnType<typeof createErrorFormatter>): Retur
   return (formatted, error) => subgraphUnavailable(formatted, error) ?? format(formatted, error);
 }
 
-function rejectAuth(res: import('node:http').ServerResponse, auth: Extract<AuthResult, { ok: false }>): void {
+function refusal(auth: Extract<AuthResult, { ok: false }>, route: string): GraphQLAnswer {
   const status = statusOf(auth.code);
   const headers: Record<string, string> = {};
   if (auth.code === 'RATE_LIMITED' && auth.rateLimit) headers['retry-after'] = String(Math.max(1, Math.ceil(auth.rateLimit.resetMs / 1000)));
-  sendJson(res, status, { errors: [{ message: auth.message, extensions: { code: auth.code, status, ...(auth.reason ? { reason: auth.reason } : {}) } }] }, headers);
+  return jsonAnswer(status, { errors: [{ message: auth.message, extensions: { code: auth.code, status, ...(auth.reason ? { reason: auth.reason } : {}) } }] }, route, headers);
 }
 
 function lowerCaseKeys(o: Record<string, unknown>): Record<string, string | undefined> {

@@ -10,6 +10,9 @@
 // X-App-Id is allowed (the real request is checked against the key's list), any other by CORS_ORIGINS.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+/** What CORS reads of a request: its headers (and method), over HTTP or in process. */
+export type RequestHead = Pick<IncomingMessage, 'headers' | 'method'>;
+
 export const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-api-key', 'x-app-id', 'x-platform', 'x-request-id', 'traceparent', 'tracestate'];
 export const CORS_EXPOSED_HEADERS = ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'location', 'content-disposition'];
 const METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
@@ -31,18 +34,18 @@ export function originIn(list: readonly string[], origin: string): boolean {
   return list.includes('*') || list.includes(origin);
 }
 
-function header(req: IncomingMessage, name: string): string | undefined {
+function header(req: RequestHead, name: string): string | undefined {
   const v = req.headers[name];
   return (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
 }
 
-export function requestOrigin(req: IncomingMessage): string | undefined {
+export function requestOrigin(req: RequestHead): string | undefined {
   const o = header(req, 'origin');
   return o && o !== 'null' ? o : undefined;
 }
 
 /** The request comes from a page of this very server (Origin's host equals Host). */
-export function sameOrigin(req: IncomingMessage, origin: string): boolean {
+export function sameOrigin(req: RequestHead, origin: string): boolean {
   try {
     return new URL(origin).host === header(req, 'host');
   } catch {
@@ -50,12 +53,12 @@ export function sameOrigin(req: IncomingMessage, origin: string): boolean {
   }
 }
 
-export function isKeyRequest(req: IncomingMessage): boolean {
+export function isKeyRequest(req: RequestHead): boolean {
   return !!header(req, 'x-app-id');
 }
 
 /** Allowed for a non-key request: own origin or CORS_ORIGINS. */
-export function originAllowedWithoutKey(req: IncomingMessage, origin: string, configured: readonly string[]): boolean {
+export function originAllowedWithoutKey(req: RequestHead, origin: string, configured: readonly string[]): boolean {
   return sameOrigin(req, origin) || originIn(configured, origin);
 }
 
@@ -84,10 +87,13 @@ export function answerPreflight(req: IncomingMessage, res: ServerResponse, confi
 
 /** Set the CORS headers of an actual response from `origin` (Vary always, so caches keep origins apart). */
 export function setCorsHeaders(res: ServerResponse, origin: string | undefined, allowed: boolean): void {
-  res.setHeader('vary', 'Origin');
-  if (!origin || !allowed) return;
-  res.setHeader('access-control-allow-origin', origin);
-  res.setHeader('access-control-expose-headers', CORS_EXPOSED_HEADERS.join(', '));
+  for (const [k, v] of Object.entries(corsHeaders(origin, allowed))) res.setHeader(k, v);
+}
+
+/** The CORS headers of an actual response from `origin`, as a record. */
+export function corsHeaders(origin: string | undefined, allowed: boolean): Record<string, string> {
+  if (!origin || !allowed) return { vary: 'Origin' };
+  return { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-expose-headers': CORS_EXPOSED_HEADERS.join(', ') };
 }
 
 /**
@@ -96,7 +102,7 @@ export function setCorsHeaders(res: ServerResponse, origin: string | undefined, 
  * readable; others go by the request's kind (key-bearing, else own origin or CORS_ORIGINS).
  */
 export function responseOriginAllowed(
-  req: IncomingMessage,
+  req: RequestHead,
   origin: string,
   outcome: { ok: true; kind: string } | { ok: false; code: string },
   configured: readonly string[],

@@ -1,5 +1,5 @@
 // Small node:http helpers shared by the gateway, the subgraphs and the REST bridge.
-import type { IncomingMessage, ServerResponse, Server } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse, Server } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
 import { ConfigError } from './config.js';
 import { DomainError } from './errors.js';
@@ -14,11 +14,6 @@ export interface GraphQLEdgePolicy {
   checkSearch(search: string): void;
   /** the largest response body sent; a larger one becomes a 400 RESPONSE_TOO_LARGE */
   maxResponseBytes: number;
-}
-
-function sendDomainError(res: ServerResponse, e: DomainError): void {
-  const parameter = e.opts.parameter ? { parameter: e.opts.parameter } : {};
-  sendJson(res, e.status, { errors: [{ message: e.message, extensions: { code: e.code, status: e.status, ...parameter } }] });
 }
 
 export class BodyTooLargeError extends Error {
@@ -61,17 +56,105 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /** Hand a node:http request to Apollo Server (the 25 lines @apollo/server/standalone would give, minus express). */
+/** A GraphQL request as an edge received it: over HTTP (handleGraphQL) or in process (the REST bridge's calls). */
+export interface GraphQLCall {
+  method: string;
+  headers: IncomingHttpHeaders;
+  /** path and query string */
+  url: string;
+  /** the POST body's bytes */
+  raw?: Buffer;
+}
+
+/** A whole GraphQL answer: status, headers, body text. */
+export interface GraphQLAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** the metrics label of the operation (lib/metrics.ts) */
+  route: string;
+}
+
+export function jsonAnswer(status: number, body: unknown, route: string, headers: Record<string, string> = {}): GraphQLAnswer {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body), route };
+}
+
+function domainErrorAnswer(e: DomainError, route: string): GraphQLAnswer {
+  const parameter = e.opts.parameter ? { parameter: e.opts.parameter } : {};
+  return jsonAnswer(e.status, { errors: [{ message: e.message, extensions: { code: e.code, status: e.status, ...parameter } }] }, route);
+}
+
+/**
+ * Run one GraphQL request through Apollo Server with an edge's input policy: body size and JSON,
+ * query-string checks, the response size bound. `context` gets the body bytes (POST) or the query
+ * string (GET), for request-bound signatures.
+ */
+export async function answerGraphQL<C extends BaseContext>(
+  server: ApolloServer<C>,
+  call: GraphQLCall,
+  context: (raw: Buffer | string) => Promise<C>,
+  bodyLimit = MiB,
+  policy?: GraphQLEdgePolicy,
+): Promise<GraphQLAnswer> {
+  let body: unknown;
+  const method = call.method.toUpperCase();
+  const raw = method === 'POST' ? (call.raw ?? Buffer.alloc(0)) : undefined;
+  if (raw) {
+    if (raw.length > bodyLimit) {
+      const e = new BodyTooLargeError(bodyLimit);
+      return jsonAnswer(413, { errors: [{ message: e.message, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] }, graphqlOperationLabel(undefined, call.url));
+    }
+    try {
+      body = raw.length ? (policy?.parseBody ?? JSON.parse)(raw.toString('utf8')) : undefined;
+    } catch (e) {
+      const route = graphqlOperationLabel(undefined, call.url);
+      if (e instanceof DomainError && e.code !== 'INVALID_JSON') return domainErrorAnswer(e, route);
+      return jsonAnswer(400, { errors: [{ message: 'Malformed JSON body', extensions: { code: 'INVALID_JSON', status: 400 } }] }, route);
+    }
+  }
+  const route = graphqlOperationLabel(body, call.url);
+  const headers = new HeaderMap();
+  for (const [k, v] of Object.entries(call.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+  const q = call.url.indexOf('?');
+  const search = q >= 0 ? call.url.slice(q) : '';
+  if (policy && q >= 0) {
+    try {
+      policy.checkSearch(search);
+    } catch (e) {
+      if (e instanceof DomainError) return domainErrorAnswer(e, route);
+      throw e;
+    }
+  }
+  const response = await server.executeHTTPGraphQLRequest({
+    httpGraphQLRequest: { method, headers, search, body },
+    context: () => context(raw ?? search),
+  });
+  const out: Record<string, string> = {};
+  for (const [k, v] of response.headers) out[k] = v;
+  let text: string;
+  if (response.body.kind === 'complete') text = response.body.string;
+  else {
+    text = '';
+    for await (const chunk of response.body.asyncIterator) text += chunk;
+  }
+  if (policy && text.length > policy.maxResponseBytes) {
+    delete out['content-length'];
+    const message = `The response exceeds ${policy.maxResponseBytes} bytes; select fewer fields, fewer aliases or a smaller page`;
+    return jsonAnswer(400, { errors: [{ message, extensions: { code: 'RESPONSE_TOO_LARGE', status: 400 } }] }, route, out);
+  }
+  return { status: response.status ?? 200, headers: out, body: text, route };
+}
+
+/** A node:http GraphQL request through answerGraphQL; a body over `bodyLimit` is refused without reading it all. */
 export async function handleGraphQL<C extends BaseContext>(
   server: ApolloServer<C>,
   req: IncomingMessage,
   res: ServerResponse,
-  /** `raw`: the request's body bytes (POST) or its query string (GET), for request-bound signatures */
   context: (raw: Buffer | string) => Promise<C>,
   bodyLimit = MiB,
   policy?: GraphQLEdgePolicy,
 ): Promise<void> {
-  let body: unknown;
-  let raw: Buffer | string = '';
+  let raw: Buffer | undefined;
   if (req.method === 'POST') {
     try {
       raw = await readBody(req, bodyLimit);
@@ -81,43 +164,16 @@ export async function handleGraphQL<C extends BaseContext>(
       }
       throw e;
     }
-    try {
-      body = raw.length ? (policy?.parseBody ?? JSON.parse)(raw.toString('utf8')) : undefined;
-    } catch (e) {
-      if (e instanceof DomainError && e.code !== 'INVALID_JSON') return sendDomainError(res, e);
-      return sendJson(res, 400, { errors: [{ message: 'Malformed JSON body', extensions: { code: 'INVALID_JSON', status: 400 } }] });
-    }
   }
-  labelRoute(req, graphqlOperationLabel(body, req.url));
-  const headers = new HeaderMap();
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-  const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  if (policy && q >= 0) {
-    try {
-      policy.checkSearch(url.slice(q));
-    } catch (e) {
-      if (e instanceof DomainError) return sendDomainError(res, e);
-      throw e;
-    }
-  }
-  const response = await server.executeHTTPGraphQLRequest({
-    httpGraphQLRequest: { method: (req.method ?? 'GET').toUpperCase(), headers, search: q >= 0 ? url.slice(q) : '', body },
-    context: () => context(req.method === 'POST' ? raw : q >= 0 ? url.slice(q) : ''),
-  });
-  for (const [k, v] of response.headers) res.setHeader(k, v);
-  res.statusCode = response.status ?? 200;
-  if (response.body.kind === 'complete') {
-    if (policy && response.body.string.length > policy.maxResponseBytes) {
-      res.removeHeader('content-length');
-      const message = `The response exceeds ${policy.maxResponseBytes} bytes; select fewer fields, fewer aliases or a smaller page`;
-      return sendJson(res, 400, { errors: [{ message, extensions: { code: 'RESPONSE_TOO_LARGE', status: 400 } }] });
-    }
-    res.end(response.body.string);
-    return;
-  }
-  for await (const chunk of response.body.asyncIterator) res.write(chunk);
-  res.end();
+  sendAnswer(req, res, await answerGraphQL(server, { method: req.method ?? 'GET', headers: req.headers, url: req.url ?? '/', raw }, context, bodyLimit, policy));
+}
+
+/** Write an answer (labelled for the request metrics). */
+export function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: GraphQLAnswer): void {
+  labelRoute(req, answer.route);
+  res.statusCode = answer.status;
+  for (const [k, v] of Object.entries(answer.headers)) res.setHeader(k, v);
+  res.end(answer.body);
 }
 
 /**

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { GraphQLScalarType, parse, type GraphQLSchema } from 'graphql';
 import { buildSubgraphSchema, printSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { buildSchema, createResolversMap, getMetadataStorage, type AuthChecker, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, createResolversMap, getMetadataStorage, type NonEmptyArray } from 'type-graphql';
 import type { EntityManager, MikroORM, Options } from '@mikro-orm/postgresql';
 import type { Migration } from '@mikro-orm/migrations';
 import type { Config, SubgraphName } from './config.js';
@@ -96,8 +96,6 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-/** Scopes are checked here, once: @Authorized('products:write') on a resolver. */
-export const authChecker: AuthChecker<SubgraphContext> = ({ context }, roles) => requireRoles(context.tenant, roles);
 
 /** What @Authorized checks, for a service that decides the scope from its input (throws DomainError). */
 export function requireRoles(t: TenantContext, roles: readonly string[]): true {
@@ -119,11 +117,13 @@ export async function buildFederatedSchema(def: SubgraphDefinition<any, any>): P
   const tg = await buildSchema({
     resolvers: def.resolvers,
     orphanedTypes: def.orphanedTypes,
-    authChecker,
+    // @Authorized scopes are checked by guardRoles below, synchronously. type-graphql refuses
+    // @Authorized without an authChecker (undefined) but adds no middleware for a null one.
+    authChecker: null as unknown as undefined,
     validate: false,
     skipCheck: true,
   });
-  const resolvers: any = leanResolvers(createResolversMap(tg));
+  const resolvers: any = guardRoles(tg, leanResolvers(createResolversMap(tg)), def.resolvers);
   for (const [typeName, fns] of Object.entries(def.referenceResolvers ?? {})) resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...fns };
   return buildSubgraphSchema({ typeDefs: parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(tg)}`), resolvers });
 }
@@ -154,6 +154,49 @@ function leanResolvers(map: Record<string, any>): Record<string, any> {
     for (const name of Object.keys(fields)) if (plain.get(`${typeName}.${name}`) === true) delete fields[name];
   }
   return map;
+}
+
+/**
+ * Scopes are checked here, once: @Authorized('products:write') on a resolver or field resolver. The
+ * check (requireRoles) is synchronous, so it runs before the resolver in a plain wrapper; through
+ * type-graphql's authChecker every guarded field cost an async middleware chain (three awaited
+ * promises per field and object: `bundleAvailable` on each product of a page), and a list's objects
+ * then went through graphql-js's promise path. Roles are read from type-graphql's metadata for this
+ * subgraph's resolver classes; a role that would guard nothing stops the build instead of being ignored.
+ */
+function guardRoles(schema: GraphQLSchema, map: Record<string, any>, classes: readonly unknown[]): Record<string, any> {
+  const meta = getMetadataStorage();
+  const own = new Set(classes);
+  const guarded = new Set<string>();
+  type Guarded = { target: unknown; schemaName: string; roles?: unknown[] };
+  const entries: [string | undefined, Guarded][] = [
+    ...meta.queries.map((q): [string, Guarded] => ['Query', q]),
+    ...meta.mutations.map((m): [string, Guarded] => ['Mutation', m]),
+    // getObjectType() is the class; the GraphQL type may be named otherwise (@ObjectType('App') class AppRef)
+    ...meta.fieldResolvers.map((f): [string | undefined, Guarded] => [meta.objectTypes.find((o) => o.target === f.getObjectType?.())?.name, f]),
+  ];
+  for (const [type, m] of entries) {
+    if (!own.has(m.target) || !m.roles || !type) continue;
+    const resolve = map[type]?.[m.schemaName];
+    if (typeof resolve !== 'function') throw new Error(`@Authorized on ${type}.${m.schemaName}: no resolver to guard`);
+    const roles = m.roles as string[];
+    map[type]![m.schemaName] = (root: unknown, args: unknown, ctx: SubgraphContext, info: unknown) => {
+      requireRoles(ctx.tenant, roles);
+      return resolve(root, args, ctx, info);
+    };
+    guarded.add(`${type}.${m.schemaName}`);
+  }
+  for (const t of meta.objectTypes) {
+    for (const f of t.fields ?? []) {
+      if (f.roles && hasField(schema, t.name, f.schemaName) && !guarded.has(`${t.name}.${f.schemaName}`)) throw new Error(`@Authorized on the plain field ${t.name}.${f.schemaName} is not supported: use a @FieldResolver`);
+    }
+  }
+  return map;
+}
+
+function hasField(schema: GraphQLSchema, type: string, field: string): boolean {
+  const t = schema.getType(type);
+  return !!t && 'getFields' in t && field in t.getFields();
 }
 
 export async function subgraphSdl(def: SubgraphDefinition<any, any>): Promise<string> {

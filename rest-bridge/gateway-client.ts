@@ -1,6 +1,6 @@
 import { headerValue, postJson, type JsonResponse } from '../lib/http-client.js';
-// The bridge's only way out: GraphQL over HTTP to the gateway (lib/http-client.ts: keep-alive node:http). Node's fetch keeps connections
-// alive by default (one undici pool per origin), so routes reuse sockets to the gateway.
+// The bridge's only way out: GraphQL to the gateway, over HTTP (lib/http-client.ts: keep-alive
+// node:http), or in process when the gateway runs in the same process (lib/local-transport.ts).
 // Credentials are forwarded untouched; the gateway authenticates. The client's address (resolved
 // by the handler with TRUSTED_PROXIES, lib/client-address.ts) travels in x-client-address, signed
 // with INTERNAL_SECRET, for key IP allow-lists; a client-sent X-Forwarded-For is never copied.
@@ -10,6 +10,7 @@ import type { Operation } from './operations.js';
 import { CLIENT_ADDRESS_HEADER, signClientAddress } from '../lib/client-address.js';
 import { normaliseIp } from '../lib/ip-list.js';
 import type { Tracing } from '../lib/telemetry.js';
+import type { LocalRoutes } from '../lib/local-transport.js';
 
 // traceparent/tracestate: a client's trace continues at the gateway (replaced by the bridge's own span when tracing is on)
 const FORWARDED_REQUEST_HEADERS = ['authorization', 'x-app-id', 'x-api-key', 'x-platform', 'origin', 'x-request-id', 'traceparent', 'tracestate'] as const;
@@ -46,9 +47,15 @@ export class GatewayClient {
     private readonly internalSecret?: string,
     /** when tracing is on: the gateway call continues the bridge's server span (lib/telemetry.ts) */
     private readonly tracing?: Tracing,
+    /** a gateway in this process (one-process stack): called without HTTP when not traced */
+    private readonly local?: LocalRoutes,
   ) {
     this.baseUrl = url.replace(/\/graphql\/?$/, '');
+    this.host = new URL(url).host;
   }
+
+  /** the Host header an HTTP call would carry */
+  private readonly host: string;
 
   async execute(op: Operation, variables: Record<string, unknown>, caller: CallerInfo): Promise<GatewayOutcome> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
@@ -63,8 +70,13 @@ export class GatewayClient {
     this.tracing?.inject(headers);
 
     let res: JsonResponse;
+    const payload = JSON.stringify({ query: op.source, operationName: op.name, variables });
+    const inProcess = this.tracing ? undefined : this.local?.get(this.url);
     try {
-      res = await postJson(this.url, headers, JSON.stringify({ query: op.source, operationName: op.name, variables }), this.timeoutMs);
+      if (inProcess) {
+        const r = await inProcess({ ...headers, host: this.host }, payload);
+        res = { status: r.status, text: r.text, headers: r.headers ?? {} };
+      } else res = await postJson(this.url, headers, payload, this.timeoutMs);
     } catch (e) {
       return { kind: 'unavailable', reason: describe(e) };
     }

@@ -2,6 +2,7 @@
 // (GraphQL over HTTP) and, for upload routes, to the object store the bytes stream into; never to
 // a subgraph or a database, so any number of replicas can run.
 import { createServer } from 'node:http';
+import type { LocalRoutes } from '../lib/local-transport.js';
 import type { Config } from '../lib/config.js';
 import { closeServer, listen, pathOf } from '../lib/http.js';
 import { METRICS_PATH, sendMetrics } from '../lib/metrics.js';
@@ -27,11 +28,12 @@ export interface RunningRestBridge {
   stop(): Promise<void>;
 }
 
-export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: number; gatewayUrl?: string }): Promise<RunningRestBridge> {
+/** `local`: a gateway in this process, called without HTTP (lib/local-transport.ts) */
+export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: number; gatewayUrl?: string; local?: LocalRoutes }): Promise<RunningRestBridge> {
   const { cfg } = opts;
   const log = opts.log.child({ proc: 'rest-bridge' });
   const tracing = await startTracing(cfg, 'rest-bridge', log);
-  const gateway = new GatewayClient(opts.gatewayUrl ?? cfg.gatewayUrl, undefined, cfg.internalSecret, tracing);
+  const gateway = new GatewayClient(opts.gatewayUrl ?? cfg.gatewayUrl, undefined, cfg.internalSecret, tracing, opts.local);
   // Checked before listening: a missing bucket or a route naming a missing operation stops start-up with one clear line.
   const objects = await openObjectStore(cfg);
   const redis = cfg.redisUrl ? await connectRedis(cfg.redisUrl, log) : undefined;

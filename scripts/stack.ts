@@ -28,7 +28,7 @@ export async function startStack(cfg: Config, log: Logger): Promise<RunningStack
   await checkDatabase(dbUrl, cfg);
   const infra = await createInfra(cfg, log);
   const subgraphs: RunningSubgraph[] = [];
-  // the gateway calls the subgraphs of this process without HTTP (lib/local-transport.ts)
+  // the gateway calls the subgraphs of this process, and the bridge the gateway, without HTTP (lib/local-transport.ts)
   const local = cfg.inProcessFetch ? new LocalRoutes() : undefined;
   try {
     // Sequential: migrations of different schemas could run in parallel, but start-up is
@@ -37,7 +37,7 @@ export async function startStack(cfg: Config, log: Logger): Promise<RunningStack
       subgraphs.push(await startSubgraph(def!, { cfg, log, pubsub: infra.pubsub, dbUrl, local }));
     }
     const gateway = await startGateway({ cfg, log, infra, local });
-    const rest = await startRestBridge({ cfg, log });
+    const rest = await startRestBridge({ cfg, log, local });
     return {
       cfg,
       infra,
