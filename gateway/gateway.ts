@@ -133,12 +133,12 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
 
   // set when stop() begins: work that would reach Apollo while it stops is refused with a clear answer
   let stopping = false;
+  /** refused once stop() began: decided when a request arrives, so one already being read is still answered */
+  const stoppingAnswer = (): GraphQLAnswer =>
+    jsonAnswer(503, { errors: [{ message: 'The gateway is shutting down; retry shortly', extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } }] }, 'graphql (stopping)', { 'retry-after': '1', connection: 'close' });
   /** POST/GET /graphql, over HTTP or in process (the REST bridge's calls): authentication, CORS, limits, Apollo. */
   const answer = async (call: GraphQLCall, remoteAddress: string | undefined): Promise<GraphQLAnswer> => {
     const route = graphqlOperationLabel(undefined, call.url);
-    if (stopping) {
-      return jsonAnswer(503, { errors: [{ message: 'The gateway is shutting down; retry shortly', extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } }] }, route, { 'retry-after': '1', connection: 'close' });
-    }
     const origin = requestOrigin(call);
     const auth = await authenticator.authenticate(call.headers, clientIp(remoteAddress, call.headers, proxies, cfg.internalSecret));
     const headers = origin ? corsHeaders(origin, responseOriginAllowed(call, origin, auth.ok ? { ok: true, kind: auth.tenant.kind } : auth, cfg.corsOrigins)) : {};
@@ -153,7 +153,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   // the REST bridge of this process calls the gateway without HTTP (lib/local-transport.ts), as from loopback
   const serveLocal: LocalHandler = async (headers, body) => {
     const started = performance.now();
-    const a = await answer({ method: 'POST', headers, url: '/graphql', raw: Buffer.from(body) }, '127.0.0.1');
+    const a = stopping ? stoppingAnswer() : await answer({ method: 'POST', headers, url: '/graphql', raw: Buffer.from(body) }, '127.0.0.1');
     observeLocalRequest('gateway', a.route, a.status, performance.now() - started);
     return { status: a.status, text: a.body, headers: a.headers };
   };
@@ -172,6 +172,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
         .catch((e) => log.error('graphiql asset failed', { err: e }));
       return;
     }
+    if (path === '/graphql' && stopping) return sendAnswer(req, res, stoppingAnswer());
     if (path === '/graphql') {
       void (async () => {
         let raw: Buffer | undefined;

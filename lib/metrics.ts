@@ -174,16 +174,19 @@ export function observeSubgraphFetch(subgraph: string, outcome: string, ms: numb
 
 /**
  * Route labels must stay few: a GraphQL operation name is chosen by the client, so past
- * MAX_ROUTES distinct values new ones count as "other" (and a name is cut to 80 characters).
+ * MAX_ROUTES distinct values of a component new ones count as "other" (and a name is cut to 80 characters).
  */
 const MAX_ROUTES = 300;
-const routes = new Set<string>();
+/** per component: in the one-process stack, clients' GraphQL operation names must not use up the REST bridge's route labels */
+const routes = new Map<string, Set<string>>();
 
-function boundedRoute(route: string): string {
+function boundedRoute(component: string, route: string): string {
   const r = route.length > 80 ? route.slice(0, 80) : route;
-  if (routes.has(r)) return r;
-  if (routes.size >= MAX_ROUTES) return 'other';
-  routes.add(r);
+  let seen = routes.get(component);
+  if (!seen) routes.set(component, (seen = new Set()));
+  if (seen.has(r)) return r;
+  if (seen.size >= MAX_ROUTES) return 'other';
+  seen.add(r);
   return r;
 }
 
@@ -204,7 +207,7 @@ export function routeOf(req: IncomingMessage): string | undefined {
 export function observeRequest(component: string, req: IncomingMessage, res: ServerResponse): void {
   const started = performance.now();
   res.once('finish', () => {
-    const labels = { component, route: boundedRoute((req as Labelled)[ROUTE] ?? 'unmatched'), method: req.method ?? 'GET', status: String(res.statusCode) };
+    const labels = { component, route: boundedRoute(component, (req as Labelled)[ROUTE] ?? 'unmatched'), method: req.method ?? 'GET', status: String(res.statusCode) };
     httpRequests.inc(labels);
     httpDuration.observe(labels, (performance.now() - started) / 1000);
   });
@@ -212,7 +215,7 @@ export function observeRequest(component: string, req: IncomingMessage, res: Ser
 
 /** Count and time a request served in process (lib/local-transport.ts) as its HTTP twin would be. */
 export function observeLocalRequest(component: string, route: string, status: number, ms: number): void {
-  const labels = { component, route: boundedRoute(route), method: 'POST', status: String(status) };
+  const labels = { component, route: boundedRoute(component, route), method: 'POST', status: String(status) };
   httpRequests.inc(labels);
   httpDuration.observe(labels, ms / 1000);
 }
