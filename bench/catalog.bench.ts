@@ -126,7 +126,11 @@ try {
       await enqueueJob(pool, 'catalog', { kind: 'catalog.products.index', key: `products-index:${part.app_id}:${part.environment}`, payload: { appId: part.app_id, environment: part.environment, productIds: rows.slice(j, j + 1000).map((r) => r.id) } });
     }
   }
-  await pool.query('analyze catalog.products; analyze catalog.product_categories; analyze catalog.product_variants');
+  // what autovacuum does after a bulk load (statistics, and the visibility map that lets the page's
+  // offset walk read the index alone); autovacuum may be off on the bench's server (it is on this machine)
+  await pool.query('vacuum analyze catalog.products');
+  await pool.query('vacuum analyze catalog.product_categories');
+  await pool.query('vacuum analyze catalog.product_variants');
   console.log(`catalogue: ${pkgs.length} products, ${sections.length} categories, ${Math.ceil(pkgs.length / 10)} products with 2 variants, written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   // search indexing through the job queue: until the search counts every product

@@ -151,9 +151,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     return { ...a, headers: { ...headers, ...a.headers } };
   };
   // the REST bridge of this process calls the gateway without HTTP (lib/local-transport.ts), as from loopback
-  const serveLocal: LocalHandler = async (headers, body) => {
+  const serveLocal: LocalHandler = async (headers, body, parsed) => {
     const started = performance.now();
-    const a = stopping ? stoppingAnswer() : await answer({ method: 'POST', headers, url: '/graphql', raw: Buffer.from(body) }, '127.0.0.1');
+    const call: GraphQLCall = parsed !== undefined ? { method: 'POST', headers, url: '/graphql', parsed } : { method: 'POST', headers, url: '/graphql', raw: Buffer.from(body) };
+    const a = stopping ? stoppingAnswer() : await answer(call, '127.0.0.1');
     observeLocalRequest('gateway', a.route, a.status, performance.now() - started);
     return { status: a.status, text: a.body, headers: a.headers };
   };

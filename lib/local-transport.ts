@@ -6,8 +6,13 @@
 // writes, two HTTP parses and the body stream (docs/performance.md). Processes started apart
 // (START_PROCESSES=split, the standalone entry points) have no LocalRoutes and speak HTTP.
 
-/** One request as the HTTP path would have carried it: lower-case header names, the body text; the answer's headers when they matter. */
-export type LocalHandler = (headers: Record<string, string>, body: string) => Promise<{ status: number; text: string; headers?: Record<string, string> }>;
+/**
+ * One request as the HTTP path would have carried it: lower-case header names, the body text; the
+ * answer's headers when they matter. A caller that built the body from a value may hand the value
+ * instead (`parsed`, `body` then empty): the callee uses it without parsing (the REST bridge's
+ * GraphQL requests to the gateway, whose bodies the bridge built from input it already checked).
+ */
+export type LocalHandler = (headers: Record<string, string>, body: string, parsed?: unknown) => Promise<{ status: number; text: string; headers?: Record<string, string> }>;
 
 export class LocalRoutes {
   private readonly handlers = new Map<string, LocalHandler>();

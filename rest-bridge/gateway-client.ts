@@ -70,13 +70,17 @@ export class GatewayClient {
     this.tracing?.inject(headers);
 
     let res: JsonResponse;
-    const payload = JSON.stringify({ query: op.source, operationName: op.name, variables });
+    // as JSON would carry them: a variable set to undefined is absent (its default applies), not null
+    const sent: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(variables)) if (v !== undefined) sent[k] = v;
+    const request = { query: op.source, operationName: op.name, variables: sent };
     const inProcess = this.tracing ? undefined : this.local?.get(this.url);
     try {
       if (inProcess) {
-        const r = await inProcess({ ...headers, host: this.host }, payload);
+        // the request as a value: the gateway need not parse (or re-check) what this bridge built
+        const r = await inProcess({ ...headers, host: this.host }, '', request);
         res = { status: r.status, text: r.text, headers: r.headers ?? {} };
-      } else res = await postJson(this.url, headers, payload, this.timeoutMs);
+      } else res = await postJson(this.url, headers, JSON.stringify(request), this.timeoutMs);
     } catch (e) {
       return { kind: 'unavailable', reason: describe(e) };
     }
