@@ -12,7 +12,12 @@ import type { LocalRoutes } from '../lib/local-transport.js';
 import { observeSubgraphFetch } from '../lib/metrics.js';
 import type { Tracing } from '../lib/telemetry.js';
 import { encodeTenantContext, signEncodedTenant, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
-import type { Prefetched } from './single-fetch.js';
+
+/** The answer of a fetch already made (gateway/single-fetch.ts), for the standard executor to use instead of fetching again. */
+export interface Prefetched {
+  query: string;
+  outcome: { ok: true; response: GraphQLResponse } | { ok: false; error: unknown };
+}
 
 export interface GatewayContext {
   tenant: TenantContext;

@@ -21,13 +21,7 @@ import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo
 import { operationFromDocument, Supergraph, type Schema } from '@apollo/federation-internals';
 import type { FetchNode, QueryPlan } from '@apollo/query-planner';
 import { getVariableValues, parse, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import type { GatewayContext } from './data-source.js';
-
-/** The answer of a fetch already made, for the standard executor to use instead of fetching again. */
-export interface Prefetched {
-  query: string;
-  outcome: { ok: true; response: Awaited<ReturnType<GraphQLDataSource['process']>> } | { ok: false; error: unknown };
-}
+import type { GatewayContext, Prefetched } from './data-source.js';
 
 type Plan = { fetch: FetchNode; definition: OperationDefinitionNode } | false;
 
