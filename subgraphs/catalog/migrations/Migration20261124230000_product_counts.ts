@@ -2,7 +2,8 @@
 // unfiltered product list's `total` reads one row instead of counting every product of the app (a
 // 40 ms sequential count at 63,000 products in bench:catalog). Statement-level triggers with
 // transition tables add what each statement changed, once per statement (a bulk insert is one
-// upsert); an update that moves no product between live and deleted writes nothing. Hand-written:
+// upsert); an update that moves no product between live and deleted writes nothing; a TRUNCATE
+// clears the counts. Hand-written:
 // the generator knows neither triggers nor the products' raw-SQL indexes.
 import { Migration } from '@mikro-orm/migrations';
 
@@ -21,7 +22,9 @@ export class Migration20261124230000_product_counts extends Migration {
       on conflict (app_id, environment) do update set live = c.live + excluded.live, deleted = c.deleted + excluded.deleted;`;
     this.addSql(`create function "catalog"."product_counts_apply"() returns trigger language plpgsql as $$
 begin
-  if TG_OP = 'INSERT' then
+  if TG_OP = 'TRUNCATE' then
+    delete from "catalog"."product_counts";
+  elsif TG_OP = 'INSERT' then
     ${upsert(NET('new_rows', ''))}
   elsif TG_OP = 'DELETE' then
     ${upsert(NET('old_rows', '-'))}
@@ -33,6 +36,7 @@ end $$`);
     this.addSql(`create trigger "product_counts_insert" after insert on "catalog"."products" referencing new table as new_rows for each statement execute function "catalog"."product_counts_apply"()`);
     this.addSql(`create trigger "product_counts_update" after update on "catalog"."products" referencing old table as old_rows new table as new_rows for each statement execute function "catalog"."product_counts_apply"()`);
     this.addSql(`create trigger "product_counts_delete" after delete on "catalog"."products" referencing old table as old_rows for each statement execute function "catalog"."product_counts_apply"()`);
+    this.addSql(`create trigger "product_counts_truncate" after truncate on "catalog"."products" for each statement execute function "catalog"."product_counts_apply"()`);
     this.addSql(`insert into "catalog"."product_counts" (app_id, environment, live, deleted) ${NET('"catalog"."products"', '')}`);
   }
 }
