@@ -33,7 +33,7 @@ import { startStack } from '../scripts/stack.js';
 import { fmt, summarize } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const base = Number(process.env.BENCH_PORT_BASE ?? 33000);
+const base = Number(process.env.BENCH_PORT_BASE ?? 24000); // below Linux's ephemeral ports (32768–60999)
 const N = Number(process.env.BENCH_N ?? 300);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 1);
 const HYBRID_DOCS = Number(process.env.BENCH_HYBRID_DOCS ?? 20_000); // 0: no hybrid part
@@ -53,7 +53,10 @@ if (dbUrl) {
   await admin.end();
   dbUrl = dbUrl.replace(/\/[^/?]*(\?.*)?$/, `/${scratch}$1`);
 }
-const searchPort = base + 10;
+// BENCH_SEARCH_PROCESS=one: the search subgraph in this process, as `npm start` runs it (the gateway
+// calls it without HTTP); the default runs it apart, to split CPU and memory per process
+const ONE = process.env.BENCH_SEARCH_PROCESS === 'one';
+const searchPort = ONE ? base + 4 : base + 10;
 const shared = { JWT_SECRET: 'bench-secret', INTERNAL_SECRET: 'bench-internal', LOG_LEVEL: 'error', SEARCH_DEFAULT_PLAN: 'enterprise', REDIS_URL: '' };
 const env: NodeJS.ProcessEnv = {
   ...process.env,
@@ -67,11 +70,11 @@ const env: NodeJS.ProcessEnv = {
   REST_PORT: String(base + 80),
   EMBEDDED_PG_PORT: String(base + 329),
   DATA_DIR: resolve(ROOT, '.data', 'bench-search'),
-  // the gateway sends search traffic to the separate search process below
-  SEARCH_URL: `http://127.0.0.1:${searchPort}/graphql`,
+  // apart: the gateway sends search traffic to the separate search process below
+  ...(ONE ? {} : { SEARCH_URL: `http://127.0.0.1:${searchPort}/graphql` }),
 };
-// The in-process search subgraph of the stack gets no traffic and runs no worker.
-process.env.SEARCH_WORKER = '0';
+// Apart, the in-process search subgraph of the stack gets no traffic and runs no worker.
+process.env.SEARCH_WORKER = ONE ? '1' : '0';
 Object.assign(process.env, shared);
 const cfg = loadConfig(env);
 const stack = await startStack(cfg, createLogger({}, 'error'));
@@ -84,8 +87,10 @@ const spawnSearch = (): ChildProcess =>
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 const children: ChildProcess[] = [];
-const child = spawnSearch();
-children.push(child);
+const child = ONE ? undefined : spawnSearch();
+if (child) children.push(child);
+/** the process that serves searches (this one with BENCH_SEARCH_PROCESS=one) */
+const searchPid = child?.pid ?? process.pid;
 // Never leave a search process behind (a failed run included).
 process.on('exit', () => children.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill('SIGKILL')));
 process.on('uncaughtException', (e) => {
@@ -110,7 +115,7 @@ const rssOf = (pid: number) => {
   const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? 0) * 1024;
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 };
-console.log(`search process pid ${child.pid}: rss at start ${mb(rssOf(child.pid!).rss)}`);
+console.log(ONE ? `search subgraph in this process (BENCH_SEARCH_PROCESS=one): rss at start ${mb(rssOf(searchPid).rss)}` : `search process pid ${searchPid}: rss at start ${mb(rssOf(searchPid).rss)}`);
 
 // ---------------------------------------------------------------- tenant
 const rest = `http://127.0.0.1:${cfg.restPort}`;
@@ -183,7 +188,7 @@ console.log(
 console.log(fmt('  POST /documents (1,000 docs, 202)', summarize(postMs, posted)));
 const durations = (await call('GET', `/search/v1/tasks?index_uid=${uid}&type=document_addition_or_update&limit=100`, kh)).data.map((t: any) => t.attributes.duration_ms as number);
 console.log(fmt('  task duration (claim → commit, worker)', summarize(durations, took)));
-let mem = rssOf(child.pid!);
+let mem = rssOf(searchPid);
 console.log(`search process after indexing: rss ${mb(mem.rss)}, peak ${mb(mem.peak)}`);
 
 // The worker writes an engine snapshot once it has been idle for a few seconds; wait for it so the
@@ -217,7 +222,7 @@ async function measure(fn: (q: string, i: number) => Promise<unknown> | unknown,
   for (let i = 0; i < 20; i++) await fn(queries[i], i);
   const samples: number[] = [];
   const cpu0 = process.cpuUsage();
-  const child0 = childCpuMs(child.pid!);
+  const child0 = ONE ? 0 : childCpuMs(searchPid);
   const start = performance.now();
   for (const [i, q] of queries.entries()) {
     const t = performance.now();
@@ -225,7 +230,7 @@ async function measure(fn: (q: string, i: number) => Promise<unknown> | unknown,
     samples.push(performance.now() - t);
   }
   const cpu = process.cpuUsage(cpu0);
-  if (label) cpuPerSearch[label] = { here: (cpu.user + cpu.system) / 1000 / queries.length, search: (childCpuMs(child.pid!) - child0) / queries.length };
+  if (label) cpuPerSearch[label] = { here: (cpu.user + cpu.system) / 1000 / queries.length, search: ONE ? 0 : (childCpuMs(searchPid) - child0) / queries.length };
   return summarize(samples, performance.now() - start);
 }
 
@@ -313,7 +318,7 @@ console.log(
 console.log(row('engine, no _formatted/_matchesPosition', enginePlainStats));
 console.log(row('REST bridge, no _formatted/_matchesPosition', restPlainStats));
 // CPU per search is what load on a shared machine distorts least: where the work is, hop by hop
-console.log('CPU per search (ms): this process = client + REST bridge + gateway; search process = subgraph + engine');
+console.log(ONE ? 'CPU per search (ms): one process (client, REST bridge, gateway, subgraph and engine together)' : 'CPU per search (ms): this process = client + REST bridge + gateway; search process = subgraph + engine');
 for (const [label, c] of Object.entries(cpuPerSearch)) console.log(`  ${label.padEnd(48)} this process ${c.here.toFixed(2).padStart(6)}  search process ${c.search.toFixed(2).padStart(6)}  total ${(c.here + c.search).toFixed(2).padStart(6)}`);
 
 // ---------------------------------------------------------------- 3. hybrid search
@@ -349,15 +354,16 @@ async function hybridPart(): Promise<void> {
   console.log(`hybrid recall@10 (HNSW vs exact): ${recall.toFixed(3)} without filter, ${recallFiltered.toFixed(3)} with the filter priority = optional`);
 }
 
-mem = rssOf(child.pid!);
+mem = rssOf(searchPid);
 console.log(`search process after searches: rss ${mb(mem.rss)}, peak ${mb(mem.peak)} (limit 1.5 GB)`);
 
 // ---------------------------------------------------------------- 4. restarts
 // Time from starting a search process to its first answer for the full index: from the snapshot,
 // then (snapshot deleted) from the rows alone.
 async function restart(label: string): Promise<void> {
-  current.kill('SIGTERM');
-  await new Promise((res) => current.once('exit', res));
+  const was = current!;
+  was.kill('SIGTERM');
+  await new Promise((res) => was.once('exit', res));
   const t = performance.now();
   current = spawnSearch();
   children.push(current);
@@ -378,10 +384,10 @@ async function restart(label: string): Promise<void> {
     }
     await new Promise((res) => setTimeout(res, 50));
   }
-  console.log(`restart ${label}: first full answer ${((performance.now() - t) / 1000).toFixed(1)} s after the process started (process start-up included); rss ${mb(rssOf(current.pid!).rss)}`);
+  console.log(`restart ${label}: first full answer ${((performance.now() - t) / 1000).toFixed(1)} s after the process started (process start-up included); rss ${mb(rssOf(current!.pid!).rss)}`);
 }
-let current = child;
-if (process.env.BENCH_RESTARTS !== '0') {
+let current: ChildProcess | undefined = child;
+if (!ONE && process.env.BENCH_RESTARTS !== '0') {
   await restart('from the snapshot');
   await db.query('delete from search.index_snapshots where index_id = $1', [indexId]);
   await restart('from the rows alone (no snapshot)');
@@ -389,8 +395,11 @@ if (process.env.BENCH_RESTARTS !== '0') {
 await db.end();
 
 // ---------------------------------------------------------------- tear down
-current.kill('SIGTERM');
-await new Promise((res) => current.once('exit', res));
+if (current) {
+  const last = current;
+  last.kill('SIGTERM');
+  await new Promise((res) => last.once('exit', res));
+}
 await stack.stop();
 if (scratch) {
   const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
