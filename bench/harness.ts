@@ -5,6 +5,9 @@ import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pg from 'pg';
+import { signJwt } from '../gateway/auth/jwt.js';
+import { requestJson } from '../lib/http-client.js';
+import { stackPortEnv } from '../scripts/stack-ports.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -36,17 +39,9 @@ export async function scratchDatabase(label: string, serverUrl = process.env.DAT
   };
 }
 
-/** Ports of a whole stack from `base` (gateway) up, as the test harness lays them out. */
+/** Ports of a whole stack from `base` (gateway) up, as the test harness lays them out (REST at +80, embedded PostgreSQL at +329). */
 export function stackPorts(base: number): Record<string, string> {
-  return {
-    GATEWAY_PORT: String(base),
-    PLATFORM_PORT: String(base + 1),
-    AI_PORT: String(base + 2),
-    CATALOG_PORT: String(base + 3),
-    SEARCH_PORT: String(base + 4),
-    REST_PORT: String(base + 80),
-    EMBEDDED_PG_PORT: String(base + 329),
-  };
+  return { ...stackPortEnv(base, 80), EMBEDDED_PG_PORT: String(base + 329) };
 }
 
 /**
@@ -106,4 +101,37 @@ export async function waitUntilUp(url: string, child: ChildProcess, what = 'the 
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A bench tenant: its app, one header set per API key, and a JSON:API POST helper against the bridge. */
+export interface BenchTenant {
+  appId: string;
+  keys: Record<string, string>[];
+  post(path: string, headers: Record<string, string>, type: string, attributes: Record<string, unknown>): Promise<any>;
+}
+
+/**
+ * A platform, account and app made through the REST bridge as a client would (a platform-admin JWT),
+ * with `keyCount` secret keys; app and keys allow 100,000 requests a minute so the bench, not a limit,
+ * sets the pace. `label` names the platform (one per bench process).
+ */
+export async function benchTenant(rest: string, jwtSecret: string, label: string, keyCount = 1): Promise<BenchTenant> {
+  const now = Math.floor(Date.now() / 1000);
+  const token = signJwt({ sub: 'bench', scope: 'platform:admin platform:manage platform:read', iat: now, exp: now + 3600 }, jwtSecret);
+  const code = `${label}${process.pid}`;
+  const ph = { authorization: `Bearer ${token}`, 'x-platform': code, 'content-type': 'application/json' };
+  const post = async (path: string, headers: Record<string, string>, type: string, attributes: Record<string, unknown>) => {
+    const r = await requestJson('POST', `${rest}${path}`, headers, JSON.stringify({ data: { type, attributes } }));
+    if (r.status >= 300) throw new Error(`${path}: ${r.status} ${r.text}`);
+    return (JSON.parse(r.text) as any).data;
+  };
+  await post('/platforms', ph, 'platforms', { code, name: label });
+  const acct = await post('/accounts', ph, 'accounts', { name: label, code, deployment_model: 'dedicated_cloud' });
+  const app = await post(`/accounts/${acct.attributes.url_id}/apps`, ph, 'apps', { name: `${label} app`, rate_limit_per_minute: 100_000 });
+  const keys: Record<string, string>[] = [];
+  for (let i = 0; i < keyCount; i++) {
+    const k = await post(`/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, 'api_keys', { name: `${label}-${i}`, key_type: 'secret', rate_limit_per_minute: 100_000 });
+    keys.push({ 'x-app-id': app.id as string, 'x-api-key': k.attributes.key_id as string, 'content-type': 'application/json' });
+  }
+  return { appId: app.id as string, keys, post };
 }

@@ -12,9 +12,8 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { getIntrospectionQuery } from 'graphql';
-import { signJwt } from '../gateway/auth/jwt.js';
 import { requestJson } from '../lib/http-client.js';
-import { benchStackEnv, cpuMs, processTree, scratchDatabase, waitUntilUp } from './harness.js';
+import { benchStackEnv, benchTenant, cpuMs, processTree, scratchDatabase, waitUntilUp } from './harness.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const base = Number(process.env.BENCH_PORT_BASE ?? 22900);
@@ -60,20 +59,7 @@ try {
   const gwPid = pidOf(stack.pid!, 'gateway/main');
   const bridgePid = pidOf(stack.pid!, 'rest-bridge/main');
 
-  const now = Math.floor(Date.now() / 1000);
-  const token = signJwt({ sub: 'bench', scope: 'platform:admin platform:manage platform:read', iat: now, exp: now + 3600 }, env.JWT_SECRET!);
-  const code = `hostile${process.pid}`;
-  const ph = { authorization: `Bearer ${token}`, 'x-platform': code, 'content-type': 'application/json' };
-  const post = async (path: string, type: string, attributes: Record<string, unknown>) => {
-    const r = await requestJson('POST', `${rest}${path}`, ph, JSON.stringify({ data: { type, attributes } }));
-    if (r.status >= 300) throw new Error(`${path}: ${r.status} ${r.text}`);
-    return (JSON.parse(r.text) as any).data;
-  };
-  await post('/platforms', 'platforms', { code, name: 'Hostile' });
-  const acct = await post('/accounts', 'accounts', { name: 'Hostile', code, deployment_model: 'dedicated_cloud' });
-  const app = await post(`/accounts/${acct.attributes.url_id}/apps`, 'apps', { name: 'Hostile app', rate_limit_per_minute: 100_000 });
-  const key = await post(`/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, 'api_keys', { name: 'k', key_type: 'secret', rate_limit_per_minute: 100_000 });
-  const kh = { 'x-app-id': app.id as string, 'x-api-key': key.attributes.key_id as string, 'content-type': 'application/json' };
+  const kh = (await benchTenant(rest, env.JWT_SECRET!, 'hostile')).keys[0]!;
 
   // ---------------------------------------------------------------- the cases (each under 1 MiB)
   const product = (attributes: Record<string, unknown>) => JSON.stringify({ data: { type: 'products', attributes: { name: 'x', sku: 'S', ...attributes } } });

@@ -17,9 +17,8 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
-import { signJwt } from '../gateway/auth/jwt.js';
 import { requestJson } from '../lib/http-client.js';
-import { benchStackEnv, processTree, scratchDatabase, waitUntilUp } from './harness.js';
+import { benchStackEnv, benchTenant, processTree, scratchDatabase, waitUntilUp } from './harness.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const base = Number(process.env.BENCH_PORT_BASE ?? 22800);
@@ -81,24 +80,8 @@ try {
   await waitUntilUp(`http://127.0.0.1:${base}/health/ready`, stack);
 
   // ---------------------------------------------------------------- a tenant, keys, an index
-  const now = Math.floor(Date.now() / 1000);
-  const token = signJwt({ sub: 'bench', scope: 'platform:admin platform:manage platform:read', iat: now, exp: now + 3600 }, env.JWT_SECRET!);
-  const code = `soak${process.pid}`;
-  const ph = { authorization: `Bearer ${token}`, 'x-platform': code, 'content-type': 'application/json' };
-  const post = async (path: string, headers: Record<string, string>, type: string, attributes: Record<string, unknown>) => {
-    const r = await requestJson('POST', `${rest}${path}`, headers, JSON.stringify({ data: { type, attributes } }));
-    if (r.status >= 300) throw new Error(`${path}: ${r.status} ${r.text}`);
-    return (JSON.parse(r.text) as any).data;
-  };
-  await post('/platforms', ph, 'platforms', { code, name: 'Soak' });
-  const acct = await post('/accounts', ph, 'accounts', { name: 'Soak', code, deployment_model: 'dedicated_cloud' });
-  const app = await post(`/accounts/${acct.attributes.url_id}/apps`, ph, 'apps', { name: 'Soak app', rate_limit_per_minute: 100_000 });
   // REST paths have per-key limits per minute: the load is spread over keys of one app
-  const keys: Record<string, string>[] = [];
-  for (let i = 0; i < 12; i++) {
-    const k = await post(`/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, 'api_keys', { name: `soak-${i}`, key_type: 'secret', rate_limit_per_minute: 100_000 });
-    keys.push({ 'x-app-id': app.id as string, 'x-api-key': k.attributes.key_id as string, 'content-type': 'application/json' });
-  }
+  const { keys, post } = await benchTenant(rest, env.JWT_SECRET!, 'soak', 12);
   const key = (i: number) => keys[i % keys.length]!;
   for (let i = 0; i < 20; i++) await post('/v1/products', key(i), 'products', { name: `Seed ${i}`, sku: `SEED-${i}`, price: { amount: 100 * i + 99, currency: 'USD' } });
   await post('/search/v1/indexes', key(0), 'indexes', { uid: 'soak', primary_key: 'id' });

@@ -13,13 +13,12 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { signJwt } from '../gateway/auth/jwt.js';
 import { PlatformClient } from '../gateway/platform-client.js';
 import { hashApiKey } from '../lib/api-key-hash.js';
 import { postJson, requestJson } from '../lib/http-client.js';
 import { signTenantContext, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
 import { loadOperations } from '../rest-bridge/operations.js';
-import { benchStackEnv, cpuMs, processTree, scratchDatabase, waitUntilUp } from './harness.js';
+import { benchStackEnv, benchTenant, cpuMs, processTree, scratchDatabase, waitUntilUp } from './harness.js';
 import { fmt, summarize, type Stats } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -85,31 +84,15 @@ try {
   const startSeconds = (performance.now() - started) / 1000;
 
   // ---------------------------------------------------------------- a tenant and a few products
-  const now = Math.floor(Date.now() / 1000);
-  const token = signJwt({ sub: 'bench', scope: 'platform:admin platform:manage platform:read', iat: now, exp: now + 3600 }, env.JWT_SECRET!);
-  const code = `tput${process.pid}`;
-  const ph = { authorization: `Bearer ${token}`, 'x-platform': code, 'content-type': 'application/json' };
-  const post = async (path: string, headers: Record<string, string>, type: string, attributes: Record<string, unknown>) => {
-    const r = await requestJson('POST', `${rest}${path}`, headers, JSON.stringify({ data: { type, attributes } }));
-    if (r.status >= 300) throw new Error(`${path}: ${r.status} ${r.text}`);
-    return (JSON.parse(r.text) as any).data;
-  };
-  await post('/platforms', ph, 'platforms', { code, name: 'Bench' });
-  const acct = await post('/accounts', ph, 'accounts', { name: 'Bench', code, deployment_model: 'dedicated_cloud' });
-  const app = await post(`/accounts/${acct.attributes.url_id}/apps`, ph, 'apps', { name: 'Bench app', rate_limit_per_minute: 100_000 });
-  const key = await post(`/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, 'api_keys', { name: 'bench', key_type: 'secret', rate_limit_per_minute: 100_000 });
-  const kh = { 'x-app-id': app.id as string, 'x-api-key': key.attributes.key_id as string, 'content-type': 'application/json' };
   // REST paths have per-key limits per minute (the spec's table: GET /v1/products 1,000): the REST
-  // scenario spreads its requests over enough keys of the same app to stay under them
-  const restKeys: Record<string, string>[] = [];
-  for (let i = 0; i < 40; i++) {
-    const k = await post(`/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, 'api_keys', { name: `bench-rest-${i}`, key_type: 'secret', rate_limit_per_minute: 100_000 });
-    restKeys.push({ ...kh, 'x-api-key': k.attributes.key_id as string });
-  }
+  // scenario spreads its requests over 40 keys of the same app to stay under them
+  const { post, appId, keys } = await benchTenant(rest, env.JWT_SECRET!, 'tput', 41);
+  const kh = keys[0]!;
+  const restKeys = keys.slice(1);
   for (let i = 0; i < 20; i++) await post('/v1/products', kh, 'products', { name: `Product ${i}`, sku: `SKU-${i}`, description: `The ${i}th product`, price: { amount: 100 * i + 99, currency: 'USD' } });
 
   // The tenant context the gateway signs for this key, for direct subgraph calls and the stock gateway.
-  const k = await new PlatformClient(`http://127.0.0.1:${base + 1}/graphql`, env.INTERNAL_SECRET!).verifyApiKey(app.id, hashApiKey(kh['x-api-key']));
+  const k = await new PlatformClient(`http://127.0.0.1:${base + 1}/graphql`, env.INTERNAL_SECRET!).verifyApiKey(appId, hashApiKey(kh['x-api-key']));
   if (!k) throw new Error('bench key did not verify');
   const tenant: TenantContext = {
     kind: 'key', requestId: 'bench', scopes: k.scopes, appId: k.appId, keyId: k.keyId, environment: k.environment,

@@ -12,7 +12,7 @@ import type { Config, SubgraphName } from '../lib/config.js';
 import { statusOf } from '../lib/errors.js';
 import './service-error-codes.js';
 import { createErrorFormatter } from '../lib/graphql-errors.js';
-import { answerGraphQL, BodyTooLargeError, closeServer, graphqlOperationLabel, jsonAnswer, listen, MiB, pathOf, readBody, sendAnswer, sendJson, type GraphQLAnswer, type GraphQLCall } from '../lib/http.js';
+import { answerGraphQL, closeServer, graphqlOperationLabel, jsonAnswer, listen, MiB, pathOf, readGraphQLCall, sendAnswer, sendJson, type GraphQLAnswer, type GraphQLCall } from '../lib/http.js';
 import type { Infra } from '../lib/infra.js';
 import type { Logger } from '../lib/logger.js';
 import { VERSION } from '../lib/version.js';
@@ -176,16 +176,8 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     if (path === '/graphql' && stopping) return sendAnswer(req, res, stoppingAnswer());
     if (path === '/graphql') {
       void (async () => {
-        let raw: Buffer | undefined;
-        if (req.method === 'POST') {
-          try {
-            raw = await readBody(req, MiB);
-          } catch (e) {
-            if (!(e instanceof BodyTooLargeError)) throw e;
-            return sendJson(res, 413, { errors: [{ message: e.message, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] });
-          }
-        }
-        sendAnswer(req, res, await answer({ method: req.method ?? 'GET', headers: req.headers, url: req.url ?? '/', raw }, req.socket.remoteAddress));
+        const call = await readGraphQLCall(req, res);
+        if (call) sendAnswer(req, res, await answer(call, req.socket.remoteAddress));
       })().catch((e) => {
         log.error('request failed', { err: e });
         if (!res.headersSent) sendJson(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] });

@@ -38,7 +38,7 @@ export const GATEWAY_POLICY_ERRORS = registerErrors('gateway', {
 const badRequest = (message: string, code = 'BAD_REQUEST', parameter?: string) =>
   new GraphQLError(message, { extensions: { code, status: 400, http: { status: 400 }, ...(parameter ? { parameter } : {}) } });
 
-/** The body parser handleGraphQL uses at the gateway: the shared JSON policy, then a GraphQL shape check. */
+/** The body parser answerGraphQL uses at the gateway: the shared JSON policy, then a GraphQL shape check. */
 export function parseGraphQLBody(text: string): unknown {
   return parseCheckedJson(text);
 }

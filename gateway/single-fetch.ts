@@ -23,33 +23,34 @@ import type { FetchNode, QueryPlan } from '@apollo/query-planner';
 import { getVariableValues, parse, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { GatewayContext, Prefetched } from './data-source.js';
 
-type Plan = { fetch: FetchNode; definition: OperationDefinitionNode } | false;
+/** `schema`: ApolloGateway's own API schema (graphql-js), which variables are checked against */
+type Plan = { fetch: FetchNode; definition: OperationDefinitionNode; schema: GraphQLSchema } | false;
 
 export class SingleFetch {
   private readonly plans = new WeakMap<DocumentNode, Map<string, Plan>>();
-  /** operations answered here / handed to the standard executor after a fetch (for the bench and tests) */
+  /** operations answered here / handed to the standard executor after a fetch (for the tests) */
   readonly counts = { passedThrough: 0, handedOn: 0 };
 
-  /** the API schema as the planner and as graphql-js see it (the supergraph is static: built once) */
-  private readonly api: Schema;
-  private readonly apiGraphQL: GraphQLSchema;
+  /**
+   * The API schema as the planner sees it, for comparing selections. ApolloGateway keeps its own
+   * private, so it is built here from the same (static) supergraph: when the first operation is
+   * planned, not at start-up (~0.1–0.25 s), and once.
+   */
+  private api?: Schema;
 
   constructor(
-    supergraphSdl: string,
+    private readonly supergraphSdl: string,
     private readonly dataSources: ReadonlyMap<string, GraphQLDataSource>,
-  ) {
-    this.api = Supergraph.build(supergraphSdl).apiSchema();
-    this.apiGraphQL = this.api.toGraphQLJSSchema();
-  }
+  ) {}
 
   /** ApolloGateway's experimental_didResolveQueryPlan: decide once per document and operation name. */
-  readonly didResolveQueryPlan = ({ queryPlan, requestContext }: { queryPlan: QueryPlan; requestContext: GatewayGraphQLRequestContext }): void => {
+  readonly didResolveQueryPlan = ({ queryPlan, requestContext, operationContext }: { queryPlan: QueryPlan; requestContext: GatewayGraphQLRequestContext; operationContext: { schema: GraphQLSchema } }): void => {
     const document = requestContext.document;
     const name = requestContext.request.operationName ?? '';
     let byName = this.plans.get(document);
     if (byName?.has(name)) return;
     if (!byName) this.plans.set(document, (byName = new Map()));
-    byName.set(name, this.eligible(queryPlan, document, requestContext.request.operationName ?? undefined));
+    byName.set(name, this.eligible(queryPlan, document, requestContext.request.operationName ?? undefined, operationContext.schema));
   };
 
   /** ApolloGateway's executor with the pass-through in front of it. */
@@ -58,7 +59,7 @@ export class SingleFetch {
       const plan = this.plans.get(rc.document)?.get(rc.request.operationName ?? '');
       if (!plan || rc.request.http?.headers.get('apollo-query-plan-experimental')) return standard(rc);
       const variables = rc.request.variables ?? {};
-      if (plan.definition.variableDefinitions?.length && getVariableValues(this.apiGraphQL, plan.definition.variableDefinitions, variables).errors) return standard(rc);
+      if (plan.definition.variableDefinitions?.length && getVariableValues(plan.schema, plan.definition.variableDefinitions, variables).errors) return standard(rc);
       const { fetch } = plan;
       const source = this.dataSources.get(fetch.serviceName);
       if (!source) return standard(rc);
@@ -89,15 +90,16 @@ export class SingleFetch {
     };
   }
 
-  private eligible(queryPlan: QueryPlan, document: DocumentNode, operationName: string | undefined): Plan {
+  private eligible(queryPlan: QueryPlan, document: DocumentNode, operationName: string | undefined, schema: GraphQLSchema): Plan {
     const fetch = queryPlan.node;
     if (fetch?.kind !== 'Fetch' || fetch.requires || fetch.inputRewrites?.length || fetch.outputRewrites?.length || fetch.contextRewrites?.length || fetch.hasDefers) return false;
     const definition = document.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition' && (operationName === undefined || d.name?.value === operationName));
     if (!definition || fetch.operationKind !== definition.operation) return false;
     try {
+      this.api ??= Supergraph.build(this.supergraphSdl).apiSchema();
       const asked = operationFromDocument(this.api, document, { operationName, validate: false }).expandAllFragments().selectionSet.toString();
       const fetched = operationFromDocument(this.api, parse(fetch.operation), { validate: false }).expandAllFragments().selectionSet.toString();
-      return asked === fetched ? { fetch, definition } : false;
+      return asked === fetched ? { fetch, definition, schema } : false;
     } catch {
       return false;
     }

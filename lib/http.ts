@@ -55,8 +55,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-/** Hand a node:http request to Apollo Server (the 25 lines @apollo/server/standalone would give, minus express). */
-/** A GraphQL request as an edge received it: over HTTP (handleGraphQL) or in process (the REST bridge's calls). */
+/** A GraphQL request as an edge received it: over HTTP (readGraphQLCall) or in process (the REST bridge's calls). */
 export interface GraphQLCall {
   method: string;
   headers: IncomingHttpHeaders;
@@ -81,6 +80,11 @@ export function jsonAnswer(status: number, body: unknown, route: string, headers
   return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body), route };
 }
 
+/** The 413 answer of a body over the limit, whichever way it arrived. */
+function tooLargeBody(e: BodyTooLargeError): unknown {
+  return { errors: [{ message: e.message, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] };
+}
+
 function domainErrorAnswer(e: DomainError, route: string): GraphQLAnswer {
   const parameter = e.opts.parameter ? { parameter: e.opts.parameter } : {};
   return jsonAnswer(e.status, { errors: [{ message: e.message, extensions: { code: e.code, status: e.status, ...parameter } }] }, route);
@@ -103,10 +107,7 @@ export async function answerGraphQL<C extends BaseContext>(
   const raw = method === 'POST' && call.parsed === undefined ? (call.raw ?? Buffer.alloc(0)) : undefined;
   if (call.parsed !== undefined) body = call.parsed;
   else if (raw) {
-    if (raw.length > bodyLimit) {
-      const e = new BodyTooLargeError(bodyLimit);
-      return jsonAnswer(413, { errors: [{ message: e.message, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] }, graphqlOperationLabel(undefined, call.url));
-    }
+    if (raw.length > bodyLimit) return jsonAnswer(413, tooLargeBody(new BodyTooLargeError(bodyLimit)), graphqlOperationLabel(undefined, call.url));
     try {
       body = raw.length ? (policy?.parseBody ?? JSON.parse)(raw.toString('utf8')) : undefined;
     } catch (e) {
@@ -148,27 +149,28 @@ export async function answerGraphQL<C extends BaseContext>(
   return { status: response.status ?? 200, headers: out, body: text, route };
 }
 
-/** A node:http GraphQL request through answerGraphQL; a body over `bodyLimit` is refused without reading it all. */
-export async function handleGraphQL<C extends BaseContext>(
-  server: ApolloServer<C>,
-  req: IncomingMessage,
-  res: ServerResponse,
-  context: (raw: Buffer | string) => Promise<C>,
-  bodyLimit = MiB,
-  policy?: GraphQLEdgePolicy,
-): Promise<void> {
+/**
+ * A node:http GraphQL request as a GraphQLCall, its POST body read; a body over `bodyLimit` is
+ * answered 413 without reading it all (then undefined: nothing left to do).
+ */
+export async function readGraphQLCall(req: IncomingMessage, res: ServerResponse, bodyLimit = MiB): Promise<GraphQLCall | undefined> {
   let raw: Buffer | undefined;
   if (req.method === 'POST') {
     try {
       raw = await readBody(req, bodyLimit);
     } catch (e) {
-      if (e instanceof BodyTooLargeError) {
-        return sendJson(res, 413, { errors: [{ message: e.message, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] });
-      }
-      throw e;
+      if (!(e instanceof BodyTooLargeError)) throw e;
+      sendJson(res, 413, tooLargeBody(e));
+      return undefined;
     }
   }
-  sendAnswer(req, res, await answerGraphQL(server, { method: req.method ?? 'GET', headers: req.headers, url: req.url ?? '/', raw }, context, bodyLimit, policy));
+  return { method: req.method ?? 'GET', headers: req.headers, url: req.url ?? '/', raw };
+}
+
+/** Hand a node:http request to Apollo Server (the 25 lines @apollo/server/standalone would give, minus express). */
+export async function handleGraphQL<C extends BaseContext>(server: ApolloServer<C>, req: IncomingMessage, res: ServerResponse, context: (raw: Buffer | string) => Promise<C>): Promise<void> {
+  const call = await readGraphQLCall(req, res);
+  if (call) sendAnswer(req, res, await answerGraphQL(server, call, context));
 }
 
 /** Write an answer (labelled for the request metrics). */
@@ -198,7 +200,7 @@ export async function handleSubgraphGraphQL(
     try {
       raw = await readBody(req, bodyLimit);
     } catch (e) {
-      if (e instanceof BodyTooLargeError) return sendJson(res, 413, { errors: [{ message: e.message, extensions: { code: 'PAYLOAD_TOO_LARGE', status: 413 } }] });
+      if (e instanceof BodyTooLargeError) return sendJson(res, 413, tooLargeBody(e));
       throw e;
     }
     ({ answer, body } = await executor.runText(raw.toString('utf8'), () => context(raw), bodyLimit));

@@ -5,7 +5,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 /** The quoted schema-qualified table of an entity, e.g. "catalog"."categories". */
 export function tableOf(em: EntityManager, entity: abstract new (...args: never[]) => unknown): string {
   const meta = em.getMetadata().get(entity as never);
-  return `"${meta.schema ?? em.config.get('schema')}"."${meta.tableName}"`;
+  return tableIn(em, entity, meta.tableName);
+}
+
+/** A table without an entity (kept by SQL alone, e.g. by triggers) in the schema of `beside`'s table. */
+export function tableIn(em: EntityManager, beside: abstract new (...args: never[]) => unknown, table: string): string {
+  const meta = em.getMetadata().get(beside as never);
+  return `"${meta.schema ?? em.config.get('schema')}"."${table}"`;
 }
 
 /** Serialise writes of one kind within one app partition until the transaction ends. */

@@ -4,8 +4,9 @@
 // data and errors, for one-fetch queries and mutations, fragments, aliases, directives, and for
 // operations that span subgraphs.
 import type { ChildProcess } from 'node:child_process';
-import { createTenant, gql, jsonApi, rest, stack, uniq, type Tenant } from '../harness/client.js';
-import { spawnScript, stop, waitFor } from '../harness/spawn.js';
+import { createTenant, gql, jsonApi, rest, uniq, type Tenant } from '../harness/client.js';
+import { stop, waitFor } from '../harness/spawn.js';
+import { spawnStackGateway } from '../harness/stack-gateway.js';
 
 const PORT = Number(process.env.TEST_PORT_BASE ?? 14000) + 1400;
 const standard = `http://127.0.0.1:${PORT}/graphql`;
@@ -14,23 +15,7 @@ let t: Tenant;
 let productId: string;
 
 beforeAll(async () => {
-  const s = stack();
-  proc = spawnScript(
-    'gateway/main.ts',
-    {
-      JWT_SECRET: s.env.JWT_SECRET,
-      INTERNAL_SECRET: s.env.INTERNAL_SECRET,
-      DATABASE_URL: s.env.DATABASE_URL || `postgres://postgres:postgres@127.0.0.1:${s.env.EMBEDDED_PG_PORT}/supergraph`,
-      LOG_LEVEL: 'warn',
-      PLATFORM_PORT: s.env.PLATFORM_PORT,
-      AI_PORT: s.env.AI_PORT,
-      CATALOG_PORT: s.env.CATALOG_PORT,
-      SEARCH_PORT: s.env.SEARCH_PORT,
-      GATEWAY_PORT: String(PORT),
-      GATEWAY_SINGLE_FETCH: '0',
-    },
-    'single-fetch-off-gateway',
-  );
+  proc = spawnStackGateway(PORT, { GATEWAY_SINGLE_FETCH: '0' }, 'single-fetch-off-gateway');
   await waitFor(`http://127.0.0.1:${PORT}/health`, 150_000, proc);
   t = await createTenant();
   const created = await rest('POST', '/v1/products', {

@@ -48,14 +48,4 @@ export function stop(child: ChildProcess | undefined): Promise<void> {
   });
 }
 
-/** The port variables of a whole stack from `base` (the gateway) up: subgraphs at +1…+4, the REST bridge at `restOffset`. */
-export function stackPortEnv(base: number, restOffset = 5): Record<string, string> {
-  return {
-    GATEWAY_PORT: String(base),
-    PLATFORM_PORT: String(base + 1),
-    AI_PORT: String(base + 2),
-    CATALOG_PORT: String(base + 3),
-    SEARCH_PORT: String(base + 4),
-    REST_PORT: String(base + restOffset),
-  };
-}
+export { stackPortEnv } from '../../scripts/stack-ports.js';

@@ -5,7 +5,7 @@ import { appPartition } from '../../../lib/tenant-entity.js';
 import { resolveCategoryRef } from '../categories/category.service.js';
 import type { CatalogContext } from '../context.js';
 import { checkPage } from '../request.js';
-import { tableOf } from '../sql.js';
+import { tableIn, tableOf } from '../sql.js';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity } from './product.entity.js';
 import type { ProductFilterInput } from './product.inputs.js';
 import type { ProductData } from './product.type.js';
@@ -87,11 +87,6 @@ export function productFromRow(r: Record<string, unknown>): ProductData {
   } as ProductData;
 }
 
-/** catalog.product_counts beside the products table (same schema) */
-function countsTable(ctx: CatalogContext): string {
-  return tableOf(ctx.em, ProductEntity).replace(/"products"$/, '"product_counts"');
-}
-
 export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{ items: ProductData[]; total: number }> {
   const { page, pageSize } = checkPage(q.page, q.pageSize);
   const f = q.filter ?? {};
@@ -99,6 +94,7 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
   const part = await appPartition(ctx);
   const where = ['p.app_id = ?', 'p.environment = ?', f.deleted ? 'p.deleted_at is not null' : 'p.deleted_at is null'];
   const params: unknown[] = [part.appId, part.environment];
+  const partitionOnly = where.length;
   if (f.status != null) {
     where.push('p.status = ?');
     params.push(oneOf(f.status, PRODUCT_STATUSES, 'filter[status]'));
@@ -145,9 +141,9 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
   const from = `${tableOf(ctx.em, ProductEntity)} p where ${where.join(' and ')}`;
   // no condition beyond the partition and live/deleted: the total is the count the database keeps
   // (catalog.product_counts, maintained by triggers), not a count of every product of the app
-  const unfiltered = where.length === 3;
+  const unfiltered = where.length === partitionOnly;
   const countSql = unfiltered
-    ? `select coalesce((select ${f.deleted ? 'deleted' : 'live'} from ${countsTable(ctx)} where app_id = ? and environment = ?), 0)::int as n`
+    ? `select coalesce((select ${f.deleted ? 'deleted' : 'live'} from ${tableIn(ctx.em, ProductEntity, 'product_counts')} where app_id = ? and environment = ?), 0)::int as n`
     : `select count(*)::int as n from ${from}`;
   // Two statements whatever the page size: the page (an index walk that stops at the limit) and the
   // total (the kept count, or an index scan; a window count would read every matching row in full).

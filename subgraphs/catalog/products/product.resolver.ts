@@ -74,14 +74,13 @@ export class ProductResolver {
   // so a page's objects stay on graphql-js's synchronous path
   bundleAvailable(@Root() p: Product, @Ctx() ctx: CatalogContext): Promise<number | null> | null {
     if (p.type !== 'bundle' || !p.bundleItems?.length) return null;
-    return this.bundleAvailableOf(p, ctx);
+    return this.bundleAvailableOf(p.bundleItems, ctx);
   }
 
-  private async bundleAvailableOf(p: Product, ctx: CatalogContext): Promise<number | null> {
-    if (!p.bundleItems?.length) return null;
-    const parts = await ctx.loaders.productById.loadMany(p.bundleItems.map((i) => i.productId));
+  private async bundleAvailableOf(items: NonNullable<Product['bundleItems']>, ctx: CatalogContext): Promise<number> {
+    const parts = await ctx.loaders.productById.loadMany(items.map((i) => i.productId));
     const available = new Map<string, number>();
     for (const c of parts) if (c && !(c instanceof Error)) available.set(c.id, inventoryFlags(c).inStock && !c.trackStock ? Number.MAX_SAFE_INTEGER : inventoryFlags(c).available);
-    return bundleAvailable(p.bundleItems, (id) => available.get(id) ?? 0);
+    return bundleAvailable(items, (id) => available.get(id) ?? 0);
   }
 }
