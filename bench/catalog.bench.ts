@@ -147,12 +147,15 @@ try {
     for (let i = 0; i < 5; i++) await fn(i);
     const samples: number[] = [];
     const start = performance.now();
+    const cpu = process.cpuUsage();
     for (let i = 0; i < n; i++) {
       const t = performance.now();
       await fn(i);
       samples.push(performance.now() - t);
     }
-    return summarize(samples, performance.now() - start);
+    const used = process.cpuUsage(cpu);
+    // the whole stack and this client run in this process: its CPU per call is the stack's cost
+    return { ...summarize(samples, performance.now() - start), cpuMs: (used.user + used.system) / 1000 / n };
   };
   // The stack runs in this process, so its job workers' polls land in the counter too: the fewest
   // statements of five calls is the request's own.
@@ -187,6 +190,24 @@ try {
   }
   console.log(fmt('  the same, first page only', await timed(N, () => call('GET', listPath(100, 0), kh))));
   console.log(fmt('  the same, without include', await timed(N, (i) => call('GET', `/v1/products?page[size]=100&page[number]=${1 + ((i * 37) % pages)}`, kh))));
+  if (process.env.BENCH_LIST_BREAKDOWN === '1') {
+    for (const inc of ['', 'variants', 'categories', 'images', 'variants,categories,images']) {
+      const path = `/v1/products?page[size]=100&page[number]=1${inc ? `&include=${inc}` : ''}`;
+      const bytes = (await requestJson('GET', `${restUrl}${path}`, kh, undefined, 60_000)).text.length;
+      const prof = process.env.BENCH_PROFILE_DIR ? new Session() : undefined;
+      if (prof) {
+        prof.connect();
+        await prof.post('Profiler.enable');
+        await prof.post('Profiler.start');
+      }
+      console.log(fmt(`  first page, include=${inc || '-'} (${bytes} bytes)`, await timed(Math.min(N, 50), () => call('GET', path, kh))));
+      if (prof) {
+        const { profile } = await prof.post('Profiler.stop');
+        writeFileSync(resolve(process.env.BENCH_PROFILE_DIR!, `list-${inc.replace(/,/g, '+') || 'none'}.cpuprofile`), JSON.stringify(profile));
+        prof.disconnect();
+      }
+    }
+  }
   const s10 = await countStatements(() => call('GET', listPath(10, 3), kh));
   const s100 = await countStatements(() => call('GET', listPath(100, 3), kh));
   console.log(`  SQL statements per list request (whole stack): page[size]=10 → ${s10}, page[size]=100 → ${s100}`);

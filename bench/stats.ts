@@ -6,6 +6,8 @@ export interface Stats {
   p99: number;
   mean: number;
   rps: number;
+  /** CPU of this process (user + system) per call, when measured: steadier than latency on a loaded machine */
+  cpuMs?: number;
 }
 
 export function summarize(samples: number[], wallMs: number): Stats {
@@ -15,7 +17,7 @@ export function summarize(samples: number[], wallMs: number): Stats {
 }
 
 export function fmt(label: string, st: Stats): string {
-  return `${label.padEnd(46)} n=${String(st.n).padStart(6)}  p50 ${st.p50.toFixed(3).padStart(8)} ms  p95 ${st.p95.toFixed(3).padStart(8)} ms  p99 ${st.p99.toFixed(3).padStart(8)} ms  ${st.rps.toFixed(0).padStart(7)} req/s`;
+  return `${label.padEnd(46)} n=${String(st.n).padStart(6)}  p50 ${st.p50.toFixed(3).padStart(8)} ms  p95 ${st.p95.toFixed(3).padStart(8)} ms  p99 ${st.p99.toFixed(3).padStart(8)} ms  ${st.rps.toFixed(0).padStart(7)} req/s${st.cpuMs === undefined ? '' : `  cpu ${st.cpuMs.toFixed(2)} ms/call`}`;
 }
 
 /** Run `fn` `n` times sequentially after `warmup` untimed runs. */

@@ -23,6 +23,7 @@ import type { Logger } from './logger.js';
 import type { PubSub } from './pubsub.js';
 import { SECRET_KEY, TENANT_HEADER, verifyTenantContext, type TenantContext } from './tenant.js';
 import { createOrm, migrate } from './db.js';
+import { plainParamResolvers } from './resolver-params.js';
 import { VERSION } from './version.js';
 
 export const FEDERATION_LINK =
@@ -123,7 +124,7 @@ export async function buildFederatedSchema(def: SubgraphDefinition<any, any>): P
     validate: false,
     skipCheck: true,
   });
-  const resolvers: any = guardRoles(tg, leanResolvers(createResolversMap(tg)), def.resolvers);
+  const resolvers: any = guardRoles(tg, plainParamResolvers(leanResolvers(createResolversMap(tg)), def.resolvers), def.resolvers);
   for (const [typeName, fns] of Object.entries(def.referenceResolvers ?? {})) resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...fns };
   return buildSubgraphSchema({ typeDefs: parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(tg)}`), resolvers });
 }

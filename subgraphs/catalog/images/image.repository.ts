@@ -53,11 +53,6 @@ export async function setPrimary(em: EntityManager, part: AppPartition, productI
   await em.execute(`update ${T} set is_primary = true, updated_at = now() where id = ? and product_id = ?`, [imageId, productId]);
 }
 
-/** Images of the given products, by position (include=images over a page). */
-export function imagesOfProducts(em: EntityManager, productIds: readonly string[]): Promise<ProductImageEntity[]> {
-  return em.find(ProductImageEntity, { productId: { $in: [...productIds] } }, { orderBy: { productId: 'asc', position: 'asc' } });
-}
-
 /** An image served publicly: the row while its product is live, in any partition. */
 export async function servableImage(em: EntityManager, imageId: string): Promise<ProductImageEntity | null> {
   const rows = await em.execute(

@@ -1,36 +1,23 @@
-import DataLoader from 'dataloader';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { StoredUploadInput } from '../../../lib/stored-upload.js';
 import type { CatalogContext } from '../context.js';
+import { kept } from '../products/product.page.js';
 import { Product } from '../products/product.type.js';
-import type { ProductImageEntity } from './image.entity.js';
-import { imagesOfProducts } from './image.repository.js';
+import { imagesByProduct, type ProductImageRow } from './image.loaders.js';
 import { IMAGES_PER_PRODUCT } from './image.rules.js';
 import * as images from './image.service.js';
 import { ProductImage, ProductImageFile, ProductImageUploadGrant, toProductImage } from './image.type.js';
 
-const perRequest = new WeakMap<object, DataLoader<string, ProductImageEntity[]>>();
-
-/** Images of a page of products in one statement (include=images). */
-function imagesByProduct(ctx: CatalogContext): DataLoader<string, ProductImageEntity[]> {
-  let l = perRequest.get(ctx.loaders);
-  if (!l) {
-    l = new DataLoader(async (ids) => {
-      const rows = await imagesOfProducts(ctx.em, ids);
-      return ids.map((id) => rows.filter((r) => r.productId === id));
-    });
-    perRequest.set(ctx.loaders, l);
-  }
-  return l;
-}
-
-const view = (ctx: CatalogContext) => (e: ProductImageEntity) => toProductImage(ctx.runtime.images.publicUrl, e);
+const view = (ctx: CatalogContext) => (e: ProductImageRow) => toProductImage(ctx.runtime.images.publicUrl, e);
 
 @Resolver(() => Product)
 export class ProductImagesFieldResolver {
   @FieldResolver(() => [ProductImage], { description: 'the product images, by position (the first `first` of them)' })
-  async images(@Ctx() ctx: CatalogContext, @Root() p: Product, @Arg('first', () => Int, { defaultValue: IMAGES_PER_PRODUCT }) first: number): Promise<ProductImage[]> {
-    return (await imagesByProduct(ctx).load(p.id)).slice(0, Math.max(0, first)).map(view(ctx));
+  // not async: a page's images were loaded with the page (product.page.ts)
+  images(@Ctx() ctx: CatalogContext, @Root() p: Product, @Arg('first', () => Int, { defaultValue: IMAGES_PER_PRODUCT }) first: number): ProductImage[] | Promise<ProductImage[]> {
+    const shown = (rows: ProductImageRow[]) => rows.slice(0, Math.max(0, first)).map(view(ctx));
+    const rows = kept<ProductImageRow[]>(ctx, 'images', p.id);
+    return rows ? shown(rows) : imagesByProduct(ctx).load(p.id).then(shown);
   }
 }
 

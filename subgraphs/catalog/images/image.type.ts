@@ -1,7 +1,7 @@
 // The API shape of a product image: the row plus its public URLs (derived from the id and the
 // public base URL), joined by toProductImage().
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import type { ProductImageEntity } from './image.entity.js';
+import type { ProductImageRow } from './image.loaders.js';
 import { imageUrls } from './image.rules.js';
 
 @ObjectType({ description: 'WebP thumbnails of an image (fitted inside 150, 480 and 1024 pixels); each serves the original until it is made' })
@@ -46,7 +46,7 @@ export class ProductImageFile {
   @Field() cacheControl!: string;
 }
 
-export function toProductImage(publicUrl: string, e: ProductImageEntity): ProductImage {
+export function toProductImage(publicUrl: string, e: ProductImageRow): ProductImage {
   const urls = imageUrls(publicUrl, e);
   return Object.assign(new ProductImage(), {
     id: e.id,

@@ -1,9 +1,12 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { CatalogContext } from '../context.js';
 import { categoryLoaders } from '../categories/category.loaders.js';
+import type { CategoryRow } from '../categories/category.entity.js';
 import { Category, toCategory } from '../categories/category.type.js';
 import { CreateProductInput, ProductFilterInput, UpdateProductInput } from './product.inputs.js';
 import { listProducts } from './product.list.js';
+import { kept, loadPageRelations } from './product.page.js';
 import { bundleAvailable, inventoryFlags } from './product.rules.js';
 import { Product, ProductPage, toProduct } from './product.type.js';
 import * as products from './product.service.js';
@@ -30,8 +33,10 @@ export class ProductResolver {
     @Arg('pageSize', () => Int, { defaultValue: 20 }) pageSize: number,
     @Arg('sort', () => String, { nullable: true, description: 'name, -name, price, -price, created_at, -created_at' }) sort?: string | null,
     @Arg('filter', () => ProductFilterInput, { nullable: true }) filter?: ProductFilterInput | null,
+    @Info() info?: GraphQLResolveInfo,
   ): Promise<ProductPage> {
     const { items, total } = await listProducts(ctx, { page, pageSize, sort, filter });
+    if (info) await loadPageRelations(ctx, info, items);
     return { items: items.map(toProduct), total, page, pageSize };
   }
 
@@ -61,8 +66,11 @@ export class ProductResolver {
 
   @Authorized('products:read')
   @FieldResolver(() => [Category], { description: 'categories the product is assigned to' })
-  async categories(@Root() p: Product, @Ctx() ctx: CatalogContext, @Arg('first', () => Int, { defaultValue: 50 }) first: number): Promise<Category[]> {
-    return (await categoryLoaders(ctx).categoriesByProduct.load(p.id)).slice(0, Math.max(0, first)).map((c) => toCategory(c));
+  // not async: a page's categories were loaded with the page (product.page.ts)
+  categories(@Root() p: Product, @Ctx() ctx: CatalogContext, @Arg('first', () => Int, { defaultValue: 50 }) first: number): Category[] | Promise<Category[]> {
+    const view = (rows: CategoryRow[]) => rows.slice(0, Math.max(0, first)).map((c) => toCategory(c));
+    const rows = kept<CategoryRow[]>(ctx, 'categories', p.id);
+    return rows ? view(rows) : categoryLoaders(ctx).categoriesByProduct.load(p.id).then(view);
   }
 
   @Authorized('products:read')

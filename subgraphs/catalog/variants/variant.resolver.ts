@@ -1,11 +1,12 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { CatalogContext } from '../context.js';
-import { priceLoader } from '../pricing/pricing.service.js';
+import { priceLoader, type EffectivePriceValue } from '../pricing/pricing.service.js';
 import { ProductOptionInput } from '../products/product.inputs.js';
 import { formatMoney, variantPrice } from '../products/product.rules.js';
+import { kept } from '../products/product.page.js';
 import { Product, toProduct } from '../products/product.type.js';
 import { CreateVariantInput, UpdateVariantInput } from './variant.inputs.js';
-import { variantsByProduct } from './variant.loaders.js';
+import { variantsByProduct, type VariantRow } from './variant.loaders.js';
 import * as variants from './variant.service.js';
 import { Variant, VariantPrice, toVariant } from './variant.type.js';
 
@@ -47,12 +48,16 @@ export class VariantResolver {
   }
 
   @FieldResolver(() => VariantPrice, { nullable: true, description: "the product's effective price (quantity 1, now, its own currency) with the modifier applied; null when the product has no price" })
-  async price(@Root() v: Variant, @Ctx() ctx: CatalogContext): Promise<VariantPrice | null> {
+  // not async: on a page the base prices were loaded with the page (product.page.ts)
+  price(@Root() v: Variant, @Ctx() ctx: CatalogContext): VariantPrice | null | Promise<VariantPrice | null> {
+    const base = kept<EffectivePriceValue | null>(ctx, 'variantBasePrice', v.productId);
+    return base === undefined ? this.loadPrice(v, ctx) : base && priced(v, base);
+  }
+
+  private async loadPrice(v: Variant, ctx: CatalogContext): Promise<VariantPrice | null> {
     const product = await ctx.loaders.productById.load(v.productId);
     if (!product?.priceCurrency || product.priceAmount == null) return null;
-    const effective = await priceLoader(ctx, { currency: product.priceCurrency }).load({ productId: product.id });
-    const amount = variantPrice(effective.amount, v.priceModifier);
-    return { amount, currency: product.priceCurrency, formatted: formatMoney(amount, product.priceCurrency) };
+    return priced(v, await priceLoader(ctx, { currency: product.priceCurrency }).load({ productId: product.id }));
   }
 }
 
@@ -61,7 +66,16 @@ export class VariantResolver {
 export class ProductVariantsResolver {
   @Authorized('products:read')
   @FieldResolver(() => [Variant], { description: 'variants, by position (the first `first`)' })
-  async variants(@Root() p: Product, @Ctx() ctx: CatalogContext, @Arg('first', () => Int, { defaultValue: 100 }) first: number): Promise<Variant[]> {
-    return (await variantsByProduct(ctx).load(p.id)).slice(0, Math.max(0, first)).map(toVariant);
+  // not async: a page's variants were loaded with the page (product.page.ts)
+  variants(@Root() p: Product, @Ctx() ctx: CatalogContext, @Arg('first', () => Int, { defaultValue: 100 }) first: number): Variant[] | Promise<Variant[]> {
+    const view = (rows: VariantRow[]) => rows.slice(0, Math.max(0, first)).map(toVariant);
+    const rows = kept<VariantRow[]>(ctx, 'variants', p.id);
+    return rows ? view(rows) : variantsByProduct(ctx).load(p.id).then(view);
   }
+}
+
+/** A variant's price: the product's effective price (in its currency) with the variant's modifier. */
+function priced(v: Variant, base: EffectivePriceValue): VariantPrice {
+  const amount = variantPrice(base.amount, v.priceModifier);
+  return { amount, currency: base.currency, formatted: formatMoney(amount, base.currency) };
 }

@@ -1,7 +1,7 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Weight } from '../products/product.type.js';
-import type { VariantEntity } from './variant.entity.js';
+import type { VariantRow } from './variant.loaders.js';
 
 @ObjectType()
 export class PriceModifier {
@@ -38,7 +38,7 @@ export class Variant {
   @Field() updatedAt!: Date;
 }
 
-export function toVariant(v: VariantEntity): Variant {
+export function toVariant(v: VariantRow): Variant {
   return Object.assign(new Variant(), {
     id: v.id,
     productId: v.productId,
