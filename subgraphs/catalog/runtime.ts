@@ -8,6 +8,7 @@ import type { WorkerDeps } from '../../lib/subgraph.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import { Vision } from '../../lib/vision/index.js';
 import { openImageStore, type ImageStore } from './images/image.store.js';
+import { PageBounds } from './products/product.page-bounds.js';
 import { PartitionVectors } from './vision/vector-cache.js';
 
 /** The catalog's PostgreSQL schema (where its job and outbox tables live). */
@@ -28,6 +29,8 @@ export interface CatalogRuntime {
   vision: Vision;
   /** visual search: the partitions' image vectors kept between searches (version-checked per search) */
   vectors: PartitionVectors;
+  /** the product list's kept sort keys for deep pages (version-checked per page) */
+  pageBounds: PageBounds;
 }
 
 export async function createCatalogRuntime(deps: WorkerDeps): Promise<CatalogRuntime> {
@@ -46,5 +49,5 @@ export async function createCatalogRuntime(deps: WorkerDeps): Promise<CatalogRun
     pollMs: deps.cfg.webhookPollMs,
   });
   const images = await openImageStore(deps.cfg); // an unusable store stops start-up with one line
-  return { secrets, allowPrivate, webhooks, images, vision: new Vision({ preloadDetector: false }), vectors: new PartitionVectors() };
+  return { secrets, allowPrivate, webhooks, images, vision: new Vision({ preloadDetector: false }), vectors: new PartitionVectors(), pageBounds: new PageBounds() };
 }

@@ -8,6 +8,7 @@ import { checkPage } from '../request.js';
 import { tableIn, tableOf } from '../sql.js';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity } from './product.entity.js';
 import type { ProductFilterInput } from './product.inputs.js';
+import { BOUND_STRIDE } from './product.page-bounds.js';
 import type { ProductData } from './product.type.js';
 
 export const PRODUCT_SORTS = ['name', '-name', 'price', '-price', 'created_at', '-created_at'] as const;
@@ -142,19 +143,38 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
   // no condition beyond the partition and live/deleted: the total is the count the database keeps
   // (catalog.product_counts, maintained by triggers), not a count of every product of the app
   const unfiltered = where.length === partitionOnly;
+  const counts = tableIn(ctx.em, ProductEntity, 'product_counts');
   const countSql = unfiltered
-    ? `select coalesce((select ${f.deleted ? 'deleted' : 'live'} from ${tableIn(ctx.em, ProductEntity, 'product_counts')} where app_id = ? and environment = ?), 0)::int as n`
+    ? `select coalesce((select ${f.deleted ? 'deleted' : 'live'} from ${counts} where app_id = ? and environment = ?), 0)::int as n`
     : `select count(*)::int as n from ${from}`;
   // Two statements whatever the page size: the page (an index walk that stops at the limit) and the
   // total (the kept count, or an index scan; a window count would read every matching row in full).
-  const [rows, count] = await Promise.all([
-    // a deferred join: the offset walks the narrow index (ids only), the wide rows are read for the page alone
+  // The page is a deferred join: the offset walks the narrow index (ids only), the wide rows are read
+  // for the page alone; with a seek, the statement also reads the order's version (same snapshot).
+  const pageAt = (offset: number, seek?: { sql: string; params: unknown[] }) =>
     ctx.em.execute(
-      `select p.* from ${tableOf(ctx.em, ProductEntity)} p join (select p.id from ${from} order by ${order} limit ? offset ?) k on k.id = p.id order by ${order}`,
-      [...params, ...orderParams, pageSize, (page - 1) * pageSize, ...orderParams],
-    ) as Promise<Record<string, unknown>[]>,
-    ctx.em.execute(countSql, params) as Promise<{ n: number }[]>,
-  ]);
+      `select p.*${seek ? `, (select order_version from ${counts} where app_id = ? and environment = ?)::text as _order_version` : ''} from ${tableOf(ctx.em, ProductEntity)} p join (select p.id from ${from}${seek?.sql ?? ''} order by ${order} limit ? offset ?) k on k.id = p.id order by ${order}`,
+      [...(seek ? [part.appId, part.environment] : []), ...params, ...(seek?.params ?? []), ...orderParams, pageSize, offset, ...orderParams],
+    ) as Promise<Record<string, unknown>[]>;
+  const offset = (page - 1) * pageSize;
+  // the newest/oldest order of the live products seeks to a kept key near a deep page (product.page-bounds.ts)
+  const dir = unfiltered && !f.deleted && (sort === '-created_at' || sort === 'created_at') ? (sort === '-created_at' ? 'desc' : 'asc') : undefined;
+  const readPage = async (): Promise<Record<string, unknown>[]> => {
+    if (!dir || offset < BOUND_STRIDE) return pageAt(offset);
+    const bounds = ctx.runtime.pageBounds;
+    const at = bounds.seek(part, dir, offset);
+    if (!at) {
+      bounds.refresh(ctx.em, tableOf(ctx.em, ProductEntity), counts, part, dir);
+      return pageAt(offset);
+    }
+    const rows = await pageAt(at.skip, { sql: ` and (p.created_at, p.id) ${dir === 'desc' ? '<=' : '>='} (?::timestamptz, ?)`, params: [at.createdAt, at.id] });
+    if (rows.length > 0 && rows[0]._order_version === at.version) return rows;
+    // the order moved since the keys were read (or the page is past the end): by the offset, and keys anew
+    bounds.markStale(part, dir);
+    bounds.refresh(ctx.em, tableOf(ctx.em, ProductEntity), counts, part, dir);
+    return pageAt(offset);
+  };
+  const [rows, count] = await Promise.all([readPage(), ctx.em.execute(countSql, params) as Promise<{ n: number }[]>]);
   const total = count[0].n;
   const items = rows.map(productFromRow);
   return { items, total };
