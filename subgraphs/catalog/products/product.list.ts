@@ -1,4 +1,5 @@
-// GET /v1/products: two statements for a page (the rows, and the total), whatever the page size.
+// GET /v1/products: one statement for an unfiltered page (the rows with the kept total), two for a
+// filtered one (the rows, and the count), whatever the page size.
 // Included relations batch through their loaders, one statement each.
 import { DomainError } from '../../../lib/errors.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
@@ -147,14 +148,19 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
   const countSql = unfiltered
     ? `select coalesce((select ${f.deleted ? 'deleted' : 'live'} from ${counts} where app_id = ? and environment = ?), 0)::int as n`
     : `select count(*)::int as n from ${from}`;
-  // Two statements whatever the page size: the page (an index walk that stops at the limit) and the
-  // total (the kept count, or an index scan; a window count would read every matching row in full).
-  // The page is a deferred join: the offset walks the narrow index (ids only), the wide rows are read
-  // for the page alone; with a seek, the statement also reads the order's version (same snapshot).
+  // One or two statements whatever the page size. The page is a deferred join: the offset walks the
+  // narrow index (ids only), the wide rows are read for the page alone. An unfiltered page also reads
+  // the kept count and the order's version (same snapshot: a seek below is checked against it), so
+  // it is one statement; a filtered page's total is counted beside it (an index scan; a window count
+  // would read every matching row in full), as is an empty page's.
+  const keptCols = unfiltered
+    ? `, (select ${f.deleted ? 'deleted' : 'live'} from ${counts} where app_id = ? and environment = ?) as _total, (select order_version from ${counts} where app_id = ? and environment = ?)::text as _order_version`
+    : '';
+  const keptParams = unfiltered ? [part.appId, part.environment, part.appId, part.environment] : [];
   const pageAt = (offset: number, seek?: { sql: string; params: unknown[] }) =>
     ctx.em.execute(
-      `select p.*${seek ? `, (select order_version from ${counts} where app_id = ? and environment = ?)::text as _order_version` : ''} from ${tableOf(ctx.em, ProductEntity)} p join (select p.id from ${from}${seek?.sql ?? ''} order by ${order} limit ? offset ?) k on k.id = p.id order by ${order}`,
-      [...(seek ? [part.appId, part.environment] : []), ...params, ...(seek?.params ?? []), ...orderParams, pageSize, offset, ...orderParams],
+      `select p.*${keptCols} from ${tableOf(ctx.em, ProductEntity)} p join (select p.id from ${from}${seek?.sql ?? ''} order by ${order} limit ? offset ?) k on k.id = p.id order by ${order}`,
+      [...keptParams, ...params, ...(seek?.params ?? []), ...orderParams, pageSize, offset, ...orderParams],
     ) as Promise<Record<string, unknown>[]>;
   const offset = (page - 1) * pageSize;
   // the newest/oldest order of the live products seeks to a kept key near a deep page (product.page-bounds.ts)
@@ -174,8 +180,15 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
     bounds.refresh(ctx.em, tableOf(ctx.em, ProductEntity), counts, part, dir);
     return pageAt(offset);
   };
-  const [rows, count] = await Promise.all([readPage(), ctx.em.execute(countSql, params) as Promise<{ n: number }[]>]);
-  const total = count[0].n;
+  const countAll = async () => ((await ctx.em.execute(countSql, params)) as { n: number }[])[0].n;
+  let rows: Record<string, unknown>[];
+  let total: number;
+  if (unfiltered) {
+    rows = await readPage();
+    total = rows.length ? Number(rows[0]._total ?? 0) : await countAll();
+  } else {
+    [rows, total] = await Promise.all([readPage(), countAll()]);
+  }
   const items = rows.map(productFromRow);
   return { items, total };
 }
