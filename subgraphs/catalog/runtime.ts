@@ -9,6 +9,8 @@ import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import { Vision } from '../../lib/vision/index.js';
 import { openImageStore, type ImageStore } from './images/image.store.js';
 import { PartitionVectors } from './vision/vector-cache.js';
+import type { GroupQueue } from './inventory/reservation.queue.js';
+import { holdQueue, type HoldRequest, type ReservationView } from './inventory/reservation.service.js';
 
 /** The catalog's PostgreSQL schema (where its job and outbox tables live). */
 export const CATALOG_SCHEMA = 'catalog';
@@ -28,6 +30,8 @@ export interface CatalogRuntime {
   vision: Vision;
   /** visual search: the partitions' image vectors kept between searches (version-checked per search) */
   vectors: PartitionVectors;
+  /** reservations of a product's own stock, per product: those that wait while one is in flight go as one group (reservation.service.ts) */
+  holds: GroupQueue<HoldRequest, ReservationView | null>;
 }
 
 export async function createCatalogRuntime(deps: WorkerDeps): Promise<CatalogRuntime> {
@@ -46,5 +50,5 @@ export async function createCatalogRuntime(deps: WorkerDeps): Promise<CatalogRun
     pollMs: deps.cfg.webhookPollMs,
   });
   const images = await openImageStore(deps.cfg); // an unusable store stops start-up with one line
-  return { secrets, allowPrivate, webhooks, images, vision: new Vision({ preloadDetector: false }), vectors: new PartitionVectors() };
+  return { secrets, allowPrivate, webhooks, images, vision: new Vision({ preloadDetector: false }), vectors: new PartitionVectors(), holds: holdQueue() };
 }

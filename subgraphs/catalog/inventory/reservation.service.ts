@@ -15,7 +15,8 @@ import { defaultLocation, locationsById } from '../locations/location.service.js
 import { ReservationEntity, type ReservationStatus } from './inventory.entities.js';
 import type { InventoryEvents } from './inventory.events.js';
 import { applyLevelChange, inventoryWrite, lockForLevels, resolveItem } from './inventory.service.js';
-import { changeCounters, holdStock, itemIdOf, readItem, releaseExpired, type ItemRef } from './inventory.repository.js';
+import { changeCounters, holdGroup, holdStock, itemIdOf, readItem, releaseExpired, type ItemRef, type ItemState } from './inventory.repository.js';
+import { GroupQueue } from './reservation.queue.js';
 import { checkExpiry, checkInt, checkText } from './inventory.rules.js';
 
 export interface ReservationView {
@@ -52,15 +53,18 @@ function view(r: ReservationEntity, children: ReservationEntity[] | null = null)
   };
 }
 
-/** Why nothing was held: not enough on hand at all, or on hand but held by other orders. */
-async function refusal(em: EntityManager, part: AppPartition, item: ItemRef, q: number, parameter: string): Promise<DomainError> {
-  const s = await readItem(em, part, item);
+/** Why nothing was held, from the counters the refused request saw: not enough on hand at all, or on hand but held by other orders. */
+function refusalOf(s: ItemState | null, item: ItemRef, q: number, parameter: string): DomainError {
   if (!s) return new DomainError('PRODUCT_NOT_FOUND', `Product ${item.productId} not found`, { parameter });
   const held = s.reserved + s.committed;
   if (s.quantity - s.committed >= q && held > 0) {
     return new DomainError('INVENTORY_RESERVED', `${s.quantity} on hand, ${held} of it reserved or committed for other orders; ${Math.max(0, s.quantity - held)} available`, { parameter });
   }
   return new DomainError('INSUFFICIENT_INVENTORY', `${Math.max(0, s.quantity - held)} available, ${q} requested`, { parameter });
+}
+
+async function refusal(em: EntityManager, part: AppPartition, item: ItemRef, q: number, parameter: string): Promise<DomainError> {
+  return refusalOf(await readItem(em, part, item), item, q, parameter);
 }
 
 /** The order's live reservation of an item (committed, or active and not past expires_at). */
@@ -110,27 +114,28 @@ async function onceMore<T>(fn: () => Promise<T>): Promise<T> {
  * to give back and the hold crosses no alert line. Null: the transaction path decides (refusal,
  * expiry, alert, the order's existing reservation).
  */
-async function holdAlone(ctx: CatalogContext, item: ItemRef, q: number, orderId: string, expiresAt: Date): Promise<ReservationEntity | null> {
-  const part = await appPartition(ctx);
+async function holdAlone(r: HoldRequest): Promise<ReservationView | null> {
+  const item: ItemRef = { productId: r.productId, variantId: null };
   const id = newId('res');
   let after;
   try {
-    after = await holdStock(ctx.em as EntityManager, part, item, { reservationId: id, orderId, quantity: q, expiresAt, parentId: null }, true);
+    after = await holdStock(r.ctx.em as EntityManager, r.part, item, { reservationId: id, orderId: r.orderId, quantity: r.q, expiresAt: r.expiresAt, parentId: null }, true);
   } catch (e) {
     if (e instanceof UniqueConstraintViolationException) return null; // the same order raced itself: the transaction path answers
     throw e;
   }
-  return after ? heldRow(id, part, item, q, orderId, expiresAt, null) : null;
+  return after ? view(heldRow(id, r.part, item, r.q, r.orderId, r.expiresAt, null)) : null;
 }
 
 export async function reserve(ctx: CatalogContext, productId: string, input: ReserveInput): Promise<ReservationView> {
   const q = checkInt(input.quantity, 'quantity', 1);
   const orderId = checkText(input.orderId, 'order_id', 200, true)!;
   const expiresAt = checkExpiry(input.expiresAt);
-  // a product's own stock: the statement names the tenant and refuses a deleted product or a bundle; a miss goes the long way
+  // a product's own stock: held with the other requests for the same product that wait meanwhile; null: the long way answers
   if (!input.variantId) {
-    const alone = await holdAlone(ctx, { productId, variantId: null }, q, orderId, expiresAt);
-    if (alone) return view(alone);
+    const part = await appPartition(ctx);
+    const held = await ctx.runtime.holds.submit(`${part.appId}\n${part.environment}\n${productId}`, { ctx, part, productId, q, orderId, expiresAt });
+    if (held) return held;
   }
   const { item, bundle } = await resolveItem(ctx, productId, input.variantId);
   if (bundle) return reserveBundle(ctx, productId, q, orderId, expiresAt);
@@ -141,6 +146,73 @@ export async function reserve(ctx: CatalogContext, productId: string, input: Res
       return view(r);
     }),
   );
+}
+
+/** A reservation of a product's own stock, as it waits in the product's queue (one partition and product per queue key). */
+export interface HoldRequest {
+  ctx: CatalogContext;
+  part: AppPartition;
+  productId: string;
+  q: number;
+  orderId: string;
+  expiresAt: Date;
+}
+
+/** The queue of holds per product (CatalogRuntime.holds): a lone request holds alone; requests that waited go as one group. */
+export function holdQueue(): GroupQueue<HoldRequest, ReservationView | null> {
+  return new GroupQueue(async (_key, requests) => (requests.length === 1 ? [await settle(holdAlone(requests[0]))] : holdTogether(requests)));
+}
+
+async function settle<T>(p: Promise<T>): Promise<PromiseSettledResult<T>> {
+  try {
+    return { status: 'fulfilled', value: await p };
+  } catch (reason) {
+    return { status: 'rejected', reason };
+  }
+}
+
+/**
+ * Requests for one product, in arrival order, held in ONE statement and one transaction (holdGroup,
+ * under the product's row lock): each gets what the per-request path would have answered in that
+ * order (held, its order's live reservation, or refused with the same code), and the alerts its hold
+ * crosses go to the outbox in the transaction and out after commit. The group runs on the first
+ * request's context (every request of a group has the same partition). When the statement fails,
+ * nothing of it was committed: each request then takes the per-request path (null).
+ */
+async function holdTogether(requests: HoldRequest[]): Promise<PromiseSettledResult<ReservationView | null>[]> {
+  const { ctx, part, productId } = requests[0];
+  const item: ItemRef = { productId, variantId: null };
+  const holds = requests.map((r) => ({ reservationId: newId('res'), orderId: r.orderId, quantity: r.q, expiresAt: r.expiresAt }));
+  try {
+    return await inventoryWrite(ctx, async (em, _part, events) => {
+      const outcomes = await holdGroup(em, part, productId, holds);
+      if (!outcomes) return requests.map(() => ({ status: 'fulfilled', value: null }) as const);
+      const results: PromiseSettledResult<ReservationView | null>[] = [];
+      for (const [i, o] of outcomes.entries()) {
+        const h = holds[i];
+        if (o.outcome === 'held') {
+          await events.crossings(em, part, item, { ...o.after, reserved: o.after.reserved - h.quantity }, o.after, null);
+          const row = heldRow(h.reservationId, part, item, h.quantity, h.orderId, h.expiresAt, null);
+          results.push({ status: 'fulfilled', value: view(Object.assign(row, { createdAt: o.createdAt, updatedAt: o.createdAt })) });
+        } else if (o.outcome === 'existing') {
+          const e = o.reservation;
+          const row = Object.assign(new ReservationEntity(), { ...part, itemId: productId, productId, variantId: null, orderId: h.orderId, ...e, status: e.status as ReservationStatus });
+          try {
+            sameOrder(row, h.quantity);
+            results.push({ status: 'fulfilled', value: view(row) });
+          } catch (reason) {
+            results.push({ status: 'rejected', reason });
+          }
+        } else {
+          results.push({ status: 'rejected', reason: refusalOf(o.after, item, h.quantity, 'quantity') });
+        }
+      }
+      return results;
+    });
+  } catch (err) {
+    ctx.log.warn('reservation group failed; its requests take the per-request path', { err, productId, size: requests.length });
+    return requests.map(() => ({ status: 'fulfilled', value: null }));
+  }
 }
 
 /** A bundle: one parent row and one held row per required component (ids in order, so bundles sharing components cannot deadlock). */
