@@ -1,11 +1,12 @@
 // catalog.inventory_hold_group: a group of reservations of ONE product's own stock, applied in the
-// order given, in one statement (reservation.groups.ts sends the requests that queued while the
-// previous group of the item was in flight). It takes the product's row lock first, so it runs
-// strictly before or after every other writer of the item in any process (a single hold's UPDATE,
-// a level write's SELECT … FOR UPDATE, another group), and, being a volatile function under READ
-// COMMITTED, reads everything after the lock with a fresh snapshot: it sees what the writer before it
-// committed. Then, as the per-request path does in its transaction: gives back the item's expired
-// reservations, and for each request either answers the order's live reservation ('existing'), or
+// order given, in one statement (reservation.service.ts sends the requests that queued while the
+// previous group of the item was in flight). As the per-request path does in its transaction, it
+// first gives back the item's expired reservations, then takes the product's row lock (the order in
+// which every writer of reservations takes its locks: reservation rows, then the item's row), so it
+// runs strictly before or after every other writer of the item in any process (a single hold's
+// UPDATE, a level write's SELECT … FOR UPDATE, another group); being a volatile function under READ
+// COMMITTED, it reads everything after the lock with a fresh snapshot, so it sees what the writer
+// before it committed. Then, for each request, it either answers the order's live reservation ('existing'), or
 // holds it when that much is available (or stock is untracked, or backorders are allowed) and inserts
 // its reservation row ('held'), or refuses it ('refused'); the counters each request saw come back with
 // it, so the service says why exactly as the per-request path does and records alert crossings.
@@ -29,18 +30,24 @@ declare
   v_freed int;
   q int;
 begin
-  select i.inventory_quantity, i.inventory_reserved, i.inventory_committed, i.track_stock, i.allow_backorder, i.low_stock_threshold, i.sku::text as sku, i.name::text as name
-    into it from "catalog"."products" i
-   where i.app_id = p_app and i.environment = p_env and i.id = p_item and i.deleted_at is null and i.type <> 'bundle'
-   for update of i;
+  perform 1 from "catalog"."products" i
+   where i.app_id = p_app and i.environment = p_env and i.id = p_item and i.deleted_at is null and i.type <> 'bundle';
   if not found then
     return;
   end if;
+  -- the expired reservations first, then the item's row: the order every writer of reservations takes
   with x as (
     update "catalog"."inventory_reservations" r set status = 'expired', updated_at = now()
      where r.app_id = p_app and r.environment = p_env and r.item_id = p_item and r.status = 'active' and r.expires_at <= now()
     returning r.quantity, r.is_bundle)
   select coalesce(sum(x.quantity) filter (where not x.is_bundle), 0)::int into v_freed from x;
+  select i.inventory_quantity, i.inventory_reserved, i.inventory_committed, i.track_stock, i.allow_backorder, i.low_stock_threshold, i.sku::text as sku, i.name::text as name
+    into it from "catalog"."products" i
+   where i.app_id = p_app and i.environment = p_env and i.id = p_item and i.deleted_at is null and i.type <> 'bundle'
+   for update of i;
+  if not found then
+    raise exception 'product % went away during a reservation group', p_item; -- nothing is committed; the requests go one by one
+  end if;
   v_reserved := it.inventory_reserved - v_freed;
   for h in select e.ordinality::int as k, e.value ->> 'id' as id, e.value ->> 'orderId' as order_id, (e.value ->> 'quantity')::int as quantity,
                   (e.value ->> 'expiresAt')::timestamptz as expires_at
