@@ -15,7 +15,7 @@ import { defaultLocation, locationsById } from '../locations/location.service.js
 import { ReservationEntity, type ReservationStatus } from './inventory.entities.js';
 import type { InventoryEvents } from './inventory.events.js';
 import { applyLevelChange, inventoryWrite, lockForLevels, resolveItem } from './inventory.service.js';
-import { changeCounters, holdGroup, holdStock, itemIdOf, readItem, releaseExpired, type ItemRef, type ItemState } from './inventory.repository.js';
+import { changeCounters, holdGroup, holdStock, readItem, releaseExpired, type ItemRef, type ItemState } from './inventory.repository.js';
 import { GroupQueue } from './reservation.queue.js';
 import { checkExpiry, checkInt, checkText } from './inventory.rules.js';
 
@@ -39,7 +39,10 @@ export interface ReserveInput {
   variantId?: string | null;
 }
 
-function view(r: ReservationEntity, children: ReservationEntity[] | null = null): ReservationView {
+/** What a view needs of a reservation row: the entity, or a row known without reading it back. */
+type ReservationRow = Pick<ReservationEntity, 'id' | 'productId' | 'variantId' | 'quantity' | 'orderId' | 'status' | 'expiresAt' | 'createdAt'>;
+
+function view(r: ReservationRow, children: ReservationRow[] | null = null): ReservationView {
   return {
     id: r.id,
     productId: r.productId,
@@ -72,20 +75,19 @@ async function liveReservation(em: EntityManager, itemId: string, orderId: strin
   return em.findOne(ReservationEntity, { itemId, orderId, $or: [{ status: 'committed' }, { status: 'active', expiresAt: { $gt: new Date() } }] }, { refresh: true });
 }
 
-function sameOrder(existing: ReservationEntity, q: number): void {
+function sameOrder(existing: ReservationRow, q: number): void {
   if (existing.quantity !== q) {
     throw new DomainError('VALIDATION_FAILED', `order ${existing.orderId} already holds ${existing.quantity} of this item (reservation ${existing.id}); release it to change the quantity`, { parameter: 'quantity' });
   }
 }
 
-/** The reservation row a hold statement inserted, as the entity (without reading it back). */
-function heldRow(id: string, part: AppPartition, item: ItemRef, q: number, orderId: string, expiresAt: Date, parentId: string | null): ReservationEntity {
-  const now = new Date();
-  return Object.assign(new ReservationEntity(), { id, ...part, itemId: itemIdOf(item), productId: item.productId, variantId: item.variantId, parentId, isBundle: false, orderId, quantity: q, status: 'active', expiresAt, createdAt: now, updatedAt: now });
+/** The reservation row a hold statement inserted (without reading it back; no entity: nothing of it is managed or flushed). */
+function heldRow(id: string, item: ItemRef, q: number, orderId: string, expiresAt: Date, createdAt = new Date()): ReservationRow {
+  return { id, productId: item.productId, variantId: item.variantId, orderId, quantity: q, status: 'active', expiresAt, createdAt };
 }
 
 /** Hold one item for an order inside the caller's transaction; the reservation row, or a refusal. */
-async function holdItem(em: EntityManager, part: AppPartition, events: InventoryEvents, item: ItemRef, q: number, orderId: string, expiresAt: Date, parentId: string | null, parameter: string): Promise<ReservationEntity> {
+async function holdItem(em: EntityManager, part: AppPartition, events: InventoryEvents, item: ItemRef, q: number, orderId: string, expiresAt: Date, parentId: string | null, parameter: string): Promise<ReservationRow> {
   await releaseExpired(em, part, item);
   const id = newId('res');
   const after = await holdStock(em, part, item, { reservationId: id, orderId, quantity: q, expiresAt, parentId });
@@ -95,7 +97,7 @@ async function holdItem(em: EntityManager, part: AppPartition, events: Inventory
     throw await refusal(em, part, item, q, parameter);
   }
   await events.crossings(em, part, item, { ...after, reserved: after.reserved - q }, after, null);
-  return heldRow(id, part, item, q, orderId, expiresAt, parentId);
+  return heldRow(id, item, q, orderId, expiresAt);
 }
 
 /** A concurrent request of the same order lost the race on the live-order index: the retry finds the winner's reservation. */
@@ -124,7 +126,7 @@ async function holdAlone(r: HoldRequest): Promise<ReservationView | null> {
     if (e instanceof UniqueConstraintViolationException) return null; // the same order raced itself: the transaction path answers
     throw e;
   }
-  return after ? view(heldRow(id, r.part, item, r.q, r.orderId, r.expiresAt, null)) : null;
+  return after ? view(heldRow(id, item, r.q, r.orderId, r.expiresAt)) : null;
 }
 
 export async function reserve(ctx: CatalogContext, productId: string, input: ReserveInput): Promise<ReservationView> {
@@ -192,11 +194,10 @@ async function holdTogether(requests: HoldRequest[]): Promise<PromiseSettledResu
         const h = holds[i];
         if (o.outcome === 'held') {
           await events.crossings(em, part, item, { ...o.after, reserved: o.after.reserved - h.quantity }, o.after, null);
-          const row = heldRow(h.reservationId, part, item, h.quantity, h.orderId, h.expiresAt, null);
-          results.push({ status: 'fulfilled', value: view(Object.assign(row, { createdAt: o.createdAt, updatedAt: o.createdAt })) });
+          results.push({ status: 'fulfilled', value: view(heldRow(h.reservationId, item, h.quantity, h.orderId, h.expiresAt, o.createdAt)) });
         } else if (o.outcome === 'existing') {
           const e = o.reservation;
-          const row = Object.assign(new ReservationEntity(), { ...part, itemId: productId, productId, variantId: null, orderId: h.orderId, ...e, status: e.status as ReservationStatus });
+          const row: ReservationRow = { ...e, productId, variantId: null, orderId: h.orderId, status: e.status as ReservationStatus };
           try {
             sameOrder(row, h.quantity);
             results.push({ status: 'fulfilled', value: view(row) });
@@ -230,7 +231,7 @@ async function reserveBundle(ctx: CatalogContext, bundleId: string, q: number, o
       }
       const parent = em.create(ReservationEntity, { ...part, itemId: bundleId, productId: bundleId, variantId: null, parentId: null, isBundle: true, orderId, quantity: q, status: 'active', expiresAt });
       await em.flush();
-      const children: ReservationEntity[] = [];
+      const children: ReservationRow[] = [];
       for (const c of items) {
         children.push(await holdItem(em, part, events, { productId: c.productId, variantId: null }, q * c.quantity, orderId, expiresAt, parent.id, `bundle_items[${c.i}].quantity`));
       }
