@@ -1,5 +1,7 @@
-// Reservations: hold stock for an order (one conditional statement per item; a bundle holds all its
-// required components in one transaction, all or nothing), release, commit when the order is paid
+// Reservations: hold stock for an order (one conditional statement per item; the reservations of one
+// product's own stock that wait for each other in this process go as one statement and one commit,
+// holdTogether; a bundle holds all its required components in one transaction, all or nothing),
+// release, commit when the order is paid
 // (reserved → committed: still on hand, no longer available), fulfil (committed stock leaves the
 // location, through the ledger). Expired reservations stop counting at expires_at: every hold first
 // gives back its item's expired reservations in the same transaction, reads count only those still
