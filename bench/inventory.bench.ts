@@ -20,6 +20,7 @@ import { signJwt } from '../gateway/auth/jwt.js';
 import { requestJson } from '../lib/http-client.js';
 import type { TenantContext } from '../lib/tenant.js';
 import { Worker } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
 import type { LoadJob, LoadResult } from './inventory.load-worker.js';
 import { startStack } from '../scripts/stack.js';
 import { scratchDatabase, stackPorts } from './harness.js';
@@ -82,7 +83,9 @@ try {
 
   const hotRun = async (label: string, stock: number, via: LoadJob['via']) => {
     const p = (await call('POST', '/v1/products', kh(), doc('products', { name: `Hot ${label}`, sku: `HOT-${++order}-${Date.now()}`, inventory: { quantity: stock } }))).data;
+    const elu0 = performance.eventLoopUtilization();
     const { ok, refused, samples, wall } = await load(via, p.id);
+    const elu = performance.eventLoopUtilization(elu0);
     const counters = (await pool.query('select inventory_reserved from catalog.products where id = $1', [p.id])).rows[0];
     const rows = (await pool.query(`select count(*)::int n, coalesce(sum(quantity), 0)::int q from catalog.inventory_reservations where item_id = $1 and status = 'active'`, [p.id])).rows[0];
     const oversold = ok - stock;
@@ -92,6 +95,8 @@ try {
       `  stock ${stock}: ${ok} held, ${refused} refused at the end, oversold ${oversold}, counter ${counters.inventory_reserved}, active rows ${rows.n} (sum ${rows.q})` +
         ` → ${consistent && oversold === 0 ? 'OK' : 'OVERSOLD/INCONSISTENT'}; ${((ok / wall) * 1000).toFixed(0)} reservations/s`,
     );
+    // the stack's thread (every subgraph, the gateway and the bridge; not the load worker): busy time per request
+    console.log(`  stack event loop ${(elu.utilization * 100).toFixed(0)} % busy, ${(elu.active / samples.length).toFixed(3)} ms per request`);
     return { oversold, rate: (ok / wall) * 1000, consistent };
   };
 

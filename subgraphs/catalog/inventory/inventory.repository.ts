@@ -270,3 +270,54 @@ export async function heldNow(em: EntityManager, part: AppPartition, itemIds: st
   );
   return new Map(rows.map((r) => [String(r.itemId), Number(r.held)]));
 }
+
+export interface GroupHold {
+  reservationId: string;
+  orderId: string;
+  quantity: number;
+  expiresAt: Date;
+}
+
+/** What one request of a group came to, with the item's counters as that request left them. */
+export type GroupOutcome =
+  | { outcome: 'held'; createdAt: Date; after: ItemState }
+  | { outcome: 'existing'; reservation: { id: string; quantity: number; status: string; expiresAt: Date; createdAt: Date }; after: ItemState }
+  | { outcome: 'refused'; after: ItemState };
+
+/**
+ * A group of holds of one product's own stock in ONE statement (catalog.inventory_hold_group, applied
+ * in the order given under the product's row lock; see its migration). Answers one outcome per
+ * hold, in order, or null when the product is not a live, non-bundle product of the partition (the
+ * per-request path then says why).
+ */
+export async function holdGroup(em: EntityManager, part: AppPartition, productId: string, holds: GroupHold[]): Promise<GroupOutcome[] | null> {
+  const rows = await em.execute(
+    `select * from "catalog"."inventory_hold_group"(?, ?, ?, ?::jsonb)`,
+    [part.appId, part.environment, productId, JSON.stringify(holds.map((h) => ({ id: h.reservationId, orderId: h.orderId, quantity: h.quantity, expiresAt: h.expiresAt.toISOString() })))],
+    'all',
+  );
+  if (!rows.length) return null;
+  const out: GroupOutcome[] = [];
+  for (const r of rows) out[Number(r.o_k) - 1] = outcomeOf(r);
+  if (out.length !== holds.length || out.includes(undefined as never)) throw new Error(`inventory_hold_group answered ${rows.length} rows for ${holds.length} holds`);
+  return out;
+}
+
+function outcomeOf(r: Record<string, unknown>): GroupOutcome {
+  const after: ItemState = {
+    quantity: Number(r.o_on_hand),
+    reserved: Number(r.o_reserved),
+    committed: Number(r.o_committed),
+    trackStock: !!r.o_track_stock,
+    allowBackorder: !!r.o_allow_backorder,
+    threshold: r.o_threshold == null ? null : Number(r.o_threshold),
+    sku: String(r.o_sku),
+    name: String(r.o_name),
+  };
+  if (r.o_outcome === 'held') return { outcome: 'held', createdAt: new Date(r.o_created_at as string), after };
+  if (r.o_outcome === 'existing') {
+    const reservation = { id: String(r.o_id), quantity: Number(r.o_quantity), status: String(r.o_status), expiresAt: new Date(r.o_expires_at as string), createdAt: new Date(r.o_created_at as string) };
+    return { outcome: 'existing', reservation, after };
+  }
+  return { outcome: 'refused', after };
+}

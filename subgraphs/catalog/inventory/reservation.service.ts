@@ -1,5 +1,7 @@
-// Reservations: hold stock for an order (one conditional statement per item; a bundle holds all its
-// required components in one transaction, all or nothing), release, commit when the order is paid
+// Reservations: hold stock for an order (one conditional statement per item; the reservations of one
+// product's own stock that wait for each other in this process go as one statement and one commit,
+// holdTogether; a bundle holds all its required components in one transaction, all or nothing),
+// release, commit when the order is paid
 // (reserved → committed: still on hand, no longer available), fulfil (committed stock leaves the
 // location, through the ledger). Expired reservations stop counting at expires_at: every hold first
 // gives back its item's expired reservations in the same transaction, reads count only those still
@@ -15,7 +17,8 @@ import { defaultLocation, locationsById } from '../locations/location.service.js
 import { ReservationEntity, type ReservationStatus } from './inventory.entities.js';
 import type { InventoryEvents } from './inventory.events.js';
 import { applyLevelChange, inventoryWrite, lockForLevels, resolveItem } from './inventory.service.js';
-import { changeCounters, holdStock, itemIdOf, readItem, releaseExpired, type ItemRef } from './inventory.repository.js';
+import { changeCounters, holdGroup, holdStock, readItem, releaseExpired, type ItemRef, type ItemState } from './inventory.repository.js';
+import { GroupQueue } from './reservation.queue.js';
 import { checkExpiry, checkInt, checkText } from './inventory.rules.js';
 
 export interface ReservationView {
@@ -38,7 +41,10 @@ export interface ReserveInput {
   variantId?: string | null;
 }
 
-function view(r: ReservationEntity, children: ReservationEntity[] | null = null): ReservationView {
+/** What a view needs of a reservation row: the entity, or a row known without reading it back. */
+type ReservationRow = Pick<ReservationEntity, 'id' | 'productId' | 'variantId' | 'quantity' | 'orderId' | 'status' | 'expiresAt' | 'createdAt'>;
+
+function view(r: ReservationRow, children: ReservationRow[] | null = null): ReservationView {
   return {
     id: r.id,
     productId: r.productId,
@@ -52,9 +58,8 @@ function view(r: ReservationEntity, children: ReservationEntity[] | null = null)
   };
 }
 
-/** Why nothing was held: not enough on hand at all, or on hand but held by other orders. */
-async function refusal(em: EntityManager, part: AppPartition, item: ItemRef, q: number, parameter: string): Promise<DomainError> {
-  const s = await readItem(em, part, item);
+/** Why nothing was held, from the counters the refused request saw: not enough on hand at all, or on hand but held by other orders. */
+function refusalOf(s: ItemState | null, item: ItemRef, q: number, parameter: string): DomainError {
   if (!s) return new DomainError('PRODUCT_NOT_FOUND', `Product ${item.productId} not found`, { parameter });
   const held = s.reserved + s.committed;
   if (s.quantity - s.committed >= q && held > 0) {
@@ -63,25 +68,28 @@ async function refusal(em: EntityManager, part: AppPartition, item: ItemRef, q: 
   return new DomainError('INSUFFICIENT_INVENTORY', `${Math.max(0, s.quantity - held)} available, ${q} requested`, { parameter });
 }
 
+async function refusal(em: EntityManager, part: AppPartition, item: ItemRef, q: number, parameter: string): Promise<DomainError> {
+  return refusalOf(await readItem(em, part, item), item, q, parameter);
+}
+
 /** The order's live reservation of an item (committed, or active and not past expires_at). */
 async function liveReservation(em: EntityManager, itemId: string, orderId: string): Promise<ReservationEntity | null> {
   return em.findOne(ReservationEntity, { itemId, orderId, $or: [{ status: 'committed' }, { status: 'active', expiresAt: { $gt: new Date() } }] }, { refresh: true });
 }
 
-function sameOrder(existing: ReservationEntity, q: number): void {
+function sameOrder(existing: ReservationRow, q: number): void {
   if (existing.quantity !== q) {
     throw new DomainError('VALIDATION_FAILED', `order ${existing.orderId} already holds ${existing.quantity} of this item (reservation ${existing.id}); release it to change the quantity`, { parameter: 'quantity' });
   }
 }
 
-/** The reservation row a hold statement inserted, as the entity (without reading it back). */
-function heldRow(id: string, part: AppPartition, item: ItemRef, q: number, orderId: string, expiresAt: Date, parentId: string | null): ReservationEntity {
-  const now = new Date();
-  return Object.assign(new ReservationEntity(), { id, ...part, itemId: itemIdOf(item), productId: item.productId, variantId: item.variantId, parentId, isBundle: false, orderId, quantity: q, status: 'active', expiresAt, createdAt: now, updatedAt: now });
+/** The reservation row a hold statement inserted (without reading it back; no entity: nothing of it is managed or flushed). */
+function heldRow(id: string, item: ItemRef, q: number, orderId: string, expiresAt: Date, createdAt = new Date()): ReservationRow {
+  return { id, productId: item.productId, variantId: item.variantId, orderId, quantity: q, status: 'active', expiresAt, createdAt };
 }
 
 /** Hold one item for an order inside the caller's transaction; the reservation row, or a refusal. */
-async function holdItem(em: EntityManager, part: AppPartition, events: InventoryEvents, item: ItemRef, q: number, orderId: string, expiresAt: Date, parentId: string | null, parameter: string): Promise<ReservationEntity> {
+async function holdItem(em: EntityManager, part: AppPartition, events: InventoryEvents, item: ItemRef, q: number, orderId: string, expiresAt: Date, parentId: string | null, parameter: string): Promise<ReservationRow> {
   await releaseExpired(em, part, item);
   const id = newId('res');
   const after = await holdStock(em, part, item, { reservationId: id, orderId, quantity: q, expiresAt, parentId });
@@ -91,7 +99,7 @@ async function holdItem(em: EntityManager, part: AppPartition, events: Inventory
     throw await refusal(em, part, item, q, parameter);
   }
   await events.crossings(em, part, item, { ...after, reserved: after.reserved - q }, after, null);
-  return heldRow(id, part, item, q, orderId, expiresAt, parentId);
+  return heldRow(id, item, q, orderId, expiresAt);
 }
 
 /** A concurrent request of the same order lost the race on the live-order index: the retry finds the winner's reservation. */
@@ -110,27 +118,28 @@ async function onceMore<T>(fn: () => Promise<T>): Promise<T> {
  * to give back and the hold crosses no alert line. Null: the transaction path decides (refusal,
  * expiry, alert, the order's existing reservation).
  */
-async function holdAlone(ctx: CatalogContext, item: ItemRef, q: number, orderId: string, expiresAt: Date): Promise<ReservationEntity | null> {
-  const part = await appPartition(ctx);
+async function holdAlone(r: HoldRequest): Promise<ReservationView | null> {
+  const item: ItemRef = { productId: r.productId, variantId: null };
   const id = newId('res');
   let after;
   try {
-    after = await holdStock(ctx.em as EntityManager, part, item, { reservationId: id, orderId, quantity: q, expiresAt, parentId: null }, true);
+    after = await holdStock(r.ctx.em as EntityManager, r.part, item, { reservationId: id, orderId: r.orderId, quantity: r.q, expiresAt: r.expiresAt, parentId: null }, true);
   } catch (e) {
     if (e instanceof UniqueConstraintViolationException) return null; // the same order raced itself: the transaction path answers
     throw e;
   }
-  return after ? heldRow(id, part, item, q, orderId, expiresAt, null) : null;
+  return after ? view(heldRow(id, item, r.q, r.orderId, r.expiresAt)) : null;
 }
 
 export async function reserve(ctx: CatalogContext, productId: string, input: ReserveInput): Promise<ReservationView> {
   const q = checkInt(input.quantity, 'quantity', 1);
   const orderId = checkText(input.orderId, 'order_id', 200, true)!;
   const expiresAt = checkExpiry(input.expiresAt);
-  // a product's own stock: the statement names the tenant and refuses a deleted product or a bundle; a miss goes the long way
+  // a product's own stock: held with the other requests for the same product that wait meanwhile; null: the long way answers
   if (!input.variantId) {
-    const alone = await holdAlone(ctx, { productId, variantId: null }, q, orderId, expiresAt);
-    if (alone) return view(alone);
+    const part = await appPartition(ctx);
+    const held = await ctx.runtime.holds.submit(`${part.appId}\n${part.environment}\n${productId}`, { ctx, part, productId, q, orderId, expiresAt });
+    if (held) return held;
   }
   const { item, bundle } = await resolveItem(ctx, productId, input.variantId);
   if (bundle) return reserveBundle(ctx, productId, q, orderId, expiresAt);
@@ -141,6 +150,72 @@ export async function reserve(ctx: CatalogContext, productId: string, input: Res
       return view(r);
     }),
   );
+}
+
+/** A reservation of a product's own stock, as it waits in the product's queue (one partition and product per queue key). */
+export interface HoldRequest {
+  ctx: CatalogContext;
+  part: AppPartition;
+  productId: string;
+  q: number;
+  orderId: string;
+  expiresAt: Date;
+}
+
+/** The queue of holds per product (CatalogRuntime.holds): a lone request holds alone; requests that waited go as one group. */
+export function holdQueue(): GroupQueue<HoldRequest, ReservationView | null> {
+  return new GroupQueue(async (_key, requests) => (requests.length === 1 ? [await settle(holdAlone(requests[0]))] : holdTogether(requests)));
+}
+
+async function settle<T>(p: Promise<T>): Promise<PromiseSettledResult<T>> {
+  try {
+    return { status: 'fulfilled', value: await p };
+  } catch (reason) {
+    return { status: 'rejected', reason };
+  }
+}
+
+/**
+ * Requests for one product, in arrival order, held in ONE statement and one transaction (holdGroup,
+ * under the product's row lock): each gets what the per-request path would have answered in that
+ * order (held, its order's live reservation, or refused with the same code), and the alerts its hold
+ * crosses go to the outbox in the transaction and out after commit. The group runs on the first
+ * request's context (every request of a group has the same partition). When the statement fails,
+ * nothing of it was committed: each request then takes the per-request path (null).
+ */
+async function holdTogether(requests: HoldRequest[]): Promise<PromiseSettledResult<ReservationView | null>[]> {
+  const { ctx, part, productId } = requests[0];
+  const item: ItemRef = { productId, variantId: null };
+  const holds = requests.map((r) => ({ reservationId: newId('res'), orderId: r.orderId, quantity: r.q, expiresAt: r.expiresAt }));
+  try {
+    return await inventoryWrite(ctx, async (em, _part, events) => {
+      const outcomes = await holdGroup(em, part, productId, holds);
+      if (!outcomes) return requests.map(() => ({ status: 'fulfilled', value: null }) as const);
+      const results: PromiseSettledResult<ReservationView | null>[] = [];
+      for (const [i, o] of outcomes.entries()) {
+        const h = holds[i];
+        if (o.outcome === 'held') {
+          await events.crossings(em, part, item, { ...o.after, reserved: o.after.reserved - h.quantity }, o.after, null);
+          results.push({ status: 'fulfilled', value: view(heldRow(h.reservationId, item, h.quantity, h.orderId, h.expiresAt, o.createdAt)) });
+        } else if (o.outcome === 'existing') {
+          const e = o.reservation;
+          const row: ReservationRow = { ...e, productId, variantId: null, orderId: h.orderId, status: e.status as ReservationStatus };
+          try {
+            sameOrder(row, h.quantity);
+            results.push({ status: 'fulfilled', value: view(row) });
+          } catch (reason) {
+            results.push({ status: 'rejected', reason });
+          }
+        } else {
+          results.push({ status: 'rejected', reason: refusalOf(o.after, item, h.quantity, 'quantity') });
+        }
+      }
+      return results;
+    });
+  } catch (err) {
+    ctx.log.warn('reservation group failed; its requests take the per-request path', { err, productId, size: requests.length });
+    return requests.map(() => ({ status: 'fulfilled', value: null }));
+  }
 }
 
 /** A bundle: one parent row and one held row per required component (ids in order, so bundles sharing components cannot deadlock). */
@@ -158,7 +233,7 @@ async function reserveBundle(ctx: CatalogContext, bundleId: string, q: number, o
       }
       const parent = em.create(ReservationEntity, { ...part, itemId: bundleId, productId: bundleId, variantId: null, parentId: null, isBundle: true, orderId, quantity: q, status: 'active', expiresAt });
       await em.flush();
-      const children: ReservationEntity[] = [];
+      const children: ReservationRow[] = [];
       for (const c of items) {
         children.push(await holdItem(em, part, events, { productId: c.productId, variantId: null }, q * c.quantity, orderId, expiresAt, parent.id, `bundle_items[${c.i}].quantity`));
       }

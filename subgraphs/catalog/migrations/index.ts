@@ -8,6 +8,7 @@ import { Migration20261124120000_inventory } from './Migration20261124120000_inv
 import { Migration20261124120430_product_images } from './Migration20261124120430_product_images.js';
 import { Migration20261124160000_product_image_embeddings } from './Migration20261124160000_product_image_embeddings.js';
 import { Migration20261124230000_product_counts } from './Migration20261124230000_product_counts.js';
+import { Migration20261125010000_inventory_hold_group } from './Migration20261125010000_inventory_hold_group.js';
 import { Migration20261125020000_product_order_version } from './Migration20261125020000_product_order_version.js';
 
 export const migrations = [
@@ -20,5 +21,6 @@ export const migrations = [
   { name: 'Migration20261124120430_product_images', class: Migration20261124120430_product_images },
   { name: 'Migration20261124160000_product_image_embeddings', class: Migration20261124160000_product_image_embeddings },
   { name: 'Migration20261124230000_product_counts', class: Migration20261124230000_product_counts },
+  { name: 'Migration20261125010000_inventory_hold_group', class: Migration20261125010000_inventory_hold_group },
   { name: 'Migration20261125020000_product_order_version', class: Migration20261125020000_product_order_version },
 ];
