@@ -40,8 +40,6 @@ export interface Config {
   shutdownGraceMs: number;
   /** GATEWAY_SHARE_INFLIGHT=0 turns off the sharing of identical in-flight subgraph queries (gateway/data-source.ts) */
   gatewayShareInFlight: boolean;
-  /** SUBGRAPH_JIT=0: subgraphs execute with graphql-js's interpreter instead of graphql-jit's compiled operations (lib/graphql-executor.ts) */
-  subgraphJit: boolean;
   /** GATEWAY_SINGLE_FETCH=0: one-fetch operations go through ApolloGateway's result shaping too (gateway/single-fetch.ts) */
   gatewaySingleFetch: boolean;
   /** IN_PROCESS_FETCH=0: in the one-process stack the gateway still fetches subgraphs over HTTP (lib/local-transport.ts) */
@@ -262,7 +260,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 10_000),
     gatewayShareInFlight: env.GATEWAY_SHARE_INFLIGHT !== '0' && env.GATEWAY_SHARE_INFLIGHT !== 'false',
     gatewaySingleFetch: env.GATEWAY_SINGLE_FETCH !== '0' && env.GATEWAY_SINGLE_FETCH !== 'false',
-    subgraphJit: env.SUBGRAPH_JIT !== '0' && env.SUBGRAPH_JIT !== 'false',
     inProcessFetch: env.IN_PROCESS_FETCH !== '0' && env.IN_PROCESS_FETCH !== 'false',
     maxQueryDepth: envInt(env, 'MAX_QUERY_DEPTH', 12),
     maxQueryCost: envInt(env, 'MAX_QUERY_COST', 5000),

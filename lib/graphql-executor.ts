@@ -1,6 +1,5 @@
-// The subgraphs' GraphQL executor: operations compiled by graphql-jit (graphql-js's execute with
-// SUBGRAPH_JIT=0) behind a cache of parsed, validated and compiled documents, with the shared error
-// formatter. Subgraphs are called only by the gateway (signed
+// The subgraphs' GraphQL executor: graphql-js's execute behind a cache of parsed and validated
+// documents, with the shared error formatter. Subgraphs are called only by the gateway (signed
 // requests, a few dozen distinct operations), so Apollo Server's per-request pipeline (content
 // negotiation, request hashing, plugin dispatch, the incremental-delivery polyfill) is work a
 // subgraph request does not need; docs/performance.md has the profile. What a caller sees is what
@@ -9,7 +8,6 @@
 // status when it refuses the request.
 import { execute, GraphQLError, parse, validate, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { ApolloServerErrorCode } from '@apollo/server/errors';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 type Formatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
@@ -25,8 +23,6 @@ export function errorAnswer(status: number, code: string, message: string): Exec
 
 interface Prepared {
   document?: DocumentNode;
-  /** the document compiled per operation name ('' for the only one); null: graphql-js runs it */
-  compiled?: Map<string, CompiledQuery | null>;
   errors?: readonly GraphQLError[];
   /** the code request errors carry (parse or validation) */
   code?: string;
@@ -41,8 +37,6 @@ export class GraphQLExecutor {
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly formatError: Formatter,
-    /** jit: run operations compiled by graphql-jit (default); false: graphql-js's execute */
-    private readonly opts: { jit?: boolean } = {},
   ) {}
 
   /**
@@ -85,11 +79,7 @@ export class GraphQLExecutor {
     if (queriesOnly && prep.document.definitions.some((d) => d.kind === 'OperationDefinition' && d.operation !== 'query' && (!operationName || d.name?.value === operationName))) {
       return { status: 405, text: JSON.stringify({ errors: this.format([new GraphQLError('Only queries may be sent with GET')], ApolloServerErrorCode.BAD_REQUEST) }) };
     }
-    const compiled = this.opts.jit === false ? null : this.compiled(prep, operationName);
-    const variableValues = req.variables as Record<string, unknown> | undefined;
-    const result = compiled
-      ? await compiled.query(undefined, contextValue, variableValues ?? {})
-      : await execute({ schema: this.schema, document: prep.document, variableValues, operationName, contextValue });
+    const result = await execute({ schema: this.schema, document: prep.document, variableValues: req.variables as Record<string, unknown> | undefined, operationName, contextValue });
     if (!('data' in result) || result.data === undefined) {
       // no execution happened: the operation could not be picked or its variables did not coerce
       const errors = result.errors ?? [];
@@ -99,24 +89,6 @@ export class GraphQLExecutor {
     const out: { data: unknown; errors?: GraphQLFormattedError[] } = { data: result.data };
     if (result.errors?.length) out.errors = this.format(result.errors);
     return { status: 200, text: JSON.stringify(out) };
-  }
-
-  /**
-   * The operation compiled to JavaScript by graphql-jit (once per document and operation name): the
-   * same resolvers, coercion and errors as graphql-js's execute, without its per-field interpretation
-   * of the document (the larger part of a page of 100 products' CPU). An operation it cannot compile
-   * (an unknown operation name) runs through graphql-js, which answers its error.
-   */
-  private compiled(prep: Prepared, operationName: string | undefined): CompiledQuery | null {
-    prep.compiled ??= new Map();
-    const key = operationName ?? '';
-    let c = prep.compiled.get(key);
-    if (c === undefined) {
-      const out = compileQuery(this.schema, prep.document!, operationName, { disablingCapturingStackErrors: true });
-      c = isCompiledQuery(out) ? out : null;
-      prep.compiled.set(key, c);
-    }
-    return c;
   }
 
   private prepare(query: string): Prepared {

@@ -226,7 +226,7 @@ export async function startSubgraph(
   const untrackPool = trackPool(def.name, (await orm.em.getConnection().getNativeClient()) as unknown as PoolStats);
   const tracing = await startTracing(cfg, def.name, log);
   const schema = await buildFederatedSchema(def);
-  const executor = new GraphQLExecutor(schema, createErrorFormatter(log), { jit: cfg.subgraphJit });
+  const executor = new GraphQLExecutor(schema, createErrorFormatter(log));
   const runtime = await def.runtime?.({ cfg, orm, pubsub, log });
   let workers: Worker[];
   try {
