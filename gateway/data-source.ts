@@ -32,6 +32,8 @@ type GraphQLResponse = Awaited<ReturnType<RemoteGraphQLDataSource['process']>>;
 interface SubgraphAnswer {
   status: number;
   text: string;
+  /** an in-process subgraph's successful answer as a value (lib/graphql-executor.ts ExecutorAnswer.value) */
+  value?: { data: unknown };
 }
 
 /**
@@ -96,7 +98,13 @@ export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     ctx.encodedTenant ??= encodeTenantContext(ctx.tenant);
   }
 
-  override async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<GraphQLResponse> {
+  /**
+   * `asValue`: the caller only hands the data on unchanged (gateway/single-fetch.ts), so an in-process
+   * subgraph's answer value is returned as is instead of its text parsed. Other callers always get a
+   * parsed copy of their own (the standard executor shapes what it gets, and graphql-js's result
+   * objects have no prototype).
+   */
+  override async process(options: GraphQLDataSourceProcessOptions<GatewayContext>, asValue = false): Promise<GraphQLResponse> {
     const { request, context } = options;
     const prefetched = (context as Partial<GatewayContext>).prefetched;
     if (prefetched && prefetched.query === request.query) {
@@ -118,7 +126,7 @@ export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     const document = 'document' in options ? options.document : undefined;
     const tenant = (context as Partial<GatewayContext>).tenant;
     const res = this.inFlight && isQuery(document, request.query) ? await this.inFlight.run(`${tenantKey(tenant)}\n${body}`, send) : await send();
-    return toGraphQLResponse(this.url, res);
+    return asValue && res.value ? (res.value as GraphQLResponse) : toGraphQLResponse(this.url, res);
   }
 
   /** One fetch, timed for gateway_subgraph_fetch_duration_seconds (lib/metrics.ts). */

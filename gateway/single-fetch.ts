@@ -24,6 +24,8 @@ import { getVariableValues, parse, type DocumentNode, type GraphQLSchema, type O
 import type { GatewayContext, Prefetched } from './data-source.js';
 
 /** `schema`: ApolloGateway's own API schema (graphql-js), which variables are checked against */
+/** A data source that may hand an in-process answer over as its value (gateway/data-source.ts SignedDataSource); others ignore the flag. */
+type ValueSource = { process(options: GraphQLDataSourceProcessOptions, asValue?: boolean): ReturnType<GraphQLDataSource['process']> };
 type Plan = { fetch: FetchNode; definition: OperationDefinitionNode; schema: GraphQLSchema } | false;
 
 export class SingleFetch {
@@ -67,7 +69,8 @@ export class SingleFetch {
       for (const name of fetch.variableUsages ?? []) if (Object.hasOwn(variables, name) && variables[name] !== undefined) sent[name] = variables[name];
       let outcome: Prefetched['outcome'];
       try {
-        const response = await source.process({
+        // the data is handed on unchanged: an in-process subgraph's answer is taken as its value (no parse)
+        const response = await (source as ValueSource).process({
           // GraphQLDataSourceRequestKind.INCOMING_OPERATION (the enum is not exported by the package)
           kind: 'incoming operation' as GraphQLDataSourceProcessOptions['kind'],
           request: { query: fetch.operation, variables: sent, operationName: fetch.operationName },
@@ -75,7 +78,7 @@ export class SingleFetch {
           context: rc.context,
           document: fetch.operationDocumentNode,
           pathInIncomingRequest: [],
-        });
+        }, true);
         if (!response.errors?.length && response.data && typeof response.data === 'object') {
           this.counts.passedThrough++;
           return { data: response.data };

@@ -14,6 +14,24 @@ type Formatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFo
 export interface ExecutorAnswer {
   status: number;
   text: string;
+  /**
+   * A successful answer without errors, as a value: an in-process caller that only hands the data on
+   * (the gateway's single-fetch pass-through) takes it instead of parsing `text`, which is then
+   * serialised only if someone reads it (HTTP, or another caller of a shared fetch).
+   */
+  value?: { data: unknown };
+}
+
+/** `{ data }` as an answer whose text is written when first read. */
+function dataAnswer(value: { data: unknown }): ExecutorAnswer {
+  let text: string | undefined;
+  return {
+    status: 200,
+    value,
+    get text() {
+      return (text ??= JSON.stringify(value));
+    },
+  };
 }
 
 /** An answer that never reached execution: `{ errors: [{ message, extensions: { code, status } }] }`. */
@@ -86,9 +104,8 @@ export class GraphQLExecutor {
       const code = errors.some((e) => e.message.startsWith('Variable "$')) ? ApolloServerErrorCode.BAD_USER_INPUT : ApolloServerErrorCode.OPERATION_RESOLUTION_FAILURE;
       return this.requestError(errors, code);
     }
-    const out: { data: unknown; errors?: GraphQLFormattedError[] } = { data: result.data };
-    if (result.errors?.length) out.errors = this.format(result.errors);
-    return { status: 200, text: JSON.stringify(out) };
+    if (!result.errors?.length) return dataAnswer({ data: result.data });
+    return { status: 200, text: JSON.stringify({ data: result.data, errors: this.format(result.errors) }) };
   }
 
   private prepare(query: string): Prepared {

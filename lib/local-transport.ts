@@ -10,9 +10,10 @@
  * One request as the HTTP path would have carried it: lower-case header names, the body text; the
  * answer's headers when they matter. A caller that built the body from a value may hand the value
  * instead (`parsed`, `body` then empty): the callee uses it without parsing (the REST bridge's
- * GraphQL requests to the gateway, whose bodies the bridge built from input it already checked).
+ * GraphQL requests to the gateway, whose bodies the bridge built from input it already checked). A
+ * subgraph's successful answer also carries its value (lib/graphql-executor.ts ExecutorAnswer.value).
  */
-export type LocalHandler = (headers: Record<string, string>, body: string, parsed?: unknown) => Promise<{ status: number; text: string; headers?: Record<string, string> }>;
+export type LocalHandler = (headers: Record<string, string>, body: string, parsed?: unknown) => Promise<{ status: number; text: string; headers?: Record<string, string>; value?: { data: unknown } }>;
 
 export class LocalRoutes {
   private readonly handlers = new Map<string, LocalHandler>();

@@ -37,6 +37,39 @@ describe('options and variants', () => {
     expect((await rest('GET', `/v1/products/${p.id}/variants`, { headers: t.keyHeaders })).body.data).toHaveLength(1);
   });
 
+  test('a page with include=variants,categories answers what each product answers alone (read with the page, not per product)', async () => {
+    const t = await createTenant();
+    const cat = await rest('POST', '/v1/categories', { body: jsonApi('categories', { name: 'Shirts', slug: uniq('shirts-') }), headers: t.keyHeaders });
+    expect(cat.status).toBe(201);
+    const shirt = await create(t, { name: 'Shirt', price: { amount: 2000, currency: 'EUR' }, category_ids: [cat.body.data.id] });
+    const free = await create(t, { name: 'Sticker' });
+    const plain = await create(t, { name: 'Mug', price: { amount: 900, currency: 'JPY' } });
+    expect((await options(t, shirt.id, [{ name: 'Size', values: ['S', 'L'] }])).status).toBe(200);
+    expect((await options(t, free.id, [{ name: 'Size', values: ['S'] }])).status).toBe(200);
+    expect((await variant(t, shirt.id, { sku: uniq('V-'), options: { Size: 'L' }, price_modifier: { type: 'percentage', amount: 10 } })).status).toBe(201);
+    expect((await variant(t, shirt.id, { sku: uniq('V-'), options: { Size: 'S' }, price_modifier: { type: 'fixed', amount: -250 } })).status).toBe(201);
+    // a variant of a product without a price: its price is null
+    expect((await variant(t, free.id, { sku: uniq('V-'), options: { Size: 'S' } })).status).toBe(201);
+    const page = await rest('GET', '/v1/products?include=variants,categories&page[size]=10', { headers: t.keyHeaders });
+    expect(page.status).toBe(200);
+    expect(page.body.data.map((p: any) => p.id).sort()).toEqual([shirt.id, free.id, plain.id].sort());
+    for (const p of page.body.data) {
+      const alone = await rest('GET', `/v1/products/${p.id}?include=variants,categories`, { headers: t.keyHeaders });
+      const pick = (a: any) => ({
+        variants: a.variants.map(({ id, attributes: v }: any) => ({ id, name: v.name, sku: v.sku, options: v.options, price: v.price, inventory: { quantity: v.inventory.quantity, in_stock: v.inventory.in_stock } })),
+        categories: a.categories.map(({ id, attributes: c }: any) => ({ id, name: c.name, slug: c.slug })),
+      });
+      expect(pick(p.attributes)).toEqual(pick(alone.body.data.attributes));
+    }
+    const shirtOnPage = page.body.data.find((p: any) => p.id === shirt.id).attributes;
+    expect(shirtOnPage.categories.map((c: any) => c.id)).toEqual([cat.body.data.id]);
+    expect(shirtOnPage.variants.map((v: any) => v.attributes.price)).toEqual([
+      { amount: 2200, currency: 'EUR', formatted: '€22.00' },
+      { amount: 1750, currency: 'EUR', formatted: '€17.50' },
+    ]);
+    expect(page.body.data.find((p: any) => p.id === free.id).attributes.variants[0].attributes.price).toBeNull();
+  });
+
   test('INVALID_OPTION_VALUES names the option: unknown option, disallowed value, missing option, duplicate combination', async () => {
     const t = await createTenant();
     const p = await create(t, {});

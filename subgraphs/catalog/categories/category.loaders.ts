@@ -36,7 +36,7 @@ function mapKeyed<E extends object>(ctx: CatalogContext, entity: new () => E, ro
   return rows.map(({ _key, _rn: _n, ...row }) => ({ key: String(_key), row: ctx.em.map(entity, row) }));
 }
 
-function categoryFromRow(r: Record<string, unknown>): CategoryRow {
+export function categoryFromRow(r: Record<string, unknown>): CategoryRow {
   return {
     id: r.id as string,
     name: r.name as string,

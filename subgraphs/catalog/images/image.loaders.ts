@@ -13,7 +13,7 @@ export type ProductImageRow = Pick<
   'id' | 'productId' | 'altText' | 'position' | 'isPrimary' | 'width' | 'height' | 'contentType' | 'bytes' | 'thumbnailStatus' | 'embeddingStatus' | 'createdAt'
 >;
 
-function imageFromRow(r: Record<string, unknown>): ProductImageRow {
+export function imageFromRow(r: Record<string, unknown>): ProductImageRow {
   return {
     id: r.id as string,
     productId: r.product_id as string,

@@ -1,6 +1,5 @@
-// GET /v1/products: one statement for an unfiltered page (the rows with the kept total), two for a
-// filtered one (the rows, and the count), whatever the page size.
-// Included relations batch through their loaders, one statement each.
+// GET /v1/products: one statement for an unfiltered page (the rows with the kept total and the
+// included relations), two for a filtered one (the rows, and the count), whatever the page size.
 import { DomainError } from '../../../lib/errors.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import { resolveCategoryRef } from '../categories/category.service.js';
@@ -10,7 +9,10 @@ import { tableIn, tableOf } from '../sql.js';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity } from './product.entity.js';
 import type { ProductFilterInput } from './product.inputs.js';
 import { BOUND_STRIDE } from './product.page-bounds.js';
+import { keepPageRelations, relationColumns, type PageRelation } from './product.page.js';
 import type { ProductData } from './product.type.js';
+
+const NONE: ReadonlySet<PageRelation> = new Set();
 
 export const PRODUCT_SORTS = ['name', '-name', 'price', '-price', 'created_at', '-created_at'] as const;
 const ORDER: Record<(typeof PRODUCT_SORTS)[number], string> = {
@@ -30,6 +32,8 @@ export interface ListQuery {
   pageSize: number;
   sort?: string | null;
   filter?: ProductFilterInput | null;
+  /** relations read in the page's own statement and kept for the field resolvers (product.page.ts) */
+  relations?: ReadonlySet<PageRelation>;
 }
 
 function oneOf(v: string, allowed: readonly string[], parameter: string): string {
@@ -159,7 +163,7 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
   const keptParams = unfiltered ? [part.appId, part.environment, part.appId, part.environment] : [];
   const pageAt = (offset: number, seek?: { sql: string; params: unknown[] }) =>
     ctx.em.execute(
-      `select p.*${keptCols} from ${tableOf(ctx.em, ProductEntity)} p join (select p.id from ${from}${seek?.sql ?? ''} order by ${order} limit ? offset ?) k on k.id = p.id order by ${order}`,
+      `select p.*${keptCols}${relationColumns(ctx.em, q.relations ?? NONE)} from ${tableOf(ctx.em, ProductEntity)} p join (select p.id from ${from}${seek?.sql ?? ''} order by ${order} limit ? offset ?) k on k.id = p.id order by ${order}`,
       [...keptParams, ...params, ...(seek?.params ?? []), ...orderParams, pageSize, offset, ...orderParams],
     ) as Promise<Record<string, unknown>[]>;
   const offset = (page - 1) * pageSize;
@@ -189,6 +193,7 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
   } else {
     [rows, total] = await Promise.all([readPage(), countAll()]);
   }
+  if (q.relations?.size) keepPageRelations(ctx, rows, q.relations);
   const items = rows.map(productFromRow);
   return { items, total };
 }

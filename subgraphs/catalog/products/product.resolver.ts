@@ -6,7 +6,7 @@ import type { CategoryRow } from '../categories/category.entity.js';
 import { Category, toCategory } from '../categories/category.type.js';
 import { CreateProductInput, ProductFilterInput, UpdateProductInput } from './product.inputs.js';
 import { listProducts } from './product.list.js';
-import { kept, loadPageRelations } from './product.page.js';
+import { kept, loadVariantBasePrices, pageRelations } from './product.page.js';
 import { bundleAvailable, inventoryFlags } from './product.rules.js';
 import { Product, ProductPage, toProduct } from './product.type.js';
 import * as products from './product.service.js';
@@ -35,8 +35,9 @@ export class ProductResolver {
     @Arg('filter', () => ProductFilterInput, { nullable: true }) filter?: ProductFilterInput | null,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<ProductPage> {
-    const { items, total } = await listProducts(ctx, { page, pageSize, sort, filter });
-    if (info) await loadPageRelations(ctx, info, items);
+    const relations = info ? pageRelations(info) : undefined;
+    const { items, total } = await listProducts(ctx, { page, pageSize, sort, filter, relations });
+    if (info && relations?.has('variants')) await loadVariantBasePrices(ctx, info, items);
     return { items: items.map(toProduct), total, page, pageSize };
   }
 

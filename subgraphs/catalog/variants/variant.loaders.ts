@@ -15,7 +15,7 @@ export type VariantRow = Pick<
 
 const date = (v: unknown): Date => (v instanceof Date ? v : new Date(v as string));
 
-function variantFromRow(r: Record<string, unknown>): VariantRow {
+export function variantFromRow(r: Record<string, unknown>): VariantRow {
   return {
     id: r.id as string,
     productId: r.product_id as string,
