@@ -73,15 +73,19 @@ const addDocuments: Handler = async ({ c, task, index, payload, rt, elapsed }) =
       { parameter: 'documents' },
     );
   }
-  // the documents' bodies come from this task's payload row, which the task deletes at its end
-  await upsertDocumentsFromPayload(c, index.id, Number(task.id), slots);
+  // the documents' bodies come from this task's payload row, which the task deletes at its end;
+  // while PostgreSQL writes them, the engine takes the batch of the previous task (applyLater)
+  const written = upsertDocumentsFromPayload(c, index.id, Number(task.id), slots);
+  void rt.engines.flushPending(index.id);
+  await written;
   await run(c, `update ${T.indexes} set number_of_documents = number_of_documents + $2, primary_key = $3 where id = $1`, [index.id, added, pk]);
   const docs = ids.map((id) => documents[slots.get(id)!]);
   return {
     details: { ...task.details, documents_received: documents.length, documents_indexed: slots.size, primary_key: pk },
     count: slots.size,
     webhook: { event: 'indexing.completed', data: { task_id: String(task.id), index_uid: index.uid, documents_indexed: slots.size, duration_ms: elapsed() } },
-    after: () => rt.engines.applyCommitted(index.id, previous(index), Number(task.id), (e) => engineCall(() => e.addDocuments(docs, pk))),
+    // the engine takes the batch later, in commit order, before anything reads it (applyLater)
+    after: async () => void rt.engines.applyLater(index.id, previous(index), Number(task.id), (e) => engineCall(() => e.addDocuments(docs, pk))),
   };
 };
 
