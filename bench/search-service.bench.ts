@@ -166,12 +166,36 @@ async function stopProfile(s: Session, file: string): Promise<void> {
   s.disconnect();
 }
 
+/** CPU time (user + system, ms) a process has used so far, from /proc (clock ticks of 10 ms). */
+function childCpuMs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+/** CPU (ms) used so far by this process, the search process and the scratch database's PostgreSQL backends (when local). */
+async function cpuNow(pg0: pg.Client): Promise<{ here: number; search: number; postgres: number | null }> {
+  const u = process.cpuUsage();
+  const pids = (await pg0.query('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map((r) => Number(r.pid));
+  let postgres: number | null = 0;
+  for (const pid of pids) {
+    try {
+      postgres += childCpuMs(pid);
+    } catch {
+      postgres = null; // not on this machine, or not readable
+      break;
+    }
+  }
+  return { here: (u.user + u.system) / 1000, search: ONE ? 0 : childCpuMs(searchPid), postgres };
+}
+
 // ---------------------------------------------------------------- 1. indexing end to end
 const bodies: string[] = [];
 for (let i = 0; i < docs.length; i += BATCH) bodies.push(JSON.stringify(doc('documents', { documents: docs.slice(i, i + BATCH) })));
 console.log(`${docs.length} documents in ${bodies.length} batches; largest body ${mb(Math.max(...bodies.map((b) => b.length)))} (${Math.max(...bodies.map((b) => b.length))} bytes)`);
 // BENCH_PROFILE: this process (client, REST bridge, gateway) is profiled while it indexes too
 const indexingSession = PROFILE ? await startProfile() : undefined;
+const cpuDb = new pg.Client({ connectionString: dbForChild });
+await cpuDb.connect();
+const cpu0 = await cpuNow(cpuDb);
 const t0 = performance.now();
 const taskIds: string[] = [];
 const postMs: number[] = [];
@@ -199,6 +223,8 @@ for (;;) {
 }
 const all = await call('POST', `/search/v1/indexes/${uid}/search`, kh, doc('search_queries', { query: '', limit: 0 }));
 const took = performance.now() - t0;
+const cpu1 = await cpuNow(cpuDb);
+await cpuDb.end();
 const failed = (await call('GET', `/search/v1/tasks?index_uid=${uid}&status=failed&limit=100`, kh)).data.length;
 const indexingRate = Math.round(docs.length / (took / 1000));
 console.log(
@@ -208,6 +234,13 @@ console.log(
 console.log(fmt('  POST /documents (1,000 docs, 202)', summarize(postMs, posted)));
 const durations = (await call('GET', `/search/v1/tasks?index_uid=${uid}&type=document_addition_or_update&limit=100`, kh)).data.map((t: any) => t.attributes.duration_ms as number);
 console.log(fmt('  task duration (claim → commit, worker)', summarize(durations, took)));
+// CPU per batch is what load on a shared machine distorts least (the PostgreSQL backends' CPU is
+// read from /proc, so only with a local server; backends that ended during the part are missed)
+const perBatch = (a: number, b: number) => ((b - a) / bodies.length).toFixed(1);
+console.log(
+  `  CPU per batch (ms): this process (client, bridge, gateway) ${perBatch(cpu0.here, cpu1.here)}, search process ${ONE ? '(in this process)' : perBatch(cpu0.search, cpu1.search)}, ` +
+    `PostgreSQL backends ${cpu0.postgres === null || cpu1.postgres === null ? 'n/a' : perBatch(cpu0.postgres, cpu1.postgres)}`,
+);
 let mem = rssOf(searchPid);
 console.log(`search process after indexing: rss ${mb(mem.rss)}, peak ${mb(mem.peak)}`);
 
@@ -229,11 +262,6 @@ const queries = makeQueries(docs, N);
 const GQL = `query($uid: String!, $input: SearchInput) { searchIndex(indexUid: $uid, input: $input) { estimatedTotalHits processingTimeMs hits facetDistribution } }`;
 const request = (q: string, i: number, extra: Record<string, unknown> = {}) => ({ query: q, filter: FILTERS[i % FILTERS.length], facets: ['section', 'priority'], limit: 20, ...extra });
 
-/** CPU time (user + system, ms) the search process has used so far, from /proc (clock ticks of 10 ms). */
-const childCpuMs = (pid: number) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
-};
 /** CPU per search: this process (client, REST bridge, gateway) and the search process, in ms. */
 const cpuPerSearch: Record<string, { here: number; search: number }> = {};
 
