@@ -12,8 +12,9 @@
 //  3. hybrid search: an index with embedding_attributes through REST (BENCH_HYBRID_DOCS packages) and
 //     the hybrid recall figure (HNSW against the exact scan, bench/search-hybrid.ts);
 //  4. RSS (and peak) of the search process; restarts from the snapshot and from rows.
-// BENCH_PROFILE=<dir> writes CPU profiles of the search phase: the search process (--cpu-prof) and
-// this process (gateway + REST bridge); read them with `npm run bench:profile-summary -- <dir>`.
+// BENCH_PROFILE=<dir> writes CPU profiles: the search process (--cpu-prof, its whole life) and this process
+// (client + gateway + REST bridge) during the indexing and during the search phase; read them with
+// `npm run bench:profile-summary -- <dir>`.
 // Run: BENCH_PORT_BASE=33000 DATABASE_URL=postgres://… npx node --import @swc-node/register/esm-register bench/search-service.bench.ts
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -149,10 +150,52 @@ await call('POST', '/search/v1/indexes', kh, doc('indexes', { uid, primary_key: 
 // A first search loads the (empty) engine, so every batch lands in it as its task commits.
 await call('POST', `/search/v1/indexes/${uid}/search`, kh, doc('search_queries', { query: 'warm' }));
 
+/** A CPU profile of this process (BENCH_PROFILE), from now until stopProfile. */
+async function startProfile(): Promise<Session> {
+  mkdirSync(PROFILE!, { recursive: true });
+  const s = new Session();
+  s.connect();
+  await s.post('Profiler.enable');
+  await s.post('Profiler.setSamplingInterval', { interval: 200 });
+  await s.post('Profiler.start');
+  return s;
+}
+async function stopProfile(s: Session, file: string): Promise<void> {
+  const { profile } = await s.post('Profiler.stop');
+  writeFileSync(join(PROFILE!, file), JSON.stringify(profile));
+  s.disconnect();
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (clock ticks of 10 ms). */
+function childCpuMs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+/** CPU (ms) used so far by this process, the search process and the scratch database's PostgreSQL backends (when local). */
+async function cpuNow(pg0: pg.Client): Promise<{ here: number; search: number; postgres: number | null }> {
+  const u = process.cpuUsage();
+  const pids = (await pg0.query('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map((r) => Number(r.pid));
+  let postgres: number | null = 0;
+  for (const pid of pids) {
+    try {
+      postgres += childCpuMs(pid);
+    } catch {
+      postgres = null; // not on this machine, or not readable
+      break;
+    }
+  }
+  return { here: (u.user + u.system) / 1000, search: ONE ? 0 : childCpuMs(searchPid), postgres };
+}
+
 // ---------------------------------------------------------------- 1. indexing end to end
 const bodies: string[] = [];
 for (let i = 0; i < docs.length; i += BATCH) bodies.push(JSON.stringify(doc('documents', { documents: docs.slice(i, i + BATCH) })));
 console.log(`${docs.length} documents in ${bodies.length} batches; largest body ${mb(Math.max(...bodies.map((b) => b.length)))} (${Math.max(...bodies.map((b) => b.length))} bytes)`);
+// BENCH_PROFILE: this process (client, REST bridge, gateway) is profiled while it indexes too
+const indexingSession = PROFILE ? await startProfile() : undefined;
+const cpuDb = new pg.Client({ connectionString: dbForChild });
+await cpuDb.connect();
+const cpu0 = await cpuNow(cpuDb);
 const t0 = performance.now();
 const taskIds: string[] = [];
 const postMs: number[] = [];
@@ -170,6 +213,7 @@ await Promise.all(
   }),
 );
 const posted = performance.now() - t0;
+if (indexingSession) await stopProfile(indexingSession, `bench-indexing-${process.pid}.cpuprofile`);
 const last = taskIds.map(Number).sort((a, b) => b - a)[0];
 for (;;) {
   const t = (await call('GET', `/search/v1/tasks/${last}`, kh)).data.attributes;
@@ -179,6 +223,8 @@ for (;;) {
 }
 const all = await call('POST', `/search/v1/indexes/${uid}/search`, kh, doc('search_queries', { query: '', limit: 0 }));
 const took = performance.now() - t0;
+const cpu1 = await cpuNow(cpuDb);
+await cpuDb.end();
 const failed = (await call('GET', `/search/v1/tasks?index_uid=${uid}&status=failed&limit=100`, kh)).data.length;
 const indexingRate = Math.round(docs.length / (took / 1000));
 console.log(
@@ -188,6 +234,13 @@ console.log(
 console.log(fmt('  POST /documents (1,000 docs, 202)', summarize(postMs, posted)));
 const durations = (await call('GET', `/search/v1/tasks?index_uid=${uid}&type=document_addition_or_update&limit=100`, kh)).data.map((t: any) => t.attributes.duration_ms as number);
 console.log(fmt('  task duration (claim → commit, worker)', summarize(durations, took)));
+// CPU per batch is what load on a shared machine distorts least (the PostgreSQL backends' CPU is
+// read from /proc, so only with a local server; backends that ended during the part are missed)
+const perBatch = (a: number, b: number) => ((b - a) / bodies.length).toFixed(1);
+console.log(
+  `  CPU per batch (ms): this process (client, bridge, gateway) ${perBatch(cpu0.here, cpu1.here)}, search process ${ONE ? '(in this process)' : perBatch(cpu0.search, cpu1.search)}, ` +
+    `PostgreSQL backends ${cpu0.postgres === null || cpu1.postgres === null ? 'n/a' : perBatch(cpu0.postgres, cpu1.postgres)}`,
+);
 let mem = rssOf(searchPid);
 console.log(`search process after indexing: rss ${mb(mem.rss)}, peak ${mb(mem.peak)}`);
 
@@ -209,11 +262,6 @@ const queries = makeQueries(docs, N);
 const GQL = `query($uid: String!, $input: SearchInput) { searchIndex(indexUid: $uid, input: $input) { estimatedTotalHits processingTimeMs hits facetDistribution } }`;
 const request = (q: string, i: number, extra: Record<string, unknown> = {}) => ({ query: q, filter: FILTERS[i % FILTERS.length], facets: ['section', 'priority'], limit: 20, ...extra });
 
-/** CPU time (user + system, ms) the search process has used so far, from /proc (clock ticks of 10 ms). */
-const childCpuMs = (pid: number) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
-};
 /** CPU per search: this process (client, REST bridge, gateway) and the search process, in ms. */
 const cpuPerSearch: Record<string, { here: number; search: number }> = {};
 
@@ -277,15 +325,7 @@ const viaRest = async (attrs: Record<string, unknown>) => {
   return JSON.parse(res.text);
 };
 
-let session: Session | undefined;
-if (PROFILE) {
-  mkdirSync(PROFILE, { recursive: true });
-  session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-}
+const session = PROFILE ? await startProfile() : undefined;
 const serviceEngineMs: number[] = [];
 const subgraphStats = await measure(async (q, i) => serviceEngineMs.push((await direct(request(q, i))).data.searchIndex.processingTimeMs), 'search subgraph, direct');
 const gatewayStats = await measure((q, i) => viaGateway(request(q, i)), 'gateway');
@@ -294,11 +334,7 @@ const restStats = await measure((q, i) => viaRest(request(q, i)), 'REST bridge')
 const plainRequest = (q: string, i: number) => request(q, i, { attributes_to_highlight: [], show_matches_position: false });
 const restPlainStats = await measure((q, i) => viaRest(plainRequest(q, i)), 'REST bridge, no _formatted/_matchesPosition');
 const enginePlainStats = await measure((q, i) => local.search({ ...request(q, i), attributesToHighlight: [], showMatchesPosition: false }));
-if (session) {
-  const { profile } = await session.post('Profiler.stop');
-  writeFileSync(join(PROFILE!, `bench-stack-${process.pid}.cpuprofile`), JSON.stringify(profile));
-  session.disconnect();
-}
+if (session) await stopProfile(session, `bench-stack-${process.pid}.cpuprofile`);
 const bytes = (await requestJson('POST', `${rest}/search/v1/indexes/${uid}/search`, kh, JSON.stringify(doc('search_queries', request(queries[0], 0))))).text.length;
 
 const row = (label: string, st: ReturnType<typeof summarize>, target = '') =>

@@ -38,6 +38,14 @@ export async function one<R = Record<string, any>>(db: Db, sql: string, params: 
   return (await db.query(sql, params)).rows[0] as R | undefined;
 }
 
+/**
+ * `one` as a named statement: PostgreSQL parses and plans it once per connection instead of on every
+ * call (for the statements every search sends). `name` must be unique to `sql`.
+ */
+export async function onePrepared<R = Record<string, any>>(db: Db, name: string, sql: string, params: unknown[]): Promise<R | undefined> {
+  return (await db.query({ name, text: sql, values: params })).rows[0] as R | undefined;
+}
+
 export async function run(db: Db, sql: string, params: unknown[] = []): Promise<number> {
   return (await db.query(sql, params)).rowCount ?? 0;
 }

@@ -4,8 +4,7 @@ import { DomainError } from '../../../lib/errors.js';
 import type { SearchContext } from '../context.js';
 import type { Document } from '../engine/types.js';
 import { engineCall } from '../errors.js';
-import { getIndex, validatePrimaryKey } from '../indexes/index.service.js';
-import type { IndexEntity } from '../indexes/index.entity.js';
+import { getIndex, getSearchableIndex, validatePrimaryKey, type SearchableIndex } from '../indexes/index.service.js';
 import { MAX_DOCUMENTS_PER_BATCH } from '../plans.js';
 import type { TaskRow } from '../tasks/task.queue.js';
 import { enqueue } from '../tasks/task.service.js';
@@ -31,7 +30,7 @@ function batchSize(n: number, parameter: string): void {
  * ids and primary-key inference are the task's (as in Meilisearch: a bad id fails the task).
  */
 export async function addDocuments(ctx: SearchContext, uid: string, documents: unknown[] | null | undefined, primaryKey?: string | null): Promise<TaskRow> {
-  const index = await getIndex(ctx, uid);
+  const index = await getSearchableIndex(ctx, uid);
   if (documents == null) throw new DomainError('VALIDATION_FAILED', 'documents is required (an array of objects)', { parameter: 'documents' });
   if (!Array.isArray(documents)) throw new DomainError('VALIDATION_FAILED', 'documents must be an array of objects', { parameter: 'documents' });
   batchSize(documents.length, 'documents');
@@ -53,7 +52,7 @@ export async function addDocuments(ctx: SearchContext, uid: string, documents: u
 }
 
 /** Would the batch take the index over its plan limit? Replacements do not count; new ids do. */
-async function checkDocumentLimit(ctx: SearchContext, index: IndexEntity, docs: Document[], given: string | undefined, limit: number, plan: string): Promise<void> {
+async function checkDocumentLimit(ctx: SearchContext, index: SearchableIndex, docs: Document[], given: string | undefined, limit: number, plan: string): Promise<void> {
   let pk = index.primaryKey ?? given;
   if (!pk) {
     try {

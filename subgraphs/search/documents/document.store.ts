@@ -13,21 +13,22 @@ export async function countLive(db: Db, indexId: string, ids: string[]): Promise
 }
 
 /**
- * Add or replace documents. New ids (and revived tombstones) take their listing position from the
- * task (task id × 100,000 + position in the batch); replaced documents keep theirs.
+ * Add or replace documents, reading their bodies from the task's payload row (`slots`: id → its
+ * document's position in the payload's `documents`), so the batch is not serialised and sent back
+ * to PostgreSQL. New ids (and revived tombstones) take their listing position from the task
+ * (task id × 100,000 + position among the ids); replaced documents keep theirs.
  */
-export async function upsertDocuments(db: Db, indexId: string, taskId: number, docs: Map<string, Document>): Promise<void> {
-  const out: { i: string; p: number; d: Document }[] = [];
-  let n = 0;
-  for (const [id, d] of docs) out.push({ i: id, p: taskId * 100_000 + n++, d });
+export async function upsertDocumentsFromPayload(db: Db, indexId: string, taskId: number, slots: Map<string, number>): Promise<void> {
   await run(
     db,
-    `insert into ${T.documents} (index_id, doc_id, body, task_id, pos, deleted)
-     select $1, u.i, u.d, $2, u.p, false from jsonb_to_recordset($3::jsonb) as u(i text, p bigint, d jsonb)
+    `with p as materialized (select (body::jsonb) -> 'documents' as docs from ${T.payloads} where task_id = $2)
+     insert into ${T.documents} (index_id, doc_id, body, task_id, pos, deleted)
+     select $1, u.i, p.docs -> u.k, $2, $2::bigint * 100000 + u.n - 1, false
+       from p, unnest($3::text[], $4::int[]) with ordinality as u(i, k, n)
      on conflict (index_id, doc_id) do update
         set body = excluded.body, task_id = excluded.task_id, deleted = false,
             pos = case when documents.deleted then excluded.pos else documents.pos end`,
-    [indexId, taskId, JSON.stringify(out)],
+    [indexId, taskId, [...slots.keys()], [...slots.values()]],
   );
 }
 

@@ -47,17 +47,23 @@ export function isValidDocumentId(id: string): boolean {
 }
 
 /**
- * The batch's documents by id, the LAST occurrence of an id winning (Meilisearch), in the order
- * their ids first appeared.
+ * Where each id's document sits in the batch: the LAST occurrence of an id wins (Meilisearch), ids
+ * in the order they first appeared.
  */
-export function keyedDocuments(docs: Document[], primaryKey: string): Map<string, Document> {
-  const out = new Map<string, Document>();
+export function documentSlots(docs: Document[], primaryKey: string): Map<string, number> {
+  const out = new Map<string, number>();
   docs.forEach((d, i) => {
     if (typeof d !== 'object' || d === null || Array.isArray(d)) {
       throw new DomainError('VALIDATION_FAILED', `Document at position ${i} is not a JSON object.`, { parameter: `documents[${i}]` });
     }
-    const id = documentId(d, primaryKey, i);
-    out.set(id, d);
+    out.set(documentId(d, primaryKey, i), i);
   });
+  return out;
+}
+
+/** The batch's documents by id, as documentSlots places them. */
+export function keyedDocuments(docs: Document[], primaryKey: string): Map<string, Document> {
+  const out = new Map<string, Document>();
+  for (const [id, i] of documentSlots(docs, primaryKey)) out.set(id, docs[i]);
   return out;
 }

@@ -9,6 +9,12 @@
 // next search of an unloaded index builds it again; concurrent searches share that one build.
 // A deleted index's engine is dropped by every process: the deletion's NOTIFY (engine-drops.ts),
 // and a periodic check of the loaded ids for notifications missed while disconnected.
+//
+// A worker's document batch may be applied later (applyLater): it waits, in commit order, until
+// the worker's next batch has sent its rows to PostgreSQL (flushPending), so this event loop indexes
+// while PostgreSQL writes, or until LATER_MS pass. Anything that reads or changes the engine of that
+// index (get, another apply, a snapshot, a drop) applies what is pending first, so no search sees
+// the engine without a task whose commit its index row shows.
 import type pg from 'pg';
 import { DomainError } from '../../../lib/errors.js';
 import type { Logger } from '../../../lib/logger.js';
@@ -48,6 +54,16 @@ export interface EngineRegistryOptions {
   snapshotEveryDocs: number;
 }
 
+/** The longest a batch's engine update waits for the worker's next batch (an idle worker). */
+const LATER_MS = 50;
+
+interface PendingApply {
+  previous: number;
+  taskId: number;
+  apply: (e: Engine) => number | void;
+  done: () => void;
+}
+
 export interface EngineStats {
   loads: number;
   /** loads that started from the index's snapshot (the others read every row) */
@@ -67,11 +83,15 @@ export class EngineRegistry {
   /** unloaded indexes whose changes still want a snapshot */
   private snapshotDue = new Set<string>();
   private counts = { loads: 0, snapshotLoads: 0, unloads: 0, drops: 0 };
+  /** committed batches not applied yet, per index, in commit order (applyLater) */
+  private pending = new Map<string, PendingApply[]>();
+  private pendingTimer: NodeJS.Timeout | undefined;
 
   constructor(private o: EngineRegistryOptions) {}
 
   /** The engine of `index`, loaded and caught up to `index.appliedTaskId` and its settings. */
   async get(index: IndexState): Promise<Engine> {
+    void this.flushPending(index.id);
     let h = this.holders.get(index.id);
     if (h) {
       this.holders.delete(index.id);
@@ -114,6 +134,53 @@ export class EngineRegistry {
    * get() catches up from PostgreSQL, which already holds the result.
    */
   async applyCommitted(indexId: string, previous: number, taskId: number, apply: (e: Engine) => number | void): Promise<void> {
+    void this.flushPending(indexId);
+    await this.applyNow(indexId, previous, taskId, apply);
+  }
+
+  /**
+   * applyCommitted, run later: when flushPending is next called (the worker's next batch, once its
+   * rows are on their way to PostgreSQL), when the engine is next read or changed, or after LATER_MS.
+   * Resolves once applied.
+   */
+  applyLater(indexId: string, previous: number, taskId: number, apply: (e: Engine) => number | void): Promise<void> {
+    if (!this.holders.has(indexId)) return Promise.resolve();
+    return new Promise((done) => {
+      const list = this.pending.get(indexId);
+      if (list) list.push({ previous, taskId, apply, done });
+      else this.pending.set(indexId, [{ previous, taskId, apply, done }]);
+      if (!this.pendingTimer) {
+        this.pendingTimer = setTimeout(() => void this.flushPending(), LATER_MS);
+        this.pendingTimer.unref();
+      }
+    });
+  }
+
+  /**
+   * Start the pending applies (of one index, or all) in commit order, under the engine's lock;
+   * resolves when they are done. Each was queued on the lock before this returns.
+   */
+  flushPending(indexId?: string): Promise<void> {
+    if (!this.pending.size) return Promise.resolve();
+    const started: Promise<void>[] = [];
+    for (const [id, list] of this.takePending(indexId)) {
+      for (const p of list) started.push(this.applyNow(id, p.previous, p.taskId, p.apply).then(p.done));
+    }
+    return Promise.all(started).then(() => undefined);
+  }
+
+  private takePending(indexId?: string): [string, PendingApply[]][] {
+    const ids = indexId === undefined ? [...this.pending.keys()] : this.pending.has(indexId) ? [indexId] : [];
+    const out = ids.map((id): [string, PendingApply[]] => [id, this.pending.get(id)!]);
+    for (const id of ids) this.pending.delete(id);
+    if (!this.pending.size && this.pendingTimer) {
+      clearTimeout(this.pendingTimer);
+      this.pendingTimer = undefined;
+    }
+    return out;
+  }
+
+  private async applyNow(indexId: string, previous: number, taskId: number, apply: (e: Engine) => number | void): Promise<void> {
     const h = this.holders.get(indexId);
     if (!h) return;
     await this.withLock(h, async () => {
@@ -138,6 +205,7 @@ export class EngineRegistry {
    * loop) and replaces the old one, which answers nothing meanwhile (its version is behind).
    */
   async applySettings(indexId: string, previous: number, taskId: number, settings: IndexSettingsData): Promise<void> {
+    void this.flushPending(indexId);
     const h = this.holders.get(indexId);
     if (!h) return;
     if (!rebuildNeeded(h.settings, settings)) {
@@ -157,6 +225,8 @@ export class EngineRegistry {
 
   /** Forget the index's engine (its index was deleted, here or by another process). */
   drop(indexId: string): void {
+    // the batches waiting for this engine are moot: it goes
+    for (const [, list] of this.takePending(indexId)) for (const p of list) p.done();
     this.dropped.set(indexId, (this.dropped.get(indexId) ?? 0) + 1);
     this.snapshotDue.delete(indexId);
     if (this.holders.delete(indexId)) {
@@ -185,6 +255,7 @@ export class EngineRegistry {
    * task: merges drop the dead versions that updates and deletes leave in segments.
    */
   async snapshot(indexId: string): Promise<boolean> {
+    await this.flushPending(indexId);
     const before = this.holders.get(indexId)?.changedSinceSnapshot ?? 0;
     const drops = this.dropped.get(indexId) ?? 0;
     this.snapshotDue.delete(indexId);

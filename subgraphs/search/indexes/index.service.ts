@@ -3,7 +3,7 @@
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { SearchContext } from '../context.js';
-import { one, withTx } from '../db.js';
+import { one, onePrepared, withTx } from '../db.js';
 import { T } from '../sql.js';
 import { defaultSuggestionSettings, mergeSuggestionSettings, type SuggestionSettingsData } from '../suggestions/suggestion-settings.rules.js';
 import { insertFinishedTask, type TaskRow } from '../tasks/task.queue.js';
@@ -86,22 +86,34 @@ export interface SearchableIndex {
   settings: IndexSettingsData;
   appliedTaskId: number;
   purgedThroughTaskId: number;
+  numberOfDocuments: number;
 }
 
+const SEARCHABLE_INDEX_SQL = `select id, uid, primary_key, settings, applied_task_id, purged_through_task_id, number_of_documents from ${T.indexes} where app_id = $1 and environment = $2 and uid = $3`;
+
 /**
- * getIndex for the search path: one plain statement on the service's pool, with the partition as
- * explicit predicates (tenantParams), instead of an ORM find — a search only reads the row, so
- * hydrating an entity into the identity map was pure overhead on every search (docs/search.md,
- * "End-to-end path").
+ * getIndex for the search path: one plain statement on the service's pool (prepared once per
+ * connection), with the partition as explicit predicates (tenantParams), instead of an ORM find —
+ * a search only reads the row, so hydrating an entity into the identity map was pure overhead on
+ * every search (docs/search.md, "End-to-end path").
  */
 export async function getSearchableIndex(ctx: SearchContext, uid: string): Promise<SearchableIndex> {
   const row =
     typeof uid === 'string' && INDEX_UID.test(uid)
       ? await (async () => {
           const { appId, environment } = await appPartition(ctx);
-          return one<{ id: string; uid: string; primary_key: string | null; settings: IndexSettingsData; applied_task_id: string; purged_through_task_id: string }>(
+          return onePrepared<{
+            id: string;
+            uid: string;
+            primary_key: string | null;
+            settings: IndexSettingsData;
+            applied_task_id: string;
+            purged_through_task_id: string;
+            number_of_documents: number;
+          }>(
             ctx.runtime.pool,
-            `select id, uid, primary_key, settings, applied_task_id, purged_through_task_id from ${T.indexes} where app_id = $1 and environment = $2 and uid = $3`,
+            'search.searchable-index',
+            SEARCHABLE_INDEX_SQL,
             [appId, environment, uid],
           );
         })()
@@ -114,6 +126,7 @@ export async function getSearchableIndex(ctx: SearchContext, uid: string): Promi
     settings: row.settings,
     appliedTaskId: Number(row.applied_task_id),
     purgedThroughTaskId: Number(row.purged_through_task_id),
+    numberOfDocuments: Number(row.number_of_documents),
   };
 }
 

@@ -5,8 +5,8 @@ import { DomainError } from '../../../lib/errors.js';
 import { one, run } from '../db.js';
 import type { Document } from '../engine/types.js';
 import { engineCall } from '../errors.js';
-import { countLive, deleteAllOfIndex, tombstone, upsertDocuments } from '../documents/document.store.js';
-import { inferPrimaryKey, keyedDocuments } from '../documents/primary-key.rules.js';
+import { countLive, deleteAllOfIndex, tombstone, upsertDocumentsFromPayload } from '../documents/document.store.js';
+import { documentSlots, inferPrimaryKey } from '../documents/primary-key.rules.js';
 import { defaultSettings, mergeSettings, type IndexSettingsData, type IndexSettingsPatch } from '../indexes/index-settings.rules.js';
 import { notifyIndexDropped } from '../index-engines/engine-drops.js';
 import { PLAN_LIMITS, type PlanCode } from '../plans.js';
@@ -62,8 +62,8 @@ const addDocuments: Handler = async ({ c, task, index, payload, rt, elapsed }) =
     });
   }
   const pk = index.primary_key ?? given ?? inferPrimaryKey(documents[0]);
-  const keyed = keyedDocuments(documents, pk);
-  const ids = [...keyed.keys()];
+  const slots = documentSlots(documents, pk);
+  const ids = [...slots.keys()];
   const added = ids.length - (await countLive(c, index.id, ids));
   const limit = PLAN_LIMITS[(payload.plan as PlanCode) ?? rt.cfg.defaultPlan]?.documentsPerIndex ?? null;
   if (limit !== null && Number(index.number_of_documents) + added > limit) {
@@ -73,14 +73,19 @@ const addDocuments: Handler = async ({ c, task, index, payload, rt, elapsed }) =
       { parameter: 'documents' },
     );
   }
-  await upsertDocuments(c, index.id, Number(task.id), keyed);
+  // the documents' bodies come from this task's payload row, which the task deletes at its end;
+  // while PostgreSQL writes them, the engine takes the batch of the previous task (applyLater)
+  const written = upsertDocumentsFromPayload(c, index.id, Number(task.id), slots);
+  void rt.engines.flushPending(index.id);
+  await written;
   await run(c, `update ${T.indexes} set number_of_documents = number_of_documents + $2, primary_key = $3 where id = $1`, [index.id, added, pk]);
-  const docs = [...keyed.values()];
+  const docs = ids.map((id) => documents[slots.get(id)!]);
   return {
-    details: { ...task.details, documents_received: documents.length, documents_indexed: keyed.size, primary_key: pk },
-    count: keyed.size,
-    webhook: { event: 'indexing.completed', data: { task_id: String(task.id), index_uid: index.uid, documents_indexed: keyed.size, duration_ms: elapsed() } },
-    after: () => rt.engines.applyCommitted(index.id, previous(index), Number(task.id), (e) => engineCall(() => e.addDocuments(docs, pk))),
+    details: { ...task.details, documents_received: documents.length, documents_indexed: slots.size, primary_key: pk },
+    count: slots.size,
+    webhook: { event: 'indexing.completed', data: { task_id: String(task.id), index_uid: index.uid, documents_indexed: slots.size, duration_ms: elapsed() } },
+    // the engine takes the batch later, in commit order, before anything reads it (applyLater)
+    after: async () => void rt.engines.applyLater(index.id, previous(index), Number(task.id), (e) => engineCall(() => e.addDocuments(docs, pk))),
   };
 };
 

@@ -55,13 +55,16 @@ export interface NewTask {
 export async function insertTask(c: pg.PoolClient, t: NewTask): Promise<TaskRow> {
   const key = t.indexId ? indexQueueKey(t.indexId) : null;
   if (key) await lockJobKey(c, SCHEMA, key);
+  // the task and its payload in one statement (one round trip less on every enqueue)
   const row = await one<TaskRow>(
     c,
-    `insert into ${T.tasks} (app_id, environment, index_id, index_uid, type, status, details, enqueued_at, attempts)
-     values ($1, $2, $3, $4, $5, 'enqueued', $6, clock_timestamp(), 0) returning ${TASK_COLUMNS}`,
-    [t.appId, t.environment, t.indexId, t.indexUid, t.type, JSON.stringify(t.details)],
+    `with task as (
+       insert into ${T.tasks} (app_id, environment, index_id, index_uid, type, status, details, enqueued_at, attempts)
+       values ($1, $2, $3, $4, $5, 'enqueued', $6, clock_timestamp(), 0) returning ${TASK_COLUMNS}),
+     payload as (insert into ${T.payloads} (task_id, body) select id, $7::text from task where $7::text is not null)
+     select ${TASK_COLUMNS} from task`,
+    [t.appId, t.environment, t.indexId, t.indexUid, t.type, JSON.stringify(t.details), t.payload ?? null],
   );
-  if (t.payload !== undefined) await run(c, `insert into ${T.payloads} (task_id, body) values ($1, $2)`, [row!.id, t.payload]);
   await insertJob(c, SCHEMA, { kind: TASK_JOB_KIND, key, payload: { taskId: String(row!.id) } });
   return row!;
 }

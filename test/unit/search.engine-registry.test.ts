@@ -1,0 +1,78 @@
+// The engine registry's deferred batches (applyLater): applied in commit order, before anything
+// reads or changes the engine, after the worker's next batch has been sent, or on their own after a
+// short wait. Pure: a real engine, a builder that hands it over, no database.
+import { createLogger } from '../../lib/logger.js';
+import { engineFactory } from '../../subgraphs/search/engine/index.js';
+import type { Engine } from '../../subgraphs/search/engine/types.js';
+import type { EngineBuilder } from '../../subgraphs/search/index-engines/engine-builder.js';
+import type { EngineLoader } from '../../subgraphs/search/index-engines/engine-loader.js';
+import { EngineRegistry } from '../../subgraphs/search/index-engines/engine-registry.js';
+import { settingsKey, toEngineSettings } from '../../subgraphs/search/index-engines/engine-settings.js';
+import { defaultSettings } from '../../subgraphs/search/indexes/index-settings.rules.js';
+
+const settings = defaultSettings();
+const index = (appliedTaskId: number) => ({ id: 'idx_1', settings, appliedTaskId, purgedThroughTaskId: 0 });
+
+function registry(): { reg: EngineRegistry; engine: Engine } {
+  const engine = engineFactory.create(toEngineSettings(settings));
+  const builder: EngineBuilder = {
+    mode: 'inline',
+    load: async () => ({ engine, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: false }),
+    writeSnapshot: async () => ({}),
+    stop: async () => undefined,
+  };
+  // a catch-up from PostgreSQL would mean a pending batch was skipped
+  const loader = { catchUp: () => Promise.reject(new Error('no catch-up expected')) } as unknown as EngineLoader;
+  const reg = new EngineRegistry({ pool: undefined as never, loader, builder, log: createLogger({}, 'error'), budgetBytes: 1e12, snapshotEveryDocs: 1e9 });
+  return { reg, engine };
+}
+
+const batch = (from: number) => (e: Engine) => e.addDocuments([{ id: from, t: `doc ${from}` }, { id: from + 1, t: `doc ${from + 1}` }], 'id');
+const total = (e: Engine) => e.search({ query: '', limit: 0 }).estimatedTotalHits;
+
+test('batches wait until flushed, then apply in commit order', async () => {
+  const { reg, engine } = registry();
+  await reg.get(index(1));
+  const a = reg.applyLater('idx_1', 1, 2, batch(0));
+  const b = reg.applyLater('idx_1', 2, 3, batch(10));
+  expect(total(engine)).toBe(0);
+  await reg.flushPending('idx_1');
+  await Promise.all([a, b]);
+  expect(total(engine)).toBe(4);
+  expect(reg.loaded('idx_1')?.version).toBe(3);
+});
+
+test('a search of an index whose row shows a pending batch gets the engine with it', async () => {
+  const { reg } = registry();
+  await reg.get(index(1));
+  void reg.applyLater('idx_1', 1, 2, batch(0));
+  const e = await reg.get(index(2));
+  expect(total(e)).toBe(2);
+  expect(reg.loaded('idx_1')?.version).toBe(2);
+});
+
+test('an immediate apply runs after the pending ones', async () => {
+  const { reg, engine } = registry();
+  await reg.get(index(1));
+  void reg.applyLater('idx_1', 1, 2, batch(0));
+  await reg.applyCommitted('idx_1', 2, 3, (e) => e.deleteDocuments(['0']));
+  expect(total(engine)).toBe(1);
+  expect(reg.loaded('idx_1')?.version).toBe(3);
+});
+
+test('a pending batch applies on its own when nothing flushes it', async () => {
+  const { reg, engine } = registry();
+  await reg.get(index(1));
+  await reg.applyLater('idx_1', 1, 2, batch(0));
+  expect(total(engine)).toBe(2);
+});
+
+test('a dropped engine takes no pending batch', async () => {
+  const { reg, engine } = registry();
+  await reg.get(index(1));
+  const a = reg.applyLater('idx_1', 1, 2, batch(0));
+  reg.drop('idx_1');
+  await a;
+  expect(total(engine)).toBe(0);
+  expect(reg.loaded('idx_1')).toBeUndefined();
+});
