@@ -6,7 +6,7 @@
 import { gql, jsonApi, rest } from '../harness/client.js';
 import { aiUser } from '../harness/ai.js';
 import { expectServiceError } from '../harness/security.js';
-import { LLM_MODEL, llmAnswer, received, startLlmServer } from '../harness/llm-server.js';
+import { LLM_MODEL, llmAnswer, llmReceived, startLlmServer } from '../harness/llm-server.js';
 
 beforeAll(() => startLlmServer());
 
@@ -66,7 +66,7 @@ test('render on both path shapes: exact grammar, integer id, prompt_unique_id, p
 test('execute: the local chat-completions server answers; response, model, tokens_used, execution_time_ms; failures → 503 model_unavailable', async () => {
   const u = await aiUser();
   const id = (await rest('POST', '/prompts', { body: jsonApi('prompts', { name: 'Ask', content: 'Question: {{q}}\nAnswer briefly.' }), headers: u.headers })).body.data.id;
-  const n = received.length;
+  const n = (await llmReceived()).length;
   const r = await rest('POST', `/prompts/${id}/execute`, { body: jsonApi('prompt_executions', { placeholders: { q: 'What is the capital of France?' } }), headers: u.headers });
   expect(r.status).toBe(201);
   const rendered = 'Question: What is the capital of France?\nAnswer briefly.';
@@ -76,7 +76,7 @@ test('execute: the local chat-completions server answers; response, model, token
     id: expect.stringMatching(/^pex_/),
     attributes: { prompt_unique_id: id, rendered_content: rendered, response: a.content, model: LLM_MODEL, tokens_used: a.promptTokens + a.completionTokens, execution_time_ms: expect.any(Number) },
   });
-  expect(received[n].body).toMatchObject({ model: LLM_MODEL, messages: [{ role: 'user', content: rendered }] });
+  expect((await llmReceived())[n].body).toMatchObject({ model: LLM_MODEL, messages: [{ role: 'user', content: rendered }] });
   const fail = await rest('POST', `/prompts/${id}/execute`, { body: jsonApi('prompt_executions', { placeholders: { q: 'x [[status:500]]' } }), headers: u.headers });
   expect(expectServiceError(fail, 'ai', 503, 'model_unavailable').detail).toContain('HTTP 500');
   const slow = await rest('POST', `/prompts/${id}/execute`, { body: jsonApi('prompt_executions', { placeholders: { q: 'x [[sleep:2500]]' } }), headers: u.headers });

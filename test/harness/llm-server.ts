@@ -8,9 +8,19 @@ import { createServer, type Server } from 'node:http';
 export const LLM_API_KEY = 'test-llm-key';
 export const LLM_MODEL = 'test-chat';
 
-// One server per jest process (suites have their own module registries but share the port and globalThis)
-const g = globalThis as { __llmServer?: Promise<Server>; __llmReceived?: { authorization?: string; body: any }[] };
-export const received: { authorization?: string; body: any }[] = (g.__llmReceived ??= []);
+// One server per jest process: suites have their own module registries and globals but share the
+// port, so the server (and the requests it records) may belong to an earlier suite. What it received
+// is read from the server itself (GET /__received), whichever suite started it.
+type Received = { authorization?: string; body: any };
+const g = globalThis as { __llmServer?: Promise<Server>; __llmReceived?: Received[] };
+const received: Received[] = (g.__llmReceived ??= []);
+const llmPort = () => Number(process.env.TEST_PORT_BASE ?? 14000) + 54;
+
+/** The chat-completion requests the test server has received so far, in order. */
+export async function llmReceived(): Promise<Received[]> {
+  const r = await fetch(`http://127.0.0.1:${llmPort()}/__received`);
+  return (await r.json()) as Received[];
+}
 
 export function llmAnswer(prompt: string): { content: string; promptTokens: number; completionTokens: number } {
   const words = prompt.split(/\s+/).filter(Boolean).length;
@@ -18,7 +28,7 @@ export function llmAnswer(prompt: string): { content: string; promptTokens: numb
   return { content, promptTokens: words, completionTokens: content.split(/\s+/).filter(Boolean).length };
 }
 
-export function startLlmServer(port = Number(process.env.TEST_PORT_BASE ?? 14000) + 54): Promise<Server> {
+export function startLlmServer(port = llmPort()): Promise<Server> {
   g.__llmServer ??= new Promise((resolve, reject) => {
     const server = createServer((req, res) => {
       let raw = '';
@@ -28,6 +38,7 @@ export function startLlmServer(port = Number(process.env.TEST_PORT_BASE ?? 14000
           res.writeHead(status, { 'content-type': 'application/json' });
           res.end(JSON.stringify(body));
         };
+        if (req.method === 'GET' && req.url === '/__received') return send(200, received);
         if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, { error: { message: 'not found' } });
         if (req.headers.authorization !== `Bearer ${LLM_API_KEY}`) return send(401, { error: { message: 'bad key' } });
         const body = JSON.parse(raw);
