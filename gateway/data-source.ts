@@ -135,7 +135,7 @@ export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     const started = performance.now();
     try {
       const inProcess = traced ? undefined : this.local?.get(this.url);
-      const res = inProcess ? await inProcess(headers, body) : await postJson(this.url, headers, body);
+      const res: SubgraphAnswer = inProcess ? ((await inProcess(headers, body)) as SubgraphAnswer) : await postJson(this.url, headers, body);
       observeSubgraphFetch(this.audience, String(res.status), performance.now() - started);
       return res;
     } catch (e) {

@@ -12,7 +12,7 @@ import type { Config, SubgraphName } from '../lib/config.js';
 import { statusOf } from '../lib/errors.js';
 import './service-error-codes.js';
 import { createErrorFormatter } from '../lib/graphql-errors.js';
-import { answerGraphQL, closeServer, graphqlOperationLabel, jsonAnswer, listen, MiB, pathOf, readGraphQLCall, sendAnswer, sendJson, type GraphQLAnswer, type GraphQLCall } from '../lib/http.js';
+import { answerGraphQL, closeServer, graphqlOperationLabel, jsonAnswer, keepResultPlugin, listen, MiB, pathOf, readGraphQLCall, sendAnswer, sendJson, type GraphQLAnswer, type GraphQLCall } from '../lib/http.js';
 import type { Infra } from '../lib/infra.js';
 import type { Logger } from '../lib/logger.js';
 import { VERSION } from '../lib/version.js';
@@ -106,7 +106,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     formatError: withUnavailable(createErrorFormatter(log)),
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    plugins: [requestPolicyPlugin(() => apiSchema), limitsPlugin, fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin],
+    plugins: [requestPolicyPlugin(() => apiSchema), limitsPlugin, fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin, keepResultPlugin],
     // parsing and validation are linear in the document's tokens: bounding them bounds the work
     parseOptions: { maxTokens },
   });
@@ -156,7 +156,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     const call: GraphQLCall = parsed !== undefined ? { method: 'POST', headers, url: '/graphql', parsed } : { method: 'POST', headers, url: '/graphql', raw: Buffer.from(body) };
     const a = stopping ? stoppingAnswer() : await answer(call, '127.0.0.1');
     observeLocalRequest('gateway', a.route, a.status, performance.now() - started);
-    return { status: a.status, text: a.body, headers: a.headers };
+    return { status: a.status, text: a.body, headers: a.headers, ...(a.value !== undefined ? { value: a.value } : {}) };
   };
   const server = createServer((req, res) => {
     const path = pathOf(req);

@@ -1,6 +1,6 @@
 // Small node:http helpers shared by the gateway, the subgraphs and the REST bridge.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse, Server } from 'node:http';
-import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
+import { HeaderMap, type ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
 import { ConfigError } from './config.js';
 import { DomainError } from './errors.js';
 import { labelRoute } from './metrics.js';
@@ -72,6 +72,11 @@ export interface GraphQLAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /**
+   * For a caller in this process that handed its request over as a value (`GraphQLCall.parsed`):
+   * the result Apollo Server serialised into `body`, so the caller need not parse it.
+   */
+  value?: unknown;
   /** the metrics label of the operation (lib/metrics.ts) */
   route: string;
 }
@@ -129,9 +134,10 @@ export async function answerGraphQL<C extends BaseContext>(
       throw e;
     }
   }
+  let contextValue: C | undefined;
   const response = await server.executeHTTPGraphQLRequest({
     httpGraphQLRequest: { method, headers, search, body },
-    context: () => context(raw ?? (call.parsed !== undefined ? Buffer.alloc(0) : search)),
+    context: async () => (contextValue = await context(raw ?? (call.parsed !== undefined ? Buffer.alloc(0) : search))),
   });
   const out: Record<string, string> = {};
   for (const [k, v] of response.headers) out[k] = v;
@@ -146,8 +152,26 @@ export async function answerGraphQL<C extends BaseContext>(
     const message = `The response exceeds ${policy.maxResponseBytes} bytes; select fewer fields, fewer aliases or a smaller page`;
     return jsonAnswer(400, { errors: [{ message, extensions: { code: 'RESPONSE_TOO_LARGE', status: 400 } }] }, route, out);
   }
-  return { status: response.status ?? 200, headers: out, body: text, route };
+  const value = call.parsed !== undefined && contextValue ? (contextValue as Record<symbol, unknown>)[RESULT] : undefined;
+  return { status: response.status ?? 200, headers: out, body: text, route, ...(value !== undefined ? { value } : {}) };
 }
+
+const RESULT = Symbol('graphql result');
+
+/**
+ * Keeps the result Apollo Server is about to serialise on the request's context, for answerGraphQL
+ * to hand an in-process caller (GraphQLAnswer.value). Register it on the server whose answers such
+ * callers read; it changes nothing in the answer.
+ */
+export const keepResultPlugin: ApolloServerPlugin<BaseContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, contextValue }) {
+        if (response.body.kind === 'single') (contextValue as Record<symbol, unknown>)[RESULT] = response.body.singleResult;
+      },
+    };
+  },
+};
 
 /**
  * A node:http GraphQL request as a GraphQLCall, its POST body read; a body over `bodyLimit` is

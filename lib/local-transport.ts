@@ -11,9 +11,10 @@
  * answer's headers when they matter. A caller that built the body from a value may hand the value
  * instead (`parsed`, `body` then empty): the callee uses it without parsing (the REST bridge's
  * GraphQL requests to the gateway, whose bodies the bridge built from input it already checked). A
- * subgraph's successful answer also carries its value (lib/graphql-executor.ts ExecutorAnswer.value).
+ * callee may also hand its answer over as a value (a subgraph's successful answer, the gateway's result
+ * for a request given as a value): the caller then need not parse `text`.
  */
-export type LocalHandler = (headers: Record<string, string>, body: string, parsed?: unknown) => Promise<{ status: number; text: string; headers?: Record<string, string>; value?: { data: unknown } }>;
+export type LocalHandler = (headers: Record<string, string>, body: string, parsed?: unknown) => Promise<{ status: number; text: string; headers?: Record<string, string>; value?: unknown }>;
 
 export class LocalRoutes {
   private readonly handlers = new Map<string, LocalHandler>();

@@ -70,6 +70,7 @@ export class GatewayClient {
     this.tracing?.inject(headers);
 
     let res: JsonResponse;
+    let value: unknown;
     // as JSON would carry them: a variable set to undefined is absent (its default applies), not null
     const sent: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(variables)) if (v !== undefined) sent[k] = v;
@@ -80,6 +81,8 @@ export class GatewayClient {
         // the request as a value: the gateway need not parse (or re-check) what this bridge built
         const r = await inProcess({ ...headers, host: this.host }, '', request);
         res = { status: r.status, text: r.text, headers: r.headers ?? {} };
+        // the result as a value too: no parse of what the gateway has just serialised
+        value = r.value;
       } else res = await postJson(this.url, headers, JSON.stringify(request), this.timeoutMs);
     } catch (e) {
       return { kind: 'unavailable', reason: describe(e) };
@@ -91,9 +94,9 @@ export class GatewayClient {
       const v = headerValue(res.headers, name);
       if (v !== undefined) out[name] = v;
     }
-    let body: any;
+    let body: any = value;
     try {
-      body = JSON.parse(text);
+      body ??= JSON.parse(text);
     } catch {
       return { kind: 'unavailable', reason: `gateway answered ${res.status} with a non-JSON body` };
     }
