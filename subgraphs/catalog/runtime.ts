@@ -10,8 +10,6 @@ import { Vision } from '../../lib/vision/index.js';
 import { openImageStore, type ImageStore } from './images/image.store.js';
 import { PageBounds } from './products/product.page-bounds.js';
 import { PartitionVectors } from './vision/vector-cache.js';
-import type { GroupQueue } from './inventory/reservation.queue.js';
-import { holdQueue, type HoldRequest, type ReservationView } from './inventory/reservation.service.js';
 
 /** The catalog's PostgreSQL schema (where its job and outbox tables live). */
 export const CATALOG_SCHEMA = 'catalog';
@@ -33,8 +31,6 @@ export interface CatalogRuntime {
   vectors: PartitionVectors;
   /** the product list's kept sort keys for deep pages (version-checked per page) */
   pageBounds: PageBounds;
-  /** reservations of a product's own stock, per product: those that wait while one is in flight go as one group (reservation.service.ts) */
-  holds: GroupQueue<HoldRequest, ReservationView | null>;
 }
 
 export async function createCatalogRuntime(deps: WorkerDeps): Promise<CatalogRuntime> {
@@ -53,5 +49,5 @@ export async function createCatalogRuntime(deps: WorkerDeps): Promise<CatalogRun
     pollMs: deps.cfg.webhookPollMs,
   });
   const images = await openImageStore(deps.cfg); // an unusable store stops start-up with one line
-  return { secrets, allowPrivate, webhooks, images, vision: new Vision({ preloadDetector: false }), vectors: new PartitionVectors(), pageBounds: new PageBounds(), holds: holdQueue() };
+  return { secrets, allowPrivate, webhooks, images, vision: new Vision({ preloadDetector: false }), vectors: new PartitionVectors(), pageBounds: new PageBounds() };
 }

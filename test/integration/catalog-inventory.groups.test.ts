@@ -18,11 +18,10 @@ import { inventoryEventsTopic } from '../../subgraphs/catalog/event-types.js';
 import { createCatalogRuntime, type CatalogRuntime } from '../../subgraphs/catalog/runtime.js';
 import { ProductEntity } from '../../subgraphs/catalog/products/product.entity.js';
 import { reserve, release, type ReservationView } from '../../subgraphs/catalog/inventory/reservation.service.js';
-import { stackDatabaseUrl } from '../harness/db.js';
+import { scratchDatabase } from '../harness/scratch-db.js';
 
-const name = `catalog_groups_${process.pid}_${Date.now()}`;
-const adminUrl = () => stackDatabaseUrl().replace(/\/[^/?]*(\?.*)?$/, '/postgres$1');
-const dbUrl = () => stackDatabaseUrl().replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
+const db = scratchDatabase('catalog_groups');
+const dbUrl = () => db.url();
 const A = { appId: 'app_groups_a', environment: 'live' as Environment };
 const B = { appId: 'app_groups_b', environment: 'live' as Environment };
 const A_TEST = { appId: 'app_groups_a', environment: 'test' as Environment };
@@ -36,16 +35,6 @@ interface Process {
 let one: Process;
 let two: Process;
 const pubsub: PubSub = createMemoryPubSub();
-
-async function admin(statement: string): Promise<void> {
-  const c = new pg.Client({ connectionString: adminUrl() });
-  await c.connect();
-  try {
-    await c.query(statement);
-  } finally {
-    await c.end();
-  }
-}
 
 async function catalogProcess(): Promise<Process> {
   const orm = await createOrm({ url: dbUrl(), schema: catalog.dbSchema, entities: catalog.entities, migrations: catalog.migrations, filters: catalog.filters });
@@ -102,7 +91,7 @@ const held = (out: (ReservationView | string)[]) => out.filter((o): o is Reserva
 const codes = (out: (ReservationView | string)[]) => out.filter((o): o is string => typeof o === 'string');
 
 beforeAll(async () => {
-  await admin(`create database ${name}`);
+  await db.create();
   one = await catalogProcess();
   await migrate(one.orm, catalog.dbSchema);
   two = await catalogProcess();
@@ -111,7 +100,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await one?.orm.close();
   await two?.orm.close();
-  await admin(`drop database if exists ${name} with (force)`);
+  await db.drop();
 });
 
 beforeEach(() => {

@@ -15,25 +15,14 @@ import { catalog } from '../../subgraphs/catalog/index.js';
 import type { CatalogContext } from '../../subgraphs/catalog/context.js';
 import { createCatalogRuntime, type CatalogRuntime } from '../../subgraphs/catalog/runtime.js';
 import { listProducts } from '../../subgraphs/catalog/products/product.list.js';
-import { stackDatabaseUrl } from '../harness/db.js';
+import { scratchDatabase } from '../harness/scratch-db.js';
 
-const name = `catalog_bounds_${process.pid}_${Date.now()}`;
-const adminUrl = () => stackDatabaseUrl().replace(/\/[^/?]*(\?.*)?$/, '/postgres$1');
+const db = scratchDatabase('catalog_bounds');
 const part = { appId: 'app_bounds', environment: 'live' as const };
 const other = { appId: 'app_other', environment: 'live' as const };
 let orm: MikroORM;
 let runtime: CatalogRuntime;
 let sql: pg.Client;
-
-async function admin(statement: string): Promise<void> {
-  const c = new pg.Client({ connectionString: adminUrl() });
-  await c.connect();
-  try {
-    await c.query(statement);
-  } finally {
-    await c.end();
-  }
-}
 
 function context(p = part): CatalogContext {
   const tenant: TenantContext = { kind: 'key', requestId: 'r', scopes: ['products:read'], ...p };
@@ -74,8 +63,8 @@ async function keysSettled(): Promise<void> {
 }
 
 beforeAll(async () => {
-  await admin(`create database ${name}`);
-  const url = stackDatabaseUrl().replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
+  await db.create();
+  const url = db.url();
   orm = await createOrm({ url, schema: catalog.dbSchema, entities: catalog.entities, migrations: catalog.migrations, filters: catalog.filters });
   await migrate(orm, catalog.dbSchema);
   runtime = await createCatalogRuntime({ cfg: loadConfig(), orm, log: createLogger({}, 'silent'), pubsub: createMemoryPubSub() });
@@ -95,7 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sql?.end();
   await orm?.close();
-  await admin(`drop database if exists ${name} with (force)`);
+  await db.drop();
 });
 
 test('deep pages equal the offset walk, before and once the keys are read', async () => {

@@ -12,6 +12,7 @@ import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
 import type { CatalogContext } from '../context.js';
+import type { CatalogRuntime } from '../runtime.js';
 import { getProduct } from '../products/product.service.js';
 import { defaultLocation, locationsById } from '../locations/location.service.js';
 import { ReservationEntity, type ReservationStatus } from './inventory.entities.js';
@@ -138,7 +139,7 @@ export async function reserve(ctx: CatalogContext, productId: string, input: Res
   // a product's own stock: held with the other requests for the same product that wait meanwhile; null: the long way answers
   if (!input.variantId) {
     const part = await appPartition(ctx);
-    const held = await ctx.runtime.holds.submit(`${part.appId}\n${part.environment}\n${productId}`, { ctx, part, productId, q, orderId, expiresAt });
+    const held = await holdsOf(ctx.runtime).submit(`${part.appId}\n${part.environment}\n${productId}`, { ctx, part, productId, q, orderId, expiresAt });
     if (held) return held;
   }
   const { item, bundle } = await resolveItem(ctx, productId, input.variantId);
@@ -162,9 +163,15 @@ export interface HoldRequest {
   expiresAt: Date;
 }
 
-/** The queue of holds per product (CatalogRuntime.holds): a lone request holds alone; requests that waited go as one group. */
-export function holdQueue(): GroupQueue<HoldRequest, ReservationView | null> {
-  return new GroupQueue(async (_key, requests) => (requests.length === 1 ? [await settle(holdAlone(requests[0]))] : holdTogether(requests)));
+/**
+ * The queue of holds per product, one per catalog runtime (so per process, as the runtime): a lone
+ * request holds alone; requests that waited go as one group.
+ */
+const queues = new WeakMap<CatalogRuntime, GroupQueue<HoldRequest, ReservationView | null>>();
+function holdsOf(runtime: CatalogRuntime): GroupQueue<HoldRequest, ReservationView | null> {
+  let q = queues.get(runtime);
+  if (!q) queues.set(runtime, (q = new GroupQueue(async (_key, requests) => (requests.length === 1 ? [await settle(holdAlone(requests[0]))] : holdTogether(requests)))));
+  return q;
 }
 
 async function settle<T>(p: Promise<T>): Promise<PromiseSettledResult<T>> {
