@@ -42,7 +42,9 @@ interface SubgraphAnswer {
  * operation name) and the same tenant context apart from its request id, so an answer only ever
  * reaches a caller who would have got the same answer from the subgraph (tenant-safe by construction).
  * Queries only: a mutation is always sent. Each caller parses the answer text itself, so callers never
- * share (and mutate) one result object. An answer is shared only while in flight, never cached.
+ * share (and mutate) one result object, except single-fetch pass-throughs, which may take an
+ * in-process answer's value (process(options, asValue)): they hand the data on unchanged. An answer
+ * is shared only while in flight, never cached.
  */
 export class InFlight {
   private readonly pending = new Map<string, Promise<SubgraphAnswer>>();

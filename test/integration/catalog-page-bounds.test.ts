@@ -15,6 +15,7 @@ import { catalog } from '../../subgraphs/catalog/index.js';
 import type { CatalogContext } from '../../subgraphs/catalog/context.js';
 import { createCatalogRuntime, type CatalogRuntime } from '../../subgraphs/catalog/runtime.js';
 import { listProducts } from '../../subgraphs/catalog/products/product.list.js';
+import { PageBounds } from '../../subgraphs/catalog/products/product.page-bounds.js';
 import { scratchDatabase } from '../harness/scratch-db.js';
 
 const db = scratchDatabase('catalog_bounds');
@@ -68,6 +69,8 @@ beforeAll(async () => {
   orm = await createOrm({ url, schema: catalog.dbSchema, entities: catalog.entities, migrations: catalog.migrations, filters: catalog.filters });
   await migrate(orm, catalog.dbSchema);
   runtime = await createCatalogRuntime({ cfg: loadConfig(), orm, log: createLogger({}, 'silent'), pubsub: createMemoryPubSub() });
+  // keys may be read anew every 50 ms here (1 s by default), so each write's case settles quickly
+  runtime.pageBounds = new PageBounds(undefined, 50);
   sql = new pg.Client({ connectionString: url });
   await sql.connect();
   // 2,600 products, several sharing each creation time (ties are ordered by id), and another app's
@@ -125,4 +128,17 @@ test('an update that moves no product in the order keeps the keys', async () => 
   await listed(20, 100, '-created_at');
   expect(runtime.pageBounds.seek(part, 'desc', 2500)?.version).toBe(before);
   await expectDeepPagesRight();
+});
+
+test('the keys of a partition are read at most once per interval, whatever the pages ask', async () => {
+  const bounds = new PageBounds(undefined, 60_000);
+  bounds.refresh(orm.em.fork(), part, 'desc');
+  for (let i = 0; i < 100 && !bounds.seek(part, 'desc', 2500); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(bounds.seek(part, 'desc', 2500)).toBeDefined();
+  bounds.markStale(part, 'desc');
+  bounds.refresh(orm.em.fork(), part, 'desc');
+  await new Promise((r) => setTimeout(r, 300));
+  // not read again within the interval: the deep pages walk their offset meanwhile
+  expect(bounds.seek(part, 'desc', 2500)).toBeUndefined();
+  expect(await listed(20, 100, '-created_at')).toEqual(await reference(20, 100, 'desc'));
 });

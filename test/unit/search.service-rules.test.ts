@@ -4,7 +4,7 @@
 import { DomainError } from '../../lib/errors.js';
 import { EngineError } from '../../subgraphs/search/engine/types.js';
 import { fromEngineError } from '../../subgraphs/search/errors.js';
-import { documentId, inferPrimaryKey, keyedDocuments } from '../../subgraphs/search/documents/primary-key.rules.js';
+import { documentId, documentSlots, inferPrimaryKey } from '../../subgraphs/search/documents/primary-key.rules.js';
 import { mergeSettings, defaultSettings, parseSettingsPatch } from '../../subgraphs/search/indexes/index-settings.rules.js';
 import { PLAN_LIMITS, planOf } from '../../subgraphs/search/plans.js';
 import { loadSearchConfig } from '../../subgraphs/search/config.js';
@@ -40,11 +40,10 @@ describe('document ids', () => {
     expect(code(() => documentId({ other: 1 }, 'id', 0))).toBe('missing_document_id');
   });
 
-  test('a batch keyed by id: the last occurrence wins, first-seen order kept', () => {
-    const m = keyedDocuments([{ id: 1, v: 'a' }, { id: 2 }, { id: 1, v: 'b' }], 'id');
-    expect([...m.keys()]).toEqual(['1', '2']);
-    expect(m.get('1')).toEqual({ id: 1, v: 'b' });
-    expect(code(() => keyedDocuments([{ id: 1 }, 'x' as never], 'id'))).toBe('VALIDATION_FAILED');
+  test('a batch placed by id: the last occurrence wins, first-seen order kept', () => {
+    const m = documentSlots([{ id: 1, v: 'a' }, { id: 2 }, { id: 1, v: 'b' }], 'id');
+    expect([...m.entries()]).toEqual([['1', 2], ['2', 1]]);
+    expect(code(() => documentSlots([{ id: 1 }, 'x' as never], 'id'))).toBe('VALIDATION_FAILED');
   });
 });
 

@@ -8,7 +8,7 @@ import DataLoader from 'dataloader';
 import type { CatalogContext } from '../context.js';
 import { ProductEntity } from '../products/product.entity.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
-import { ANY_TEXT, jsonList, tableOf } from '../sql.js';
+import { ANY_TEXT, groupRows, jsonList, rowDate, tableOf } from '../sql.js';
 import { CategoryEntity, ProductCategoryEntity, type CategoryRow } from './category.entity.js';
 
 export interface CategoryLoaders {
@@ -25,12 +25,6 @@ export interface CategoryLoaders {
 
 const perRequest = new WeakMap<object, CategoryLoaders>();
 
-function grouped<T>(keys: readonly string[], rows: T[], keyOf: (r: T) => string): T[][] {
-  const m = new Map<string, T[]>(keys.map((k) => [k, []]));
-  for (const r of rows) m.get(keyOf(r))?.push(r);
-  return keys.map((k) => m.get(k)!);
-}
-
 /** Split the helper column `_key` off a raw row and map the rest onto `entity`. */
 function mapKeyed<E extends object>(ctx: CatalogContext, entity: new () => E, rows: Record<string, unknown>[]): { key: string; row: E }[] {
   return rows.map(({ _key, _rn: _n, ...row }) => ({ key: String(_key), row: ctx.em.map(entity, row) }));
@@ -46,8 +40,8 @@ export function categoryFromRow(r: Record<string, unknown>): CategoryRow {
     position: Number(r.position),
     seo: (r.seo as CategoryRow['seo']) ?? null,
     metadata: (r.metadata as CategoryRow['metadata']) ?? null,
-    createdAt: r.created_at instanceof Date ? r.created_at : new Date(r.created_at as string),
-    updatedAt: r.updated_at instanceof Date ? r.updated_at : new Date(r.updated_at as string),
+    createdAt: rowDate(r.created_at),
+    updatedAt: rowDate(r.updated_at),
   };
 }
 
@@ -66,7 +60,7 @@ export function categoryLoaders(ctx: CatalogContext): CategoryLoaders {
       return ids.map((id) => m.get(id) ?? null);
     }),
     childrenByParent: new DataLoader(async (ids) =>
-      grouped(ids, await em.find(CategoryEntity, { parentId: { $in: [...ids] } }, { orderBy: { position: 'asc', id: 'asc' } }), (r) => r.parentId!),
+      groupRows(ids, await em.find(CategoryEntity, { parentId: { $in: [...ids] } }, { orderBy: { position: 'asc', id: 'asc' } }), (r) => r.parentId!),
     ),
     productCountByCategory: new DataLoader(async (ids) => {
       const { appId, environment } = await part();
@@ -93,7 +87,7 @@ export function categoryLoaders(ctx: CatalogContext): CategoryLoaders {
             [appId, environment, jsonList(ids), limit],
             'all',
           )) as Record<string, unknown>[];
-          return grouped(ids, mapKeyed(ctx, ProductEntity, rows), (r) => r.key).map((g) => g.map((r) => r.row));
+          return groupRows(ids, mapKeyed(ctx, ProductEntity, rows), (r) => r.key).map((g) => g.map((r) => r.row));
         });
         byLimit.set(limit, loader);
       }
@@ -108,7 +102,7 @@ export function categoryLoaders(ctx: CatalogContext): CategoryLoaders {
         'all',
       )) as Record<string, unknown>[];
       // read only, a page at a time: plain rows, without the ORM's hydration and identity map
-      return grouped(ids, rows, (r) => String(r._key)).map((g) => g.map(categoryFromRow));
+      return groupRows(ids, rows, (r) => String(r._key)).map((g) => g.map(categoryFromRow));
     }),
   };
   perRequest.set(ctx.loaders, l);

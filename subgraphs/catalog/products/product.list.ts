@@ -5,7 +5,7 @@ import { appPartition } from '../../../lib/tenant-entity.js';
 import { resolveCategoryRef } from '../categories/category.service.js';
 import type { CatalogContext } from '../context.js';
 import { checkPage } from '../request.js';
-import { tableIn, tableOf } from '../sql.js';
+import { rowDate, rowNumber, tableIn, tableOf } from '../sql.js';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity } from './product.entity.js';
 import type { ProductFilterInput } from './product.inputs.js';
 import { BOUND_STRIDE } from './product.page-bounds.js';
@@ -52,8 +52,6 @@ function json<T>(v: unknown): T | null {
   if (v == null) return null;
   return (typeof v === 'string' ? JSON.parse(v) : v) as T;
 }
-const num = (v: unknown): number | null => (v == null ? null : Number(v));
-const date = (v: unknown): Date => (v instanceof Date ? v : new Date(v as string));
 
 /**
  * A page row as toProduct reads it, straight from the SQL row: the list only reads, so its rows skip
@@ -69,16 +67,16 @@ export function productFromRow(r: Record<string, unknown>): ProductData {
     shortDescription: (r.short_description as string | null) ?? null,
     status: r.status as ProductData['status'],
     type: r.type as ProductData['type'],
-    priceAmount: num(r.price_amount),
+    priceAmount: rowNumber(r.price_amount),
     priceCurrency: (r.price_currency as string | null) ?? null,
-    compareAtAmount: num(r.compare_at_amount),
-    costAmount: num(r.cost_amount),
+    compareAtAmount: rowNumber(r.compare_at_amount),
+    costAmount: rowNumber(r.cost_amount),
     costCurrency: (r.cost_currency as string | null) ?? null,
     inventoryQuantity: Number(r.inventory_quantity),
     inventoryReserved: Number(r.inventory_reserved),
     trackStock: r.track_stock as boolean,
     allowBackorder: r.allow_backorder as boolean,
-    lowStockThreshold: num(r.low_stock_threshold),
+    lowStockThreshold: rowNumber(r.low_stock_threshold),
     weight: json(r.weight),
     dimensions: json(r.dimensions),
     attributes: json(r.attributes),
@@ -87,9 +85,9 @@ export function productFromRow(r: Record<string, unknown>): ProductData {
     options: json(r.options),
     bundleItems: json(r.bundle_items),
     bundlePricing: (r.bundle_pricing as string | null) ?? null,
-    createdAt: date(r.created_at),
-    updatedAt: date(r.updated_at),
-    deletedAt: r.deleted_at == null ? null : date(r.deleted_at),
+    createdAt: rowDate(r.created_at),
+    updatedAt: rowDate(r.updated_at),
+    deletedAt: r.deleted_at == null ? null : rowDate(r.deleted_at),
   } as ProductData;
 }
 
@@ -157,14 +155,13 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
   // the kept count and the order's version (same snapshot: a seek below is checked against it), so
   // it is one statement; a filtered page's total is counted beside it (an index scan; a window count
   // would read every matching row in full), as is an empty page's.
-  const keptCols = unfiltered
-    ? `, (select ${f.deleted ? 'deleted' : 'live'} from ${counts} where app_id = ? and environment = ?) as _total, (select order_version from ${counts} where app_id = ? and environment = ?)::text as _order_version`
-    : '';
-  const keptParams = unfiltered ? [part.appId, part.environment, part.appId, part.environment] : [];
+  const kept = unfiltered
+    ? { cols: `, c.${f.deleted ? 'deleted' : 'live'} as _total, c.order_version::text as _order_version`, join: ` left join ${counts} c on c.app_id = p.app_id and c.environment = p.environment` }
+    : { cols: '', join: '' };
   const pageAt = (offset: number, seek?: { sql: string; params: unknown[] }) =>
     ctx.em.execute(
-      `select p.*${keptCols}${relationColumns(ctx.em, q.relations ?? NONE)} from ${tableOf(ctx.em, ProductEntity)} p join (select p.id from ${from}${seek?.sql ?? ''} order by ${order} limit ? offset ?) k on k.id = p.id order by ${order}`,
-      [...keptParams, ...params, ...(seek?.params ?? []), ...orderParams, pageSize, offset, ...orderParams],
+      `select p.*${kept.cols}${relationColumns(ctx.em, q.relations ?? NONE)} from ${tableOf(ctx.em, ProductEntity)} p join (select p.id from ${from}${seek?.sql ?? ''} order by ${order} limit ? offset ?) k on k.id = p.id${kept.join} order by ${order}`,
+      [...params, ...(seek?.params ?? []), ...orderParams, pageSize, offset, ...orderParams],
     ) as Promise<Record<string, unknown>[]>;
   const offset = (page - 1) * pageSize;
   // the newest/oldest order of the live products seeks to a kept key near a deep page (product.page-bounds.ts)
@@ -174,14 +171,14 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
     const bounds = ctx.runtime.pageBounds;
     const at = bounds.seek(part, dir, offset);
     if (!at) {
-      bounds.refresh(ctx.em, tableOf(ctx.em, ProductEntity), counts, part, dir);
+      bounds.refresh(ctx.em, part, dir);
       return pageAt(offset);
     }
     const rows = await pageAt(at.skip, { sql: ` and (p.created_at, p.id) ${dir === 'desc' ? '<=' : '>='} (?::timestamptz, ?)`, params: [at.createdAt, at.id] });
     if (rows.length > 0 && rows[0]._order_version === at.version) return rows;
     // the order moved since the keys were read (or the page is past the end): by the offset, and keys anew
     bounds.markStale(part, dir);
-    bounds.refresh(ctx.em, tableOf(ctx.em, ProductEntity), counts, part, dir);
+    bounds.refresh(ctx.em, part, dir);
     return pageAt(offset);
   };
   const countAll = async () => ((await ctx.em.execute(countSql, params)) as { n: number }[])[0].n;

@@ -11,10 +11,14 @@
 // used partitions leave first).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
+import { tableIn, tableOf } from '../sql.js';
+import { ProductEntity } from './product.entity.js';
 
 /** Products between two kept keys: a page skips fewer than this many index entries. */
 export const BOUND_STRIDE = 1000;
 const MAX_PARTITIONS = 1000;
+/** The least time between two reads of one partition's keys: under constant writes they would be stale at once. */
+const REFRESH_INTERVAL_MS = 1000;
 
 export type OrderDirection = 'asc' | 'desc';
 
@@ -36,8 +40,13 @@ interface Entry {
 export class PageBounds {
   private readonly entries = new Map<string, Entry>(); // in use order: the first is the least recent
   private readonly building = new Set<string>();
+  /** when each partition's keys were last asked for (bounded with the entries) */
+  private readonly readAt = new Map<string, number>();
 
-  constructor(private readonly maxPartitions = MAX_PARTITIONS) {}
+  constructor(
+    private readonly maxPartitions = MAX_PARTITIONS,
+    private readonly minIntervalMs = REFRESH_INTERVAL_MS,
+  ) {}
 
   private static key(part: AppPartition, dir: OrderDirection): string {
     return `${part.appId}\u0000${part.environment}\u0000${dir}`;
@@ -64,13 +73,21 @@ export class PageBounds {
   }
 
   /**
-   * Read the partition's keys anew, once at a time per partition and direction (one index walk of the
-   * live products, in one snapshot with the version); not awaited by the page that asks for it.
+   * Read the partition's keys anew (one index walk of the live products, in one snapshot with the
+   * version), once at a time per partition and direction and at most once per `minIntervalMs`: a
+   * partition written to all the time has its deep pages walk their offset, not one walk more each.
+   * Not awaited by the page that asks for it.
    */
-  refresh(em: EntityManager, products: string, counts: string, part: AppPartition, dir: OrderDirection): void {
+  refresh(em: EntityManager, part: AppPartition, dir: OrderDirection): void {
     const k = PageBounds.key(part, dir);
-    if (this.building.has(k)) return;
+    const now = Date.now();
+    if (this.building.has(k) || now - (this.readAt.get(k) ?? -Infinity) < this.minIntervalMs) return;
     this.building.add(k);
+    this.readAt.delete(k);
+    this.readAt.set(k, now);
+    while (this.readAt.size > this.maxPartitions * 2) this.readAt.delete(this.readAt.keys().next().value!);
+    const products = tableOf(em, ProductEntity);
+    const counts = tableIn(em, ProductEntity, 'product_counts');
     const order = dir === 'desc' ? 'p.created_at desc, p.id desc' : 'p.created_at asc, p.id asc';
     void (
       em.execute(

@@ -87,7 +87,11 @@ export async function loadVariantBasePrices(ctx: CatalogContext, info: GraphQLRe
   const none: string[] = [];
   for (const p of withVariants) {
     if (p.deletedAt || !p.priceCurrency || p.priceAmount == null) none.push(p.id);
-    else byCurrency.set(p.priceCurrency, [...(byCurrency.get(p.priceCurrency) ?? []), p.id]);
+    else {
+      const ids = byCurrency.get(p.priceCurrency);
+      if (ids) ids.push(p.id);
+      else byCurrency.set(p.priceCurrency, [p.id]);
+    }
   }
   keep(ctx, 'variantBasePrice', none, none.map(() => null));
   await Promise.all(

@@ -60,10 +60,3 @@ export function documentSlots(docs: Document[], primaryKey: string): Map<string,
   });
   return out;
 }
-
-/** The batch's documents by id, as documentSlots places them. */
-export function keyedDocuments(docs: Document[], primaryKey: string): Map<string, Document> {
-  const out = new Map<string, Document>();
-  for (const [id, i] of documentSlots(docs, primaryKey)) out.set(id, docs[i]);
-  return out;
-}
