@@ -12,7 +12,7 @@ import type { Config, SubgraphName } from '../lib/config.js';
 import { statusOf } from '../lib/errors.js';
 import './service-error-codes.js';
 import { createErrorFormatter } from '../lib/graphql-errors.js';
-import { answerGraphQL, closeServer, graphqlOperationLabel, jsonAnswer, keepResultPlugin, listen, MiB, pathOf, readGraphQLCall, sendAnswer, sendJson, type GraphQLAnswer, type GraphQLCall } from '../lib/http.js';
+import { answerGraphQL, closeServer, graphqlOperationLabel, jsonAnswer, listen, MiB, pathOf, readGraphQLCall, sendAnswer, sendJson, type GraphQLAnswer, type GraphQLCall } from '../lib/http.js';
 import type { Infra } from '../lib/infra.js';
 import type { Logger } from '../lib/logger.js';
 import { VERSION } from '../lib/version.js';
@@ -106,7 +106,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     formatError: withUnavailable(createErrorFormatter(log)),
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    plugins: [requestPolicyPlugin(() => apiSchema), limitsPlugin, fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin, keepResultPlugin],
+    plugins: [requestPolicyPlugin(() => apiSchema), limitsPlugin, fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin],
     // parsing and validation are linear in the document's tokens: bounding them bounds the work
     parseOptions: { maxTokens },
   });
@@ -137,10 +137,11 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const stoppingAnswer = (): GraphQLAnswer =>
     jsonAnswer(503, { errors: [{ message: 'The gateway is shutting down; retry shortly', extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } }] }, 'graphql (stopping)', { 'retry-after': '1', connection: 'close' });
   /** POST/GET /graphql, over HTTP or in process (the REST bridge's calls): authentication, CORS, limits, Apollo. */
-  const answer = async (call: GraphQLCall, remoteAddress: string | undefined): Promise<GraphQLAnswer> => {
+  /** `clientAddress`: the client's address as an in-process caller resolved it (else from the request) */
+  const answer = async (call: GraphQLCall, remoteAddress: string | undefined, clientAddress?: string): Promise<GraphQLAnswer> => {
     const route = graphqlOperationLabel(undefined, call.url);
     const origin = requestOrigin(call);
-    const auth = await authenticator.authenticate(call.headers, clientIp(remoteAddress, call.headers, proxies, cfg.internalSecret));
+    const auth = await authenticator.authenticate(call.headers, clientAddress ?? clientIp(remoteAddress, call.headers, proxies, cfg.internalSecret));
     const headers = origin ? corsHeaders(origin, responseOriginAllowed(call, origin, auth.ok ? { ok: true, kind: auth.tenant.kind } : auth, cfg.corsOrigins)) : {};
     if (auth.rateLimit) {
       headers['x-ratelimit-limit'] = String(auth.rateLimit.limit);
@@ -148,15 +149,25 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
       headers['x-ratelimit-reset'] = String(Math.ceil(auth.rateLimit.resetMs / 1000));
     }
     const a = auth.ok ? await answerGraphQL(apollo, call, async () => ({ tenant: auth.tenant }), MiB, edgePolicy) : refusal(auth, route);
-    return { ...a, headers: { ...headers, ...a.headers } };
+    // in place: an answer given as a value writes its body only when read (lib/http.ts)
+    a.headers = { ...headers, ...a.headers };
+    return a;
   };
   // the REST bridge of this process calls the gateway without HTTP (lib/local-transport.ts), as from loopback
-  const serveLocal: LocalHandler = async (headers, body, parsed) => {
+  const serveLocal: LocalHandler = async (headers, body, parsed, clientAddress) => {
     const started = performance.now();
     const call: GraphQLCall = parsed !== undefined ? { method: 'POST', headers, url: '/graphql', parsed } : { method: 'POST', headers, url: '/graphql', raw: Buffer.from(body) };
-    const a = stopping ? stoppingAnswer() : await answer(call, '127.0.0.1');
+    const a = stopping ? stoppingAnswer() : await answer(call, '127.0.0.1', clientAddress);
     observeLocalRequest('gateway', a.route, a.status, performance.now() - started);
-    return { status: a.status, text: a.body, headers: a.headers, ...(a.value !== undefined ? { value: a.value } : {}) };
+    // `text` read through: serialised only if the caller reads it instead of `value`
+    return {
+      status: a.status,
+      headers: a.headers,
+      value: a.value,
+      get text() {
+        return a.body;
+      },
+    };
   };
   const server = createServer((req, res) => {
     const path = pathOf(req);

@@ -1,6 +1,6 @@
 // Small node:http helpers shared by the gateway, the subgraphs and the REST bridge.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse, Server } from 'node:http';
-import { HeaderMap, type ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
+import { HeaderMap, type ApolloServer, type BaseContext, type GraphQLResponse, type HTTPGraphQLRequest } from '@apollo/server';
 import { ConfigError } from './config.js';
 import { DomainError } from './errors.js';
 import { labelRoute } from './metrics.js';
@@ -74,7 +74,7 @@ export interface GraphQLAnswer {
   body: string;
   /**
    * For a caller in this process that handed its request over as a value (`GraphQLCall.parsed`):
-   * the result Apollo Server serialised into `body`, so the caller need not parse it.
+   * the result itself; `body` is then serialised only when read, so the caller need not parse it.
    */
   value?: unknown;
   /** the metrics label of the operation (lib/metrics.ts) */
@@ -134,10 +134,10 @@ export async function answerGraphQL<C extends BaseContext>(
       throw e;
     }
   }
-  let contextValue: C | undefined;
+  if (call.parsed !== undefined) return answerInProcess(server, { method, headers, search, body }, await context(Buffer.alloc(0)), route);
   const response = await server.executeHTTPGraphQLRequest({
     httpGraphQLRequest: { method, headers, search, body },
-    context: async () => (contextValue = await context(raw ?? (call.parsed !== undefined ? Buffer.alloc(0) : search))),
+    context: () => context(raw ?? search),
   });
   const out: Record<string, string> = {};
   for (const [k, v] of response.headers) out[k] = v;
@@ -152,26 +152,46 @@ export async function answerGraphQL<C extends BaseContext>(
     const message = `The response exceeds ${policy.maxResponseBytes} bytes; select fewer fields, fewer aliases or a smaller page`;
     return jsonAnswer(400, { errors: [{ message, extensions: { code: 'RESPONSE_TOO_LARGE', status: 400 } }] }, route, out);
   }
-  const value = call.parsed !== undefined && contextValue ? (contextValue as Record<symbol, unknown>)[RESULT] : undefined;
-  return { status: response.status ?? 200, headers: out, body: text, route, ...(value !== undefined ? { value } : {}) };
+  return { status: response.status ?? 200, headers: out, body: text, route };
 }
 
-const RESULT = Symbol('graphql result');
-
 /**
- * Keeps the result Apollo Server is about to serialise on the request's context, for answerGraphQL
- * to hand an in-process caller (GraphQLAnswer.value). Register it on the server whose answers such
- * callers read; it changes nothing in the answer.
+ * A request an in-process caller handed over as a value (the REST bridge's calls to the gateway):
+ * Apollo Server's operation pipeline (plugins, limits, execution, error formatting) without its
+ * HTTP layer, so the result comes back as a value and is serialised only if someone reads `body`.
+ * The response-size bound is not applied: the caller's operations are fixed and their pages bounded.
  */
-export const keepResultPlugin: ApolloServerPlugin<BaseContext> = {
-  async requestDidStart() {
-    return {
-      async willSendResponse({ response, contextValue }) {
-        if (response.body.kind === 'single') (contextValue as Record<symbol, unknown>)[RESULT] = response.body.singleResult;
+async function answerInProcess<C extends BaseContext>(server: ApolloServer<C>, http: HTTPGraphQLRequest, contextValue: C, route: string): Promise<GraphQLAnswer> {
+  const req = http.body as { query?: unknown; operationName?: unknown; variables?: unknown; extensions?: unknown };
+  let response: GraphQLResponse;
+  try {
+    response = await server.executeOperation(
+      {
+        query: typeof req.query === 'string' ? req.query : undefined,
+        operationName: typeof req.operationName === 'string' ? req.operationName : undefined,
+        variables: req.variables as Record<string, unknown> | undefined,
+        extensions: req.extensions as Record<string, unknown> | undefined,
+        http,
       },
-    };
-  },
-};
+      { contextValue },
+    );
+  } catch {
+    return jsonAnswer(500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] }, route);
+  }
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  for (const [k, v] of response.http.headers) headers[k] = v;
+  const value = response.body.kind === 'single' ? response.body.singleResult : { errors: [{ message: 'incremental delivery is not served in process', extensions: { code: 'BAD_REQUEST', status: 400 } }] };
+  let text: string | undefined;
+  return {
+    status: response.http.status ?? 200,
+    headers,
+    route,
+    value,
+    get body() {
+      return (text ??= JSON.stringify(value));
+    },
+  };
+}
 
 /**
  * A node:http GraphQL request as a GraphQLCall, its POST body read; a body over `bodyLimit` is

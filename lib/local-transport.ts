@@ -14,7 +14,13 @@
  * callee may also hand its answer over as a value (a subgraph's successful answer, the gateway's result
  * for a request given as a value): the caller then need not parse `text`.
  */
-export type LocalHandler = (headers: Record<string, string>, body: string, parsed?: unknown) => Promise<{ status: number; text: string; headers?: Record<string, string>; value?: unknown }>;
+export type LocalHandler = (
+  headers: Record<string, string>,
+  body: string,
+  parsed?: unknown,
+  /** the end client's address, as a caller that resolved it would send it signed over HTTP (the REST bridge's x-client-address) */
+  clientAddress?: string,
+) => Promise<{ status: number; text: string; headers?: Record<string, string>; value?: unknown }>;
 
 export class LocalRoutes {
   private readonly handlers = new Map<string, LocalHandler>();

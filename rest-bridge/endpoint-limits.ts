@@ -14,10 +14,21 @@ export interface EndpointLimitOutcome {
   message?: string;
 }
 
+/** Hashes of the credentials seen lately: a client sends the same key request after request. */
+const hashed = new Map<string, string>();
+const HASHES_KEPT = 10_000;
+
 /** The caller's key as sent (X-Api-Key, else the bearer token), hashed: raw keys never become counter names. */
 function callerKey(req: IncomingMessage): string | undefined {
   const raw = (req.headers['x-api-key'] as string | undefined) ?? (req.headers.authorization as string | undefined)?.replace(/^Bearer\s+/i, '');
-  return raw ? createHash('sha256').update(raw).digest('base64url').slice(0, 32) : undefined;
+  if (!raw) return undefined;
+  let key = hashed.get(raw);
+  if (key === undefined) {
+    key = createHash('sha256').update(raw).digest('base64url').slice(0, 32);
+    if (hashed.size >= HASHES_KEPT) hashed.clear();
+    hashed.set(raw, key);
+  }
+  return key;
 }
 
 /** Count the request against the route's budget; not allowed once it is spent. */

@@ -66,28 +66,28 @@ export class GatewayClient {
     }
     headers['x-request-id'] = caller.requestId;
     const ip = normaliseIp(caller.clientIp);
-    if (ip && this.internalSecret) headers[CLIENT_ADDRESS_HEADER] = signClientAddress(ip, this.internalSecret);
+    const inProcess = this.tracing ? undefined : this.local?.get(this.url);
+    // over HTTP the address travels signed; in process it is handed over as it is (nothing to forge there)
+    if (ip && this.internalSecret && !inProcess) headers[CLIENT_ADDRESS_HEADER] = signClientAddress(ip, this.internalSecret);
     this.tracing?.inject(headers);
 
-    let res: JsonResponse;
+    let res: { status: number; headers: JsonResponse['headers']; text?: string };
     let value: unknown;
     // as JSON would carry them: a variable set to undefined is absent (its default applies), not null
     const sent: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(variables)) if (v !== undefined) sent[k] = v;
     const request = { query: op.source, operationName: op.name, variables: sent };
-    const inProcess = this.tracing ? undefined : this.local?.get(this.url);
     try {
       if (inProcess) {
         // the request as a value: the gateway need not parse (or re-check) what this bridge built
-        const r = await inProcess({ ...headers, host: this.host }, '', request);
-        res = { status: r.status, text: r.text, headers: r.headers ?? {} };
-        // the result as a value too: no parse of what the gateway has just serialised
+        const r = await inProcess({ ...headers, host: this.host }, '', request, ip);
+        // the result as a value too: nothing serialised by the gateway, nothing parsed here
         value = r.value;
+        res = { status: r.status, headers: r.headers ?? {}, ...(value === undefined ? { text: r.text } : {}) };
       } else res = await postJson(this.url, headers, JSON.stringify(request), this.timeoutMs);
     } catch (e) {
       return { kind: 'unavailable', reason: describe(e) };
     }
-    const text = res.text;
     const ok = res.status >= 200 && res.status < 300;
     const out: Record<string, string> = {};
     for (const name of FORWARDED_RESPONSE_HEADERS) {
@@ -96,7 +96,7 @@ export class GatewayClient {
     }
     let body: any = value;
     try {
-      body ??= JSON.parse(text);
+      body ??= JSON.parse(res.text ?? '');
     } catch {
       return { kind: 'unavailable', reason: `gateway answered ${res.status} with a non-JSON body` };
     }

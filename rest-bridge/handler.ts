@@ -194,7 +194,9 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       } else if (shape.body) {
         attributes = toGraphQLInput(await readJsonApiBody(req, shape.body.type, route.body?.inData), shape.body.fields);
       } else {
-        req.resume(); // bodies of body-less routes are ignored, but drained so the connection stays usable
+        // bodies of body-less routes are ignored, but drained so the connection stays usable (a
+        // request already read whole, a GET's, has nothing left: resuming it would cost a tick)
+        if (!req.complete) req.resume();
       }
       const q = url.indexOf('?');
       checkPathParams(m.params); // the input policy (lib/input-policy.ts): NUL, lone surrogates

@@ -4,6 +4,7 @@
 // values are which is derived from the schema (derive.ts), never listed per route.
 import { DomainError } from '../lib/errors.js';
 import { graphqlName, restName } from './naming.js';
+import { shapeConverter } from './snake-shapes.js';
 import type { AttrFields, AttrSpec, ResourceObject } from './types.js';
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -52,12 +53,18 @@ export function toSnakeKeys(value: unknown): unknown {
   return snakeObject(value as Record<string, unknown>);
 }
 
-/** One object's keys converted (every response renders thousands: one pass, no intermediate copies). */
+/** One object's keys converted (every response renders thousands: by its compiled shape, snake-shapes.ts). */
 function snakeObject(value: Record<string, unknown>, omit?: ReadonlySet<string>, omitId = false): Record<string, unknown> {
+  const keys = Object.keys(value);
+  const build = shapeConverter(keys, omit, omitId);
+  if (build) return build(value, toSnakeKeys);
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value)) {
+  for (const k of keys) {
     if (k === '__typename' || (omitId && k === 'id') || omit?.has(k)) continue;
-    out[restName(k)] = toSnakeKeys(value[k]);
+    const name = restName(k);
+    // a data key `__proto__` (JSON.parse makes it an own key) stays a key, never the prototype
+    if (name === '__proto__') Object.defineProperty(out, name, { value: toSnakeKeys(value[k]), enumerable: true, writable: true, configurable: true });
+    else out[name] = toSnakeKeys(value[k]);
   }
   return out;
 }

@@ -29,7 +29,7 @@ const REST_NAMES_CACHED = 10_000;
 export function restName(graphqlName: string): string {
   let name = restNames.get(graphqlName);
   if (name === undefined) {
-    name = REST_NAME_EXCEPTIONS[graphqlName] ?? snakeCase(graphqlName);
+    name = Object.hasOwn(REST_NAME_EXCEPTIONS, graphqlName) ? REST_NAME_EXCEPTIONS[graphqlName] : snakeCase(graphqlName);
     if (restNames.size < REST_NAMES_CACHED) restNames.set(graphqlName, name);
   }
   return name;
@@ -37,5 +37,5 @@ export function restName(graphqlName: string): string {
 
 /** `compare_at` → `compareAt`; the inverse of restName for every name restName produces. */
 export function graphqlName(restAttribute: string): string {
-  return GRAPHQL_NAME_EXCEPTIONS[restAttribute] ?? camelCase(restAttribute);
+  return Object.hasOwn(GRAPHQL_NAME_EXCEPTIONS, restAttribute) ? GRAPHQL_NAME_EXCEPTIONS[restAttribute] : camelCase(restAttribute);
 }

@@ -15,13 +15,13 @@ const base = { service: 'products', auth: 'apiKey' } as const;
 
 /** the relations a product node may carry, rendered as nested resources rather than attributes */
 const PRODUCT_RELATIONS: ReadonlySet<string> = new Set(['variants', 'categories', 'related', 'images']);
+const PRODUCT_RELATIONS_AND_ATTRIBUTES: ReadonlySet<string> = new Set([...PRODUCT_RELATIONS, 'attributes']);
 
 export function productRes(node: Record<string, any>, includes: ReadonlySet<string> = new Set()): ResourceObject {
   const { variants, categories, related, images } = node;
-  const r = resource('products', node, { omit: PRODUCT_RELATIONS });
   // The spec names a product field `attributes`; JSON:API clients that flatten resources (kitsu)
   // read a nested `attributes` key as the resource's own and fail on null: unset, it is left out.
-  if (r.attributes.attributes === null) delete r.attributes.attributes;
+  const r = resource('products', node, { omit: node.attributes === null ? PRODUCT_RELATIONS_AND_ATTRIBUTES : PRODUCT_RELATIONS });
   if (Array.isArray(variants)) r.attributes.variants = variants.map((v: Record<string, unknown>) => resource('variants', v));
   if (Array.isArray(categories)) r.attributes.categories = categories.map((c: Record<string, unknown>) => resource('categories', c));
   if (Array.isArray(related)) r.attributes.related = related.map(relatedRes);
@@ -51,24 +51,36 @@ function optionalDate(query: QueryParams, name: string): string | undefined {
   return new Date(raw).toISOString();
 }
 
+/** The fields of `o` that are set: an unset filter is left out of the variables, not sent as null (no work at the subgraph). */
+function setFields(o: Record<string, unknown>): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  let any = false;
+  for (const k in o) {
+    if (o[k] === undefined || o[k] === null || o[k] === '') continue;
+    out[k] = o[k];
+    any = true;
+  }
+  return any ? out : undefined;
+}
+
 function listVariables(r: RouteInput): Record<string, unknown> {
   const q = r.query;
   const inStock = getParam(q, 'filter[in_stock]');
   return {
     page: intParam(q, 'page[number]', { default: 1, min: 1 }),
     pageSize: intParam(q, 'page[size]', { default: 20, min: 1, max: MAX_PAGE_SIZE }),
-    sort: getParam(q, 'sort') || null,
-    filter: {
-      status: getParam(q, 'filter[status]') || null,
-      category: getParam(q, 'filter[category]') || null,
-      inStock: inStock ? boolParam(q, 'filter[in_stock]') : null,
-      type: getParam(q, 'filter[type]') || null,
-      priceMin: optionalInt(q, 'filter[price_min]') ?? null,
-      priceMax: optionalInt(q, 'filter[price_max]') ?? null,
-      createdAfter: optionalDate(q, 'filter[created_after]') ?? null,
-      search: getParam(q, 'search') || null,
-      deleted: boolParam(q, 'filter[deleted]') || null,
-    },
+    sort: getParam(q, 'sort') || undefined,
+    filter: setFields({
+      status: getParam(q, 'filter[status]'),
+      category: getParam(q, 'filter[category]'),
+      inStock: inStock ? boolParam(q, 'filter[in_stock]') : undefined,
+      type: getParam(q, 'filter[type]'),
+      priceMin: optionalInt(q, 'filter[price_min]'),
+      priceMax: optionalInt(q, 'filter[price_max]'),
+      createdAfter: optionalDate(q, 'filter[created_after]'),
+      search: getParam(q, 'search'),
+      deleted: boolParam(q, 'filter[deleted]') || undefined,
+    }),
     ...includeVars(q, LIST_INCLUDES).vars,
   };
 }

@@ -157,3 +157,55 @@ describe('request relationships', () => {
     expect(thrown(() => parseEnvelope(body({ product: 'p1' }), 'variants'))).toMatchObject({ code: 'BAD_REQUEST' });
   });
 });
+
+describe('rest-bridge compiled object shapes (snake-shapes.ts)', () => {
+  /** the generic conversion, key by key, as the compiled one must answer */
+  const byKeys = (v: unknown): unknown => {
+    if (typeof v !== 'object' || v === null) return v;
+    if (Array.isArray(v)) return v.map(byKeys);
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (k !== '__typename') out[restName(k)] = byKeys(x);
+    return out;
+  };
+
+  test('objects of one shape convert alike, the compiled shape reused, with or without a prototype', () => {
+    const make = (i: number, proto: boolean) => {
+      const o: Record<string, unknown> = proto ? {} : Object.create(null);
+      Object.assign(o, { id: `p${i}`, __typename: 'Product', shortName: `n${i}`, price: { amount: i, compareAt: null }, tags: [{ tagName: 't' }], weight: i % 2 ? null : { unitName: 'kg' } });
+      return o;
+    };
+    for (let i = 0; i < 50; i++) {
+      for (const proto of [true, false]) {
+        const o = make(i, proto);
+        expect(toSnakeKeys(o)).toEqual(byKeys(o));
+        const r = resource('products', o);
+        expect(r.id).toBe(`p${i}`);
+        expect(r.attributes).toEqual({ short_name: `n${i}`, price: { amount: i, compare_at: null }, tags: [{ tag_name: 't' }], weight: i % 2 ? null : { unit_name: 'kg' } });
+      }
+    }
+  });
+
+  test('a shape with the same first and last keys but other keys between is another shape', () => {
+    const a = { id: '1', fooBar: 1, zed: 2 };
+    const b = { id: '1', bazQux: 1, zed: 2 };
+    expect(toSnakeKeys(a)).toEqual({ id: '1', foo_bar: 1, zed: 2 });
+    expect(toSnakeKeys(b)).toEqual({ id: '1', baz_qux: 1, zed: 2 });
+    expect(toSnakeKeys({ id: '1', zed: 2 })).toEqual({ id: '1', zed: 2 });
+  });
+
+  test('omitted keys are left out per shape; keys that are not GraphQL names take the generic path', () => {
+    const omit = new Set(['variants']);
+    expect(resource('products', { id: 'p', variants: [], name: 'x' }, { omit }).attributes).toEqual({ name: 'x' });
+    expect(resource('products', { id: 'p', variants: [], name: 'x' }).attributes).toEqual({ variants: [], name: 'x' });
+    // data-like keys (not GraphQL names) are converted by the generic loop, never compiled into code
+    const odd = JSON.parse('{"a-b": 1, "x\\"y": 2, "__proto__": {"polluted": true}, "okKey": 3}') as Record<string, unknown>;
+    const out = toSnakeKeys(odd) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(out['a-b']).toBe(1);
+    expect(out['x"y']).toBe(2);
+    expect(out.ok_key).toBe(3);
+    expect(Object.keys(out)).toEqual(['a-b', 'x"y', '__proto__', 'ok_key']);
+    expect(JSON.stringify(out)).toBe('{"a-b":1,"x\\"y":2,"__proto__":{"polluted":true},"ok_key":3}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

@@ -138,7 +138,12 @@ describe('rest-bridge pipeline', () => {
     expect(r.status).toBe(200);
     expect(r.body.meta).toEqual({ total: 1, page: 2, per_page: 5 });
     expect(r.body.data[0].links).toEqual({ self: '/v1/products/prod_1' });
-    expect(seen[0].body.variables).toEqual({ page: 2, pageSize: 5, filter: { status: null, category: null, inStock: null, type: null, priceMin: null, priceMax: null, createdAfter: null, search: null, deleted: null }, sort: null, withCategories: false, withImages: false, withVariants: false });
+    // unset filters and sort are left out, not sent as nulls
+    expect(seen[0].body.variables).toEqual({ page: 2, pageSize: 5, withCategories: false, withImages: false, withVariants: false });
+    // the filters that are set, and only those (false and 0 are set values)
+    await call('GET', '/v1/products?filter[status]=active&filter[in_stock]=false&filter[price_min]=0&sort=-price&filter[type]=', { headers: KEY });
+    expect(seen[1].body.variables).toMatchObject({ sort: '-price', filter: { status: 'active', inStock: false, priceMin: 0 } });
+    expect(Object.keys(seen[1].body.variables.filter).sort()).toEqual(['inStock', 'priceMin', 'status']);
   });
 
   test('GraphQL errors render in the service shape with their status', async () => {
