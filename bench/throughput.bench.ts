@@ -8,7 +8,7 @@
 // Env: BENCH_PORT_BASE (22500), BENCH_SECONDS per scenario (4), BENCH_BUILD=dist|ts (dist: npm run
 // build's output, rebuilt when stale), BENCH_PROCESSES=one|split (what `npm start` defaults to), BENCH_PROFILE=<dir>
 // (a CPU profile of the stack in one process after start-up, see bench/profile-summary.ts),
-// BENCH_ONLY=<comma list of scenario ids>. Uses DATABASE_URL (a scratch database) when set.
+// BENCH_ONLY=<comma list of scenario ids>, BENCH_ROUNDS (4: the REST/gateway pair alternates in rounds). Uses DATABASE_URL (a scratch database) when set.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -24,6 +24,8 @@ import { fmt, summarize, type Stats } from './stats.js';
 const ROOT = resolve(import.meta.dirname, '..');
 const base = Number(process.env.BENCH_PORT_BASE ?? 22500);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+/** rounds of a paired scenario (REST bridge and gateway), alternating */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const CONCURRENCY = 16;
 const build = process.env.BENCH_BUILD ?? 'dist';
 // the compiled build as `npm start` in production runs it, rebuilt when a source is newer
@@ -124,48 +126,86 @@ try {
   const list = loadOperations().get('ListProducts')!;
   const listVars = { page: 1, pageSize: 20, withVariants: false, withCategories: false, withImages: false };
 
-  /** `fn` from 16 clients for SECONDS (after a short warm-up), with the stack's CPU per request. */
-  const results: { id: string; label: string; st: Stats; cpu: number }[] = [];
-  const run = async (id: string, label: string, fn: (i: number) => Promise<unknown>, pid = stack.pid!): Promise<Stats | undefined> => {
-    if (only && !only.includes(id)) return undefined;
+  /** What one stretch of `fn` from 16 clients gave: latencies, failures, wall time and the stack's busy CPU. */
+  interface Measured {
+    samples: number[];
+    errors: number;
+    lastError: string;
+    wall: number;
+    busy: number;
+  }
+  const cpuOf = (pid: number) => cpuMs(pid) + (pid === stack.pid ? 0 : cpuMs(stack.pid!));
+  const warmUp = async (fn: (i: number) => Promise<unknown>) => {
     const warm = performance.now();
     let w = 0;
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
       while (performance.now() - warm < 700) await fn(w++).catch(() => undefined);
     }));
-    const samples: number[] = [];
-    let i = 0;
-    let errors = 0;
-    let lastError = '';
-    const cpu0 = cpuMs(pid) + (pid === stack.pid ? 0 : cpuMs(stack.pid!));
+  };
+  const measure = async (fn: (i: number) => Promise<unknown>, seconds: number, pid: number, into?: Measured): Promise<Measured> => {
+    const m = into ?? { samples: [], errors: 0, lastError: '', wall: 0, busy: 0 };
+    let i = m.samples.length + m.errors;
+    const cpu0 = cpuOf(pid);
     const t0 = performance.now();
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() - t0 < SECONDS * 1000) {
+      while (performance.now() - t0 < seconds * 1000) {
         const t = performance.now();
         try {
           await fn(i++);
-          samples.push(performance.now() - t);
+          m.samples.push(performance.now() - t);
         } catch (e) {
           // a failure (e.g. a timeout on a saturated machine) is counted and shown, not fatal
-          errors++;
-          lastError = (e as Error).message.slice(0, 160);
+          m.errors++;
+          m.lastError = (e as Error).message.slice(0, 160);
         }
       }
     }));
     const wall = performance.now() - t0;
-    if (!samples.length) {
-      console.log(`${label}: every request failed (${errors}; last: ${lastError})`);
+    m.wall += wall;
+    // less what the processes burn when idle (job pollers), measured before the scenarios
+    m.busy += cpuOf(pid) - cpu0 - idleRate * wall;
+    return m;
+  };
+  const report = (id: string, label: string, m: Measured): Stats | undefined => {
+    if (!m.samples.length) {
+      console.log(`${label}: every request failed (${m.errors}; last: ${m.lastError})`);
       return undefined;
     }
-    // less what the processes burn when idle (job pollers), measured before the scenarios
-    const busy = cpuMs(pid) + (pid === stack.pid ? 0 : cpuMs(stack.pid!)) - cpu0 - idleRate * wall;
-    const cpu = Math.max(0, busy) / samples.length;
-    const st = summarize(samples, wall);
+    const cpu = Math.max(0, m.busy) / m.samples.length;
+    const st = summarize(m.samples, m.wall);
     results.push({ id, label, st, cpu });
-    console.log(`${fmt(label, st)}  cpu ${cpu.toFixed(2)} ms/req${errors ? `  ${errors} errors (last: ${lastError})` : ''}`);
+    console.log(`${fmt(label, st)}  cpu ${cpu.toFixed(2)} ms/req${m.errors ? `  ${m.errors} errors (last: ${m.lastError})` : ''}`);
     return st;
   };
 
+  /** `fn` from 16 clients for SECONDS (after a short warm-up), with the stack's CPU per request. */
+  const results: { id: string; label: string; st: Stats; cpu: number }[] = [];
+  const run = async (id: string, label: string, fn: (i: number) => Promise<unknown>, pid = stack.pid!): Promise<Stats | undefined> => {
+    if (only && !only.includes(id)) return undefined;
+    await warmUp(fn);
+    return report(id, label, await measure(fn, SECONDS, pid));
+  };
+  /**
+   * Two scenarios whose ratio is a target, measured in alternating rounds (A B A B …, SECONDS / 2
+   * a round, so twice SECONDS each in all): a drift of the machine (another process, a slow minute of the host) falls on both alike
+   * instead of on whichever ran second.
+   */
+  const runPair = async (a: { id: string; label: string; fn: (i: number) => Promise<unknown> }, b: { id: string; label: string; fn: (i: number) => Promise<unknown> }) => {
+    const runA = !only || only.includes(a.id);
+    const runB = !only || only.includes(b.id);
+    if (runA) await warmUp(a.fn);
+    if (runB) await warmUp(b.fn);
+    let ma: Measured | undefined;
+    let mb: Measured | undefined;
+    for (let r = 0; r < ROUNDS; r++) {
+      if (runA) ma = await measure(a.fn, SECONDS / 2, stack.pid!, ma);
+      if (runB) mb = await measure(b.fn, SECONDS / 2, stack.pid!, mb);
+    }
+    if (ma) report(a.id, `${a.label}${runB ? ` (${ROUNDS} rounds, alternating)` : ''}`, ma);
+    if (mb) report(b.id, `${b.label}${runA ? ` (${ROUNDS} rounds, alternating)` : ''}`, mb);
+  };
+
+  let idleRate = 0;
   if (profileDir) stack.kill('SIGUSR2');
   console.log(`# bench/throughput.bench.ts  ${new Date().toISOString()}  node ${process.version}  build=${build}  processes=${processes || 'default'}`);
   console.log(`# ${cpus().length} cores, load average before the run ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other work on the machine skews the figures)`);
@@ -174,21 +214,27 @@ try {
   const idle0 = cpuMs(stack.pid!) + cpuMs(stock.pid!);
   const idleT = performance.now();
   await new Promise((r) => setTimeout(r, 3000));
-  const idleRate = (cpuMs(stack.pid!) + cpuMs(stock.pid!) - idle0) / (performance.now() - idleT);
+  idleRate = (cpuMs(stack.pid!) + cpuMs(stock.pid!) - idle0) / (performance.now() - idleT);
   console.log(`# idle CPU of the stack and stock gateway: ${(idleRate * 100).toFixed(1)} % of a core (subtracted below)`);
   await run('direct', 'single-subgraph query, direct to catalog', () => gql(subgraphUrls.catalog, signed('catalog', SINGLE), SINGLE));
   await run('single', 'single-subgraph query via gateway', () => gql(gatewayUrl, kh, SINGLE));
   await run('single-stock', 'single-subgraph query via stock @apollo/gateway', () => gql(stockUrl, { 'content-type': 'application/json' }, SINGLE), stock.pid);
   await run('fed', 'federated query via gateway', () => gql(gatewayUrl, kh, FED));
   await run('fed-stock', 'federated query via stock @apollo/gateway', () => gql(stockUrl, { 'content-type': 'application/json' }, FED), stock.pid);
-  await run('rest', 'GET /v1/products?page[size]=20 via REST bridge', async (i) => {
-    const r = await requestJson('GET', `${rest}/v1/products?page[size]=20`, restKeys[i % restKeys.length]);
-    if (r.status !== 200) throw new Error(`REST ${r.status} ${r.text.slice(0, 300)}`);
-    JSON.parse(r.text);
-  });
   await run('rest-gw', 'same operation (ListProducts) via gateway', () => gql(gatewayUrl, kh, list.source, listVars));
-  // the same 40 keys as the REST scenario: a tenant context per key, so nothing is shared in flight
-  await run('rest-gw-keys', 'same operation via gateway, the REST keys', (i) => gql(gatewayUrl, restKeys[i % restKeys.length]!, list.source, listVars));
+  // the same 40 keys in both: a tenant context per key, so nothing is shared in flight
+  await runPair(
+    {
+      id: 'rest',
+      label: 'GET /v1/products?page[size]=20 via REST bridge',
+      fn: async (i) => {
+        const r = await requestJson('GET', `${rest}/v1/products?page[size]=20`, restKeys[i % restKeys.length]);
+        if (r.status !== 200) throw new Error(`REST ${r.status} ${r.text.slice(0, 300)}`);
+        JSON.parse(r.text);
+      },
+    },
+    { id: 'rest-gw-keys', label: 'same operation via gateway, the REST keys', fn: (i) => gql(gatewayUrl, restKeys[i % restKeys.length]!, list.source, listVars) },
+  );
   // In-flight sharing: 16 clients sending one query vs 16 clients each sending its own variables.
   const PAGE = 'query($p: Int!) { products(page: $p, pageSize: 20) { total items { id name sku status price { amount currency formatted } } } }';
   await run('same', '16 identical queries in flight, gateway', () => gql(gatewayUrl, kh, PAGE, { p: 1 }));

@@ -58,6 +58,8 @@ interface Template {
   path: string;
   /** parameter names, in order; the last one addresses the resource */
   params: string[];
+  /** the path's text around its parameters: `path` is literals[0], params[0], literals[1], … */
+  literals: string[];
   type: string;
 }
 
@@ -150,7 +152,7 @@ export function deriveLinks(routes: readonly Route[], operations: ReadonlyMap<st
   for (const r of routes) {
     if (r.method !== 'GET' || r.list || r.raw || !/\/:\w+$/.test(r.path) || singletons.has(r.responseType)) continue;
     const list = templates.get(r.responseType) ?? [];
-    list.push({ path: r.path, params: paramsOf(r.path), type: r.responseType });
+    list.push({ path: r.path, params: paramsOf(r.path), literals: r.path.split(/:\w+/), type: r.responseType });
     templates.set(r.responseType, list);
   }
 
@@ -220,9 +222,11 @@ interface ResourceLike {
 const isResource = (v: unknown): v is ResourceLike => isPlainObject(v) && typeof v.id === 'string' && typeof v.type === 'string';
 
 function fill({ template: t, bind }: Bound, res: ResourceLike, params: Record<string, string>, attributes: ReadonlySet<string>, last: 'self' | 'parent'): string | undefined {
-  const parts: Record<string, string> = {};
-  for (const [i, p] of t.params.entries()) {
-    const isLast = i === t.params.length - 1;
+  let path = t.literals[0];
+  const n = t.params.length;
+  for (let i = 0; i < n; i++) {
+    const p = t.params[i];
+    const isLast = i === n - 1;
     // `index_uid` is an index's `uid`, `transfer_code` a transfer's `code`
     const name = attributes.has(p) ? p : isLast && attributes.has(p.slice(p.lastIndexOf('_') + 1)) ? p.slice(p.lastIndexOf('_') + 1) : undefined;
     const attr = name ? res.attributes?.[name] : undefined;
@@ -230,10 +234,13 @@ function fill({ template: t, bind }: Bound, res: ResourceLike, params: Record<st
     const fromPath = bind[p] !== undefined && !(isLast && last === 'self') ? params[bind[p]] : undefined;
     const value = fromPath || (typeof attr === 'string' && attr ? attr : isLast && last === 'self' ? res.id : params[p]);
     if (typeof value !== 'string' || !value) return undefined;
-    parts[p] = value;
+    path += (URL_SAFE.test(value) ? value : encodeURIComponent(value)) + t.literals[i + 1];
   }
-  return t.path.replace(/:(\w+)/g, (_m, p: string) => encodeURIComponent(parts[p]));
+  return path;
 }
+
+/** what encodeURIComponent leaves as it is (most ids): such a value is used without a copy */
+const URL_SAFE = /^[\w.!~*'()-]*$/;
 
 const idOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : isPlainObject(v) && (typeof v.id === 'string' || typeof v.id === 'number') ? String(v.id) : undefined);
 
@@ -261,10 +268,14 @@ function linkResource(res: ResourceLike, links: RouteLinks, params: Record<strin
   }
   // attributes and relationships share one namespace (JSON:API): a relation rendered in the
   // attributes (an included `categories`, a `platform { id code name }`) stays there alone
-  for (const name of Object.keys(relationships)) if (Object.prototype.hasOwnProperty.call(attributes, name)) delete relationships[name];
-  if (Object.keys(relationships).length) res.relationships = { ...res.relationships, ...relationships };
+  let any = false;
+  for (const name in relationships) {
+    if (Object.prototype.hasOwnProperty.call(attributes, name)) delete relationships[name];
+    else any = true;
+  }
+  if (any) res.relationships = res.relationships ? { ...res.relationships, ...relationships } : relationships;
   const self = links.self && fill(links.self, res, params, links.attributes, 'self');
-  if (self) res.links = { ...res.links, self };
+  if (self) res.links = res.links ? { ...res.links, self } : { self };
 }
 
 /**
