@@ -1,0 +1,45 @@
+// lib/http.ts answerGraphQL: over HTTP the answer is text; a request handed over as a value (the REST
+// bridge's in-process calls) comes back as a value, serialised only if its body is read.
+import { ApolloServer } from '@apollo/server';
+import { answerGraphQL } from '../../lib/http.js';
+
+const typeDefs = 'type Query { hello(name: String!): String!, item: Item } type Item { id: ID!, sizeName: String }';
+const resolvers = { Query: { hello: (_: unknown, a: { name: string }) => `hi ${a.name}`, item: () => ({ id: 'i1', sizeName: 'L' }) } };
+
+describe('answerGraphQL', () => {
+  const server = new ApolloServer({
+    typeDefs,
+    resolvers,
+    plugins: [{ async requestDidStart() { return { async willSendResponse({ response }) { response.http.headers.set('x-seen', 'yes'); } }; } }],
+  });
+  beforeAll(() => server.start());
+  afterAll(() => server.stop());
+  const context = async () => ({});
+
+  test('a request given as a value answers a value; the body is written only when read, and matches it', async () => {
+    const a = await answerGraphQL(server, { method: 'POST', headers: {}, url: '/graphql', parsed: { query: '{ item { id sizeName } hello(name: "x") }' } }, context);
+    expect(a.status).toBe(200);
+    expect(a.headers['x-seen']).toBe('yes');
+    expect(a.value).toEqual({ data: { item: { id: 'i1', sizeName: 'L' }, hello: 'hi x' } });
+    expect(JSON.parse(a.body)).toEqual(a.value);
+    expect(a.route).toBe('graphql (anonymous)');
+  });
+
+  test('request errors keep their status and formatted errors as a value', async () => {
+    const a = await answerGraphQL(server, { method: 'POST', headers: {}, url: '/graphql', parsed: { query: '{ nope }', operationName: 'X' } }, context);
+    expect(a.status).toBe(400);
+    expect((a.value as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const v = await answerGraphQL(server, { method: 'POST', headers: {}, url: '/graphql', parsed: { query: 'query($n: String!) { hello(name: $n) }', variables: {} } }, context);
+    expect(v.status).toBe(400);
+    expect((v.value as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  test('over HTTP the answer is the body text, with no value', async () => {
+    const raw = Buffer.from(JSON.stringify({ query: '{ hello(name: "y") }' }));
+    const a = await answerGraphQL(server, { method: 'POST', headers: { 'content-type': 'application/json' }, url: '/graphql', raw }, context);
+    expect(a.status).toBe(200);
+    expect(a.value).toBeUndefined();
+    expect(JSON.parse(a.body)).toEqual({ data: { hello: 'hi y' } });
+    expect(a.headers['x-seen']).toBe('yes');
+  });
+});
