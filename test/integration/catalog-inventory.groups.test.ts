@@ -44,7 +44,7 @@ async function catalogProcess(): Promise<Process> {
   const execute = conn.execute.bind(conn);
   conn.execute = ((...args: Parameters<typeof execute>) => {
     const [sql, params] = args;
-    if (typeof sql === 'string' && sql.startsWith('select * from "catalog"."inventory_hold_group"(')) {
+    if (typeof sql === 'string' && sql.includes('from "catalog"."inventory_hold_group"(')) {
       const [appId, environment, productId, holds] = params as [string, string, string, string];
       p.groups.push({ appId, environment, productId, orders: (JSON.parse(holds) as { orderId: string }[]).map((h) => h.orderId) });
     }

@@ -292,7 +292,10 @@ export type GroupOutcome =
  */
 export async function holdGroup(em: EntityManager, part: AppPartition, productId: string, holds: GroupHold[]): Promise<GroupOutcome[] | null> {
   const rows = await em.execute(
-    `select * from "catalog"."inventory_hold_group"(?, ?, ?, ?::jsonb)`,
+    // the counters under the names toState reads
+    `select o_k, o_outcome, o_id, o_quantity, o_status, o_expires_at, o_created_at, o_on_hand as quantity, o_reserved as reserved, o_committed as committed,
+       o_track_stock as "trackStock", o_allow_backorder as "allowBackorder", o_threshold as threshold, o_sku as sku, o_name as name
+     from "catalog"."inventory_hold_group"(?, ?, ?, ?::jsonb)`,
     [part.appId, part.environment, productId, JSON.stringify(holds.map((h) => ({ id: h.reservationId, orderId: h.orderId, quantity: h.quantity, expiresAt: h.expiresAt.toISOString() })))],
     'all',
   );
@@ -304,16 +307,7 @@ export async function holdGroup(em: EntityManager, part: AppPartition, productId
 }
 
 function outcomeOf(r: Record<string, unknown>): GroupOutcome {
-  const after: ItemState = {
-    quantity: Number(r.o_on_hand),
-    reserved: Number(r.o_reserved),
-    committed: Number(r.o_committed),
-    trackStock: !!r.o_track_stock,
-    allowBackorder: !!r.o_allow_backorder,
-    threshold: r.o_threshold == null ? null : Number(r.o_threshold),
-    sku: String(r.o_sku),
-    name: String(r.o_name),
-  };
+  const after = toState(r)!;
   if (r.o_outcome === 'held') return { outcome: 'held', createdAt: new Date(r.o_created_at as string), after };
   if (r.o_outcome === 'existing') {
     const reservation = { id: String(r.o_id), quantity: Number(r.o_quantity), status: String(r.o_status), expiresAt: new Date(r.o_expires_at as string), createdAt: new Date(r.o_created_at as string) };
