@@ -29,7 +29,7 @@ export function markFreeForm(value: unknown, tree: FreeFormTree): void {
     return;
   }
   if (!isPlainObject(value)) return;
-  for (const [key, sub] of Object.entries(tree)) {
+  for (const [key, sub] of entriesOf(tree)) {
     const v = value[key];
     if (typeof v !== 'object' || v === null) continue;
     if (sub === true) {
@@ -37,6 +37,14 @@ export function markFreeForm(value: unknown, tree: FreeFormTree): void {
       if (Array.isArray(v)) for (const item of v) if (typeof item === 'object' && item !== null) FREE_FORM.add(item);
     } else markFreeForm(v, sub);
   }
+}
+
+/** a tree's entries, listed once (every object of a page walks the same tree) */
+const ENTRIES = new WeakMap<FreeFormTree, [string, FreeFormTree | true][]>();
+function entriesOf(tree: FreeFormTree): [string, FreeFormTree | true][] {
+  let e = ENTRIES.get(tree);
+  if (!e) ENTRIES.set(tree, (e = Object.entries(tree)));
+  return e;
 }
 
 /**

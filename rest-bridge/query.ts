@@ -12,11 +12,34 @@ const MAX_DEPTH = 5;
 
 /** `filter[price][min]` → ['filter', 'price', 'min']; `ids[]` → ['ids', '']; malformed → [whole key] */
 export function splitKey(key: string): string[] {
-  const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
-  if (!m) return [key];
-  const parts = [m[1]];
-  for (const b of m[2].matchAll(/\[([^[\]]*)\]/g)) parts.push(b[1]);
-  return parts.length > MAX_DEPTH + 1 ? [key] : parts;
+  // every request parses its keys and routes read a dozen names: a scan, not a regular expression
+  const open = key.indexOf('[');
+  if (open <= 0 || key.lastIndexOf(']', open) >= 0) return [key];
+  const parts = [key.slice(0, open)];
+  for (let i = open; i < key.length; ) {
+    if (key.charCodeAt(i) !== 0x5b /* [ */) return [key];
+    let j = i + 1;
+    while (j < key.length && key.charCodeAt(j) !== 0x5d /* ] */ && key.charCodeAt(j) !== 0x5b) j++;
+    if (j >= key.length || key.charCodeAt(j) !== 0x5d) return [key];
+    parts.push(key.slice(i + 1, j));
+    if (parts.length > MAX_DEPTH + 1) return [key];
+    i = j + 1;
+  }
+  return parts;
+}
+
+/** the split of the names routes read (string literals in their code), kept: a route reads them on every request */
+const NAMES = new Map<string, readonly string[]>();
+const NAMES_KEPT = 1000;
+
+function nameParts(name: string): readonly string[] {
+  let parts = NAMES.get(name);
+  if (parts === undefined) {
+    parts = splitKey(name);
+    if (NAMES.size >= NAMES_KEPT) NAMES.clear();
+    NAMES.set(name, parts);
+  }
+  return parts;
 }
 
 export function parseQuery(search: string): QueryParams {
@@ -47,7 +70,7 @@ function isParams(v: QueryValue | undefined): v is QueryParams {
 /** The value at a bracket name (`page[size]`), when it is a single string. */
 export function getParam(query: QueryParams, name: string): string | undefined {
   let node: QueryValue | undefined = query;
-  for (const p of splitKey(name)) {
+  for (const p of nameParts(name)) {
     if (!node || typeof node === 'string' || Array.isArray(node)) return undefined;
     node = node[p];
   }

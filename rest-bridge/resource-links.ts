@@ -246,6 +246,13 @@ const idOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : ty
 
 /** One resource of the route's type: its relationships and self link added (in place). */
 function linkResource(res: ResourceLike, links: RouteLinks, params: Record<string, string>): void {
+  if (links.relationships.length || links.parents.length) relate(res, links, params);
+  const self = links.self && fill(links.self, res, params, links.attributes, 'self');
+  if (self) res.links = res.links ? { ...res.links, self } : { self };
+}
+
+/** The resource's relationships (its foreign keys, its `{ id }` relations, its parents), added in place. */
+function relate(res: ResourceLike, links: RouteLinks, params: Record<string, string>): void {
   const relationships: Record<string, Record<string, unknown>> = {};
   const attributes = res.attributes ?? {};
   for (const spec of links.relationships) {
@@ -274,8 +281,6 @@ function linkResource(res: ResourceLike, links: RouteLinks, params: Record<strin
     else any = true;
   }
   if (any) res.relationships = res.relationships ? { ...res.relationships, ...relationships } : relationships;
-  const self = links.self && fill(links.self, res, params, links.attributes, 'self');
-  if (self) res.links = res.links ? { ...res.links, self } : { self };
 }
 
 /**

@@ -34,6 +34,15 @@ describe('formatMoney', () => {
     expect(formatMoney(amount, currency)).toBe(out);
   });
 
+  test('kept answers stay per currency and right past the bound', () => {
+    expect(formatMoney(1999, 'EUR')).toBe('€19.99');
+    expect(formatMoney(1999, 'USD')).toBe('$19.99');
+    for (let a = 0; a < 10_050; a++) formatMoney(a, 'USD');
+    expect(formatMoney(123456, 'USD')).toBe('$1,234.56');
+    expect(formatMoney(1999, 'USD')).toBe('$19.99');
+    expect(formatMoney(1999, 'EUR')).toBe('€19.99');
+  });
+
   test('unknown or lower-case currency codes are INVALID_PRICE naming the parameter', () => {
     expect(codeOf(() => checkCurrencyCode('usd', 'price.currency'))).toEqual({ code: 'INVALID_PRICE', parameter: 'price.currency' });
     expect(codeOf(() => checkCurrencyCode('XYZ', 'cost.currency'))).toEqual({ code: 'INVALID_PRICE', parameter: 'cost.currency' });

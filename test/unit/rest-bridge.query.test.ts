@@ -10,6 +10,22 @@ describe('rest-bridge bracket query strings', () => {
     expect(splitKey('bad[key')).toEqual(['bad[key']);
   });
 
+  test('splits every key as the bracket grammar says, malformed ones whole', () => {
+    // the grammar as a regular expression, against keys made of the characters that matter
+    const reference = (key: string): string[] => {
+      const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+      if (!m) return [key];
+      const parts = [m[1], ...[...m[2].matchAll(/\[([^[\]]*)\]/g)].map((b) => b[1])];
+      return parts.length > 6 ? [key] : parts;
+    };
+    const alphabet = ['a', 'b', '[', ']', '_', ' '];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) % alphabet.length;
+    const keys = ['', '[', ']', '[]', 'a[]', ']a[b]', 'a]b[c]', 'a[b][c][d][e][f]', 'a[b][c][d][e][f][g]', 'a[b]c', 'a[[b]]', 'a[b]]'];
+    for (let i = 0; i < 5000; i++) keys.push(Array.from({ length: 1 + (i % 14) }, () => alphabet[next()]).join(''));
+    for (const key of keys) expect([key, splitKey(key)]).toEqual([key, reference(key)]);
+  });
+
   test('parses nested objects, arrays and plain values', () => {
     const q = parseQuery('page[number]=2&page[size]=50&filter[status]=active&filters[price][min]=100&ids[]=a&ids[]=b&search=red+shoe&x=%20y');
     expect(JSON.parse(JSON.stringify(q))).toEqual({

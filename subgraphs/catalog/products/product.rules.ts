@@ -16,10 +16,21 @@ function formatterOf(currency: string): { format: Intl.NumberFormat; digits: num
   return f;
 }
 
+/** formatted amounts by currency and amount: a page formats every price, Intl takes microseconds a call */
+const formatted = new Map<string, Map<number, string>>();
+const FORMATTED_KEPT = 10_000;
+
 /** `amount` minor units of `currency`, formatted with that currency's own digits (JPY none, KWD three). */
 export function formatMoney(amount: number, currency: string): string {
+  let byAmount = formatted.get(currency);
+  let text = byAmount?.get(amount);
+  if (text !== undefined) return text;
   const f = formatterOf(currency);
-  return f.format.format(amount / 10 ** f.digits);
+  text = f.format.format(amount / 10 ** f.digits);
+  if (!byAmount) formatted.set(currency, (byAmount = new Map()));
+  else if (byAmount.size >= FORMATTED_KEPT) byAmount.clear();
+  byAmount.set(amount, text);
+  return text;
 }
 
 /** Minor-unit digits of a currency (USD 2, JPY 0, KWD 3). */
