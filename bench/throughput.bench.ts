@@ -197,13 +197,25 @@ try {
     if (runB) await warmUp(b.fn);
     let ma: Measured | undefined;
     let mb: Measured | undefined;
+    /** A's requests per second over B's, round by round: how far the machine moves the pooled ratio */
+    const perRound: number[] = [];
+    const rate = (m: Measured | undefined) => (m ? m.samples.length / m.wall : 0);
     for (let r = 0; r < ROUNDS; r++) {
+      const before = { a: ma && { n: ma.samples.length, wall: ma.wall }, b: mb && { n: mb.samples.length, wall: mb.wall } };
       if (runA) ma = await measure(a.fn, SECONDS / 2, stack.pid!, ma);
       if (runB) mb = await measure(b.fn, SECONDS / 2, stack.pid!, mb);
+      const roundRate = (m: Measured | undefined, b0?: { n: number; wall: number }) => (m ? (m.samples.length - (b0?.n ?? 0)) / (m.wall - (b0?.wall ?? 0)) : 0);
+      if (ma && mb) perRound.push(roundRate(ma, before.a) / roundRate(mb, before.b));
     }
     if (ma) report(a.id, `${a.label}${runB ? ` (${ROUNDS} rounds, alternating)` : ''}`, ma);
     if (mb) report(b.id, `${b.label}${runA ? ` (${ROUNDS} rounds, alternating)` : ''}`, mb);
+    if (perRound.length) {
+      const sorted = [...perRound].sort((x, y) => x - y);
+      const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+      pairRounds.push(`${a.id} / ${b.id} by round: ${perRound.map((x) => x.toFixed(2)).join(' ')} (median ${median.toFixed(2)}, pooled ${(rate(ma) / rate(mb)).toFixed(2)})`);
+    }
   };
+  const pairRounds: string[] = [];
 
   let idleRate = 0;
   if (profileDir) stack.kill('SIGUSR2');
@@ -253,6 +265,7 @@ try {
   ratio('fed', 'fed-stock', 'federated, ours / stock @apollo/gateway');
   ratio('rest', 'rest-gw', 'REST bridge / gateway, same operation');
   ratio('rest', 'rest-gw-keys', 'REST bridge / gateway, same operation and keys');
+  for (const line of pairRounds) console.log(`  ${line}`);
   ratio('same', 'distinct', 'identical / distinct in flight (ours)');
   ratio('same-stock', 'distinct-stock', 'identical / distinct in flight (stock)');
   console.log('# targets: single via gateway ≥ 1000 req/s, federated ≥ 500 req/s, p99 < 50 ms, REST within 10 % of the gateway, direct subgraph ≤ 1 ms CPU');

@@ -8,6 +8,7 @@
 // status when it refuses the request.
 import { execute, GraphQLError, parse, validate, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { ApolloServerErrorCode } from '@apollo/server/errors';
+import { fieldArgsFastPath } from './graphql-field-args.js';
 
 type Formatter = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
@@ -55,7 +56,9 @@ export class GraphQLExecutor {
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly formatError: Formatter,
-  ) {}
+  ) {
+    fieldArgsFastPath(); // fields without arguments allocate nothing for them (lib/graphql-field-args.ts)
+  }
 
   /**
    * Run a POST body as its text arrived (over HTTP or in process): over `limit` bytes 413, malformed
