@@ -1,6 +1,8 @@
-// npm run bench:profile-summary -- <file.cpuprofile|dir> [top]: where a CPU profile's time went, as
-// text: self time per package (node_modules/<pkg>, the project's own directories, node internals,
-// GC, idle) and the top functions by self time. The flame-graph summary of docs/performance.md.
+// npm run bench:profile-summary -- <file.cpuprofile|file.heapprofile|dir> [top]: where a CPU profile's
+// time went, as text: self time per package (node_modules/<pkg>, the project's own directories, node
+// internals, GC, idle) and the top functions by self time. The flame-graph summary of
+// docs/performance.md. An allocation profile (BENCH_PROFILE_KIND=heap) the same way, in bytes
+// allocated: what feeds the garbage collector.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -20,7 +22,14 @@ interface Profile {
 const arg = process.argv[2];
 const top = Number(process.argv[3] ?? 20);
 if (!arg) throw new Error('usage: profile-summary <file.cpuprofile|dir> [top]');
-const files = statSync(arg).isDirectory() ? readdirSync(arg).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(arg, f)) : [arg];
+const files = statSync(arg).isDirectory() ? readdirSync(arg).filter((f) => /\.(cpu|heap)profile$/.test(f)).map((f) => join(arg, f)) : [arg];
+
+/** A sampling heap profile (HeapProfiler.stopSampling): a tree of call frames with the bytes each allocated. */
+interface HeapNode {
+  callFrame: Node['callFrame'];
+  selfSize: number;
+  children?: HeapNode[];
+}
 
 /** Which package or project part a script URL belongs to. */
 function area(url: string, fn: string): string {
@@ -35,7 +44,36 @@ function area(url: string, fn: string): string {
   return m ? `project ${m[1]}` : url;
 }
 
+const shortUrl = (url: string) => url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(lib|gateway|rest-bridge|subgraphs|scripts|bench)\//, '$1/');
+
+function summariseHeap(file: string, head: HeapNode): void {
+  const byArea = new Map<string, number>();
+  const byFn = new Map<string, number>();
+  let total = 0;
+  const stack = [head];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    stack.push(...(n.children ?? []));
+    if (!n.selfSize) continue;
+    const { functionName, url, lineNumber } = n.callFrame;
+    total += n.selfSize;
+    const a = area(url, functionName);
+    byArea.set(a, (byArea.get(a) ?? 0) + n.selfSize);
+    const key = `${functionName || '(anonymous)'}  ${shortUrl(url)}${url ? `:${lineNumber + 1}` : ''}`;
+    byFn.set(key, (byFn.get(key) ?? 0) + n.selfSize);
+  }
+  const pct = (b: number) => `${((b / total) * 100).toFixed(1).padStart(5)} %`;
+  console.log(`# ${file}: ${(total / 2 ** 20).toFixed(0)} MiB allocated while profiled (sampled; divide by the requests served for a figure per request)`);
+  console.log('## bytes allocated by package');
+  for (const [a, b] of [...byArea].sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`${pct(b)}  ${a}`);
+  console.log('## top functions by bytes allocated');
+  for (const [f, b] of [...byFn].sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`${pct(b)}  ${f}`);
+}
+
 for (const file of files) {
+  if (file.endsWith('.heapprofile')) {
+    summariseHeap(file, (JSON.parse(readFileSync(file, 'utf8')) as { head: HeapNode }).head);
+    continue;
+  }
   const p = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const total = (p.endTime - p.startTime) / 1000;
   const samples = p.samples?.length ?? p.nodes.reduce((n, x) => n + (x.hitCount ?? 0), 0);
@@ -48,8 +86,7 @@ for (const file of files) {
     const { functionName, url, lineNumber } = n.callFrame;
     const a = area(url, functionName);
     byArea.set(a, (byArea.get(a) ?? 0) + ms);
-    const short = url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(lib|gateway|rest-bridge|subgraphs|scripts|bench)\//, '$1/');
-    const key = `${functionName || '(anonymous)'}  ${short}${url ? `:${lineNumber + 1}` : ''}`;
+    const key = `${functionName || '(anonymous)'}  ${shortUrl(url)}${url ? `:${lineNumber + 1}` : ''}`;
     byFn.set(key, (byFn.get(key) ?? 0) + ms);
   }
   const idle = byArea.get('(idle)') ?? 0;

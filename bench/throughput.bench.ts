@@ -8,7 +8,8 @@
 // Env: BENCH_PORT_BASE (22500), BENCH_SECONDS per scenario (4), BENCH_BUILD=dist|ts (dist: npm run
 // build's output, rebuilt when stale), BENCH_PROCESSES=one|split (what `npm start` defaults to), BENCH_PROFILE=<dir>
 // (a CPU profile of the stack in one process after start-up, see bench/profile-summary.ts),
-// BENCH_ONLY=<comma list of scenario ids>, BENCH_ROUNDS (4: the REST/gateway pair alternates in rounds). Uses DATABASE_URL (a scratch database) when set.
+// BENCH_ONLY=<comma list of scenario ids>, BENCH_ROUNDS (4: the REST/gateway pair alternates in rounds),
+// BENCH_NODE_FLAGS (the stack's node options; default npm start's). Uses DATABASE_URL (a scratch database) when set.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -34,6 +35,11 @@ const processes = process.env.BENCH_PROCESSES ?? '';
 const only = process.env.BENCH_ONLY?.split(',');
 const profileDir = process.env.BENCH_PROFILE;
 const LOADER = ['--import', '@swc-node/register/esm-register'];
+/**
+ * Node options of the stack's process: `npm start`'s (package.json: AsyncLocalStorage without promise
+ * hooks, docs/performance.md item 25), or BENCH_NODE_FLAGS (such options are refused in NODE_OPTIONS)
+ */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '--experimental-async-context-frame').split(' ').filter(Boolean);
 
 const scratch = await scratchDatabase('throughput');
 const env = benchStackEnv('throughput', base, scratch.url, {
@@ -67,7 +73,7 @@ function rssMiB(pid: number): number {
 // ------------------------------------------------------------------ the stack
 const started = performance.now();
 // BENCH_PROFILE: the same stack in one process with a profiler of the steady state (bench/profiled-stack.ts)
-const stack = spawn(process.execPath, entry(profileDir ? 'bench/profiled-stack.ts' : 'scripts/start-all.ts'), { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+const stack = spawn(process.execPath, [...NODE_FLAGS, ...entry(profileDir ? 'bench/profiled-stack.ts' : 'scripts/start-all.ts')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
 children.push(stack);
 const stopAll = async () => {
   for (const c of children.reverse()) {

@@ -91,7 +91,7 @@ export default async function globalSetup() {
   };
   const otlp = await startOtlpReceiver(BASE + 55);
   const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', 'stack.log'));
-  const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), ['--import', '@swc-node/register/esm-register', 'scripts/start-all.ts'], {
+  const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), ['--experimental-async-context-frame', '--import', '@swc-node/register/esm-register', 'scripts/start-all.ts'], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
