@@ -206,12 +206,13 @@ try {
     /** A's requests per second over B's, round by round: how far the machine moves the pooled ratio */
     const perRound: number[] = [];
     const rate = (m: Measured | undefined) => (m ? m.samples.length / m.wall : 0);
+    /** the rate of `m`'s last round: what it measured since `was` (its counts before the round) */
+    const roundRate = (m: Measured, was?: { n: number; wall: number }) => (m.samples.length - (was?.n ?? 0)) / (m.wall - (was?.wall ?? 0));
     for (let r = 0; r < ROUNDS; r++) {
-      const before = { a: ma && { n: ma.samples.length, wall: ma.wall }, b: mb && { n: mb.samples.length, wall: mb.wall } };
+      const was = { a: ma && { n: ma.samples.length, wall: ma.wall }, b: mb && { n: mb.samples.length, wall: mb.wall } };
       if (runA) ma = await measure(a.fn, SECONDS / 2, stack.pid!, ma);
       if (runB) mb = await measure(b.fn, SECONDS / 2, stack.pid!, mb);
-      const roundRate = (m: Measured | undefined, b0?: { n: number; wall: number }) => (m ? (m.samples.length - (b0?.n ?? 0)) / (m.wall - (b0?.wall ?? 0)) : 0);
-      if (ma && mb) perRound.push(roundRate(ma, before.a) / roundRate(mb, before.b));
+      if (ma && mb) perRound.push(roundRate(ma, was.a) / roundRate(mb, was.b));
     }
     if (ma) report(a.id, `${a.label}${runB ? ` (${ROUNDS} rounds, alternating)` : ''}`, ma);
     if (mb) report(b.id, `${b.label}${runA ? ` (${ROUNDS} rounds, alternating)` : ''}`, mb);
