@@ -19,6 +19,7 @@ import { hashApiKey } from '../lib/api-key-hash.js';
 import { postJson, requestJson } from '../lib/http-client.js';
 import { signTenantContext, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
 import { loadOperations } from '../rest-bridge/operations.js';
+import { nodeFlags } from '../scripts/node-flags.js';
 import { benchStackEnv, benchTenant, cpuMs, processTree, scratchDatabase, waitUntilUp } from './harness.js';
 import { fmt, summarize, type Stats } from './stats.js';
 
@@ -35,11 +36,8 @@ const processes = process.env.BENCH_PROCESSES ?? '';
 const only = process.env.BENCH_ONLY?.split(',');
 const profileDir = process.env.BENCH_PROFILE;
 const LOADER = ['--import', '@swc-node/register/esm-register'];
-/**
- * Node options of the stack's process: `npm start`'s (package.json: AsyncLocalStorage without promise
- * hooks, docs/performance.md item 25), or BENCH_NODE_FLAGS (such options are refused in NODE_OPTIONS)
- */
-const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '--experimental-async-context-frame').split(' ').filter(Boolean);
+/** Node options of the stack's process: `npm start`'s (scripts/node-flags.ts), or BENCH_NODE_FLAGS */
+const NODE_FLAGS = process.env.BENCH_NODE_FLAGS !== undefined ? process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean) : nodeFlags(ROOT);
 
 const scratch = await scratchDatabase('throughput');
 const env = benchStackEnv('throughput', base, scratch.url, {
@@ -191,6 +189,8 @@ try {
     await warmUp(fn);
     return report(id, label, await measure(fn, SECONDS, pid));
   };
+  /** each pair's per-round ratios, printed with the ratios */
+  const pairRounds: string[] = [];
   /**
    * Two scenarios whose ratio is a target, measured in alternating rounds (A B A B …, SECONDS / 2
    * a round, so twice SECONDS each in all): a drift of the machine (another process, a slow minute of the host) falls on both alike
@@ -205,7 +205,6 @@ try {
     let mb: Measured | undefined;
     /** A's requests per second over B's, round by round: how far the machine moves the pooled ratio */
     const perRound: number[] = [];
-    const rate = (m: Measured | undefined) => (m ? m.samples.length / m.wall : 0);
     /** the rate of `m`'s last round: what it measured since `was` (its counts before the round) */
     const roundRate = (m: Measured, was?: { n: number; wall: number }) => (m.samples.length - (was?.n ?? 0)) / (m.wall - (was?.wall ?? 0));
     for (let r = 0; r < ROUNDS; r++) {
@@ -219,10 +218,9 @@ try {
     if (perRound.length) {
       const sorted = [...perRound].sort((x, y) => x - y);
       const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-      pairRounds.push(`${a.id} / ${b.id} by round: ${perRound.map((x) => x.toFixed(2)).join(' ')} (median ${median.toFixed(2)}, pooled ${(rate(ma) / rate(mb)).toFixed(2)})`);
+      pairRounds.push(`${a.id} / ${b.id} by round: ${perRound.map((x) => x.toFixed(2)).join(' ')} (median ${median.toFixed(2)})`);
     }
   };
-  const pairRounds: string[] = [];
 
   let idleRate = 0;
   if (profileDir) stack.kill('SIGUSR2');

@@ -4,7 +4,7 @@
 // set, is passed through, so the run exercises Redis pub/sub and counters.
 // Plain ESM JavaScript: jest loads globalSetup outside its module mapper, so no TS imports here.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pg from 'pg';
 import { startOtlpReceiver } from './otlp-receiver.mjs';
@@ -91,7 +91,9 @@ export default async function globalSetup() {
   };
   const otlp = await startOtlpReceiver(BASE + 55);
   const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', 'stack.log'));
-  const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), ['--experimental-async-context-frame', '--import', '@swc-node/register/esm-register', 'scripts/start-all.ts'], {
+  // the system's Node options (package.json config.nodeFlags, as scripts/node-flags.ts reads them)
+  const flags = (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')).config?.nodeFlags ?? '').split(' ').filter(Boolean);
+  const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), [...flags, '--import', '@swc-node/register/esm-register', 'scripts/start-all.ts'], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

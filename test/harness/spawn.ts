@@ -1,8 +1,9 @@
-// Start project processes the way the npm scripts do (Node 22 from node_modules, AsyncLocalStorage
-// without promise hooks as npm start runs it, swc register).
+// Start project processes the way the npm scripts do (Node 22 from node_modules, the system's Node
+// options from scripts/node-flags.ts, swc register).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { nodeFlags } from '../../scripts/node-flags.js';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 const NODE = resolve(ROOT, 'node_modules', '.bin', 'node');
@@ -10,7 +11,7 @@ const NODE = resolve(ROOT, 'node_modules', '.bin', 'node');
 export function spawnScript(script: string, env: Record<string, string | undefined>, logName: string): ChildProcess {
   mkdirSync(resolve(ROOT, '.data', 'test-logs'), { recursive: true });
   const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', `${logName}.log`));
-  const child = spawn(NODE, ['--experimental-async-context-frame', '--import', '@swc-node/register/esm-register', script], {
+  const child = spawn(NODE, [...nodeFlags(ROOT), '--import', '@swc-node/register/esm-register', script], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
