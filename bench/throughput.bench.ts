@@ -7,7 +7,8 @@
 //
 // Env: BENCH_PORT_BASE (22500), BENCH_SECONDS per scenario (4), BENCH_BUILD=dist|ts (dist: npm run
 // build's output, rebuilt when stale), BENCH_PROCESSES=one|split (what `npm start` defaults to), BENCH_PROFILE=<dir>
-// (a CPU profile of the stack in one process after start-up, see bench/profile-summary.ts),
+// (a CPU profile of the stack in one process after start-up, printed at the end beside the profile
+// before the throughput work; BENCH_ONLY=direct,fed profiles what that one did),
 // BENCH_ONLY=<comma list of scenario ids>, BENCH_ROUNDS (4: the REST/gateway pair alternates in rounds),
 // BENCH_NODE_FLAGS (the stack's node options; default npm start's). Uses DATABASE_URL (a scratch database) when set.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -22,6 +23,7 @@ import { loadOperations } from '../rest-bridge/operations.js';
 import { nodeFlags } from '../scripts/node-flags.js';
 import { benchStackEnv, benchTenant, cpuMs, processTree, scratchDatabase, waitUntilUp } from './harness.js';
 import { fmt, summarize, type Stats } from './stats.js';
+import { printProfileBeforeAfter, printTargets, type ScenarioResult } from './throughput-report.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const base = Number(process.env.BENCH_PORT_BASE ?? 22500);
@@ -183,7 +185,7 @@ try {
   };
 
   /** `fn` from 16 clients for SECONDS (after a short warm-up), with the stack's CPU per request. */
-  const results: { id: string; label: string; st: Stats; cpu: number }[] = [];
+  const results: ScenarioResult[] = [];
   const run = async (id: string, label: string, fn: (i: number) => Promise<unknown>, pid = stack.pid!): Promise<Stats | undefined> => {
     if (only && !only.includes(id)) return undefined;
     await warmUp(fn);
@@ -273,9 +275,11 @@ try {
   for (const line of pairRounds) console.log(`  ${line}`);
   ratio('same', 'distinct', 'identical / distinct in flight (ours)');
   ratio('same-stock', 'distinct-stock', 'identical / distinct in flight (stock)');
-  console.log('# targets: single via gateway ≥ 1000 req/s, federated ≥ 500 req/s, p99 < 50 ms, REST within 10 % of the gateway, direct subgraph ≤ 1 ms CPU');
+  printTargets(results, CONCURRENCY);
   console.log(`# processes: start → ready ${startSeconds.toFixed(1)} s, RSS ${rssMiB(stack.pid!).toFixed(0)} MiB (stack, ${processTree(stack.pid!).length} processes); stock gateway RSS ${rssMiB(stock.pid!).toFixed(0)} MiB`);
 } finally {
   await stopAll();
 }
+// the profile is written as the stack stops
+if (profileDir) printProfileBeforeAfter(profileDir, only ? `scenarios ${only.join(', ')}` : 'every scenario');
 process.exit(0);

@@ -3,8 +3,6 @@ import { ConfigError, loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { runMain } from '../lib/process.js';
 import { redactUrl } from '../lib/db.js';
-import { startStack } from './stack.js';
-import { startProcesses } from './stack-processes.js';
 
 await runMain(async () => {
   const started = performance.now();
@@ -14,11 +12,14 @@ await runMain(async () => {
   // START_PROCESSES=split: one process per service (needs REDIS_URL); default: one process (docs/performance.md)
   const mode = process.env.START_PROCESSES || 'one';
   if (mode !== 'one' && mode !== 'split') throw new ConfigError('START_PROCESSES', `"${mode}" must be one or split`);
+  // each mode imports only what it runs: split's parent holds no service code (bench:startup's RSS)
   if (mode === 'split') {
+    const { startProcesses } = await import('./stack-processes.js');
     const procs = await startProcesses(cfg, log);
     console.log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s, one process per service (pids ${procs.pids.join(', ')})`);
     return () => procs.stop();
   }
+  const { startStack } = await import('./stack.js');
   const stack = await startStack(cfg, log);
   const lines = [
     `ready in ${((performance.now() - started) / 1000).toFixed(1)} s`,
