@@ -97,7 +97,13 @@ try {
   const { post, appId, keys } = await benchTenant(rest, env.JWT_SECRET!, 'tput', 81);
   const kh = keys[0]!;
   const restKeys = keys.slice(1);
-  for (let i = 0; i < 20; i++) await post('/v1/products', kh, 'products', { name: `Product ${i}`, sku: `SKU-${i}`, description: `The ${i}th product`, price: { amount: 100 * i + 99, currency: 'USD' } });
+  // 16 full pages of 20: the in-flight scenarios' distinct queries read pages 1-16, each as costly as page 1
+  const PRODUCTS = 320;
+  let made = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    // over every key: POST /v1/products allows 100 a minute per key
+    for (let i = made++; i < PRODUCTS; i = made++) await post('/v1/products', keys[i % keys.length]!, 'products', { name: `Product ${i}`, sku: `SKU-${i}`, description: `The ${i}th product`, price: { amount: 100 * (i % 50) + 99, currency: 'USD' } });
+  }));
 
   // The tenant context the gateway signs for this key, for direct subgraph calls and the stock gateway.
   const k = await new PlatformClient(`http://127.0.0.1:${base + 1}/graphql`, env.INTERNAL_SECRET!).verifyApiKey(appId, hashApiKey(kh['x-api-key']));
@@ -113,6 +119,18 @@ try {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   children.push(stock);
+  // Two gateways of ours on their own, on the stack's subgraphs over HTTP, alike but for the sharing
+  // of identical in-flight subgraph fetches: what sharing gains, and that distinct queries lose nothing.
+  const sharing = (['on', 'off'] as const).filter((m) => !only || only.includes(`same-${m}`) || only.includes(`distinct-${m}`)).map((mode) => {
+    const port = base + (mode === 'on' ? 91 : 92);
+    const child = spawn(process.execPath, [...NODE_FLAGS, ...entry('gateway/main.ts')], {
+      cwd: ROOT,
+      env: { ...env, GATEWAY_PORT: String(port), GATEWAY_SHARE_INFLIGHT: mode === 'on' ? '1' : '0' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(child);
+    return { mode, child, url: `http://127.0.0.1:${port}/graphql`, ready: waitUntilUp(`http://127.0.0.1:${port}/health/ready`, child, `the gateway with sharing ${mode}`) };
+  });
   const stockReady = new Promise<void>((ok, fail) => {
     stock.stdout!.on('data', (b: Buffer) => b.toString().includes('ready') && ok());
     stock.once('exit', (c) => fail(new Error(`stock gateway exited (${c})`)));
@@ -254,12 +272,18 @@ try {
     },
     { id: 'rest-gw-keys', label: 'same operation via gateway, the REST keys', fn: (i) => gql(gatewayUrl, restKeys[i % restKeys.length]!, list.source, listVars) },
   );
-  // In-flight sharing: 16 clients sending one query vs 16 clients each sending its own variables.
+  // In-flight sharing: 16 clients sending one query vs 16 clients each reading its own full page (1-16).
   const PAGE = 'query($p: Int!) { products(page: $p, pageSize: 20) { total items { id name sku status price { amount currency formatted } } } }';
   await run('same', '16 identical queries in flight, gateway', () => gql(gatewayUrl, kh, PAGE, { p: 1 }));
   await run('same-stock', '16 identical queries in flight, stock gateway', () => gql(stockUrl, { 'content-type': 'application/json' }, PAGE, { p: 1 }), stock.pid);
-  await run('distinct', '16 distinct queries in flight, gateway', (i) => gql(gatewayUrl, kh, PAGE, { p: 1 + (i % 16) * 1000 }));
-  await run('distinct-stock', '16 distinct queries in flight, stock gateway', (i) => gql(stockUrl, { 'content-type': 'application/json' }, PAGE, { p: 1 + (i % 16) * 1000 }), stock.pid);
+  await run('distinct', '16 distinct queries in flight, gateway', (i) => gql(gatewayUrl, kh, PAGE, { p: 1 + (i % 16) }));
+  await run('distinct-stock', '16 distinct queries in flight, stock gateway', (i) => gql(stockUrl, { 'content-type': 'application/json' }, PAGE, { p: 1 + (i % 16) }), stock.pid);
+
+  for (const g of sharing) {
+    await g.ready;
+    await run(`same-${g.mode}`, `16 identical queries in flight, gateway alone, sharing ${g.mode}`, () => gql(g.url, kh, PAGE, { p: 1 }), g.child.pid);
+    await run(`distinct-${g.mode}`, `16 distinct queries in flight, gateway alone, sharing ${g.mode}`, (i) => gql(g.url, kh, PAGE, { p: 1 + (i % 16) }), g.child.pid);
+  }
 
   const by = (id: string) => results.find((r) => r.id === id);
   const ratio = (a: string, b: string, what: string) => {
@@ -275,6 +299,8 @@ try {
   for (const line of pairRounds) console.log(`  ${line}`);
   ratio('same', 'distinct', 'identical / distinct in flight (ours)');
   ratio('same-stock', 'distinct-stock', 'identical / distinct in flight (stock)');
+  ratio('same-on', 'same-off', 'identical in flight, sharing on / off (gateway alone)');
+  ratio('distinct-on', 'distinct-off', 'distinct in flight, sharing on / off (gateway alone)');
   printTargets(results, CONCURRENCY);
   console.log(`# processes: start → ready ${startSeconds.toFixed(1)} s, RSS ${rssMiB(stack.pid!).toFixed(0)} MiB (stack, ${processTree(stack.pid!).length} processes); stock gateway RSS ${rssMiB(stock.pid!).toFixed(0)} MiB`);
 } finally {
