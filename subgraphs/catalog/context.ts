@@ -1,11 +1,14 @@
 import DataLoader from 'dataloader';
 import type { SubgraphContext } from '../../lib/subgraph.js';
+import { tenantScopeOf } from '../../lib/tenant-entity.js';
 import { ProductEntity } from './products/product.entity.js';
+import { newestProducts } from './products/product.list.js';
+import type { ProductData } from './products/product.type.js';
 import type { CatalogRuntime } from './runtime.js';
 
 export interface CatalogLoaders {
   productById: DataLoader<string, ProductEntity | null>;
-  productsByApp: DataLoader<string, ProductEntity[]>;
+  productsByApp: DataLoader<string, ProductData[]>;
 }
 
 export type CatalogContext = SubgraphContext<CatalogLoaders, CatalogRuntime>;
@@ -18,14 +21,13 @@ export function createCatalogLoaders(ctx: Omit<CatalogContext, 'loaders'>): Cata
       const byId = new Map(rows.map((r) => [r.id, r]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
-    // The tenant filter already limits rows to the caller's app; other apps' lists come back empty.
+    // Only the caller's own app has products here (its partition); other apps' lists, and every list
+    // of a caller without an app, come back empty (what the tenant filter gave).
     productsByApp: new DataLoader(async (appIds) => {
-      const rows = await ctx.em.find(
-        ProductEntity,
-        { appId: { $in: [...appIds] }, deletedAt: null },
-        { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 100 * appIds.length },
-      );
-      return appIds.map((a) => rows.filter((r) => r.appId === a).slice(0, 100));
+      const scope = tenantScopeOf(ctx.em);
+      const [appId, environment] = await Promise.all([scope.value('appId'), scope.value('environment')]);
+      const rows = appId && environment && appIds.includes(appId) ? await newestProducts(ctx.em, { appId, environment }) : [];
+      return appIds.map((a) => (a === appId ? rows : []));
     }),
   };
 }

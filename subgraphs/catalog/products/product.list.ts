@@ -1,7 +1,8 @@
 // GET /v1/products: one statement for an unfiltered page (the rows with the kept total and the
 // included relations), two for a filtered one (the rows, and the count), whatever the page size.
 import { DomainError } from '../../../lib/errors.js';
-import { appPartition } from '../../../lib/tenant-entity.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
 import { resolveCategoryRef } from '../categories/category.service.js';
 import type { CatalogContext } from '../context.js';
 import { checkPage } from '../request.js';
@@ -89,6 +90,18 @@ export function productFromRow(r: Record<string, unknown>): ProductData {
     updatedAt: rowDate(r.updated_at),
     deletedAt: r.deleted_at == null ? null : rowDate(r.deleted_at),
   } as ProductData;
+}
+
+/**
+ * An app's newest 100 live products (`App.products`), read as the list reads its rows: one statement
+ * naming the partition, no hydration.
+ */
+export async function newestProducts(em: EntityManager, part: AppPartition): Promise<ProductData[]> {
+  const rows = (await em.execute(
+    `select p.* from ${tableOf(em, ProductEntity)} p where p.app_id = ? and p.environment = ? and p.deleted_at is null order by p.created_at desc, p.id desc limit 100`,
+    [part.appId, part.environment],
+  )) as Record<string, unknown>[];
+  return rows.map(productFromRow);
 }
 
 export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{ items: ProductData[]; total: number }> {
