@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { SubgraphContext } from '../../lib/subgraph.js';
 import { tenantScopeOf } from '../../lib/tenant-entity.js';
 import { ProductEntity } from './products/product.entity.js';
-import { newestProducts } from './products/product.list.js';
+import { newestProducts } from './products/product.rows.js';
 import type { ProductData } from './products/product.type.js';
 import type { CatalogRuntime } from './runtime.js';
 
