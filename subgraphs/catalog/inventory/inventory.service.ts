@@ -2,7 +2,7 @@
 // (PUT), apply deltas with a reason (POST /adjust), list the ledger. Every level write locks the
 // item's row first, changes the level and the item's total each in one conditional statement,
 // appends a ledger row, and records inventory.adjusted plus any low/out-of-stock crossing.
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
@@ -111,7 +111,9 @@ export async function applyLevelChange(ctx: CatalogContext, em: EntityManager, p
     reason: c.reason,
     reference: c.reference,
     actor: actorOf(ctx),
-    createdAt: new Date(),
+    // the database's clock to the microsecond: the lines of one request (written one after the
+    // other) keep their order in the ledger, where milliseconds tied and the random id decided
+    createdAt: raw<Date>('clock_timestamp()'),
   });
   await events.adjusted(em, part, item, after, { locationId: c.locationId, delta: c.delta, levelBefore: level[0], levelAfter: level[1], reason: c.reason, reference: c.reference });
   await events.crossings(em, part, item, before, after, c.locationId);
