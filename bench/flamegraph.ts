@@ -2,21 +2,14 @@
 // (bench/profiled-stack.ts, or node --cpu-prof) as a self-contained SVG: one box a call path, as
 // wide as its share of the busy time (idle left out), callers below their callees, coloured by
 // package; hovering a box shows its function, file and share. docs/performance.md shows one.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { profileFiles } from './profile-read.js';
-
-interface Node {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-  children?: number[];
-}
+import { writeFileSync } from 'node:fs';
+import { area, profileFiles, readCpuNodes, type CpuNode as Node } from './profile-read.js';
 
 const [input, out, title = 'CPU flame graph'] = process.argv.slice(2);
 if (!input || !out) throw new Error('usage: flamegraph <file.cpuprofile|dir> <out.svg> [title]');
 const file = profileFiles(input).find((f) => f.endsWith('.cpuprofile'));
 if (!file) throw new Error(`no .cpuprofile in ${input}`);
-const nodes = (JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[] }).nodes;
+const nodes = readCpuNodes(file);
 const byId = new Map(nodes.map((n) => [n.id, n]));
 
 const WIDTH = 1200;
@@ -36,20 +29,10 @@ function total(n: Node): number {
 const root = nodes[0]!;
 const busy = total(root);
 
-/** the package or project part of a frame (what colours it) */
-function area(url: string, fn: string): string {
-  if (!url) return fn.startsWith('(') ? fn : '(native)';
-  const nm = url.lastIndexOf('node_modules/');
-  if (nm >= 0) {
-    const [a, b] = url.slice(nm + 13).split('/');
-    return a!.startsWith('@') ? `${a}/${b}` : a!;
-  }
-  if (url.startsWith('node:')) return 'node';
-  return /\/(lib|gateway|rest-bridge|subgraphs\/[^/]+|scripts|bench)\//.exec(url)?.[1] ?? 'project';
-}
+/** a box's colour: by the package or project part of its frame (profile-read's area) */
 function colour(a: string): string {
   if (a === '(garbage collector)') return 'hsl(0, 0%, 60%)';
-  if (a.startsWith('(') || a === 'node') return 'hsl(35, 70%, 62%)';
+  if (a.startsWith('(') || a === 'node internals') return 'hsl(35, 70%, 62%)';
   let h = 0;
   for (const ch of a) h = (h * 31 + ch.charCodeAt(0)) % 360;
   return `hsl(${h}, 55%, 65%)`;

@@ -76,6 +76,15 @@ export function processTree(pid: number): number[] {
   return out;
 }
 
+/** Resident memory of `pid` in MiB, from /proc (0 once it has exited); a process tree's is the sum over processTree. */
+export function rssMiB(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU milliseconds (user + system) spent so far by the process tree under `pid` (`tree` false: by `pid` alone). */
 export function cpuMs(pid: number, tree = true): number {
   let ticks = 0;

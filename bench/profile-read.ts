@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-interface CpuNode {
+export interface CpuNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
@@ -41,7 +41,7 @@ export function profileFiles(path: string): string[] {
 }
 
 /** Which package or project part a script URL belongs to. */
-function area(url: string, fn: string): string {
+export function area(url: string, fn: string): string {
   if (!url) return fn.startsWith('(') ? fn : '(native)';
   const nm = url.lastIndexOf('node_modules/');
   if (nm >= 0) {
@@ -61,6 +61,11 @@ function add(map: Map<string, number>, key: string, v: number): void {
 
 function frameKey({ functionName, url, lineNumber }: CpuNode['callFrame']): string {
   return `${functionName || '(anonymous)'}  ${shortUrl(url)}${url ? `:${lineNumber + 1}` : ''}`;
+}
+
+/** A CPU profile's call tree, as V8 wrote it. */
+export function readCpuNodes(file: string): CpuNode[] {
+  return (JSON.parse(readFileSync(file, 'utf8')) as CpuProfile).nodes;
 }
 
 export function readProfile(file: string): ProfileSummary {

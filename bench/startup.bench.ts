@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 import { nodeFlags } from '../scripts/node-flags.js';
-import { benchStackEnv, processTree, scratchDatabase, waitUntilUp } from './harness.js';
+import { benchStackEnv, processTree, rssMiB, scratchDatabase, waitUntilUp } from './harness.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const base = Number(process.env.BENCH_PORT_BASE ?? 23500);
@@ -22,14 +22,6 @@ const LOADER = ['--import', '@swc-node/register/esm-register'];
 const FLAGS = nodeFlags(ROOT);
 
 execFileSync(process.execPath, [resolve(ROOT, 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
-
-function rssMiB(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
 
 /** A process's name: its entry point (…/gateway/main.js → gateway/main), or its command. */
 function nameOf(pid: number): string {

@@ -12,7 +12,6 @@
 // BENCH_ONLY=<comma list of scenario ids>, BENCH_ROUNDS (8: the REST/gateway pair alternates in rounds; a round moves the ratio by up to ±15 %, so 8 rounds pool it),
 // BENCH_NODE_FLAGS (the stack's node options; default npm start's). Uses DATABASE_URL (a scratch database) when set.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { PlatformClient } from '../gateway/platform-client.js';
@@ -21,7 +20,7 @@ import { postJson, requestJson } from '../lib/http-client.js';
 import { signTenantContext, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
 import { loadOperations } from '../rest-bridge/operations.js';
 import { nodeFlags } from '../scripts/node-flags.js';
-import { benchStackEnv, benchTenant, cpuMs, processTree, scratchDatabase, waitUntilUp } from './harness.js';
+import { benchStackEnv, benchTenant, cpuMs, processTree, rssMiB, scratchDatabase, waitUntilUp } from './harness.js';
 import { fmt, summarize, type Stats } from './stats.js';
 import { printProfileBeforeAfter, printTargets, type ScenarioResult } from './throughput-report.js';
 
@@ -58,17 +57,8 @@ function entry(tsPath: string): string[] {
 }
 
 
-function rssMiB(pid: number): number {
-  let kb = 0;
-  for (const p of processTree(pid)) {
-    try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      /* exited */
-    }
-  }
-  return kb / 1024;
-}
+/** RSS of a process tree, MiB */
+const treeRss = (pid: number) => processTree(pid).reduce((sum, p) => sum + rssMiB(p), 0);
 
 // ------------------------------------------------------------------ the stack
 const started = performance.now();
@@ -254,7 +244,8 @@ try {
   console.log(`# bench/throughput.bench.ts  ${new Date().toISOString()}  node ${process.version}  build=${build}  processes=${processes || 'default'}`);
   console.log(`# ${cpus().length} cores, load average before the run ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other work on the machine skews the figures)`);
   console.log(`# ${CONCURRENCY} concurrent clients, ${SECONDS} s a scenario; cpu = CPU of the stack's processes per request`);
-  await stockReady;
+  // every process is up before any measurement: a start-up's CPU would fall on the first scenarios
+  await Promise.all([stockReady, ...sharing.map((g) => g.ready)]);
   const idle0 = cpuMs(stack.pid!) + cpuMs(stock.pid!);
   const idleT = performance.now();
   await new Promise((r) => setTimeout(r, 3000));
@@ -288,7 +279,6 @@ try {
   await run('distinct-stock', '16 distinct queries in flight, stock gateway', (i) => gql(stockUrl, { 'content-type': 'application/json' }, PAGE, { n: 20 + (i % 16) }), stock.pid);
 
   for (const g of sharing) {
-    await g.ready;
     await run(`same-${g.mode}`, `16 identical queries in flight, gateway alone, sharing ${g.mode}`, () => gql(g.url, aloneKey, PAGE, { n: 20 }), g.child.pid);
     await run(`distinct-${g.mode}`, `16 distinct queries in flight, gateway alone, sharing ${g.mode}`, (i) => gql(g.url, aloneKey, PAGE, { n: 20 + (i % 16) }), g.child.pid);
   }
@@ -310,7 +300,7 @@ try {
   ratio('same-on', 'same-off', 'identical in flight, sharing on / off (gateway alone)');
   ratio('distinct-on', 'distinct-off', 'distinct in flight, sharing on / off (gateway alone)');
   printTargets(results, CONCURRENCY);
-  console.log(`# processes: start → ready ${startSeconds.toFixed(1)} s, RSS ${rssMiB(stack.pid!).toFixed(0)} MiB (stack, ${processTree(stack.pid!).length} processes); stock gateway RSS ${rssMiB(stock.pid!).toFixed(0)} MiB`);
+  console.log(`# processes: start → ready ${startSeconds.toFixed(1)} s, RSS ${treeRss(stack.pid!).toFixed(0)} MiB (stack, ${processTree(stack.pid!).length} processes); stock gateway RSS ${treeRss(stock.pid!).toFixed(0)} MiB`);
 } finally {
   await stopAll();
 }
