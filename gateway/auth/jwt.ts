@@ -73,8 +73,10 @@ export function verifyJwt(token: string, secretOrRules: string | JwtRules, nowSe
   const key = rules.keys.find((k) => k.kid === kid);
   // a previous secret past its grace period is as unknown as a kid never configured
   if (!key || (key.notAfterSec !== undefined && nowSec >= key.notAfterSec)) return { ok: false, reason: 'unknown_kid' };
-  const expected = createHmac('sha256', key.secret).update(`${head}.${body}`).digest();
-  const given = Buffer.from(sig, 'base64url');
+  // compared as canonical base64url text: decoding would ignore stray characters and padding, and the
+  // last character's spare bits, so one signature would have many accepted spellings
+  const expected = Buffer.from(createHmac('sha256', key.secret).update(`${head}.${body}`).digest('base64url'));
+  const given = Buffer.from(sig);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
   if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) return { ok: false, reason: 'missing_exp' };
   if (nowSec >= claims.exp) return { ok: false, reason: 'expired' };

@@ -145,6 +145,23 @@ describe('JWT rules (issue 12): exp required and capped, iss/aud, kid rotation',
     expect(verifyJwt(old, rules, NOW + 3600)).toEqual({ ok: false, reason: 'unknown_kid' });
   });
 
+  test('only the canonical base64url signature is accepted (no stray characters, padding, standard alphabet or spare bits)', () => {
+    const token = signJwt({ sub: 'u', exp: NOW + 60 }, SECRET);
+    expect(verifyJwt(token, SECRET, NOW).ok).toBe(true);
+    const [head, body, sig] = token.split('.');
+    const bytes = Buffer.from(sig, 'base64url');
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // 32 bytes spell 43 characters: the last one carries 2 spare bits, so 3 other characters decode the same
+    const last = alphabet.indexOf(sig[sig.length - 1]);
+    const spareBits = [1, 2, 3].map((d) => sig.slice(0, -1) + alphabet[(last & ~3) | ((last + d) & 3)]);
+    const variants = [`${sig}!!`, `${sig}=`, bytes.toString('base64'), ` ${sig}`, `${sig.slice(0, 20)}.${sig.slice(20)}`, ...spareBits];
+    for (const v of variants) {
+      if (v.includes('.')) continue; // a dot makes four parts: malformed, checked above
+      expect(Buffer.from(v, 'base64url').equals(bytes) || v === bytes.toString('base64')).toBe(true);
+      expect(verifyJwt(`${head}.${body}.${v}`, SECRET, NOW)).toEqual({ ok: false, reason: 'bad_signature' });
+    }
+  });
+
   test('iss and aud are checked only when configured', () => {
     const strict: JwtRules = { ...rules, issuer: 'https://id.example.com', audience: 'supergraph' };
     const ok = signJwt({ sub: 'u', exp: NOW + 60, iss: 'https://id.example.com', aud: ['other', 'supergraph'] }, 'new-secret', 'k2');
