@@ -9,8 +9,9 @@ import { resolve } from 'node:path';
 import { ROOT } from '../harness/spawn.js';
 import { ROUTES } from '../../rest-bridge/routes/index.js';
 import type { Route } from '../../rest-bridge/types.js';
-import { stack } from '../harness/client.js';
-import { createKey, createSecTenant, credentialsFor, jwtWithWrongSecret, unknownKeyLike, type SecTenant } from '../harness/security.js';
+import { jsonApi, rest, stack } from '../harness/client.js';
+import { createKey, createSecTenant, credentialsFor, expectServiceError, jwtWithWrongSecret, unknownKeyLike, type SecTenant } from '../harness/security.js';
+import { createIndex } from './search.helpers.js';
 
 /** An answer slower than this fails (the machine running CI is shared and busy: generous on purpose). */
 const SLOW_MS = 10_000;
@@ -274,3 +275,37 @@ test('every REST operation of /openapi.json and the gateway survive hostile inpu
   console.log(`fuzz: ${sent} requests over ${operations} REST operations and the gateway in ${s} s; slowest ${Math.round(slowest.ms)} ms (${slowest.what}); ${findings.length} findings`);
   expect(findings).toEqual([]);
 }, 600_000);
+
+describe('deep search filters: the nesting bound answers 400 naming the limit, never a stack overflow', () => {
+  const DEEP = [
+    ['NOT × 5000', `${'NOT '.repeat(5000)}genre = a`],
+    ['parentheses × 5000', `${'('.repeat(5000)}genre = a${')'.repeat(5000)}`],
+    ['NOT and parentheses × 2000', `${'NOT ('.repeat(2000)}genre = a${')'.repeat(2000)}`],
+  ] as const;
+  let uid: string;
+  beforeAll(async () => {
+    uid = await createIndex(t, { primary_key: 'id', settings: { filterable_attributes: ['genre'] } });
+  }, 60_000);
+
+  test.each(DEEP)('%s on search, delete-by-filter, multi-search and the documents list', async (_what, filter) => {
+    const h = t.keyHeaders;
+    const answers = [
+      await rest('POST', `/search/v1/indexes/${uid}/search`, { body: jsonApi('search_queries', { query: '', filter }), headers: h }),
+      await rest('POST', `/search/v1/indexes/${uid}/search`, { body: jsonApi('search_queries', { query: '', filter: [[filter]] }), headers: h }),
+      await rest('POST', `/search/v1/indexes/${uid}/documents/delete-by-filter`, { body: jsonApi('document_deletions', { filter }), headers: h }),
+      await rest('POST', '/search/v1/multi-search', { body: jsonApi('multi_search_queries', { queries: [{ index_uid: uid, query: '', filter }] }), headers: h }),
+    ];
+    for (const r of answers) {
+      const e = expectServiceError(r, 'search', 400, 'invalid_filter_syntax');
+      expect(JSON.stringify(e)).toMatch(/limit of 200 levels/);
+    }
+    // a GET's query string is short: 300 levels still fit in it
+    const get = await rest('GET', `/search/v1/indexes/${uid}/documents?filter=${encodeURIComponent(`${'('.repeat(300)}genre = a${')'.repeat(300)}`)}`, { headers: h });
+    expect(JSON.stringify(expectServiceError(get, 'search', 400, 'invalid_filter_syntax', { parameter: 'filter' }))).toMatch(/limit of 200 levels/);
+  });
+
+  test('200 levels are still accepted', async () => {
+    const r = await rest('POST', `/search/v1/indexes/${uid}/search`, { body: jsonApi('search_queries', { query: '', filter: `${'NOT '.repeat(100)}${'('.repeat(100)}genre = a${')'.repeat(100)}` }), headers: t.keyHeaders });
+    expect(r.status).toBe(200);
+  });
+});

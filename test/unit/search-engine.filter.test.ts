@@ -1,6 +1,7 @@
 // Filter grammar: every operator, precedence (NOT > AND > OR), quoting, numbers vs strings, arrays,
 // the array form, and errors with their positions.
 import { parseFilter } from '../../subgraphs/search/engine/index.js';
+import { MAX_FILTER_DEPTH } from '../../subgraphs/search/engine/filter/parser.js';
 import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 
 const DOCS = [
@@ -141,6 +142,19 @@ describe('parseFilter', () => {
     expect(err).toMatchObject({ code: 'invalid_filter_syntax', parameter: 'filter', position });
     expect(err.message).toContain(text);
     expect(err.message).toContain(`position ${position}`);
+  });
+});
+
+describe('nesting depth', () => {
+  test('NOT and parentheses nest to MAX_FILTER_DEPTH; one more → invalid_filter_syntax naming the limit at its position', () => {
+    expect(MAX_FILTER_DEPTH).toBe(200);
+    expect(parseFilter(`${'NOT '.repeat(150)}${'('.repeat(50)}genre = a${')'.repeat(50)}`)).not.toBeNull();
+    const notErr = errorOf(() => parseFilter(`${'NOT '.repeat(5000)}genre = a`));
+    expect(notErr).toMatchObject({ code: 'invalid_filter_syntax', parameter: 'filter', position: 200 * 4 });
+    expect(notErr.message).toContain('limit of 200 levels');
+    const parenErr = errorOf(() => parseFilter(`${'('.repeat(100_000)}genre = a${')'.repeat(100_000)}`));
+    expect(parenErr).toMatchObject({ code: 'invalid_filter_syntax', position: 200 });
+    expect(errorOf(() => e.search({ filter: [['genre = a', `${'NOT ('.repeat(3000)}genre = a${')'.repeat(3000)}`]] })).code).toBe('invalid_filter_syntax');
   });
 });
 

@@ -35,6 +35,10 @@ export type FilterNode =
   | { type: 'geoRadius'; pos: number; lat: number; lng: number; radius: number }
   | { type: 'geoBox'; pos: number; lat1: number; lng1: number; lat2: number; lng2: number };
 
+/** Deepest nesting of NOT and parentheses a filter may have: the parser and the evaluator recurse per level,
+ *  so an unbounded depth would overflow the stack. Meilisearch bounds it at the same value. */
+export const MAX_FILTER_DEPTH = 200;
+
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Parse one filter expression; null for an empty one (no filtering). */
@@ -49,6 +53,7 @@ export function parseFilter(input: string): FilterNode | null {
 
 class Parser {
   private i = 0;
+  private depth = 0;
   constructor(private readonly toks: Tok[]) {}
 
   peek(k = 0): Tok {
@@ -90,18 +95,29 @@ class Parser {
   }
 
   private not(): FilterNode {
-    if (this.isKw(this.peek(), 'NOT')) {
+    const t = this.peek();
+    if (this.isKw(t, 'NOT')) {
       this.next();
-      return { type: 'not', child: this.not() };
+      return { type: 'not', child: this.nested(t, () => this.not()) };
     }
     return this.primary();
+  }
+
+  /** One level deeper (NOT or a parenthesis), refused past MAX_FILTER_DEPTH. */
+  private nested(at: Tok, parse: () => FilterNode): FilterNode {
+    if (++this.depth > MAX_FILTER_DEPTH) throw syntaxError(`The filter nests NOT and parentheses deeper than the limit of ${MAX_FILTER_DEPTH} levels`, at.pos);
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
   }
 
   private primary(): FilterNode {
     const t = this.peek();
     if (t.kind === 'lparen') {
       this.next();
-      const inner = this.or();
+      const inner = this.nested(t, () => this.or());
       this.expect('rparen', '`)`');
       return inner;
     }
