@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloGateway } from '@apollo/gateway';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -34,7 +35,7 @@ import { answerClientErrorsWithJson } from '../lib/input-policy.js';
 import { PlatformClient } from './platform-client.js';
 import { buildSubscriptionSchema, isSubscriptionOperation } from './subscriptions/schema.js';
 import { fullSchemaIntrospection, fullSdl } from './subscriptions/introspection.js';
-import { GRAPHIQL_STATIC, sendGraphiQL, sendGraphiQLAsset, wantsGraphiQL } from './graphiql.js';
+import { BARE_GET_MESSAGE, GRAPHIQL_STATIC, isBareGet, sendGraphiQL, sendGraphiQLAsset, wantsPage } from './graphiql.js';
 import { answerPreflight, corsHeaders, originAllowedWithoutKey, requestOrigin, responseOriginAllowed, setCorsHeaders } from '../lib/cors.js';
 import { METRICS_PATH, observeLocalRequest, sendMetrics, trackWebSockets } from '../lib/metrics.js';
 import { instrument, startTracing } from '../lib/telemetry.js';
@@ -106,7 +107,8 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     formatError: withUnavailable(createErrorFormatter(log)),
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    plugins: [requestPolicyPlugin(() => apiSchema), limitsPlugin, fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin],
+    // Apollo's landing page loads Apollo Sandbox and fonts from CDNs: browsers get our GraphiQL instead
+    plugins: [ApolloServerPluginLandingPageDisabled(), requestPolicyPlugin(() => apiSchema), limitsPlugin, fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin],
     // parsing and validation are linear in the document's tokens: bounding them bounds the work
     parseOptions: { maxTokens },
   });
@@ -177,7 +179,11 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const serve = (req: IncomingMessage, res: ServerResponse, path: string): void => {
     if (answerPreflight(req, res, cfg.corsOrigins)) return;
     const origin = requestOrigin(req);
-    if (path === '/graphql' && wantsGraphiQL(req, new URL(req.url ?? '/', 'http://x'))) return sendGraphiQL(req, res);
+    const url = new URL(req.url ?? '/', 'http://x');
+    // every browser page of the gateway is GraphiQL: never Apollo's landing page (it loads third-party script)
+    if (path === '/graphql' && wantsPage(req)) return sendGraphiQL(req, res, url);
+    if (path === '/' && wantsPage(req)) return void res.writeHead(302, { location: '/graphql', 'cache-control': 'no-store' }).end();
+    if (path === '/graphql' && isBareGet(req, url)) return sendJson(res, 400, { errors: [{ message: BARE_GET_MESSAGE, extensions: { code: 'BAD_REQUEST', status: 400 } }] });
     if (path.startsWith(GRAPHIQL_STATIC)) {
       void sendGraphiQLAsset(req, res, path)
         .then((sent) => sent || sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'ROUTE_NOT_FOUND', status: 404 } }] }))
@@ -201,6 +207,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
       return void res.end(fullSdl(subSchema));
     }
+    if (path === '/') return sendJson(res, 200, { service: 'gateway', version: VERSION, graphql: '/graphql', schema: '/graphql/schema.graphql', health: '/health', message: BARE_GET_MESSAGE });
     if (path === '/health') return sendJson(res, 200, { status: 'ok', service: 'gateway', version: VERSION, timestamp: new Date().toISOString() });
     if (path === '/health/ready' || path === '/health/detailed') {
       void (async () => {

@@ -1,7 +1,10 @@
-// GraphiQL (ruru, bundled in the npm package: no CDN) at GET /graphql for browsers, its assets under
-// /graphql/static/. The header editor takes the API key (X-App-Id, X-Api-Key) or a JWT
-// (Authorization); subscriptions go over graphql-ws on the same path, the headers becoming the
-// connection_init payload the gateway authenticates.
+// GraphiQL (ruru, bundled in the npm package: no CDN) for every browser GET of /graphql, its assets
+// under /graphql/static/. A `query` (with `variables`, `operationName`) in the URL is prefilled in the
+// editor. The header editor takes the API key (X-App-Id, X-Api-Key) or a JWT (Authorization);
+// subscriptions go over graphql-ws on the same path, the headers becoming the connection_init
+// payload the gateway authenticates. The page may load and connect only to this origin (CSP), and
+// may not be framed, so no third-party script ever sees the credentials typed into it.
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ruruHTML, type RuruClientConfig } from 'ruru/server';
 import { getStaticFile } from 'ruru/static';
@@ -17,34 +20,87 @@ query CurrentApp {
 }
 `;
 
-/** A browser asking for the page: GET with Accept text/html and no GraphQL query in the URL. */
-export function wantsGraphiQL(req: IncomingMessage, url: URL): boolean {
-  return req.method === 'GET' && !url.searchParams.has('query') && /\btext\/html\b/.test(req.headers.accept ?? '');
+/** Prefilled text is capped: the editor is for reading and typing, not for megabytes. */
+const MAX_PREFILL = 64 * 1024;
+
+/** A browser asking for a page: GET (or HEAD) whose Accept names HTML, with or without a query in the URL. */
+export function wantsPage(req: IncomingMessage): boolean {
+  return (req.method === 'GET' || req.method === 'HEAD') && /\btext\/html\b/.test(req.headers.accept ?? '');
 }
 
-export function sendGraphiQL(req: IncomingMessage, res: ServerResponse): void {
+/** A GET of /graphql with no query that is not a browser (curl, a script): it gets directions, not an error of Apollo's. */
+export function isBareGet(req: IncomingMessage, url: URL): boolean {
+  return (req.method === 'GET' || req.method === 'HEAD') && !url.searchParams.has('query') && !url.searchParams.has('extensions');
+}
+
+export const BARE_GET_MESSAGE =
+  'This is the GraphQL endpoint. Send a query as POST /graphql with content-type application/json and a body {"query": "...", "variables": {...}}, ' +
+  'or as GET /graphql?query=... with the header apollo-require-preflight: 1 (queries only). ' +
+  'Authenticate with X-App-Id and X-Api-Key, or Authorization: Bearer <JWT>. Open this URL in a browser for GraphiQL; the schema is at /graphql/schema.graphql.';
+
+/** Headers of every GraphiQL page: only this origin may serve its scripts, styles, workers and sockets; no framing. */
+export function pageSecurityHeaders(nonce: string): Record<string, string> {
+  return {
+    'content-security-policy': [
+      "default-src 'self'",
+      `script-src 'self' 'nonce-${nonce}'`,
+      // GraphiQL and Monaco set element styles at run time
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "font-src 'self' data:",
+      "connect-src 'self'",
+      "worker-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-opener-policy': 'same-origin',
+  };
+}
+
+function prefill(url: URL, name: string): string | undefined {
+  const v = url.searchParams.get(name);
+  return v && v.length <= MAX_PREFILL ? v : undefined;
+}
+
+export function sendGraphiQL(req: IncomingMessage, res: ServerResponse, url: URL): void {
   const host = req.headers.host ?? '127.0.0.1';
+  const nonce = randomBytes(16).toString('base64');
+  const query = prefill(url, 'query');
+  const variables = prefill(url, 'variables');
   const html = ruruHTML({
     endpoint: '/graphql',
     subscriptionEndpoint: `ws://${host}/graphql`,
     staticPath: GRAPHIQL_STATIC,
     // an empty inline icon: without it the browser asks for /favicon.ico, a 404 in the console
-    htmlParts: { metaTags: (base: string) => `${base}\n<link rel="icon" href="data:,">` },
+    htmlParts: {
+      metaTags: (base: string) => `${base}\n<link rel="icon" href="data:,">`,
+      // the config as JSON with every `<` escaped: ruru's own escaping is case-sensitive, and the URL's query is anyone's text
+      configScript: (_base: string, config: unknown) => `<script>\nconst RURU_CONFIG = ${JSON.stringify(config).replace(/</g, '\\u003c')};\n</script>`,
+    },
     clientConfig: {
       defaultQuery: DEFAULT_QUERY,
+      ...(query ? { initialQuery: query } : {}),
+      ...(variables ? { initialVariables: variables } : {}),
       isHeadersEditorEnabled: true,
       defaultHeaders: JSON.stringify({ 'X-App-Id': '', 'X-Api-Key': '' }, null, 2),
     } as RuruClientConfig, // ruru-types marks every prop required; the rest have defaults
-  });
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html), 'cache-control': 'no-store' });
-  res.end(html);
+  })
+    // ruru's inline scripts carry the nonce the CSP allows (text from the URL holds no `<`: see configScript)
+    .replace(/<script(?=[\s>])/g, `<script nonce="${nonce}"`);
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html), 'cache-control': 'no-store', ...pageSecurityHeaders(nonce) });
+  res.end(req.method === 'HEAD' ? undefined : html);
 }
 
 /** Serve one of ruru's bundled files; false when `path` is not one. */
 export async function sendGraphiQLAsset(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
   const file = await getStaticFile({ staticPath: GRAPHIQL_STATIC, urlPath: path, acceptEncoding: req.headers['accept-encoding'], disallowDevAssets: true });
   if (!file) return false;
-  res.writeHead(200, { ...file.headers, 'cache-control': 'public, max-age=86400' });
+  res.writeHead(200, { ...file.headers, 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' });
   res.end(file.content);
   return true;
 }

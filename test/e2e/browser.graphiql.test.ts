@@ -117,4 +117,27 @@ describeBrowser('GraphiQL in Chromium', () => {
       await context.close();
     }
   }, 90_000); // a browser on a loaded CI machine: the page, the editor and the socket take their time
+
+  test('GET / in the browser lands on GraphiQL with a query from the URL prefilled, and the CSP blocks nothing it needs', async () => {
+    const { context, page, seen } = await recordingContext(browser);
+    page.setDefaultTimeout(20_000);
+    try {
+      const root = stack().gateway.replace(/\/graphql$/, '/');
+      await page.goto(root);
+      expect(page.url()).toBe(stack().gateway);
+      const query = '{ __typename }';
+      await page.goto(`${stack().gateway}?query=${encodeURIComponent(query)}`);
+      await page.waitForFunction(() => (window as any).__MONACO?.editor.getModels().some((m: any) => m.uri.path.endsWith('-operation.graphql')));
+      await page.waitForFunction((q) => (window as any).__MONACO.editor.getModels().some((m: any) => m.uri.path.endsWith('-operation.graphql') && m.getValue() === q), query);
+      await execute(page);
+      await page.waitForFunction(() => /__typename/.test((window as any).__MONACO.editor.getModels().find((m: any) => m.uri.path.endsWith('-response.json')).getValue()));
+      expect(JSON.parse(await model(page, '-response.json'))).toEqual({ data: { __typename: 'Query' } });
+      expect(foreignRequests(seen, [new URL(stack().gateway).origin])).toEqual([]);
+      // a CSP violation is a console error: none
+      expect(seen.errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });
+
