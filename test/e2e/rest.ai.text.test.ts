@@ -1,6 +1,7 @@
 // AI text analysis, moderation, embeddings and translation end to end, in both styles: REST bridge
 // → gateway → ai subgraph → worker-thread models (and Apertium, onnxruntime-node), and GraphQL on
 // the gateway. Each answer is checked against what the named method does on real text.
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gql, jsonApi, mintToken, rest, stack, uniq } from '../harness/client.js';
 import { aiUser, type AiUser } from '../harness/ai.js';
@@ -174,7 +175,21 @@ describe('POST /ai/v1/embeddings and /similarity', () => {
   test('an unknown model → 422 naming model and the installed ones; no inputs → 422', async () => {
     const e = expectServiceError(await post(u, '/ai/v1/embeddings', 'embedding_requests', { inputs: ['x'], model: 'all-MiniLM-L6-v2' }), 'ai', 422, 'VALIDATION_FAILED', { parameter: 'model' });
     expect(e.detail).toContain('hashed-ngrams-384');
+    // the model is named, the operator's directory never
+    expect(e.detail).toContain('all-MiniLM-L6-v2');
+    expect(JSON.stringify(e)).not.toContain(resolve(ROOT, '.data'));
+    expect(JSON.stringify(e)).not.toMatch(/\/(models|\.data|work|home|srv|opt)\//);
     expectServiceError(await post(u, '/ai/v1/embeddings', 'embedding_requests', { inputs: [] }), 'ai', 422, 'VALIDATION_FAILED', { parameter: 'inputs' });
+  });
+
+  test("a model whose files do not load → 503 model_unavailable naming the model, not a path or the loader's message", async () => {
+    const name = uniq('broken-');
+    const folder = writeTinyModel(resolve(ROOT, '.data', 'test', 'models'), name);
+    writeFileSync(resolve(folder, 'model.onnx'), 'not an onnx model');
+    const e = expectServiceError(await post(u, '/ai/v1/embeddings', 'embedding_requests', { inputs: ['x'], model: name }), 'ai', 503, 'model_unavailable');
+    expect(JSON.stringify(e)).toContain(name);
+    expect(JSON.stringify(e)).not.toContain(folder);
+    expect(JSON.stringify(e)).not.toMatch(/model\.onnx|\/(models|\.data)\//);
   });
 });
 

@@ -53,15 +53,16 @@ export async function embed(ctx: AiContext, texts: string[], model: string | nul
   const onnx = ctx.runtime.onnx;
   if (!onnx.has(name)) {
     const known = listEmbeddingModels(ctx).map((m) => m.name);
-    throw new DomainError('VALIDATION_FAILED', `model "${name}" is not installed; installed: ${known.join(', ')}. An operator adds one by placing <name>/model.onnx and vocab.txt in ${onnx.root}`, { parameter: 'model' });
+    throw new DomainError('VALIDATION_FAILED', `model "${name}" is not installed; installed: ${known.join(', ')}. An operator adds one to the models directory (docs/ai.md, Adding an embedding model)`, { parameter: 'model' });
   }
   try {
     const m = await onnx.get(name);
     const r = await m.embed(texts);
     return { model: name, vectors: r.vectors, tokens: r.tokens };
   } catch (e) {
-    ctx.log.error('onnx embedding failed', { model: name, err: e });
-    throw new DomainError('model_unavailable', `model "${name}" could not be loaded or run (${(e as Error).message}); check its files in ${onnx.root}/${name} (docs/ai.md, Adding an embedding model)`);
+    // the cause names files of the operator's machine: logged for the operator, never answered
+    ctx.log.error('onnx embedding failed', { model: name, root: onnx.root, err: e });
+    throw new DomainError('model_unavailable', `model "${name}" could not be loaded or run; the operator's log has the cause (docs/ai.md, Adding an embedding model)`);
   }
 }
 
