@@ -225,7 +225,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       markFreeForm(outcome.data, shape.freeForm);
       if (route.raw) {
         const r = route.raw(outcome.data, input);
-        if ('objectKey' in r) return await sendStoredObject(res, deps.objects, r, route.status, outcome.headers);
+        if ('objectRef' in r) return await sendStoredObject(res, deps.objects, deps.uploadSecret, r, route.status, outcome.headers);
         res.writeHead(route.status, { ...outcome.headers, ...r.headers, 'content-type': r.contentType, 'content-length': String(r.body.length) });
         res.end(r.body);
         return;

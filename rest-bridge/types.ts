@@ -168,7 +168,8 @@ export interface MultipartSpec extends RawUploadSpec {
  * A non-JSON response (an image), built from the operation's data: the bytes themselves, or the
  * key of an object in the store, which the bridge streams from there (no bytes through the gateway).
  */
-export type RawResponse = { contentType: string; headers?: Record<string, string> } & ({ body: Buffer } | { objectKey: string });
+/** `objectRef`: a stored object's key as the service sealed it (lib/object-ref.ts), opened with the bridge's INTERNAL_SECRET */
+export type RawResponse = { contentType: string; headers?: Record<string, string> } & ({ body: Buffer } | { objectRef: string });
 
 export interface ResourceObject {
   id: string;

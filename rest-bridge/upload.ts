@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../lib/errors.js';
 import type { ObjectStore } from '../lib/object-store.js';
+import { openObjectRef } from '../lib/object-ref.js';
 import { signUploadReceipt, verifyUploadToken, type StoredUpload, type UploadGrant } from '../lib/upload-token.js';
 import type { CallerInfo, GatewayClient, GatewayOutcome } from './gateway-client.js';
 import type { Operation } from './operations.js';
@@ -80,12 +81,15 @@ export async function executeUpload(route: Route, req: IncomingMessage, input: R
 export async function sendStoredObject(
   res: ServerResponse,
   objects: ObjectStore | undefined,
-  r: Extract<RawResponse, { objectKey: string }>,
+  secret: string | undefined,
+  r: Extract<RawResponse, { objectRef: string }>,
   status: number,
   headers: Record<string, string>,
 ): Promise<void> {
-  if (!objects) throw new Error('a raw route answered a stored object, but the bridge has no object store');
-  const o = await objects.get(r.objectKey);
+  if (!objects || !secret) throw new Error('a raw route answered a stored object, but the bridge has no object store or internal secret');
+  const key = openObjectRef(r.objectRef, secret);
+  if (!key) throw new Error('a stored object reference did not open with this INTERNAL_SECRET (services and bridge must share it)');
+  const o = await objects.get(key);
   if (!o) throw new DomainError('NOT_FOUND', 'The file is no longer stored');
   res.writeHead(status, { ...headers, ...r.headers, 'content-type': r.contentType, 'content-length': String(o.size) });
   await pipeline(o.body, res);

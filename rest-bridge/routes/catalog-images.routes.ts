@@ -112,10 +112,10 @@ export const CATALOG_IMAGE_ROUTES: Route[] = [
     operation: 'GetProductImageFile',
     summary: "A product image file (public: the URLs in an image's url and thumbnails): original.<ext>, small.webp, medium.webp, large.webp",
     variables: (r) => ({ imageId: r.params.image_id, file: r.params.file }),
-    result: (d) => ({ data: resource('product_image_files', { id: 'file', ...d.productImageFile }) }),
+    result: (d) => ({ data: resource('product_image_files', { id: 'file', url: d.productImageFile.url, contentType: d.productImageFile.contentType, bytes: d.productImageFile.bytes }) }),
     raw: (d) => ({
       contentType: d.productImageFile.contentType,
-      objectKey: d.productImageFile.objectKey,
+      objectRef: d.productImageFile.storageRef,
       headers: { 'cache-control': d.productImageFile.cacheControl, 'x-content-type-options': 'nosniff' },
     }),
     status: 200,

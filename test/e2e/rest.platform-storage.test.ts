@@ -72,6 +72,17 @@ describe('logo: presign → PUT → publish', () => {
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
+
+    // an anonymous read of the file through GraphQL learns its type and size, never its storage key (which names the account)
+    const [accountId, fileName] = new URL(logoUrl).pathname.split('/').slice(-2);
+    const g = await gql('query($a: ID!, $f: String!) { accountLogoFile(accountId: $a, file: $f) { contentType bytes storageRef } }', { a: accountId, f: fileName }, {});
+    expect(g.body.errors).toBeUndefined();
+    expect(g.body.data.accountLogoFile).toMatchObject({ contentType: 'image/png', bytes: png.length });
+    const ref: string = g.body.data.accountLogoFile.storageRef;
+    expect(ref).not.toMatch(/logos|acct_/);
+    expect(Buffer.from(ref.split('.').slice(2).join(''), 'base64url').toString('latin1')).not.toMatch(/logos|acct_/);
+    const legacy = await gql('query($a: ID!, $f: String!) { accountLogoFile(accountId: $a, file: $f) { objectKey } }', { a: accountId, f: fileName }, {});
+    expect(legacy.body.errors?.[0].message).toMatch(/Cannot query field "objectKey"/);
   });
 
   test('a 1.3 MB file streams into the store whole (one gateway call)', async () => {

@@ -69,6 +69,29 @@ describe('product images', () => {
     expect((await fetchFile(a.url.replace('original.png', 'original.jpg'))).status).toBe(404);
   });
 
+  test('an anonymous productImageFile read answers URL, type and size; the storage key (naming app and environment) stays internal', async () => {
+    const t = await createTenant();
+    const p = await product(t);
+    const png = await sampleImage('png', 64, 48);
+    const r = await uploadImage(t.keyHeaders, p, png);
+    expect(r.status).toBe(201);
+    const id = r.body.data.id as string;
+    const g = await gql('query($i: ID!) { productImageFile(imageId: $i, file: "original.png") { url contentType bytes storageRef } }', { i: id }, {});
+    expect(g.body.errors).toBeUndefined();
+    const f = g.body.data.productImageFile;
+    expect(f).toMatchObject({ url: r.body.data.attributes.url, contentType: 'image/png', bytes: png.length });
+    for (const text of [f.storageRef as string, Buffer.from(String(f.storageRef).split('.').slice(2).join(''), 'base64url').toString('latin1')]) {
+      expect(text).not.toContain(t.appId);
+      expect(text).not.toMatch(/catalog|live|test\//);
+    }
+    const legacy = await gql('query($i: ID!) { productImageFile(imageId: $i, file: "original.png") { objectKey } }', { i: id }, {});
+    expect(legacy.body.errors?.[0].message).toMatch(/Cannot query field "objectKey"/);
+    // the bridge still streams the file from the sealed reference
+    const served = await fetchFile(r.body.data.attributes.url);
+    expect(served.status).toBe(200);
+    expect(served.body.equals(png)).toBe(true);
+  });
+
   test('JPEG (EXIF orientation applied to width and height), WebP and GIF by their bytes, whatever the file name', async () => {
     const t = await createTenant();
     const p = await product(t);

@@ -10,6 +10,7 @@ import { newId } from '../../../lib/ids.js';
 import { readObject } from '../../../lib/object-store.js';
 import { acceptStoredUpload, type StoredUploadInput } from '../../../lib/stored-upload.js';
 import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
+import { sealObjectRef } from '../../../lib/object-ref.js';
 import { signUploadToken, type UploadGrant } from '../../../lib/upload-token.js';
 import type { CatalogContext } from '../context.js';
 import { getProduct } from '../products/product.service.js';
@@ -203,15 +204,27 @@ export async function imageFile(ctx: CatalogContext, imageId: string, file: stri
   const img = await servableImage(ctx.em, imageId);
   const wanted = img ? parseImageFile(file, img.contentType) : null;
   if (!img || !wanted) throw new DomainError('IMAGE_NOT_FOUND', 'No such image file', { parameter: 'file' });
+  const { objects, publicUrl, uploadSecret } = ctx.runtime.images;
+  // the storage key names the owning app and environment: it leaves this service sealed, for the bridge only
+  const served = (contentType: string, key: string, bytes: number, cacheControl: string, name = file) => ({
+    url: `${publicUrl}/v1/product-images/${img.id}/${name}`,
+    contentType,
+    bytes,
+    cacheControl,
+    storageRef: sealObjectRef(key, uploadSecret),
+  });
   if (wanted.kind === 'crop') {
     // a suggested crop exists once object detection stored it (vision/file-processing.service.ts)
     const key = cropKey(img, img.id, file);
-    if (!(await ctx.runtime.images.objects.head(key))) throw new DomainError('IMAGE_NOT_FOUND', 'No such image file', { parameter: 'file' });
-    return { contentType: wanted.contentType, objectKey: key, cacheControl: IMMUTABLE };
+    const info = await objects.head(key);
+    if (!info) throw new DomainError('IMAGE_NOT_FOUND', 'No such image file', { parameter: 'file' });
+    return served(wanted.contentType, key, info.size, IMMUTABLE);
   }
   if (wanted.kind === 'thumbnail' && img.thumbnailStatus === 'ready') {
-    return { contentType: 'image/webp', objectKey: thumbnailKey(img, img.id, wanted.name), cacheControl: IMMUTABLE };
+    const key = thumbnailKey(img, img.id, wanted.name);
+    const info = await objects.head(key);
+    if (info) return served('image/webp', key, info.size, IMMUTABLE);
   }
   // the original answers for a thumbnail not made yet (or never: an image sharp cannot decode)
-  return { contentType: img.contentType, objectKey: img.objectKey, cacheControl: wanted.kind === 'original' ? IMMUTABLE : PENDING };
+  return served(img.contentType, img.objectKey, img.bytes, wanted.kind === 'original' ? IMMUTABLE : PENDING);
 }

@@ -39,11 +39,13 @@ export class ProductImageUploadGrant {
   @Field(() => Int) maxBytes!: number;
 }
 
-@ObjectType({ description: 'A stored file behind a public image URL' })
+@ObjectType({ description: 'A stored file behind a public image URL: what a client needs to show it (where it lives in storage stays internal)' })
 export class ProductImageFile {
+  @Field({ description: 'the public URL of this file' }) url!: string;
   @Field() contentType!: string;
-  @Field() objectKey!: string;
+  @Field(() => Int, { description: 'size in bytes' }) bytes!: number;
   @Field() cacheControl!: string;
+  @Field({ description: 'opaque, sealed for the REST bridge that streams the file; names nothing a client can read' }) storageRef!: string;
 }
 
 export function toProductImage(publicUrl: string, e: ProductImageRow): ProductImage {

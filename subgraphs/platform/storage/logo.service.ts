@@ -3,6 +3,7 @@
 // The upload URL is the credential of the PUT; publishing checks the image's header (format and
 // size), copies it to the account's published logos and sets the logo URL, which the REST bridge
 // serves publicly at PUBLIC_URL/logos/<account id>/<file>.
+import { sealObjectRef } from '../../../lib/object-ref.js';
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { MiB } from '../../../lib/http.js';
@@ -128,5 +129,6 @@ export async function logoFile(ctx: PlatformContext, accountId: string, file: st
   const objectKey = accountObjectKey(accountId, details.logoObjectKey);
   const head = await ctx.runtime.objects.head(objectKey);
   if (!head) throw new DomainError('LOGO_NOT_FOUND', 'No such logo', { parameter: 'file' });
-  return { contentType: IMAGE_CONTENT_TYPES[formatOfFile(file)], objectKey, bytes: head.size };
+  // the key names the account: it leaves this service sealed, for the bridge only
+  return { contentType: IMAGE_CONTENT_TYPES[formatOfFile(file)], storageRef: sealObjectRef(objectKey, ctx.runtime.cfg.internalSecret), bytes: head.size };
 }

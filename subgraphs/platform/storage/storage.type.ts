@@ -41,6 +41,6 @@ export class UploadedObject {
 @ObjectType({ description: 'A published logo file, for the public logo URL: the REST bridge streams it from the object store' })
 export class LogoFile {
   @Field() contentType!: string;
-  @Field({ description: "the file's key in the object store" }) objectKey!: string;
+  @Field({ description: 'opaque, sealed for the REST bridge that streams the file; names nothing a client can read' }) storageRef!: string;
   @Field(() => Int) bytes!: number;
 }
