@@ -45,8 +45,8 @@ const MAX_URL = 2048;
  * destination (every address it resolves to). With private fetches allowed (development, tests) the
  * destination is not resolved here; every delivery is checked again at connect time anyway.
  */
-export async function checkWebhookUrl(raw: string, allowPrivate: boolean, code: ErrorCode): Promise<URL> {
-  const refuse = (message: string) => new DomainError(code, message, { parameter: 'url' });
+export async function checkWebhookUrl(raw: string, allowPrivate: boolean, code: ErrorCode, parameter = 'url'): Promise<URL> {
+  const refuse = (message: string) => new DomainError(code, message, { parameter });
   let url: URL;
   try {
     url = new URL(raw);

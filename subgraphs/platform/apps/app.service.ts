@@ -1,4 +1,5 @@
 // Apps of an account of the caller's platform (the `tenant` filter scopes every query).
+import { checkWebhookUrl } from '../../../lib/webhooks/index.js';
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { getAccount } from '../accounts/account.service.js';
@@ -30,6 +31,13 @@ export async function currentApp(ctx: PlatformContext): Promise<AppEntity> {
   return app;
 }
 
+/** An app's webhook URL passes the guard of every webhook registration: http(s), no credentials, a public destination. */
+export async function appWebhookUrl(ctx: Pick<PlatformContext, 'runtime'>, value: string | null | undefined): Promise<string | undefined> {
+  const url = optionalHttpUrl(value, 'webhook_url');
+  if (url !== undefined) await checkWebhookUrl(url, ctx.runtime.cfg.allowPrivateNetworkFetch, 'VALIDATION_FAILED', 'webhook_url');
+  return url;
+}
+
 export async function createApp(ctx: PlatformContext, accountUrlId: string, input: CreateAppInput): Promise<AppEntity> {
   const account = await getAccount(ctx, accountUrlId);
   const app = ctx.em.create(AppEntity, {
@@ -42,7 +50,7 @@ export async function createApp(ctx: PlatformContext, accountUrlId: string, inpu
     status: oneOf(input.status, APP_STATUSES, 'status', 'active'),
     oauthEnabled: input.oauthEnabled ?? false,
     rateLimitPerMinute: intInRange(input.rateLimitPerMinute, 'rate_limit_per_minute', APP_RATE_LIMIT.min, APP_RATE_LIMIT.max) ?? APP_RATE_LIMIT.default,
-    webhookUrl: optionalHttpUrl(input.webhookUrl, 'webhook_url'),
+    webhookUrl: await appWebhookUrl(ctx, input.webhookUrl),
     allowedOrigins: originList(input.allowedOrigins),
     preferredDomain: optionalDomain(input.preferredDomain),
   });
@@ -62,7 +70,7 @@ export async function updateApp(ctx: PlatformContext, accountUrlId: string, appI
   if (input.rateLimitPerMinute != null) {
     app.rateLimitPerMinute = intInRange(input.rateLimitPerMinute, 'rate_limit_per_minute', APP_RATE_LIMIT.min, APP_RATE_LIMIT.max)!;
   }
-  if (input.webhookUrl !== undefined) app.webhookUrl = optionalHttpUrl(input.webhookUrl, 'webhook_url');
+  if (input.webhookUrl !== undefined) app.webhookUrl = await appWebhookUrl(ctx, input.webhookUrl);
   if (input.allowedOrigins !== undefined) app.allowedOrigins = originList(input.allowedOrigins);
   if (input.preferredDomain !== undefined) {
     const domain = optionalDomain(input.preferredDomain);
