@@ -47,3 +47,34 @@ export async function listDeliveries(em: EntityManager, q: DeliveryLogQuery): Pr
     attempts: attempts.filter((a) => a.deliveryId === d.id),
   }));
 }
+
+/** One delivery as the API shows it (each subgraph's GraphQL type has these fields). */
+export interface DeliveryView {
+  id: string;
+  event: string;
+  status: string;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: Date;
+  createdAt: Date;
+  deliveredAt: Date | null;
+  body: string;
+  attemptLog: { attempt: number; statusCode: number | null; error: string | null; durationMs: number; createdAt: Date }[];
+}
+
+export function deliveryView({ delivery: d, body, nextAttemptAt, attempts }: DeliveryLogEntry): DeliveryView {
+  return {
+    id: d.id,
+    event: d.event,
+    status: d.status,
+    attempts: d.attempts,
+    lastStatusCode: d.lastStatusCode ?? null,
+    lastError: d.lastError ?? null,
+    nextAttemptAt: nextAttemptAt ?? d.lastAttemptAt ?? d.createdAt,
+    createdAt: d.createdAt,
+    deliveredAt: d.deliveredAt ?? null,
+    body: body ?? '',
+    attemptLog: attempts.map((a) => ({ attempt: a.attempt, statusCode: a.statusCode ?? null, error: a.error ?? null, durationMs: a.durationMs, createdAt: a.createdAt })),
+  };
+}

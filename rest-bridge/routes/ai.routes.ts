@@ -1,6 +1,7 @@
 // AI service (document 2): API key + user JWT; error shape A, except usr-not-registered (shape B).
 // Analysis routes compute and store nothing: they need ai:read (docs/ai.md, Scopes).
 import { resource } from '../jsonapi.js';
+import { intParam } from '../query.js';
 import type { Route } from '../types.js';
 
 const base = { service: 'ai', auth: 'apiKey+jwt', scope: 'ai:read', status: 200 } as const;
@@ -167,5 +168,52 @@ export const AI_ROUTES: Route[] = [
     result: (d) => ({ data: resource('webhooks', d.registerAiWebhook) }),
     status: 201,
     responseType: 'webhooks',
+  },
+  {
+    ...base,
+    method: 'GET',
+    path: '/ai/v1/webhooks',
+    operation: 'ListAiWebhooks',
+    scope: 'ai:read',
+    summary: 'Active AI webhooks of the app, oldest first; secrets are never returned',
+    variables: () => ({}),
+    result: (d) => ({ data: d.aiWebhooks.map((w: Record<string, unknown>) => resource('webhooks', w)) }),
+    responseType: 'webhooks',
+    list: true,
+  },
+  {
+    ...base,
+    method: 'GET',
+    path: '/ai/v1/webhooks/:webhook_id',
+    operation: 'GetAiWebhook',
+    scope: 'ai:read',
+    summary: "One active AI webhook; another app's id is 404",
+    variables: (r) => ({ id: r.params.webhook_id }),
+    result: (d) => ({ data: resource('webhooks', d.aiWebhook) }),
+    responseType: 'webhooks',
+  },
+  {
+    ...base,
+    method: 'DELETE',
+    path: '/ai/v1/webhooks/:webhook_id',
+    operation: 'DeleteAiWebhook',
+    scope: 'ai:write',
+    summary: 'Stop an AI webhook: no new deliveries; queued ones are still sent',
+    variables: (r) => ({ id: r.params.webhook_id }),
+    result: (d) => ({ data: resource('webhooks', d.deleteAiWebhook) }),
+    responseType: 'webhooks',
+  },
+  {
+    ...base,
+    method: 'GET',
+    path: '/ai/v1/webhooks/:webhook_id/deliveries',
+    operation: 'AiWebhookDeliveries',
+    scope: 'ai:read',
+    summary: 'Latest deliveries of an AI webhook with every attempt',
+    query: [{ name: 'limit', type: 'integer', description: 'default 20, at most 100' }],
+    variables: (r) => ({ id: r.params.webhook_id, limit: intParam(r.query, 'limit', { default: 20, min: 1, max: 100 }) }),
+    result: (d) => ({ data: d.aiWebhook.deliveries.map((x: Record<string, unknown>) => resource('webhook_deliveries', x)) }),
+    responseType: 'webhook_deliveries',
+    list: true,
   },
 ];

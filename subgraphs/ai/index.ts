@@ -9,6 +9,7 @@ import { createAiLoaders, type AiLoaders } from './context.js';
 import { JobEntity, startJobWorker } from '../../lib/jobs/index.js';
 import { webhookEntities } from '../../lib/webhooks/index.js';
 import { IdentityEntity } from './identities/identity.entity.js';
+import { TenantSequenceEntity } from '../../lib/tenant-sequence.js';
 import { AiBatchEntity } from './batches/batch.entity.js';
 import { batchJobKind } from './batches/batch.job.js';
 import { BatchResolver } from './batches/batch.resolver.js';
@@ -20,6 +21,7 @@ import { ModerationResolver } from './moderation/moderation.js';
 import { EmbeddingResolver } from './embeddings/embedding.resolver.js';
 import { TranslationResolver } from './translation/translation.js';
 import { AiWebhookResolver } from './webhooks/ai-webhook.js';
+import { AiWebhookAdminResolver } from './webhooks/ai-webhook.admin.js';
 import { ProductModerationResolver, productReference, ProductRef } from './products/product-moderation.js';
 import { ImageAnalysisResolver } from './images/image.resolver.js';
 import { migrations } from './migrations/index.js';
@@ -42,11 +44,11 @@ import { aiHealth, createAiRuntime, type AiRuntime } from './runtime.js';
 export const ai: SubgraphDefinition<AiLoaders, AiRuntime> = {
   name: 'ai',
   dbSchema: 'ai',
-  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver, ProductModerationResolver, ImageAnalysisResolver, ...AI_II_RESOLVERS],
+  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver, AiWebhookAdminResolver, ProductModerationResolver, ImageAnalysisResolver, ...AI_II_RESOLVERS],
   // Product is the catalog's entity; this subgraph only adds fields to it
   orphanedTypes: [ProductRef],
   referenceResolvers: { ...identityReference, ...appReference, ...productReference },
-  entities: [IdentityEntity, AiBatchEntity, JobEntity, ...webhookEntities, ...AI_II_ENTITIES],
+  entities: [IdentityEntity, AiBatchEntity, JobEntity, TenantSequenceEntity, ...webhookEntities, ...AI_II_ENTITIES],
   migrations,
   errorCodes: AI_ERRORS,
   eventTypes: [AI_EVENT_TYPES],

@@ -14,6 +14,7 @@ import { AppIndexesResolver, appReference } from './apps/app.resolver.js';
 import { DocumentEntity } from './documents/document.entity.js';
 import { DocumentResolver } from './documents/document.resolver.js';
 import { TaskEntity, TaskPayloadEntity } from './tasks/task.entity.js';
+import { TenantSequenceEntity } from '../../lib/tenant-sequence.js';
 import { TaskResolver } from './tasks/task.resolver.js';
 import { IndexSnapshotEntity } from './index-engines/snapshot.entity.js';
 import { SearchResolver } from './search-queries/search.resolver.js';
@@ -39,6 +40,7 @@ export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
     IndexEntity,
     DocumentEntity,
     TaskEntity,
+    TenantSequenceEntity,
     TaskPayloadEntity,
     IndexSnapshotEntity,
     SearchQueryEntity,

@@ -80,7 +80,7 @@ test('writes in flight when the database is cut: every acknowledged one complete
   }
 
   const rows = await withDb(db, async (c) => ({
-    tasks: (await c.query(`select id::text, status from search.tasks where type = 'document_addition_or_update'`)).rows as { id: string; status: string }[],
+    tasks: (await c.query(`select uid::text as id, status from search.tasks where type = 'document_addition_or_update'`)).rows as { id: string; status: string }[],
     orphanTasks: Number(
       (
         await c.query(`select count(*) from search.tasks t where type = 'document_addition_or_update'

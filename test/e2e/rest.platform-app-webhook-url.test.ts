@@ -24,7 +24,7 @@ describe('app webhook_url checked at save', () => {
     expect((await rest('PUT', appPath(), { headers: t.platformHeaders, body: jsonApi('apps', { webhook_url: good }) })).status).toBe(200);
     const update = await rest('PUT', appPath(), { headers: t.platformHeaders, body: jsonApi('apps', { webhook_url: url }) });
     expectServiceError(update, 'platform', 422, 'VALIDATION_FAILED', { parameter: 'webhook_url' });
-    const now = await rest('GET', appPath(), { headers: t.platformHeaders });
-    expect(now.body.data.attributes.webhook_url).toBe(good);
+    const apps = await rest('GET', `/accounts/${t.accountUrlId}/apps`, { headers: t.platformHeaders });
+    expect(apps.body.data.find((a: any) => a.id === t.appId).attributes.webhook_url).toBe(good);
   });
 });

@@ -47,7 +47,13 @@ describe('GET /search/v1/tasks and /search/v1/tasks/:task_id', () => {
     const other = await createTenant();
     const uid = await createIndex(other);
     const theirs = (await rest('GET', `/search/v1/tasks?index_uid=${uid}`, { headers: other.keyHeaders })).body.data[0].id;
-    expectServiceError(await rest('GET', `/search/v1/tasks/${theirs}`, { headers: t.keyHeaders }), 'search', 404, 'task_not_found', { parameter: 'task_id' });
+    // uids are counted per app partition: a number names the caller's own task of that number, never another tenant's
+    const fresh = await createTenant();
+    expectServiceError(await rest('GET', `/search/v1/tasks/${theirs}`, { headers: fresh.keyHeaders }), 'search', 404, 'task_not_found', { parameter: 'task_id' });
+    expectServiceError(await rest('POST', `/search/v1/tasks/${theirs}/cancel`, { headers: fresh.keyHeaders }), 'search', 404, 'task_not_found', { parameter: 'task_id' });
+    const same = await rest('GET', `/search/v1/tasks/${theirs}`, { headers: t.keyHeaders });
+    if (same.status === 200) expect(same.body.data.attributes.index_uid).not.toBe(uid);
+    else expectServiceError(same, 'search', 404, 'task_not_found', { parameter: 'task_id' });
     expectServiceError(await rest('GET', '/search/v1/tasks/99999999999', { headers: t.keyHeaders }), 'search', 404, 'task_not_found');
     expectServiceError(await rest('GET', '/search/v1/tasks/abc', { headers: t.keyHeaders }), 'search', 404, 'task_not_found');
     expect((await rest('GET', `/search/v1/tasks?index_uid=${uid}`, { headers: t.keyHeaders })).body.data).toEqual([]);
@@ -65,8 +71,8 @@ describe('POST /search/v1/tasks/:task_id/cancel', () => {
     // process), so what follows stays enqueued for as long as the test needs.
     const blocker = await withDb(stackDbUrl(), async (c) => {
       const r = await c.query(
-        `insert into search.tasks (app_id, environment, index_id, index_uid, type, status, details, enqueued_at, started_at, attempts, worker)
-         values ($1, 'live', $2, $3, 'settings_update', 'processing', '{}', now(), now(), 1, 'test-blocker') returning id`,
+        `insert into search.tasks (uid, app_id, environment, index_id, index_uid, type, status, details, enqueued_at, started_at, attempts, worker)
+         values (900000000 + (random() * 1e6)::int, $1, 'live', $2, $3, 'settings_update', 'processing', '{}', now(), now(), 1, 'test-blocker') returning id`,
         [t.appId, indexId, uid],
       );
       await c.query(

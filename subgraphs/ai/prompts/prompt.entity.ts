@@ -1,6 +1,6 @@
 // Custom prompts of an app partition, the prompts rendered from them (or from library templates,
 // prompt.library.ts) and their executions against the configured language model.
-import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import type { Opt } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { AppScopedEntity } from '../../../lib/tenant-entity.js';
@@ -33,10 +33,15 @@ export class PromptEntity extends AppScopedEntity {
 }
 
 @Entity({ tableName: 'rendered_prompts' })
+@Unique({ properties: ['appId', 'environment', 'number'] })
 export class RenderedPromptEntity extends AppScopedEntity {
-  /** an integer (ai.md, Versioning): the prompt's UUID is prompt_unique_id */
+  /** internal key; the API's id is `number` */
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number & Opt;
+
+  /** the id the API shows, an integer (ai.md, Versioning) counted per app partition (lib/tenant-sequence.ts); the prompt's UUID is prompt_unique_id */
+  @Property({ type: 'integer' })
+  number!: number;
 
   @Property({ type: 'uuid' })
   promptUniqueId!: string;

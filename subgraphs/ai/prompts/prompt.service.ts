@@ -9,7 +9,8 @@ import { AI_READ, AI_WRITE, admitTextCall } from '../limits/limits.service.js';
 import { rankAgentContext } from '../agents/agent-context.service.js';
 import { complete } from './llm.client.js';
 import { libraryTemplate, PROMPT_LIBRARY, type LibraryTemplate } from './prompt.library.js';
-import { PromptEntity, PromptExecutionEntity, RenderedPromptEntity } from './prompt.entity.js';
+import { PromptEntity, PromptExecutionEntity } from './prompt.entity.js';
+import { insertRenderedPrompt } from './rendered-prompt.repository.js';
 import { MissingPlaceholder, placeholderNames, render, TemplateError, validateTemplate, type Value } from './prompt.template.js';
 import type { CreatePromptInput, Prompt, PromptExecution, RenderedPrompt, RenderPromptInput } from './prompt.types.js';
 
@@ -59,8 +60,8 @@ export async function renderPrompt(ctx: AiContext, uniqueId: string, input: Rend
   const { identity, prompt: found } = await admitAndFind(ctx, uniqueId);
   const { prompt, text, used } = await renderText(ctx, found, input);
   const { appId, environment } = await appPartition(ctx);
-  // one autocommit insert (no unit of work: nothing else is written)
-  const id = (await ctx.em.insert(RenderedPromptEntity, { appId, environment, promptUniqueId: prompt.uniqueId, renderedContent: text, placeholdersUsed: used, userUniqueId: identity.userUniqueId, createdAt: new Date() })) as number;
+  // one autocommit insert (no unit of work: nothing else is written); the id counts this partition's renders only
+  const id = await insertRenderedPrompt(ctx.em, { appId, environment, promptUniqueId: prompt.uniqueId, renderedContent: text, placeholdersUsed: used, userUniqueId: identity.userUniqueId });
   return { id, promptUniqueId: prompt.uniqueId, renderedContent: text, placeholdersUsed: used };
 }
 

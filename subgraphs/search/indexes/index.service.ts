@@ -60,7 +60,7 @@ export async function createIndex(ctx: SearchContext, input: CreateIndexInput): 
       [newId('idx'), appId, environment, uid, primaryKey ?? null, JSON.stringify(settings)],
     );
     const task = await insertFinishedTask(c, { appId, environment, indexId: row!.id, indexUid: uid, type: 'index_creation', details: { primary_key: primaryKey ?? null } });
-    await queueWebhookEvent(c, { appId, environment }, 'index.created', { index_uid: uid, primary_key: primaryKey ?? null, task_id: String(task.id) });
+    await queueWebhookEvent(c, { appId, environment }, 'index.created', { index_uid: uid, primary_key: primaryKey ?? null, task_id: String(task.uid) });
     return { row: row!, task };
   });
   // After commit: subscribers never hear of an index that was rolled back.

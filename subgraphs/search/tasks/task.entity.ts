@@ -2,7 +2,7 @@
 // succeeded | failed | canceled. Per index, ids are drawn in commit order (task.queue.ts), so "in
 // order" is simply "by id"; each task runs as a job of lib/jobs keyed by its index.
 // The documents of an addition wait in task_payloads until the task runs.
-import { Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { BigIntType, type Opt } from '@mikro-orm/core';
 import { AppScopedEntity } from '../../../lib/tenant-entity.js';
 
@@ -27,11 +27,16 @@ export interface TaskErrorData {
 
 @Entity({ tableName: 'tasks' })
 @Index({ properties: ['appId', 'environment', 'id'] })
+@Unique({ properties: ['appId', 'environment', 'uid'] })
 @Index({ properties: ['indexId', 'id'] })
 @Index({ properties: ['status', 'id'] })
 export class TaskEntity extends AppScopedEntity {
   @PrimaryKey({ type: new BigIntType('number'), autoincrement: true })
   id!: number & Opt;
+
+  /** the task's number as the API shows it: counted per app partition (lib/tenant-sequence.ts), 1, 2, 3… */
+  @Property({ type: new BigIntType('number') })
+  uid!: number;
 
   /** null only for tasks that never had an index row */
   @Property({ length: 32, nullable: true })

@@ -16,7 +16,7 @@ export async function publishTaskEvent(
   const payload: SearchTaskEventPayload = {
     event,
     occurredAt: new Date().toISOString(),
-    taskId: String(task.id),
+    taskId: String(task.uid),
     indexUid: task.index_uid,
     taskType: task.type,
     status: event.slice('task.'.length),

@@ -83,7 +83,7 @@ const addDocuments: Handler = async ({ c, task, index, payload, rt, elapsed }) =
   return {
     details: { ...task.details, documents_received: documents.length, documents_indexed: slots.size, primary_key: pk },
     count: slots.size,
-    webhook: { event: 'indexing.completed', data: { task_id: String(task.id), index_uid: index.uid, documents_indexed: slots.size, duration_ms: elapsed() } },
+    webhook: { event: 'indexing.completed', data: { task_id: String(task.uid), index_uid: index.uid, documents_indexed: slots.size, duration_ms: elapsed() } },
     // the engine takes the batch later, in commit order, before anything reads it (applyLater)
     after: async () => void rt.engines.applyLater(index.id, previous(index), Number(task.id), (e) => engineCall(() => e.addDocuments(docs, pk))),
   };
@@ -96,7 +96,7 @@ async function deleteIds(i: HandlerInput, ids: string[], details: Record<string,
   return {
     details: { ...task.details, ...details, deleted_documents: gone.length },
     count: gone.length,
-    webhook: { event: 'indexing.completed', data: { task_id: String(task.id), index_uid: index.uid, documents_indexed: 0, deleted_documents: gone.length, duration_ms: elapsed() } },
+    webhook: { event: 'indexing.completed', data: { task_id: String(task.uid), index_uid: index.uid, documents_indexed: 0, deleted_documents: gone.length, duration_ms: elapsed() } },
     after: () => rt.engines.applyCommitted(index.id, previous(index), Number(task.id), (e) => (gone.length ? e.deleteDocuments(gone) : 0)),
   };
 }
@@ -122,7 +122,7 @@ const updateSettings: Handler = async ({ c, task, index, payload, rt }) => {
   return {
     details: { ...task.details },
     count: 0,
-    webhook: { event: 'settings.updated', data: { task_id: String(task.id), index_uid: index.uid, settings: task.details.settings ?? {} } },
+    webhook: { event: 'settings.updated', data: { task_id: String(task.uid), index_uid: index.uid, settings: task.details.settings ?? {} } },
     after: () => rt.engines.applySettings(index.id, previous(index), Number(task.id), merged),
   };
 };
@@ -137,7 +137,7 @@ const deleteIndex: Handler = async ({ c, task, index, rt }) => {
     details: { ...task.details, deleted_documents: deleted },
     count: deleted,
     indexDeleted: true,
-    webhook: { event: 'index.deleted', data: { task_id: String(task.id), index_uid: index.uid, deleted_documents: deleted } },
+    webhook: { event: 'index.deleted', data: { task_id: String(task.uid), index_uid: index.uid, deleted_documents: deleted } },
     after: async () => rt.engines.drop(index.id),
   };
 };

@@ -140,7 +140,7 @@ async function recordFailure(c: pg.PoolClient, task: TaskRow, error: TaskErrorDa
   const event = failureEvent(task.type);
   if (event) {
     await queueWebhookEvent(c, { appId: task.app_id, environment: task.environment }, event, {
-      task_id: String(task.id),
+      task_id: String(task.uid),
       index_uid: task.index_uid,
       error: { code: error.code, message: error.message },
     });

@@ -4,8 +4,12 @@ import type pg from 'pg';
 import { insertJob, lockJobKey } from '../../../lib/jobs/store.js';
 import type { Db } from '../db.js';
 import { one, rows, run, withTx } from '../db.js';
+import { nextTenantValueSql } from '../../../lib/tenant-sequence.js';
 import { SCHEMA, T } from '../sql.js';
 import type { TaskErrorData, TaskStatus, TaskType } from './task.entity.js';
+
+/** The next task uid of the partition at $1 (app) and $2 (environment). */
+const NEXT_UID = nextTenantValueSql(SCHEMA, { name: `'task'`, app: '$1', env: '$2' });
 
 /** The job kind that runs a task (task.job.ts); its payload is `{ taskId }`. */
 export const TASK_JOB_KIND = 'search.task';
@@ -16,7 +20,10 @@ export function indexQueueKey(indexId: string): string {
 }
 
 export interface TaskRow {
+  /** internal: the job's reference, the order of application (indexes.applied_task_id) */
   id: string;
+  /** the task uid the API shows: counted per app partition */
+  uid: string;
   app_id: string;
   environment: string;
   index_id: string | null;
@@ -34,7 +41,7 @@ export interface TaskRow {
 }
 
 export const TASK_COLUMNS =
-  'id, app_id, environment, index_id, index_uid, type, status, details, error, enqueued_at, started_at, finished_at, duration_ms, attempts, worker';
+  'id, uid, app_id, environment, index_id, index_uid, type, status, details, error, enqueued_at, started_at, finished_at, duration_ms, attempts, worker';
 
 export interface NewTask {
   appId: string;
@@ -58,9 +65,10 @@ export async function insertTask(c: pg.PoolClient, t: NewTask): Promise<TaskRow>
   // the task and its payload in one statement (one round trip less on every enqueue)
   const row = await one<TaskRow>(
     c,
-    `with task as (
-       insert into ${T.tasks} (app_id, environment, index_id, index_uid, type, status, details, enqueued_at, attempts)
-       values ($1, $2, $3, $4, $5, 'enqueued', $6, clock_timestamp(), 0) returning ${TASK_COLUMNS}),
+    `with n as (${NEXT_UID}),
+     task as (
+       insert into ${T.tasks} (uid, app_id, environment, index_id, index_uid, type, status, details, enqueued_at, attempts)
+       select n.last_value, $1, $2, $3, $4, $5, 'enqueued', $6, clock_timestamp(), 0 from n returning ${TASK_COLUMNS}),
      payload as (insert into ${T.payloads} (task_id, body) select id, $7::text from task where $7::text is not null)
      select ${TASK_COLUMNS} from task`,
     [t.appId, t.environment, t.indexId, t.indexUid, t.type, JSON.stringify(t.details), t.payload ?? null],
@@ -77,8 +85,9 @@ export async function enqueueTask(pool: pg.Pool, t: NewTask): Promise<TaskRow> {
 export async function insertFinishedTask(db: Db, t: Omit<NewTask, 'payload'>): Promise<TaskRow> {
   const row = await one<TaskRow>(
     db,
-    `insert into ${T.tasks} (app_id, environment, index_id, index_uid, type, status, details, enqueued_at, started_at, finished_at, duration_ms, attempts)
-     values ($1, $2, $3, $4, $5, 'succeeded', $6, clock_timestamp(), clock_timestamp(), clock_timestamp(), 0, 1) returning ${TASK_COLUMNS}`,
+    `with n as (${NEXT_UID})
+     insert into ${T.tasks} (uid, app_id, environment, index_id, index_uid, type, status, details, enqueued_at, started_at, finished_at, duration_ms, attempts)
+     select n.last_value, $1, $2, $3, $4, $5, 'succeeded', $6, clock_timestamp(), clock_timestamp(), clock_timestamp(), 0, 1 from n returning ${TASK_COLUMNS}`,
     [t.appId, t.environment, t.indexId, t.indexUid, t.type, JSON.stringify(t.details)],
   );
   return row!;
@@ -89,9 +98,10 @@ export interface Tenant {
   environment: string;
 }
 
-export async function findTask(db: Db, t: Tenant, id: string): Promise<TaskRow | undefined> {
-  if (!/^\d{1,18}$/.test(id)) return undefined;
-  return one<TaskRow>(db, `select ${TASK_COLUMNS} from ${T.tasks} where id = $1 and app_id = $2 and environment = $3`, [id, t.appId, t.environment]);
+/** By the uid the API shows (`uid`), within the tenant's partition. */
+export async function findTask(db: Db, t: Tenant, uid: string): Promise<TaskRow | undefined> {
+  if (!/^\d{1,18}$/.test(uid)) return undefined;
+  return one<TaskRow>(db, `select ${TASK_COLUMNS} from ${T.tasks} where uid = $1 and app_id = $2 and environment = $3`, [uid, t.appId, t.environment]);
 }
 
 export interface TaskQuery {
@@ -99,7 +109,7 @@ export interface TaskQuery {
   types?: TaskType[];
   indexUids?: string[];
   limit: number;
-  /** the first id of the page (ids descending): `next` of the previous page */
+  /** the first uid of the page (uids descending): `next` of the previous page */
   from?: string;
 }
 
@@ -114,10 +124,10 @@ export async function listTasks(db: Db, t: Tenant, q: TaskQuery): Promise<{ task
   if (q.statuses?.length) add('status = any(?::text[])', q.statuses);
   if (q.types?.length) add('type = any(?::text[])', q.types);
   if (q.indexUids?.length) add('index_uid = any(?::text[])', q.indexUids);
-  if (q.from) add('id <= ?', q.from);
+  if (q.from) add('uid <= ?', q.from);
   args.push(q.limit + 1);
-  const got = await rows<TaskRow>(db, `select ${TASK_COLUMNS} from ${T.tasks} where ${where.join(' and ')} order by id desc limit $${args.length}`, args);
-  const next = got.length > q.limit ? got[q.limit].id : null;
+  const got = await rows<TaskRow>(db, `select ${TASK_COLUMNS} from ${T.tasks} where ${where.join(' and ')} order by uid desc limit $${args.length}`, args);
+  const next = got.length > q.limit ? got[q.limit].uid : null;
   return { tasks: got.slice(0, q.limit), next };
 }
 
@@ -131,12 +141,12 @@ export async function cancelTask(pool: pg.Pool, t: Tenant, id: string): Promise<
       c,
       `update ${T.tasks} set status = 'canceled', finished_at = clock_timestamp(), duration_ms = 0,
               details = details || jsonb_build_object('canceled_at', clock_timestamp())
-        where id = $1 and app_id = $2 and environment = $3 and status = 'enqueued'
+        where uid = $1 and app_id = $2 and environment = $3 and status = 'enqueued'
         returning ${TASK_COLUMNS}`,
       [id, t.appId, t.environment],
     );
     if (done) {
-      await run(c, `delete from ${T.payloads} where task_id = $1`, [id]);
+      await run(c, `delete from ${T.payloads} where task_id = $1`, [done.id]);
       return { task: done, canceled: true };
     }
     const cur = await findTask(c, t, id);

@@ -61,7 +61,7 @@ const num = (v: unknown) => (typeof v === 'number' ? v : null);
 export function toTask(r: TaskRow): Task {
   const d = r.details ?? {};
   return {
-    id: String(r.id),
+    id: String(r.uid),
     status: r.status,
     taskType: r.type,
     indexUid: r.index_uid,

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import type { DeliveryLogEntry, WebhookEndpointEntity } from '../../../lib/webhooks/index.js';
+import { deliveryView, type DeliveryLogEntry, type WebhookEndpointEntity } from '../../../lib/webhooks/index.js';
 
 @InputType()
 export class RegisterWebhookInput {
@@ -45,18 +45,4 @@ export function toWebhook(w: WebhookEndpointEntity): SearchWebhook {
   return { id: w.id, url: w.url, events: w.events, active: w.active, createdAt: w.createdAt };
 }
 
-export function toDelivery({ delivery: d, body, nextAttemptAt, attempts }: DeliveryLogEntry): SearchWebhookDelivery {
-  return {
-    id: d.id,
-    event: d.event,
-    status: d.status,
-    attempts: d.attempts,
-    lastStatusCode: d.lastStatusCode ?? null,
-    lastError: d.lastError ?? null,
-    nextAttemptAt: nextAttemptAt ?? d.lastAttemptAt ?? d.createdAt,
-    createdAt: d.createdAt,
-    deliveredAt: d.deliveredAt ?? null,
-    body: body ?? '',
-    attemptLog: attempts.map((a) => ({ attempt: a.attempt, statusCode: a.statusCode ?? null, error: a.error ?? null, durationMs: a.durationMs, createdAt: a.createdAt })),
-  };
-}
+export const toDelivery = (e: DeliveryLogEntry): SearchWebhookDelivery => deliveryView(e);
