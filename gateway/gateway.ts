@@ -35,6 +35,7 @@ import { answerClientErrorsWithJson } from '../lib/input-policy.js';
 import { PlatformClient } from './platform-client.js';
 import { buildSubscriptionSchema, isSubscriptionOperation } from './subscriptions/schema.js';
 import { fullSchemaIntrospection, fullSdl } from './subscriptions/introspection.js';
+import { imageBudgetPlugin } from './image-budget.js';
 import { BARE_GET_MESSAGE, GRAPHIQL_STATIC, isBareGet, sendGraphiQL, sendGraphiQLAsset, wantsPage } from './graphiql.js';
 import { answerPreflight, corsHeaders, originAllowedWithoutKey, requestOrigin, responseOriginAllowed, setCorsHeaders } from '../lib/cors.js';
 import { METRICS_PATH, observeLocalRequest, sendMetrics, trackWebSockets } from '../lib/metrics.js';
@@ -108,7 +109,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     includeStacktraceInErrorResponses: false,
     introspection: true,
     // Apollo's landing page loads Apollo Sandbox and fonts from CDNs: browsers get our GraphiQL instead
-    plugins: [ApolloServerPluginLandingPageDisabled(), requestPolicyPlugin(() => apiSchema), limitsPlugin, fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin],
+    plugins: [ApolloServerPluginLandingPageDisabled(), requestPolicyPlugin(() => apiSchema), limitsPlugin, imageBudgetPlugin(infra.rateLimiter, cfg.imageBudgetPerMinute), fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin],
     // parsing and validation are linear in the document's tokens: bounding them bounds the work
     parseOptions: { maxTokens },
   });

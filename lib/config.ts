@@ -31,6 +31,8 @@ export interface Config {
   internalSecret: string;
   /** JWT_RATE_LIMIT_PER_MINUTE: requests per minute per user for JWT-only traffic (default 1200) */
   jwtRateLimitPerMinute: number;
+  /** IMAGE_BUDGET_PER_MINUTE: image uploads and vision calls per minute per key (or user), a budget of their own (default 30) */
+  imageBudgetPerMinute: number;
   /** unknown well-formed API keys one client address may try per minute (UNKNOWN_KEYS_PER_MINUTE) */
   unknownKeysPerMinute: number;
   /** TRUSTED_PROXIES: CIDRs whose X-Forwarded-For is believed (empty: none; the socket peer is the client) */
@@ -252,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwt: jwtConfig(env, jwtSecret),
     trustedProxies: trustedProxies(env),
     jwtRateLimitPerMinute: envInt(env, 'JWT_RATE_LIMIT_PER_MINUTE', 1200),
+    imageBudgetPerMinute: envInt(env, 'IMAGE_BUDGET_PER_MINUTE', 30),
     unknownKeysPerMinute: envInt(env, 'UNKNOWN_KEYS_PER_MINUTE', 60),
     // The internal secret signs the tenant context the gateway sends to subgraphs. Unset, it is
     // derived from the JWT secret so that separately started processes still agree.

@@ -5,6 +5,7 @@
 // Dimensions are those after the EXIF orientation is applied (what a viewer shows), and every
 // pixel-level helper below applies it the same way, so boxes and crops agree with width/height.
 import sharp, { type Metadata, type Sharp } from 'sharp';
+import { disproportion, IMAGE_WORK_SECONDS } from '../image-bounds.js';
 import { MEDIA_SNIFF_BYTES, sniffMediaType, type MediaType } from '../media-type.js';
 import { FetchError, guardedFetch, NetGuardError } from '../net-guard.js';
 import { readObject, type ObjectStore } from '../object-store.js';
@@ -92,23 +93,29 @@ async function decodeHeader(bytes: Buffer, maxPixels: number): Promise<VisionIma
   const height = meta.autoOrient?.height ?? meta.height;
   if (!width || !height) throw new VisionError('invalid_image_format', `The ${mediaType} file has no dimensions`);
   if (width * height > maxPixels) throw new VisionError('image_too_large', `The image has ${width}×${height} pixels; at most ${maxPixels} pixels are accepted`);
+  const bomb = disproportion(width, height, bytes.length, mediaType);
+  if (bomb) throw new VisionError('image_too_large', bomb);
   // a header can be fine while the pixel data is cut short: decode a tiny version to be sure
   try {
-    await pipeline(bytes).resize(8, 8, { fit: 'fill' }).raw().toBuffer();
+    await pipeline(bytes, width * height).resize(8, 8, { fit: 'fill' }).raw().toBuffer();
   } catch (e) {
     throw new VisionError('invalid_image_format', `The ${mediaType} file cannot be decoded: ${(e as Error).message}`);
   }
   return { bytes, mediaType, width, height };
 }
 
-/** sharp on the image's first frame, EXIF orientation applied, transparency flattened on white. */
-function pipeline(bytes: Buffer): Sharp {
-  return sharp(bytes, { limitInputPixels: false, failOn: 'error' }).rotate().flatten({ background: '#ffffff' });
+/**
+ * sharp on the image's first frame, EXIF orientation applied, transparency flattened on white;
+ * the decoder refuses more than `maxPixels` (the header's count, checked in decodeHeader) and
+ * libvips stops after IMAGE_WORK_SECONDS.
+ */
+function pipeline(bytes: Buffer, maxPixels: number): Sharp {
+  return sharp(bytes, { limitInputPixels: Math.max(1, maxPixels), failOn: 'error' }).rotate().flatten({ background: '#ffffff' }).timeout({ seconds: IMAGE_WORK_SECONDS });
 }
 
 /** RGB bytes (HWC, 3 channels) of the image stretched to width × height (the detector's input). */
 export async function rgbPixels(image: VisionImage, width: number, height: number): Promise<Buffer> {
-  return pipeline(image.bytes).resize(width, height, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+  return pipeline(image.bytes, image.width * image.height).resize(width, height, { fit: 'fill' }).removeAlpha().raw().toBuffer();
 }
 
 /** A box clamped to the image, in whole pixels; throws invalid_box when nothing is left. */
@@ -129,7 +136,7 @@ export function clampBox(image: Pick<VisionImage, 'width' | 'height'>, box: Box)
  */
 export async function crop(image: VisionImage, box: Box): Promise<{ bytes: Buffer; mediaType: MediaType; box: Box }> {
   const b = clampBox(image, box);
-  const region = pipeline(image.bytes).extract({ left: b.x, top: b.y, width: b.width, height: b.height });
+  const region = pipeline(image.bytes, image.width * image.height).extract({ left: b.x, top: b.y, width: b.width, height: b.height });
   if (image.mediaType === 'image/jpeg') return { bytes: await region.jpeg({ quality: 90 }).toBuffer(), mediaType: 'image/jpeg', box: b };
   if (image.mediaType === 'image/webp') return { bytes: await region.webp({ quality: 90 }).toBuffer(), mediaType: 'image/webp', box: b };
   return { bytes: await region.png().toBuffer(), mediaType: 'image/png', box: b };

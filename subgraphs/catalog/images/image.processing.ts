@@ -1,8 +1,10 @@
 // The pixels of product images, through sharp (libvips): what an upload is (format and displayed
-// size, read from its header without decoding it) and its WebP thumbnails (decoded once, shrunk
-// on load where the format allows, EXIF orientation applied).
+// size, read from its header without decoding it; refused when its pixels are out of proportion to
+// its bytes, lib/image-bounds.ts) and its WebP thumbnails (decoded once, shrunk on load where the
+// format allows, EXIF orientation applied, bounded in pixels and time).
 import sharp, { type Metadata } from 'sharp';
 import { DomainError } from '../../../lib/errors.js';
+import { disproportion, IMAGE_WORK_SECONDS } from '../../../lib/image-bounds.js';
 import { IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE, THUMBNAIL_NAMES, THUMBNAIL_SIZES, type ThumbnailName } from './image.rules.js';
 
 const FORMAT_TYPES: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' };
@@ -32,6 +34,8 @@ export async function inspectImage(bytes: Buffer, declaredType: string): Promise
   if (width > IMAGE_MAX_SIDE || height > IMAGE_MAX_SIDE || width * height > IMAGE_MAX_PIXELS) {
     throw refused('too_many_pixels', `The image is ${width}×${height}; product images are at most ${IMAGE_MAX_SIDE} pixels a side and ${IMAGE_MAX_PIXELS / 1e6} megapixels`);
   }
+  const bomb = disproportion(width, height, bytes.length, contentType);
+  if (bomb) throw refused('disproportionate', bomb);
   return { contentType, width, height };
 }
 
@@ -45,6 +49,7 @@ export async function makeThumbnails(bytes: Buffer): Promise<Record<ThumbnailNam
   const { data, info } = await sharp(bytes, { limitInputPixels: IMAGE_MAX_PIXELS, animated: false })
     .rotate()
     .resize({ width: largest, height: largest, fit: 'inside', withoutEnlargement: true })
+    .timeout({ seconds: IMAGE_WORK_SECONDS })
     .raw()
     .toBuffer({ resolveWithObject: true });
   const encoded = await Promise.all(
@@ -53,6 +58,7 @@ export async function makeThumbnails(bytes: Buffer): Promise<Record<ThumbnailNam
       return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
         .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true })
         .webp({ quality: 80, effort: 2 })
+        .timeout({ seconds: IMAGE_WORK_SECONDS })
         .toBuffer();
     }),
   );
