@@ -1,8 +1,9 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { SECRET_KEY } from '../../../lib/tenant.js';
 import type { CatalogContext } from '../context.js';
 import { Product } from '../products/product.type.js';
 import { CurrencyPriceInput, CustomerPriceInput, PriceTierInput, ScheduledPriceInput } from './pricing.inputs.js';
-import { EffectivePrice, EffectivePriceList, ProductPricing, ScheduledPrice, money, toCurrencyPrice, toCustomerPrice, toScheduledPrice, toTier } from './pricing.type.js';
+import { CustomerPrice, EffectivePrice, EffectivePriceList, ProductPricing, ScheduledPrice, money, toCurrencyPrice, toCustomerPrice, toScheduledPrice, toTier } from './pricing.type.js';
 import * as pricing from './pricing.service.js';
 
 function toPricing(d: pricing.ProductPricingData): ProductPricing {
@@ -27,6 +28,13 @@ export class PricingResolver {
   @Query(() => ProductPricing, { description: 'Every price source of a product' })
   async productPricing(@Ctx() ctx: CatalogContext, @Arg('productId', () => ID) productId: string): Promise<ProductPricing> {
     return toPricing(await pricing.getPricing(ctx, productId));
+  }
+
+  /** Each customer's negotiated price: the app's server side reads them, a publishable key (a browser) does not. */
+  @Authorized('products:read', SECRET_KEY)
+  @FieldResolver()
+  customerPrices(@Root() p: ProductPricing): CustomerPrice[] {
+    return p.customerPrices;
   }
 
   @Authorized('products:read')
