@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import {
   getNamedType,
   isInterfaceType,
+  isNonNullType,
   isObjectType,
   isUnionType,
   Kind,
@@ -21,7 +22,7 @@ import { loadOperations } from '../../rest-bridge/operations.js';
 import type { Route } from '../../rest-bridge/types.js';
 import { keyPasses, type FieldAccess, type KeyType } from '../../lib/field-access.js';
 import { FIELD_ACCESS_FILE } from '../../scripts/supergraph.js';
-import { OPERATOR } from '../../lib/tenant.js';
+import { OPERATOR, SECRET_KEY } from '../../lib/tenant.js';
 
 export const KEY_TYPES: readonly KeyType[] = ['secret', 'publishable'];
 
@@ -158,4 +159,75 @@ export function keyLeaks(schema: GraphQLSchema, access: FieldAccess, reads: read
     }
   }
   return out;
+}
+
+/** One generated GraphQL row: a key type, a field it must be refused, and the query that reaches it. */
+export interface GuardedRow {
+  field: string;
+  keyType: KeyType;
+  /** field names from the root to `field` */
+  path: string[];
+  /** the path up to the first field the key type does not pass, where the refusal must be */
+  refusedAt: string[];
+  query: string;
+}
+
+/** A value for a required argument (fixtures by name, a plain value by type); undefined: no path through it. */
+export type ArgValue = (name: string, typeName: string) => string | undefined;
+
+/**
+ * For every field declaring SECRET_KEY (refused to publishable keys) or OPERATOR (refused to every
+ * key): the shortest path from a Query root the key passes, through fields it passes where one
+ * exists (so the refusal is at the field itself), else through any field (the refusal is earlier).
+ */
+export function guardedRows(schema: GraphQLSchema, access: FieldAccess, argValue: ArgValue): GuardedRow[] {
+  const rows: GuardedRow[] = [];
+  for (const [field, roles] of Object.entries(access)) {
+    const refusedTo = KEY_TYPES.filter((k) => !keyPasses(k, roles) && (roles.includes(OPERATOR) || roles.includes(SECRET_KEY)) && keyPasses(k, roles.filter((r) => r !== OPERATOR && r !== SECRET_KEY)));
+    for (const keyType of refusedTo) {
+      const found = shortestPath(schema, access, field, keyType, argValue, true) ?? shortestPath(schema, access, field, keyType, argValue, false);
+      if (!found) throw new Error(`${field}: no path from a Query root a ${keyType} key passes (add an argument fixture?)`);
+      const names = found.map((s) => s.name);
+      const firstRefused = found.findIndex((s) => !keyPasses(keyType, access[s.key]));
+      rows.push({ field, keyType, path: names, refusedAt: names.slice(0, firstRefused + 1), query: `{ ${render(found, 0)} }` });
+    }
+  }
+  return rows;
+}
+
+interface Step {
+  key: string;
+  name: string;
+  args: string;
+  leaf: boolean;
+}
+
+function render(steps: Step[], i: number): string {
+  const s = steps[i];
+  const inner = i + 1 < steps.length ? render(steps, i + 1) : s.leaf ? '' : '__typename';
+  return `${s.name}${s.args}${inner ? ` { ${inner} }` : ''}`;
+}
+
+function shortestPath(schema: GraphQLSchema, access: FieldAccess, target: string, keyType: KeyType, argValue: ArgValue, onlyPassing: boolean): Step[] | undefined {
+  const queue: { type: string; steps: Step[] }[] = [{ type: schema.getQueryType()!.name, steps: [] }];
+  const seen = new Set<string>();
+  while (queue.length) {
+    const { type, steps } = queue.shift()!;
+    if (seen.has(type)) continue;
+    seen.add(type);
+    const t = schema.getType(type);
+    if (!isObjectType(t) && !isInterfaceType(t)) continue;
+    for (const [name, f] of Object.entries(t.getFields())) {
+      const key = `${type}.${name}`;
+      if (name.startsWith('_')) continue;
+      const args = f.args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined).map((a) => [a.name, argValue(a.name, getNamedType(a.type).name)] as const);
+      if (args.some(([, v]) => v === undefined)) continue;
+      const step: Step = { key, name, args: args.length ? `(${args.map(([n, v]) => `${n}: ${v}`).join(', ')})` : '', leaf: !(isObjectType(getNamedType(f.type)) || isInterfaceType(getNamedType(f.type)) || isUnionType(getNamedType(f.type))) };
+      if (key === target) return [...steps, step];
+      const passes = keyPasses(keyType, access[key]);
+      if ((steps.length === 0 || onlyPassing) && !passes) continue; // the root must be one the key calls
+      for (const next of objectTypesOf(schema, getNamedType(f.type))) queue.push({ type: next, steps: [...steps, step] });
+    }
+  }
+  return undefined;
 }

@@ -1,4 +1,5 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { requireRoles } from '../../../lib/subgraph.js';
 import { SECRET_KEY } from '../../../lib/tenant.js';
 import type { CatalogContext } from '../context.js';
 import { Product } from '../products/product.type.js';
@@ -16,6 +17,17 @@ function toPricing(d: pricing.ProductPricingData): ProductPricing {
     customerPrices: d.customerPrices.map(toCustomerPrice),
     scheduledPrices: d.scheduledPrices.map((s) => toScheduledPrice(s)),
   });
+}
+
+/**
+ * A price for a named customer or customer group is that customer's negotiated price, as
+ * customerPrices lists them: it needs a secret key (a publishable key could walk customer ids).
+ * The price for no one in particular (scheduled, tier, base) is public catalog data.
+ */
+const FOR_A_CUSTOMER = ['products:read', SECRET_KEY];
+
+function forCustomer(ctx: CatalogContext, customerId?: string | null, customerGroupIds?: readonly string[] | null): void {
+  if (customerId || customerGroupIds?.length) requireRoles(ctx.tenant, FOR_A_CUSTOMER);
 }
 
 function toEffective(v: pricing.EffectivePriceValue): EffectivePrice {
@@ -48,6 +60,7 @@ export class PricingResolver {
     @Arg('customerGroupIds', () => [String], { nullable: true }) customerGroupIds?: string[] | null,
     @Arg('at', () => Date, { nullable: true, description: 'default: now' }) at?: Date | null,
   ): Promise<EffectivePrice> {
+    forCustomer(ctx, customerId, customerGroupIds);
     return toEffective(await pricing.effectivePrice(ctx, productId, { currency, quantity, customerId, customerGroupIds, at }));
   }
 
@@ -62,6 +75,7 @@ export class PricingResolver {
     @Arg('customerGroupIds', () => [String], { nullable: true }) customerGroupIds?: string[] | null,
     @Arg('at', () => Date, { nullable: true }) at?: Date | null,
   ): Promise<EffectivePriceList> {
+    forCustomer(ctx, customerId, customerGroupIds);
     const outcomes = await pricing.effectivePrices(
       ctx,
       productIds.map((productId) => ({ productId, quantity })),
@@ -148,6 +162,7 @@ export class ProductEffectivePriceResolver {
     @Arg('customerGroupIds', () => [String], { nullable: true }) customerGroupIds?: string[] | null,
     @Arg('at', () => Date, { nullable: true }) at?: Date | null,
   ): Promise<EffectivePrice> {
+    forCustomer(ctx, customerId, customerGroupIds);
     return toEffective(await pricing.priceLoader(ctx, { currency, customerId, customerGroupIds, at }).load({ productId: product.id, quantity }));
   }
 }
