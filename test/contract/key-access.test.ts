@@ -8,7 +8,11 @@
 //    guards the path to it against this key type (the publishable key and a webhook URL).
 // The roles come from schema/field-access.json (what the subgraphs enforce, drift-checked against
 // the code in schema-drift.test.ts), the routes from the bridge's route table.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadApiSchema } from '../../rest-bridge/api-schema.js';
+import { OPERATOR, SECRET_KEY } from '../../lib/tenant.js';
+import { ROOT } from '../../scripts/supergraph.js';
 import { ROUTES } from '../../rest-bridge/routes/index.js';
 import { KEY_TYPES, keyLeaks, keyReach, loadFieldAccess, restReads } from '../harness/key-reach.js';
 
@@ -54,4 +58,32 @@ test('without the declarations that close them, the walk finds the leaks (Accoun
 test('every role a field declares is one a caller can hold', () => {
   const known = /^(products|search|ai):(read|write)$|^platform:(admin|manage|read|superadmin)$|^identities:write$|^key:secret$|^caller:operator$/;
   expect(Object.entries(access).flatMap(([f, roles]) => roles.filter((r) => !known.test(r)).map((r) => `${f}: ${r}`))).toEqual([]);
+});
+
+describe("docs/security.md's key tables match the declarations", () => {
+  const doc = readFileSync(resolve(ROOT, 'docs', 'security.md'), 'utf8');
+  /** The rows (header and rule left out) of the first table after `### heading`, as cells. */
+  const table = (heading: string): string[][] => {
+    const lines = doc.slice(doc.indexOf(`### ${heading}`)).split('\n');
+    const first = lines.findIndex((l) => l.startsWith('| '));
+    const end = lines.findIndex((l, i) => i > first && !l.startsWith('|'));
+    expect(first).toBeGreaterThan(0);
+    return lines.slice(first + 2, end).map((l) => l.split(' | ').map((c) => c.replace(/^\| /, '')));
+  };
+  const ticks = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+  const declared = (role: string) => Object.entries(access).filter(([, roles]) => roles.includes(role)).map(([f]) => f).sort();
+
+  test('"Reads that need a secret key": every key read route refusing a publishable key, and every secret-key field', () => {
+    // the row of a requirement that depends on arguments (`… with customer_id`) is declared beside its resolvers
+    const rows = table('Reads that need a secret key').filter((r) => !r[0].includes(' with '));
+    const routes = rows.flatMap((r) => ticks(r[0])).sort();
+    const derived = reads.filter((r) => r.read && r.route.auth === 'apiKey' && r.route.method === 'GET' && !r.keyTypes.includes('publishable')).map((r) => `${r.route.method} ${r.route.path}`).sort();
+    expect(routes).toEqual(derived);
+    const fields = rows.flatMap((r) => ticks(r[1])).filter((f) => /^[A-Z]\w*\.\w+$/.test(f)).sort();
+    expect(fields).toEqual(declared(SECRET_KEY));
+  });
+
+  test('"Operator-only fields": every field declaring OPERATOR', () => {
+    expect(table('Operator-only fields').flatMap((r) => ticks(r[0])).sort()).toEqual(declared(OPERATOR));
+  });
 });
