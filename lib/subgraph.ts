@@ -21,9 +21,10 @@ import { METRICS_PATH, observeLocalRequest, sendMetrics, trackPool, type PoolSta
 import { instrument, startTracing } from './telemetry.js';
 import type { Logger } from './logger.js';
 import type { PubSub } from './pubsub.js';
-import { SECRET_KEY, TENANT_HEADER, verifyTenantContext, type TenantContext } from './tenant.js';
+import { isOperator, OPERATOR, SECRET_KEY, TENANT_HEADER, verifyTenantContext, type TenantContext } from './tenant.js';
 import { createOrm, migrate } from './db.js';
 import { plainParamResolvers } from './resolver-params.js';
+import { guardedFields } from './field-access.js';
 import { VERSION } from './version.js';
 
 export const FEDERATION_LINK =
@@ -104,10 +105,13 @@ export function requireRoles(t: TenantContext, roles: readonly string[]): true {
   // HTTP 200 with the code in `extensions`, which is what the gateway expects from a subgraph.
   if (t.kind === 'anonymous') throw new DomainError('UNAUTHENTICATED');
   if (t.kind === 'service') return true;
+  if (roles.includes(OPERATOR) && !isOperator(t)) {
+    throw new DomainError('INSUFFICIENT_SCOPE', 'Only platform operators can read this: an API key cannot', { meta: { required: [OPERATOR] } });
+  }
   if (roles.includes(SECRET_KEY) && t.kind === 'key' && t.keyType === 'publishable') {
     throw new DomainError('INSUFFICIENT_SCOPE', 'A secret key is required: publishable keys cannot read this', { meta: { required: [SECRET_KEY] } });
   }
-  const missing = roles.filter((r) => r !== SECRET_KEY && !t.scopes.includes(r));
+  const missing = roles.filter((r) => r !== SECRET_KEY && r !== OPERATOR && !t.scopes.includes(r));
   if (missing.length > 0) {
     throw new DomainError('INSUFFICIENT_SCOPE', `Missing scope: ${missing.join(' ')}`, { meta: { required: missing } });
   }
@@ -167,25 +171,15 @@ function leanResolvers(map: Record<string, any>): Record<string, any> {
  */
 function guardRoles(schema: GraphQLSchema, map: Record<string, any>, classes: readonly unknown[]): Record<string, any> {
   const meta = getMetadataStorage();
-  const own = new Set(classes);
   const guarded = new Set<string>();
-  type Guarded = { target: unknown; schemaName: string; roles?: unknown[] };
-  const entries: [string | undefined, Guarded][] = [
-    ...meta.queries.map((q): [string, Guarded] => ['Query', q]),
-    ...meta.mutations.map((m): [string, Guarded] => ['Mutation', m]),
-    // getObjectType() is the class; the GraphQL type may be named otherwise (@ObjectType('App') class AppRef)
-    ...meta.fieldResolvers.map((f): [string | undefined, Guarded] => [meta.objectTypes.find((o) => o.target === f.getObjectType?.())?.name, f]),
-  ];
-  for (const [type, m] of entries) {
-    if (!own.has(m.target) || !m.roles || !type) continue;
-    const resolve = map[type]?.[m.schemaName];
-    if (typeof resolve !== 'function') throw new Error(`@Authorized on ${type}.${m.schemaName}: no resolver to guard`);
-    const roles = m.roles as string[];
-    map[type]![m.schemaName] = (root: unknown, args: unknown, ctx: SubgraphContext, info: unknown) => {
+  for (const { type, field, roles } of guardedFields(classes)) {
+    const resolve = map[type]?.[field];
+    if (typeof resolve !== 'function') throw new Error(`@Authorized on ${type}.${field}: no resolver to guard`);
+    map[type]![field] = (root: unknown, args: unknown, ctx: SubgraphContext, info: unknown) => {
       requireRoles(ctx.tenant, roles);
       return resolve(root, args, ctx, info);
     };
-    guarded.add(`${type}.${m.schemaName}`);
+    guarded.add(`${type}.${field}`);
   }
   for (const t of meta.objectTypes) {
     for (const f of t.fields ?? []) {

@@ -102,10 +102,25 @@ export function verifyTenantContext(header: string | undefined, secret: string, 
 }
 
 /**
- * A pseudo-scope for @Authorized: the caller must not be a publishable key (issue 12: search
- * analytics are for the app's back office, not for the browser that holds the publishable key).
+ * A pseudo-scope for @Authorized: the caller must not be a publishable key. Publishable keys live in
+ * browsers: what only the app's server side should read (webhooks, customer prices, reservations,
+ * the inventory ledger, search tasks and analytics) declares it (docs/security.md, key table).
  */
 export const SECRET_KEY = 'key:secret';
+
+/**
+ * A pseudo-scope for @Authorized: the caller is a platform operator (a JWT with a platform scope,
+ * a super-admin, or the gateway itself), never an API key. Declared on fields the REST API serves
+ * only to operators (platform records, accounts, an app's configuration), wherever GraphQL lets a
+ * key reach their type (an app's `account`, an account's `platform`).
+ */
+export const OPERATOR = 'caller:operator';
+
+/** Whether the caller passes OPERATOR. */
+export function isOperator(ctx: TenantContext): boolean {
+  if (ctx.kind === 'service') return true;
+  return ctx.kind === 'user' && ctx.scopes.some((s) => s === SUPER_ADMIN_SCOPE || (PLATFORM_SCOPES as readonly string[]).includes(s));
+}
 
 /**
  * The deployment operator's scope (docs/security.md): reaches every platform without an operator

@@ -1,7 +1,7 @@
 // npm run compose: write schema/<subgraph>.graphql from code and compose schema/supergraph.graphql.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ROOT, compose, emitSdl, readSupergraphConfig } from './supergraph.js';
+import { FIELD_ACCESS_FILE, ROOT, compose, emitFieldAccess, emitSdl, readSupergraphConfig } from './supergraph.js';
 import { SUBSCRIPTION_SDL } from '../gateway/subscriptions/registry.js';
 
 const sdl = await emitSdl();
@@ -14,5 +14,7 @@ if (result.errors) {
 writeFileSync(resolve(ROOT, 'schema', 'supergraph.graphql'), result.supergraphSdl.trim() + '\n');
 // The gateway serves the Subscription root itself; its SDL is committed beside the supergraph.
 writeFileSync(resolve(ROOT, 'schema', 'subscriptions.graphql'), SUBSCRIPTION_SDL.trim() + '\n');
+// Who may read each guarded field, from the same code (lib/field-access.ts).
+writeFileSync(FIELD_ACCESS_FILE, emitFieldAccess());
 for (const h of result.hints ?? []) console.log(`hint: ${h.definition.code}: ${h.message}`);
 console.log(`composed ${sdl.size} subgraphs into schema/supergraph.graphql`);

@@ -7,6 +7,7 @@ import { parse } from 'graphql';
 import { composeServices } from '@apollo/composition';
 import type { SubgraphName } from '../lib/config.js';
 import { subgraphSdl } from '../lib/subgraph.js';
+import { fieldAccess, type FieldAccess } from '../lib/field-access.js';
 import { SUBGRAPHS } from './subgraphs.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -44,4 +45,15 @@ export function compose(sdl: Map<SubgraphName, string>) {
   return composeServices(
     entries.map((e) => ({ name: e.name, url: e.routingUrl, typeDefs: parse(sdl.get(e.name) ?? '') })),
   );
+}
+
+export const FIELD_ACCESS_FILE = resolve(ROOT, 'schema', 'field-access.json');
+
+/** The roles every guarded field of every subgraph declares (lib/field-access.ts), as committed in schema/field-access.json. */
+export function emitFieldAccess(): string {
+  const classes = readSupergraphConfig().flatMap((e) => SUBGRAPHS[e.name]?.resolvers ?? []);
+  const table: FieldAccess = fieldAccess(classes);
+  // one field a line: a change shows as one line in a diff
+  const lines = Object.entries(table).map(([k, roles]) => `  ${JSON.stringify(k)}: ${JSON.stringify(roles)}`);
+  return `{\n${lines.join(',\n')}\n}\n`;
 }

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { extendSchema, parse, validate, type GraphQLSchema } from 'graphql';
-import { ROOT, compose, emitSdl, readSupergraphConfig } from '../../scripts/supergraph.js';
+import { FIELD_ACCESS_FILE, ROOT, compose, emitFieldAccess, emitSdl, readSupergraphConfig } from '../../scripts/supergraph.js';
 import { SUBSCRIPTION_SDL } from '../../gateway/subscriptions/registry.js';
 import { loadOperations } from '../../rest-bridge/operations.js';
 
@@ -29,6 +29,10 @@ describe('schema contract', () => {
     const result = compose(sdl);
     expect(result.errors).toBeUndefined();
     expect(read(resolve(ROOT, 'schema', 'supergraph.graphql'))).toBe(result.supergraphSdl!.trim() + '\n');
+  });
+
+  test('committed field roles (schema/field-access.json) match the @Authorized declarations (run `npm run compose`)', () => {
+    expect(read(FIELD_ACCESS_FILE)).toBe(emitFieldAccess());
   });
 
   test('committed subscription SDL matches the gateway registry and extends the API schema', () => {

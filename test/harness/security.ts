@@ -18,6 +18,8 @@ import { AI_CUSTOM_BODIES, AI_CUSTOM_PARAM_FIXTURES, AI_CUSTOM_ROUTE_FIXTURES } 
 import { IMAGE_ROUTE_BODIES, IMAGE_ROUTE_FIXTURES, imageRouteForm } from './catalog-images.fixtures.js';
 import { VISION_ROUTE_BODIES, VISION_ROUTE_FIXTURES, visionRouteForm } from './catalog-vision.fixtures.js';
 import { INVENTORY_ROUTE_BODIES, INVENTORY_ROUTE_FIXTURES } from './catalog-inventory.fixtures.js';
+import { loadFieldAccess, restReads } from './key-reach.js';
+import type { FieldAccess } from '../../lib/field-access.js';
 
 /** Every scope a key may carry (CONTRACT.md, Authentication). */
 export const KEY_SCOPES = ['products:read', 'products:write', 'search:read', 'search:write', 'ai:read', 'ai:write'] as const;
@@ -827,6 +829,11 @@ export function securityCases(route: Route): SecurityCase[] {
         name: `the app's publishable key on a route that needs a secret key (${requiredScope(route)}) → 403`,
         run: async (r, { a }) => void expectServiceError(await call(r, a, { headers: credentialsFor(r, a, a.publishableKey) }), s, 403, 'INSUFFICIENT_SCOPE'),
       });
+    } else if (route.method === 'GET' && route.auth === 'apiKey') {
+      cases.push({
+        name: `the app's publishable key on a read open to browsers (${requiredScope(route)}) → ${route.status}`,
+        run: async (r, { a }) => expectSuccess(r, await call(r, a, { headers: credentialsFor(r, a, a.publishableKey) })),
+      });
     }
     const foreignParams = paramNames(route).filter((p) => fixtureFor(route, p)?.foreignCode);
     if (foreignParams.length) {
@@ -945,12 +952,19 @@ const SUPER_ADMIN = 'platform:superadmin';
 /** A case that does not apply to this route's data (it is not counted). */
 export const NOT_APPLICABLE = Symbol('not applicable');
 
-/** Publishable keys get only :read scopes, and search analytics need a secret key (docs/security.md). */
+/**
+ * Publishable keys get only :read scopes, and a read whose operation selects a field declaring a
+ * secret key (SECRET_KEY in schema/field-access.json: webhooks, reservations, the ledger, customer
+ * prices, search tasks and analytics) refuses them as a whole (docs/security.md, key table).
+ */
 export function needsSecretKey(route: Route): boolean {
   if (route.operation === 'RegisterIdentity') return false; // self-registration needs no scope
   const scope = requiredScope(route) ?? '';
-  return scope.endsWith(':write') || (route.method === 'GET' && route.path.includes('/analytics/'));
+  return scope.endsWith(':write') || !restReads([route], fieldAccess()).every((r) => r.keyTypes.includes('publishable'));
 }
+
+let access: FieldAccess | undefined;
+const fieldAccess = (): FieldAccess => (access ??= loadFieldAccess());
 
 /** A secret key of the app's test environment (the tenant is live), once per tenant. */
 async function otherEnvironmentKey(t: SecTenant): Promise<{ key: string }> {

@@ -4,8 +4,8 @@
 import 'reflect-metadata';
 import { execute, parse } from 'graphql';
 import { Authorized, Field, FieldResolver, ID, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import { buildFederatedSchema, type SubgraphDefinition } from '../../lib/subgraph.js';
-import type { TenantContext } from '../../lib/tenant.js';
+import { buildFederatedSchema, requireRoles, type SubgraphDefinition } from '../../lib/subgraph.js';
+import { OPERATOR, SECRET_KEY, type TenantContext } from '../../lib/tenant.js';
 
 @ObjectType('GuardThing')
 class GuardThing {
@@ -72,5 +72,31 @@ describe('guardRoles', () => {
 
   it('stops the build for a role on a plain field', async () => {
     await expect(buildFederatedSchema(def([GuardPlainResolver]))).rejects.toThrow(/GuardPlain\.name/);
+  });
+});
+
+describe('pseudo-roles', () => {
+  const user = (scopes: string[]): TenantContext => ({ kind: 'user', requestId: 'r', scopes, userId: 'u' }) as TenantContext;
+  const code = (f: () => unknown) => {
+    try {
+      f();
+      return 'ok';
+    } catch (e) {
+      return (e as { code?: string }).code;
+    }
+  };
+
+  it('OPERATOR: a JWT with a platform scope (or super-admin) and the gateway pass; any API key and a scopeless user token do not', () => {
+    expect(code(() => requireRoles(user(['platform:read']), [OPERATOR]))).toBe('ok');
+    expect(code(() => requireRoles(user(['platform:superadmin']), [OPERATOR]))).toBe('ok');
+    expect(code(() => requireRoles({ kind: 'service', requestId: 'r', scopes: [] }, [OPERATOR]))).toBe('ok');
+    expect(code(() => requireRoles({ ...key(['products:read', 'products:write']), keyType: 'secret' }, [OPERATOR]))).toBe('INSUFFICIENT_SCOPE');
+    expect(code(() => requireRoles(user(['identities:write']), [OPERATOR]))).toBe('INSUFFICIENT_SCOPE');
+  });
+
+  it('SECRET_KEY: a secret key passes with the scope, a publishable key never does', () => {
+    expect(code(() => requireRoles({ ...key(['products:read']), keyType: 'secret' }, ['products:read', SECRET_KEY]))).toBe('ok');
+    expect(code(() => requireRoles({ ...key(['products:read']), keyType: 'publishable' }, ['products:read', SECRET_KEY]))).toBe('INSUFFICIENT_SCOPE');
+    expect(code(() => requireRoles({ ...key([]), keyType: 'secret' }, ['products:read', SECRET_KEY]))).toBe('INSUFFICIENT_SCOPE');
   });
 });

@@ -3,6 +3,7 @@
 import { Arg, Authorized, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { deactivateEndpoint, listEndpoints, ownerOfApp, registerEndpoint, type EndpointRules, type WebhookEndpointEntity } from '../../../lib/webhooks/index.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
+import { SECRET_KEY } from '../../../lib/tenant.js';
 import type { CatalogContext } from '../context.js';
 import { CATALOG_EVENTS } from './catalog.events.js';
 
@@ -40,7 +41,7 @@ export class CatalogWebhookResolver {
     return toWebhook(await registerEndpoint({ em: ctx.em, secrets, allowPrivate }, await owner(ctx), input, RULES));
   }
 
-  @Authorized('products:read')
+  @Authorized('products:read', SECRET_KEY)
   @Query(() => [ProductWebhook], { description: 'Webhooks of the calling app' })
   async productWebhooks(@Ctx() ctx: CatalogContext): Promise<ProductWebhook[]> {
     return (await listEndpoints(ctx.em, await owner(ctx))).map(toWebhook);

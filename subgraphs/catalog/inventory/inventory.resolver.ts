@@ -2,6 +2,7 @@ import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-g
 import type { CatalogContext } from '../context.js';
 import * as inventory from './inventory.service.js';
 import * as reservations from './reservation.service.js';
+import { SECRET_KEY } from '../../../lib/tenant.js';
 import {
   InventoryStatus,
   InventoryAdjustmentInput,
@@ -20,7 +21,7 @@ export class InventoryResolver {
     return inventory.getInventory(ctx, productId, variantId);
   }
 
-  @Authorized('products:read')
+  @Authorized('products:read', SECRET_KEY)
   @Query(() => InventoryAdjustmentPage, { description: 'The adjustment ledger of a product (or variant), newest first' })
   async inventoryAdjustments(
     @Ctx() ctx: CatalogContext,
@@ -61,7 +62,7 @@ export class InventoryResolver {
     return reservations.reserve(ctx, productId, input);
   }
 
-  @Authorized('products:read')
+  @Authorized('products:read', SECRET_KEY)
   @Query(() => Reservation, { description: 'A reservation by id' })
   async inventoryReservation(@Ctx() ctx: CatalogContext, @Arg('reservationId', () => ID) reservationId: string): Promise<Reservation> {
     return reservations.getReservation(ctx, reservationId);

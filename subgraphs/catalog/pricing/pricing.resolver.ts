@@ -1,8 +1,10 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { requireRoles } from '../../../lib/subgraph.js';
+import { SECRET_KEY } from '../../../lib/tenant.js';
 import type { CatalogContext } from '../context.js';
 import { Product } from '../products/product.type.js';
 import { CurrencyPriceInput, CustomerPriceInput, PriceTierInput, ScheduledPriceInput } from './pricing.inputs.js';
-import { EffectivePrice, EffectivePriceList, ProductPricing, ScheduledPrice, money, toCurrencyPrice, toCustomerPrice, toScheduledPrice, toTier } from './pricing.type.js';
+import { CustomerPrice, EffectivePrice, EffectivePriceList, ProductPricing, ScheduledPrice, money, toCurrencyPrice, toCustomerPrice, toScheduledPrice, toTier } from './pricing.type.js';
 import * as pricing from './pricing.service.js';
 
 function toPricing(d: pricing.ProductPricingData): ProductPricing {
@@ -17,6 +19,17 @@ function toPricing(d: pricing.ProductPricingData): ProductPricing {
   });
 }
 
+/**
+ * A price for a named customer or customer group is that customer's negotiated price, as
+ * customerPrices lists them: it needs a secret key (a publishable key could walk customer ids).
+ * The price for no one in particular (scheduled, tier, base) is public catalog data.
+ */
+const FOR_A_CUSTOMER = ['products:read', SECRET_KEY];
+
+function forCustomer(ctx: CatalogContext, customerId?: string | null, customerGroupIds?: readonly string[] | null): void {
+  if (customerId || customerGroupIds?.length) requireRoles(ctx.tenant, FOR_A_CUSTOMER);
+}
+
 function toEffective(v: pricing.EffectivePriceValue): EffectivePrice {
   return Object.assign(new EffectivePrice(), { ...v, id: v.productId });
 }
@@ -27,6 +40,13 @@ export class PricingResolver {
   @Query(() => ProductPricing, { description: 'Every price source of a product' })
   async productPricing(@Ctx() ctx: CatalogContext, @Arg('productId', () => ID) productId: string): Promise<ProductPricing> {
     return toPricing(await pricing.getPricing(ctx, productId));
+  }
+
+  /** Each customer's negotiated price: the app's server side reads them, a publishable key (a browser) does not. */
+  @Authorized('products:read', SECRET_KEY)
+  @FieldResolver()
+  customerPrices(@Root() p: ProductPricing): CustomerPrice[] {
+    return p.customerPrices;
   }
 
   @Authorized('products:read')
@@ -40,6 +60,7 @@ export class PricingResolver {
     @Arg('customerGroupIds', () => [String], { nullable: true }) customerGroupIds?: string[] | null,
     @Arg('at', () => Date, { nullable: true, description: 'default: now' }) at?: Date | null,
   ): Promise<EffectivePrice> {
+    forCustomer(ctx, customerId, customerGroupIds);
     return toEffective(await pricing.effectivePrice(ctx, productId, { currency, quantity, customerId, customerGroupIds, at }));
   }
 
@@ -54,6 +75,7 @@ export class PricingResolver {
     @Arg('customerGroupIds', () => [String], { nullable: true }) customerGroupIds?: string[] | null,
     @Arg('at', () => Date, { nullable: true }) at?: Date | null,
   ): Promise<EffectivePriceList> {
+    forCustomer(ctx, customerId, customerGroupIds);
     const outcomes = await pricing.effectivePrices(
       ctx,
       productIds.map((productId) => ({ productId, quantity })),
@@ -140,6 +162,7 @@ export class ProductEffectivePriceResolver {
     @Arg('customerGroupIds', () => [String], { nullable: true }) customerGroupIds?: string[] | null,
     @Arg('at', () => Date, { nullable: true }) at?: Date | null,
   ): Promise<EffectivePrice> {
+    forCustomer(ctx, customerId, customerGroupIds);
     return toEffective(await pricing.priceLoader(ctx, { currency, customerId, customerGroupIds, at }).load({ productId: product.id, quantity }));
   }
 }

@@ -2,6 +2,7 @@
 // the path (/platforms/:pid/accounts...) when `platformId` is given (see inPathPlatform).
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
+import { OPERATOR } from '../../../lib/tenant.js';
 import type { PlatformContext } from '../context.js';
 import { inPathPlatform } from '../platforms/in-path-platform.js';
 import { Platform, toPlatform } from '../platforms/platform.type.js';
@@ -97,6 +98,8 @@ export class AccountResolver {
     return out(sctx, toAccount(await accounts.restoreAccount(sctx, urlId)));
   }
 
+  /** Operator-only: a platform's record (contact, settings, metadata, schema) is never an API key's to read. */
+  @Authorized(OPERATOR)
   @FieldResolver(() => Platform)
   async platform(@Root() account: Account, @Ctx() ctx: PlatformContext): Promise<Platform> {
     const row = await ctx.loaders.platformById.load(account.platformId);

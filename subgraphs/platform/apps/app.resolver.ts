@@ -1,5 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
+import { OPERATOR } from '../../../lib/tenant.js';
 import type { PlatformContext } from '../context.js';
 import { Account, toAccount } from '../accounts/account.type.js';
 import { ApiKey, toApiKey } from '../api-keys/api-key.type.js';
@@ -48,6 +49,8 @@ export class AppResolver {
     return toApp(await apps.deleteApp(ctx, accountUrlId, id));
   }
 
+  /** Operator-only: the REST API serves accounts to platform operators, never to a key (docs/security.md). */
+  @Authorized(OPERATOR)
   @FieldResolver(() => Account)
   async account(@Root() app: App, @Ctx() ctx: PlatformContext): Promise<Account> {
     const row = await ctx.loaders.accountById.load(app.accountId);
@@ -59,5 +62,32 @@ export class AppResolver {
   @FieldResolver(() => [ApiKey], { description: 'Keys of the app (revoked keys left out); key values masked' })
   async apiKeys(@Root() app: App, @Ctx() ctx: PlatformContext): Promise<ApiKey[]> {
     return (await ctx.loaders.apiKeysByApp.load(app.id)).map((k) => toApiKey(k));
+  }
+
+  // The app's configuration: operators read it (GET /accounts/:url_id/apps/:id), an API key of the
+  // app does not (a webhook URL often carries a token; limits and origins are the owner's settings).
+
+  @Authorized(OPERATOR)
+  @FieldResolver()
+  webhookUrl(@Root() app: App): string | undefined {
+    return app.webhookUrl;
+  }
+
+  @Authorized(OPERATOR)
+  @FieldResolver()
+  rateLimitPerMinute(@Root() app: App): number {
+    return app.rateLimitPerMinute;
+  }
+
+  @Authorized(OPERATOR)
+  @FieldResolver()
+  allowedOrigins(@Root() app: App): string[] {
+    return app.allowedOrigins;
+  }
+
+  @Authorized(OPERATOR)
+  @FieldResolver()
+  oauthEnabled(@Root() app: App): boolean {
+    return app.oauthEnabled;
   }
 }

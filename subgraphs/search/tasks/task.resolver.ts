@@ -1,17 +1,18 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { SECRET_KEY } from '../../../lib/tenant.js';
 import type { SearchContext } from '../context.js';
 import * as tasks from './task.service.js';
 import { Task, TaskCancelation, TaskPage, toTask } from './task.type.js';
 
 @Resolver(() => Task)
 export class TaskResolver {
-  @Authorized('search:read')
+  @Authorized('search:read', SECRET_KEY)
   @Query(() => Task, { description: 'A task of the calling app; task_not_found otherwise' })
   async searchTask(@Ctx() ctx: SearchContext, @Arg('id', () => ID) id: string): Promise<Task> {
     return toTask(await tasks.getTask(ctx, id));
   }
 
-  @Authorized('search:read')
+  @Authorized('search:read', SECRET_KEY)
   @Query(() => TaskPage, { description: 'Tasks of the calling app, newest first' })
   async searchTasks(
     @Ctx() ctx: SearchContext,

@@ -1,4 +1,5 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { SECRET_KEY } from '../../../lib/tenant.js';
 import type { SearchContext } from '../context.js';
 import * as webhooks from './webhook.service.js';
 import { RegisterWebhookInput, SearchWebhook, SearchWebhookDelivery, toDelivery, toWebhook } from './webhook.type.js';
@@ -17,13 +18,13 @@ export class WebhookResolver {
     return toWebhook(await webhooks.deleteWebhook(ctx, id));
   }
 
-  @Authorized('search:read')
+  @Authorized('search:read', SECRET_KEY)
   @Query(() => [SearchWebhook], { description: 'Active webhooks of the calling app, oldest first' })
   async searchWebhooks(@Ctx() ctx: SearchContext): Promise<SearchWebhook[]> {
     return (await webhooks.listWebhooks(ctx)).map(toWebhook);
   }
 
-  @Authorized('search:read')
+  @Authorized('search:read', SECRET_KEY)
   @Query(() => SearchWebhook)
   async searchWebhook(@Ctx() ctx: SearchContext, @Arg('id', () => ID) id: string): Promise<SearchWebhook> {
     return toWebhook(await webhooks.getWebhook(ctx, id));

@@ -1,0 +1,233 @@
+// What an API key can read, worked out from the contract: the composed supergraph (every type and
+// field, entity fields of every subgraph merged into one type) and schema/field-access.json (the
+// roles each guarded field declares, as the subgraphs enforce them). A field is readable by a key
+// when the key passes its roles and the roles of every field on a path to it from a root field.
+// The REST side: which fields each route's operation selects, and which key types may call it.
+import { readFileSync } from 'node:fs';
+import {
+  getNamedType,
+  isInterfaceType,
+  isNonNullType,
+  isObjectType,
+  isUnionType,
+  Kind,
+  parse,
+  type FragmentDefinitionNode,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
+import { loadApiSchema } from '../../rest-bridge/api-schema.js';
+import { loadOperations } from '../../rest-bridge/operations.js';
+import type { Route } from '../../rest-bridge/types.js';
+import { keyPasses, type FieldAccess, type KeyType } from '../../lib/field-access.js';
+import { FIELD_ACCESS_FILE } from '../../scripts/supergraph.js';
+import { OPERATOR, SECRET_KEY } from '../../lib/tenant.js';
+
+export const KEY_TYPES: readonly KeyType[] = ['secret', 'publishable'];
+
+export function loadFieldAccess(): FieldAccess {
+  return JSON.parse(readFileSync(FIELD_ACCESS_FILE, 'utf8')) as FieldAccess;
+}
+
+/** `Type.field` → the shortest path a key of one type reads it by (`currentApp.account.platform`). */
+export type Reach = Map<string, string>;
+
+/** Object types a field's named type stands for (an interface or union: each possible type). */
+function objectTypesOf(schema: GraphQLSchema, t: GraphQLNamedType): string[] {
+  if (isObjectType(t)) return [t.name];
+  if (isInterfaceType(t) || isUnionType(t)) return schema.getPossibleTypes(t).map((p) => p.name);
+  return [];
+}
+
+/**
+ * Breadth first from the Query root fields the key passes, through every field it passes. (Mutation
+ * results are what the caller just wrote; what they name is reachable from Query too.)
+ */
+export function keyReach(schema: GraphQLSchema, access: FieldAccess, keyType: KeyType): Reach {
+  const reach: Reach = new Map();
+  const seen = new Set<string>();
+  const queue: { type: string; path: string }[] = [];
+  queue.push({ type: schema.getQueryType()!.name, path: '' });
+  while (queue.length) {
+    const { type, path } = queue.shift()!;
+    if (seen.has(type)) continue;
+    seen.add(type);
+    const t = schema.getType(type);
+    if (!isObjectType(t) && !isInterfaceType(t)) continue;
+    for (const [name, f] of Object.entries(t.getFields())) {
+      const key = `${type}.${name}`;
+      if (name.startsWith('_') || !keyPasses(keyType, access[key])) continue;
+      const at = path ? `${path}.${name}` : name;
+      if (!reach.has(key)) reach.set(key, at);
+      for (const next of objectTypesOf(schema, getNamedType(f.type))) queue.push({ type: next, path: at });
+    }
+  }
+  return reach;
+}
+
+/** Each `Type.field` an operation selects, with the roles of every field on its path (its own included). */
+export function selectedPaths(schema: GraphQLSchema, source: string, access: FieldAccess): Map<string, string[][]> {
+  const doc = parse(source);
+  const fragments = new Map(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const out = new Map<string, string[][]>();
+  const walk = (set: SelectionSetNode, parent: GraphQLNamedType, roles: string[]): void => {
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FRAGMENT_SPREAD) {
+        const f = fragments.get(sel.name.value)!;
+        walk(f.selectionSet, schema.getType(f.typeCondition.name.value)!, roles);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        walk(sel.selectionSet, sel.typeCondition ? schema.getType(sel.typeCondition.name.value)! : parent, roles);
+      } else if (!sel.name.value.startsWith('__') && (isObjectType(parent) || isInterfaceType(parent))) {
+        const field = parent.getFields()[sel.name.value];
+        if (!field) continue;
+        const key = `${parent.name}.${sel.name.value}`;
+        const here = [...roles, ...(access[key] ?? [])];
+        out.set(key, [...(out.get(key) ?? []), here]);
+        if (sel.selectionSet) walk(sel.selectionSet, getNamedType(field.type), here);
+      }
+    }
+  };
+  for (const d of doc.definitions) {
+    if (d.kind !== Kind.OPERATION_DEFINITION) continue;
+    const root = d.operation === 'query' ? schema.getQueryType() : d.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+    if (root) walk(d.selectionSet, root, []);
+  }
+  return out;
+}
+
+/** The REST side of every route: what its operation selects, and the key types that may call it. */
+export interface RestRead {
+  route: Route;
+  /** a query (a read), not a mutation */
+  read: boolean;
+  /** each selected `Type.field` with the roles of each path it is selected on */
+  paths: Map<string, string[][]>;
+  /** key types the route answers (none for a platform route; a key type failing any selected field is refused the whole route) */
+  keyTypes: KeyType[];
+}
+
+export function restReads(routes: readonly Route[], access: FieldAccess, schema: GraphQLSchema = loadApiSchema()): RestRead[] {
+  const ops = loadOperations();
+  return routes.map((route) => {
+    const op = ops.get(route.operation);
+    if (!op) throw new Error(`${route.method} ${route.path}: no operation ${route.operation}`);
+    const paths = selectedPaths(schema, op.source, access);
+    const all = [...paths.values()].flat();
+    const keyTypes = route.auth === 'jwt+platform' ? [] : KEY_TYPES.filter((k) => all.every((roles) => keyPasses(k, roles)));
+    const read = parse(op.source).definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'query');
+    return { route, read, paths, keyTypes };
+  });
+}
+
+/**
+ * The read routes that serve `field`, and whether every one refuses it to `keyType`: a platform
+ * route, or a route where each path to the field has a field the key does not pass. (A route
+ * refused only because of another field it selects does not count as refusing this one.)
+ */
+export function restRefuses(reads: readonly RestRead[], field: string, keyType: KeyType): { routes: RestRead[]; refused: boolean } {
+  const routes = reads.filter((r) => r.read && r.paths.has(field));
+  const refuses = (r: RestRead) => r.route.auth === 'jwt+platform' || r.paths.get(field)!.every((roles) => !keyPasses(keyType, roles));
+  return { routes, refused: routes.length > 0 && routes.every(refuses) };
+}
+
+/** Types a field declaring OPERATOR returns: operator data, whichever path leads to them. */
+export function operatorOnlyTypes(schema: GraphQLSchema, access: FieldAccess): Set<string> {
+  const out = new Set<string>();
+  for (const [key, roles] of Object.entries(access)) {
+    if (!roles.includes(OPERATOR)) continue;
+    const [type, name] = key.split('.');
+    const t = schema.getType(type);
+    const f = isObjectType(t) || isInterfaceType(t) ? t.getFields()[name] : undefined;
+    if (!f) continue;
+    const target = getNamedType(f.type);
+    if (isObjectType(target) || isInterfaceType(target)) out.add(target.name);
+  }
+  return out;
+}
+
+/** What a key of `keyType` reads although it should not: each as `Type.field (path): why`. */
+export function keyLeaks(schema: GraphQLSchema, access: FieldAccess, reads: readonly RestRead[], keyType: KeyType, allowed: ReadonlySet<string>): string[] {
+  const operatorTypes = operatorOnlyTypes(schema, access);
+  const out: string[] = [];
+  for (const [field, path] of keyReach(schema, access, keyType)) {
+    const type = field.split('.')[0];
+    if (operatorTypes.has(type)) out.push(`${field} (${path}): ${type} is operator data (a field returning it declares ${OPERATOR})`);
+    else if (!allowed.has(field)) {
+      const { routes, refused } = restRefuses(reads, field, keyType);
+      if (refused) out.push(`${field} (${path}): REST serves it only to others (${routes.map((r) => `${r.route.method} ${r.route.path}`).join(', ')})`);
+    }
+  }
+  return out;
+}
+
+/** One generated GraphQL row: a key type, a field it must be refused, and the query that reaches it. */
+export interface GuardedRow {
+  field: string;
+  keyType: KeyType;
+  /** field names from the root to `field` */
+  path: string[];
+  /** the path up to the first field the key type does not pass, where the refusal must be */
+  refusedAt: string[];
+  query: string;
+}
+
+/** A value for a required argument (fixtures by name, a plain value by type); undefined: no path through it. */
+export type ArgValue = (name: string, typeName: string) => string | undefined;
+
+/**
+ * For every field declaring SECRET_KEY (refused to publishable keys) or OPERATOR (refused to every
+ * key): the shortest path from a Query root the key passes, through fields it passes where one
+ * exists (so the refusal is at the field itself), else through any field (the refusal is earlier).
+ */
+export function guardedRows(schema: GraphQLSchema, access: FieldAccess, argValue: ArgValue): GuardedRow[] {
+  const rows: GuardedRow[] = [];
+  for (const [field, roles] of Object.entries(access)) {
+    const refusedTo = KEY_TYPES.filter((k) => !keyPasses(k, roles) && (roles.includes(OPERATOR) || roles.includes(SECRET_KEY)) && keyPasses(k, roles.filter((r) => r !== OPERATOR && r !== SECRET_KEY)));
+    for (const keyType of refusedTo) {
+      const found = shortestPath(schema, access, field, keyType, argValue, true) ?? shortestPath(schema, access, field, keyType, argValue, false);
+      if (!found) throw new Error(`${field}: no path from a Query root a ${keyType} key passes (add an argument fixture?)`);
+      const names = found.map((s) => s.name);
+      const firstRefused = found.findIndex((s) => !keyPasses(keyType, access[s.key]));
+      rows.push({ field, keyType, path: names, refusedAt: names.slice(0, firstRefused + 1), query: `{ ${render(found, 0)} }` });
+    }
+  }
+  return rows;
+}
+
+interface Step {
+  key: string;
+  name: string;
+  args: string;
+  leaf: boolean;
+}
+
+function render(steps: Step[], i: number): string {
+  const s = steps[i];
+  const inner = i + 1 < steps.length ? render(steps, i + 1) : s.leaf ? '' : '__typename';
+  return `${s.name}${s.args}${inner ? ` { ${inner} }` : ''}`;
+}
+
+function shortestPath(schema: GraphQLSchema, access: FieldAccess, target: string, keyType: KeyType, argValue: ArgValue, onlyPassing: boolean): Step[] | undefined {
+  const queue: { type: string; steps: Step[] }[] = [{ type: schema.getQueryType()!.name, steps: [] }];
+  const seen = new Set<string>();
+  while (queue.length) {
+    const { type, steps } = queue.shift()!;
+    if (seen.has(type)) continue;
+    seen.add(type);
+    const t = schema.getType(type);
+    if (!isObjectType(t) && !isInterfaceType(t)) continue;
+    for (const [name, f] of Object.entries(t.getFields())) {
+      const key = `${type}.${name}`;
+      if (name.startsWith('_')) continue;
+      const args = f.args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined).map((a) => [a.name, argValue(a.name, getNamedType(a.type).name)] as const);
+      if (args.some(([, v]) => v === undefined)) continue;
+      const step: Step = { key, name, args: args.length ? `(${args.map(([n, v]) => `${n}: ${v}`).join(', ')})` : '', leaf: !(isObjectType(getNamedType(f.type)) || isInterfaceType(getNamedType(f.type)) || isUnionType(getNamedType(f.type))) };
+      if (key === target) return [...steps, step];
+      const passes = keyPasses(keyType, access[key]);
+      if ((steps.length === 0 || onlyPassing) && !passes) continue; // the root must be one the key calls
+      for (const next of objectTypesOf(schema, getNamedType(f.type))) queue.push({ type: next, steps: [...steps, step] });
+    }
+  }
+  return undefined;
+}
