@@ -69,10 +69,12 @@ export const CATALOG_SEARCH_ROUTES: Route[] = [
     ],
     variables: (r) => ({ q: getParam(r.query, 'q') ?? '', limit: intParam(r.query, 'limit', { default: 8, min: 1, max: 20 }) }),
     result: (d) => ({
+      // the document's shape: `data.suggestions` and `data.products`, right under data
       data: {
         id: 'suggest',
         type: 'product_suggestions',
-        attributes: { suggestions: d.productSuggest.suggestions, products: d.productSuggest.products.map((p: Record<string, unknown>) => ({ id: p.id, name: p.name, image_url: p.imageUrl })) },
+        suggestions: d.productSuggest.suggestions,
+        products: d.productSuggest.products.map((p: Record<string, unknown>) => ({ id: p.id, name: p.name, image_url: p.imageUrl })),
       },
     }),
     status: 200,
