@@ -21,7 +21,7 @@ export const CATALOG_SEARCH_ROUTES: Route[] = [
     summary: 'Text search over active products (typo-tolerant, prefix, ranked) with facets and suggestions (products:read)',
     query: [
       { name: 'q', type: 'string' },
-      { name: 'filters[category]', type: 'string', description: 'category name' },
+      { name: 'filters[category]', type: 'string', description: 'category id, slug or name' },
       { name: 'filters[brand]', type: 'string', description: 'attributes.brand' },
       { name: 'filters[price][min]', type: 'integer', description: 'cents' },
       { name: 'filters[price][max]', type: 'integer', description: 'cents' },

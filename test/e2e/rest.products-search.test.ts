@@ -70,6 +70,26 @@ describe('GET /v1/products/search', () => {
     await searchUntil(t, 'q=hose&filters[category]=Garden', (b) => b.meta.total === 0);
   });
 
+  test('filters[category] takes the category id or slug (as the product list does) as well as its name; facets count it', async () => {
+    const t = await createTenant();
+    const c = (await rest('POST', '/v1/categories', { body: jsonApi('categories', { name: 'Patio Furniture', slug: 'patio' }), headers: t.keyHeaders })).body.data;
+    const assigned = await create(t, { name: 'Teak bench' });
+    await create(t, { name: 'Teak stool' });
+    await rest('POST', `/v1/categories/${c.id}/products`, { body: { data: { product_ids: [assigned.id] } }, headers: t.keyHeaders });
+    // a product created with the relationship is found by id too
+    const related = await rest('POST', '/v1/products', { body: { data: { type: 'products', attributes: { name: 'Teak table', sku: uniq('T-'), status: 'active' }, relationships: { categories: { data: [{ type: 'categories', id: c.id }] } } } }, headers: t.keyHeaders });
+    expect(related.status).toBe(201);
+    for (const value of [c.id, 'patio', 'Patio Furniture']) {
+      const r = await searchUntil(t, `q=teak&filters[category]=${encodeURIComponent(value)}`, (b) => b.meta.total === 2);
+      expect(r.body.data.map((x: any) => x.id).sort()).toEqual([assigned.id, related.body.data.id].sort());
+      expect(r.body.meta.facets.category).toEqual([{ value: 'Patio Furniture', count: 2 }]);
+    }
+    expect((await rest('GET', `/v1/products/search?q=teak&filters[category]=cat_nope`, { headers: t.keyHeaders })).body.meta.total).toBe(0);
+    // another tenant's category id finds nothing here
+    const other = await createTenant();
+    expect((await rest('GET', `/v1/products/search?q=teak&filters[category]=${c.id}`, { headers: other.keyHeaders })).body.meta.total).toBe(0);
+  });
+
   test('renaming a category re-indexes its products; deleting it drops it from their documents', async () => {
     const t = await createTenant();
     const c = (await rest('POST', '/v1/categories', { body: jsonApi('categories', { name: 'Sheds' }), headers: t.keyHeaders })).body.data;
