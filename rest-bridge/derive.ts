@@ -250,6 +250,12 @@ export interface DerivedRoute {
   links: RouteLinks;
 }
 
+/** The answered resource's attributes (and `id`, `unique_id`) the body does not take. */
+function readOnlyOf(body: ResolvedBody, attributes: JsonSchema): Set<string> {
+  const answered = Object.keys((attributes.properties as Record<string, unknown> | undefined) ?? {});
+  return new Set(['id', 'unique_id', ...answered].filter((k) => !Object.prototype.hasOwnProperty.call(body.fields, k)));
+}
+
 /** Derive every row once (start-up); throws naming the first row whose body does not fit its operation. */
 export function deriveRoutes(routes: readonly Route[], operations: ReadonlyMap<string, Operation>, schema: GraphQLSchema): Map<Route, DerivedRoute> {
   const out = new Map<Route, DerivedRoute>();
@@ -258,7 +264,10 @@ export function deriveRoutes(routes: readonly Route[], operations: ReadonlyMap<s
     const op = operations.get(r.operation);
     if (!op) throw new Error(`route ${r.method} ${r.path}: operation ${r.operation} not found in rest-bridge/operations/`);
     const doc = parse(op.source);
-    out.set(r, { body: resolveBody(r, operationOf(doc), schema), freeForm: freeFormTree(doc, schema), attributes: attributesSchema(doc, schema), links: links.get(r)! });
+    const body = resolveBody(r, operationOf(doc), schema);
+    const attributes = attributesSchema(doc, schema);
+    if (body) body.readOnly = readOnlyOf(body, attributes);
+    out.set(r, { body, freeForm: freeFormTree(doc, schema), attributes, links: links.get(r)! });
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { DomainError, errorDef, isErrorCode, statusOf, titleOf } from '../lib/er
 import './service-error-codes.js';
 import { isPlainObject } from './jsonapi.js';
 import { restName } from './naming.js';
+import { documentedCode } from './documented-codes.js';
 import type { Service } from './types.js';
 
 export interface RestError {
@@ -82,7 +83,11 @@ export function coercionError(message: string): RestError {
   const at = [...message.matchAll(/ at "([A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*)"; /g)].pop();
   const reasons = [...message.matchAll(/; (Field "|Expected |[A-Z]\w* cannot represent |Variable ")/g)].pop();
   let reason = reasons ? message.slice(reasons.index + 2) : message;
-  const segments = at ? at[1].split('.').slice(1) : []; // the first segment is the GraphQL variable
+  // the first segment is the GraphQL variable: the body itself for `$input` routes, else the
+  // attribute it carries (arguments-style bodies: `$tiers` at "tiers[0].price.amount")
+  const variable = /^Variable "\$(\w+)" got invalid value/.exec(message)?.[1];
+  const path = at ? at[1].split('.') : variable ? [variable] : [];
+  const segments = path[0] === 'input' ? path.slice(1) : path;
   const field = /^Field "(\w+)" (of required type|is not defined by type)/.exec(reason);
   if (field) segments.push(field[1]);
   const parameter = segments.map((s) => s.replace(/^(\w+)/, (w) => restName(w))).join('.') || undefined;
@@ -91,6 +96,16 @@ export function coercionError(message: string): RestError {
   else if (/^Variable "\$\w+" of required type/.test(reason)) reason = 'data.attributes are required';
   const text = parameter && field ? `${parameter} ${reason}` : parameter ? `${parameter}: ${reason}` : reason;
   return { code: 'VALIDATION_FAILED', status: 422, message: text, ...(parameter ? { parameter } : {}) };
+}
+
+/**
+ * A generic attribute refusal (VALIDATION_FAILED, from GraphQL coercion, the bridge or a service)
+ * becomes the code the service's error table names for that condition (documented-codes.ts).
+ */
+export function withDocumentedCode(service: Service, e: RestError): RestError {
+  if (e.code !== 'VALIDATION_FAILED') return e;
+  const code = documentedCode(service, e.parameter);
+  return code ? { ...e, code, status: statusOf(code) } : e;
 }
 
 /** One status for several errors: theirs when they agree, 400 for mixed 4xx, else 500. */

@@ -12,13 +12,13 @@ import { BodyTooLargeError, MiB, pathOf, readBody, sendJson } from '../lib/http.
 import { labelRoute } from '../lib/metrics.js';
 import type { Logger } from '../lib/logger.js';
 import type { ObjectStore } from '../lib/object-store.js';
-import { bodyPointer, fromDomainError, fromGraphQLError, INTERNAL, isBridgeFault, renderErrors, restError, withRequestId, type RestError } from './errors.js';
+import { bodyPointer, fromDomainError, fromGraphQLError, INTERNAL, isBridgeFault, renderErrors, restError, withDocumentedCode, withRequestId, type RestError } from './errors.js';
 import type { GatewayClient } from './gateway-client.js';
 import { basicHealth, detailedHealth, readiness, VERSION, type HealthAnswer } from './health.js';
 import type { GraphQLSchema } from 'graphql';
 import { loadApiSchema } from './api-schema.js';
 import { deriveRoutes } from './derive.js';
-import { markFreeForm, parseEnvelope, toGraphQLInput } from './jsonapi.js';
+import { markFreeForm, parseRequest, toGraphQLInput, type EnvelopeOptions, type RequestMembers } from './jsonapi.js';
 import { linkDocument } from './resource-links.js';
 import { checkEndpointLimit } from './endpoint-limits.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
@@ -76,15 +76,23 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 const MISSING_CREDENTIALS: Record<Exclude<AuthMode, 'none'>, string> = {
   'jwt+platform': 'Authorization: Bearer <JWT> and X-Platform are required',
-  apiKey: 'An API key is required: X-App-Id with X-Api-Key (or Authorization: Bearer <key>)',
+  apiKey: 'An API key is required: X-App-Id with X-Api-Key (or Authorization: Bearer <key>); a JWT is not an API key',
   'apiKey+jwt': 'An API key (X-App-Id, X-Api-Key) and a user JWT (Authorization: Bearer) are required',
 };
 
-/** Only "nothing at all" is refused here; whether the credentials are valid is the gateway's call. */
+/** `Bearer <header>.<payload>.<signature>`: a JWT, which names a user, never an app's API key. */
+const BEARER_JWT = /^Bearer\s+[\w-]+\.[\w-]+\.[\w-]*$/i;
+
+/**
+ * Only "nothing at all" is refused here; whether the credentials are valid is the gateway's call.
+ * On the API-key paths (products, search, AI) a JWT in Authorization is no key: without X-Api-Key
+ * the answer is 401 saying a key is required (a platform JWT would otherwise reach the scope check
+ * and read as a 403 for a key the caller never sent).
+ */
 export function credentialsPresent(mode: AuthMode, authorization: string | undefined, apiKey: string | undefined): boolean {
   if (mode === 'none') return true;
   if (mode === 'jwt+platform') return !!authorization;
-  return !!(authorization || apiKey);
+  return !!apiKey || (!!authorization && !BEARER_JWT.test(authorization));
 }
 
 const JSON_TYPE = /^application\/(json|[\w.+-]+\+json)\s*(;|$)/i;
@@ -143,7 +151,8 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
     let bodyOf: { attributes: string[]; inData: boolean } | undefined;
 
     const fail = (errors: RestError[], headers: Record<string, string> = {}) => {
-      const located = bodyOf ? errors.map((e) => (e.parameter ? { ...e, pointer: bodyPointer(e.parameter, bodyOf!.attributes, bodyOf!.inData) } : e)) : errors;
+      const documented = errors.map((e) => withDocumentedCode(service, e));
+      const located = bodyOf ? documented.map((e) => (e.parameter ? { ...e, pointer: bodyPointer(e.parameter, bodyOf!.attributes, bodyOf!.inData) } : e)) : documented;
       const { status, body } = renderErrors(service, located);
       if (!res.headersSent) sendJson(res, status, withRequestId(body, requestId), { ...headers, ...answerType(req) });
       else res.end();
@@ -192,7 +201,9 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       if (route.upload || route.multipart) {
         // the raw body is read by executeUpload / executeMultipart, after the upload is granted
       } else if (shape.body) {
-        attributes = toGraphQLInput(await readJsonApiBody(req, shape.body.type, route.body?.inData), shape.body.fields);
+        const body = shape.body;
+        const members = await readJsonApiBody(req, body.type, { inData: route.body?.inData, anyType: route.body?.anyType, attributes: new Set(Object.keys(body.fields)) });
+        attributes = toGraphQLInput(members.attributes, body.fields, { linked: members.linked, readOnly: body.readOnly });
       } else {
         // bodies of body-less routes are ignored, but drained so the connection stays usable (a
         // request already read whole, a GET's, has nothing left: resuming it would cost a tick)
@@ -249,7 +260,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
 }
 
 /** Read, size-check and parse a JSON:API body; errors are DomainErrors with the documented statuses. */
-async function readJsonApiBody(req: IncomingMessage, type: string, inData = false): Promise<Record<string, unknown>> {
+async function readJsonApiBody(req: IncomingMessage, type: string, opts: EnvelopeOptions): Promise<RequestMembers> {
   const contentType = header(req, 'content-type');
   if (contentType && !JSON_TYPE.test(contentType)) {
     req.resume();
@@ -265,7 +276,7 @@ async function readJsonApiBody(req: IncomingMessage, type: string, inData = fals
   // the input policy (lib/input-policy.ts): depth, key counts, forbidden keys, NUL and lone surrogates;
   // a refused attribute is named as the client wrote it (`metadata.x`, not `data.attributes.metadata.x`)
   const body = raw.length ? parseCheckedJson(raw.toString('utf8'), attributeName) : undefined;
-  return parseEnvelope(body, type, { inData });
+  return parseRequest(body, type, opts);
 }
 
 function attributeName(path: string): string {

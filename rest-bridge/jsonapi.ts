@@ -77,18 +77,44 @@ function snakeObject(value: Record<string, unknown>, omit?: ReadonlySet<string>,
   return out;
 }
 
+/** What a request body carries: attributes the client set, and ids its relationships name. */
+export interface RequestMembers {
+  attributes: Record<string, unknown>;
+  /** `category_ids`, `product_id`: from `data.relationships`; ids the endpoint does not take are ignored */
+  linked: Record<string, unknown>;
+}
+
 /**
- * REST attributes → GraphQL input, driven by the route's derived fields: only known attributes
- * are taken (unknown ones are ignored, so a client echoing `id` or `created_at` back is harmless);
- * `json` values pass through untouched; structured values convert their keys.
+ * REST attributes → GraphQL input, driven by the route's derived fields. An attribute the endpoint
+ * does not take is refused (422 VALIDATION_FAILED naming it), so a client learns that a value it
+ * meant to set was not taken (`colour`, camelCase `shortDescription`). Ignored instead: `readOnly`,
+ * attributes the resource answers with but does not take (`created_at`), so a resource read and
+ * sent back is served; and `linked` relationship ids the endpoint does not take. `json` values pass
+ * through untouched; structured values convert their keys (unknown nested keys are named by
+ * GraphQL coercion).
  */
-export function toGraphQLInput(attrs: Record<string, unknown>, fields: AttrFields): Record<string, unknown> {
+export function toGraphQLInput(
+  attrs: Record<string, unknown>,
+  fields: AttrFields,
+  opts: { linked?: Record<string, unknown>; readOnly?: ReadonlySet<string> } = {},
+): Record<string, unknown> {
+  const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+  for (const name of Object.keys(attrs)) if (!has(fields, name) && !opts.readOnly?.has(name)) throw unknownAttribute(name, fields);
+  const linked = opts.linked ?? {};
   const out: Record<string, unknown> = {};
   for (const [name, f] of Object.entries(fields)) {
-    if (!Object.prototype.hasOwnProperty.call(attrs, name)) continue;
-    out[f.graphql] = convertValue(attrs[name], f.spec);
+    if (has(attrs, name)) out[f.graphql] = convertValue(attrs[name], f.spec);
+    else if (has(linked, name)) out[f.graphql] = convertValue(linked[name], f.spec);
   }
   return out;
+}
+
+function unknownAttribute(name: string, fields: AttrFields): DomainError {
+  const snake = restName(name);
+  const hint = snake !== name && Object.prototype.hasOwnProperty.call(fields, snake) ? ` (attributes are snake_case: did you mean ${snake}?)` : '';
+  const known = Object.keys(fields);
+  const list = known.length <= 30 ? `; this endpoint takes ${known.join(', ') || 'none'}` : '';
+  return new DomainError('VALIDATION_FAILED', `${name} is not a known attribute${hint}${list}`, { parameter: name });
 }
 
 function convertValue(v: unknown, spec: AttrSpec): unknown {
@@ -103,30 +129,61 @@ function convertValue(v: unknown, spec: AttrSpec): unknown {
   return out;
 }
 
+export interface EnvelopeOptions {
+  /** the fields sit right under `data` (types.ts BodySpec.inData); `data.type` is then free */
+  inData?: boolean;
+  /** the document names no request type for this endpoint: any `data.type` is taken */
+  anyType?: boolean;
+  /** the endpoint's attributes: a plain body's `id` and `type` members are attributes only when listed here */
+  attributes?: ReadonlySet<string>;
+}
+
 /**
- * Validate a JSON:API request document and return its attributes. Missing or malformed `data` →
- * 400 BAD_REQUEST; a `data.type` other than the endpoint's → 409 INVALID_RESOURCE_TYPE (JSON:API
- * answers a type conflict with 409).
+ * Validate a request body and return what it carries. Two shapes are taken on every route:
+ *  - a JSON:API document `{ "data": { "type", "attributes", "relationships"? } }` (or the fields right
+ *    under `data` where the document writes them so); `data.type` must be the endpoint's where the
+ *    document names it (409 INVALID_RESOURCE_TYPE otherwise, as JSON:API answers a type conflict),
+ *    anything where it names none (action bodies: render, execute, agent context...);
+ *  - a plain JSON object of the fields (`{ "content": "..." }`, `{ "placeholders": { ... } }`), as the
+ *    documents show some bodies: any object without a `data` member. Its `id` and `type` members
+ *    name the resource and are dropped unless the endpoint has attributes of those names.
+ * Anything else → 400 BAD_REQUEST naming `data`.
  */
-export function parseEnvelope(body: unknown, expectedType: string, opts: { inData?: boolean } = {}): Record<string, unknown> {
+export function parseRequest(body: unknown, expectedType: string, opts: EnvelopeOptions = {}): RequestMembers {
   const shape = opts.inData
-    ? 'the body must be a document { "data": { ... } }'
-    : 'the body must be a JSON:API document { "data": { "type": ..., "attributes": { ... } } }';
-  if (!isPlainObject(body) || body.data === undefined) throw new DomainError('BAD_REQUEST', `data is required: ${shape}`, { parameter: 'data' });
+    ? 'the body must be a JSON object of the fields, or a document { "data": { ... } }'
+    : 'the body must be a JSON object of the attributes, or a JSON:API document { "data": { "type": ..., "attributes": { ... } } }';
+  if (!isPlainObject(body)) throw new DomainError('BAD_REQUEST', `a JSON object is required: ${shape}`, { parameter: 'data' });
+  if (body.data === undefined) return { attributes: plainFields(body, opts.attributes), linked: {} };
   const data = body.data;
   if (!isPlainObject(data)) throw new DomainError('BAD_REQUEST', `data must be an object: ${shape}`, { parameter: 'data' });
-  if (opts.inData) return inDataFields(data, expectedType);
-  if (typeof data.type !== 'string' || data.type === '') {
-    throw new DomainError('BAD_REQUEST', `data.type is required and must be "${expectedType}"`, { parameter: 'data.type' });
-  }
-  if (data.type !== expectedType) {
-    throw new DomainError('INVALID_RESOURCE_TYPE', `data.type must be "${expectedType}" for this endpoint (got "${data.type}")`, {
-      parameter: 'data.type',
-    });
-  }
+  if (opts.inData) return { attributes: inDataFields(data), linked: {} };
+  if (!opts.anyType) checkType(data.type, expectedType);
+  else if (data.type !== undefined && (typeof data.type !== 'string' || data.type === '')) throw new DomainError('BAD_REQUEST', 'data.type must be a non-empty string when given', { parameter: 'data.type' });
   if (data.attributes !== undefined && !isPlainObject(data.attributes)) throw new DomainError('BAD_REQUEST', 'data.attributes must be an object', { parameter: 'data.attributes' });
   const attributes = (data.attributes ?? {}) as Record<string, unknown>;
-  return data.relationships === undefined ? attributes : { ...attributes, ...relationshipIds(data.relationships) };
+  return { attributes, linked: data.relationships === undefined ? {} : relationshipIds(data.relationships) };
+}
+
+/** The attributes of a body, relationship ids merged in (the shape parseRequest reads, flattened). */
+export function parseEnvelope(body: unknown, expectedType: string, opts: EnvelopeOptions = {}): Record<string, unknown> {
+  const { attributes, linked } = parseRequest(body, expectedType, opts);
+  return { ...attributes, ...linked };
+}
+
+function checkType(type: unknown, expectedType: string): void {
+  if (typeof type !== 'string' || type === '') {
+    throw new DomainError('BAD_REQUEST', `data.type is required and must be "${expectedType}"`, { parameter: 'data.type' });
+  }
+  if (type !== expectedType) {
+    throw new DomainError('INVALID_RESOURCE_TYPE', `data.type must be "${expectedType}" for this endpoint (got "${type}")`, { parameter: 'data.type' });
+  }
+}
+
+function plainFields(body: Record<string, unknown>, attributes: ReadonlySet<string> | undefined): Record<string, unknown> {
+  const out = { ...body };
+  for (const k of ['id', 'type']) if (!attributes?.has(k)) delete out[k];
+  return out;
 }
 
 /** `categories` → `category_ids`, `products` → `product_ids`: the attribute a to-many relationship fills. */
@@ -170,13 +227,10 @@ function relationshipIds(rel: unknown): Record<string, unknown> {
 
 /**
  * Bodies the spec writes with their fields right under `data` (`data.product_ids`, `data.tiers`):
- * `type` is optional there but must match when given; fields in `data.attributes` are read as well,
- * so a client that wraps them the JSON:API way is served too.
+ * the document names no type for them, so `type` and `id` are dropped; fields in `data.attributes`
+ * are read as well, so a client that wraps them the JSON:API way is served too.
  */
-function inDataFields(data: Record<string, unknown>, expectedType: string): Record<string, unknown> {
-  if (data.type !== undefined && data.type !== expectedType) {
-    throw new DomainError('INVALID_RESOURCE_TYPE', `data.type must be "${expectedType}" for this endpoint (got ${JSON.stringify(data.type)})`, { parameter: 'data.type' });
-  }
+function inDataFields(data: Record<string, unknown>): Record<string, unknown> {
   const { type: _type, id: _id, attributes, ...fields } = data;
   if (attributes !== undefined && !isPlainObject(attributes)) throw new DomainError('BAD_REQUEST', 'data.attributes must be an object', { parameter: 'data.attributes' });
   return { ...(attributes ?? {}), ...fields };

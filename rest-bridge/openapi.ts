@@ -165,19 +165,26 @@ function operationOf(route: Route, derived: DerivedRoute, sources: ExampleSource
     const type = derived.body.type;
     const attrExample = exampleOf(attributes) as Record<string, unknown>;
     const inData = !!route.body?.inData;
+    // the document names no request type for action bodies: any data.type is taken there
+    const anyType = inData || !!route.body?.anyType;
+    const typeSchema = anyType ? { type: 'string', description: `any type (the document names none); ${type} for instance` } : { const: type };
+    const envelope = {
+      title: 'JSON:API document',
+      type: 'object',
+      required: ['data'],
+      properties: {
+        data: inData
+          ? { ...attributes, properties: { type: typeSchema, ...(attributes.properties as Record<string, unknown>) } }
+          : { type: 'object', ...(anyType ? {} : { required: ['type'] }), properties: { type: typeSchema, attributes } },
+      },
+    };
+    const plain = { ...attributes, title: 'plain object of the attributes', not: { properties: { data: {} }, required: ['data'] } };
     out.requestBody = {
       required: true,
+      description: 'Either shape is taken: a JSON:API document, or a plain JSON object of the attributes (no `data` member). An attribute the endpoint does not take → 422 naming it.',
       content: {
         'application/json': {
-          schema: {
-            type: 'object',
-            required: ['data'],
-            properties: {
-              data: inData
-                ? { ...attributes, properties: { type: { const: type }, ...(attributes.properties as Record<string, unknown>) } }
-                : { type: 'object', required: ['type'], properties: { type: { const: type }, attributes } },
-            },
-          },
+          schema: { oneOf: [envelope, plain] },
           example: { data: inData ? { type, ...attrExample } : { type, attributes: attrExample } },
         },
       },

@@ -43,8 +43,14 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *    of that GraphQL type; top-level keys convert, values pass as written.
  */
 export interface BodySpec {
-  /** the JSON:API `data.type` the request must carry (409 INVALID_RESOURCE_TYPE otherwise) */
+  /** the JSON:API `data.type` the request carries (409 INVALID_RESOURCE_TYPE on another, unless `anyType`) */
   type: string;
+  /**
+   * The document names no request type for this endpoint (an action body: render, execute, agent
+   * context): any `data.type` is taken. `inData` bodies are always so. A plain JSON object of the
+   * attributes (no `data` member) is taken on every route (jsonapi.parseRequest).
+   */
+  anyType?: boolean;
   input?: string;
   args?: readonly string[];
   fieldsOf?: string;
@@ -88,6 +94,8 @@ export type AttrFields = Record<string, AttrField>;
 export interface ResolvedBody {
   type: string;
   fields: AttrFields;
+  /** attributes the answered resource has but the body does not take: ignored when sent back (jsonapi.toGraphQLInput) */
+  readOnly?: ReadonlySet<string>;
 }
 
 export interface QueryParamSpec {
@@ -177,8 +185,18 @@ export interface ResourceObject {
   attributes: Record<string, unknown>;
 }
 
+/**
+ * A result the document writes with its members right under `data` (`data.suggestions`), not as a
+ * resource's attributes; `type` and `id` still say what it is.
+ */
+export interface FlatData {
+  id: string;
+  type: string;
+  [member: string]: unknown;
+}
+
 export interface JsonApiDocument {
-  data: ResourceObject | ResourceObject[];
+  data: ResourceObject | ResourceObject[] | FlatData;
   meta?: Record<string, unknown>;
 }
 

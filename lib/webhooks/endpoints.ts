@@ -21,8 +21,6 @@ export interface EndpointRules {
   idParameter?: string;
   /** active endpoints per owner (default 20) */
   maxEndpoints?: number;
-  /** secret length bounds (default 16 to 256) */
-  secretLength?: [number, number];
 }
 
 export interface EndpointDeps {
@@ -39,6 +37,7 @@ export interface EndpointInput {
 }
 
 const MAX_URL = 2048;
+const MAX_SECRET = 4096;
 
 /**
  * A URL a webhook may be registered with: http(s), no credentials, at most 2048 characters, a public
@@ -83,9 +82,10 @@ export function checkEvents(events: unknown, rules: EndpointRules): string[] {
 export async function registerEndpoint(deps: EndpointDeps, owner: string, input: EndpointInput, rules: EndpointRules): Promise<WebhookEndpointEntity> {
   if (typeof input.url !== 'string' || !input.url) throw new DomainError('VALIDATION_FAILED', 'url is required', { parameter: 'url' });
   const events = checkEvents(input.events, rules);
-  const [min, max] = rules.secretLength ?? [16, 256];
-  if (typeof input.secret !== 'string' || input.secret.length < min || input.secret.length > max) {
-    throw new DomainError('VALIDATION_FAILED', `secret must be a string of ${min} to ${max} characters (it signs every delivery)`, { parameter: 'secret' });
+  // The documents put no bound on the secret: only what cannot sign (empty) is refused, and a size cap
+  // keeps the sealed column small. Strength is the client's call (docs/ai.md recommends 32 random bytes).
+  if (typeof input.secret !== 'string' || input.secret.length === 0 || input.secret.length > MAX_SECRET) {
+    throw new DomainError('VALIDATION_FAILED', `secret must be a non-empty string of at most ${MAX_SECRET} characters (it signs every delivery)`, { parameter: 'secret' });
   }
   const url = await checkWebhookUrl(input.url, deps.allowPrivate, rules.urlError);
   const cap = rules.maxEndpoints ?? 20;

@@ -21,7 +21,7 @@ export const CATALOG_SEARCH_ROUTES: Route[] = [
     summary: 'Text search over active products (typo-tolerant, prefix, ranked) with facets and suggestions (products:read)',
     query: [
       { name: 'q', type: 'string' },
-      { name: 'filters[category]', type: 'string', description: 'category name' },
+      { name: 'filters[category]', type: 'string', description: 'category id, slug or name' },
       { name: 'filters[brand]', type: 'string', description: 'attributes.brand' },
       { name: 'filters[price][min]', type: 'integer', description: 'cents' },
       { name: 'filters[price][max]', type: 'integer', description: 'cents' },
@@ -69,10 +69,12 @@ export const CATALOG_SEARCH_ROUTES: Route[] = [
     ],
     variables: (r) => ({ q: getParam(r.query, 'q') ?? '', limit: intParam(r.query, 'limit', { default: 8, min: 1, max: 20 }) }),
     result: (d) => ({
+      // the document's shape: `data.suggestions` and `data.products`, right under data
       data: {
         id: 'suggest',
         type: 'product_suggestions',
-        attributes: { suggestions: d.productSuggest.suggestions, products: d.productSuggest.products.map((p: Record<string, unknown>) => ({ id: p.id, name: p.name, image_url: p.imageUrl })) },
+        suggestions: d.productSuggest.suggestions,
+        products: d.productSuggest.products.map((p: Record<string, unknown>) => ({ id: p.id, name: p.name, image_url: p.imageUrl })),
       },
     }),
     status: 200,

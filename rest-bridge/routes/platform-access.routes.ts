@@ -9,7 +9,7 @@ const accessRes = (a: Record<string, unknown>) => resource('user_accesses', a);
 
 /** An app the user reaches: the app's attributes plus role, access_via and access_id. */
 const userAppRes = (x: Record<string, any>) => resource('apps', { ...x.app, role: x.role, accessVia: x.via, accessId: x.accessId }, { uniqueId: true });
-const userAccountRes = (x: Record<string, any>) => resource('accounts', { ...x.account, role: x.role, accessId: x.accessId }, { uniqueId: true });
+const userAccountRes = (x: Record<string, any>) => resource('accounts', { ...x.account, role: x.role, accessVia: x.via, accessId: x.accessId }, { uniqueId: true });
 
 /** ?status=active; a structured value is passed on as text so the service's 422 names `status`. */
 function statusParam(v: QueryValue | undefined): string | null {
@@ -67,7 +67,7 @@ export const PLATFORM_ACCESS_ROUTES: Route[] = [
     method: 'GET',
     path: '/users/:user_id/accounts',
     operation: 'ListUserAccounts',
-    summary: 'Accounts the user belongs to through ACTIVE account grants, with the role',
+    summary: 'Accounts the user can reach through ACTIVE grants on the account or on one of its apps, with the role and access_via',
     variables: (r) => ({ userId: r.params.user_id }),
     result: (d) => ({ data: d.userAccounts.map(userAccountRes) }),
     status: 200,

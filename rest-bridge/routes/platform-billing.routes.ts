@@ -112,7 +112,7 @@ export const PLATFORM_BILLING_ROUTES: Route[] = [
     path: `${INV}/pay`,
     operation: 'PayInvoice',
     summary: 'Record the payment of a due invoice (manual processor); a past-due subscription with nothing overdue left becomes active',
-    body: { type: 'payments', input: 'input' },
+    body: { type: 'payments', input: 'input', anyType: true },
     variables: (r) => ({ ...invVars(r), input: r.attributes }),
     result: (d) => ({ data: invoiceRes(d.payInvoice) }),
     status: 200,

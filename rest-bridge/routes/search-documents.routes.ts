@@ -128,7 +128,7 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
     operation: 'IndexSuggestions',
     scope: 'search:read',
     summary: 'Suggestions for a partial query (search:read): past queries and source_attributes values, with frequency and highlighting',
-    body: { type: 'suggestion_queries', input: 'input' },
+    body: { type: 'suggestion_queries', input: 'input', anyType: true },
     variables: (r) => ({ indexUid: r.params.index_uid, input: r.attributes }),
     result: (d) => ({ data: resource('suggestions', { id: d.indexSuggestions.indexUid, ...d.indexSuggestions }) }),
     status: 200,

@@ -47,3 +47,15 @@ test('query ranks by similarity (best first, with score); another tenant sees no
   const b = await aiUser();
   expect((await rest('GET', '/agents/shop/context', { headers: b.headers })).body.data).toEqual([]);
 });
+
+test('the agent context body as the document shows it: plain fields, or a JSON:API document of any data.type', async () => {
+  const u = await aiUser();
+  const plain = await rest('POST', '/agents/agent-9/context', { body: { content: 'Prefers tea.', type: 'user_preference', reference: 'crm-9' }, headers: u.headers });
+  expect(plain.status).toBe(201);
+  expect(plain.body.data).toMatchObject({ type: 'agent_context', attributes: { content: 'Prefers tea.', type: 'user_preference', reference: 'crm-9' } });
+  const typed = await rest('POST', '/agents/agent-9/context', { body: { data: { type: 'agent_contexts', attributes: { content: 'Lives in Porto.' } } }, headers: u.headers });
+  expect(typed.status).toBe(201);
+  expect(typed.body.data.attributes.content).toBe('Lives in Porto.');
+  expectServiceError(await rest('POST', '/agents/agent-9/context', { body: { unique_id: 'not-a-uuid', content: 'x' }, headers: u.headers }), 'ai', 400, 'invalid-uuid-format', { parameter: 'unique_id' });
+  expectServiceError(await rest('POST', '/agents/agent-9/context', { body: { content: 'x', colour: 'red' }, headers: u.headers }), 'ai', 422, 'VALIDATION_FAILED', { parameter: 'colour' });
+});

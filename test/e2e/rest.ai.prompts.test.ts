@@ -98,3 +98,30 @@ test('RAG Context: render fills context with the agent\'s context ranked for the
   expect(text).not.toContain('Miso');
   expect(r.body.data.attributes.placeholders_used).toEqual(['context', 'question']);
 });
+
+test('render and execute take the body as the document shows it: a plain { placeholders } object, or a JSON:API document of any data.type', async () => {
+  const u = await aiUser();
+  const id = (await rest('POST', '/prompts', { body: { name: 'Plain', content: 'Hello {{name}}' }, headers: u.headers })).body.data.id;
+  expect(id).toEqual(expect.any(String));
+  for (const body of [
+    { placeholders: { name: 'Ada' } },
+    { data: { type: 'render_requests', attributes: { placeholders: { name: 'Ada' } } } },
+    { data: { attributes: { placeholders: { name: 'Ada' } } } },
+    { data: { type: 'rendered_prompts', attributes: { placeholders: { name: 'Ada' } } } },
+  ]) {
+    const r = await rest('POST', `/prompts/${id}/render`, { body, headers: u.headers });
+    expect({ body, status: r.status }).toEqual({ body, status: 201 });
+    expect(r.body.data.attributes.rendered_content).toBe('Hello Ada');
+  }
+  const plain = await rest('POST', `/ai/v1/prompts/${id}/render`, { body: { placeholders: { name: 'Bo' } }, headers: u.headers });
+  expect(plain.body.data.attributes.rendered_content).toBe('Hello Bo');
+  const exec = await rest('POST', `/prompts/${id}/execute`, { body: { placeholders: { name: 'Cy' } }, headers: u.headers });
+  expect(exec.status).toBe(201);
+  expect(exec.body.data).toMatchObject({ type: 'prompt_executions', attributes: { rendered_content: 'Hello Cy' } });
+  const typed = await rest('POST', `/prompts/${id}/execute`, { body: { data: { type: 'execute_requests', attributes: { placeholders: { name: 'Di' } } } }, headers: u.headers });
+  expect(typed.status).toBe(201);
+  // an attribute the endpoint does not take is named, in either shape
+  expectServiceError(await rest('POST', `/prompts/${id}/render`, { body: { placeholder: { name: 'x' } }, headers: u.headers }), 'ai', 422, 'VALIDATION_FAILED', { parameter: 'placeholder' });
+  // a body that is not an object at all is still refused
+  expectServiceError(await rest('POST', `/prompts/${id}/render`, { body: ['x'], headers: u.headers }), 'ai', 400, 'BAD_REQUEST', { parameter: 'data' });
+});

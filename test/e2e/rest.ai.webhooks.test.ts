@@ -46,3 +46,11 @@ test('an unknown event → 422 naming events; GraphQL lists the app\'s webhooks 
   const theirs = await gql('{ aiWebhooks { id } }', {}, b.headers);
   expect(theirs.body.data.aiWebhooks).toEqual([]);
 });
+
+test('secret: any non-empty string is taken (the document sets no length; whsec_test_123 is 14 characters); empty → 422 naming secret', async () => {
+  const u = await aiUser();
+  const short = await rest('POST', '/ai/v1/webhooks', { body: jsonApi('webhooks', { url: 'http://127.0.0.1:9/s', events: ['batch.completed'], secret: 'whsec_test_123' }), headers: u.headers });
+  expect(short.status).toBe(201);
+  expect(JSON.stringify(short.body)).not.toContain('whsec_test_123');
+  expectServiceError(await rest('POST', '/ai/v1/webhooks', { body: jsonApi('webhooks', { url: 'http://127.0.0.1:9/s', events: ['batch.completed'], secret: '' }), headers: u.headers }), 'ai', 422, 'VALIDATION_FAILED', { parameter: 'secret' });
+});

@@ -198,10 +198,12 @@ describe('what a user can reach', () => {
     ]);
     expect(apps.body.data[1].attributes).toMatchObject({ unique_id: second, name: 'Second' });
 
-    // an app grant does not make the user a member of the account
+    // the accounts the user can reach: an app grant reaches its account (document 1: "the apps and
+    // accounts a user can reach"); the account grant's role where there is one, access_via says which
     const accounts = await userList(t, user, 'accounts');
-    expect(accounts.body.data.map((a: any) => [a.attributes.url_id, a.type, a.attributes.role, a.attributes.access_id])).toEqual([
-      [t.accountUrlId, 'accounts', 'viewer', acctGrant],
+    expect(accounts.body.data.map((a: any) => [a.attributes.url_id, a.type, a.attributes.role, a.attributes.access_via, a.attributes.access_id])).toEqual([
+      [t.accountUrlId, 'accounts', 'viewer', 'account', acctGrant],
+      [other.urlId, 'accounts', 'member', 'app', otherGrant],
     ]);
     expect(accounts.body.data[0].attributes.capabilities).toBeDefined();
   });
@@ -215,10 +217,12 @@ describe('what a user can reach', () => {
 
     await move(t, acct, 'suspend');
     expect((await userList(t, user, 'apps')).body.data.map((a: any) => a.id)).toEqual([second]);
-    expect((await userList(t, user, 'accounts')).body.data).toEqual([]);
+    // the account is still reached through the app grant
+    expect((await userList(t, user, 'accounts')).body.data.map((a: any) => [a.attributes.url_id, a.attributes.role, a.attributes.access_via])).toEqual([[t.accountUrlId, 'owner', 'app']]);
 
     await move(t, app, 'revoke');
     expect((await userList(t, user, 'apps')).body.data).toEqual([]);
+    expect((await userList(t, user, 'accounts')).body.data).toEqual([]);
 
     await move(t, acct, 'reactivate');
     expect((await userList(t, user, 'apps')).body.data.map((a: any) => [a.id, a.attributes.role])).toEqual([

@@ -101,6 +101,19 @@ describe('PATCH, delete, restore', () => {
     expectServiceError(await rest('PATCH', '/v1/products/prod_AAAAAAAAAAAAAAAAAAAA', { body: jsonApi('products', { name: 'x' }), headers: t.keyHeaders }), 'products', 404, 'PRODUCT_NOT_FOUND');
   });
 
+  test('PATCH of price, compare_at and cost takes integer amounts (stored as bigint): 200 and the new values read back', async () => {
+    const t = await createTenant();
+    const a = await create(t, { name: 'Lamp', price: { amount: 1000, currency: 'USD' } });
+    const r = await rest('PATCH', `/v1/products/${a.id}`, { body: { data: { type: 'products', id: a.id, attributes: { price: { amount: 1250, currency: 'USD', compare_at: 1500 }, cost: { amount: 400, currency: 'USD' } } } }, headers: t.keyHeaders });
+    expect(r.status).toBe(200);
+    expect(r.body.data.attributes).toMatchObject({ price: { amount: 1250, currency: 'USD', compare_at: 1500, formatted: '$12.50' }, cost: { amount: 400, currency: 'USD' } });
+    const got = await rest('GET', `/v1/products/${a.id}`, { headers: t.keyHeaders });
+    expect(got.body.data.attributes.price).toMatchObject({ amount: 1250, compare_at: 1500 });
+    const again = await rest('PATCH', `/v1/products/${a.id}`, { body: jsonApi('products', { price: { amount: 999, currency: 'EUR' } }), headers: t.keyHeaders });
+    expect(again.status).toBe(200);
+    expect(again.body.data.attributes.price).toMatchObject({ amount: 999, currency: 'EUR' });
+  });
+
   test('soft delete hides the product and keeps its SKU; restore brings it back; permanent frees the SKU', async () => {
     const t = await createTenant();
     const p = await create(t, {});

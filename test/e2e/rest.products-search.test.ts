@@ -70,6 +70,26 @@ describe('GET /v1/products/search', () => {
     await searchUntil(t, 'q=hose&filters[category]=Garden', (b) => b.meta.total === 0);
   });
 
+  test('filters[category] takes the category id or slug (as the product list does) as well as its name; facets count it', async () => {
+    const t = await createTenant();
+    const c = (await rest('POST', '/v1/categories', { body: jsonApi('categories', { name: 'Patio Furniture', slug: 'patio' }), headers: t.keyHeaders })).body.data;
+    const assigned = await create(t, { name: 'Teak bench' });
+    await create(t, { name: 'Teak stool' });
+    await rest('POST', `/v1/categories/${c.id}/products`, { body: { data: { product_ids: [assigned.id] } }, headers: t.keyHeaders });
+    // a product created with the relationship is found by id too
+    const related = await rest('POST', '/v1/products', { body: { data: { type: 'products', attributes: { name: 'Teak table', sku: uniq('T-'), status: 'active' }, relationships: { categories: { data: [{ type: 'categories', id: c.id }] } } } }, headers: t.keyHeaders });
+    expect(related.status).toBe(201);
+    for (const value of [c.id, 'patio', 'Patio Furniture']) {
+      const r = await searchUntil(t, `q=teak&filters[category]=${encodeURIComponent(value)}`, (b) => b.meta.total === 2);
+      expect(r.body.data.map((x: any) => x.id).sort()).toEqual([assigned.id, related.body.data.id].sort());
+      expect(r.body.meta.facets.category).toEqual([{ value: 'Patio Furniture', count: 2 }]);
+    }
+    expect((await rest('GET', `/v1/products/search?q=teak&filters[category]=cat_nope`, { headers: t.keyHeaders })).body.meta.total).toBe(0);
+    // another tenant's category id finds nothing here
+    const other = await createTenant();
+    expect((await rest('GET', `/v1/products/search?q=teak&filters[category]=${c.id}`, { headers: other.keyHeaders })).body.meta.total).toBe(0);
+  });
+
   test('renaming a category re-indexes its products; deleting it drops it from their documents', async () => {
     const t = await createTenant();
     const c = (await rest('POST', '/v1/categories', { body: jsonApi('categories', { name: 'Sheds' }), headers: t.keyHeaders })).body.data;
@@ -111,10 +131,12 @@ describe('GET /v1/products/search', () => {
     await searchUntil(t, 'q=teapot', (b) => b.meta.total === 1);
     const r = await rest('GET', '/v1/products/search/suggest?q=tea', { headers: t.keyHeaders });
     expect(r.status).toBe(200);
-    expect(r.body.data.attributes.suggestions).toContain('Ceramic teapot');
-    expect(r.body.data.attributes.products).toEqual([{ id: p.id, name: 'Ceramic teapot', image_url: null }]);
+    // document 3: `data.suggestions` (array of strings) and `data.products` (id, name, image URL)
+    expect(r.body.data.suggestions).toContain('Ceramic teapot');
+    expect(r.body.data.products).toEqual([{ id: p.id, name: 'Ceramic teapot', image_url: null }]);
+    expect(r.body.data.attributes).toBeUndefined();
     const empty = await rest('GET', '/v1/products/search/suggest', { headers: t.keyHeaders });
-    expect(empty.body.data.attributes).toEqual({ suggestions: [], products: [] });
+    expect(empty.body.data).toMatchObject({ suggestions: [], products: [] });
     expectServiceError(await rest('GET', `/v1/products/search/suggest?q=${'x'.repeat(101)}`, { headers: t.keyHeaders }), 'products', 400, 'BAD_REQUEST', { parameter: 'q' });
   });
 });
@@ -185,7 +207,9 @@ describe('product webhooks', () => {
     const t = await createTenant();
     const reg = (attrs: Record<string, unknown>) => rest('POST', '/v1/webhooks', { body: jsonApi('webhooks', { url: 'http://127.0.0.1:9/h', events: ['product.created'], secret: 'long-enough-secret', ...attrs }), headers: t.keyHeaders });
     expectServiceError(await reg({ events: ['order.created'] }), 'products', 422, 'VALIDATION_FAILED', { parameter: 'events[0]' });
-    expectServiceError(await reg({ secret: 'short' }), 'products', 422, 'VALIDATION_FAILED', { parameter: 'secret' });
+    expectServiceError(await reg({ secret: '' }), 'products', 422, 'VALIDATION_FAILED', { parameter: 'secret' });
+    expectServiceError(await reg({ secret: 'x'.repeat(4097) }), 'products', 422, 'VALIDATION_FAILED', { parameter: 'secret' });
+    expect((await reg({ secret: 'short' })).status).toBe(201);
     expectServiceError(await reg({ url: 'ftp://x' }), 'products', 422, 'VALIDATION_FAILED', { parameter: 'url' });
     expectServiceError(await rest('DELETE', '/v1/webhooks/whe_nope', { headers: t.keyHeaders }), 'products', 404, 'NOT_FOUND');
   });

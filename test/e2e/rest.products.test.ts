@@ -84,6 +84,51 @@ describe('POST /v1/products and GET /v1/products/:id', () => {
   });
 
   test.each([
+    ['a fractional amount', { amount: 19.99, currency: 'USD' }, 'price.amount'],
+    ['a non-numeric amount', { amount: 'free', currency: 'USD' }, 'price.amount'],
+    ['a fractional compare_at', { amount: 100, currency: 'USD', compare_at: 1.5 }, 'price.compare_at'],
+    ['a price that is not an object', 'free', 'price'],
+  ])('price with %s → 422 INVALID_PRICE (the documented code, whatever layer refuses it) on create and PATCH', async (_what, price, parameter) => {
+    const t = await createTenant();
+    expectServiceError(await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Lamp', sku: uniq('P-'), price }), headers: t.keyHeaders }), 'products', 422, 'INVALID_PRICE', { parameter });
+    const p = await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Lamp', sku: uniq('P-') }), headers: t.keyHeaders });
+    expectServiceError(await rest('PATCH', `/v1/products/${p.body.data.id}`, { body: jsonApi('products', { price }), headers: t.keyHeaders }), 'products', 422, 'INVALID_PRICE', { parameter });
+  });
+
+  test('price tiers and per-currency prices with a non-integer amount → 422 INVALID_PRICE naming it', async () => {
+    const t = await createTenant();
+    const p = (await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Lamp', sku: uniq('P-'), price: { amount: 1000, currency: 'USD' } }), headers: t.keyHeaders })).body.data.id;
+    const tiers = await rest('PUT', `/v1/products/${p}/price-tiers`, { body: { data: { tiers: [{ min_quantity: 1, max_quantity: null, price: { amount: 9.5, currency: 'USD' } }] } }, headers: t.keyHeaders });
+    expectServiceError(tiers, 'products', 422, 'INVALID_PRICE', { parameter: 'tiers[0].price.amount' });
+    const prices = await rest('PUT', `/v1/products/${p}/prices`, { body: { data: { prices: [{ amount: 'free', currency: 'EUR' }] } }, headers: t.keyHeaders });
+    expectServiceError(prices, 'products', 422, 'INVALID_PRICE', { parameter: 'prices[0].amount' });
+    // a non-price attribute keeps the generic code
+    const qty = await rest('PUT', `/v1/products/${p}/price-tiers`, { body: { data: { tiers: [{ min_quantity: 1.5, max_quantity: null, price: { amount: 900, currency: 'USD' } }] } }, headers: t.keyHeaders });
+    expectServiceError(qty, 'products', 422, 'VALIDATION_FAILED', { parameter: 'tiers[0].min_quantity' });
+  });
+
+  test.each([
+    ['an attribute the product does not have', { colour: 'red' }, 'colour'],
+    ['a camelCase spelling', { shortDescription: 'Warm' }, 'shortDescription'],
+  ])('%s → 422 VALIDATION_FAILED naming it; nothing is written', async (_what, extra, parameter) => {
+    const t = await createTenant();
+    const r = await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Lamp', sku: uniq('P-'), ...extra }), headers: t.keyHeaders });
+    expectServiceError(r, 'products', 422, 'VALIDATION_FAILED', { parameter });
+    expect((await rest('GET', '/v1/products', { headers: t.keyHeaders })).body.meta.total).toBe(0);
+  });
+
+  test('a product read and sent back as it was answered is taken (read-only attributes are ignored); PATCH names unknown ones too', async () => {
+    const t = await createTenant();
+    const created = await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Lamp', sku: uniq('P-'), price: { amount: 1000, currency: 'USD' } }), headers: t.keyHeaders });
+    const { id, attributes } = created.body.data;
+    const { price: _price, inventory: _inventory, ...echo } = attributes; // nested answers (formatted, available) are not inputs
+    const back = await rest('PATCH', `/v1/products/${id}`, { body: { data: { type: 'products', id, attributes: { ...echo, name: 'Lamp 2' } } }, headers: t.keyHeaders });
+    expect(back.status).toBe(200);
+    expect(back.body.data.attributes.name).toBe('Lamp 2');
+    expectServiceError(await rest('PATCH', `/v1/products/${id}`, { body: jsonApi('products', { colour: 'red' }), headers: t.keyHeaders }), 'products', 422, 'VALIDATION_FAILED', { parameter: 'colour' });
+  });
+
+  test.each([
     ['attributes', 'not-an-object'],
     ['metadata', [1, 2]],
   ])('%s that is not a JSON object → 422 naming it (not 500)', async (name, value) => {
@@ -140,10 +185,12 @@ describe('request pipeline, products shape', () => {
     expectServiceError(r, 'products', 400, 'INVALID_JSON');
   });
 
-  test('a body without data → 400 naming data', async () => {
+  test('a plain JSON object of the attributes (no data) is taken too; a body that is not an object → 400 naming data', async () => {
     const t = await createTenant();
-    const r = await rest('POST', '/v1/products', { body: { name: 'flat', sku: 'X' }, headers: t.keyHeaders });
-    expectServiceError(r, 'products', 400, 'BAD_REQUEST', { parameter: 'data' });
+    const r = await rest('POST', '/v1/products', { body: { name: 'flat', sku: uniq('F-') }, headers: t.keyHeaders });
+    expect(r.status).toBe(201);
+    expect(r.body.data.attributes.name).toBe('flat');
+    expectServiceError(await rest('POST', '/v1/products', { body: [{ name: 'flat' }], headers: t.keyHeaders }), 'products', 400, 'BAD_REQUEST', { parameter: 'data' });
   });
 
   test('wrong data.type → 409 naming data.type, nothing written', async () => {
@@ -185,6 +232,15 @@ describe('request pipeline, products shape', () => {
     expect(r.status).toBe(201);
     const got = await rest('GET', `/v1/products/${r.body.data.id}`, { headers: t.keyHeaders });
     expect(got.body.data.attributes.name).toBe('Bearer');
+  });
+
+  test('a platform JWT with X-App-Id (no key) → 401 saying an API key is required, not 403', async () => {
+    const t = await createTenant();
+    const r = await rest('GET', '/v1/products', { headers: { 'x-app-id': t.appId, authorization: `Bearer ${t.adminToken}` } });
+    expectServiceError(r, 'products', 401, 'UNAUTHENTICATED');
+    expect(r.body.errors[0].detail).toMatch(/API key is required/);
+    // the same JWT beside a key changes nothing: the key authenticates
+    expect((await rest('GET', '/v1/products', { headers: { ...t.keyHeaders, authorization: `Bearer ${t.adminToken}` } })).status).toBe(200);
   });
 
   test("a tenant's products are invisible to another tenant", async () => {

@@ -625,6 +625,16 @@ export function securityCases(route: Route): SecurityCase[] {
         },
       },
       {
+        name: 'a platform JWT in Authorization with X-App-Id and no key → 401 saying an API key is required',
+        run: async (r, { a }) => {
+          const headers: Record<string, string> = { ...credentialsFor(r, a), authorization: `Bearer ${mintToken({ sub: a.operator, scopes: [...PLATFORM_SCOPES] })}` };
+          delete headers['x-api-key'];
+          const res = await call(r, a, { headers });
+          expectServiceError(res, s, 401, 'UNAUTHENTICATED');
+          expect(JSON.stringify(res.body)).toMatch(/API key is required/);
+        },
+      },
+      {
         name: 'a key that worked until its expires_at → 401 once it has passed',
         run: async (r, { a }) => {
           // room for a slow fixture (a deleted product is made per call): on a loaded machine the call

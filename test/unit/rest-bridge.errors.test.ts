@@ -1,5 +1,5 @@
 import { DomainError } from '../../lib/errors.js';
-import { codeFor, coercionError, fromDomainError, fromGraphQLError, overallStatus, renderErrors } from '../../rest-bridge/errors.js';
+import { codeFor, coercionError, fromDomainError, fromGraphQLError, overallStatus, renderErrors, withDocumentedCode } from '../../rest-bridge/errors.js';
 
 const gqlErr = (code: string, message: string, extra: Record<string, unknown> = {}) => ({ message, extensions: { code, ...extra } });
 
@@ -56,6 +56,21 @@ describe('rest-bridge error normalisation', () => {
       parameter: 'price.sale_amount',
       message: 'price.sale_amount is not a known attribute',
     });
+    // arguments-style bodies: the variable is the attribute
+    expect(coercionError('Variable "$tiers" got invalid value 9.5 at "tiers[0].price.amount"; Int cannot represent non-integer value: 9.5')).toMatchObject({ parameter: 'tiers[0].price.amount' });
+    expect(coercionError('Variable "$productIds" got invalid value 5; String cannot represent a non string value: 5')).toMatchObject({ parameter: 'product_ids' });
+  });
+
+  test('a refusal the service\'s error table names a code for takes that code (INVALID_PRICE for any malformed money value)', () => {
+    const v = (parameter: string) => ({ code: 'VALIDATION_FAILED', status: 422, message: 'x', parameter });
+    for (const p of ['price', 'price.amount', 'price.compare_at', 'cost.currency', 'tiers[0].price.amount', 'prices[1].amount', 'prices[0].price.currency', 'price_modifier.amount', 'compare_at.amount']) {
+      expect(withDocumentedCode('products', v(p))).toMatchObject({ code: 'INVALID_PRICE', status: 422, parameter: p });
+    }
+    for (const p of ['prices[0].customer_id', 'tiers[0].min_quantity', 'name', 'price_modifier.type']) expect(withDocumentedCode('products', v(p)).code).toBe('VALIDATION_FAILED');
+    expect(withDocumentedCode('ai', v('unique_id'))).toMatchObject({ code: 'invalid-uuid-format', status: 400 });
+    expect(withDocumentedCode('search', v('filter'))).toMatchObject({ code: 'invalid_filter_syntax', status: 400 });
+    expect(withDocumentedCode('platform', v('price.amount')).code).toBe('VALIDATION_FAILED');
+    expect(withDocumentedCode('products', { ...v('price'), code: 'BAD_REQUEST' }).code).toBe('BAD_REQUEST');
   });
 
   test('overall status: agreeing statuses, mixed 4xx → 400, any 5xx → 500', () => {

@@ -84,8 +84,18 @@ describe('rest-bridge case conversion', () => {
         price: f('price', { kind: 'object', fields: { amount: f('amount', int), currency: f('currency', str), compare_at: f('compareAt', int) } }),
         attributes: f('attributes', json),
       },
+      { readOnly: new Set(['id', 'created_at']) },
     );
     expect(input).toEqual({ name: 'Shoe', status: null, price: { amount: 1999, currency: 'USD', compareAt: 2999 }, attributes: { shoe_size: 42, Color: 'red' } });
+  });
+
+  test('an attribute the endpoint does not take → 422 VALIDATION_FAILED naming it (camelCase gets a snake_case hint); relationship ids not taken are ignored', () => {
+    const fields = { name: f('name', str), short_description: f('shortDescription', str), category_ids: f('categoryIds', { kind: 'list', items: str }) };
+    expect(thrown(() => toGraphQLInput({ name: 'x', colour: 'red' }, fields))).toMatchObject({ code: 'VALIDATION_FAILED', opts: { parameter: 'colour' } });
+    const camel = thrown(() => toGraphQLInput({ shortDescription: 'x' }, fields));
+    expect(camel).toMatchObject({ code: 'VALIDATION_FAILED', opts: { parameter: 'shortDescription' } });
+    expect(camel.message).toMatch(/did you mean short_description/);
+    expect(toGraphQLInput({ name: 'x' }, fields, { linked: { category_ids: ['c1'], product_id: 'p1' } })).toEqual({ name: 'x', categoryIds: ['c1'] });
   });
 
   test('toGraphQLInput converts each object of a list of input objects', () => {
@@ -114,7 +124,6 @@ describe('rest-bridge JSON:API envelope', () => {
   test.each([
     ['no body', undefined, 'data'],
     ['not an object', [1, 2], 'data'],
-    ['no data', { type: 'products' }, 'data'],
     ['data not an object', { data: 'x' }, 'data'],
     ['data is null', { data: null }, 'data'],
     ['no type', { data: { attributes: {} } }, 'data.type'],
@@ -123,6 +132,17 @@ describe('rest-bridge JSON:API envelope', () => {
     const e = thrown(() => parseEnvelope(body, 'products'));
     expect(e.status).toBe(400);
     expect(e.opts.parameter).toBe(parameter);
+  });
+
+  test('a plain object of the attributes is taken too; its id and type are dropped unless they are attributes', () => {
+    expect(parseEnvelope({ name: 'x', type: 'products', id: 'p1' }, 'products')).toEqual({ name: 'x' });
+    expect(parseEnvelope({ content: 'c', type: 'preference' }, 'agent_context', { attributes: new Set(['content', 'type']) })).toEqual({ content: 'c', type: 'preference' });
+  });
+
+  test('where the document names no request type (anyType), any data.type is taken, and none', () => {
+    expect(parseEnvelope({ data: { type: 'render_requests', attributes: { placeholders: {} } } }, 'rendered_prompts', { anyType: true })).toEqual({ placeholders: {} });
+    expect(parseEnvelope({ data: { attributes: { placeholders: {} } } }, 'rendered_prompts', { anyType: true })).toEqual({ placeholders: {} });
+    expect(thrown(() => parseEnvelope({ data: { type: 5 } }, 'rendered_prompts', { anyType: true }))).toMatchObject({ code: 'BAD_REQUEST', opts: { parameter: 'data.type' } });
   });
 
   test('a different data.type → 409 INVALID_RESOURCE_TYPE', () => {

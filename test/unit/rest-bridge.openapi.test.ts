@@ -11,7 +11,7 @@ describe('rest-bridge OpenAPI document', () => {
   const schema = loadApiSchema();
   const doc = buildOpenApi(ROUTES, deriveRoutes(ROUTES, operations, schema), { version: '1.2.3', serverUrl: 'https://api.example.test', examples: { operations, schema } }) as any;
   const ops = () => Object.entries<any>(doc.paths).flatMap(([p, item]) => Object.entries<any>(item).map(([m, op]) => ({ where: `${m.toUpperCase()} ${p}`, op })));
-  const body = (p: string, m: string) => doc.paths[p][m].requestBody.content['application/json'].schema.properties.data.properties.attributes.properties;
+  const body = (p: string, m: string) => doc.paths[p][m].requestBody.content['application/json'].schema.oneOf[0].properties.data.properties.attributes.properties;
 
   test('is OpenAPI 3.1 with the version', () => {
     expect(doc.openapi).toBe('3.1.0');
@@ -27,7 +27,14 @@ describe('rest-bridge OpenAPI document', () => {
       expect(op.responses[String(r.status)]).toBeDefined();
       const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
       expect(op.parameters.filter((p: any) => p.in === 'path').map((p: any) => p.name)).toEqual(pathParams);
-      if (r.body) expect(op.requestBody.content['application/json'].schema.properties.data.properties.type.const).toBe(r.body.type);
+      if (r.body) {
+        // both shapes: the JSON:API document (its type fixed where the document names it) and a plain object of the attributes
+        const [envelope, plain] = op.requestBody.content['application/json'].schema.oneOf;
+        const type = envelope.properties.data.properties.type;
+        if (r.body.inData || r.body.anyType) expect(type).toMatchObject({ type: 'string' });
+        else expect(type.const).toBe(r.body.type);
+        expect(plain).toMatchObject({ type: 'object', not: { required: ['data'] } });
+      }
       else if (r.upload) expect(op.requestBody.content['application/octet-stream'].schema).toEqual({ type: 'string', format: 'binary' });
       else if (r.multipart) expect(op.requestBody.content['multipart/form-data'].schema.properties[r.multipart.file]).toMatchObject({ type: 'string', format: 'binary' });
       else expect(op.requestBody).toBeUndefined();
@@ -64,7 +71,8 @@ describe('rest-bridge OpenAPI document', () => {
 
   test('request and response attributes come from the GraphQL input and output types', () => {
     const create = doc.paths['/v1/products'].post;
-    const attrs = create.requestBody.content['application/json'].schema.properties.data.properties.attributes;
+    const attrs = create.requestBody.content['application/json'].schema.oneOf[0].properties.data.properties.attributes;
+    expect(create.requestBody.content['application/json'].schema.oneOf[1].properties).toEqual(attrs.properties);
     expect(Object.keys(attrs.properties).sort()).toEqual(
       ['attributes', 'bundle_items', 'bundle_pricing', 'category_ids', 'cost', 'description', 'dimensions', 'inventory', 'metadata', 'name', 'price', 'seo', 'short_description', 'sku', 'status', 'type', 'weight'],
     );

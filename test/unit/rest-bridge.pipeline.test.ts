@@ -123,7 +123,9 @@ describe('rest-bridge pipeline', () => {
     const big = JSON.stringify({ data: { type: 'products', attributes: { description: 'x'.repeat(1024 * 1024) } } });
     expect(await call('POST', '/v1/products', { headers: KEY, raw: big })).toMatchObject({ status: 413, body: { errors: [{ code: 'PAYLOAD_TOO_LARGE', status: '413' }] } });
     expect(await call('POST', '/platforms', { headers: PLATFORM, raw: '{"data":' })).toMatchObject({ status: 400, body: { error: 'invalid_json', status: 400 } });
-    expect(await call('POST', '/platforms', { headers: PLATFORM, body: { type: 'platforms' } })).toMatchObject({ status: 400, body: { error: 'bad_request', parameter: 'data' } });
+    expect(await call('POST', '/platforms', { headers: PLATFORM, body: [{ type: 'platforms' }] })).toMatchObject({ status: 400, body: { error: 'bad_request', parameter: 'data' } });
+    expect(await call('POST', '/platforms', { headers: PLATFORM, body: { data: 'platforms' } })).toMatchObject({ status: 400, body: { error: 'bad_request', parameter: 'data' } });
+    expect(await call('POST', '/platforms', { headers: PLATFORM, body: { code: 'p1', colour: 'red' } })).toMatchObject({ status: 422, body: { error: 'validation_failed', parameter: 'colour' } });
     expect(await call('POST', '/platforms', { headers: PLATFORM, body: { data: { type: 'accounts', attributes: {} } } })).toMatchObject({
       status: 409,
       body: { error: 'invalid_resource_type', parameter: 'data.type' },
@@ -174,7 +176,16 @@ describe('rest-bridge pipeline', () => {
     });
     expect(await call('POST', '/v1/products', { headers: KEY, body: { data: { type: 'products', attributes: { price: { amount: 1 } } } } })).toMatchObject({
       status: 422,
-      body: { errors: [{ code: 'VALIDATION_FAILED', source: { parameter: 'price.currency' } }] },
+      // document 3's error table names INVALID_PRICE for a malformed price: that code, whichever layer refused it
+      body: { errors: [{ code: 'INVALID_PRICE', source: { parameter: 'price.currency' } }] },
+    });
+    reply = () => ({
+      status: 400,
+      body: { errors: [{ message: 'Variable "$input" got invalid value 1.5 at "input.inventory.quantity"; Int cannot represent non-integer value: 1.5', extensions: { code: 'BAD_USER_INPUT', status: 400 } }] },
+    });
+    expect(await call('POST', '/v1/products', { headers: KEY, body: { data: { type: 'products', attributes: { inventory: { quantity: 1.5 } } } } })).toMatchObject({
+      status: 422,
+      body: { errors: [{ code: 'VALIDATION_FAILED', source: { parameter: 'inventory.quantity' } }] },
     });
     reply = () => ({ status: 400, body: { errors: [{ message: 'Cannot query field "x" on type "Query".', extensions: { code: 'GRAPHQL_VALIDATION_FAILED', status: 400 } }] } });
     const r = await call('GET', '/accounts', { headers: PLATFORM });

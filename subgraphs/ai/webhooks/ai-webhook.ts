@@ -11,13 +11,13 @@ import type { AiRuntime } from '../runtime.js';
 export const AI_WEBHOOK_EVENTS = ['moderation.flagged', 'classifier.trained', 'batch.completed'] as const;
 export type AiWebhookEvent = (typeof AI_WEBHOOK_EVENTS)[number];
 
-const RULES: EndpointRules = { events: AI_WEBHOOK_EVENTS, urlError: 'VALIDATION_FAILED', notFound: 'NOT_FOUND', maxEndpoints: 20, secretLength: [16, 256] };
+const RULES: EndpointRules = { events: AI_WEBHOOK_EVENTS, urlError: 'VALIDATION_FAILED', notFound: 'NOT_FOUND', maxEndpoints: 20 };
 
 @InputType()
 export class AiWebhookInput {
   @Field({ description: 'http(s) URL of a public address' }) url!: string;
   @Field(() => [String], { description: 'moderation.flagged, classifier.trained, batch.completed' }) events!: string[];
-  @Field({ description: 'HMAC-SHA256 key of the X-Webhook-Signature header (16 to 256 characters); never returned' }) secret!: string;
+  @Field({ description: 'HMAC-SHA256 key of the X-Webhook-Signature header (any non-empty string up to 4096 characters; 32 random bytes recommended); never returned' }) secret!: string;
 }
 
 @ObjectType()

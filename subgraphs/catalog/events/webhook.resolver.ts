@@ -13,7 +13,7 @@ const RULES: EndpointRules = { events: CATALOG_EVENTS, patterns: true, urlError:
 export class RegisterProductWebhookInput {
   @Field({ description: 'http(s) URL of a public address' }) url!: string;
   @Field(() => [String], { description: `${CATALOG_EVENTS.join(', ')}; also product.* or *` }) events!: string[];
-  @Field({ description: 'HMAC-SHA256 key of X-Webhook-Signature (16 to 256 characters); never returned' }) secret!: string;
+  @Field({ description: 'HMAC-SHA256 key of X-Webhook-Signature (any non-empty string up to 4096 characters; 32 random bytes recommended); never returned' }) secret!: string;
 }
 
 @ObjectType()

@@ -1,7 +1,7 @@
 // The price sources of a product, one table each. Every amount is an integer in the currency's
 // smallest unit. The effective price is computed from these in one place: pricing.service.ts.
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
-import type { Opt } from '@mikro-orm/core';
+import { BigIntType, type Opt } from '@mikro-orm/core';
 import { AppScopedEntity } from '../../../lib/tenant-entity.js';
 import { newId } from '../../../lib/ids.js';
 import { ProductEntity } from '../products/product.entity.js';
@@ -19,10 +19,10 @@ export class ProductPriceEntity extends AppScopedEntity {
   @Property({ length: 3 })
   currency!: string;
 
-  @Property({ type: 'bigint' })
+  @Property({ type: new BigIntType('number') })
   amount!: number;
 
-  @Property({ type: 'bigint', nullable: true })
+  @Property({ type: new BigIntType('number'), nullable: true })
   compareAtAmount?: number | null;
 
   @Property({ type: 'timestamptz' })
@@ -48,7 +48,7 @@ export class PriceTierEntity extends AppScopedEntity {
   @Property({ type: 'integer', nullable: true })
   maxQuantity?: number | null;
 
-  @Property({ type: 'bigint' })
+  @Property({ type: new BigIntType('number') })
   amount!: number;
 
   @Property({ type: 'timestamptz' })
@@ -75,7 +75,7 @@ export class CustomerPriceEntity extends AppScopedEntity {
   @Property({ length: 3 })
   currency!: string;
 
-  @Property({ type: 'bigint' })
+  @Property({ type: new BigIntType('number') })
   amount!: number;
 
   @Property({ type: 'timestamptz' })
@@ -98,10 +98,10 @@ export class ScheduledPriceEntity extends AppScopedEntity {
   @Property({ length: 3 })
   currency!: string;
 
-  @Property({ type: 'bigint' })
+  @Property({ type: new BigIntType('number') })
   amount!: number;
 
-  @Property({ type: 'bigint', nullable: true })
+  @Property({ type: new BigIntType('number'), nullable: true })
   compareAtAmount?: number | null;
 
   @Property({ type: 'timestamptz' })

@@ -53,7 +53,7 @@ export class ProductSearchResolver {
   async productSearch(
     @Ctx() ctx: CatalogContext,
     @Arg('q', () => String, { nullable: true }) q: string | null,
-    @Arg('category', () => String, { nullable: true, description: 'category name' }) category: string | null,
+    @Arg('category', () => String, { nullable: true, description: 'category id, slug or name' }) category: string | null,
     @Arg('brand', () => String, { nullable: true, description: 'attributes.brand' }) brand: string | null,
     @Arg('priceMin', () => Int, { nullable: true }) priceMin: number | null,
     @Arg('priceMax', () => Int, { nullable: true }) priceMax: number | null,

@@ -5,6 +5,7 @@ import { DomainError } from '../../../lib/errors.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import { EngineError, type SearchHit } from '../../search/engine/index.js';
 import type { CatalogContext } from '../context.js';
+import { CategoryEntity } from '../categories/category.entity.js';
 import { PRICE_BUCKETS } from './search.rules.js';
 import { productEngines } from './search.engines.js';
 
@@ -81,6 +82,16 @@ function suggestionsFrom(q: string, hits: SearchHit[], n = 5): string[] {
   return out;
 }
 
+/**
+ * filters[category] takes a category's id or slug (as filter[category] of the product list does) or
+ * its name (the facet's value): an id or slug of the caller's partition becomes the name the search
+ * documents carry; anything else is matched as a name (none: no hits).
+ */
+async function categoryName(ctx: CatalogContext, value: string): Promise<string> {
+  const c = await ctx.em.findOne(CategoryEntity, { $or: [{ id: value }, { slug: value }] }, { fields: ['name'] });
+  return c?.name ?? value;
+}
+
 export async function searchProducts(ctx: CatalogContext, query: ProductSearchQuery): Promise<ProductSearchResult> {
   const { page, perPage } = query;
   if (!Number.isInteger(page) || page < 1) throw new DomainError('BAD_REQUEST', 'page must be an integer >= 1', { parameter: 'page' });
@@ -90,7 +101,7 @@ export async function searchProducts(ctx: CatalogContext, query: ProductSearchQu
   const min = price(query.priceMin, 'filters[price][min]');
   const max = price(query.priceMax, 'filters[price][max]');
   const filter = ['status = "active"'];
-  if (query.category) filter.push(`category = ${lit(query.category)}`);
+  if (query.category) filter.push(`category = ${lit(await categoryName(ctx, query.category))}`);
   if (query.brand) filter.push(`brand = ${lit(query.brand)}`);
   if (min !== undefined) filter.push(`price >= ${min}`);
   if (max !== undefined) filter.push(`price <= ${max}`);

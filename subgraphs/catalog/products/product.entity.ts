@@ -1,5 +1,5 @@
 import { Entity, Enum, Index, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
-import type { Opt } from '@mikro-orm/core';
+import { BigIntType, type Opt } from '@mikro-orm/core';
 import { AppScopedEntity } from '../../../lib/tenant-entity.js';
 import { newId } from '../../../lib/ids.js';
 
@@ -64,16 +64,16 @@ export class ProductEntity extends AppScopedEntity {
   @Enum({ items: () => PRODUCT_TYPES, default: 'physical' })
   type: ProductKind & Opt = 'physical';
 
-  @Property({ type: 'bigint', nullable: true })
+  @Property({ type: new BigIntType('number'), nullable: true })
   priceAmount?: number | null;
 
   @Property({ length: 3, nullable: true })
   priceCurrency?: string | null;
 
-  @Property({ type: 'bigint', nullable: true })
+  @Property({ type: new BigIntType('number'), nullable: true })
   compareAtAmount?: number | null;
 
-  @Property({ type: 'bigint', nullable: true })
+  @Property({ type: new BigIntType('number'), nullable: true })
   costAmount?: number | null;
 
   @Property({ length: 3, nullable: true })

@@ -1,5 +1,5 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import type { Opt } from '@mikro-orm/core';
+import { BigIntType, type Opt } from '@mikro-orm/core';
 import { AppScopedEntity } from '../../../lib/tenant-entity.js';
 import { newId } from '../../../lib/ids.js';
 import { ProductEntity, type Weight } from '../products/product.entity.js';
@@ -31,7 +31,7 @@ export class VariantEntity extends AppScopedEntity {
   priceModifierType?: ModifierType | null;
 
   /** minor units for `fixed`, whole percent for `percentage`; negative lowers the price */
-  @Property({ type: 'bigint', nullable: true })
+  @Property({ type: new BigIntType('number'), nullable: true })
   priceModifierAmount?: number | null;
 
   @Property({ type: 'integer', default: 0 })

@@ -33,7 +33,7 @@ export class UserAccessResolver {
   @Authorized('platform:read')
   @Query(() => [UserAccount], { description: 'Accounts the user belongs to through ACTIVE account grants' })
   async userAccounts(@Ctx() ctx: PlatformContext, @Arg('userId') userId: string): Promise<UserAccount[]> {
-    return (await access.userAccounts(ctx, userId)).map((r) => Object.assign(new UserAccount(), { account: toAccount(r.account), role: r.role, accessId: r.accessId }));
+    return (await access.userAccounts(ctx, userId)).map((r) => Object.assign(new UserAccount(), { account: toAccount(r.account), role: r.role, via: r.via, accessId: r.accessId }));
   }
 
   @Authorized('platform:manage')

@@ -159,14 +159,33 @@ export async function listAccesses(ctx: PlatformContext, userId: string, status?
   return ctx.em.find(UserAccessEntity, where, { populate: ['account'], orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
-/** Live accounts with an ACTIVE account grant. */
-export async function userAccounts(ctx: PlatformContext, userId: string): Promise<{ account: AccountEntity; role: AccessRole; accessId: string }[]> {
+export interface UserAccountRow {
+  account: AccountEntity;
+  role: AccessRole;
+  via: 'account' | 'app';
+  accessId: string;
+}
+
+/**
+ * Live accounts the user can reach: through an ACTIVE grant on the account, or on one of its live
+ * apps (an app grant reaches its account). The account grant's role when there is one (it is the
+ * grant on the account itself), else the strongest of its app grants.
+ */
+export async function userAccounts(ctx: PlatformContext, userId: string): Promise<UserAccountRow[]> {
   const grants = await ctx.em.find(
     UserAccessEntity,
-    { userId: checkUserId(userId), status: 'active', targetType: 'account', account: { deletedAt: null } },
-    { populate: ['account'], orderBy: { createdAt: 'asc', id: 'asc' } },
+    { userId: checkUserId(userId), status: 'active', account: { deletedAt: null } },
+    { populate: ['account', 'app'], orderBy: { createdAt: 'asc', id: 'asc' } },
   );
-  return grants.map((g) => ({ account: g.account, role: g.role, accessId: g.id }));
+  const byAccount = new Map<string, UserAccountRow>();
+  for (const g of grants) {
+    if (g.targetType === 'app' && (!g.app || g.app.deletedAt)) continue;
+    const via = g.targetType === 'account' ? 'account' : 'app';
+    const seen = byAccount.get(g.account.id);
+    const better = !seen || (via === 'account' && seen.via === 'app') || (via === seen.via && via === 'app' && strongerRole(g.role, seen.role) === g.role && g.role !== seen.role);
+    if (better) byAccount.set(g.account.id, { account: g.account, role: g.role, via, accessId: g.id });
+  }
+  return [...byAccount.values()];
 }
 
 export interface UserAppRow {

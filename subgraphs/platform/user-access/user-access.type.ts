@@ -55,9 +55,10 @@ export class UserApp {
   @Field(() => ID, { description: 'the access record giving the effective role' }) accessId!: string;
 }
 
-@ObjectType({ description: 'An account a user belongs to through an active account grant' })
+@ObjectType({ description: 'An account a user can reach through an active grant on it or on one of its apps' })
 export class UserAccount {
   @Field(() => Account) account!: Account;
-  @Field() role!: string;
-  @Field(() => ID) accessId!: string;
+  @Field({ description: "the account grant's role; without one, the strongest role of the user's grants on its apps" }) role!: string;
+  @Field({ description: 'account (a grant on the account itself) or app (grants on its apps only)' }) via!: string;
+  @Field(() => ID, { description: 'the access record giving the role' }) accessId!: string;
 }

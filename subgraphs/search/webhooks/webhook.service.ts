@@ -16,7 +16,7 @@ import type { SearchContext } from '../context.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import { WEBHOOK_EVENTS } from './webhook.events.js';
 
-const RULES: EndpointRules = { events: WEBHOOK_EVENTS, urlError: 'invalid_webhook_url', notFound: 'webhook_not_found', maxEndpoints: 20, secretLength: [16, 256] };
+const RULES: EndpointRules = { events: WEBHOOK_EVENTS, urlError: 'invalid_webhook_url', notFound: 'webhook_not_found', maxEndpoints: 20 };
 
 async function owner(ctx: SearchContext): Promise<string> {
   const { appId, environment } = await appPartition(ctx);

@@ -5,7 +5,7 @@ import { deliveryView, type DeliveryLogEntry, type WebhookEndpointEntity } from 
 export class RegisterWebhookInput {
   @Field({ description: 'http(s) URL of a public address' }) url!: string;
   @Field(() => [String], { description: 'indexing.completed, indexing.failed, index.created, index.deleted, settings.updated' }) events!: string[];
-  @Field({ description: 'HMAC-SHA256 key of the X-Webhook-Signature (and X-Signature) header (16 to 256 characters); never returned' }) secret!: string;
+  @Field({ description: 'HMAC-SHA256 key of the X-Webhook-Signature (and X-Signature) header (any non-empty string up to 4096 characters; 32 random bytes recommended); never returned' }) secret!: string;
 }
 
 @ObjectType('SearchWebhook')
