@@ -65,6 +65,7 @@ export interface ShapeRow {
   name: string;
   role: 'request' | 'response';
   attrs: Attr[];
+  dataType?: string;
 }
 
 export interface ContractDocument {
@@ -311,6 +312,21 @@ export function extractDocument(markdown: string, document: string): ContractDoc
 
     // a named body shape in prose: "Request type `x`: …", "Response type `y`: …", "Search response (`y`): …", "- clicks: `click_data` …"
     for (const m of line.matchAll(/(Request|Response) type `([a-z_]+)`:\s*([^.]*(?:\.[^ ][^.]*)*)\.?/g)) doc.shapes.push({ id: uniqueId(`shape.${m[2]}`), section: section(), name: m[2], role: m[1].toLowerCase() as 'request' | 'response', attrs: parseAttrList(m[3]) });
+    // "Capabilities object: nine booleans: `can_export_data`, …": fields of the resource's object
+    const flags = /^(\w+) object: \w+ booleans: (.*?)\.\s/.exec(line.trim());
+    if (flags && proseResource) {
+      for (const a of parseAttrList(flags[2])) addField(proseResource, 'table', { name: `${flags[1].toLowerCase()}.${a.name}`, type: 'boolean', raw: 'boolean' });
+      continue;
+    }
+
+    // "Response `data`: `id` (string), `type` = `agent_context`, attributes …" under a resource's table
+    const responseData = /^Response `data`:\s*(.*)$/.exec(line.trim());
+    if (responseData) {
+      const dataType = /`type` = `([a-z_]+)`/.exec(responseData[1])?.[1];
+      const attrs = parseAttrList(responseData[1].replace(/`type` = `[a-z_]+`,?/, '').replace(/attributes /, '').replace(/\.$/, ''));
+      doc.shapes.push({ id: uniqueId(`shape.${slug(section())}`), section: section(), name: slug(section()), role: 'response', attrs, ...(dataType ? { dataType } : {}) });
+      continue;
+    }
     const named = /^Search response \(`([a-z_]+)`\):\s*(.*)$/.exec(line.trim());
     if (named) doc.shapes.push({ id: uniqueId(`shape.${named[1]}`), section: section(), name: named[1], role: 'response', attrs: parseAttrList(named[2].replace(/, and when facets were requested/, ',').replace(/\.$/, '')) });
     const bullet = /^- ([a-z-]+): (`[a-z_]+` .*)$/.exec(line.trim());
