@@ -104,7 +104,7 @@ describe('the products and search document', () => {
       fields: doc.fields.filter((f) => f.kind !== 'query').length,
       'query parameters': doc.fields.filter((f) => f.kind === 'query').length,
       'error codes': doc.errors.length,
-      rules: RULES.length,
+      rules: RULES.length + SEARCH_RULES.length,
     }),
   );
 });
@@ -524,3 +524,109 @@ const RULES: { id: string; check: () => Promise<string[]> }[] = [
 ];
 
 rowSuite('rules of products-and-search', RULES, { ...KNOWN_FIXED_ELSEWHERE, 'rule.product-patch-every-field': 1, 'rule.product-search-by-category': 3 }, async (r) => r.check());
+
+/** An index of three books with a geo point each, filterable and sortable as the search rows need. */
+async function booksIndex(t: SecTenant): Promise<string> {
+  const uid = uniq('idx_');
+  await rest('POST', '/search/v1/indexes', {
+    body: jsonApi('indexes', { uid, primary_key: 'id', settings: { filterable_attributes: ['genre', 'year', 'isbn', '_geo'], sortable_attributes: ['year', '_geo'] } }),
+    headers: t.keyHeaders,
+  });
+  const add = await rest('POST', `/search/v1/indexes/${uid}/documents`, {
+    body: jsonApi('documents', {
+      documents: [
+        { id: 'b1', title: 'Dune', genre: 'scifi', year: 1965, isbn: '0441013597', _geo: { lat: 48.8566, lng: 2.3522 } },
+        { id: 'b2', title: 'Emma', genre: 'classic', year: 1815, _geo: { lat: 51.5074, lng: -0.1278 } },
+        { id: 'b3', title: 'Neuromancer', genre: 'scifi', year: 1984, _geo: { lat: 35.6762, lng: 139.6503 } },
+      ],
+    }),
+    headers: t.keyHeaders,
+  });
+  await taskDone(t, add.body.data.id);
+  return uid;
+}
+
+let books: Promise<{ t: SecTenant; uid: string }> | undefined;
+const booksOnce = () => (books ??= recipeTenant().then(async (t) => ({ t, uid: await booksIndex(t) })));
+
+const hitIds = (r: HttpResult): string[] => (r.body?.data?.attributes?.hits ?? []).map((h: any) => String(h.id));
+
+/** "Operators: =, !=, >, >=, <, <=, IN [..], NOT IN [..], EXISTS, NOT EXISTS, AND, OR": each with the ids it must find. */
+const FILTERS: [string, string, string[]][] = [
+  ['=', 'genre = scifi', ['b1', 'b3']],
+  ['!=', 'genre != scifi', ['b2']],
+  ['>', 'year > 1965', ['b3']],
+  ['>=', 'year >= 1965', ['b1', 'b3']],
+  ['<', 'year < 1965', ['b2']],
+  ['<=', 'year <= 1965', ['b1', 'b2']],
+  ['IN', 'genre IN [classic, poetry]', ['b2']],
+  ['NOT IN', 'genre NOT IN [classic]', ['b1', 'b3']],
+  ['EXISTS', 'isbn EXISTS', ['b1']],
+  ['NOT EXISTS', 'isbn NOT EXISTS', ['b2', 'b3']],
+  ['AND', 'genre = scifi AND year < 1970', ['b1']],
+  ['OR', 'year < 1900 OR year > 1980', ['b2', 'b3']],
+];
+
+const SEARCH_RULES: { id: string; check: () => Promise<string[]> }[] = [
+  ...FILTERS.map(([op, filter, want]) => ({
+    id: `rule.filter-operator.${op}`,
+    check: async () => {
+      const { t, uid } = await booksOnce();
+      const r = await search(t, uid, { query: '', filter });
+      const got = hitIds(r).sort();
+      return r.status === 200 && JSON.stringify(got) === JSON.stringify(want) ? [] : [`filter "${filter}": ${r.status} ids ${JSON.stringify(got)}, expected ${JSON.stringify(want)} ${r.status !== 200 ? JSON.stringify(r.body).slice(0, 300) : ''}`];
+    },
+  })),
+  {
+    // "Typo tolerance is on by default"
+    id: 'rule.typo-tolerance-default',
+    check: async () => {
+      const { t, uid } = await booksOnce();
+      const r = await search(t, uid, { query: 'nueromancer' });
+      return hitIds(r).includes('b3') ? [] : [`"nueromancer" does not find Neuromancer: ${JSON.stringify(r.body).slice(0, 300)}`];
+    },
+  },
+  {
+    // "Geographic search uses the filter function _geoRadius(<lat>, <lng>, <radius>) and the sort entry _geoPoint(<lat>, <lng>):asc"
+    id: 'rule.geo-radius-and-sort',
+    check: async () => {
+      const { t, uid } = await booksOnce();
+      const near = await search(t, uid, { query: '', filter: '_geoRadius(48.85, 2.35, 500000)' });
+      const sorted = await search(t, uid, { query: '', sort: ['_geoPoint(51.5, -0.12):asc'] });
+      const out: string[] = [];
+      if (JSON.stringify(hitIds(near).sort()) !== JSON.stringify(['b1', 'b2'])) out.push(`_geoRadius 500 km around Paris: ${near.status} ${JSON.stringify(hitIds(near))}`);
+      if (JSON.stringify(hitIds(sorted)) !== JSON.stringify(['b2', 'b1', 'b3'])) out.push(`_geoPoint(London):asc: ${sorted.status} ${JSON.stringify(hitIds(sorted))}`);
+      return out;
+    },
+  },
+  {
+    // "Built-in: words, typo, proximity, attribute, sort, exactness. Custom entries of the form <attribute>:asc or <attribute>:desc may follow."
+    id: 'rule.ranking-rules-custom',
+    check: async () => {
+      const t = await recipeTenant();
+      const uid = await booksIndex(t);
+      const r = await rest('PUT', `/search/v1/indexes/${uid}/settings/ranking-rules`, { body: jsonApi('ranking_rules', { ranking_rules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness', 'year:desc'] }), headers: t.keyHeaders });
+      if (r.status > 299) return [`ranking rules with a custom entry: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`];
+      await taskDone(t, r.body.data.id);
+      const s = await search(t, uid, { query: '', filter: 'genre = scifi' });
+      return JSON.stringify(hitIds(s)) === JSON.stringify(['b3', 'b1']) ? [] : [`year:desc does not order the hits: ${JSON.stringify(hitIds(s))}`];
+    },
+  },
+  {
+    // "Relationships on create: relationships.categories.data array of objects with type = categories and id"
+    id: 'rule.product-create-relationships-categories',
+    check: async () => {
+      const t = await recipeTenant();
+      const cat = await rest('POST', '/v1/categories', { body: jsonApi('categories', { name: 'Kitchen' }), headers: t.keyHeaders });
+      const r = await rest('POST', P, {
+        body: { data: { type: 'products', attributes: { name: 'Kettle', sku: uniq('SKU-') }, relationships: { categories: { data: [{ type: 'categories', id: cat.body.data.id }] } } } },
+        headers: t.keyHeaders,
+      });
+      if (r.status !== 201) return [`create with relationships.categories: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`];
+      const back = await rest('GET', `${P}/${r.body.data.id}?include=categories`, { headers: t.keyHeaders });
+      return JSON.stringify(back.body).includes(cat.body.data.id) ? [] : [`the category is not on the product: ${JSON.stringify(back.body).slice(0, 300)}`];
+    },
+  },
+];
+
+rowSuite('search and catalog rules of products-and-search', SEARCH_RULES, KNOWN_FIXED_ELSEWHERE, async (r) => r.check());
