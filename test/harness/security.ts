@@ -210,8 +210,8 @@ async function searchTaskDone(t: SecTenant, taskId: string): Promise<void> {
   throw new Error(`search task ${taskId} did not finish`);
 }
 
-/** Resources a path param may need; created once per tenant, on first use. */
-async function ensureResources(route: Route, t: SecTenant): Promise<void> {
+/** Resources a path param may need; created once per tenant, on first use (also the contract suite's, test/harness/contract.ts). */
+export async function ensureResources(route: Route, t: SecTenant): Promise<void> {
   for (const name of paramNames(route)) {
     const f = fixtureFor(route, name);
     if (f?.ensure) await f.ensure(t);
