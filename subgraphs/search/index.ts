@@ -15,7 +15,7 @@ import { DocumentEntity } from './documents/document.entity.js';
 import { DocumentResolver } from './documents/document.resolver.js';
 import { TaskEntity, TaskPayloadEntity } from './tasks/task.entity.js';
 import { TaskResolver } from './tasks/task.resolver.js';
-import { IndexSnapshotEntity } from './index-engines/snapshot.entity.js';
+import { IndexSnapshotChunkEntity, IndexSnapshotEntity } from './index-engines/snapshot.entity.js';
 import { SearchResolver } from './search-queries/search.resolver.js';
 import { SearchEventEntity, SearchQueryEntity } from './analytics/analytics.entity.js';
 import { AnalyticsResolver } from './analytics/analytics.resolver.js';
@@ -41,6 +41,7 @@ export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
     TaskEntity,
     TaskPayloadEntity,
     IndexSnapshotEntity,
+    IndexSnapshotChunkEntity,
     SearchQueryEntity,
     SearchEventEntity,
     ...webhookEntities,

@@ -18,7 +18,6 @@ function registry(): { reg: EngineRegistry; engine: Engine } {
   const builder: EngineBuilder = {
     mode: 'inline',
     load: async () => ({ engine, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: false }),
-    writeSnapshot: async () => ({}),
     stop: async () => undefined,
   };
   // a catch-up from PostgreSQL would mean a pending batch was skipped
