@@ -65,6 +65,12 @@ async function stopStack(): Promise<void> {
 }
 const rssOfStack = () => processTree(stack!.pid!).reduce((n, p) => n + rssMiB(p), 0);
 process.on('exit', () => stack?.exitCode === null && stack.kill('SIGKILL'));
+// a failed run stops its stack and drops its scratch database too
+process.on('unhandledRejection', (e) => {
+  console.error(e);
+  stack?.kill('SIGKILL');
+  void scratch.drop().finally(() => process.exit(1));
+});
 
 await startStack();
 // ---------------------------------------------------------------- tenant (enterprise plan: no document cap)
@@ -81,8 +87,8 @@ const jd = (type: string, attributes: Record<string, unknown>) => ({ data: { typ
 await call('POST', '/platforms', ph, jd('platforms', { code, name: 'Scale bench' }));
 const acct = (await call('POST', '/accounts', ph, jd('accounts', { name: 'Scale', code, deployment_model: 'dedicated_cloud' }))).data;
 await call('POST', `/accounts/${acct.attributes.url_id}/subscriptions`, ph, jd('subscriptions', { model_code: 'enterprise', trial: false }));
-const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, jd('apps', { name: 'Scale app', rate_limit_per_minute: 1_000_000 }))).data;
-const key = (await call('POST', `/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, jd('api_keys', { name: 'scale', key_type: 'secret', rate_limit_per_minute: 1_000_000 }))).data;
+const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, jd('apps', { name: 'Scale app', rate_limit_per_minute: 100_000 }))).data;
+const key = (await call('POST', `/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, jd('api_keys', { name: 'scale', key_type: 'secret', rate_limit_per_minute: 100_000 }))).data;
 const kh = { 'x-app-id': app.id as string, 'x-api-key': key.attributes.key_id as string, 'content-type': 'application/json' };
 
 const uid = 'debian';

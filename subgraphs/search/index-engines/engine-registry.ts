@@ -299,7 +299,8 @@ export class EngineRegistry {
     await this.withLock(h, () => {
       if (h.version !== fresh.version || h.settingsKey !== fresh.settingsKey || (this.dropped.get(indexId) ?? 0) !== drops) return;
       const segments = h.engine.segmentCount;
-      Object.assign(h, { engine: fresh.engine, fromSnapshot: fresh.fromSnapshot, bytes: fresh.engine.memoryBytes() });
+      // the compacted engine's own snapshot is due too, so a restart loads it without merging again
+      Object.assign(h, { engine: fresh.engine, fromSnapshot: fresh.fromSnapshot, bytes: fresh.engine.memoryBytes(), changedSinceSnapshot: this.o.snapshotEveryDocs });
       this.o.log.info('engine compacted: reloaded from its snapshot', { indexId, segments, now: fresh.engine.segmentCount });
     });
   }
