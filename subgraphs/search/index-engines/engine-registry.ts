@@ -41,6 +41,8 @@ interface Holder extends LoadedEngine {
   busy: number;
   /** estimated bytes (engine/memory.ts) */
   bytes: number;
+  /** segments when the engine was last built (built engines are compacted) */
+  builtSegments: number;
 }
 
 export interface EngineRegistryOptions {
@@ -61,10 +63,11 @@ export interface EngineRegistryOptions {
 }
 
 /**
- * After a snapshot, an engine with more segments than this is replaced by one loaded from that
- * snapshot (the engine thread compacts what it loads): merging on this event loop would stall searches.
+ * After a snapshot, an engine with this many segments more than when it was built is replaced by one
+ * loaded from that snapshot (the engine thread compacts what it loads): merging on this event loop
+ * would stall searches.
  */
-const COMPACT_ABOVE_SEGMENTS = 12;
+const COMPACT_AFTER_SEGMENTS = 8;
 
 /** Retry-After of a search refused while its engine loads. */
 export const LOADING_RETRY_AFTER_MS = 2000;
@@ -288,7 +291,7 @@ export class EngineRegistry {
       // a failed write is not retried until as many changes again (it was logged)
       if (h) h.changedSinceSnapshot = Math.max(0, h.changedSinceSnapshot - before);
     }
-    if (written && h && this.holders.get(indexId) === h && h.engine.segmentCount > COMPACT_ABOVE_SEGMENTS) await this.compactFromSnapshot(indexId, h, drops);
+    if (written && h && this.holders.get(indexId) === h && h.engine.segmentCount - h.builtSegments >= COMPACT_AFTER_SEGMENTS) await this.compactFromSnapshot(indexId, h, drops);
     return !!written;
   }
 
@@ -300,7 +303,7 @@ export class EngineRegistry {
       if (h.version !== fresh.version || h.settingsKey !== fresh.settingsKey || (this.dropped.get(indexId) ?? 0) !== drops) return;
       const segments = h.engine.segmentCount;
       // the compacted engine's own snapshot is due too, so a restart loads it without merging again
-      Object.assign(h, { engine: fresh.engine, fromSnapshot: fresh.fromSnapshot, bytes: fresh.engine.memoryBytes(), changedSinceSnapshot: this.o.snapshotEveryDocs });
+      Object.assign(h, { engine: fresh.engine, fromSnapshot: fresh.fromSnapshot, bytes: fresh.engine.memoryBytes(), builtSegments: fresh.engine.segmentCount, changedSinceSnapshot: this.o.snapshotEveryDocs });
       this.o.log.info('engine compacted: reloaded from its snapshot', { indexId, segments, now: fresh.engine.segmentCount });
     });
   }
@@ -358,7 +361,7 @@ export class EngineRegistry {
         .load(indexId)
         .then((built) => {
           if (!built || (this.dropped.get(indexId) ?? 0) !== drops) return undefined;
-          const h: Holder = { ...built, lock: Promise.resolve(), busy: 0, bytes: built.engine.memoryBytes() };
+          const h: Holder = { ...built, lock: Promise.resolve(), busy: 0, bytes: built.engine.memoryBytes(), builtSegments: built.engine.segmentCount };
           this.counts.loads++;
           if (built.fromSnapshot) this.counts.snapshotLoads++;
           this.holders.set(indexId, h);
@@ -381,7 +384,7 @@ export class EngineRegistry {
     }
     this.counts.loads++;
     if (fresh.fromSnapshot) this.counts.snapshotLoads++;
-    Object.assign(h, fresh, { bytes: fresh.engine.memoryBytes() });
+    Object.assign(h, fresh, { bytes: fresh.engine.memoryBytes(), builtSegments: fresh.engine.segmentCount });
   }
 
   private async withLock(h: Holder, fn: () => Promise<void> | void): Promise<void> {
