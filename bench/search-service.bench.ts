@@ -252,7 +252,7 @@ const db = new pg.Client({ connectionString: dbForChild });
 await db.connect();
 let snapRow;
 for (let i = 0; i < 600 && !snapRow; i++) {
-  snapRow = (await db.query('select task_id, length(data) as bytes from search.index_snapshots where index_id = $1 and task_id >= $2', [indexId, last])).rows[0];
+  snapRow = (await db.query('select task_id, bytes from search.index_snapshots where index_id = $1 and task_id >= $2', [indexId, last])).rows[0];
   if (!snapRow) await new Promise((res) => setTimeout(res, 100));
 }
 console.log(snapRow ? `engine snapshot written ${((performance.now() - snapStart) / 1000).toFixed(1)} s after the last task (${mb(Number(snapRow.bytes))} gzip'd)` : 'no engine snapshot within 60 s');

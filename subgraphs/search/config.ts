@@ -20,12 +20,16 @@ export interface SearchConfig {
   webhookTimeoutMs: number;
   /** write an engine snapshot once this many documents changed since the last one */
   snapshotEveryDocs: number;
+  /** an engine snapshot is stored in chunks of at most this many bytes (before compression) */
+  snapshotChunkBytes: number;
   /** flush buffered search analytics at least this often */
   analyticsFlushMs: number;
   /** loaded engines' estimated memory is kept under this (least recently used unloaded first) */
   memoryBudgetBytes: number;
   /** build engines and write snapshots in a worker thread (0: on the event loop) */
   engineThread: boolean;
+  /** a search waits this long for its index's engine to load, then answers 503 with Retry-After */
+  engineLoadWaitMs: number;
   /** how often loaded engines are checked against deleted indexes (missed notifications) */
   engineSweepMs: number;
 }
@@ -47,9 +51,18 @@ export function loadSearchConfig(env: NodeJS.ProcessEnv = process.env): SearchCo
     webhookMaxAttempts: envInt(env, 'SEARCH_WEBHOOK_MAX_ATTEMPTS', 8),
     webhookTimeoutMs: envInt(env, 'SEARCH_WEBHOOK_TIMEOUT_MS', 10_000, 100),
     snapshotEveryDocs: envInt(env, 'SEARCH_SNAPSHOT_EVERY_DOCS', 5000),
+    snapshotChunkBytes: chunkKb(env) * 1024,
     analyticsFlushMs: envInt(env, 'SEARCH_ANALYTICS_FLUSH_MS', 500, 10),
     memoryBudgetBytes: envInt(env, 'SEARCH_MEMORY_BUDGET_MB', 512, 1) * 1024 * 1024,
     engineThread: thread === '1',
+    engineLoadWaitMs: envInt(env, 'SEARCH_ENGINE_LOAD_WAIT_MS', 20_000, 1),
     engineSweepMs: envInt(env, 'SEARCH_ENGINE_SWEEP_MS', 30_000, 100),
   };
+}
+
+/** SEARCH_SNAPSHOT_CHUNK_KB: 16 MiB by default, at most 64 MiB (one PostgreSQL value stays well below 1 GB). */
+function chunkKb(env: NodeJS.ProcessEnv): number {
+  const kb = envInt(env, 'SEARCH_SNAPSHOT_CHUNK_KB', 16 * 1024, 1);
+  if (kb > 64 * 1024) throw new ConfigError('SEARCH_SNAPSHOT_CHUNK_KB', `"${kb}" must be at most 65536 (64 MiB)`);
+  return kb;
 }

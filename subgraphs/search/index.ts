@@ -16,7 +16,7 @@ import { DocumentResolver } from './documents/document.resolver.js';
 import { TaskEntity, TaskPayloadEntity } from './tasks/task.entity.js';
 import { TenantSequenceEntity } from '../../lib/tenant-sequence.js';
 import { TaskResolver } from './tasks/task.resolver.js';
-import { IndexSnapshotEntity } from './index-engines/snapshot.entity.js';
+import { IndexSnapshotChunkEntity, IndexSnapshotEntity } from './index-engines/snapshot.entity.js';
 import { SearchResolver } from './search-queries/search.resolver.js';
 import { SearchEventEntity, SearchQueryEntity } from './analytics/analytics.entity.js';
 import { AnalyticsResolver } from './analytics/analytics.resolver.js';
@@ -43,6 +43,7 @@ export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
     TenantSequenceEntity,
     TaskPayloadEntity,
     IndexSnapshotEntity,
+    IndexSnapshotChunkEntity,
     SearchQueryEntity,
     SearchEventEntity,
     ...webhookEntities,

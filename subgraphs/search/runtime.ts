@@ -63,7 +63,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     // X-Signature is the header docs/search.md promised before X-Webhook-Signature became everyone's
     signatureHeaders: ['x-webhook-signature', 'x-signature'],
   });
-  const loader = new EngineLoader(pool, engineFactory, log);
+  const loader = new EngineLoader(pool, engineFactory, log, cfg.snapshotChunkBytes);
   const builder = cfg.engineThread ? new ThreadEngineBuilder(dbUrl, log) : new InlineEngineBuilder(loader);
   if (builder instanceof ThreadEngineBuilder) builder.start();
   const rt: SearchRuntime = {
@@ -72,7 +72,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     dbUrl,
     log,
     pubsub: deps.pubsub,
-    engines: new EngineRegistry({ pool, loader, builder, log, budgetBytes: cfg.memoryBudgetBytes, snapshotEveryDocs: cfg.snapshotEveryDocs }),
+    engines: new EngineRegistry({ pool, loader, builder, log, budgetBytes: cfg.memoryBudgetBytes, snapshotEveryDocs: cfg.snapshotEveryDocs, loadWaitMs: cfg.engineLoadWaitMs }),
     limiter: redis ? new RedisRateLimiter(redis, Date.now, deps.cfg.redisKeyPrefix) : new MemoryRateLimiter(),
     analytics: new AnalyticsBuffer(pool, log, cfg.analyticsFlushMs),
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,

@@ -9,6 +9,7 @@ export const T = {
   tasks: '"search"."tasks"',
   payloads: '"search"."task_payloads"',
   snapshots: '"search"."index_snapshots"',
+  snapshotChunks: '"search"."index_snapshot_chunks"',
   queries: '"search"."search_queries"',
   events: '"search"."search_events"',
 } as const;

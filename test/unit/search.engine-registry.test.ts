@@ -18,7 +18,6 @@ function registry(): { reg: EngineRegistry; engine: Engine } {
   const builder: EngineBuilder = {
     mode: 'inline',
     load: async () => ({ engine, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: false }),
-    writeSnapshot: async () => ({}),
     stop: async () => undefined,
   };
   // a catch-up from PostgreSQL would mean a pending batch was skipped
@@ -75,4 +74,32 @@ test('a dropped engine takes no pending batch', async () => {
   await a;
   expect(total(engine)).toBe(0);
   expect(reg.loaded('idx_1')).toBeUndefined();
+});
+
+test('a snapshot is written from the loaded engine; one with 8+ new segments is then replaced by the compacted load of it', async () => {
+  const live = engineFactory.create(toEngineSettings(settings));
+  const compacted = engineFactory.create(toEngineSettings(settings));
+  const loads: Engine[] = [live, compacted];
+  const builder: EngineBuilder = {
+    mode: 'inline',
+    load: async () => ({ engine: loads.shift()!, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: true }),
+    stop: async () => undefined,
+  };
+  const written: { version: number; documents: number }[] = [];
+  const loader = {
+    writeSnapshot: async (_id: string, c: { version: number; documents: number; data: unknown }) => {
+      written.push({ version: c.version, documents: c.documents });
+      return { version: c.version, documents: c.documents, bytes: 1, chunks: 1, ms: 1 };
+    },
+  } as unknown as EngineLoader;
+  const reg = new EngineRegistry({ pool: undefined as never, loader, builder, log: createLogger({}, 'error'), budgetBytes: 1e12, snapshotEveryDocs: 5 });
+  await reg.get(index(1));
+  // 9 batches of 5,000 documents: level-2 segments, which addDocuments never merges itself
+  for (let b = 0; b < 9; b++) live.addDocuments(Array.from({ length: 5000 }, (_, i) => ({ id: b * 5000 + i, t: 'w' })), 'id');
+  expect(live.segmentCount).toBeGreaterThanOrEqual(8);
+  expect(await reg.snapshot('idx_1')).toBe(true);
+  expect(written).toEqual([{ version: 1, documents: 45_000 }]);
+  // the engine loaded from that snapshot took the place of the live one, and its own snapshot is due
+  expect(reg.loaded('idx_1')?.engine).toBe(compacted);
+  expect(reg.snapshotCandidates(5)).toEqual(['idx_1']);
 });

@@ -65,6 +65,10 @@ export class SegmentedEngine implements Engine, EngineState {
     return this.live;
   }
 
+  get segmentCount(): number {
+    return this.segments.length;
+  }
+
   private applySettings(s: EngineSettings): void {
     this.settings = s;
     this.rules = parseRankingRules(s.rankingRules);

@@ -87,7 +87,8 @@ export function snapshotOf(e: SnapshotSource & { shape(): string }, codec: Codec
     shape: e.shape(),
     fieldOrder: [...e.fieldOrder.keys()],
     nextId: e.nextId,
-    alive: b64(e.alive),
+    // a copy, cut to the ids in use: the engine's bitset keeps changing and has slack
+    alive: b64(e.alive.slice(0, (e.nextId + 31) >>> 5)),
     ids: b64(Int32Array.from(ids)),
     extIds: ids.map((id) => e.extIds[id]!),
     docs: ids.map((id) => e.docs[id]!),

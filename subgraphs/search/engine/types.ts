@@ -135,6 +135,8 @@ export interface Engine {
   toSnapshot(codec?: Codec): unknown;
   /** estimated bytes held (memory.ts): typed arrays exactly, strings and documents estimated */
   memoryBytes(): number;
+  /** immutable segments held (compaction merges them; each costs a dictionary lookup per query word) */
+  readonly segmentCount: number;
 }
 
 export interface EngineFactory {

@@ -1,5 +1,6 @@
-// Where engines are built and snapshots written (engine-loader.ts does the work): in the engine
-// thread (SEARCH_ENGINE_THREAD=1, the default) or on this event loop (0).
+// Where engines are built (engine-loader.ts does the work): in the engine thread
+// (SEARCH_ENGINE_THREAD=1, the default) or on this event loop (0). Snapshots are written by the
+// registry from the engines it holds, not here.
 //
 // In the thread, a built engine comes back as its snapshot structure: the typed arrays (segments,
 // field indexes, vectors) are transferred, so receiving them costs nothing; the documents are pulled
@@ -12,7 +13,7 @@ import { startWorker } from '../../../lib/worker-script.js';
 import type { SnapshotData } from '../engine/snapshot.js';
 import { restoreSteps } from '../engine/index.js';
 import type { Document, Engine } from '../engine/types.js';
-import type { EngineLoader, LoadedEngine, SnapshotWritten } from './engine-loader.js';
+import type { EngineLoader, LoadedEngine } from './engine-loader.js';
 import { settingsKey, toEngineSettings } from './engine-settings.js';
 import type { BuiltEngine, ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
 
@@ -23,11 +24,6 @@ export interface EngineBuilder {
   readonly mode: 'thread' | 'inline';
   /** the index's engine, built from its snapshot and rows and caught up; undefined when the index is gone */
   load(indexId: string): Promise<LoadedEngine | undefined>;
-  /**
-   * Build the index's engine and store it as its snapshot (`written` absent when skipped: a newer
-   * snapshot, the index gone); with `handBack`, the engine built for it comes back too.
-   */
-  writeSnapshot(indexId: string, handBack: boolean): Promise<{ written?: SnapshotWritten; built?: LoadedEngine }>;
   stop(): Promise<void>;
 }
 
@@ -36,10 +32,6 @@ export class InlineEngineBuilder implements EngineBuilder {
   constructor(private loader: EngineLoader) {}
   load(indexId: string) {
     return this.loader.load(indexId);
-  }
-  async writeSnapshot(indexId: string, handBack: boolean) {
-    const { written, loaded } = await this.loader.writeSnapshot(indexId);
-    return { written, built: handBack ? loaded : undefined };
   }
   async stop() {}
 }
@@ -61,12 +53,6 @@ export class ThreadEngineBuilder implements EngineBuilder {
     const id = this.nextId++;
     const r = (await this.call({ id, op: 'load', indexId })) as BuiltEngine | { found: false };
     return r.found ? this.receive(id, r) : undefined;
-  }
-
-  async writeSnapshot(indexId: string, handBack: boolean): Promise<{ written?: SnapshotWritten; built?: LoadedEngine }> {
-    const id = this.nextId++;
-    const r = (await this.call({ id, op: 'snapshot', indexId, handBack })) as BuiltEngine | { found: false; written?: SnapshotWritten };
-    return { written: r.written, built: r.found ? await this.receive(id, r) : undefined };
   }
 
   /** The engine built by request `id`: its documents pulled in chunks, then assembled here. */

@@ -1,24 +1,24 @@
-// Building an index's engine from PostgreSQL, and writing its snapshot: the heavy work on engines
-// (JSON.parse of a snapshot, re-indexing every document, compaction, serialising). Runs in the
-// engine thread (engine-thread.worker.ts) or, with SEARCH_ENGINE_THREAD=0, on the process's own
-// event loop (engine-builder.ts); the registry only receives finished engines.
+// Building an index's engine from PostgreSQL (reading a snapshot, re-indexing every document,
+// compaction): runs in the engine thread (engine-thread.worker.ts) or, with SEARCH_ENGINE_THREAD=0,
+// on the process's own event loop (engine-builder.ts); the registry only receives finished engines.
+// Writing a snapshot of an engine the registry has loaded (writeSnapshot) streams it from that
+// engine, on the registry's event loop, chunk by chunk.
 //
-// An engine is built from the index's latest snapshot (gzip'd JSON) plus the rows written after it,
-// or from all rows when there is no usable snapshot, then caught up to the index's applied task:
+// An engine is built from the index's latest snapshot (binary chunks, snapshot-store.ts) plus the
+// rows written after it, or from all rows when there is no usable snapshot (none, an older format, a
+// chunk failing its checksum: that snapshot is discarded, so it is reported once and never read
+// again, and the next one replaces it), then caught up to the index's applied task:
 // one statement reads the index row and the rows with a newer task id (additions, replacements,
 // tombstones), so the version, the purge horizon and the rows come from one consistent snapshot.
-import { gunzip, gzip } from 'node:zlib';
-import { promisify } from 'node:util';
 import type pg from 'pg';
 import type { Logger } from '../../../lib/logger.js';
-import { one, rows as query, run, withTx } from '../db.js';
+import { one, rows as query, run } from '../db.js';
 import type { Document, Engine, EngineFactory } from '../engine/types.js';
 import type { IndexSettingsData } from '../indexes/index-settings.rules.js';
 import { T } from '../sql.js';
+import { BINARY_SNAPSHOT_VERSION, encodeSnapshot, SnapshotDecoder } from '../engine/snapshot-binary.js';
 import { rebuildNeeded, settingsKey, toEngineSettings } from './engine-settings.js';
-
-const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
+import { discardSnapshot, readChunks, SnapshotCorruptError, storedSnapshot, writeChunks } from './snapshot-store.js';
 
 /** rows fetched per round trip when (re)building an engine */
 const LOAD_PAGE = 5000;
@@ -49,14 +49,28 @@ export type CatchUp = 'current' | 'gone' | 'reload';
 export interface SnapshotWritten {
   version: number;
   documents: number;
+  /** stored bytes (gzip'd chunks) */
   bytes: number;
+  chunks: number;
+  ms: number;
 }
+
+/** A loaded engine's state, taken at one moment (Engine.toSnapshot with KEEP_ARRAYS), to be written. */
+export interface CapturedSnapshot {
+  data: unknown;
+  version: number;
+  documents: number;
+}
+
+/** default chunk size: 16 MiB before compression */
+export const DEFAULT_CHUNK_BYTES = 16 * 1024 * 1024;
 
 export class EngineLoader {
   constructor(
     private pool: pg.Pool,
     private factory: EngineFactory,
     private log: Logger,
+    private chunkBytes = DEFAULT_CHUNK_BYTES,
   ) {}
 
   /** The index's engine, built and caught up; undefined when the index no longer exists. */
@@ -66,14 +80,20 @@ export class EngineLoader {
     if (!index) return undefined;
     const settings = toEngineSettings(index.settings);
     let h: LoadedEngine | undefined;
-    const snap = await one<{ task_id: string; data: Buffer }>(this.pool, `select task_id, data from ${T.snapshots} where index_id = $1`, [indexId]);
+    const snap = await storedSnapshot(this.pool, indexId);
     if (snap) {
       try {
-        const json = (await gunzipAsync(snap.data)).toString('utf8');
-        const engine = this.factory.fromSnapshot(JSON.parse(json), settings);
-        h = { engine, version: Number(snap.task_id), settings: index.settings, settingsKey: settingsKey(index.settings), changedSinceSnapshot: 0, fromSnapshot: true };
+        if (snap.format !== BINARY_SNAPSHOT_VERSION) throw new SnapshotCorruptError(`snapshot format ${snap.format}, this version reads ${BINARY_SNAPSHOT_VERSION}`);
+        const decoder = new SnapshotDecoder();
+        for await (const chunk of readChunks(this.pool, indexId, snap)) decoder.push(chunk);
+        const engine = this.factory.fromSnapshot(decoder.finish(), settings);
+        h = { engine, version: snap.taskId, settings: index.settings, settingsKey: settingsKey(index.settings), changedSinceSnapshot: 0, fromSnapshot: true };
       } catch (e) {
-        this.log.warn('engine snapshot unusable; rebuilding from rows', { indexId, err: e });
+        // replaced by a newer snapshot while we read it: read that one
+        const now = await storedSnapshot(this.pool, indexId);
+        if (now && now.taskId !== snap.taskId) return this.load(indexId);
+        this.log.warn('engine snapshot unusable; rebuilding from rows and discarding it', { indexId, taskId: snap.taskId, chunks: snap.chunks, err: e });
+        await discardSnapshot(this.pool, indexId, snap.taskId);
       }
     }
     if (!h) {
@@ -134,35 +154,30 @@ export class EngineLoader {
   }
 
   /**
-   * Build the index's engine (from its last snapshot and the rows after it), compact it, serialise
-   * it and store it gzip'd as the index's snapshot, then purge the deletion tombstones the snapshot
-   * makes unnecessary. Skipped when a newer snapshot exists or the index is gone. Returns the engine
-   * it built too (compacted, current to `written.version`), for the registry to take.
+   * Store a captured engine state as the index's snapshot (skipped when a snapshot at the same or a
+   * newer task exists, or the index is gone), then purge the deletion tombstones it makes
+   * unnecessary, in the transaction that puts it in force.
    */
-  async writeSnapshot(indexId: string): Promise<{ written?: SnapshotWritten; loaded?: LoadedEngine }> {
-    const h = await this.load(indexId);
-    if (!h) return {};
-    const json = JSON.stringify(h.engine.toSnapshot());
-    const data = await gzipAsync(Buffer.from(json), { level: 1 });
-    const written = await run(
-      this.pool,
-      `insert into ${T.snapshots} (index_id, task_id, data, documents, created_at)
-       select $1::text, $2::bigint, $3::bytea, $4::int, now() where exists (select 1 from ${T.indexes} where id = $1::text)
-       on conflict (index_id) do update set task_id = excluded.task_id, data = excluded.data,
-              documents = excluded.documents, created_at = excluded.created_at
-        where index_snapshots.task_id < excluded.task_id`,
-      [indexId, h.version, data, h.engine.size],
-    );
-    if (!written) return { loaded: h };
-    // Tombstones up to the snapshot are no longer needed to rebuild; engines older than that reload fully.
-    // In one transaction, so a reader sees either both the horizon and the purge or neither.
-    await withTx(this.pool, async (c) => {
-      await run(c, `update ${T.indexes} set purged_through_task_id = greatest(purged_through_task_id, $1) where id = $2`, [h.version, indexId]);
-      await run(c, `delete from ${T.documents} where index_id = $1 and deleted and task_id <= $2`, [indexId, h.version]);
+  async writeSnapshot(indexId: string, captured: CapturedSnapshot): Promise<SnapshotWritten | undefined> {
+    const started = performance.now();
+    const { version, documents } = captured;
+    const r = await writeChunks(this.pool, {
+      indexId,
+      taskId: version,
+      documents,
+      pieces: encodeSnapshot(captured.data),
+      chunkBytes: this.chunkBytes,
+      // Tombstones up to the snapshot are no longer needed to rebuild; engines older than that reload
+      // fully. In one transaction, so a reader sees either both the horizon and the purge or neither.
+      after: async (c) => {
+        await run(c, `update ${T.indexes} set purged_through_task_id = greatest(purged_through_task_id, $1) where id = $2`, [version, indexId]);
+        await run(c, `delete from ${T.documents} where index_id = $1 and deleted and task_id <= $2`, [indexId, version]);
+      },
     });
-    this.log.info('engine snapshot written', { indexId, taskId: h.version, documents: h.engine.size, bytes: data.length });
-    h.changedSinceSnapshot = 0;
-    return { written: { version: h.version, documents: h.engine.size, bytes: data.length }, loaded: h };
+    if (!r.written) return undefined;
+    const ms = Math.round(performance.now() - started);
+    this.log.info('engine snapshot written', { indexId, taskId: version, documents, bytes: r.bytes, rawBytes: r.rawBytes, chunks: r.chunks, ms });
+    return { version, documents, bytes: r.bytes, chunks: r.chunks, ms };
   }
 
   /** Every live row, in pages (keyset on the primary key). Sets the version to the index's applied task. */

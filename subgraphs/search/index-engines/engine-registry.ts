@@ -23,7 +23,8 @@ import type { IndexSettingsData } from '../indexes/index-settings.rules.js';
 import { rows as query } from '../db.js';
 import { T } from '../sql.js';
 import type { EngineBuilder } from './engine-builder.js';
-import type { EngineLoader, LoadedEngine } from './engine-loader.js';
+import type { CapturedSnapshot, EngineLoader, LoadedEngine } from './engine-loader.js';
+import { KEEP_ARRAYS } from '../engine/snapshot-binary.js';
 import { rebuildNeeded, settingsKey, toEngineSettings } from './engine-settings.js';
 
 /** What the registry needs to know about an index (a row read by the caller). */
@@ -40,6 +41,8 @@ interface Holder extends LoadedEngine {
   busy: number;
   /** estimated bytes (engine/memory.ts) */
   bytes: number;
+  /** segments when the engine was last built (built engines are compacted) */
+  builtSegments: number;
 }
 
 export interface EngineRegistryOptions {
@@ -52,7 +55,22 @@ export interface EngineRegistryOptions {
   budgetBytes: number;
   /** an unloaded engine with this many changes since its snapshot gets a snapshot first */
   snapshotEveryDocs: number;
+  /**
+   * how long a search waits for its index's engine to load before it is answered 503 with
+   * Retry-After (the load goes on; a later search finds the engine)
+   */
+  loadWaitMs?: number;
 }
+
+/**
+ * After a snapshot, an engine with this many segments more than when it was built is replaced by one
+ * loaded from that snapshot (the engine thread compacts what it loads): merging on this event loop
+ * would stall searches.
+ */
+const COMPACT_AFTER_SEGMENTS = 8;
+
+/** Retry-After of a search refused while its engine loads. */
+export const LOADING_RETRY_AFTER_MS = 2000;
 
 /** The longest a batch's engine update waits for the worker's next batch (an idle worker). */
 const LATER_MS = 50;
@@ -80,8 +98,8 @@ export class EngineRegistry {
   private loading = new Map<string, Promise<Holder | undefined>>();
   /** drops per index, so a build that started before a drop does not bring the engine back */
   private dropped = new Map<string, number>();
-  /** unloaded indexes whose changes still want a snapshot */
-  private snapshotDue = new Set<string>();
+  /** unloaded engines whose changes still want a snapshot: their state, captured as they went */
+  private snapshotDue = new Map<string, CapturedSnapshot>();
   private counts = { loads: 0, snapshotLoads: 0, unloads: 0, drops: 0 };
   /** committed batches not applied yet, per index, in commit order (applyLater) */
   private pending = new Map<string, PendingApply[]>();
@@ -89,15 +107,18 @@ export class EngineRegistry {
 
   constructor(private o: EngineRegistryOptions) {}
 
-  /** The engine of `index`, loaded and caught up to `index.appliedTaskId` and its settings. */
-  async get(index: IndexState): Promise<Engine> {
+  /**
+   * The engine of `index`, loaded and caught up to `index.appliedTaskId` and its settings. A load is
+   * waited for at most `loadWaitMs` (requests); `unbounded` waits for it however long (tasks).
+   */
+  async get(index: IndexState, unbounded = false): Promise<Engine> {
     void this.flushPending(index.id);
     let h = this.holders.get(index.id);
     if (h) {
       this.holders.delete(index.id);
       this.holders.set(index.id, h);
     } else {
-      h = await this.load(index.id);
+      h = await (unbounded ? this.load(index.id) : this.waitForLoad(index.id));
       // deleted between the caller's read of its row and this build
       if (!h) throw new DomainError('index_not_found', 'Index not found.', { parameter: 'index_uid' });
     }
@@ -246,30 +267,49 @@ export class EngineRegistry {
   /** Indexes whose engine changed enough since its last snapshot (and unloaded ones that had). */
   snapshotCandidates(threshold: number): string[] {
     const loaded = [...this.holders].filter(([, h]) => h.changedSinceSnapshot >= threshold).map(([id]) => id);
-    return [...new Set([...loaded, ...this.snapshotDue])];
+    return [...new Set([...loaded, ...this.snapshotDue.keys()])];
   }
 
   /**
-   * Write the index's snapshot (built by the builder from PostgreSQL, not from this engine), and
-   * take the compacted engine built for it in place of the loaded one when both reflect the same
-   * task: merges drop the dead versions that updates and deletes leave in segments.
+   * Write the index's snapshot from its loaded engine (or, for an unloaded one, from the state
+   * captured when it was unloaded). The state is taken at one moment, synchronously: segments are
+   * immutable, the liveness bitset is copied and the documents are referenced, so the engine keeps
+   * answering and changing while the snapshot streams to PostgreSQL.
    */
   async snapshot(indexId: string): Promise<boolean> {
     await this.flushPending(indexId);
-    const before = this.holders.get(indexId)?.changedSinceSnapshot ?? 0;
-    const drops = this.dropped.get(indexId) ?? 0;
-    this.snapshotDue.delete(indexId);
-    const { written, built } = await this.o.builder.writeSnapshot(indexId, this.holders.has(indexId));
     const h = this.holders.get(indexId);
-    if (!h) return !!written;
-    if (written) h.changedSinceSnapshot = Math.max(0, h.changedSinceSnapshot - before);
-    if (built) {
-      await this.withLock(h, () => {
-        if (h.version !== built.version || h.settingsKey !== built.settingsKey || (this.dropped.get(indexId) ?? 0) !== drops) return;
-        Object.assign(h, { engine: built.engine, fromSnapshot: built.fromSnapshot, bytes: built.engine.memoryBytes() });
-      });
+    const captured = h ? this.capture(h) : this.snapshotDue.get(indexId);
+    this.snapshotDue.delete(indexId);
+    if (!captured) return false;
+    const before = h?.changedSinceSnapshot ?? 0;
+    const drops = this.dropped.get(indexId) ?? 0;
+    let written;
+    try {
+      written = await this.o.loader.writeSnapshot(indexId, captured);
+    } finally {
+      // a failed write is not retried until as many changes again (it was logged)
+      if (h) h.changedSinceSnapshot = Math.max(0, h.changedSinceSnapshot - before);
     }
+    if (written && h && this.holders.get(indexId) === h && h.engine.segmentCount - h.builtSegments >= COMPACT_AFTER_SEGMENTS) await this.compactFromSnapshot(indexId, h, drops);
     return !!written;
+  }
+
+  /** Take an engine loaded (and compacted) from the index's snapshot in place of `h`, when both are current to the same task. */
+  private async compactFromSnapshot(indexId: string, h: Holder, drops: number): Promise<void> {
+    const fresh = await this.o.builder.load(indexId);
+    if (!fresh) return;
+    await this.withLock(h, () => {
+      if (h.version !== fresh.version || h.settingsKey !== fresh.settingsKey || (this.dropped.get(indexId) ?? 0) !== drops) return;
+      const segments = h.engine.segmentCount;
+      // the compacted engine's own snapshot is due too, so a restart loads it without merging again
+      Object.assign(h, { engine: fresh.engine, fromSnapshot: fresh.fromSnapshot, bytes: fresh.engine.memoryBytes(), builtSegments: fresh.engine.segmentCount, changedSinceSnapshot: this.o.snapshotEveryDocs });
+      this.o.log.info('engine compacted: reloaded from its snapshot', { indexId, segments, now: fresh.engine.segmentCount });
+    });
+  }
+
+  private capture(h: Holder): CapturedSnapshot {
+    return { data: h.engine.toSnapshot(KEEP_ARRAYS), version: h.version, documents: h.engine.size };
   }
 
   /** Unload least recently used engines while the loaded ones exceed the budget. */
@@ -285,13 +325,31 @@ export class EngineRegistry {
       this.holders.delete(id);
       total -= h.bytes;
       this.counts.unloads++;
-      if (h.changedSinceSnapshot >= this.o.snapshotEveryDocs) this.snapshotDue.add(id);
+      // its state stays referenced until the worker has written it
+      if (h.changedSinceSnapshot >= this.o.snapshotEveryDocs) this.snapshotDue.set(id, this.capture(h));
       this.o.log.info('engine unloaded: memory budget', { indexId: id, bytes: h.bytes, loadedBytes: total, budgetBytes: this.o.budgetBytes });
     }
   }
 
   private behind(h: Holder, index: IndexState): boolean {
     return h.version < index.appliedTaskId || (h.version === index.appliedTaskId && h.settingsKey !== settingsKey(index.settings));
+  }
+
+  /** The load of an index's engine, waited for at most `loadWaitMs`; past it, SERVICE_UNAVAILABLE. */
+  private waitForLoad(indexId: string): Promise<Holder | undefined> {
+    const p = this.load(indexId);
+    const bound = this.o.loadWaitMs;
+    if (bound === undefined) return p;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(
+          new DomainError('SERVICE_UNAVAILABLE', `The index's search engine is loading; retry in ${LOADING_RETRY_AFTER_MS / 1000} s.`, {
+            meta: { retryAfterMs: LOADING_RETRY_AFTER_MS },
+          }),
+        );
+      }, bound);
+      p.then(resolve, reject).finally(() => clearTimeout(timer));
+    });
   }
 
   /** Build the index's engine once, however many callers ask meanwhile. */
@@ -303,7 +361,7 @@ export class EngineRegistry {
         .load(indexId)
         .then((built) => {
           if (!built || (this.dropped.get(indexId) ?? 0) !== drops) return undefined;
-          const h: Holder = { ...built, lock: Promise.resolve(), busy: 0, bytes: built.engine.memoryBytes() };
+          const h: Holder = { ...built, lock: Promise.resolve(), busy: 0, bytes: built.engine.memoryBytes(), builtSegments: built.engine.segmentCount };
           this.counts.loads++;
           if (built.fromSnapshot) this.counts.snapshotLoads++;
           this.holders.set(indexId, h);
@@ -326,7 +384,7 @@ export class EngineRegistry {
     }
     this.counts.loads++;
     if (fresh.fromSnapshot) this.counts.snapshotLoads++;
-    Object.assign(h, fresh, { bytes: fresh.engine.memoryBytes() });
+    Object.assign(h, fresh, { bytes: fresh.engine.memoryBytes(), builtSegments: fresh.engine.segmentCount });
   }
 
   private async withLock(h: Holder, fn: () => Promise<void> | void): Promise<void> {

@@ -2,12 +2,9 @@
 import type { SnapshotData } from '../engine/snapshot.js';
 import type { Document } from '../engine/types.js';
 import type { IndexSettingsData } from '../indexes/index-settings.rules.js';
-import type { SnapshotWritten } from './engine-loader.js';
 
 export type ThreadRequest =
   | { id: number; op: 'load'; indexId: string }
-  /** write the index's snapshot; `handBack`: and send the engine built for it, as `load` does */
-  | { id: number; op: 'snapshot'; indexId: string; handBack: boolean }
   /** documents [from, from + size) of the engine built by request `of` */
   | { id: number; op: 'chunk'; of: number; from: number; size: number }
   | { id: number; op: 'release'; of: number };
@@ -22,10 +19,8 @@ export interface BuiltEngine {
   settings: IndexSettingsData;
   changedSinceSnapshot: number;
   fromSnapshot: boolean;
-  /** for `snapshot`: what was written */
-  written?: SnapshotWritten;
 }
 
-export type ThreadResult = BuiltEngine | { found: false; written?: SnapshotWritten } | { docs: Document[]; extIds: string[] } | null | undefined;
+export type ThreadResult = BuiltEngine | { found: false } | { docs: Document[]; extIds: string[] } | null | undefined;
 
 export type ThreadReply = { id: number; ok: true; result: ThreadResult } | { id: number; ok: false; error: string; code?: string };

@@ -1,6 +1,6 @@
-// Worker-thread entry of the engine thread (engine-builder.ts): builds engines and writes snapshots
-// with its own small pg pool, so JSON parsing, re-indexing, compaction and serialising never run on
-// the event loop that answers searches. A built engine goes back as its snapshot structure with the
+// Worker-thread entry of the engine thread (engine-builder.ts): builds engines with its own small pg
+// pool, so reading snapshots, re-indexing and compaction never run on the event loop that answers
+// searches. A built engine goes back as its snapshot structure with the
 // typed arrays transferred (moved, not copied); its documents stay here until the main thread has
 // pulled them in chunks, or released them.
 import { parentPort, workerData } from 'node:worker_threads';
@@ -9,7 +9,7 @@ import { createPool } from '../db.js';
 import { engineFactory } from '../engine/index.js';
 import { transferCodec, type SnapshotData } from '../engine/snapshot.js';
 import type { Document } from '../engine/types.js';
-import { EngineLoader, type LoadedEngine, type SnapshotWritten } from './engine-loader.js';
+import { EngineLoader, type LoadedEngine } from './engine-loader.js';
 import type { ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
 
 const port = parentPort!;
@@ -21,14 +21,14 @@ const loader = new EngineLoader(pool, engineFactory, log);
 const held = new Map<number, { docs: Document[]; extIds: string[] }>();
 
 /** Answer request `id` with a built engine: typed arrays transferred, documents held for `chunk`. */
-function send(id: number, h: LoadedEngine, written?: SnapshotWritten): void {
+function send(id: number, h: LoadedEngine): void {
   const codec = transferCodec();
   const snapshot = h.engine.toSnapshot(codec) as SnapshotData;
   held.set(id, { docs: snapshot.docs, extIds: snapshot.extIds });
   const total = snapshot.docs.length;
   snapshot.docs = [];
   snapshot.extIds = [];
-  const result = { found: true as const, snapshot, total, version: h.version, settings: h.settings, changedSinceSnapshot: h.changedSinceSnapshot, fromSnapshot: h.fromSnapshot, written };
+  const result = { found: true as const, snapshot, total, version: h.version, settings: h.settings, changedSinceSnapshot: h.changedSinceSnapshot, fromSnapshot: h.fromSnapshot };
   port.postMessage({ id, ok: true, result } satisfies ThreadReply, codec.transfer);
 }
 
@@ -51,12 +51,6 @@ async function handle(m: ThreadRequest): Promise<ThreadResult> {
     case 'release':
       held.delete(m.of);
       return null;
-    case 'snapshot': {
-      const { written, loaded } = await loader.writeSnapshot(m.indexId);
-      if (!m.handBack || !loaded) return { found: false, written };
-      send(m.id, loaded, written);
-      return undefined;
-    }
   }
 }
 

@@ -7,6 +7,7 @@ import { Migration20261124084005_task_lease_in_jobs } from './Migration202611240
 import { Migration20261124090000_webhook_jobs } from './Migration20261124090000_webhook_jobs.js';
 import { Migration20261125013000_task_payload_storage } from './Migration20261125013000_task_payload_storage.js';
 import { Migration20261127180000_tenant_task_uids } from './Migration20261127180000_tenant_task_uids.js';
+import { Migration20261127180000_chunked_snapshots } from './Migration20261127180000_chunked_snapshots.js';
 
 export const migrations = [
   { name: 'Migration20261122085826_init', class: Migration20261122085826_init },
@@ -17,4 +18,5 @@ export const migrations = [
   { name: 'Migration20261124090000_webhook_jobs', class: Migration20261124090000_webhook_jobs },
   { name: 'Migration20261125013000_task_payload_storage', class: Migration20261125013000_task_payload_storage },
   { name: 'Migration20261127180000_tenant_task_uids', class: Migration20261127180000_tenant_task_uids },
+  { name: 'Migration20261127180000_chunked_snapshots', class: Migration20261127180000_chunked_snapshots },
 ];

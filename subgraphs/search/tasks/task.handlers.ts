@@ -111,7 +111,7 @@ const deleteByFilter: Handler = async (i) => {
     settings: index.settings,
     appliedTaskId: previous(index),
     purgedThroughTaskId: Number(index.purged_through_task_id),
-  });
+  }, true);
   const ids = engineCall(() => engine.filterIds(payload.filter), 'filter');
   return deleteIds(i, ids, { original_filter: payload.filter });
 };
@@ -129,7 +129,7 @@ const updateSettings: Handler = async ({ c, task, index, payload, rt }) => {
 
 const deleteIndex: Handler = async ({ c, task, index, rt }) => {
   const deleted = await deleteAllOfIndex(c, index.id);
-  for (const table of [T.snapshots, T.queries, T.events]) await run(c, `delete from ${table} where index_id = $1`, [index.id]);
+  for (const table of [T.snapshots, T.snapshotChunks, T.queries, T.events]) await run(c, `delete from ${table} where index_id = $1`, [index.id]);
   await run(c, `delete from ${T.indexes} where id = $1`, [index.id]);
   // every search process (this one included) drops its engine at commit
   await notifyIndexDropped(c, index.id);

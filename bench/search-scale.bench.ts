@@ -1,0 +1,182 @@
+// npm run bench:search-scale: one large index through `npm start` (one process, a scratch database),
+// each figure printed against its target with the load average at the time:
+//  - indexing through REST: BENCH_DOCS documents (default 1,000,000: the Debian corpus repeated with new
+//    ids), 1,000-document batches, BENCH_IN_FLIGHT (4) requests in flight, until the last task succeeded;
+//  - the engine snapshot the worker writes once idle: stored size, chunks, time after the last task;
+//  - warm searches (typo + prefix + a filter + 2 facets, 20 hits): the engine's processing_time_ms and
+//    the REST latency, p50 / p95;
+//  - RSS of the `npm start` process (bytes per document);
+//  - cold start: the process restarted, time from /health/ready to the first full answer (503 answers
+//    while the engine loads are counted, each must carry Retry-After).
+// Env: BENCH_DOCS, BENCH_IN_FLIGHT, BENCH_N (queries, 200), BENCH_PORT_BASE (24500), DATABASE_URL (a
+// scratch database on that server), DATASETS_DIR (where debian-packages.jsonl.gz is).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import pg from 'pg';
+import { signJwt } from '../gateway/auth/jwt.js';
+import { requestJson } from '../lib/http-client.js';
+import { datasetsDir } from '../scripts/datasets.js';
+import { nodeFlags } from '../scripts/node-flags.js';
+import { benchStackEnv, processTree, rssMiB, scratchDatabase, waitUntilUp } from './harness.js';
+import { FILTERS, makeQueries } from './search-corpus.js';
+import { summarize } from './stats.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DOCS = Number(process.env.BENCH_DOCS ?? 1_000_000);
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 4);
+const N = Number(process.env.BENCH_N ?? 200);
+const base = Number(process.env.BENCH_PORT_BASE ?? 24500);
+const BATCH = 1000;
+const TARGETS = { docsPerSec: 10_000, engineP95: 40, restP95: 60, rssMiB: 1536, coldS: 15 };
+
+const load = () => `load ${loadavg()[0].toFixed(2)}`;
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
+const say = (line: string) => console.log(`${line}  [${load()}]`);
+
+const corpus = gunzipSync(readFileSync(resolve(datasetsDir(), 'debian-packages.jsonl.gz')))
+  .toString('utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as Record<string, unknown>);
+/** document i of the repeated corpus: copy k of package j, with a new id */
+const docAt = (i: number) => ({ ...corpus[i % corpus.length], id: i + 1 });
+
+console.log(`# bench/search-scale.bench.ts ${new Date().toISOString()} node ${process.version}; ${DOCS} documents (${corpus.length} packages repeated), ${load()}`);
+const scratch = await scratchDatabase('scale');
+const env = benchStackEnv('search-scale', base, scratch.url, { SEARCH_DEFAULT_PLAN: 'enterprise', REDIS_URL: '', START_PROCESSES: 'one' });
+const gatewayPort = Number(env.GATEWAY_PORT);
+const restPort = Number(env.REST_PORT);
+const rest = `http://127.0.0.1:${restPort}`;
+let stack: ChildProcess | undefined;
+
+async function startStack(): Promise<number> {
+  stack = spawn(process.execPath, [...nodeFlags(ROOT), '--import', '@swc-node/register/esm-register', resolve(ROOT, 'scripts', 'start-all.ts')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  await waitUntilUp(`${rest}/health/ready`, stack);
+  await waitUntilUp(`http://127.0.0.1:${gatewayPort}/health/ready`, stack);
+  return performance.now();
+}
+async function stopStack(): Promise<void> {
+  const s = stack!;
+  s.kill('SIGTERM');
+  if (s.exitCode === null) await new Promise((r) => s.once('exit', r));
+}
+const rssOfStack = () => processTree(stack!.pid!).reduce((n, p) => n + rssMiB(p), 0);
+process.on('exit', () => stack?.exitCode === null && stack.kill('SIGKILL'));
+// a failed run stops its stack and drops its scratch database too
+process.on('unhandledRejection', (e) => {
+  console.error(e);
+  stack?.kill('SIGKILL');
+  void scratch.drop().finally(() => process.exit(1));
+});
+
+await startStack();
+// ---------------------------------------------------------------- tenant (enterprise plan: no document cap)
+const now = Math.floor(Date.now() / 1000);
+const token = signJwt({ sub: 'bench', scope: 'platform:admin platform:manage platform:read', iat: now, exp: now + 7200 }, env.JWT_SECRET!);
+const code = `scale${process.pid}`;
+const ph = { authorization: `Bearer ${token}`, 'x-platform': code, 'content-type': 'application/json' };
+async function call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<any> {
+  const r = await requestJson(method, `${rest}${path}`, headers, body === undefined ? undefined : JSON.stringify(body), 300_000);
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 400)}`);
+  return JSON.parse(r.text);
+}
+const jd = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
+await call('POST', '/platforms', ph, jd('platforms', { code, name: 'Scale bench' }));
+const acct = (await call('POST', '/accounts', ph, jd('accounts', { name: 'Scale', code, deployment_model: 'dedicated_cloud' }))).data;
+await call('POST', `/accounts/${acct.attributes.url_id}/subscriptions`, ph, jd('subscriptions', { model_code: 'enterprise', trial: false }));
+const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, jd('apps', { name: 'Scale app', rate_limit_per_minute: 100_000 }))).data;
+const key = (await call('POST', `/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, jd('api_keys', { name: 'scale', key_type: 'secret', rate_limit_per_minute: 100_000 }))).data;
+const kh = { 'x-app-id': app.id as string, 'x-api-key': key.attributes.key_id as string, 'content-type': 'application/json' };
+
+const uid = 'debian';
+const settings = { searchable_attributes: ['name', 'summary', 'description', 'tags'], filterable_attributes: ['section', 'priority', 'installed_size_kb'], sortable_attributes: ['installed_size_kb'] };
+await call('POST', '/search/v1/indexes', kh, jd('indexes', { uid, primary_key: 'id', settings }));
+await call('POST', `/search/v1/indexes/${uid}/search`, kh, jd('search_queries', { query: 'warm' }));
+const rssEmpty = rssOfStack();
+
+// ---------------------------------------------------------------- indexing
+const batches = Math.ceil(DOCS / BATCH);
+const t0 = performance.now();
+let next = 0;
+let lastTask = 0;
+await Promise.all(
+  Array.from({ length: IN_FLIGHT }, async () => {
+    while (next < batches) {
+      const b = next++;
+      const docs = Array.from({ length: Math.min(BATCH, DOCS - b * BATCH) }, (_, k) => docAt(b * BATCH + k));
+      const r = await requestJson('POST', `${rest}/search/v1/indexes/${uid}/documents`, kh, JSON.stringify(jd('documents', { documents: docs })), 300_000);
+      if (r.status !== 202) throw new Error(`batch ${b}: ${r.status} ${r.text.slice(0, 300)}`);
+      lastTask = Math.max(lastTask, Number(JSON.parse(r.text).data.id));
+      if (b % 100 === 99) console.log(`  ${(b + 1) * BATCH} documents posted, ${((performance.now() - t0) / 1000).toFixed(0)} s, rss ${rssOfStack().toFixed(0)} MiB  [${load()}]`);
+    }
+  }),
+);
+for (;;) {
+  const t = (await call('GET', `/search/v1/tasks/${lastTask}`, kh)).data.attributes;
+  if (t.status === 'succeeded') break;
+  if (t.status !== 'enqueued' && t.status !== 'processing') throw new Error(`last task ${t.status}: ${JSON.stringify(t.error)}`);
+  await new Promise((r) => setTimeout(r, 50));
+}
+const indexedAt = performance.now();
+const total = (await call('POST', `/search/v1/indexes/${uid}/search`, kh, jd('search_queries', { query: '', limit: 0 }))).data.attributes.estimated_total_hits;
+const failed = (await call('GET', `/search/v1/tasks?index_uid=${uid}&status=failed&limit=100`, kh)).data.length;
+const rate = Math.round(DOCS / ((indexedAt - t0) / 1000));
+say(`indexing: ${DOCS} docs in ${((indexedAt - t0) / 1000).toFixed(1)} s = ${rate} docs/s (target ≥ ${TARGETS.docsPerSec}: ${verdict(rate >= TARGETS.docsPerSec)}); searchable ${total}, failed tasks ${failed}`);
+
+// ---------------------------------------------------------------- snapshot
+const db = new pg.Client({ connectionString: scratch.url });
+await db.connect();
+const indexId = (await call('GET', `/search/v1/indexes/${uid}`, kh)).data.id;
+let snap: { task_id: string; bytes: string; chunks: number } | undefined;
+for (let i = 0; i < 6000 && !snap; i++) {
+  snap = (await db.query('select task_id, bytes, chunks from search.index_snapshots where index_id = $1 and task_id >= $2', [indexId, lastTask])).rows[0];
+  if (!snap) await new Promise((r) => setTimeout(r, 100));
+}
+say(
+  snap
+    ? `snapshot: ${(Number(snap.bytes) / 2 ** 20).toFixed(0)} MiB stored in ${snap.chunks} chunks, in force ${((performance.now() - indexedAt) / 1000).toFixed(1)} s after the last task (3 s of it the worker's idle wait)`
+    : 'snapshot: none within 10 minutes (NOT MET)',
+);
+
+// ---------------------------------------------------------------- warm searches
+const queries = makeQueries(corpus, N);
+const engineMs: number[] = [];
+const restMs: number[] = [];
+for (let i = 0; i < queries.length + 20; i++) {
+  const q = queries[i % queries.length];
+  const t = performance.now();
+  const r = await call('POST', `/search/v1/indexes/${uid}/search`, kh, jd('search_queries', { query: q, filter: FILTERS[i % FILTERS.length], facets: ['section', 'priority'], limit: 20 }));
+  if (i < 20) continue; // warm-up
+  restMs.push(performance.now() - t);
+  engineMs.push(r.data.attributes.processing_time_ms);
+}
+const e = summarize(engineMs, 1);
+const r = summarize(restMs, 1);
+say(`search in engine (processing_time_ms): p50 ${e.p50} ms, p95 ${e.p95} ms (target p95 ≤ ${TARGETS.engineP95}: ${verdict(e.p95 <= TARGETS.engineP95)})`);
+say(`search over REST: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms (target p95 ≤ ${TARGETS.restP95}: ${verdict(r.p95 <= TARGETS.restP95)})`);
+const rss = rssOfStack();
+say(`RSS of the npm start process: ${rss.toFixed(0)} MiB (${rssEmpty.toFixed(0)} MiB before indexing; ${(((rss - rssEmpty) * 2 ** 20) / DOCS).toFixed(0)} bytes per document) (target ≤ ${TARGETS.rssMiB}: ${verdict(rss <= TARGETS.rssMiB)})`);
+
+// ---------------------------------------------------------------- cold start
+await stopStack();
+const ready = await startStack();
+let unavailable = 0;
+let withoutRetryAfter = 0;
+for (;;) {
+  const res = await requestJson('POST', `${rest}/search/v1/indexes/${uid}/search`, kh, JSON.stringify(jd('search_queries', { query: 'python', limit: 1 })), 300_000);
+  if (res.status === 200) break;
+  if (res.status !== 503) throw new Error(`cold search: ${res.status} ${res.text.slice(0, 300)}`);
+  unavailable++;
+  if (!res.headers['retry-after']) withoutRetryAfter++;
+  await new Promise((r) => setTimeout(r, 200));
+}
+const cold = (performance.now() - ready) / 1000;
+say(`cold start: first answer ${cold.toFixed(1)} s after ready (target ≤ ${TARGETS.coldS}: ${verdict(cold <= TARGETS.coldS)}); ${unavailable} answers 503 meanwhile, ${withoutRetryAfter} without Retry-After; rss ${rssOfStack().toFixed(0)} MiB`);
+
+await db.end();
+await stopStack();
+await scratch.drop();
+process.exit(0);

@@ -1,0 +1,127 @@
+// Engine snapshots as binary chunks in PostgreSQL (index-engines/snapshot-store.ts), with real
+// processes on their own database: a snapshot written in many small chunks restores across them; a
+// chunk damaged on disk is detected by its checksum, the engine is rebuilt from the rows with the
+// same answers, the damage is logged once (the snapshot is discarded, not read again), and the next
+// snapshot replaces it.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ROOT, stop } from '../harness/spawn.js';
+import { keyContext, searchProcesses, sleep, subgraphGql, withDb } from './search.helpers.js';
+
+const BASE = Number(process.env.TEST_PORT_BASE ?? 14000);
+const processes = searchProcesses('sgsnap');
+const dbUrl = processes.dbUrl;
+// snapshots after 100 changes, in chunks of 8 KiB: this index's stream spans dozens of them
+const ENV = { SEARCH_SNAPSHOT_EVERY_DOCS: '100', SEARCH_SNAPSHOT_CHUNK_KB: '8', LOG_LEVEL: 'info' };
+
+const CREATE = `mutation { createIndex(input: { uid: "chunks", primaryKey: "id", settings: { filterable_attributes: ["colour"] } }) { id } }`;
+const ADD = `mutation($docs: [JSON]) { addIndexDocuments(indexUid: "chunks", documents: $docs) { id } }`;
+const SEARCH = `query($q: String!, $f: JSON) { searchIndex(indexUid: "chunks", input: { query: $q, filter: $f, facets: ["colour"], limit: 5 }) { estimatedTotalHits facetDistribution hits } }`;
+
+const docs = Array.from({ length: 1500 }, (_, i) => ({
+  id: `d${i}`,
+  title: `chunked item number ${i} ${['lamp', 'chair', 'table'][i % 3]}`,
+  colour: ['red', 'green', 'blue', 'black'][i % 4],
+  text: `code${i}x `.repeat(8),
+}));
+
+const ctx = keyContext({ plan: 'enterprise' });
+const answers = async (url: string) => {
+  const out = [];
+  for (const [q, f] of [['lamp', null], ['chair', 'colour = red'], ['', 'colour IN [blue, black]'], ['code77x', null]] as const) {
+    const r = await subgraphGql(url, ctx, SEARCH, { q, f });
+    expect(r.errors).toBeUndefined();
+    out.push(r.data.searchIndex);
+  }
+  return out;
+};
+/** what a rebuild from rows keeps (ties may rank in another order: rows are read by id) */
+const counts = (a: { estimatedTotalHits: number; facetDistribution: unknown }[]) =>
+  a.map((r) => ({ total: r.estimatedTotalHits, facets: r.facetDistribution }));
+const logOf = (name: string) => readFileSync(resolve(ROOT, '.data', 'test-logs', `${name}-${BASE}.log`), 'utf8');
+const snapshotRow = (indexId: string) =>
+  withDb(dbUrl(), async (c) => (await c.query('select task_id, chunks, format from search.index_snapshots where index_id = $1', [indexId])).rows[0] as { task_id: string; chunks: number; format: number } | undefined);
+
+async function waitForSnapshot(indexId: string, newerThan = 0): Promise<{ task_id: string; chunks: number }> {
+  for (let i = 0; i < 300; i++) {
+    const row = await snapshotRow(indexId);
+    if (row && Number(row.task_id) > newerThan) return row;
+    await sleep(100);
+  }
+  throw new Error('no snapshot written');
+}
+
+beforeAll(() => processes.setUp(), 30_000);
+afterAll(() => processes.tearDown(), 120_000);
+
+test('a snapshot in many chunks restores; a damaged chunk means a rebuild from rows, logged once, then a new snapshot', async () => {
+  const a = await processes.start('search-snap-a', BASE + 50, ENV);
+  const indexId = (await subgraphGql(a.url, ctx, CREATE)).data.createIndex.id;
+  await subgraphGql(a.url, ctx, SEARCH, { q: 'x', f: null }); // loads the engine, so batches reach it
+  for (let i = 0; i < docs.length; i += 500) expect((await subgraphGql(a.url, ctx, ADD, { docs: docs.slice(i, i + 500) })).errors).toBeUndefined();
+  const first = await waitForSnapshot(indexId);
+  const expected = await answers(a.url);
+  expect(expected[0].estimatedTotalHits).toBe(500);
+  await stop(a.child);
+
+  // every chunk is stored, bounded, and carries its checksum
+  const chunks = await withDb(dbUrl(), async (c) => (await c.query('select seq, length(data) as n from search.index_snapshot_chunks where index_id = $1 and task_id = $2 order by seq', [indexId, first.task_id])).rows);
+  expect(first.chunks).toBeGreaterThan(10);
+  expect(chunks.map((r) => r.seq)).toEqual(Array.from({ length: first.chunks }, (_, i) => i));
+
+  // B restores from the chunks: the same answers
+  const b = await processes.start('search-snap-b', BASE + 51, ENV);
+  expect(await answers(b.url)).toEqual(expected);
+  await stop(b.child);
+  expect(logOf('search-snap-b')).toMatch(/"msg":"engine loaded".*"fromSnapshot":true/);
+
+  // one byte of a middle chunk flipped on disk
+  await withDb(dbUrl(), (c) =>
+    c.query('update search.index_snapshot_chunks set data = set_byte(data, 20, get_byte(data, 20) # 255) where index_id = $1 and task_id = $2 and seq = $3', [
+      indexId,
+      first.task_id,
+      Math.floor(first.chunks / 2),
+    ]),
+  );
+  const c = await processes.start('search-snap-c', BASE + 52, ENV);
+  const rebuilt = await answers(c.url);
+  expect(counts(rebuilt)).toEqual(counts(expected));
+  expect(await answers(c.url)).toEqual(rebuilt);
+  // the engine was rebuilt from rows; the damage was reported once and the snapshot discarded
+  let log = logOf('search-snap-c');
+  expect(log).toMatch(/"msg":"engine loaded".*"fromSnapshot":false/);
+  expect(log.match(/engine snapshot unusable/g)).toHaveLength(1);
+  expect(log).toMatch(/fails its checksum/);
+  // the process writes a new snapshot of the engine it rebuilt, and stays up
+  const second = await waitForSnapshot(indexId, -1);
+  expect(Number(second.task_id)).toBe(Number(first.task_id));
+  expect(await answers(c.url)).toEqual(rebuilt);
+  expect(c.child.exitCode).toBeNull();
+  await stop(c.child);
+  log = logOf('search-snap-c');
+  expect(log.match(/engine snapshot unusable/g)).toHaveLength(1);
+  expect(log).toMatch(/"msg":"engine snapshot written"/);
+
+  // and D restores from that one
+  const d = await processes.start('search-snap-d', BASE + 53, ENV);
+  expect(await answers(d.url)).toEqual(rebuilt);
+  await stop(d.child);
+  expect(logOf('search-snap-d')).toMatch(/"msg":"engine loaded".*"fromSnapshot":true/);
+}, 180_000);
+
+test('a search waits a bounded time for its engine to load, then answers 503 with a retry delay; the load goes on', async () => {
+  const e = await processes.start('search-snap-e', BASE + 54, { ...ENV, SEARCH_ENGINE_LOAD_WAIT_MS: '1' });
+  const r = await subgraphGql(e.url, ctx, SEARCH, { q: 'lamp', f: null });
+  expect(r.data?.searchIndex ?? null).toBeNull();
+  expect(r.errors![0].extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, meta: { retryAfterMs: 2000 } });
+  expect(r.errors![0].message).toMatch(/loading; retry in 2 s/);
+  // the load was not abandoned: the engine arrives and later searches answer
+  let answered;
+  for (let i = 0; i < 100 && !answered; i++) {
+    const again = await subgraphGql(e.url, ctx, SEARCH, { q: 'lamp', f: null });
+    if (!again.errors) answered = again.data.searchIndex;
+    else await sleep(100);
+  }
+  expect(answered?.estimatedTotalHits).toBe(500);
+  await stop(e.child);
+}, 60_000);
