@@ -22,6 +22,7 @@ import { ApiKeyVerifier } from './auth/api-key.js';
 import { clientIp, createAuthenticator, type AuthResult } from './auth/authenticate.js';
 import { listenForKeyInvalidations } from './auth/key-invalidation.js';
 import { OperatorVerifier } from './auth/operators.js';
+import { JwksVerifier } from './auth/jwks.js';
 import { LiveConnections } from './subscriptions/live-connections.js';
 import { InFlight, SignedDataSource, type GatewayContext } from './data-source.js';
 import { SingleFetch } from './single-fetch.js';
@@ -68,7 +69,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   });
   const proxies = clientAddressResolver(cfg.trustedProxies);
   const operators = new OperatorVerifier((userId, code) => platform.platformOperator(userId, code), { ttlMs: cfg.apiKeyCacheTtlMs });
-  const authenticator = createAuthenticator({ jwtSecret: cfg.jwt, keys, operators, userLimit: { limiter: infra.rateLimiter, perMinute: cfg.jwtRateLimitPerMinute } });
+  const jwks = cfg.jwt.jwks.length
+    ? new JwksVerifier({ issuers: cfg.jwt.jwks, audience: cfg.jwt.audience, maxLifetimeSec: cfg.jwt.maxLifetimeSec, skewSec: cfg.jwt.clockSkewSec, cacheMs: cfg.jwt.jwksCacheMs, minRefreshMs: cfg.jwt.jwksMinRefreshMs, log })
+    : undefined;
+  const authenticator = createAuthenticator({ jwtSecret: cfg.jwt, keys, operators, jwks, userLimit: { limiter: infra.rateLimiter, perMinute: cfg.jwtRateLimitPerMinute } });
   // open WebSockets follow their credentials (subscriptions/live-connections.ts)
   const connections = new LiveConnections({ keys, operators, log });
   const invalidations = listenForKeyInvalidations(infra.pubsub, { keys, operators, connections }, log);

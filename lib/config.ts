@@ -111,6 +111,14 @@ export interface JwtConfig {
   maxLifetimeSec: number;
   issuer?: string;
   audience?: string;
+  /** identity providers: RS256/ES256 tokens of each issuer verified against its JWKS URL (gateway/auth/jwks.ts) */
+  jwks: { issuer: string; url: string }[];
+  /** tolerance on exp/nbf of identity providers' tokens (JWT_CLOCK_SKEW_SEC, at most 300) */
+  clockSkewSec: number;
+  /** JWKS keys older than this are fetched again (a removed key stops verifying then) */
+  jwksCacheMs: number;
+  /** at most one JWKS fetch per issuer per this interval (unknown kids, a provider down) */
+  jwksMinRefreshMs: number;
 }
 
 /**
@@ -144,7 +152,30 @@ function jwtConfig(env: NodeJS.ProcessEnv, secret: string): JwtConfig {
     maxLifetimeSec: envInt(env, 'JWT_MAX_LIFETIME_SEC', 86_400),
     issuer: env.JWT_ISSUER?.trim() || undefined,
     audience: env.JWT_AUDIENCE?.trim() || undefined,
+    jwks: jwksIssuers(env),
+    clockSkewSec: Math.min(envInt(env, 'JWT_CLOCK_SKEW_SEC', 60, 0), 300),
+    jwksCacheMs: envInt(env, 'JWT_JWKS_CACHE_MS', 600_000),
+    jwksMinRefreshMs: envInt(env, 'JWT_JWKS_MIN_REFRESH_MS', 30_000, 0),
   };
+}
+
+/** JWT_JWKS_URLS and JWT_ISSUERS: comma-separated, the n-th issuer's tokens verified against the n-th URL. */
+function jwksIssuers(env: NodeJS.ProcessEnv): JwtConfig['jwks'] {
+  const list = (name: string) => (env[name]?.trim() ? env[name]!.split(',').map((v) => v.trim()) : []);
+  const urls = list('JWT_JWKS_URLS');
+  const issuers = list('JWT_ISSUERS');
+  if (urls.length !== issuers.length) throw new ConfigError('JWT_ISSUERS', `names ${issuers.length} issuer(s) for ${urls.length} JWT_JWKS_URLS: give one issuer (the tokens' "iss") per JWKS URL, in the same order`);
+  return urls.map((u, i) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(u);
+    } catch {
+      throw new ConfigError('JWT_JWKS_URLS', `"${u}" is not a valid URL`);
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new ConfigError('JWT_JWKS_URLS', `"${u}" must be an http(s) URL`);
+    if (!issuers[i]) throw new ConfigError('JWT_ISSUERS', `issuer ${i + 1} is empty`);
+    return { issuer: issuers[i]!, url: u };
+  });
 }
 
 /** TRUSTED_PROXIES: comma-separated IPs or CIDRs. */
