@@ -23,6 +23,7 @@ import { ApiKeyVerifier } from './auth/api-key.js';
 import { clientIp, createAuthenticator, type AuthResult } from './auth/authenticate.js';
 import { listenForKeyInvalidations } from './auth/key-invalidation.js';
 import { OperatorVerifier } from './auth/operators.js';
+import { JwksVerifier } from './auth/jwks.js';
 import { LiveConnections } from './subscriptions/live-connections.js';
 import { InFlight, SignedDataSource, type GatewayContext } from './data-source.js';
 import { SingleFetch } from './single-fetch.js';
@@ -41,6 +42,8 @@ import { answerPreflight, corsHeaders, originAllowedWithoutKey, requestOrigin, r
 import { METRICS_PATH, observeLocalRequest, sendMetrics, trackWebSockets } from '../lib/metrics.js';
 import { instrument, startTracing } from '../lib/telemetry.js';
 import { requestIdPlugin } from './request-id.js';
+import { DRAINING, isDraining, remainingMs } from '../lib/lifecycle.js';
+import { countersComponent } from '../lib/redis-fallback.js';
 
 export const SUPERGRAPH_PATH = resolve(import.meta.dirname, '..', 'schema', 'supergraph.graphql');
 
@@ -49,7 +52,10 @@ export interface RunningGateway {
   port: number;
   server: Server;
   keys: ApiKeyVerifier;
-  stop(): Promise<void>;
+  /** stop accepting, finish the requests in flight (in-process calls still answered) */
+  drain(deadline: number): Promise<void>;
+  /** drain, then stop Apollo and the gateway's background work, before `deadline` */
+  stop(deadline?: number): Promise<void>;
 }
 
 /** `local`: the subgraphs this process serves, fetched in process (lib/local-transport.ts) */
@@ -65,7 +71,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   });
   const proxies = clientAddressResolver(cfg.trustedProxies);
   const operators = new OperatorVerifier((userId, code) => platform.platformOperator(userId, code), { ttlMs: cfg.apiKeyCacheTtlMs });
-  const authenticator = createAuthenticator({ jwtSecret: cfg.jwt, keys, operators, userLimit: { limiter: infra.rateLimiter, perMinute: cfg.jwtRateLimitPerMinute } });
+  const jwks = cfg.jwt.jwks.length
+    ? new JwksVerifier({ issuers: cfg.jwt.jwks, audience: cfg.jwt.audience, maxLifetimeSec: cfg.jwt.maxLifetimeSec, skewSec: cfg.jwt.clockSkewSec, cacheMs: cfg.jwt.jwksCacheMs, minRefreshMs: cfg.jwt.jwksMinRefreshMs, log })
+    : undefined;
+  const authenticator = createAuthenticator({ jwtSecret: cfg.jwt, keys, operators, jwks, userLimit: { limiter: infra.rateLimiter, perMinute: cfg.jwtRateLimitPerMinute } });
   // open WebSockets follow their credentials (subscriptions/live-connections.ts)
   const connections = new LiveConnections({ keys, operators, log });
   const invalidations = listenForKeyInvalidations(infra.pubsub, { keys, operators, connections }, log);
@@ -76,6 +85,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const tracing = await startTracing(cfg, 'gateway', log);
   const dataSources = new Map<string, SignedDataSource>();
   const singleFetch = cfg.gatewaySingleFetch ? new SingleFetch(supergraphSdl, dataSources) : undefined;
+  apolloTelemetryEnv(cfg);
   const gateway = new ApolloGateway({
     supergraphSdl,
     buildService: ({ name }) => {
@@ -134,8 +144,10 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   }, 2000);
   flush.unref();
 
-  // set when stop() begins: work that would reach Apollo while it stops is refused with a clear answer
+  // set when the drain begins: new work over HTTP and WebSocket is refused with a clear answer
   let stopping = false;
+  // set once drained: in-process calls are refused too (Apollo is stopping)
+  let closed = false;
   /** refused once stop() began: decided when a request arrives, so one already being read is still answered */
   const stoppingAnswer = (): GraphQLAnswer =>
     jsonAnswer(503, { errors: [{ message: 'The gateway is shutting down; retry shortly', extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } }] }, 'graphql (stopping)', { 'retry-after': '1', connection: 'close' });
@@ -160,7 +172,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const serveLocal: LocalHandler = async (headers, body, parsed, clientAddress) => {
     const started = performance.now();
     const call: GraphQLCall = parsed !== undefined ? { method: 'POST', headers, url: '/graphql', parsed } : { method: 'POST', headers, url: '/graphql', raw: Buffer.from(body) };
-    const a = stopping ? stoppingAnswer() : await answer(call, '127.0.0.1', clientAddress);
+    const a = closed ? stoppingAnswer() : await answer(call, '127.0.0.1', clientAddress);
     observeLocalRequest('gateway', a.route, a.status, performance.now() - started);
     // `text` read through: serialised only if the caller reads it instead of `value`
     return {
@@ -210,13 +222,21 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     }
     if (path === '/') return sendJson(res, 200, { service: 'gateway', version: VERSION, graphql: '/graphql', schema: '/graphql/schema.graphql', health: '/health', message: BARE_GET_MESSAGE });
     if (path === '/health') return sendJson(res, 200, { status: 'ok', service: 'gateway', version: VERSION, timestamp: new Date().toISOString() });
-    if (path === '/health/ready' || path === '/health/detailed') {
+    if (path === '/health/ready') {
+      // the process itself (docs/deploy.md): never the subgraphs, whose health is /health/detailed's
+      const draining = stopping || isDraining();
+      const own = redisComponents(infra);
+      const head = { service: 'gateway', version: VERSION, timestamp: new Date().toISOString(), components: own.components };
+      if (draining) return sendJson(res, 503, { ...DRAINING, ...head });
+      return sendJson(res, 200, { status: own.degraded ? 'degraded' : 'ok', ...head });
+    }
+    if (path === '/health/detailed') {
       void (async () => {
         // Details (latencies, versions, error text) only for a super-admin token (docs/security.md);
         // everyone else sees up or down per component.
-        const auth = path === '/health/detailed' ? await authenticator.authenticate(req.headers, undefined) : undefined;
+        const auth = await authenticator.authenticate(req.headers, undefined);
         const detailed = !!auth?.ok && auth.tenant.kind === 'user' && auth.tenant.scopes.includes(SUPER_ADMIN_SCOPE);
-        const r = await readiness(cfg, infra);
+        const r = await dependencies(cfg, infra);
         const components = detailed ? r.components : publicComponents(r.components);
         sendJson(res, r.ok ? 200 : 503, { status: r.ok && !r.degraded ? 'ok' : 'degraded', service: 'gateway', version: VERSION, timestamp: new Date().toISOString(), components });
       })().catch((e) => {
@@ -267,7 +287,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
         return undefined;
       },
       execute: async (args) => {
-        if (stopping) return { errors: [new GraphQLError('The gateway is shutting down; retry shortly', { extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } })] };
+        if (closed) return { errors: [new GraphQLError('The gateway is shutting down; retry shortly', { extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } })] };
         if (isSubscriptionOperation(args.document, args.operationName)) throw new Error('unreachable');
         const ctx = args.contextValue as GatewayContext;
         const r = await apollo.executeOperation(
@@ -288,26 +308,40 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   // under the URL the bridge is configured with too (cfg.host may be a wildcard address)
   const unregister = [url, ...(cfg.gatewayUrl !== url && new URL(cfg.gatewayUrl).port === String(port) ? [cfg.gatewayUrl] : [])].map((u) => opts.local?.register(u, serveLocal));
   log.info('gateway listening', { url });
+  let drained: Promise<void> | undefined;
+  /** Stop taking work over HTTP and WebSocket and finish the requests in flight; in-process calls (the bridge of this process) are still answered. */
+  const drain = (deadline: number) => {
+    stopping = true;
+    // HTTP requests in flight are answered; WebSocket clients are told the server is going away (1001) and reconnect elsewhere
+    return (drained ??= Promise.all([closeServer(server, remainingMs(deadline)), ws.dispose()]).then(() => undefined));
+  };
   return {
     url,
     port,
     server,
     keys,
-    async stop() {
-      stopping = true;
+    drain,
+    async stop(deadline = Date.now() + cfg.shutdownGraceMs) {
+      await drain(deadline);
+      closed = true;
       unregister.forEach((f) => f?.());
       clearInterval(flush);
       untrackSockets();
       await invalidations.stop();
       await infra.usage.drain().then((u) => platform.recordUsage(u)).catch(() => undefined);
-      // HTTP requests in flight are answered; WebSocket clients are told the server is going away (1001)
-      const drained = closeServer(server, cfg.shutdownGraceMs);
-      await ws.dispose();
-      await drained;
       await apollo.stop();
       await tracing?.shutdown().catch(() => undefined);
     },
   };
+}
+
+/**
+ * @apollo/gateway sends usage telemetry to Apollo (and probes cloud metadata addresses) unless
+ * APOLLO_TELEMETRY_DISABLED is set when it is constructed: off unless the operator opts in with
+ * APOLLO_TELEMETRY=1 (a multi-tenant platform does not phone home unasked).
+ */
+export function apolloTelemetryEnv(cfg: Pick<Config, 'apolloTelemetry'>, env: NodeJS.ProcessEnv = process.env): void {
+  if (!cfg.apolloTelemetry) env.APOLLO_TELEMETRY_DISABLED = '1';
 }
 
 /** An unreachable subgraph's errors become SERVICE_UNAVAILABLE (gateway/unavailable.ts) before the shared formatter. */
@@ -337,12 +371,26 @@ function publicComponents(components: Record<string, unknown>): Record<string, {
   return out;
 }
 
-/** Every subgraph must be ready (else 503); Redis lost is a degradation (200, status "degraded"): requests are still served. */
-async function readiness(cfg: Config, infra: Infra): Promise<{ ok: boolean; degraded: boolean; components: Record<string, unknown> }> {
+/** This process's Redis connection and how its counters count now (in memory while Redis is unreachable). */
+function redisComponents(infra: Infra): { degraded: boolean; components: Record<string, unknown> } {
   const components: Record<string, unknown> = {};
+  const lost = !!infra.redis && !infra.redis.isReady;
+  if (infra.redis) components.redis = lost ? { status: 'degraded', detail: 'unreachable: rate limits per process, events not delivered across processes' } : { status: 'ok' };
+  const counting = countersComponent();
+  if (counting) components.counters = counting;
+  return { degraded: lost || counting?.status === 'degraded', components };
+}
+
+/**
+ * The gateway's dependencies for /health/detailed: every subgraph must be ready (else 503); Redis
+ * lost is a degradation (200, status "degraded"): requests are still served, counters count in
+ * this process (listed under `counters`).
+ */
+async function dependencies(cfg: Config, infra: Infra): Promise<{ ok: boolean; degraded: boolean; components: Record<string, unknown> }> {
+  const own = redisComponents(infra);
+  const components: Record<string, unknown> = { ...own.components };
+  const degraded = own.degraded;
   let ok = true;
-  const degraded = !!infra.redis && !infra.redis.isReady;
-  if (infra.redis) components.redis = degraded ? { status: 'degraded', detail: 'unreachable: rate limits per process, events not delivered across processes' } : { status: 'ok' };
   await Promise.all(
     Object.entries(cfg.subgraphUrls).map(async ([name, url]) => {
       const started = performance.now();

@@ -38,8 +38,24 @@ export interface Config {
   /** TRUSTED_PROXIES: CIDRs whose X-Forwarded-For is believed (empty: none; the socket peer is the client) */
   trustedProxies: string[];
   apiKeyCacheTtlMs: number;
-  /** SIGTERM: how long each server waits for its in-flight requests before cutting them (docs/operations.md) */
+  /** SIGTERM: the one bound on draining every server, worker and pool of the process in parallel (docs/deploy.md) */
   shutdownGraceMs: number;
+  /** SIGTERM: how long the process keeps serving, already answering not-ready, before it drains (the balancer's notice time) */
+  shutdownDelayMs: number;
+  /**
+   * MIGRATE_ON_START=1: a subgraph applies its pending migrations at start; 0: it refuses to start
+   * with migrations pending (`npm run migrate` applies them). Unset: on for `npm start`, off for a
+   * process started on its own (a replica).
+   */
+  migrateOnStart?: boolean;
+  /** WORKERS=0: this process runs no background workers (job queues, webhook senders); API-only replicas */
+  workers: boolean;
+  /** SINGLE_PROCESS=1: a process started on its own may run without REDIS_URL (the operator means one replica) */
+  singleProcess: boolean;
+  /** APOLLO_TELEMETRY=1: let @apollo/gateway send its usage telemetry (off unless asked: APOLLO_TELEMETRY_DISABLED is set) */
+  apolloTelemetry: boolean;
+  /** DATABASE_DIRECT_URL: a session-capable connection (not through PgBouncer's transaction mode) for advisory locks and LISTEN; defaults to the database URL */
+  databaseDirectUrl?: string;
   /** GATEWAY_SHARE_INFLIGHT=0 turns off the sharing of identical in-flight subgraph queries (gateway/data-source.ts) */
   gatewayShareInFlight: boolean;
   /** GATEWAY_SINGLE_FETCH=0: one-fetch operations go through ApolloGateway's result shaping too (gateway/single-fetch.ts) */
@@ -97,6 +113,14 @@ export interface JwtConfig {
   maxLifetimeSec: number;
   issuer?: string;
   audience?: string;
+  /** identity providers: RS256/ES256 tokens of each issuer verified against its JWKS URL (gateway/auth/jwks.ts) */
+  jwks: { issuer: string; url: string }[];
+  /** tolerance on exp/nbf of identity providers' tokens (JWT_CLOCK_SKEW_SEC, at most 300) */
+  clockSkewSec: number;
+  /** JWKS keys older than this are fetched again (a removed key stops verifying then) */
+  jwksCacheMs: number;
+  /** at most one JWKS fetch per issuer per this interval (unknown kids, a provider down) */
+  jwksMinRefreshMs: number;
 }
 
 /**
@@ -130,7 +154,30 @@ function jwtConfig(env: NodeJS.ProcessEnv, secret: string): JwtConfig {
     maxLifetimeSec: envInt(env, 'JWT_MAX_LIFETIME_SEC', 86_400),
     issuer: env.JWT_ISSUER?.trim() || undefined,
     audience: env.JWT_AUDIENCE?.trim() || undefined,
+    jwks: jwksIssuers(env),
+    clockSkewSec: Math.min(envInt(env, 'JWT_CLOCK_SKEW_SEC', 60, 0), 300),
+    jwksCacheMs: envInt(env, 'JWT_JWKS_CACHE_MS', 600_000),
+    jwksMinRefreshMs: envInt(env, 'JWT_JWKS_MIN_REFRESH_MS', 30_000, 0),
   };
+}
+
+/** JWT_JWKS_URLS and JWT_ISSUERS: comma-separated, the n-th issuer's tokens verified against the n-th URL. */
+function jwksIssuers(env: NodeJS.ProcessEnv): JwtConfig['jwks'] {
+  const list = (name: string) => (env[name]?.trim() ? env[name]!.split(',').map((v) => v.trim()) : []);
+  const urls = list('JWT_JWKS_URLS');
+  const issuers = list('JWT_ISSUERS');
+  if (urls.length !== issuers.length) throw new ConfigError('JWT_ISSUERS', `names ${issuers.length} issuer(s) for ${urls.length} JWT_JWKS_URLS: give one issuer (the tokens' "iss") per JWKS URL, in the same order`);
+  return urls.map((u, i) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(u);
+    } catch {
+      throw new ConfigError('JWT_JWKS_URLS', `"${u}" is not a valid URL`);
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new ConfigError('JWT_JWKS_URLS', `"${u}" must be an http(s) URL`);
+    if (!issuers[i]) throw new ConfigError('JWT_ISSUERS', `issuer ${i + 1} is empty`);
+    return { issuer: issuers[i]!, url: u };
+  });
 }
 
 /** TRUSTED_PROXIES: comma-separated IPs or CIDRs. */
@@ -212,6 +259,25 @@ export function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number, m
   return n;
 }
 
+/** A 0/1 switch (true/false accepted too); anything else stops start-up naming the variable. */
+export function envFlag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new ConfigError(name, `"${env[name]}" must be 0 or 1`);
+}
+
+/**
+ * A process started on its own (one role of a deployment) shares rate limits, key revocations and
+ * subscription events with its replicas through Redis: without REDIS_URL each replica would count
+ * and revoke alone. It refuses to start unless SINGLE_PROCESS=1 says one replica is meant.
+ */
+export function requireSharedState(cfg: Pick<Config, 'redisUrl' | 'singleProcess'>): void {
+  if (cfg.redisUrl || cfg.singleProcess) return;
+  throw new ConfigError('REDIS_URL', 'is required for a process started on its own (replicas share rate limits, key revocations and events through Redis); set SINGLE_PROCESS=1 to run one replica without it');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const subgraphPorts = {
@@ -261,6 +327,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     internalSecret: env.INTERNAL_SECRET || `internal:${jwtSecret}`,
     apiKeyCacheTtlMs: envInt(env, 'API_KEY_CACHE_TTL_MS', 30_000),
     shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 10_000),
+    shutdownDelayMs: envInt(env, 'SHUTDOWN_DELAY_MS', 0, 0),
+    migrateOnStart: env.MIGRATE_ON_START?.trim() ? envFlag(env, 'MIGRATE_ON_START', false) : undefined,
+    workers: envFlag(env, 'WORKERS', true),
+    singleProcess: envFlag(env, 'SINGLE_PROCESS', false),
+    apolloTelemetry: envFlag(env, 'APOLLO_TELEMETRY', false),
+    databaseDirectUrl: url(env, 'DATABASE_DIRECT_URL', ['postgres:', 'postgresql:']),
     gatewayShareInFlight: env.GATEWAY_SHARE_INFLIGHT !== '0' && env.GATEWAY_SHARE_INFLIGHT !== 'false',
     gatewaySingleFetch: env.GATEWAY_SINGLE_FETCH !== '0' && env.GATEWAY_SINGLE_FETCH !== 'false',
     inProcessFetch: env.IN_PROCESS_FETCH !== '0' && env.IN_PROCESS_FETCH !== 'false',

@@ -178,13 +178,18 @@ export async function createOrm(o: OrmOptions): Promise<MikroORM> {
   });
 }
 
-/** Run the subgraph's checked-in migrations, serialised across replicas by an advisory lock. */
-export async function migrate(orm: MikroORM, schema: string): Promise<string[]> {
+/**
+ * Run the subgraph's checked-in migrations, serialised across replicas by an advisory lock.
+ * `directUrl` (DATABASE_DIRECT_URL): where the session-scoped lock is taken when the pool goes
+ * through PgBouncer in transaction mode (a session lock there would be held by a shared server
+ * connection, or released under the run).
+ */
+export async function migrate(orm: MikroORM, schema: string, directUrl?: string): Promise<string[]> {
   const conn = orm.em.getConnection();
   await conn.execute(`create schema if not exists "${schema}"`);
   const lockKey = hash32(`migrate:${schema}`);
   // The lock is session-scoped: take it on a dedicated client so it is held for the whole run.
-  const client = new pg.Client({ connectionString: orm.config.get('clientUrl') });
+  const client = new pg.Client({ connectionString: directUrl ?? orm.config.get('clientUrl') });
   await client.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [lockKey]);
@@ -194,6 +199,15 @@ export async function migrate(orm: MikroORM, schema: string): Promise<string[]> 
     await client.query('select pg_advisory_unlock($1)', [lockKey]).catch(() => undefined);
     await client.end();
   }
+}
+
+/** The names of the subgraph's migrations not yet applied to its schema (none applied when the schema is new). */
+export async function pendingMigrations(orm: MikroORM, schema: string): Promise<string[]> {
+  const conn = orm.em.getConnection();
+  const exists = await conn.execute(`select 1 from information_schema.tables where table_schema = ? and table_name = 'mikro_orm_migrations'`, [schema]);
+  const done = new Set<string>(exists.length ? (await conn.execute(`select name from "${schema}".mikro_orm_migrations`)).map((r) => String(r.name)) : []);
+  const all = (orm.config.get('migrations').migrationsList ?? []) as { name: string }[];
+  return all.map((m) => m.name).filter((n) => !done.has(n) && !done.has(n.replace(/\.(ts|js)$/, '')));
 }
 
 function hash32(s: string): number {

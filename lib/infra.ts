@@ -4,9 +4,9 @@ import type { RedisClientType } from 'redis';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createMemoryPubSub, createRedisPubSub, type PubSub } from './pubsub.js';
-import { MemoryRateLimiter, MemoryUsageCounter, RedisRateLimiter, RedisUsageCounter, type RateLimiter, type UsageCounter } from './rate-limit.js';
+import { MemoryUsageCounter, RedisRateLimiter, RedisUsageCounter, type RateLimiter, type UsageCounter } from './rate-limit.js';
 import { connectRedis } from './redis.js';
-import { FallbackRateLimiter, FallbackUsageCounter, RedisHealth } from './redis-fallback.js';
+import { FallbackRateLimiter, FallbackUsageCounter, RedisHealth, sharedRateLimiter } from './redis-fallback.js';
 
 export interface Infra {
   pubsub: PubSub;
@@ -35,7 +35,7 @@ export async function createInfra(cfg: Config, log: Logger, shared?: Partial<Inf
   const pubsub = shared?.pubsub ?? createMemoryPubSub();
   return {
     pubsub,
-    rateLimiter: shared?.rateLimiter ?? new MemoryRateLimiter(),
+    rateLimiter: shared?.rateLimiter ?? sharedRateLimiter(undefined, '', log, 'rate limits'),
     usage: shared?.usage ?? new MemoryUsageCounter(),
     async close() {
       await pubsub.close();

@@ -78,8 +78,8 @@ function sourcedGauge(name: string, help: string, labelNames: readonly string[])
 }
 
 const poolSources = sourcedGauge('db_pool_connections', 'PostgreSQL pool connections by pool and state (total, idle, waiting = callers queued for a connection, max)', ['pool', 'state']);
-const queueSources = sourcedGauge('jobs_queue_depth', 'Jobs queued (all, delayed ones too) and running, by queue (the subgraph schema) and kind', ['queue', 'kind', 'status']);
-const lagSources = sourcedGauge('jobs_queue_lag_seconds', 'Age of the oldest job that is due and not yet claimed, by queue and kind (search tasks: queue = search)', ['queue', 'kind']);
+const queueSources = sourcedGauge('jobs_queue_depth', 'Jobs queued (all, delayed ones too) and running, by queue (the subgraph schema) and kind: the whole queue as the database holds it, the same on every replica running workers: aggregate with max, never sum', ['queue', 'kind', 'status']);
+const lagSources = sourcedGauge('jobs_queue_lag_seconds', 'Age of the oldest job that is due and not yet claimed, by queue and kind (search tasks: queue = search); the same on every replica running workers: aggregate with max', ['queue', 'kind']);
 const engineSources = sourcedGauge(
   'search_engines',
   'Search engines of this process, by measure: loaded (engines in memory), bytes (their estimated memory), budget_bytes (SEARCH_MEMORY_BUDGET_MB), and since start loads, loads_from_snapshot, unloads (memory budget), drops (index deleted)',

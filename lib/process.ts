@@ -1,6 +1,6 @@
 // Entry of a standalone subgraph process (npm run start:<name>).
 export { runMain } from './main.js';
-import { loadConfig } from './config.js';
+import { loadConfig, requireSharedState } from './config.js';
 import { runMain } from './main.js';
 import { createLogger } from './logger.js';
 import { checkDatabase, databaseUrl } from './db.js';
@@ -11,14 +11,15 @@ import { startSubgraph, type SubgraphDefinition } from './subgraph.js';
 export function runStandaloneSubgraph(def: SubgraphDefinition<any>): Promise<void> {
   return runMain(async () => {
     const cfg = loadConfig();
+    requireSharedState(cfg);
     const log = createLogger({ proc: def.name }, cfg.logLevel);
     const url = databaseUrl(cfg);
     await checkDatabase(url, cfg);
     const infra = await createInfra(cfg, log);
     const sg = await startSubgraph(def, { cfg, log, pubsub: infra.pubsub, dbUrl: url });
     console.log(`${def.name} subgraph ready at ${sg.url}`);
-    return async () => {
-      await sg.stop();
+    return async (deadline) => {
+      await sg.stop(deadline);
       await infra.close();
     };
   });

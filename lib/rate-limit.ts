@@ -1,8 +1,6 @@
 // Fixed one-minute windows per key. In-process by default; Redis (INCR + PEXPIRE in one MULTI)
 // when REDIS_URL is set, so replicas share one budget. Counters only ever change in one atomic step.
 import type { RedisClientType } from 'redis';
-import type { Logger } from './logger.js';
-import { connectRedis } from './redis.js';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -85,15 +83,4 @@ export class RedisUsageCounter implements UsageCounter {
     await this.client.del(tmp);
     return new Map(Object.entries(all).map(([k, v]) => [k, Number(v)]));
   }
-}
-
-/**
- * A process's own limiter when it does not get one from lib/infra (a subgraph's runtime): Redis when
- * REDIS_URL is set (shared by replicas, keys under REDIS_KEY_PREFIX), in-process otherwise. close()
- * ends its Redis connection.
- */
-export async function openRateLimiter(cfg: { redisUrl?: string; redisKeyPrefix: string }, log: Logger): Promise<{ limiter: RateLimiter; close(): Promise<void> }> {
-  if (!cfg.redisUrl) return { limiter: new MemoryRateLimiter(), close: async () => undefined };
-  const redis = await connectRedis(cfg.redisUrl, log);
-  return { limiter: new RedisRateLimiter(redis, Date.now, cfg.redisKeyPrefix), close: () => redis.quit().then(() => undefined, () => undefined) };
 }

@@ -8,7 +8,46 @@
 //  - pub/sub: see lib/pubsub.ts (publishes during the outage are dropped, logged once).
 import type { RedisClientType } from 'redis';
 import type { Logger } from './logger.js';
-import { MemoryRateLimiter, MemoryUsageCounter, type RateLimiter, type RateLimitResult, type UsageCounter } from './rate-limit.js';
+import { MemoryRateLimiter, MemoryUsageCounter, RedisRateLimiter, type RateLimiter, type RateLimitResult, type UsageCounter } from './rate-limit.js';
+import { connectRedis } from './redis.js';
+
+/** How a counter of this process counts now: shared in Redis, in this process because Redis is unreachable, or in this process by configuration. */
+export type CountingMode = 'redis' | 'in-process: redis unreachable' | 'in-process';
+
+const counters = new Map<string, () => CountingMode>();
+
+/** Every counter (rate limits, usage counts) of this process and how it counts now: shown in /health/detailed. */
+export function countingModes(): Record<string, CountingMode> {
+  return Object.fromEntries([...counters].map(([what, mode]) => [what, mode()]));
+}
+
+/** `status` of a health component for the counters: degraded while one falls back to the process's memory. */
+export function countersComponent(): { status: 'ok' | 'degraded'; counters: Record<string, CountingMode> } | undefined {
+  const modes = countingModes();
+  if (!Object.keys(modes).length) return undefined;
+  return { status: Object.values(modes).includes('in-process: redis unreachable') ? 'degraded' : 'ok', counters: modes };
+}
+
+/**
+ * The rate limiter of one mechanism (`what`: "search limits", "AI limits"…): shared by replicas in
+ * Redis when `redis` is given, counting in memory while Redis is unreachable; in memory without it.
+ */
+export function sharedRateLimiter(redis: RedisClientType | undefined, prefix: string, log: Logger, what: string): RateLimiter {
+  if (!redis) {
+    counters.set(what, () => 'in-process');
+    return new MemoryRateLimiter();
+  }
+  return new FallbackRateLimiter(new RedisRateLimiter(redis, Date.now, prefix), new RedisHealth(redis, log, what));
+}
+
+/**
+ * A process's own limiter when it does not get one from lib/infra (a subgraph's runtime): see
+ * sharedRateLimiter. close() ends its Redis connection.
+ */
+export async function openRateLimiter(cfg: { redisUrl?: string; redisKeyPrefix: string }, log: Logger, what: string): Promise<{ limiter: RateLimiter; close(): Promise<void> }> {
+  const redis = cfg.redisUrl ? await connectRedis(cfg.redisUrl, log) : undefined;
+  return { limiter: sharedRateLimiter(redis, cfg.redisKeyPrefix, log, what), close: async () => void (await redis?.quit().catch(() => undefined)) };
+}
 
 export const REDIS_CALL_TIMEOUT_MS = 1000;
 
@@ -19,7 +58,9 @@ export class RedisHealth {
     private client: Pick<RedisClientType, 'isReady'>,
     private log: Logger,
     private what: string,
-  ) {}
+  ) {
+    counters.set(what, () => (this.down || !this.client.isReady ? 'in-process: redis unreachable' : 'redis'));
+  }
 
   get ready(): boolean {
     return this.client.isReady;

@@ -10,7 +10,7 @@ import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { buildSchema, createResolversMap, getMetadataStorage, type NonEmptyArray } from 'type-graphql';
 import type { EntityManager, MikroORM, Options } from '@mikro-orm/postgresql';
 import type { Migration } from '@mikro-orm/migrations';
-import type { Config, SubgraphName } from './config.js';
+import { ConfigError, type Config, type SubgraphName } from './config.js';
 import { DomainError, toGraphQLError, type ErrorDef } from './errors.js';
 import type { EventTypes } from './events.js';
 import { createErrorFormatter } from './graphql-errors.js';
@@ -22,7 +22,9 @@ import { instrument, startTracing } from './telemetry.js';
 import type { Logger } from './logger.js';
 import type { PubSub } from './pubsub.js';
 import { isOperator, OPERATOR, SECRET_KEY, TENANT_HEADER, verifyTenantContext, type TenantContext } from './tenant.js';
-import { createOrm, migrate } from './db.js';
+import { createOrm, migrate, pendingMigrations } from './db.js';
+import { DRAINING, isDraining, remainingMs } from './lifecycle.js';
+import { countersComponent } from './redis-fallback.js';
 import { plainParamResolvers } from './resolver-params.js';
 import { guardedFields } from './field-access.js';
 import { VERSION } from './version.js';
@@ -73,9 +75,10 @@ export interface SubgraphDefinition<L = unknown, R = unknown> {
   /**
    * Background work hosted by the subgraph's process (process-wide runtimes, outbox workers, periodic
    * jobs). Started in order before the server listens, so the first request finds them running and
-   * a start-up failure (a bad MASTER_KEY) stops the process before it serves anything; stopped in
-   * reverse order after the server closed and before the ORM closes, so a worker started later may
-   * still use one started earlier while it stops.
+   * a start-up failure (a bad MASTER_KEY) stops the process before it serves anything; on shutdown
+   * stopped in reverse order while the server drains, and before the runtime and the ORM close, so
+   * a worker started later may still use one started earlier while it stops. Not started with
+   * WORKERS=0 (API-only replicas).
    */
   workers?(deps: WorkerDeps & { runtime: R }): Worker[] | Promise<Worker[]>;
   /** Extra readiness facts of the process (e.g. which models are loaded), shown under `details` in /health/ready. */
@@ -95,7 +98,8 @@ export interface WorkerDeps {
 }
 
 export interface Worker {
-  stop(): Promise<void>;
+  /** `deadline`: the process's shutdown bound (epoch ms), when it has one */
+  stop(deadline?: number): Promise<void>;
 }
 
 
@@ -204,7 +208,26 @@ export interface RunningSubgraph {
   port: number;
   orm: MikroORM;
   server: Server;
-  stop(): Promise<void>;
+  /** stop accepting and finish the HTTP requests in flight (in-process calls are still served) */
+  drain(deadline: number): Promise<void>;
+  /** drain, then stop the workers, the runtime and the pool, all before `deadline` */
+  stop(deadline?: number): Promise<void>;
+}
+
+/**
+ * Apply the subgraph's migrations (MIGRATE_ON_START=1, npm start's default), or refuse to start when
+ * some are pending: replicas of a deployment run on the schema `npm run migrate` applied.
+ */
+async function migrateOrCheck(orm: MikroORM, def: SubgraphDefinition<any, any>, cfg: Config, log: Logger): Promise<void> {
+  if (cfg.migrateOnStart ?? false) {
+    const applied = await migrate(orm, def.dbSchema, cfg.databaseDirectUrl);
+    if (applied.length) log.info('migrations applied', { applied });
+    return;
+  }
+  const pending = await pendingMigrations(orm, def.dbSchema);
+  if (pending.length) {
+    throw new ConfigError('MIGRATE_ON_START', `the ${def.name} schema has ${pending.length} migration(s) pending (${pending.join(', ')}): run \`npm run migrate\` (ROLE=migrate) first, or set MIGRATE_ON_START=1`);
+  }
 }
 
 export async function startSubgraph(
@@ -215,8 +238,12 @@ export async function startSubgraph(
   const { cfg, pubsub } = opts;
   const log = opts.log.child({ subgraph: def.name });
   const orm = await createOrm({ url: opts.dbUrl, schema: def.dbSchema, entities: def.entities, migrations: def.migrations, filters: def.filters });
-  const applied = await migrate(orm, def.dbSchema);
-  if (applied.length) log.info('migrations applied', { applied });
+  try {
+    await migrateOrCheck(orm, def, cfg, log);
+  } catch (e) {
+    await orm.close();
+    throw e;
+  }
   const untrackPool = trackPool(def.name, (await orm.em.getConnection().getNativeClient()) as unknown as PoolStats);
   const tracing = await startTracing(cfg, def.name, log);
   const schema = await buildFederatedSchema(def);
@@ -224,7 +251,7 @@ export async function startSubgraph(
   const runtime = await def.runtime?.({ cfg, orm, pubsub, log });
   let workers: Worker[];
   try {
-    workers = (await def.workers?.({ cfg, orm, pubsub, log, runtime: runtime?.value })) ?? [];
+    workers = cfg.workers ? ((await def.workers?.({ cfg, orm, pubsub, log, runtime: runtime?.value })) ?? []) : [];
   } catch (e) {
     await runtime?.stop();
     throw e;
@@ -270,12 +297,15 @@ export async function startSubgraph(
     }
     if (path === '/health') return sendJson(res, 200, { status: 'ok', service: def.name, version: VERSION, timestamp: new Date().toISOString() });
     if (path === '/health/ready') {
+      // the process itself: its pool reaches the database, its warm-up (details); never other services
+      if (isDraining() || drainStarted) return sendJson(res, 503, { ...DRAINING, service: def.name });
       orm.em
         .getConnection()
         .execute('select 1')
         .then(async () => {
           const details = def.health ? await def.health(runtime?.value).catch((e: Error) => ({ error: e.message })) : undefined;
-          sendJson(res, 200, { status: 'ok', service: def.name, database: 'ok', ...(details ? { details } : {}) });
+          const counting = countersComponent();
+          sendJson(res, 200, { status: counting?.status ?? 'ok', service: def.name, database: 'ok', ...(counting ? { counters: counting.counters } : {}), ...(details ? { details } : {}) });
         })
         .catch((e) => sendJson(res, 503, { status: 'unavailable', service: def.name, database: String((e as Error).message) }));
       return;
@@ -284,15 +314,16 @@ export async function startSubgraph(
   };
   server.keepAliveTimeout = 65_000;
   const variable = `${def.name.toUpperCase()}_PORT`;
-  const stopWorkers = async () => {
-    for (const w of [...workers].reverse()) await w.stop();
-    await runtime?.stop();
+  const stopWorkers = async (deadline?: number) => {
+    for (const w of [...workers].reverse()) await w.stop(deadline);
   };
   let port: number;
   try {
     port = await listen(server, opts.port ?? cfg.subgraphPorts[def.name], cfg.host, variable);
   } catch (e) {
     await stopWorkers(); // a port in use must not leave timers running
+    await runtime?.stop();
+    await orm.close();
     throw e;
   }
   const url = `http://${cfg.host}:${port}/graphql`;
@@ -300,17 +331,25 @@ export async function startSubgraph(
   const configured = cfg.subgraphUrls[def.name];
   const unregister = [url, ...(configured && configured !== url && new URL(configured).port === String(port) ? [configured] : [])].map((u) => opts.local?.register(u, serveLocal));
   const unregisterLocal = () => unregister.forEach((f) => f?.());
-  log.info('subgraph listening', { url });
+  log.info('subgraph listening', { url, workers: cfg.workers ? workers.length : 'off (WORKERS=0)' });
+  let drainStarted = false;
+  let drained: Promise<void> | undefined;
+  const drain = (deadline: number) => {
+    drainStarted = true;
+    return (drained ??= closeServer(server, remainingMs(deadline)));
+  };
   return {
     name: def.name,
     url,
     port,
     orm,
     server,
-    async stop() {
+    drain,
+    async stop(deadline = Date.now() + cfg.shutdownGraceMs) {
+      // the background workers finish their jobs while the server finishes its requests
+      await Promise.all([drain(deadline), stopWorkers(deadline)]);
       unregisterLocal();
-      await closeServer(server, cfg.shutdownGraceMs);
-      await stopWorkers();
+      await runtime?.stop();
       untrackPool();
       await orm.close();
       await tracing?.shutdown().catch(() => undefined);

@@ -119,7 +119,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
   const entries: Entry[] = [
     ...deps.routes.map((route): Entry => ({ kind: 'route', method: route.method, path: route.path, route })),
     { kind: 'builtin', method: 'GET', path: '/health', answer: basicHealth },
-    { kind: 'builtin', method: 'GET', path: '/health/ready', answer: () => readiness(gateway) },
+    { kind: 'builtin', method: 'GET', path: '/health/ready', answer: () => readiness() },
     { kind: 'builtin', method: 'GET', path: '/health/detailed', answer: () => detailedHealth(gateway, startedAt) },
     { kind: 'builtin', method: 'GET', path: '/openapi.json', answer: () => ({ status: 200, body: openapiDoc() }) },
   ];

@@ -214,7 +214,7 @@ export interface OpenApiOptions {
 export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Route, DerivedRoute>, opts: OpenApiOptions): Schema {
   const paths: Record<string, Record<string, Schema>> = {
     '/health': { get: health('Basic health', ['200']) },
-    '/health/ready': { get: health('Readiness of the gateway and every subgraph database', ['200', '503']) },
+    '/health/ready': { get: health('Readiness of this process (503 while it shuts down); dependencies are in /health/detailed', ['200', '503']) },
     '/health/detailed': { get: health('Component statuses with latencies', ['200', '503']) },
     '/openapi.json': { get: health('This document', ['200']) },
   };

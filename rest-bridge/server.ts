@@ -5,11 +5,11 @@ import { createServer } from 'node:http';
 import type { LocalRoutes } from '../lib/local-transport.js';
 import type { Config } from '../lib/config.js';
 import { closeServer, listen, pathOf } from '../lib/http.js';
+import { remainingMs } from '../lib/lifecycle.js';
 import { METRICS_PATH, sendMetrics } from '../lib/metrics.js';
 import { instrument, startTracing } from '../lib/telemetry.js';
-import { MemoryRateLimiter, RedisRateLimiter } from '../lib/rate-limit.js';
 import { connectRedis } from '../lib/redis.js';
-import { FallbackRateLimiter, RedisHealth } from '../lib/redis-fallback.js';
+import { sharedRateLimiter } from '../lib/redis-fallback.js';
 import { answerClientErrorsWithJson } from '../lib/input-policy.js';
 import type { Logger } from '../lib/logger.js';
 import { openObjectStore } from '../lib/object-store.js';
@@ -25,7 +25,9 @@ export { loadOperations } from './operations.js';
 export interface RunningRestBridge {
   url: string;
   port: number;
-  stop(): Promise<void>;
+  /** stop accepting and finish the requests in flight before `deadline` */
+  drain(deadline: number): Promise<void>;
+  stop(deadline?: number): Promise<void>;
 }
 
 /** `local`: a gateway in this process, called without HTTP (lib/local-transport.ts) */
@@ -37,7 +39,7 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
   // Checked before listening: a missing bucket or a route naming a missing operation stops start-up with one clear line.
   const objects = await openObjectStore(cfg);
   const redis = cfg.redisUrl ? await connectRedis(cfg.redisUrl, log) : undefined;
-  const limiter = redis ? new FallbackRateLimiter(new RedisRateLimiter(redis, Date.now, cfg.redisKeyPrefix), new RedisHealth(redis, log, 'endpoint limits')) : new MemoryRateLimiter();
+  const limiter = sharedRateLimiter(redis, cfg.redisKeyPrefix, log, 'endpoint limits');
   const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, objects, limiter, proxies: clientAddressResolver(cfg.trustedProxies), corsOrigins: cfg.corsOrigins, publicUrl: cfg.publicUrl });
 
   const server = createServer((req, res) => {
@@ -58,11 +60,14 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
   const port = await listen(server, opts.port ?? cfg.restPort, cfg.host, 'REST_PORT');
   const url = `http://${cfg.host}:${port}`;
   log.info('rest bridge listening', { url, gateway: gateway.url, routes: ROUTES.length });
+  let drained: Promise<void> | undefined;
+  const drain = (deadline: number) => (drained ??= closeServer(server, remainingMs(deadline)));
   return {
     url,
     port,
-    async stop() {
-      await closeServer(server, cfg.shutdownGraceMs);
+    drain,
+    async stop(deadline = Date.now() + cfg.shutdownGraceMs) {
+      await drain(deadline);
       await redis?.quit().catch(() => undefined);
       await tracing?.shutdown().catch(() => undefined);
     },

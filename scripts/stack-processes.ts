@@ -13,7 +13,8 @@ import type { Logger } from '../lib/logger.js';
 export interface ProcessStack {
   dbUrl: string;
   pids: number[];
-  stop(): Promise<void>;
+  /** SIGTERM to every child (they drain in parallel), SIGKILL to any still running at `deadline` */
+  stop(deadline?: number): Promise<void>;
 }
 
 /** Entry points beside this file: .ts under the development loader, .js in the compiled build. */
@@ -40,7 +41,8 @@ export async function startProcesses(cfg: Config, log: Logger): Promise<ProcessS
   if (!cfg.databaseUrl) embedded = await startEmbeddedPostgres(cfg, log);
   const dbUrl = embedded?.url ?? databaseUrl(cfg);
   await checkDatabase(dbUrl, cfg);
-  const env = { ...process.env, DATABASE_URL: dbUrl };
+  // this process waited SHUTDOWN_DELAY_MS before it stops its children; npm start's default: migrations at start
+  const env = { ...process.env, DATABASE_URL: dbUrl, SHUTDOWN_DELAY_MS: '0', MIGRATE_ON_START: cfg.migrateOnStart === false ? '0' : '1' };
   const parts = [
     ...SUBGRAPH_NAMES.map((n) => ({ name: n, file: `subgraphs/${n}/main`, health: `http://${cfg.host}:${cfg.subgraphPorts[n]}/health` })),
     { name: 'gateway', file: 'gateway/main', health: `http://${cfg.host}:${cfg.gatewayPort}/health` },
@@ -48,13 +50,14 @@ export async function startProcesses(cfg: Config, log: Logger): Promise<ProcessS
   ];
   // process.execArgv carries the development loader (--import @swc-node/register/esm-register) when present
   const children = parts.map((p) => ({ ...p, child: spawn(process.execPath, [...process.execArgv, entry(p.file)], { env, stdio: ['ignore', 'ignore', 'inherit'] }) }));
-  const stop = async () => {
+  const stop = async (deadline = Date.now() + cfg.shutdownGraceMs) => {
     await Promise.all(
       children.map(({ child }) => {
         if (child.exitCode !== null || child.signalCode !== null) return undefined;
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
-        return exited;
+        const late = setTimeout(() => child.kill('SIGKILL'), Math.max(0, deadline - Date.now()));
+        return exited.finally(() => clearTimeout(late));
       }),
     );
     await embedded?.stop();

@@ -16,12 +16,15 @@ export interface RunningStack {
   infra: Infra;
   subgraphs: RunningSubgraph[];
   gateway: RunningGateway;
-  rest: { url: string; port: number; stop(): Promise<void> };
+  rest: { url: string; port: number; drain(deadline: number): Promise<void>; stop(deadline?: number): Promise<void> };
   dbUrl: string;
-  stop(): Promise<void>;
+  /** drain every server in parallel, then stop the rest, all before `deadline` (SHUTDOWN_GRACE_MS from now by default) */
+  stop(deadline?: number): Promise<void>;
 }
 
-export async function startStack(cfg: Config, log: Logger): Promise<RunningStack> {
+export async function startStack(given: Config, log: Logger): Promise<RunningStack> {
+  // npm start applies the migrations at start unless MIGRATE_ON_START=0 says otherwise
+  const cfg = { ...given, migrateOnStart: given.migrateOnStart ?? true };
   let embedded: EmbeddedDatabase | undefined;
   if (!cfg.databaseUrl) embedded = await startEmbeddedPostgres(cfg, log);
   const dbUrl = embedded?.url ?? databaseUrl(cfg);
@@ -45,10 +48,13 @@ export async function startStack(cfg: Config, log: Logger): Promise<RunningStack
       gateway,
       rest,
       dbUrl,
-      async stop() {
-        await rest.stop();
-        await gateway.stop();
-        for (const s of subgraphs) await s.stop();
+      async stop(deadline = Date.now() + cfg.shutdownGraceMs) {
+        // every listener closes at once and the requests in flight finish in parallel; the parts
+        // still answer one another in process meanwhile (a bridge request in flight calls the gateway)
+        await Promise.all([rest, gateway, ...subgraphs].map((p) => p.drain(deadline)));
+        // the edges first: the gateway's last usage flush goes to the platform subgraph
+        await Promise.all([rest.stop(deadline), gateway.stop(deadline)]);
+        await Promise.all(subgraphs.map((s) => s.stop(deadline)));
         await infra.close();
         await embedded?.stop();
       },

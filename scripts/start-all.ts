@@ -17,7 +17,7 @@ await runMain(async () => {
     const { startProcesses } = await import('./stack-processes.js');
     const procs = await startProcesses(cfg, log);
     console.log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s, one process per service (pids ${procs.pids.join(', ')})`);
-    return () => procs.stop();
+    return (deadline) => procs.stop(deadline);
   }
   const { startStack } = await import('./stack.js');
   const stack = await startStack(cfg, log);
@@ -30,5 +30,5 @@ await runMain(async () => {
     `  pub/sub       ${stack.infra.pubsub.kind === 'redis' ? 'redis' : 'in-process'}`,
   ];
   console.log(lines.join('\n'));
-  return () => stack.stop();
+  return (deadline) => stack.stop(deadline);
 });

@@ -5,6 +5,7 @@ import type { ErrorCode } from '../../lib/errors.js';
 import type { TenantContext } from '../../lib/tenant.js';
 import type { RateLimiter, RateLimitResult } from '../../lib/rate-limit.js';
 import { looksLikeJwt, verifyJwt, type JwtRules } from './jwt.js';
+import { isJwksAlg, tokenAlg, type JwksVerifier } from './jwks.js';
 import type { ApiKeyVerifier, VerifyRequest } from './api-key.js';
 import type { OperatorRecord, OperatorVerifier } from './operators.js';
 import { capPlatformScopes, isSuperAdmin } from '../../lib/tenant.js';
@@ -43,6 +44,8 @@ export function createAuthenticator(opts: {
   userLimit?: { limiter: RateLimiter; perMinute: number };
   /** operator records of user tokens naming a platform in X-Platform (operators.ts); unset: no token operates any platform */
   operators?: OperatorVerifier;
+  /** identity providers' keys (JWT_JWKS_URLS); unset: HS256 tokens only */
+  jwks?: JwksVerifier;
 }): Authenticator {
   return {
     async authenticate(headers, clientIp) {
@@ -59,7 +62,8 @@ export function createAuthenticator(opts: {
       const credentials: Credentials = {};
 
       if (jwt) {
-        const r = verifyJwt(jwt, opts.jwtSecret);
+        // RS256/ES256: an identity provider's token, checked against its JWKS (jwks.ts); HS256 otherwise
+        const r = opts.jwks && isJwksAlg(tokenAlg(jwt)) ? await opts.jwks.verify(jwt) : verifyJwt(jwt, opts.jwtSecret);
         if (!r.ok) return { ok: false, code: 'INVALID_TOKEN', message: `Bearer token rejected: ${r.reason.replace(/_/g, ' ')}`, reason: r.reason };
         if (r.claims.platform && platformCode && r.claims.platform !== platformCode) {
           return { ok: false, code: 'FORBIDDEN', message: 'This token is scoped to another platform' };

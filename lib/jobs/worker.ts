@@ -100,15 +100,19 @@ export class JobWorker {
     this.purgeTimer.unref();
   }
 
-  /** Claim nothing new, let running handlers finish (up to the grace period), then hand back what is left. */
-  async stop(): Promise<void> {
+  /**
+   * Claim nothing new, let running handlers finish (up to the grace period, and no later than the
+   * process's shutdown `deadline` less the time to hand jobs back), then hand back what is left.
+   */
+  async stop(deadline?: number): Promise<void> {
     this.stopped = true;
     this.untrack?.();
     clearInterval(this.purgeTimer);
     this.wake();
     const all = Promise.all(this.loops);
     let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), this.o.stopGraceMs ?? 10_000)));
+    const graceMs = Math.min(this.o.stopGraceMs ?? 10_000, deadline === undefined ? Infinity : Math.max(0, deadline - Date.now() - 500));
+    const grace = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), graceMs)));
     const outcome = await Promise.race([all.then(() => 'done' as const), grace]);
     clearTimeout(timer);
     if (outcome === 'timeout') {

@@ -78,8 +78,8 @@ export class WebhookRuntime {
     await this.worker.start();
   }
 
-  async stop(): Promise<void> {
-    await this.worker?.stop();
+  async stop(deadline?: number): Promise<void> {
+    await this.worker?.stop(deadline);
     this.worker = undefined;
   }
 }

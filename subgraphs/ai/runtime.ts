@@ -3,7 +3,8 @@
 // when REDIS_URL is set, so replicas share one budget). Built once at start (the subgraph's
 // runtime hook) and handed to every request as ctx.runtime.
 import type { RedisClientType } from 'redis';
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../lib/rate-limit.js';
+import type { RateLimiter } from '../../lib/rate-limit.js';
+import { sharedRateLimiter } from '../../lib/redis-fallback.js';
 import { connectRedis } from '../../lib/redis.js';
 import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
@@ -62,7 +63,7 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     text,
     onnx: new OnnxModelDirectory(cfg.modelsDir),
     translator: Apertium.discover(),
-    limiter: redis ? new RedisRateLimiter(redis, Date.now, deps.cfg.redisKeyPrefix) : new MemoryRateLimiter(),
+    limiter: sharedRateLimiter(redis, deps.cfg.redisKeyPrefix, deps.log, 'AI limits'),
     productNames: new CatalogProductNames(deps.cfg.subgraphUrls.catalog, deps.cfg.internalSecret, deps.log),
     webhooks,
     webhookSecrets,

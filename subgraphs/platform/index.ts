@@ -79,12 +79,19 @@ export const platform: SubgraphDefinition<PlatformLoaders, PlatformRuntime> = {
   // the services' process-wide dependencies (master-key SecretBox, object store, outbox): ctx.runtime
   runtime: async (deps) => {
     const value = await createPlatformRuntime(deps);
-    return { value, stop: () => value.close() };
+    // the report cache's Redis connection when REDIS_URL is set (reporting/reporting.cache.ts): requests use it, so it runs with WORKERS=0 too
+    const reportCache = useReportCacheFromConfig(deps);
+    return {
+      value,
+      stop: async () => {
+        await reportCache.stop();
+        await value.close();
+      },
+    };
   },
   createLoaders: createPlatformLoaders,
   // background work of this process, started in this order before the server listens and stopped
   // in reverse: the webhook sender first, since the renewal job records account events that wake
   // it; then subscription renewals (subscriptions/billing.worker.ts, a recurring job of lib/jobs)
-  // and the report cache's Redis connection when REDIS_URL is set (reporting/reporting.cache.ts)
-  workers: async (deps) => [await startWebhookSender(deps.runtime), await startBillingWorker({ ...deps, outbox: deps.runtime.outbox }), useReportCacheFromConfig(deps)],
+  workers: async (deps) => [await startWebhookSender(deps.runtime), await startBillingWorker({ ...deps, outbox: deps.runtime.outbox })],
 };

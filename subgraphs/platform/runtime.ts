@@ -11,7 +11,7 @@ import { openObjectStore, type ObjectStore } from '../../lib/object-store.js';
 import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import type { OutboxDeps } from './notifications/outbox-deps.js';
-import { openRateLimiter } from '../../lib/rate-limit.js';
+import { openRateLimiter } from '../../lib/redis-fallback.js';
 import { PublicTransferLimits, publicTransferLimitsFromEnv } from './data-transfers/public-limits.js';
 
 export interface PlatformRuntime {
@@ -45,7 +45,7 @@ export async function createPlatformRuntime(deps: WorkerDeps): Promise<PlatformR
     dbUrl: deps.orm.config.get('clientUrl') as string,
   });
   const outbox: OutboxDeps = { secrets, maxAttempts: deps.cfg.webhookMaxAttempts, kick: () => webhooks.kick() };
-  const limits = await openRateLimiter(deps.cfg, log);
+  const limits = await openRateLimiter(deps.cfg, log, 'data-transfer limits');
   const transferLimits = new PublicTransferLimits(limits.limiter, publicTransferLimitsFromEnv());
   return { cfg: deps.cfg, log, secrets, objects, webhooks, outbox, transferLimits, close: limits.close };
 }

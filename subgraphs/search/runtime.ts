@@ -7,7 +7,8 @@ import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
 import type { Logger } from '../../lib/logger.js';
 import { trackSearchEngines } from '../../lib/metrics.js';
 import type { PubSub } from '../../lib/pubsub.js';
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../lib/rate-limit.js';
+import type { RateLimiter } from '../../lib/rate-limit.js';
+import { sharedRateLimiter } from '../../lib/redis-fallback.js';
 import { connectRedis } from '../../lib/redis.js';
 import type { SubgraphRuntime, WorkerDeps } from '../../lib/subgraph.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
@@ -73,7 +74,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     log,
     pubsub: deps.pubsub,
     engines: new EngineRegistry({ pool, loader, builder, log, budgetBytes: cfg.memoryBudgetBytes, snapshotEveryDocs: cfg.snapshotEveryDocs, loadWaitMs: cfg.engineLoadWaitMs }),
-    limiter: redis ? new RedisRateLimiter(redis, Date.now, deps.cfg.redisKeyPrefix) : new MemoryRateLimiter(),
+    limiter: sharedRateLimiter(redis, deps.cfg.redisKeyPrefix, log, 'search limits'),
     analytics: new AnalyticsBuffer(pool, log, cfg.analyticsFlushMs),
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
     secrets,

@@ -13,7 +13,8 @@ export function spawnScript(script: string, env: Record<string, string | undefin
   const log = createWriteStream(resolve(ROOT, '.data', 'test-logs', `${logName}.log`));
   const child = spawn(NODE, [...nodeFlags(ROOT), '--import', '@swc-node/register/esm-register', script], {
     cwd: ROOT,
-    env: { ...process.env, NODE_OPTIONS: '', ...env },
+    // processes started on their own: on the test's database (migrated at start), Redis only where a test gives REDIS_URL
+    env: { ...process.env, NODE_OPTIONS: '', SINGLE_PROCESS: '1', MIGRATE_ON_START: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(log);

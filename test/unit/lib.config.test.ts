@@ -1,6 +1,6 @@
 // lib/config.ts: defaults follow CONTRACT.md's port table; every bad value fails with a
 // ConfigError whose message starts with the variable's name.
-import { ConfigError, SUBGRAPH_NAMES, loadConfig } from '../../lib/config.js';
+import { ConfigError, SUBGRAPH_NAMES, loadConfig, requireSharedState } from '../../lib/config.js';
 
 function expectConfigError(env: NodeJS.ProcessEnv, variable: string): ConfigError {
   let caught: unknown;
@@ -216,5 +216,37 @@ describe('JWT rotation and TRUSTED_PROXIES settings', () => {
     expect(loadConfig({}).trustedProxies).toEqual([]);
     expectConfigError({ TRUSTED_PROXIES: '10.0.0.0/33' }, 'TRUSTED_PROXIES');
     expectConfigError({ TRUSTED_PROXIES: 'lb.internal' }, 'TRUSTED_PROXIES');
+  });
+});
+
+describe('deployment switches (docs/deploy.md)', () => {
+  test('defaults: no shutdown delay, workers on, migrations decided by the entry point, telemetry off, one database URL', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ shutdownDelayMs: 0, shutdownGraceMs: 10_000, workers: true, singleProcess: false, apolloTelemetry: false });
+    expect(c.migrateOnStart).toBeUndefined();
+    expect(c.databaseDirectUrl).toBeUndefined();
+  });
+
+  test('set: WORKERS=0, MIGRATE_ON_START=1/0, SINGLE_PROCESS=1, SHUTDOWN_DELAY_MS, DATABASE_DIRECT_URL', () => {
+    const c = loadConfig({ WORKERS: '0', MIGRATE_ON_START: '1', SINGLE_PROCESS: 'true', SHUTDOWN_DELAY_MS: '5000', DATABASE_DIRECT_URL: 'postgres://db:5432/app' });
+    expect(c).toMatchObject({ workers: false, migrateOnStart: true, singleProcess: true, shutdownDelayMs: 5000, databaseDirectUrl: 'postgres://db:5432/app' });
+    expect(loadConfig({ MIGRATE_ON_START: '0' }).migrateOnStart).toBe(false);
+  });
+
+  test.each([
+    ['WORKERS', 'no'],
+    ['MIGRATE_ON_START', 'yes'],
+    ['SINGLE_PROCESS', '2'],
+    ['APOLLO_TELEMETRY', 'on'],
+    ['SHUTDOWN_DELAY_MS', '-1'],
+    ['DATABASE_DIRECT_URL', 'mysql://x'],
+  ])('%s=%s stops start-up naming the variable', (variable, value) => {
+    expectConfigError({ [variable]: value }, variable);
+  });
+
+  test('a process started on its own needs REDIS_URL unless SINGLE_PROCESS=1', () => {
+    expect(() => requireSharedState(loadConfig({}))).toThrow(/^REDIS_URL: is required for a process started on its own .*SINGLE_PROCESS=1/);
+    expect(() => requireSharedState(loadConfig({ SINGLE_PROCESS: '1' }))).not.toThrow();
+    expect(() => requireSharedState(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }))).not.toThrow();
   });
 });

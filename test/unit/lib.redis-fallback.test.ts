@@ -2,7 +2,7 @@
 // unreachable subgraph is a 503 SERVICE_UNAVAILABLE with a retry hint, not INTERNAL.
 import { jest } from '@jest/globals';
 import { createLogger } from '../../lib/logger.js';
-import { FallbackRateLimiter, FallbackUsageCounter, RedisHealth, REDIS_CALL_TIMEOUT_MS } from '../../lib/redis-fallback.js';
+import { countersComponent, countingModes, FallbackRateLimiter, FallbackUsageCounter, RedisHealth, REDIS_CALL_TIMEOUT_MS, sharedRateLimiter } from '../../lib/redis-fallback.js';
 import type { RateLimiter, UsageCounter } from '../../lib/rate-limit.js';
 import { subgraphUnavailable } from '../../gateway/unavailable.js';
 
@@ -68,5 +68,25 @@ describe('unreachable subgraph', () => {
   test('other errors are left to the shared formatter', () => {
     expect(subgraphUnavailable({ message: 'x' }, new Error('boom'))).toBeUndefined();
     expect(subgraphUnavailable({ message: 'x' }, { extensions: { response: { status: 404 } } })).toBeUndefined();
+  });
+});
+
+describe('every limiter says how it counts (/health/detailed)', () => {
+  test('search, AI, data-transfer and endpoint limiters fall back to memory while Redis is unreachable, and say so', async () => {
+    const client = { isReady: true };
+    const limiter = sharedRateLimiter(client as never, '', log, 'search limits (test)');
+    expect(countingModes()['search limits (test)']).toBe('redis');
+    client.isReady = false;
+    const t = performance.now();
+    expect((await limiter.hit('s', 1)).allowed).toBe(true);
+    expect((await limiter.hit('s', 1)).allowed).toBe(false);
+    expect(performance.now() - t).toBeLessThan(50);
+    expect(countingModes()['search limits (test)']).toBe('in-process: redis unreachable');
+    expect(countersComponent()).toMatchObject({ status: 'degraded', counters: { 'search limits (test)': 'in-process: redis unreachable' } });
+  });
+
+  test('without REDIS_URL a limiter counts in process by configuration, which is not a degradation', () => {
+    sharedRateLimiter(undefined, '', log, 'AI limits (test)');
+    expect(countingModes()['AI limits (test)']).toBe('in-process');
   });
 });

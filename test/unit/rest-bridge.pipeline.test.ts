@@ -207,13 +207,14 @@ describe('rest-bridge pipeline', () => {
     expect(typeof h.body.version).toBe('string');
     expect(new Date(h.body.timestamp).toISOString()).toBe(h.body.timestamp);
     health = { status: 200, body: { status: 'ok', components: { catalog: { status: 'ok', latency_ms: 3 } } } };
-    expect(await call('GET', '/health/ready')).toMatchObject({ status: 200, body: { status: 'ok', components: { gateway: { status: 'ok' }, catalog: { status: 'ok' } } } });
+    expect(await call('GET', '/health/ready')).toMatchObject({ status: 200, body: { status: 'ok', service: 'rest-bridge' } });
     const d = await call('GET', '/health/detailed');
     expect(d.status).toBe(200);
     expect(Object.keys(d.body.components)).toEqual(['rest-bridge', 'gateway', 'catalog']);
     expect(typeof d.body.components.gateway.latency_ms).toBe('number');
     health = { status: 503, body: { status: 'degraded', components: { catalog: { status: 'unavailable' } } } };
-    expect(await call('GET', '/health/ready')).toMatchObject({ status: 503, body: { status: 'unavailable' } });
+    // readiness is the bridge's own: a subgraph down does not take every bridge out of the balancer
+    expect(await call('GET', '/health/ready')).toMatchObject({ status: 200, body: { status: 'ok' } });
     expect(await call('GET', '/health/detailed')).toMatchObject({ status: 503, body: { status: 'degraded', components: { catalog: { status: 'unavailable' } } } });
     expect(await call('POST', '/health')).toMatchObject({ status: 405 });
     const o = await call('GET', '/openapi.json');
@@ -223,13 +224,14 @@ describe('rest-bridge pipeline', () => {
 });
 
 describe('rest-bridge with the gateway down', () => {
-  test('503 SERVICE_UNAVAILABLE in the service shape; readiness 503', async () => {
+  test('503 SERVICE_UNAVAILABLE in the service shape; readiness its own (200), /health/detailed 503', async () => {
     const down = await startRestBridge({ cfg: loadConfig({}), log: createLogger({}, 'silent'), port: 0, gatewayUrl: 'http://127.0.0.1:1/graphql' });
     try {
       const r = await fetch(`${down.url}/accounts`, { headers: PLATFORM });
       expect(r.status).toBe(503);
       expect(await r.json()).toMatchObject({ error: 'service_unavailable', status: 503 });
-      expect((await fetch(`${down.url}/health/ready`)).status).toBe(503);
+      expect((await fetch(`${down.url}/health/ready`)).status).toBe(200);
+      expect((await fetch(`${down.url}/health/detailed`)).status).toBe(503);
     } finally {
       await down.stop();
     }

@@ -1,0 +1,34 @@
+// The claim rules every platform JWT meets, whatever signed it (docs/security.md, "JWT"): exp
+// required and at most maxLifetimeSec after iat (or now), nbf honoured, iss/aud checked when
+// configured, sub required; `skewSec` of tolerance on exp/nbf for tokens of other clocks (an
+// identity provider's).
+import type { JwtClaims, JwtFailure, JwtResult } from './jwt.js';
+
+export interface ClaimRules {
+  maxLifetimeSec: number;
+  /** one issuer, or any of several */
+  issuer?: string | string[];
+  audience?: string;
+  skewSec?: number;
+}
+
+export function checkClaims(claims: JwtClaims, rules: ClaimRules, nowSec: number): JwtResult {
+  const skew = rules.skewSec ?? 0;
+  const fail = (reason: JwtFailure): JwtResult => ({ ok: false, reason });
+  if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) return fail('missing_exp');
+  if (nowSec >= claims.exp + skew) return fail('expired');
+  if (typeof claims.nbf === 'number' && nowSec + skew < claims.nbf) return fail('not_yet_valid');
+  const issuedAt = typeof claims.iat === 'number' && claims.iat <= nowSec + skew ? Math.min(claims.iat, nowSec) : nowSec;
+  if (claims.exp - issuedAt > rules.maxLifetimeSec) return fail('lifetime_too_long');
+  if (rules.issuer !== undefined) {
+    const allowed = Array.isArray(rules.issuer) ? rules.issuer : [rules.issuer];
+    if (typeof claims.iss !== 'string' || !allowed.includes(claims.iss)) return fail('bad_issuer');
+  }
+  if (rules.audience !== undefined) {
+    const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (!aud.includes(rules.audience)) return fail('bad_audience');
+  }
+  if (typeof claims.sub !== 'string' || !claims.sub) return fail('missing_sub');
+  const scopes = typeof claims.scope === 'string' ? claims.scope.split(/\s+/).filter(Boolean) : [];
+  return { ok: true, claims, scopes };
+}
