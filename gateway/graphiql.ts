@@ -22,8 +22,28 @@ export function wantsGraphiQL(req: IncomingMessage, url: URL): boolean {
   return req.method === 'GET' && !url.searchParams.has('query') && /\btext\/html\b/.test(req.headers.accept ?? '');
 }
 
+/**
+ * `?headers={"X-App-Id":"…","X-Api-Key":"…"}` (what `npm run seed` prints): the header editor opens
+ * with them, in a tab of their own beside any saved ones. Only a flat object of header-like names and
+ * string values is taken; anything else opens the page without it.
+ */
+export function headersParam(url: string | undefined): string | undefined {
+  const raw = url ? new URL(url, 'http://x').searchParams.get('headers') : null;
+  if (!raw || raw.length > 4096) return undefined;
+  try {
+    const h = JSON.parse(raw) as unknown;
+    if (!h || typeof h !== 'object' || Array.isArray(h)) return undefined;
+    const entries = Object.entries(h);
+    if (!entries.every(([k, v]) => /^[A-Za-z0-9-]{1,64}$/.test(k) && typeof v === 'string' && /^[\x20-\x7e]*$/.test(v))) return undefined;
+    return JSON.stringify(Object.fromEntries(entries), null, 2);
+  } catch {
+    return undefined;
+  }
+}
+
 export function sendGraphiQL(req: IncomingMessage, res: ServerResponse): void {
   const host = req.headers.host ?? '127.0.0.1';
+  const initialHeaders = headersParam(req.url);
   const html = ruruHTML({
     endpoint: '/graphql',
     subscriptionEndpoint: `ws://${host}/graphql`,
@@ -34,6 +54,7 @@ export function sendGraphiQL(req: IncomingMessage, res: ServerResponse): void {
       defaultQuery: DEFAULT_QUERY,
       isHeadersEditorEnabled: true,
       defaultHeaders: JSON.stringify({ 'X-App-Id': '', 'X-Api-Key': '' }, null, 2),
+      ...(initialHeaders ? { initialHeaders } : {}),
     } as RuruClientConfig, // ruru-types marks every prop required; the rest have defaults
   });
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html), 'cache-control': 'no-store' });
