@@ -2,9 +2,10 @@
 // terminal would (variables carry from block to block), against the test stack (the README's
 // :8080 and :4000 rewritten to its ports, its JWT secret, a DATA_DIR of its own); curl fails on an
 // HTTP error there. Blocks that are not run (installing, starting, the test command) are ```sh, and
-// hold nothing else. The quick start stays within 15 lines, and every relative link resolves.
+// hold nothing else. The quick start stays within 15 lines, docs/README.md lists every document, and
+// every relative link resolves.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { stack } from '../harness/client.js';
@@ -94,6 +95,9 @@ test('the quick start is first and within 15 lines; every relative link of the R
   const sections = README.split(/^## /m);
   expect(sections[1].startsWith('Quick start\n')).toBe(true);
   expect(sections[1].trim().split('\n').length - 1).toBeLessThanOrEqual(15);
+  // docs/README.md lists every document of docs/
+  const index = readFileSync(join(ROOT, 'docs', 'README.md'), 'utf8');
+  for (const doc of readdirSync(join(ROOT, 'docs')).filter((f) => f !== 'README.md')) expect([doc, index.includes(`](${doc})`)]).toEqual([doc, true]);
   const docs = ['README.md', 'docs/README.md', 'docs/architecture.md', 'datasets/README.md'];
   for (const file of docs) {
     const text = readFileSync(join(ROOT, file), 'utf8');

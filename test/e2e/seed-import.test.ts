@@ -83,6 +83,13 @@ test('npm run seed with its defaults, twice: one demo tenant, the same keys, exa
   expect(exported.stdout).toContain(`export APP_ID='${seed.appId}'\nexport API_KEY='${seed.secretKey}'`);
 }, 300_000);
 
+test('npm run seed: a step the API refuses → one line naming the step and the answer, exit 1, no stack trace', async () => {
+  const r = await run('seed', ['--platform', 'Not A Code!']);
+  expect(r.code).toBe(1);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(r.stderr).toMatch(/^error: seed stopped while creating the platform: HTTP 4\d\d \w+.*Run `npm run seed` again/);
+}, 60_000);
+
 test('npm run seed: a stack that is not there → one line saying to start it, exit 1', async () => {
   const r = await run('seed', [], { REST_URL: 'http://127.0.0.1:1' });
   expect(r.code).toBe(1);
