@@ -51,7 +51,7 @@ if (only.has('classifier')) {
   const SECTIONS = ['games', 'science', 'sound', 'graphics', 'fonts', 'net'];
   const PER = 300;
   const bySection = new Map<string, string[]>(SECTIONS.map((s) => [s, []]));
-  for await (const line of createInterface({ input: createReadStream(resolve(import.meta.dirname, '..', '..', 'shared', 'datasets', 'debian-packages.jsonl.gz')).pipe(createGunzip()) })) {
+  for await (const line of createInterface({ input: createReadStream(resolve(process.env.DATASETS_DIR ?? resolve(import.meta.dirname, '..', '..', 'shared', 'datasets'), 'debian-packages.jsonl.gz')).pipe(createGunzip()) })) {
     const p = JSON.parse(line);
     const list = bySection.get(p.section);
     if (list && list.length < PER + 20) list.push(`${p.summary}. ${String(p.description ?? '').slice(0, 300)}`);

@@ -23,7 +23,8 @@ import { scratchDatabase, stackPorts } from './harness.js';
 import { fmt, summarize } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const DATA = resolve(ROOT, '..', 'shared', 'datasets');
+// the larger data sets are not committed: DATASETS_DIR, else ../shared/datasets beside the checkout
+const DATA = process.env.DATASETS_DIR ? resolve(process.env.DATASETS_DIR) : resolve(ROOT, '..', 'shared', 'datasets');
 const base = Number(process.env.BENCH_PORT_BASE ?? 20500);
 const N = Number(process.env.BENCH_N ?? 200);
 

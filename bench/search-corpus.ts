@@ -7,7 +7,8 @@ import { gunzipSync } from 'node:zlib';
 import { engineFactory, type Engine, type EngineSettings } from '../subgraphs/search/engine/index.js';
 import { mulberry32 } from '../lib/seeded-random.js';
 
-export const DATA = resolve(import.meta.dirname, '..', '..', 'shared', 'datasets');
+// the larger data sets are not committed: DATASETS_DIR, else ../shared/datasets beside the checkout
+export const DATA = process.env.DATASETS_DIR ? resolve(process.env.DATASETS_DIR) : resolve(import.meta.dirname, '..', '..', 'shared', 'datasets');
 export const BATCH = 1000;
 
 /** Deterministic PRNG: the same queries every run. */

@@ -1,5 +1,5 @@
 // GraphiQL (ruru, bundled in the npm package: no CDN) for every browser GET of /graphql, its assets
-// under /graphql/static/. A `query` (with `variables`, `operationName`) in the URL is prefilled in the
+// under /graphql/static/. A `query` (with `variables`) and `headers` (a JSON object) in the URL are prefilled in the
 // editor. The header editor takes the API key (X-App-Id, X-Api-Key) or a JWT (Authorization);
 // subscriptions go over graphql-ws on the same path, the headers becoming the connection_init
 // payload the gateway authenticates. The page may load and connect only to this origin (CSP), and
@@ -67,11 +67,31 @@ function prefill(url: URL, name: string): string | undefined {
   return v && v.length <= MAX_PREFILL ? v : undefined;
 }
 
+/**
+ * `?headers={"X-App-Id":"…","X-Api-Key":"…"}` (what `npm run seed` prints): the header editor opens
+ * with them, in a tab of their own beside any saved ones. Only a flat object of header-like names and
+ * string values is taken; anything else opens the page without it.
+ */
+export function headersParam(url: string | undefined): string | undefined {
+  const raw = url ? new URL(url, 'http://x').searchParams.get('headers') : null;
+  if (!raw || raw.length > 4096) return undefined;
+  try {
+    const h = JSON.parse(raw) as unknown;
+    if (!h || typeof h !== 'object' || Array.isArray(h)) return undefined;
+    const entries = Object.entries(h);
+    if (!entries.every(([k, v]) => /^[A-Za-z0-9-]{1,64}$/.test(k) && typeof v === 'string' && /^[\x20-\x7e]*$/.test(v))) return undefined;
+    return JSON.stringify(Object.fromEntries(entries), null, 2);
+  } catch {
+    return undefined;
+  }
+}
+
 export function sendGraphiQL(req: IncomingMessage, res: ServerResponse, url: URL): void {
   const host = req.headers.host ?? '127.0.0.1';
   const nonce = randomBytes(16).toString('base64');
   const query = prefill(url, 'query');
   const variables = prefill(url, 'variables');
+  const initialHeaders = headersParam(req.url);
   const html = ruruHTML({
     endpoint: '/graphql',
     subscriptionEndpoint: `ws://${host}/graphql`,
@@ -88,6 +108,7 @@ export function sendGraphiQL(req: IncomingMessage, res: ServerResponse, url: URL
       ...(variables ? { initialVariables: variables } : {}),
       isHeadersEditorEnabled: true,
       defaultHeaders: JSON.stringify({ 'X-App-Id': '', 'X-Api-Key': '' }, null, 2),
+      ...(initialHeaders ? { initialHeaders } : {}),
     } as RuruClientConfig, // ruru-types marks every prop required; the rest have defaults
   })
     // ruru's inline scripts carry the nonce the CSP allows (text from the URL holds no `<`: see configScript)

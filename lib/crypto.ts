@@ -87,11 +87,17 @@ export function devMasterKey(jwtSecret: string): Buffer {
   return createHash('sha256').update(`supergraph-dev-master-key:${jwtSecret}`).digest();
 }
 
+let devKeyWarned = false;
+
 /** The process's SecretBox. NODE_ENV=production without MASTER_KEY is a start-up error. */
 export function masterSecretBox(cfg: Pick<Config, 'masterKey' | 'previousMasterKeys' | 'production' | 'jwtSecret'>, log?: Logger): SecretBox {
   if (cfg.masterKey) return new SecretBox(cfg.masterKey, cfg.previousMasterKeys);
   if (cfg.production) throw new ConfigError('MASTER_KEY', 'is required when NODE_ENV=production (32 bytes, base64 or hex: `openssl rand -base64 32`)');
-  log?.warn('MASTER_KEY is not set: stored secrets are encrypted under a development key derived from JWT_SECRET; set MASTER_KEY outside development');
+  // once a process (the one-process stack builds a SecretBox per subgraph)
+  if (log && !devKeyWarned) {
+    devKeyWarned = true;
+    log.warn('MASTER_KEY is not set: stored secrets are encrypted under a development key derived from JWT_SECRET; set MASTER_KEY outside development');
+  }
   return new SecretBox(devMasterKey(cfg.jwtSecret), cfg.previousMasterKeys);
 }
 

@@ -259,7 +259,8 @@ export async function startSubgraph(
 
   const context = async (headers: Record<string, string | string[] | undefined>, raw: Buffer | string): Promise<SubgraphContext> => {
     const v = verifyTenantContext(headerValue(headers[TENANT_HEADER]), cfg.internalSecret, { audience: def.name, body: raw });
-    if (!v.ok) throw toGraphQLError(new DomainError('UNAUTHENTICATED', `Subgraphs accept only requests signed by the gateway (${v.reason})`));
+    // a caller who found a subgraph's port is told where the API is
+    if (!v.ok) throw toGraphQLError(new DomainError('UNAUTHENTICATED', `Subgraphs accept only requests signed by the gateway (${v.reason}): send GraphQL to the gateway, ${cfg.gatewayUrl}`));
     const em = orm.em.fork();
     def.scope(em, v.ctx);
     const requestId = v.ctx.requestId || randomUUID();

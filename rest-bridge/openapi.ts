@@ -256,7 +256,9 @@ export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Rout
     info: {
       title: 'Platform, products, search and AI REST API',
       version: opts.version,
-      description: 'JSON:API over the federated GraphQL API. Every response carries `X-Request-Id` (sent back as given, or generated); quote it when reporting a problem.',
+      description:
+        'JSON:API over the federated GraphQL API. Every response carries `X-Request-Id` (sent back as given, or generated); quote it when reporting a problem.\n\n' +
+        '**Authorize** asks for five schemes; fill two: `bearerJwt` and `platformHeader` for the platform paths (a JWT from `npm run -s mint-token`, the platform code), or `appId` and `apiKeyHeader` for products, search and AI (`npm run seed` prints both). AI identity paths add the user\'s JWT in `bearerJwt`.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/', description: 'this server' }, ...(opts.serverUrl && opts.serverUrl !== '/' ? [{ url: opts.serverUrl, description: 'PUBLIC_URL' }] : [])],
@@ -270,11 +272,12 @@ export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Rout
     paths,
     components: {
       securitySchemes: {
-        bearerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        bearerApiKey: { type: 'http', scheme: 'bearer', description: 'an API key as the bearer token' },
-        platformHeader: { type: 'apiKey', in: 'header', name: 'X-Platform' },
-        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
-        appId: { type: 'apiKey', in: 'header', name: 'X-App-Id' },
+        // the Authorize dialog shows these: each says which pair it belongs to
+        bearerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Platform paths: fill this (a JWT, `npm run -s mint-token`) AND platformHeader. AI identity paths: the user\'s JWT, beside appId and apiKeyHeader.' },
+        bearerApiKey: { type: 'http', scheme: 'bearer', description: 'Alternative to apiKeyHeader (an API key as the bearer token, with appId); leave empty when apiKeyHeader is filled.' },
+        platformHeader: { type: 'apiKey', in: 'header', name: 'X-Platform', description: 'Platform paths: the platform code, with bearerJwt.' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Products, search and AI: fill this (sk_… or pk_…, printed by `npm run seed`) AND appId.' },
+        appId: { type: 'apiKey', in: 'header', name: 'X-App-Id', description: 'Products, search and AI: the app id (app_…), with apiKeyHeader.' },
       },
       responses: errorResponses(errorsUsed),
       schemas: {

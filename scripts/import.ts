@@ -9,12 +9,16 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCli } from './cli-args.js';
 import { loadConfig } from '../lib/config.js';
 import { doc, RestApi, subscriptions } from './api-client.js';
 import { countRecords, formatOf, records } from './import-file.js';
 
-const { values, positionals } = parseArgs({
+const USAGE = `usage: npm run import -- <file> (--index <uid> | --catalog) [--format json|ndjson|csv] [--batch 1000]
+  [--concurrency 2] [--primary-key id] [--app-id A --key K] [--rest URL] [--gateway URL] [--restart] [--json]
+Loads a JSON array, NDJSON or CSV file (.gz too) into a search index or the catalogue; run again, it
+resumes after the last confirmed record. Credentials: --app-id/--key, APP_ID/API_KEY, or npm run seed's.`;
+const { values, positionals } = parseCli(USAGE, {
   allowPositionals: true,
   options: {
     index: { type: 'string' },
@@ -29,6 +33,7 @@ const { values, positionals } = parseArgs({
     gateway: { type: 'string' },
     restart: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h' },
   },
 });
 
@@ -37,10 +42,15 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const file = positionals[0] ? resolve(positionals[0]) : fail('usage: npm run import -- <file> (--index <uid> | --catalog)');
+const file = positionals[0] ? resolve(positionals[0]) : fail(`a file is required\n${USAGE}`);
 if (!existsSync(file)) fail(`${file} does not exist`);
 if (!!values.index === values.catalog) fail('give exactly one of --index <uid> and --catalog');
-const format = formatOf(file, values.format);
+let format: ReturnType<typeof formatOf>;
+try {
+  format = formatOf(file, values.format);
+} catch (e) {
+  fail((e as Error).message);
+}
 const batchSize = Number(values.batch);
 if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) fail('--batch must be 1..10000 (the documents endpoint takes at most 10,000 a request)');
 const concurrency = Number(values.concurrency ?? (values.catalog ? 4 : 2));
@@ -277,6 +287,8 @@ if (interrupted) {
   if (!values.json) console.error(`${state.done.toLocaleString('en')} of ${total.toLocaleString('en')} records imported; run the same command again to resume`);
   process.exit(130);
 }
-if (!values.json) {
+if (!values.json && summary.imported === 0 && resumedAt === total && total > 0) {
+  console.error(`nothing to import: all ${total.toLocaleString('en')} records of ${file} were imported into ${values.index ? `index ${values.index}` : 'the catalogue'} by an earlier run (${stateFile}); pass --restart to send them again`);
+} else if (!values.json) {
   console.error(`imported ${summary.imported.toLocaleString('en')} records into ${values.index ? `index ${values.index}` : 'the catalogue'} in ${summary.seconds} s${state.failed ? ` (${state.failed} refused, see ${errorsFile})` : ''}`);
 }

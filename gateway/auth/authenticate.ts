@@ -80,6 +80,8 @@ export function createAuthenticator(opts: {
       }
 
       if (apiKey) {
+        // a Bearer value that is neither a JWT nor shaped like a key (sk_…, pk_…) is a broken JWT
+        if (!appId && !header(headers, 'x-api-key') && !/^[sp]k_/.test(apiKey)) return { ok: false, code: 'INVALID_TOKEN', message: 'Bearer token rejected: malformed (a JWT is three base64url parts, header.payload.signature, e.g. from `npm run -s mint-token`; an API key as Bearer needs X-App-Id too)', reason: 'malformed' };
         if (!appId) return { ok: false, code: 'UNAUTHENTICATED', message: 'X-App-Id header is required with an API key' };
         const keyRequest: VerifyRequest = { appId, key: apiKey, ip: clientIp, origin: header(headers, 'origin') };
         const v = await opts.keys.verify(keyRequest);

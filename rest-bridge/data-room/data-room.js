@@ -251,6 +251,7 @@
       showError('');
       const d = reports.dashboard;
       $('status').textContent = `Period ${d.period}, ${d.platform ? `platform ${d.platform}` : 'all platforms'}, amounts in ${d.currency}; computed ${d.generated_at}${d.cached ? ' (cached)' : ''}.`;
+      showEmpty(reports);
       setState('ready');
     } catch (e) {
       if (seq !== loadSeq) return;
@@ -264,6 +265,18 @@
       showError(message);
       setState('error');
     }
+  }
+
+  /** The empty state says why the figures are zero: no platform reached, or no account in those reached. */
+  function showEmpty(r) {
+    const platforms = r.platforms.platforms.length;
+    const accounts = r.dashboard.total_accounts;
+    const who = (claims(token()) || {}).sub;
+    $('empty').hidden = platforms > 0 && accounts > 0;
+    $('empty-why').textContent =
+      platforms === 0
+        ? `This token (user ${who || 'unknown'}) administers no platform: the reports cover the platforms its user created or operates (every platform for a platform:superadmin token).`
+        : `The ${platforms === 1 ? 'platform' : `${platforms} platforms`} this token administers ${platforms === 1 ? 'has' : 'have'} no account yet.`;
   }
 
   // ---- rendering ----

@@ -89,6 +89,7 @@ describeBrowser('investor data room in Chromium', () => {
       });
       expect(mismatches).toEqual([]);
       expect(shown.find((s) => s.report === 'dashboard' && s.field === 'mrr_cents')?.text).toBe('$248.00');
+      expect(await page.isHidden('#empty')).toBe(true);
 
       // the charts plot the same numbers (dollars)
       const charted = await page.evaluate(() => {
@@ -126,6 +127,22 @@ describeBrowser('investor data room in Chromium', () => {
       await context.close();
     }
   }, 90_000); // a browser on a loaded CI machine: the page, the editor and the socket take their time
+
+  test('a platform:admin token of a user who administers no platform: zeros, explained, pointing to the seed', async () => {
+    const { context, page, seen } = await recordingContext(browser);
+    try {
+      await signIn(page, mintToken({ sub: uniq('nobody'), scopes: ['platform:admin'] }));
+      await page.waitForSelector('body[data-state="ready"]');
+      await page.waitForSelector('#empty:not([hidden])');
+      const text = (await page.textContent('#empty'))!.replace(/\s+/g, ' ');
+      expect(text).toMatch(/Nothing to report for this token yet/);
+      expect(text).toMatch(/administers no platform/);
+      expect(text).toMatch(/npm run seed.*admin JWT/);
+      expect(seen.errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 
   test('a token without platform:admin is refused with 403, an expired one with 401, a non-JWT before any request', async () => {
     const { context, page } = await recordingContext(browser);

@@ -138,6 +138,24 @@ describeBrowser('GraphiQL in Chromium', () => {
     } finally {
       await context.close();
     }
-  }, 60_000);
+  }, 90_000);
+
+  test('opened with ?headers= (the link `npm run seed` prints), the Headers tab holds them and a query runs with them', async () => {
+    const { context, page, seen } = await recordingContext(browser);
+    page.setDefaultTimeout(20_000);
+    try {
+      const headers = { 'X-App-Id': t.appId, 'X-Api-Key': t.secretKey };
+      await page.goto(`${stack().gateway}?headers=${encodeURIComponent(JSON.stringify(headers))}`);
+      await page.waitForFunction(() => (window as any).__MONACO?.editor.getModels().some((m: any) => m.uri.path.endsWith('-request-headers.json') && m.getValue().includes('X-App-Id')));
+      expect(JSON.parse(await model(page, '-request-headers.json'))).toEqual(headers);
+      await typeInto(page, '.graphiql-query-editor', '{ currentApp { id name } }');
+      await execute(page);
+      await page.waitForFunction(() => /currentApp/.test((window as any).__MONACO.editor.getModels().find((m: any) => m.uri.path.endsWith('-response.json')).getValue()));
+      expect(JSON.parse(await model(page, '-response.json'))).toEqual({ data: { currentApp: { id: t.appId, name: 'App' } } });
+      expect(seen.errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
 });
 

@@ -1,15 +1,13 @@
-// The shared datasets (where: scripts/datasets.ts).
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { datasetsDir } from '../../scripts/datasets.js';
+// The data sets of the relevance tests (datasets/, or DATASETS_DIR: scripts/datasets.ts).
+import { datasetPath as find, readDataset } from '../../scripts/datasets.js';
 import { engineFactory, DEFAULT_SETTINGS, type Document, type Engine, type EngineSettings } from '../../subgraphs/search/engine/index.js';
 
 export function datasetPath(file: string): string {
-  return resolve(datasetsDir(), file);
+  return find(file);
 }
 
 export function load(file: string): Document[] {
-  return JSON.parse(readFileSync(datasetPath(file), 'utf8')) as Document[];
+  return JSON.parse(readDataset(file)) as Document[];
 }
 
 /** An engine fed in batches of `batch`, so results also exercise several segments. */

@@ -171,6 +171,16 @@ describe('createAuthenticator', () => {
     expect(lookups).toHaveLength(0);
   });
 
+  test('a Bearer value that is neither a JWT nor a key, without X-App-Id → INVALID_TOKEN saying what a JWT is', async () => {
+    const { auth, lookups } = setup();
+    for (const token of ['abc.def', 'eyJhbGciOiJIUzI1NiJ9.cut', 'not-a-token']) {
+      const r = await auth.authenticate({ authorization: `Bearer ${token}`, 'x-platform': 'acme' }, '10.0.0.1');
+      expect(r).toMatchObject({ ok: false, code: 'INVALID_TOKEN', reason: 'malformed' });
+      expect(!r.ok && r.message).toMatch(/^Bearer token rejected: malformed \(a JWT is three base64url parts.*mint-token/);
+    }
+    expect(lookups).toHaveLength(0);
+  });
+
   test('X-App-Id without a key → UNAUTHENTICATED', async () => {
     const { auth } = setup();
     expect(await auth.authenticate({ 'x-app-id': APP }, undefined)).toEqual({
