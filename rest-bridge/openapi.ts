@@ -9,6 +9,7 @@ import { registeredErrors } from '../lib/errors.js';
 import { fieldsSchema, type DerivedRoute, type JsonSchema } from './derive.js';
 import { codeFor, renderErrors, restError, withRequestId } from './errors.js';
 import { exampleOf, renderedResponse } from './openapi-examples.js';
+import { loadFieldAccess, routeKeyTypes, selectedPaths } from './key-types.js';
 import type { Operation } from './operations.js';
 import type { AuthMode, Route, Service } from './types.js';
 
@@ -144,6 +145,12 @@ function operationOf(route: Route, derived: DerivedRoute, sources: ExampleSource
     parameters: [...params, ...query],
     responses,
   };
+  // the key types a key route answers, from the roles of the fields it selects (key-types.ts)
+  if (op && sources && route.auth !== 'jwt+platform' && route.auth !== 'none') {
+    const keyTypes = routeKeyTypes(route, selectedPaths(sources.schema, op.source, loadFieldAccess()));
+    out['x-key-types'] = keyTypes;
+    if (!keyTypes.includes('publishable')) out.description = 'Needs a secret key: a publishable key (which lives in browsers) is refused with 403.';
+  }
   if (route.upload) {
     out.requestBody = {
       required: true,

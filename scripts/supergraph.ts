@@ -8,6 +8,7 @@ import { composeServices } from '@apollo/composition';
 import type { SubgraphName } from '../lib/config.js';
 import { subgraphSdl } from '../lib/subgraph.js';
 import { fieldAccess, type FieldAccess } from '../lib/field-access.js';
+import { FIELD_ACCESS_FILE } from '../rest-bridge/key-types.js';
 import { SUBGRAPHS } from './subgraphs.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -47,7 +48,7 @@ export function compose(sdl: Map<SubgraphName, string>) {
   );
 }
 
-export const FIELD_ACCESS_FILE = resolve(ROOT, 'schema', 'field-access.json');
+export { FIELD_ACCESS_FILE };
 
 /** The roles every guarded field of every subgraph declares (lib/field-access.ts), as committed in schema/field-access.json. */
 export function emitFieldAccess(): string {

@@ -3,7 +3,6 @@
 // roles each guarded field declares, as the subgraphs enforce them). A field is readable by a key
 // when the key passes its roles and the roles of every field on a path to it from a root field.
 // The REST side: which fields each route's operation selects, and which key types may call it.
-import { readFileSync } from 'node:fs';
 import {
   getNamedType,
   isInterfaceType,
@@ -12,23 +11,17 @@ import {
   isUnionType,
   Kind,
   parse,
-  type FragmentDefinitionNode,
   type GraphQLNamedType,
   type GraphQLSchema,
-  type SelectionSetNode,
 } from 'graphql';
 import { loadApiSchema } from '../../rest-bridge/api-schema.js';
 import { loadOperations } from '../../rest-bridge/operations.js';
+import { KEY_TYPES, loadFieldAccess, routeKeyTypes, selectedPaths } from '../../rest-bridge/key-types.js';
 import type { Route } from '../../rest-bridge/types.js';
 import { keyPasses, type FieldAccess, type KeyType } from '../../lib/field-access.js';
-import { FIELD_ACCESS_FILE } from '../../scripts/supergraph.js';
 import { OPERATOR, SECRET_KEY } from '../../lib/tenant.js';
 
-export const KEY_TYPES: readonly KeyType[] = ['secret', 'publishable'];
-
-export function loadFieldAccess(): FieldAccess {
-  return JSON.parse(readFileSync(FIELD_ACCESS_FILE, 'utf8')) as FieldAccess;
-}
+export { KEY_TYPES, loadFieldAccess };
 
 /** `Type.field` → the shortest path a key of one type reads it by (`currentApp.account.platform`). */
 export type Reach = Map<string, string>;
@@ -66,36 +59,6 @@ export function keyReach(schema: GraphQLSchema, access: FieldAccess, keyType: Ke
   return reach;
 }
 
-/** Each `Type.field` an operation selects, with the roles of every field on its path (its own included). */
-export function selectedPaths(schema: GraphQLSchema, source: string, access: FieldAccess): Map<string, string[][]> {
-  const doc = parse(source);
-  const fragments = new Map(doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
-  const out = new Map<string, string[][]>();
-  const walk = (set: SelectionSetNode, parent: GraphQLNamedType, roles: string[]): void => {
-    for (const sel of set.selections) {
-      if (sel.kind === Kind.FRAGMENT_SPREAD) {
-        const f = fragments.get(sel.name.value)!;
-        walk(f.selectionSet, schema.getType(f.typeCondition.name.value)!, roles);
-      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        walk(sel.selectionSet, sel.typeCondition ? schema.getType(sel.typeCondition.name.value)! : parent, roles);
-      } else if (!sel.name.value.startsWith('__') && (isObjectType(parent) || isInterfaceType(parent))) {
-        const field = parent.getFields()[sel.name.value];
-        if (!field) continue;
-        const key = `${parent.name}.${sel.name.value}`;
-        const here = [...roles, ...(access[key] ?? [])];
-        out.set(key, [...(out.get(key) ?? []), here]);
-        if (sel.selectionSet) walk(sel.selectionSet, getNamedType(field.type), here);
-      }
-    }
-  };
-  for (const d of doc.definitions) {
-    if (d.kind !== Kind.OPERATION_DEFINITION) continue;
-    const root = d.operation === 'query' ? schema.getQueryType() : d.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
-    if (root) walk(d.selectionSet, root, []);
-  }
-  return out;
-}
-
 /** The REST side of every route: what its operation selects, and the key types that may call it. */
 export interface RestRead {
   route: Route;
@@ -113,8 +76,7 @@ export function restReads(routes: readonly Route[], access: FieldAccess, schema:
     const op = ops.get(route.operation);
     if (!op) throw new Error(`${route.method} ${route.path}: no operation ${route.operation}`);
     const paths = selectedPaths(schema, op.source, access);
-    const all = [...paths.values()].flat();
-    const keyTypes = route.auth === 'jwt+platform' ? [] : KEY_TYPES.filter((k) => all.every((roles) => keyPasses(k, roles)));
+    const keyTypes = route.auth === 'none' ? [...KEY_TYPES] : routeKeyTypes(route, paths);
     const read = parse(op.source).definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'query');
     return { route, read, paths, keyTypes };
   });

@@ -18,6 +18,15 @@ describe('rest-bridge OpenAPI document', () => {
     expect(doc.info.version).toBe('1.2.3');
   });
 
+  test('states which key types a key route answers (x-key-types), from the fields it selects', () => {
+    expect(doc.paths['/v1/webhooks'].get['x-key-types']).toEqual(['secret']);
+    expect(doc.paths['/v1/webhooks'].get.description).toMatch(/secret key/);
+    expect(doc.paths['/v1/products/{id}/pricing'].get['x-key-types']).toEqual(['secret']);
+    expect(doc.paths['/v1/products'].get['x-key-types']).toEqual(['secret', 'publishable']);
+    expect(doc.paths['/v1/products'].post['x-key-types']).toEqual(['secret']);
+    expect(doc.paths['/platforms'].get['x-key-types']).toBeUndefined();
+  });
+
   test('covers every route, with its operation name, params and success status', () => {
     for (const r of ROUTES) {
       const op = doc.paths[openApiPath(r.path)]?.[r.method.toLowerCase()];
