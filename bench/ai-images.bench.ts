@@ -26,6 +26,8 @@ const env: NodeJS.ProcessEnv = {
   JWT_SECRET: secret,
   INTERNAL_SECRET: 'bench-internal',
   LOG_LEVEL: 'error',
+  // the bench measures throughput, not the per-key image budget (docs/security.md, Limits)
+  IMAGE_BUDGET_PER_MINUTE: '1000000',
   REDIS_URL: '',
   AI_DEFAULT_PLAN: 'enterprise',
   ALLOW_PRIVATE_NETWORK_FETCH: '1',

@@ -35,6 +35,8 @@ const env: NodeJS.ProcessEnv = {
   JWT_SECRET: secret,
   INTERNAL_SECRET: 'bench-internal',
   LOG_LEVEL: 'error',
+  // the bench measures throughput, not the per-key image budget (docs/security.md, Limits)
+  IMAGE_BUDGET_PER_MINUTE: '1000000',
   REDIS_URL: '',
   ...stackPorts(base),
   DATA_DIR: resolve(import.meta.dirname, '..', '.data', 'bench-catalog-vision'),

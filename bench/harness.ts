@@ -58,6 +58,8 @@ export function benchStackEnv(label: string, base: number, databaseUrl: string |
     INTERNAL_SECRET: 'bench-internal-secret-of-at-least-32-bytes',
     MASTER_KEY: process.env.MASTER_KEY ?? '0123456789abcdef'.repeat(4),
     LOG_LEVEL: 'error',
+    // benches measure throughput, not the per-key image budget (docs/security.md, Limits)
+    IMAGE_BUDGET_PER_MINUTE: '1000000',
     ...extra,
   };
 }

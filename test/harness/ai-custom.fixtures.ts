@@ -64,7 +64,20 @@ export const AI_CUSTOM_ROUTE_FIXTURES: { path: RegExp; method?: string; param: s
       },
     },
   },
+  // AI webhooks: an endpoint of the tenant's own (the search webhook of the shared fixture is another service's);
+  // DELETE gets a fresh one per call
+  { path: /^\/ai\/v1\/webhooks\/:webhook_id/, method: 'GET', param: 'webhook_id', fixture: { value: (t) => t.extra.aiWebhook, foreignCode: 'NOT_FOUND', ensure: (t) => aiWebhook(t, false) } },
+  { path: /^\/ai\/v1\/webhooks\/:webhook_id$/, method: 'DELETE', param: 'webhook_id', fixture: { value: (t) => t.extra.aiWebhook, foreignCode: 'NOT_FOUND', ensure: (t) => aiWebhook(t, true) } },
 ];
+
+async function aiWebhook(t: SecTenant, fresh: boolean): Promise<void> {
+  if (t.extra.aiWebhook && !fresh) return;
+  await registered(t);
+  // for DELETE: a new one only once the last was deleted (the active endpoints of an app are capped)
+  if (t.extra.aiWebhook && (await rest('GET', `/ai/v1/webhooks/${t.extra.aiWebhook}`, { headers: headers(t) })).status === 200) return;
+  const body = jsonApi('webhooks', { url: 'https://hooks.example.com/ai', events: ['batch.completed'], secret: 'security-fixture-secret' });
+  t.extra.aiWebhook = (await ok(rest('POST', '/ai/v1/webhooks', { body, headers: headers(t) }), 'ai webhook')).body.data.id;
+}
 
 export const AI_CUSTOM_BODIES: Record<string, (t: SecTenant) => Record<string, unknown>> = {
   classifiers: () => ({ name: 'Security fixture', labels: ['positive', 'negative'] }),

@@ -218,7 +218,8 @@ export async function ensureResources(route: Route, t: SecTenant): Promise<void>
   }
   // A route that deletes the resource its path names gets a fresh one per call.
   if (route.method === 'DELETE' && /:index_uid$/.test(route.path)) t.indexUid = undefined;
-  if (route.method === 'DELETE' && /:webhook_id$/.test(route.path)) t.webhookId = undefined;
+  // (the AI webhook routes have a fixture of their own: ai-custom.fixtures.ts)
+  if (route.method === 'DELETE' && /^\/search\/.*:webhook_id$/.test(route.path)) t.webhookId = undefined;
   const needsIndex = route.path.includes(':index_uid') || route.path.includes(':task_id') || ['search_events', 'multi_search_queries'].includes(route.body?.type ?? '');
   if (route.path.includes(':id') && fixtureFor(route, 'id') === PARAM_FIXTURES.id && !t.productId) {
     const r = await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Fixture', sku: uniq('SKU-') }), headers: t.keyHeaders });
@@ -243,7 +244,7 @@ export async function ensureResources(route: Route, t: SecTenant): Promise<void>
     if (r.status !== 200 || !r.body.data.length) throw new Error(`fixture task: ${describeRes(r)}`);
     t.taskId = r.body.data[0].id;
   }
-  if (route.path.includes(':webhook_id') && !t.webhookId) {
+  if (route.path.startsWith('/search/') && route.path.includes(':webhook_id') && !t.webhookId) {
     const r = await rest('POST', '/search/v1/webhooks', { body: jsonApi('webhooks', MINIMAL_BODIES.webhooks(t)), headers: t.keyHeaders });
     if (r.status !== 201) throw new Error(`fixture webhook: ${describeRes(r)}`);
     t.webhookId = r.body.data.id;
