@@ -99,11 +99,14 @@ export function coercionError(message: string): RestError {
 }
 
 /**
- * A generic attribute refusal (VALIDATION_FAILED, from GraphQL coercion, the bridge or a service)
- * becomes the code the service's error table names for that condition (documented-codes.ts).
+ * A generic refusal of a given attribute value (VALIDATION_FAILED, from GraphQL coercion, the bridge
+ * or a service) becomes the code the service's error table names for that condition
+ * (documented-codes.ts).
  */
 export function withDocumentedCode(service: Service, e: RestError): RestError {
-  if (e.code !== 'VALIDATION_FAILED') return e;
+  // a missing value or an unknown attribute stays VALIDATION_FAILED ("filter is required" is no
+  // syntax error): the tables name malformed values
+  if (e.code !== 'VALIDATION_FAILED' || / is (required$|not a known attribute)/.test(e.message)) return e;
   const code = documentedCode(service, e.parameter);
   return code ? { ...e, code, status: statusOf(code) } : e;
 }

@@ -34,7 +34,7 @@ interface Finding {
   body: string;
 }
 
-type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema; $ref?: string; const?: unknown };
+type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema; $ref?: string; const?: unknown; oneOf?: Schema[] };
 interface OpenApiOperation {
   operationId: string;
   parameters?: { name: string; in: string; schema?: Schema }[];
@@ -163,7 +163,8 @@ function restProbes(path: string, method: string, op: OpenApiOperation, componen
   // bodies
   const content = op.requestBody?.content;
   if (content?.['application/json']) {
-    const schema = content['application/json'].schema;
+    // the JSON:API shape of the body (the first of its oneOf; the second is the plain object of the attributes)
+    const schema = content['application/json'].schema.oneOf?.[0] ?? content['application/json'].schema;
     const data = resolveRef(schema.properties?.data, components);
     const typeName = (data?.properties?.type?.const as string | undefined) ?? 'things';
     const attrSchema = resolveRef(data?.properties?.attributes, components);

@@ -56,7 +56,7 @@ describe('Product fields', () => {
 
   test.each([
     ['an unknown currency', { price: { amount: 100, currency: 'XYZ' } }, 422, 'INVALID_PRICE', 'price.currency'],
-    ['a fractional amount', { price: { amount: 1.5, currency: 'USD' } }, 422, 'VALIDATION_FAILED', 'price.amount'],
+    ['a fractional amount', { price: { amount: 1.5, currency: 'USD' } }, 422, 'INVALID_PRICE', 'price.amount'],
     ['a bad cost', { cost: { amount: -1, currency: 'USD' } }, 422, 'INVALID_PRICE', 'cost.amount'],
     ['a bad status', { status: 'live' }, 422, 'VALIDATION_FAILED', 'status'],
     ['a bad type', { type: 'gift' }, 422, 'VALIDATION_FAILED', 'type'],

@@ -71,6 +71,10 @@ describe('rest-bridge error normalisation', () => {
     expect(withDocumentedCode('search', v('filter'))).toMatchObject({ code: 'invalid_filter_syntax', status: 400 });
     expect(withDocumentedCode('platform', v('price.amount')).code).toBe('VALIDATION_FAILED');
     expect(withDocumentedCode('products', { ...v('price'), code: 'BAD_REQUEST' }).code).toBe('BAD_REQUEST');
+    // a missing value is no malformed one
+    expect(withDocumentedCode('search', { ...v('filter'), message: 'filter is required' }).code).toBe('VALIDATION_FAILED');
+    expect(withDocumentedCode('products', { ...v('price.currency'), message: 'price.currency is required' }).code).toBe('VALIDATION_FAILED');
+    expect(withDocumentedCode('search', { ...v('filter'), message: 'filter is not a known attribute; this endpoint takes document_ids' }).code).toBe('VALIDATION_FAILED');
   });
 
   test('overall status: agreeing statuses, mixed 4xx → 400, any 5xx → 500', () => {

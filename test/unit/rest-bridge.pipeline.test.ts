@@ -176,8 +176,8 @@ describe('rest-bridge pipeline', () => {
     });
     expect(await call('POST', '/v1/products', { headers: KEY, body: { data: { type: 'products', attributes: { price: { amount: 1 } } } } })).toMatchObject({
       status: 422,
-      // document 3's error table names INVALID_PRICE for a malformed price: that code, whichever layer refused it
-      body: { errors: [{ code: 'INVALID_PRICE', source: { parameter: 'price.currency' } }] },
+      // a missing member stays VALIDATION_FAILED (INVALID_PRICE is for a price given malformed: errors.test.ts)
+      body: { errors: [{ code: 'VALIDATION_FAILED', source: { parameter: 'price.currency' } }] },
     });
     reply = () => ({
       status: 400,
