@@ -79,7 +79,7 @@ export async function enqueueJob<P = Record<string, unknown>>(db: SqlClient, sch
 
 /** Start a worker for `kinds` on the subgraph's database (the `workers(deps)` hook). */
 export async function startJobWorker(deps: WorkerDeps, o: Omit<JobWorkerOptions, 'dbUrl' | 'log' | 'pubsub'> & Partial<Pick<JobWorkerOptions, 'pubsub'>>): Promise<JobWorker> {
-  const worker = new JobWorker({ ...o, dbUrl: deps.orm.config.get('clientUrl') as string, log: deps.log, pubsub: o.pubsub ?? deps.pubsub });
+  const worker = new JobWorker({ ...o, dbUrl: deps.orm.config.get('clientUrl') as string, listenUrl: deps.cfg.databaseDirectUrl, log: deps.log, pubsub: o.pubsub ?? deps.pubsub });
   await worker.start();
   return worker;
 }

@@ -21,8 +21,10 @@ export interface JobWorkerOptions {
   /** the subgraph's PostgreSQL schema (its jobs table) */
   schema: string;
   kinds: JobKind[];
-  /** LISTEN connection, and the pool when none is given */
+  /** LISTEN connection (unless listenUrl), and the pool when none is given */
   dbUrl: string;
+  /** DATABASE_DIRECT_URL: the LISTEN connection when dbUrl goes through a transaction pooler (PgBouncer), where LISTEN does not hold */
+  listenUrl?: string;
   pool?: pg.Pool;
   log: Logger;
   /** JobEvents of kinds with a topic are published here */
@@ -78,7 +80,7 @@ export class JobWorker {
   async start(): Promise<void> {
     if (this.kinds.size === 0) return;
     const listener = new PgListener({
-      dbUrl: this.o.dbUrl,
+      dbUrl: this.o.listenUrl ?? this.o.dbUrl,
       channel: jobsChannel(this.o.schema),
       log: this.log,
       onNotify: () => this.wake(),

@@ -23,6 +23,8 @@ export interface WebhookRuntimeOptions {
   sql: Sql;
   /** the database URL the delivery job worker listens on (orm.config.get('clientUrl')); needed by start() */
   dbUrl?: string;
+  /** DATABASE_DIRECT_URL: the sender's LISTEN connection, when dbUrl goes through a transaction pooler */
+  listenUrl?: string;
   maxAttempts: number;
   /** first retry delay; doubles per attempt (the queue's backoff, ±20 % jitter, at most an hour) */
   retryBaseMs: number;
@@ -74,7 +76,7 @@ export class WebhookRuntime {
   async start(): Promise<void> {
     if (this.o.send === false || this.worker) return;
     if (!this.o.dbUrl) throw new Error('WebhookRuntime.start() needs dbUrl (or list webhooks.kind in the subgraph job worker)');
-    this.worker = new JobWorker({ schema: this.o.schema, kinds: [this.kind], dbUrl: this.o.dbUrl, log: this.o.log, pollMs: this.o.pollMs, concurrency: 4 });
+    this.worker = new JobWorker({ schema: this.o.schema, kinds: [this.kind], dbUrl: this.o.dbUrl, listenUrl: this.o.listenUrl, log: this.o.log, pollMs: this.o.pollMs, concurrency: 4 });
     await this.worker.start();
   }
 

@@ -54,6 +54,7 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     log: deps.log,
     sql: toSql(deps.orm.em.fork()),
     dbUrl: deps.orm.config.get('clientUrl') as string,
+    listenUrl: deps.cfg.databaseDirectUrl,
     maxAttempts: deps.cfg.webhookMaxAttempts,
     retryBaseMs: deps.cfg.webhookRetryBaseMs,
     pollMs: deps.cfg.webhookPollMs,

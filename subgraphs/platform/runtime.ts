@@ -43,6 +43,7 @@ export async function createPlatformRuntime(deps: WorkerDeps): Promise<PlatformR
     retryBaseMs: deps.cfg.webhookRetryBaseMs,
     pollMs: deps.cfg.webhookPollMs,
     dbUrl: deps.orm.config.get('clientUrl') as string,
+    listenUrl: deps.cfg.databaseDirectUrl,
   });
   const outbox: OutboxDeps = { secrets, maxAttempts: deps.cfg.webhookMaxAttempts, kick: () => webhooks.kick() };
   const limits = await openRateLimiter(deps.cfg, log, 'data-transfer limits');

@@ -42,8 +42,9 @@ export async function one<R = Record<string, any>>(db: Db, sql: string, params: 
  * `one` as a named statement: PostgreSQL parses and plans it once per connection instead of on every
  * call (for the statements every search sends). `name` must be unique to `sql`.
  */
-export async function onePrepared<R = Record<string, any>>(db: Db, name: string, sql: string, params: unknown[]): Promise<R | undefined> {
-  return (await db.query({ name, text: sql, values: params })).rows[0] as R | undefined;
+/** `named`: false through a transaction pooler (PgBouncer), where a statement prepared on one server connection is unknown on the next */
+export async function onePrepared<R = Record<string, any>>(db: Db, name: string, sql: string, params: unknown[], named = true): Promise<R | undefined> {
+  return (await db.query(named ? { name, text: sql, values: params } : { text: sql, values: params })).rows[0] as R | undefined;
 }
 
 export async function run(db: Db, sql: string, params: unknown[] = []): Promise<number> {

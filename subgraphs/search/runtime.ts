@@ -24,8 +24,12 @@ import { EngineRegistry } from './index-engines/engine-registry.js';
 export interface SearchRuntime {
   cfg: SearchConfig;
   pool: pg.Pool;
-  /** the database URL the pool connects to (the workers' LISTEN connections use it too) */
+  /** the database URL the pool connects to */
   dbUrl: string;
+  /** LISTEN connections: DATABASE_DIRECT_URL when set (the pool then goes through a transaction pooler), else dbUrl */
+  listenUrl: string;
+  /** named prepared statements on the pool: not through a transaction pooler (DATABASE_DIRECT_URL set), whose connections change per transaction */
+  namedStatements: boolean;
   log: Logger;
   pubsub: PubSub;
   engines: EngineRegistry;
@@ -55,6 +59,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     log,
     sql: toSql(pool),
     dbUrl,
+    listenUrl: deps.cfg.databaseDirectUrl,
     maxAttempts: cfg.webhookMaxAttempts,
     retryBaseMs: cfg.webhookBackoffMs,
     timeoutMs: cfg.webhookTimeoutMs,
@@ -71,6 +76,8 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     cfg,
     pool,
     dbUrl,
+    listenUrl: deps.cfg.databaseDirectUrl ?? dbUrl,
+    namedStatements: !deps.cfg.databaseDirectUrl,
     log,
     pubsub: deps.pubsub,
     engines: new EngineRegistry({ pool, loader, builder, log, budgetBytes: cfg.memoryBudgetBytes, snapshotEveryDocs: cfg.snapshotEveryDocs, loadWaitMs: cfg.engineLoadWaitMs }),
@@ -86,7 +93,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     const st = rt.engines.stats();
     return { loaded: st.loaded, bytes: st.bytes, budget_bytes: cfg.memoryBudgetBytes, loads: st.loads, loads_from_snapshot: st.snapshotLoads, unloads: st.unloads, drops: st.drops };
   });
-  const drops = await listenForDrops({ dbUrl, engines: rt.engines, log, sweepMs: cfg.engineSweepMs });
+  const drops = await listenForDrops({ dbUrl: rt.listenUrl, engines: rt.engines, log, sweepMs: cfg.engineSweepMs });
   log.info('search runtime started', { defaultPlan: cfg.defaultPlan, worker: cfg.worker, engineThread: cfg.engineThread, memoryBudgetMb: cfg.memoryBudgetBytes / 1048576 });
   return {
     value: rt,

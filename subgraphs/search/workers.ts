@@ -14,7 +14,7 @@ export async function startSearchWorkers(deps: WorkerDeps & { runtime: SearchRun
   const rt = deps.runtime;
   if (!rt.cfg.worker) return [];
   // the task rows keep the history: finished task jobs are dropped after an hour
-  const tasks = new JobWorker({ schema: SCHEMA, kinds: [taskJobKind(rt)], dbUrl: rt.dbUrl, pool: rt.pool, log: rt.log, pollMs: rt.cfg.pollMs, retainMs: 3600_000 });
+  const tasks = new JobWorker({ schema: SCHEMA, kinds: [taskJobKind(rt)], dbUrl: rt.dbUrl, listenUrl: rt.listenUrl, pool: rt.pool, log: rt.log, pollMs: rt.cfg.pollMs, retainMs: 3600_000 });
   await tasks.start();
   await rt.webhooks.start();
   let busy = false;

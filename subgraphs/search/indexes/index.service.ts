@@ -115,6 +115,7 @@ export async function getSearchableIndex(ctx: SearchContext, uid: string): Promi
             'search.searchable-index',
             SEARCHABLE_INDEX_SQL,
             [appId, environment, uid],
+            ctx.runtime.namedStatements,
           );
         })()
       : undefined;
