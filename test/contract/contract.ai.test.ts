@@ -67,6 +67,9 @@ function resourceCheck(d: ContractDocument, resource: string, root: 'attributes'
   };
 }
 
+/** "`data.id` is an integer (it was formerly a UUID)" */
+const integerId = (res: { body: any }) => (Number.isInteger(res.body?.data?.id) ? [] : [`data.id ${JSON.stringify(res.body?.data?.id)} is not an integer`]);
+
 const agentContextShape = doc.shapes.find((s) => s.name === 'agent_context');
 
 const pathOptions = {
@@ -76,9 +79,9 @@ const pathOptions = {
   extra: {
     // "Response 201 with the identity resource" (the Identity table, written from data)
     'POST /identities/:user_unique_id/register': resourceCheck(doc, 'identity', 'data'),
-    // "Render returns a rendered prompt resource; execute returns a prompt execution resource"
-    'POST /ai/v1/prompts/:unique_id/render': resourceCheck(doc, 'rendered_prompt'),
-    'POST /prompts/:unique_id/render': resourceCheck(doc, 'rendered_prompt'),
+    // "Render returns a rendered prompt resource; execute returns a prompt execution resource"; "data.id is an integer"
+    'POST /ai/v1/prompts/:unique_id/render': (res: { body: any }) => [...resourceCheck(doc, 'rendered_prompt')(res), ...integerId(res)],
+    'POST /prompts/:unique_id/render': (res: { body: any }) => [...resourceCheck(doc, 'rendered_prompt')(res), ...integerId(res)],
     'POST /prompts/:unique_id/execute': resourceCheck(doc, 'prompt_execution'),
     // "response 201 with the agent context resource": Response `data`: id, type = agent_context, attributes …
     'POST /agents/:id/context': (res: { body: any }) => [
