@@ -5,7 +5,9 @@
 // snapshot replaces it.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import pg from 'pg';
 import { ROOT, stop } from '../harness/spawn.js';
+import { writeChunks } from '../../subgraphs/search/index-engines/snapshot-store.js';
 import { keyContext, searchProcesses, sleep, subgraphGql, withDb } from './search.helpers.js';
 
 const BASE = Number(process.env.TEST_PORT_BASE ?? 14000);
@@ -68,6 +70,15 @@ test('a snapshot in many chunks restores; a damaged chunk means a rebuild from r
   const chunks = await withDb(dbUrl(), async (c) => (await c.query('select seq, length(data) as n from search.index_snapshot_chunks where index_id = $1 and task_id = $2 order by seq', [indexId, first.task_id])).rows);
   expect(first.chunks).toBeGreaterThan(10);
   expect(chunks.map((r) => r.seq)).toEqual(Array.from({ length: first.chunks }, (_, i) => i));
+
+  // writing the same task again (an engine unloaded while its snapshot was being written) leaves the
+  // snapshot in force and its chunks alone
+  const pool = new pg.Pool({ connectionString: dbUrl() });
+  const again = await writeChunks(pool, { indexId, taskId: Number(first.task_id), documents: 1, pieces: [Buffer.from('other')], chunkBytes: 8192 });
+  await pool.end();
+  expect(again.written).toBe(false);
+  const after = await withDb(dbUrl(), async (c) => (await c.query('select count(*)::int as n from search.index_snapshot_chunks where index_id = $1', [indexId])).rows[0].n);
+  expect(after).toBe(first.chunks);
 
   // B restores from the chunks: the same answers
   const b = await processes.start('search-snap-b', BASE + 51, ENV);

@@ -44,6 +44,9 @@ export async function storedSnapshot(pool: pg.Pool, indexId: string): Promise<St
   return r && { taskId: Number(r.task_id), format: r.format, chunks: r.chunks };
 }
 
+/** SQL: the chunk's (alias-free `task_id` = $2) task is not the snapshot in force of index $1 */
+const notInForce = `not exists (select 1 from ${T.snapshots} s where s.index_id = $1 and s.task_id = $2)`;
+
 /** Cut a stream of pieces into chunks of exactly `size` bytes (the last one shorter). */
 export async function* chunked(pieces: Iterable<Uint8Array>, size: number): AsyncGenerator<Buffer> {
   let buf = Buffer.allocUnsafe(size);
@@ -76,8 +79,12 @@ export async function writeChunks(
   let seq = 0;
   let bytes = 0;
   let rawBytes = 0;
-  // leftovers of an earlier attempt at this very task id
-  await run(pool, `delete from ${T.snapshotChunks} where index_id = $1 and task_id = $2`, [o.indexId, o.taskId]);
+  const none = { written: false, chunks: 0, bytes: 0, rawBytes: 0 };
+  // a snapshot at this task or a newer one is in force: nothing to write (and its chunks stay)
+  const current = await storedSnapshot(pool, o.indexId);
+  if (current && current.taskId >= o.taskId) return none;
+  // leftovers of an earlier attempt at this very task id (never the chunks of the snapshot in force)
+  await run(pool, `delete from ${T.snapshotChunks} where index_id = $1 and task_id = $2 and ${notInForce}`, [o.indexId, o.taskId]);
   for await (const raw of chunked(o.pieces, o.chunkBytes)) {
     const data = await gzipAsync(raw, { level: 1 });
     await run(pool, `insert into ${T.snapshotChunks} (index_id, task_id, seq, data, crc32) values ($1, $2, $3, $4, $5)`, [o.indexId, o.taskId, seq, data, crc32(data)]);
@@ -103,7 +110,7 @@ export async function writeChunks(
   await run(
     pool,
     `delete from ${T.snapshotChunks} k where k.index_id = $1
-        and (k.task_id < (select s.task_id from ${T.snapshots} s where s.index_id = $1) or (not $3::boolean and k.task_id = $2))`,
+        and (k.task_id < (select s.task_id from ${T.snapshots} s where s.index_id = $1) or (not $3::boolean and k.task_id = $2 and ${notInForce}))`,
     [o.indexId, o.taskId, written],
   );
   return { written, chunks: seq, bytes, rawBytes };
