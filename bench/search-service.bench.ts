@@ -84,7 +84,8 @@ const dbForChild = stack.dbUrl;
 const spawnSearch = (): ChildProcess =>
   spawn(resolve(ROOT, 'node_modules', '.bin', 'node'), [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${resolve(PROFILE)}`] : []), '--import', '@swc-node/register/esm-register', 'subgraphs/search/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, ...shared, NODE_OPTIONS: '', DATABASE_URL: dbForChild, SEARCH_PORT: String(searchPort), SEARCH_WORKER: '1' },
+    // one search replica on the bench's scratch database: it migrates it, Redis only when the bench has it
+    env: { ...process.env, ...shared, NODE_OPTIONS: '', SINGLE_PROCESS: '1', MIGRATE_ON_START: '1', DATABASE_URL: dbForChild, SEARCH_PORT: String(searchPort), SEARCH_WORKER: '1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 const children: ChildProcess[] = [];

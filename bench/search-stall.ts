@@ -39,6 +39,9 @@ const child = spawn(process.execPath, ['--import', '@swc-node/register/esm-regis
   env: {
     ...process.env,
     NODE_OPTIONS: '',
+    // one search replica on a scratch database: it migrates it
+    SINGLE_PROCESS: '1',
+    MIGRATE_ON_START: '1',
     DATABASE_URL: db.url,
     SEARCH_PORT: String(PORT),
     INTERNAL_SECRET: SECRET,

@@ -122,7 +122,8 @@ try {
     const port = base + (mode === 'on' ? 91 : 92);
     const child = spawn(process.execPath, [...NODE_FLAGS, ...entry('gateway/main.ts')], {
       cwd: ROOT,
-      env: { ...env, GATEWAY_PORT: String(port), GATEWAY_SHARE_INFLIGHT: mode === 'on' ? '1' : '0' },
+      // a gateway beside the stack: one replica, Redis only when the bench has it
+      env: { ...env, SINGLE_PROCESS: '1', GATEWAY_PORT: String(port), GATEWAY_SHARE_INFLIGHT: mode === 'on' ? '1' : '0' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     children.push(child);
