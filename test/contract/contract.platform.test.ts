@@ -18,11 +18,8 @@ import { startReceiver, type Receiver } from '../harness/webhook-receiver.js';
 
 const doc = loadDocument('platform');
 
-/** Rows failing on this branch only because of issue 29 items fixed on another branch (value: the item). */
-const KNOWN_FIXED_ELSEWHERE: KnownElsewhere = {
-  // item 8: an app grant reaches its account
-  'rule.users-accounts-via-app-grant': 8,
-};
+/** Rows known not to hold yet (value: the issue item that fixes it); empty: every documented row holds. */
+const KNOWN_FIXED_ELSEWHERE: KnownElsewhere = {};
 
 const tenant = () => createSecTenant();
 
