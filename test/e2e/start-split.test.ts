@@ -60,6 +60,9 @@ maybe('npm start, one process per service', () => {
       'start-split',
     );
     try {
+      // readiness is each process's own (docs/deploy.md): the bridge and the gateway are ready before
+      // the subgraphs they call, so each is waited for, as a balancer would
+      for (let i = 1; i <= 4; i++) await waitFor(`http://127.0.0.1:${BASE + i}/health/ready`, 180_000, child);
       await waitFor(`${REST}/health/ready`, 180_000, child);
       await waitFor(`http://127.0.0.1:${BASE}/health/ready`, 60_000, child);
       const services = childrenOf(child.pid!);
