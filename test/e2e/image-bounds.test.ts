@@ -8,6 +8,9 @@ import { aiUser } from '../harness/ai.js';
 import { imageForm } from '../harness/catalog-images.fixtures.js';
 import { createServer } from 'node:http';
 import { expectServiceError } from '../harness/security.js';
+import type { ChildProcess } from 'node:child_process';
+import { stop, waitFor } from '../harness/spawn.js';
+import { spawnStackGateway } from '../harness/stack-gateway.js';
 
 let bomb: Buffer;
 beforeAll(async () => {
@@ -38,18 +41,38 @@ test('a vision call on the crafted PNG is refused as too large before decoding',
   }
 });
 
-test('image work draws on a per-key budget: 31 image fields in one operation → 429 before any subgraph; other keys unaffected', async () => {
-  const [u, other] = await Promise.all([aiUser('growth'), aiUser('growth')]);
-  const fields = Array.from({ length: 31 }, (_, i) => `c${i}: imageClassify(input: { imageUrl: "http://127.0.0.1:9/none.jpg" }) { labels { label } }`).join('\n');
-  const r = await gql(`mutation { ${fields} }`, {}, u.headers);
-  expect(r.status).toBe(429);
-  expect(r.body.errors![0].extensions).toMatchObject({ code: 'RATE_LIMITED' });
-  expect(r.body.errors![0].message).toMatch(/image budget of 30/);
-  expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
-  // the budget is spent for this minute: REST vision calls of the key are refused too
-  expectServiceError(await rest('POST', '/ai/v1/image/classify', { body: jsonApi('image_classify_requests', { image_url: 'http://127.0.0.1:9/none.jpg' }), headers: u.headers }), 'ai', 429, 'RATE_LIMITED');
-  // an ordinary request of the same key still runs (its general rate limit is separate)
-  expect((await rest('GET', '/ai/v1/webhooks', { headers: u.headers })).status).toBe(200);
-  const fine = await rest('POST', '/ai/v1/image/classify', { body: jsonApi('image_classify_requests', { image_url: 'http://127.0.0.1:9/none.jpg' }), headers: other.headers });
-  expect(fine.status).not.toBe(429);
+// The shared test stack lifts the budget (its visual-search suites send dozens of photos with one
+// key); this test runs a gateway of its own on the stack's subgraphs with the default budget.
+const BUDGET_PORT = Number(process.env.TEST_PORT_BASE ?? 14000) + 1420;
+const budgetGateway = `http://127.0.0.1:${BUDGET_PORT}/graphql`;
+
+describe('the image budget (IMAGE_BUDGET_PER_MINUTE, default 30)', () => {
+  let proc: ChildProcess;
+  beforeAll(async () => {
+    proc = spawnStackGateway(BUDGET_PORT, { IMAGE_BUDGET_PER_MINUTE: '30' }, 'image-budget-gateway');
+    await waitFor(`http://127.0.0.1:${BUDGET_PORT}/health`, 150_000, proc);
+  }, 200_000);
+  afterAll(() => stop(proc));
+
+  test('31 image fields in one operation → 429 before any subgraph; other keys unaffected', async () => {
+    const [u, other] = await Promise.all([aiUser('growth'), aiUser('growth')]);
+    const classify = (alias: string) => `${alias}: imageClassify(input: { imageUrl: "http://127.0.0.1:9/none.jpg" }) { labels { label } }`;
+    const fields = Array.from({ length: 31 }, (_, i) => classify(`c${i}`)).join('\n');
+    const r = await gql(`mutation { ${fields} }`, {}, u.headers, budgetGateway);
+    expect(r.status).toBe(429);
+    expect(r.body.errors![0].extensions).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(r.body.errors![0].message).toMatch(/image budget of 30/);
+    expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
+    // the budget is spent for this minute: one more vision call of the key is refused too
+    const again = await gql(`mutation { ${classify('one')} }`, {}, u.headers, budgetGateway);
+    expect(again.status).toBe(429);
+    expect(again.body.errors![0].extensions).toMatchObject({ code: 'RATE_LIMITED' });
+    // an ordinary request of the same key still runs (its general rate limit is separate)
+    const plain = await gql('{ __typename }', {}, u.headers, budgetGateway);
+    expect(plain.status).toBe(200);
+    expect(plain.body.data).toEqual({ __typename: 'Query' });
+    // another key's budget is its own
+    const fine = await gql(`mutation { ${classify('one')} }`, {}, other.headers, budgetGateway);
+    expect(fine.status).not.toBe(429);
+  }, 60_000);
 });

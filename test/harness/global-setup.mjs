@@ -82,6 +82,9 @@ export default async function globalSetup() {
     // every e2e suite calls from 127.0.0.1 and the fuzz and security suites send many unknown keys:
     // the per-address budget for unknown keys (unit-tested in gateway.api-key.test.ts) is raised here
     UNKNOWN_KEYS_PER_MINUTE: '1000000',
+    // the visual-search and image suites send dozens of photos with one key: the per-key image budget
+    // (IMAGE_BUDGET_PER_MINUTE, 30) is lifted here; test/e2e/image-bounds.test.ts checks it on a gateway of its own
+    IMAGE_BUDGET_PER_MINUTE: '1000000',
     // tokens minted without a sub share one (test/harness/client.ts HARNESS_OPERATOR): the whole run's
     // platform traffic must not meet the per-user JWT limit
     JWT_RATE_LIMIT_PER_MINUTE: '1000000',

@@ -208,6 +208,11 @@ describe('JWT rotation and TRUSTED_PROXIES settings', () => {
       maxLifetimeSec: 3600,
       issuer: undefined,
       audience: undefined,
+      // no identity provider configured: HS256 only
+      jwks: [],
+      clockSkewSec: 60,
+      jwksCacheMs: 600_000,
+      jwksMinRefreshMs: 30_000,
     });
   });
 
