@@ -51,15 +51,21 @@ export async function openRateLimiter(cfg: { redisUrl?: string; redisKeyPrefix: 
 
 export const REDIS_CALL_TIMEOUT_MS = 1000;
 
+/** The part of a Redis client the health needs: whether it is connected, and (optionally) its reconnect event. */
+type HealthClient = Pick<RedisClientType, 'isReady'> & { on?(event: 'ready', listener: () => void): unknown };
+
 /** Whether Redis is usable now, with the outage logged once per transition. */
 export class RedisHealth {
   private down = false;
   constructor(
-    private client: Pick<RedisClientType, 'isReady'>,
+    private client: HealthClient,
     private log: Logger,
     private what: string,
   ) {
     counters.set(what, () => (this.down || !this.client.isReady ? 'in-process: redis unreachable' : 'redis'));
+    // a reconnect ends the outage even when no call of this mechanism comes to say so (a publisher
+    // with nothing to publish would otherwise keep readiness degraded)
+    client.on?.('ready', () => this.succeeded());
   }
 
   get ready(): boolean {

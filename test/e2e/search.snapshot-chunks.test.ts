@@ -57,7 +57,7 @@ beforeAll(() => processes.setUp(), 30_000);
 afterAll(() => processes.tearDown(), 120_000);
 
 test('a snapshot in many chunks restores; a damaged chunk means a rebuild from rows, logged once, then a new snapshot', async () => {
-  const a = await processes.start('search-snap-a', BASE + 50, ENV);
+  const a = await processes.start('search-snap-a', BASE + 1440, ENV);
   const indexId = (await subgraphGql(a.url, ctx, CREATE)).data.createIndex.id;
   await subgraphGql(a.url, ctx, SEARCH, { q: 'x', f: null }); // loads the engine, so batches reach it
   for (let i = 0; i < docs.length; i += 500) expect((await subgraphGql(a.url, ctx, ADD, { docs: docs.slice(i, i + 500) })).errors).toBeUndefined();
@@ -81,7 +81,7 @@ test('a snapshot in many chunks restores; a damaged chunk means a rebuild from r
   expect(after).toBe(first.chunks);
 
   // B restores from the chunks: the same answers
-  const b = await processes.start('search-snap-b', BASE + 51, ENV);
+  const b = await processes.start('search-snap-b', BASE + 1441, ENV);
   expect(await answers(b.url)).toEqual(expected);
   await stop(b.child);
   expect(logOf('search-snap-b')).toMatch(/"msg":"engine loaded".*"fromSnapshot":true/);
@@ -94,7 +94,7 @@ test('a snapshot in many chunks restores; a damaged chunk means a rebuild from r
       Math.floor(first.chunks / 2),
     ]),
   );
-  const c = await processes.start('search-snap-c', BASE + 52, ENV);
+  const c = await processes.start('search-snap-c', BASE + 1442, ENV);
   const rebuilt = await answers(c.url);
   expect(counts(rebuilt)).toEqual(counts(expected));
   expect(await answers(c.url)).toEqual(rebuilt);
@@ -114,14 +114,14 @@ test('a snapshot in many chunks restores; a damaged chunk means a rebuild from r
   expect(log).toMatch(/"msg":"engine snapshot written"/);
 
   // and D restores from that one
-  const d = await processes.start('search-snap-d', BASE + 53, ENV);
+  const d = await processes.start('search-snap-d', BASE + 1443, ENV);
   expect(await answers(d.url)).toEqual(rebuilt);
   await stop(d.child);
   expect(logOf('search-snap-d')).toMatch(/"msg":"engine loaded".*"fromSnapshot":true/);
 }, 180_000);
 
 test('a search waits a bounded time for its engine to load, then answers 503 with a retry delay; the load goes on', async () => {
-  const e = await processes.start('search-snap-e', BASE + 54, { ...ENV, SEARCH_ENGINE_LOAD_WAIT_MS: '1' });
+  const e = await processes.start('search-snap-e', BASE + 1444, { ...ENV, SEARCH_ENGINE_LOAD_WAIT_MS: '1' });
   const r = await subgraphGql(e.url, ctx, SEARCH, { q: 'lamp', f: null });
   expect(r.data?.searchIndex ?? null).toBeNull();
   expect(r.errors![0].extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, meta: { retryAfterMs: 2000 } });

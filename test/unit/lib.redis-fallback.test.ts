@@ -1,5 +1,6 @@
 // lib/redis-fallback.ts and gateway/unavailable.ts: Redis lost never makes a request wait, and an
 // unreachable subgraph is a 503 SERVICE_UNAVAILABLE with a retry hint, not INTERNAL.
+import { EventEmitter } from 'node:events';
 import { jest } from '@jest/globals';
 import { createLogger } from '../../lib/logger.js';
 import { countersComponent, countingModes, FallbackRateLimiter, FallbackUsageCounter, RedisHealth, REDIS_CALL_TIMEOUT_MS, sharedRateLimiter } from '../../lib/redis-fallback.js';
@@ -50,6 +51,17 @@ describe('Redis lost', () => {
     for (let i = 0; i < 5; i++) await health.attempt(async () => 1);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(info).toHaveBeenCalledTimes(1);
+  });
+
+  test('a reconnect ends the outage without waiting for a call of that mechanism (a publisher with nothing to publish)', async () => {
+    const client = Object.assign(new EventEmitter(), { isReady: false });
+    const health = new RedisHealth(client, log, 'published events (test)');
+    await health.attempt(async () => 1);
+    expect(countingModes()['published events (test)']).toBe('in-process: redis unreachable');
+    client.isReady = true;
+    expect(countingModes()['published events (test)']).toBe('in-process: redis unreachable');
+    client.emit('ready');
+    expect(countingModes()['published events (test)']).toBe('redis');
   });
 });
 
