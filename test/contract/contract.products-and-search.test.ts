@@ -110,6 +110,8 @@ pathSuite(
       // "Options body: `data.options` array of objects name, values": a paragraph under the table
       'PUT /v1/products/:product_id/options': 'inData',
     },
+    // "response `data.suggestions` (array of strings) and `data.products`": fields right under data
+    flat: ['GET /v1/products/search/suggest'],
     query: {
       'GET /v1/products/search': 'q=fixture',
       'GET /v1/products/search/suggest': 'q=fix',

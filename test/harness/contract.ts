@@ -197,8 +197,11 @@ export function rowSuite<R extends { id: string }>(title: string, rows: readonly
   });
 }
 
-/** A successful answer's problems: status, JSON:API document, documented type and attributes. */
-export function successProblems(row: EndpointRow, route: Route, res: HttpResult): string[] {
+/**
+ * A successful answer's problems: status, JSON:API document, documented type and attributes. `flat`:
+ * the document writes the answer's fields right under `data` (`data.suggestions`), not as a resource.
+ */
+export function successProblems(row: EndpointRow, route: Route, res: HttpResult, flat = false): string[] {
   const out: string[] = [];
   const want = documentedStatus(row);
   const text = `${res.status} ${JSON.stringify(res.body)?.slice(0, 400)}`;
@@ -211,6 +214,7 @@ export function successProblems(row: EndpointRow, route: Route, res: HttpResult)
       out.push(`data is not a resource object: ${text}`);
       continue;
     }
+    if (flat) continue; // its fields are the row's own check (PathSuiteOptions.extra)
     if (!('id' in d) || typeof d.type !== 'string' || typeof d.attributes !== 'object') out.push(`data lacks id, type or attributes: ${text}`);
     if (row.responseType && d.type !== row.responseType) out.push(`data.type is ${d.type}, documented ${row.responseType}`);
     if (row.responseAttrs) out.push(...shapeProblems({ id: d.id, ...d.attributes }, row.responseAttrs, 'data.attributes', { nullable: true }));
@@ -222,6 +226,8 @@ export interface PathSuiteOptions {
   known: KnownElsewhere;
   /** rows whose body the document describes outside the row itself (a paragraph below the table), by row id */
   styles?: Readonly<Record<string, BodyStyle>>;
+  /** rows whose answer the document writes as fields right under `data`, not a resource with attributes */
+  flat?: readonly string[];
   /** checks of what the document says in prose about a row's answer, by row id */
   extra?: Record<string, (res: HttpResult, route: Route) => string[]>;
   /** query strings a row needs (a GET documented with a required query parameter), by row id */
@@ -256,7 +262,7 @@ export function pathSuite(doc: ContractDocument, opts: PathSuiteOptions, createT
       if (row.requestType && route.body === undefined) out.push(`${route.method} ${route.path} takes no body; the document names ${row.requestType}`);
       const prepared = (await opts.prepare?.[row.id]?.(t)) ?? {};
       const res = await documentedCall(row, route, t, { styles: opts.styles, query: opts.query?.[row.id], params: prepared.params, attributes: prepared.attributes ?? opts.attributes?.[row.id]?.(t) });
-      out.push(...successProblems(row, route, res));
+      out.push(...successProblems(row, route, res, opts.flat?.includes(row.id)));
       if (res.status < 300) out.push(...(opts.extra?.[row.id]?.(res, route) ?? []));
     }
     return out;

@@ -762,10 +762,11 @@ export function securityCases(route: Route): SecurityCase[] {
     const lacking = scope === 'platform:admin' ? ['platform:manage', 'platform:read'] : scope === 'platform:manage' ? ['platform:read'] : ['identities:write'];
     cases.push(
       {
-        name: 'a bearer value that is neither a JWT nor a key → 401',
+        // without X-App-Id, a bearer value not shaped like a key is taken for a broken JWT, and said so
+        name: 'a bearer value that is neither a JWT nor a key → 401 INVALID_TOKEN',
         run: async (r, { a }) => {
           const res = await call(r, a, { headers: { authorization: `Bearer ${randomBase62(40)}`, 'x-platform': a.platformCode } });
-          expectServiceError(res, s, 401, 'UNAUTHENTICATED');
+          expectServiceError(res, s, 401, 'INVALID_TOKEN');
         },
       },
       {
