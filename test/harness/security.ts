@@ -313,8 +313,15 @@ async function ensureBlockAndAccessResources(route: Route, t: SecTenant): Promis
 export interface ParamFixture {
   value(t: SecTenant): string;
   foreignCode: string | null;
+  /** the value is a number counted per tenant (app and environment), so another tenant may have one of its own */
+  perTenant?: boolean;
   /** create what value() reads, once per tenant */
   ensure?(t: SecTenant): Promise<void>;
+}
+
+/** An answer with the parts that differ per request (request ids) taken out. */
+function withoutRequestIds(body: unknown): unknown {
+  return JSON.parse(JSON.stringify(body ?? null), (k, v) => (k === 'requestId' || k === 'request_id' ? undefined : v));
 }
 
 export const PARAM_FIXTURES: Record<string, ParamFixture> = {
@@ -324,7 +331,7 @@ export const PARAM_FIXTURES: Record<string, ParamFixture> = {
   id: { value: (t) => t.productId!, foreignCode: 'PRODUCT_NOT_FOUND' },
   index_uid: { value: (t) => t.indexUid!, foreignCode: 'index_not_found' },
   document_id: { value: (t) => t.documentId!, foreignCode: 'document_not_found' },
-  task_id: { value: (t) => t.taskId!, foreignCode: 'task_not_found' },
+  task_id: { value: (t) => t.taskId!, foreignCode: 'task_not_found', perTenant: true },
   webhook_id: { value: (t) => t.webhookId!, foreignCode: 'webhook_not_found' },
   user_unique_id: { value: (t) => t.userId, foreignCode: null },
   license_id: { value: (t) => t.licenseId!, foreignCode: 'BLOCK_LICENSE_NOT_FOUND' },
@@ -898,7 +905,15 @@ export function securityCases(route: Route): SecurityCase[] {
           const params = Object.fromEntries(replaced.map((p) => [p, fixtureFor(r, p)!.value(a)]));
           // platform routes: B's operator, who does not operate A's platform
           const headers = r.auth === 'jwt+platform' ? operatorHeaders(b) : credentialsFor(r, b);
-          expectServiceError(await call(r, b, { headers, params }), s, 404, code);
+          const res = await call(r, b, { headers, params });
+          // a per-tenant number (search task uids) may name a record of B's own: never A's
+          if (res.status < 300 && replaced.every((p) => fixtureFor(r, p)!.perTenant)) {
+            if (r.method !== 'GET') return;
+            const own = await call(r, a, { headers: credentialsFor(r, a), params });
+            expect(withoutRequestIds(res.body)).not.toEqual(withoutRequestIds(own.body));
+            return;
+          }
+          expectServiceError(res, s, 404, code);
         },
       });
     }
