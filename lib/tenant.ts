@@ -2,7 +2,8 @@
 // once per request and sends it to subgraphs in a header signed with INTERNAL_SECRET, bound to the
 // subgraph and the request body; a subgraph trusts nothing else, so reaching a subgraph port
 // directly (or replaying a captured header) bypasses nothing.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { safeEqual } from './crypto.js';
 
 export const TENANT_HEADER = 'x-tenant-context';
 export type Environment = 'test' | 'live';
@@ -84,9 +85,8 @@ export function verifyTenantContext(header: string | undefined, secret: string, 
   const parts = header.split('.');
   if (parts.length !== 5) return { ok: false, reason: 'malformed' };
   const [encoded, audience, iat, hash, sig] = parts;
-  const given = Buffer.from(sig, 'base64url');
-  const expected = mac(secret, `${encoded}.${audience}.${iat}.${hash}`);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
+  // compared as canonical base64url text, as JWT signatures are: decoding would accept many spellings
+  if (!safeEqual(sig, mac(secret, `${encoded}.${audience}.${iat}.${hash}`).toString('base64url'))) return { ok: false, reason: 'bad_signature' };
   if (audience !== binding.audience) return { ok: false, reason: 'wrong_audience' };
   const issued = Number(iat);
   if (!Number.isFinite(issued) || now - issued > TENANT_HEADER_MAX_AGE_MS || issued - now > TENANT_HEADER_MAX_AGE_MS) return { ok: false, reason: 'expired' };

@@ -3,7 +3,8 @@
 // (docs/security.md, "JWT"): exp required and at most maxLifetimeSec after iat (or now); nbf
 // honoured; iss/aud checked when configured; the header's `kid` picks the secret (current, or a
 // previous one until the end of its grace period), a token without kid is checked with the current.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { safeEqual } from '../../lib/crypto.js';
 import type { JwtConfig } from '../../lib/config.js';
 
 export interface JwtClaims {
@@ -75,9 +76,7 @@ export function verifyJwt(token: string, secretOrRules: string | JwtRules, nowSe
   if (!key || (key.notAfterSec !== undefined && nowSec >= key.notAfterSec)) return { ok: false, reason: 'unknown_kid' };
   // compared as canonical base64url text: decoding would ignore stray characters and padding, and the
   // last character's spare bits, so one signature would have many accepted spellings
-  const expected = Buffer.from(createHmac('sha256', key.secret).update(`${head}.${body}`).digest('base64url'));
-  const given = Buffer.from(sig);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
+  if (!safeEqual(sig, createHmac('sha256', key.secret).update(`${head}.${body}`).digest('base64url'))) return { ok: false, reason: 'bad_signature' };
   if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) return { ok: false, reason: 'missing_exp' };
   if (nowSec >= claims.exp) return { ok: false, reason: 'expired' };
   if (typeof claims.nbf === 'number' && nowSec < claims.nbf) return { ok: false, reason: 'not_yet_valid' };

@@ -94,6 +94,16 @@ describe('signTenantContext / verifyTenantContext', () => {
     expect(verifyTenantContext(withPart(header, 2, String(NOW + 1)), SECRET, B, NOW)).toEqual({ ok: false, reason: 'bad_signature' });
   });
 
+  test('only the canonical base64url spelling of the signature is accepted', () => {
+    const header = signTenantContext(ctx, SECRET, B, NOW);
+    const sig = header.split('.')[4];
+    const standard = Buffer.from(sig, 'base64url').toString('base64'); // padded, + and /
+    for (const other of [`${sig}!!`, `${sig}=`, standard]) {
+      expect(verifyTenantContext(withPart(header, 4, other), SECRET, B, NOW)).toEqual({ ok: false, reason: 'bad_signature' });
+    }
+    expect(verifyTenantContext(header, SECRET, B, NOW)).toEqual({ ok: true, ctx });
+  });
+
   test('a tampered, truncated or empty signature is a bad signature', () => {
     const header = signTenantContext(ctx, SECRET, B, NOW);
     const sig = header.split('.')[4];
