@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { engineFactory, type Engine, type EngineSettings } from '../subgraphs/search/engine/index.js';
+import { engineFactory, type Engine, type EngineSettings } from '../lib/search-engine/index.js';
 import { mulberry32 } from '../lib/seeded-random.js';
 
 // the larger data sets are not committed: DATASETS_DIR, else ../shared/datasets beside the checkout

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import lunr from 'lunr';
-import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings } from '../subgraphs/search/engine/index.js';
+import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings } from '../lib/search-engine/index.js';
 import { BATCH, DATA, FILTERS, indexDebian, loadDebian, makeQueries, rng, time } from './search-corpus.js';
 import { hybridBench } from './search-hybrid.js';
 import { summarize, type Stats } from './stats.js';

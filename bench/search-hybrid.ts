@@ -1,10 +1,10 @@
 // Hybrid search on the Debian corpus (used by search-engine.bench.ts and search-service.bench.ts):
 // embedding cost, the HNSW build, recall@10 of the HNSW walk against the exact cosine scan (no
 // filter, and a filter allowing about half the documents), and hybrid search latency in the engine.
-import { DEFAULT_SETTINGS, type Engine, type EngineSettings } from '../subgraphs/search/engine/index.js';
-import type { SegmentedEngine } from '../subgraphs/search/engine/engine.js';
-import { embed, EF_SEARCH, EXACT_MAX } from '../subgraphs/search/engine/vector-index.js';
-import { toIds } from '../subgraphs/search/engine/bitset.js';
+import { DEFAULT_SETTINGS, type Engine, type EngineSettings } from '../lib/search-engine/index.js';
+import type { SegmentedEngine } from '../lib/search-engine/engine.js';
+import { embed, EF_SEARCH, EXACT_MAX } from '../lib/search-engine/vector-index.js';
+import { toIds } from '../lib/search-engine/bitset.js';
 import { FILTERS, indexDebian, time } from './search-corpus.js';
 import { fmt, summarize } from './stats.js';
 

@@ -23,7 +23,7 @@ import { join, resolve } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { signTenantContext, TENANT_HEADER, type Environment } from '../lib/tenant.js';
-import { engineFactory, DEFAULT_SETTINGS, type EngineSettings } from '../subgraphs/search/engine/index.js';
+import { engineFactory, DEFAULT_SETTINGS, type EngineSettings } from '../lib/search-engine/index.js';
 import { BATCH, FILTERS, loadDebian, makeQueries } from './search-corpus.js';
 import { hybridBench } from './search-hybrid.js';
 import { loadConfig } from '../lib/config.js';

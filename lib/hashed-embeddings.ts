@@ -3,7 +3,7 @@
 // sublinear term frequency, a signed 32-bit FNV-1a hash into 384 dimensions, and L2 normalisation.
 // No weights: it measures shared words and word pieces (lexical similarity), not meaning.
 // One copy for the whole system: the AI service's embeddings and the search engine's hybrid search
-// (subgraphs/search/engine/vectors.ts) both call it, so a vector from one is comparable with the other's.
+// (lib/search-engine/vectors.ts) both call it, so a vector from one is comparable with the other's.
 export const HASHED_MODEL = 'hashed-ngrams-384';
 export const HASHED_DIMENSIONS = 384;
 

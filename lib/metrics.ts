@@ -95,7 +95,7 @@ function register(sources: Map<string, Source>, source: Source, key = `s${nextId
   };
 }
 
-/** The search engines' figures (subgraphs/search/index-engines/engine-registry.ts), read per scrape. */
+/** The search engines' figures (subgraphs/search/engine-registry/engine-registry.ts), read per scrape. */
 export function trackSearchEngines(read: () => Record<string, number>): () => void {
   return register(engineSources, () => Object.entries(read()).map(([measure, value]) => ({ labels: { measure }, value })));
 }

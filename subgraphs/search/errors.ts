@@ -1,7 +1,7 @@
 // THE one place where engine errors become domain errors. Every EngineErrorCode is a search code
 // (error-codes.ts) with the same name, so status and REST rendering follow from its registration.
 import { DomainError, isErrorCode, type ErrorCode } from '../../lib/errors.js';
-import { EngineError } from './engine/types.js';
+import { EngineError } from '../../lib/search-engine/types.js';
 import { SEARCH_ERRORS } from './error-codes.js';
 
 /** `parameter` names the request field when the engine did not (e.g. `filter`, `queries[2].sort`). */

@@ -1,6 +1,6 @@
 // The search subgraph: indexes, documents, tasks, search, suggestions, analytics and webhooks
 // (document 3 part B). The engine (./engine) is pure code; ./runtime.ts holds this process's pool,
-// in-memory engines (./index-engines) and webhook outbox; ./workers.ts runs the task worker and the
+// in-memory engines (./engine-registry) and webhook outbox; ./workers.ts runs the task worker and the
 // webhook sender.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { SEARCH_ERRORS } from './error-codes.js';
@@ -16,8 +16,8 @@ import { DocumentResolver } from './documents/document.resolver.js';
 import { TaskEntity, TaskPayloadEntity } from './tasks/task.entity.js';
 import { TenantSequenceEntity } from '../../lib/tenant-sequence.js';
 import { TaskResolver } from './tasks/task.resolver.js';
-import { IndexSnapshotChunkEntity, IndexSnapshotEntity } from './index-engines/snapshot.entity.js';
-import { SearchResolver } from './search-queries/search.resolver.js';
+import { IndexSnapshotChunkEntity, IndexSnapshotEntity } from './engine-registry/snapshot.entity.js';
+import { SearchResolver } from './queries/search.resolver.js';
 import { SearchEventEntity, SearchQueryEntity } from './analytics/analytics.entity.js';
 import { AnalyticsResolver } from './analytics/analytics.resolver.js';
 import { webhookEntities } from '../../lib/webhooks/index.js';

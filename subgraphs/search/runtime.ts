@@ -15,11 +15,11 @@ import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import { AnalyticsBuffer } from './analytics/analytics.buffer.js';
 import { loadSearchConfig, type SearchConfig } from './config.js';
 import { createPool } from './db.js';
-import { engineFactory } from './engine/index.js';
-import { InlineEngineBuilder, ThreadEngineBuilder } from './index-engines/engine-builder.js';
-import { listenForDrops } from './index-engines/engine-drops.js';
-import { EngineLoader } from './index-engines/engine-loader.js';
-import { EngineRegistry } from './index-engines/engine-registry.js';
+import { engineFactory } from '../../lib/search-engine/index.js';
+import { InlineEngineBuilder, ThreadEngineBuilder } from './engine-registry/engine-builder.js';
+import { listenForDrops } from './engine-registry/engine-drops.js';
+import { EngineLoader } from './engine-registry/engine-loader.js';
+import { EngineRegistry } from './engine-registry/engine-registry.js';
 
 export interface SearchRuntime {
   cfg: SearchConfig;

@@ -1,4 +1,4 @@
-// Engine snapshots as binary chunks in PostgreSQL (index-engines/snapshot-store.ts), with real
+// Engine snapshots as binary chunks in PostgreSQL (engine-registry/snapshot-store.ts), with real
 // processes on their own database: a snapshot written in many small chunks restores across them; a
 // chunk damaged on disk is detected by its checksum, the engine is rebuilt from the rows with the
 // same answers, the damage is logged once (the snapshot is discarded, not read again), and the next
@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pg from 'pg';
 import { ROOT, stop } from '../harness/spawn.js';
-import { writeChunks } from '../../subgraphs/search/index-engines/snapshot-store.js';
+import { writeChunks } from '../../subgraphs/search/engine-registry/snapshot-store.js';
 import { keyContext, searchProcesses, sleep, subgraphGql, withDb } from './search.helpers.js';
 
 const BASE = Number(process.env.TEST_PORT_BASE ?? 14000);

@@ -1,7 +1,7 @@
 // Relevance on books.json (244 books): typo rules, prefix, each ranking rule, pinned on real titles.
-import { distance } from '../../subgraphs/search/engine/typo.js';
-import { tokenize } from '../../subgraphs/search/engine/tokenizer.js';
-import type { Document, SearchRequest } from '../../subgraphs/search/engine/index.js';
+import { distance } from '../../lib/search-engine/typo.js';
+import { tokenize } from '../../lib/search-engine/tokenizer.js';
+import type { Document, SearchRequest } from '../../lib/search-engine/index.js';
 import { indexOf, load } from './datasets.js';
 
 const books = load('books.json');

@@ -1,6 +1,6 @@
 // The data sets of the relevance tests (datasets/, or DATASETS_DIR: scripts/datasets.ts).
 import { datasetPath as find, readDataset } from '../../scripts/datasets.js';
-import { engineFactory, DEFAULT_SETTINGS, type Document, type Engine, type EngineSettings } from '../../subgraphs/search/engine/index.js';
+import { engineFactory, DEFAULT_SETTINGS, type Document, type Engine, type EngineSettings } from '../../lib/search-engine/index.js';
 
 export function datasetPath(file: string): string {
   return find(file);

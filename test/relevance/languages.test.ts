@@ -5,7 +5,7 @@
 // recall must rise and precision must stay (within 0.03) in every language.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { engineFactory, DEFAULT_SETTINGS, type Engine } from '../../subgraphs/search/engine/index.js';
+import { engineFactory, DEFAULT_SETTINGS, type Engine } from '../../lib/search-engine/index.js';
 
 interface Fixture {
   concepts: Record<string, string>;

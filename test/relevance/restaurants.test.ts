@@ -1,7 +1,7 @@
 // Facets on restaurants.json (200): distribution and filters agree with brute-force counts, under a
 // query, a filter and both.
-import type { Document } from '../../subgraphs/search/engine/index.js';
-import { tokenize } from '../../subgraphs/search/engine/tokenizer.js';
+import type { Document } from '../../lib/search-engine/index.js';
+import { tokenize } from '../../lib/search-engine/tokenizer.js';
 import { indexOf, load } from './datasets.js';
 
 const restaurants = load('restaurants.json');

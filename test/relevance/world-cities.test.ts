@@ -1,6 +1,6 @@
 // Geo on world-cities.json (4,449 cities): _geoRadius and _geoPoint against a brute-force haversine,
 // and filter precedence against a brute-force evaluation.
-import type { Document } from '../../subgraphs/search/engine/index.js';
+import type { Document } from '../../lib/search-engine/index.js';
 import { indexOf, load } from './datasets.js';
 
 const cities = load('world-cities.json');

@@ -1,7 +1,7 @@
 // Filter grammar: every operator, precedence (NOT > AND > OR), quoting, numbers vs strings, arrays,
 // the array form, and errors with their positions.
-import { parseFilter } from '../../subgraphs/search/engine/index.js';
-import { MAX_FILTER_DEPTH } from '../../subgraphs/search/engine/filter/parser.js';
+import { parseFilter } from '../../lib/search-engine/index.js';
+import { MAX_FILTER_DEPTH } from '../../lib/search-engine/filter/parser.js';
 import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 
 const DOCS = [

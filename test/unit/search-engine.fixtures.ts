@@ -1,5 +1,5 @@
 // Shared helpers for the search engine unit tests.
-import { engineFactory, DEFAULT_SETTINGS, type Document, type Engine, type EngineSettings, type SearchRequest } from '../../subgraphs/search/engine/index.js';
+import { engineFactory, DEFAULT_SETTINGS, type Document, type Engine, type EngineSettings, type SearchRequest } from '../../lib/search-engine/index.js';
 
 export function engineWith(docs: Document[], settings: Partial<EngineSettings> = {}, primaryKey = 'id'): Engine {
   const e = engineFactory.create({ ...DEFAULT_SETTINGS, ...settings });

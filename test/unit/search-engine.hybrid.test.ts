@@ -1,14 +1,14 @@
 // Hybrid search in the engine: the fusion rule, HNSW recall against the exact scan on real text,
 // and the request's semantics (filters on vector results, _semanticScore, errors, snapshots).
 import { readFileSync } from 'node:fs';
-import { fuse, fusionDepth, RRF_K } from '../../subgraphs/search/engine/fusion.js';
-import { bitset, setAll } from '../../subgraphs/search/engine/bitset.js';
-import { embed, EXACT_MAX, EF_SEARCH, VectorIndex } from '../../subgraphs/search/engine/vector-index.js';
-import { engineFactory, DEFAULT_SETTINGS, type Document } from '../../subgraphs/search/engine/index.js';
+import { fuse, fusionDepth, RRF_K } from '../../lib/search-engine/fusion.js';
+import { bitset, setAll } from '../../lib/search-engine/bitset.js';
+import { embed, EXACT_MAX, EF_SEARCH, VectorIndex } from '../../lib/search-engine/vector-index.js';
+import { engineFactory, DEFAULT_SETTINGS, type Document } from '../../lib/search-engine/index.js';
 import { hashedEmbedding } from '../../lib/hashed-embeddings.js';
 import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 import { defaultSettings, parseSettingsPatch } from '../../subgraphs/search/indexes/index-settings.rules.js';
-import { settingsKey, toEngineSettings } from '../../subgraphs/search/index-engines/engine-settings.js';
+import { settingsKey, toEngineSettings } from '../../subgraphs/search/engine-registry/engine-settings.js';
 
 describe('weighted reciprocal rank fusion', () => {
   it('scores (1 − r)/(60 + keyword rank) + r/(60 + vector rank)', () => {

@@ -207,9 +207,9 @@ describe('geo', () => {
 
 describe('facets over few candidates (forward path) agree with the scan', () => {
   test('same distribution, display spelling and stats, across segments, merges and deletions', async () => {
-    const { computeFacets } = await import('../../subgraphs/search/engine/facets.js');
-    const { bitset, setAll } = await import('../../subgraphs/search/engine/bitset.js');
-    const { engineFactory, DEFAULT_SETTINGS } = await import('../../subgraphs/search/engine/index.js');
+    const { computeFacets } = await import('../../lib/search-engine/facets.js');
+    const { bitset, setAll } = await import('../../lib/search-engine/bitset.js');
+    const { engineFactory, DEFAULT_SETTINGS } = await import('../../lib/search-engine/index.js');
     const e = engineFactory.create({ ...DEFAULT_SETTINGS, filterableAttributes: ['colour', 'tags', 'size'] });
     let seed = 11;
     const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);

@@ -1,7 +1,7 @@
 // Segments: each batch is a new immutable segment; updates and deletes only flip liveness; compaction
 // and snapshots must not change any result.
-import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings, type SearchRequest } from '../../subgraphs/search/engine/index.js';
-import { transferCodec } from '../../subgraphs/search/engine/snapshot.js';
+import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings, type SearchRequest } from '../../lib/search-engine/index.js';
+import { transferCodec } from '../../lib/search-engine/snapshot.js';
 import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 
 const segmentsOf = (e: Engine) => (e as unknown as { segments: unknown[] }).segments;

@@ -1,9 +1,9 @@
 // The binary snapshot stream (engine/snapshot-binary.ts) and its cutting into chunks
-// (index-engines/snapshot-store.ts `chunked`): any cut of the stream restores identical results;
+// (engine-registry/snapshot-store.ts `chunked`): any cut of the stream restores identical results;
 // a damaged stream is refused, never half-read.
-import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings, type SearchRequest } from '../../subgraphs/search/engine/index.js';
-import { encodeSnapshot, KEEP_ARRAYS, SnapshotDecoder, SnapshotFormatError } from '../../subgraphs/search/engine/snapshot-binary.js';
-import { chunked } from '../../subgraphs/search/index-engines/snapshot-store.js';
+import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings, type SearchRequest } from '../../lib/search-engine/index.js';
+import { encodeSnapshot, KEEP_ARRAYS, SnapshotDecoder, SnapshotFormatError } from '../../lib/search-engine/snapshot-binary.js';
+import { chunked } from '../../subgraphs/search/engine-registry/snapshot-store.js';
 
 const SETTINGS: Partial<EngineSettings> = { searchableAttributes: ['t', 'long'], filterableAttributes: ['c', 'n', '_geo'], sortableAttributes: ['n'] };
 const REQUESTS: SearchRequest[] = [

@@ -1,5 +1,5 @@
 // Tokenising and normalising: the one rule shared by indexing, querying and highlighting.
-import { normalize, originalPrefixEnd, tokenize, tokenizeWithOffsets } from '../../subgraphs/search/engine/tokenizer.js';
+import { normalize, originalPrefixEnd, tokenize, tokenizeWithOffsets } from '../../lib/search-engine/tokenizer.js';
 
 describe('normalize', () => {
   test.each([

@@ -1,6 +1,6 @@
 // Typo candidates from a sorted dictionary: budgets, the first-letter rule, transpositions and prefixes,
 // checked against a brute-force scan.
-import { distance, fuzzyLookup, prefixRange, typoBudget } from '../../subgraphs/search/engine/typo.js';
+import { distance, fuzzyLookup, prefixRange, typoBudget } from '../../lib/search-engine/typo.js';
 
 const TOL = { enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 } };
 

@@ -2,12 +2,12 @@
 // reads or changes the engine, after the worker's next batch has been sent, or on their own after a
 // short wait. Pure: a real engine, a builder that hands it over, no database.
 import { createLogger } from '../../lib/logger.js';
-import { engineFactory } from '../../subgraphs/search/engine/index.js';
-import type { Engine } from '../../subgraphs/search/engine/types.js';
-import type { EngineBuilder } from '../../subgraphs/search/index-engines/engine-builder.js';
-import type { EngineLoader } from '../../subgraphs/search/index-engines/engine-loader.js';
-import { EngineRegistry } from '../../subgraphs/search/index-engines/engine-registry.js';
-import { settingsKey, toEngineSettings } from '../../subgraphs/search/index-engines/engine-settings.js';
+import { engineFactory } from '../../lib/search-engine/index.js';
+import type { Engine } from '../../lib/search-engine/types.js';
+import type { EngineBuilder } from '../../subgraphs/search/engine-registry/engine-builder.js';
+import type { EngineLoader } from '../../subgraphs/search/engine-registry/engine-loader.js';
+import { EngineRegistry } from '../../subgraphs/search/engine-registry/engine-registry.js';
+import { settingsKey, toEngineSettings } from '../../subgraphs/search/engine-registry/engine-settings.js';
 import { defaultSettings } from '../../subgraphs/search/indexes/index-settings.rules.js';
 
 const settings = defaultSettings();

@@ -2,7 +2,7 @@
 // limits, webhook URL guard and signatures, suggestion highlighting, settings patches, and the
 // one mapping of engine errors to domain errors.
 import { DomainError } from '../../lib/errors.js';
-import { EngineError } from '../../subgraphs/search/engine/types.js';
+import { EngineError } from '../../lib/search-engine/types.js';
 import { fromEngineError } from '../../subgraphs/search/errors.js';
 import { documentId, documentSlots, inferPrimaryKey } from '../../subgraphs/search/documents/primary-key.rules.js';
 import { mergeSettings, defaultSettings, parseSettingsPatch } from '../../subgraphs/search/indexes/index-settings.rules.js';

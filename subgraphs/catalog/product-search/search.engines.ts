@@ -11,7 +11,7 @@
 // An unloaded partition's next search builds its engine again from its rows.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { envInt } from '../../../lib/config.js';
-import { engineFactory, type Engine } from '../../search/engine/index.js';
+import { engineFactory, type Engine } from '../../../lib/search-engine/index.js';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { PRODUCT_INDEX_SETTINGS } from './search.rules.js';
 

@@ -1,6 +1,6 @@
 // The search document of a product and the engine settings of the product indexes: pure.
-import type { EngineSettings } from '../../search/engine/index.js';
-import { DEFAULT_SETTINGS } from '../../search/engine/index.js';
+import type { EngineSettings } from '../../../lib/search-engine/index.js';
+import { DEFAULT_SETTINGS } from '../../../lib/search-engine/index.js';
 
 export interface IndexedProductRow {
   id: string;

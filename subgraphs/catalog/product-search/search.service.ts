@@ -3,7 +3,7 @@
 // category, brand and price range, and suggestions.
 import { DomainError } from '../../../lib/errors.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
-import { EngineError, type SearchHit } from '../../search/engine/index.js';
+import { EngineError, type SearchHit } from '../../../lib/search-engine/index.js';
 import type { CatalogContext } from '../context.js';
 import { CategoryEntity } from '../categories/category.entity.js';
 import { PRICE_BUCKETS } from './search.rules.js';

@@ -2,7 +2,7 @@
 // (the source of truth) with filters answered by the engine.
 import { DomainError } from '../../../lib/errors.js';
 import type { SearchContext } from '../context.js';
-import type { Document } from '../engine/types.js';
+import type { Document } from '../../../lib/search-engine/types.js';
 import { engineCall } from '../errors.js';
 import { getIndex, getSearchableIndex, validatePrimaryKey, type SearchableIndex } from '../indexes/index.service.js';
 import { MAX_DOCUMENTS_PER_BATCH } from '../plans.js';

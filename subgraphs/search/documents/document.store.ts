@@ -2,7 +2,7 @@
 // serialises tasks per index, so no other writer touches these rows while a batch runs.
 import type { Db } from '../db.js';
 import { one, rows, run } from '../db.js';
-import type { Document } from '../engine/types.js';
+import type { Document } from '../../../lib/search-engine/types.js';
 import { T } from '../sql.js';
 
 /** How many of `ids` are live documents of the index now. */

@@ -3,7 +3,7 @@
 //    attribute whose name ends with "id" (case-insensitive); none or several → the task fails;
 //  - a document id is an integer, or a string of A–Z a–z 0–9 "-" "_" of at most 511 bytes.
 import { DomainError } from '../../../lib/errors.js';
-import type { Document } from '../engine/types.js';
+import type { Document } from '../../../lib/search-engine/types.js';
 
 const ID_STRING = /^[A-Za-z0-9_-]{1,511}$/;
 

@@ -4,8 +4,8 @@
 // Settings are stored with the REST contract's snake_case keys, exactly as the client names them,
 // so an error's `parameter` (settings.ranking_rules) matches what the client wrote.
 import { DomainError } from '../../../lib/errors.js';
-import { checkLanguages } from '../engine/analyzer.js';
-import { EngineError } from '../engine/types.js';
+import { checkLanguages } from '../../../lib/search-engine/analyzer.js';
+import { EngineError } from '../../../lib/search-engine/types.js';
 
 export interface TypoToleranceSettings {
   enabled: boolean;

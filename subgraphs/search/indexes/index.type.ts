@@ -5,7 +5,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import type { Environment } from '../../../lib/tenant.js';
 import { defaultSuggestionSettings, type SuggestionSettingsData } from '../suggestions/suggestion-settings.rules.js';
 import { defaultSettings, type IndexSettingsData } from './index-settings.rules.js';
-import { toEngineSettings } from '../index-engines/engine-settings.js';
+import { toEngineSettings } from '../engine-registry/engine-settings.js';
 
 /** What toIndex needs: an IndexEntity, or a row read with plain SQL (recordFromRow). */
 export interface IndexRecord {

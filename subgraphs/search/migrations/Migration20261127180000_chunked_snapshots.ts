@@ -1,4 +1,4 @@
-// Engine snapshots become binary and chunked (index-engines/snapshot-store.ts): `index_snapshots`
+// Engine snapshots become binary and chunked (engine-registry/snapshot-store.ts): `index_snapshots`
 // names the snapshot in force, `index_snapshot_chunks` holds its chunks. The JSON snapshots are
 // dropped: they are derived data, and an index without one is rebuilt from its rows.
 import { Migration } from '@mikro-orm/migrations';

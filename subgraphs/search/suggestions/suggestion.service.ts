@@ -9,7 +9,7 @@
 import { DomainError } from '../../../lib/errors.js';
 import type { SearchContext } from '../context.js';
 import { rows } from '../db.js';
-import type { Document } from '../engine/types.js';
+import type { Document } from '../../../lib/search-engine/types.js';
 import { engineCall } from '../errors.js';
 import { getIndex } from '../indexes/index.service.js';
 import { T } from '../sql.js';

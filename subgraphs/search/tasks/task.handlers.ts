@@ -3,12 +3,12 @@
 import type pg from 'pg';
 import { DomainError } from '../../../lib/errors.js';
 import { one, run } from '../db.js';
-import type { Document } from '../engine/types.js';
+import type { Document } from '../../../lib/search-engine/types.js';
 import { engineCall } from '../errors.js';
 import { countLive, deleteAllOfIndex, tombstone, upsertDocumentsFromPayload } from '../documents/document.store.js';
 import { documentSlots, inferPrimaryKey } from '../documents/primary-key.rules.js';
 import { defaultSettings, mergeSettings, type IndexSettingsData, type IndexSettingsPatch } from '../indexes/index-settings.rules.js';
-import { notifyIndexDropped } from '../index-engines/engine-drops.js';
+import { notifyIndexDropped } from '../engine-registry/engine-drops.js';
 import { PLAN_LIMITS, type PlanCode } from '../plans.js';
 import type { SearchRuntime } from '../runtime.js';
 import { T } from '../sql.js';

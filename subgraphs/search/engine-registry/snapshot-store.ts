@@ -10,7 +10,7 @@
 import { crc32, gunzip, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type pg from 'pg';
-import { BINARY_SNAPSHOT_VERSION } from '../engine/snapshot-binary.js';
+import { BINARY_SNAPSHOT_VERSION } from '../../../lib/search-engine/snapshot-binary.js';
 import { one, run, withTx } from '../db.js';
 import { T } from '../sql.js';
 

@@ -4,7 +4,7 @@ import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { normaliseQuery } from '../analytics/analytics.buffer.js';
 import type { SearchContext } from '../context.js';
-import type { SearchRequest, SearchResult } from '../engine/types.js';
+import type { SearchRequest, SearchResult } from '../../../lib/search-engine/types.js';
 import { engineCall } from '../errors.js';
 import { getSearchableIndex, type SearchableIndex } from '../indexes/index.service.js';
 import { planLimits } from '../tenancy.js';

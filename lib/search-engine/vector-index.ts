@@ -7,7 +7,7 @@
 //    grows with every batch; a filter is applied during the walk (rejected nodes are passed through).
 // Vectors are derived data like the inverted index: computed when the engine indexes a document (in
 // the task that adds it), kept in snapshots, and recomputed when the embedding attributes change.
-import { hashedEmbedding, HASHED_DIMENSIONS, HASHED_MODEL } from '../../../lib/hashed-embeddings.js';
+import { hashedEmbedding, HASHED_DIMENSIONS, HASHED_MODEL } from '../hashed-embeddings.js';
 import { and, bitset, count, has, set, toIds, type Bitset } from './bitset.js';
 import { valueAt, visitText } from './fields.js';
 import { Heap } from './heap.js';

@@ -13,10 +13,10 @@
 import type pg from 'pg';
 import type { Logger } from '../../../lib/logger.js';
 import { one, rows as query, run } from '../db.js';
-import type { Document, Engine, EngineFactory } from '../engine/types.js';
+import type { Document, Engine, EngineFactory } from '../../../lib/search-engine/types.js';
 import type { IndexSettingsData } from '../indexes/index-settings.rules.js';
 import { T } from '../sql.js';
-import { BINARY_SNAPSHOT_VERSION, encodeSnapshot, SnapshotDecoder } from '../engine/snapshot-binary.js';
+import { BINARY_SNAPSHOT_VERSION, encodeSnapshot, SnapshotDecoder } from '../../../lib/search-engine/snapshot-binary.js';
 import { rebuildNeeded, settingsKey, toEngineSettings } from './engine-settings.js';
 import { discardSnapshot, readChunks, SnapshotCorruptError, storedSnapshot, writeChunks } from './snapshot-store.js';
 

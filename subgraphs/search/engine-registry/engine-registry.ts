@@ -18,13 +18,13 @@
 import type pg from 'pg';
 import { DomainError } from '../../../lib/errors.js';
 import type { Logger } from '../../../lib/logger.js';
-import type { Engine } from '../engine/types.js';
+import type { Engine } from '../../../lib/search-engine/types.js';
 import type { IndexSettingsData } from '../indexes/index-settings.rules.js';
 import { rows as query } from '../db.js';
 import { T } from '../sql.js';
 import type { EngineBuilder } from './engine-builder.js';
 import type { CapturedSnapshot, EngineLoader, LoadedEngine } from './engine-loader.js';
-import { KEEP_ARRAYS } from '../engine/snapshot-binary.js';
+import { KEEP_ARRAYS } from '../../../lib/search-engine/snapshot-binary.js';
 import { rebuildNeeded, settingsKey, toEngineSettings } from './engine-settings.js';
 
 /** What the registry needs to know about an index (a row read by the caller). */

@@ -1,6 +1,6 @@
 // Index settings (stored with the REST contract's snake_case keys) → the engine's settings.
-import { shapeOf, vectorShapeOf } from '../engine/settings.js';
-import type { EngineSettings } from '../engine/types.js';
+import { shapeOf, vectorShapeOf } from '../../../lib/search-engine/settings.js';
+import type { EngineSettings } from '../../../lib/search-engine/types.js';
 import { defaultSettings, type IndexSettingsData } from '../indexes/index-settings.rules.js';
 
 export function toEngineSettings(stored: IndexSettingsData): EngineSettings {

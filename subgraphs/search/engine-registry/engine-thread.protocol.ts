@@ -1,6 +1,6 @@
 // Messages between the search process and its engine thread (engine-thread.worker.ts).
-import type { SnapshotData } from '../engine/snapshot.js';
-import type { Document } from '../engine/types.js';
+import type { SnapshotData } from '../../../lib/search-engine/snapshot.js';
+import type { Document } from '../../../lib/search-engine/types.js';
 import type { IndexSettingsData } from '../indexes/index-settings.rules.js';
 
 export type ThreadRequest =

@@ -1,4 +1,4 @@
-// The engine snapshot in force for an index (index-engines/snapshot-store.ts): a restart reads its
+// The engine snapshot in force for an index (engine-registry/snapshot-store.ts): a restart reads its
 // chunks and applies only the documents written after `taskId`, instead of re-indexing every row.
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { BigIntType, type Opt } from '@mikro-orm/core';

@@ -6,9 +6,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../../../lib/logger.js';
 import { createPool } from '../db.js';
-import { engineFactory } from '../engine/index.js';
-import { transferCodec, type SnapshotData } from '../engine/snapshot.js';
-import type { Document } from '../engine/types.js';
+import { engineFactory } from '../../../lib/search-engine/index.js';
+import { transferCodec, type SnapshotData } from '../../../lib/search-engine/snapshot.js';
+import type { Document } from '../../../lib/search-engine/types.js';
 import { EngineLoader, type LoadedEngine } from './engine-loader.js';
 import type { ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
 

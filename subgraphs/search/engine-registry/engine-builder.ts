@@ -10,9 +10,9 @@
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../../../lib/logger.js';
 import { startWorker } from '../../../lib/worker-script.js';
-import type { SnapshotData } from '../engine/snapshot.js';
-import { restoreSteps } from '../engine/index.js';
-import type { Document, Engine } from '../engine/types.js';
+import type { SnapshotData } from '../../../lib/search-engine/snapshot.js';
+import { restoreSteps } from '../../../lib/search-engine/index.js';
+import type { Document, Engine } from '../../../lib/search-engine/types.js';
 import type { EngineLoader, LoadedEngine } from './engine-loader.js';
 import { settingsKey, toEngineSettings } from './engine-settings.js';
 import type { BuiltEngine, ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
