@@ -4,6 +4,7 @@ import { Migration20261124090755_batches } from './Migration20261124090755_batch
 import { Migration20261124093126_webhooks } from './Migration20261124093126_webhooks.js';
 import { Migration20261124120730_classifiers_recommendations_prompts_agents } from './Migration20261124120730_classifiers_recommendations_prompts_agents.js';
 import { Migration20261127180000_tenant_rendered_prompt_ids } from './Migration20261127180000_tenant_rendered_prompt_ids.js';
+import { Migration20261129051038_extra_attributes } from './Migration20261129051038_extra_attributes.js';
 
 export const migrations = [
   { name: 'Migration20261122085906_init', class: Migration20261122085906_init },
@@ -11,4 +12,5 @@ export const migrations = [
   { name: 'Migration20261124093126_webhooks', class: Migration20261124093126_webhooks },
   { name: 'Migration20261124120730_classifiers_recommendations_prompts_agents', class: Migration20261124120730_classifiers_recommendations_prompts_agents },
   { name: 'Migration20261127180000_tenant_rendered_prompt_ids', class: Migration20261127180000_tenant_rendered_prompt_ids },
+  { name: 'Migration20261129051038_extra_attributes', class: Migration20261129051038_extra_attributes },
 ];

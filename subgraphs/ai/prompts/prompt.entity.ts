@@ -28,6 +28,10 @@ export class PromptEntity extends AppScopedEntity {
   @Property({ length: 255 })
   createdBy!: string;
 
+  /** attributes the API documents do not list, kept as given (lib/extra-attributes.ts) */
+  @Property({ type: 'json', default: '{}' })
+  extraAttributes: Record<string, unknown> & Opt = {};
+
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();
 }

@@ -2,6 +2,7 @@
 // rendering with the placeholder grammar (prompt.template.ts) and execution against the configured
 // language model (llm.client.ts). Renders and executions are stored per app partition.
 import { allInOrder } from '../../../lib/in-order.js';
+import { mergeExtraAttributes } from '../../../lib/extra-attributes.js';
 import { DomainError } from '../../../lib/errors.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import type { AiContext } from '../context.js';
@@ -42,6 +43,7 @@ export async function createPrompt(ctx: AiContext, input: CreatePromptInput): Pr
     if (e instanceof TemplateError) throw new DomainError('VALIDATION_FAILED', e.message, { parameter: 'content' });
     throw e;
   }
+  const extraAttributes = mergeExtraAttributes({}, input.extraAttributes);
   const { appId, environment } = await appPartition(ctx);
   const row = ctx.em.create(PromptEntity, {
     appId,
@@ -51,6 +53,7 @@ export async function createPrompt(ctx: AiContext, input: CreatePromptInput): Pr
     description: input.description ?? template?.description ?? null,
     templateUniqueId: template?.uniqueId ?? null,
     createdBy: identity.userUniqueId,
+    extraAttributes,
   });
   await ctx.em.flush();
   return fromEntity(row);
@@ -130,6 +133,7 @@ const fromLibrary = (p: LibraryTemplate): Prompt => ({
   tier: p.tier,
   templateUniqueId: null,
   placeholders: placeholderNames(p.content),
+  extraAttributes: {},
   createdAt: null,
 });
 
@@ -143,5 +147,6 @@ const fromEntity = (p: PromptEntity): Prompt => ({
   tier: null,
   templateUniqueId: p.templateUniqueId ?? null,
   placeholders: placeholderNames(p.content),
+  extraAttributes: p.extraAttributes ?? {},
   createdAt: p.createdAt,
 });

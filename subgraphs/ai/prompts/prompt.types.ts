@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../../../lib/extra-attributes.js';
 
 @ObjectType({ description: 'A prompt of the tenant: one of the 10 library templates or a custom prompt' })
 export class Prompt {
@@ -12,6 +13,7 @@ export class Prompt {
   @Field(() => String, { nullable: true, description: 'library: universal, reasoning or specialized' }) tier?: string | null;
   @Field(() => String, { nullable: true, description: 'custom: the library template it was cloned from' }) templateUniqueId?: string | null;
   @Field(() => [String], { description: 'root names of the placeholders in content' }) placeholders!: string[];
+  @Field(() => GraphQLJSONObject, { description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes!: Record<string, unknown>;
   @Field(() => Date, { nullable: true }) createdAt?: Date | null;
 }
 
@@ -21,6 +23,7 @@ export class CreatePromptInput {
   @Field(() => String, { nullable: true, description: 'the template text with {{placeholders}}; the cloned template\'s content when absent' }) content?: string | null;
   @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => String, { nullable: true, description: 'clone a library template (its unique_id)' }) templateUniqueId?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes?: Record<string, unknown>;
 }
 
 @InputType()

@@ -68,6 +68,10 @@ export class AccountDetailsEntity {
   @Property({ length: 300, nullable: true })
   logoObjectKey?: string | null;
 
+  /** attributes the API documents do not list, kept as given (lib/extra-attributes.ts) */
+  @Property({ type: 'json', default: '{}' })
+  extraAttributes: Record<string, unknown> & Opt = {};
+
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();
 

@@ -1,4 +1,6 @@
 import { Field, InputType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../../../lib/extra-attributes.js';
 
 @InputType()
 export class PostalAddressInput {
@@ -33,4 +35,5 @@ export class AccountDetailsInput {
   @Field(() => PostalAddressInput, { nullable: true }) address?: PostalAddressInput;
   @Field(() => ContactInput, { nullable: true }) contact?: ContactInput;
   @Field(() => BrandingInput, { nullable: true }) branding?: BrandingInput;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes?: Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 // Address, contact and branding of an account: one row per account, created by POST (409 when it
 // exists) or by the first PUT (PUT updates what it carries, creating the row when needed).
+import { mergeExtraAttributes } from '../../../lib/extra-attributes.js';
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { getAccount } from '../accounts/account.service.js';
@@ -26,9 +27,14 @@ function apply(row: AccountDetailsEntity, input: AccountDetailsInput): string[] 
   if (input.address !== undefined) next.address = input.address === null ? {} : mergeAddress(row.address ?? {}, input.address);
   if (input.contact !== undefined) next.contact = input.contact === null ? {} : mergeContact(row.contact ?? {}, input.contact);
   if (input.branding !== undefined) next.branding = input.branding === null ? {} : mergeBranding(row.branding ?? {}, input.branding);
+  const extra = input.extraAttributes != null ? mergeExtraAttributes(row.extraAttributes, input.extraAttributes) : undefined;
   for (const [k, v] of Object.entries(next)) {
     (row as unknown as Record<string, unknown>)[k] = v;
     changed.push(k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+  }
+  if (extra) {
+    row.extraAttributes = extra;
+    changed.push(...Object.keys(input.extraAttributes ?? {}));
   }
   return changed;
 }

@@ -1,5 +1,7 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { AccountDetailsEntity } from './account-details.entity.js';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../../../lib/extra-attributes.js';
 
 @ObjectType()
 export class PostalAddress {
@@ -35,6 +37,7 @@ export class AccountDetails {
   @Field(() => PostalAddress) address!: PostalAddress;
   @Field(() => Contact) contact!: Contact;
   @Field(() => Branding) branding!: Branding;
+  @Field(() => GraphQLJSONObject, { description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes!: Record<string, unknown>;
   @Field({ nullable: true, description: 'null until details are first saved' }) createdAt?: Date;
   @Field({ nullable: true }) updatedAt?: Date;
 }
@@ -60,6 +63,7 @@ export function toAccountDetails(accountId: string, e: AccountDetailsEntity | nu
   d.address = Object.assign(new PostalAddress(), e?.address ?? {});
   d.contact = Object.assign(new Contact(), e?.contact ?? {});
   d.branding = Object.assign(new Branding(), e?.branding ?? {}, { logoUrl: e?.logoUrl ?? undefined });
+  d.extraAttributes = e?.extraAttributes ?? {};
   d.createdAt = e?.createdAt;
   d.updatedAt = e?.updatedAt;
   return d;

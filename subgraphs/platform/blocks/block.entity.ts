@@ -60,6 +60,10 @@ export class BlockLicenseEntity {
   @Property({ length: 200, nullable: true })
   licensedBy?: string | null;
 
+  /** attributes the API documents do not list, kept as given (lib/extra-attributes.ts) */
+  @Property({ type: 'json', default: '{}' })
+  extraAttributes: Record<string, unknown> & Opt = {};
+
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();
 }

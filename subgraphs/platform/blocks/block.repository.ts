@@ -8,7 +8,7 @@ import { newId } from '../../../lib/ids.js';
 import { tenantParams } from '../../../lib/tenant-entity.js';
 import { BlockInstanceEntity, BlockLicenseEntity } from './block.entity.js';
 
-function tableOf(em: EntityManager, entity: typeof BlockLicenseEntity | typeof BlockInstanceEntity): string {
+function tableOf<T extends BlockLicenseEntity | BlockInstanceEntity>(em: EntityManager, entity: new () => T): string {
   const meta = em.getMetadata().get(entity);
   return `"${meta.schema ?? em.config.get('schema')}"."${meta.tableName}"`;
 }

@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Roo
 import type { PlatformContext } from '../context.js';
 import { Account } from '../accounts/account.type.js';
 import { App } from '../apps/app.type.js';
-import { BlockRefInput } from './block.inputs.js';
+import { BlockRefInput, LicenseBlockInput } from './block.inputs.js';
 import { Block, BlockInstance, BlockLicense, LicenseBlockResult, ProvisionBlockResult, toBlock, toBlockInstance, toBlockLicense } from './block.type.js';
 import { blockLoaders } from './block.loaders.js';
 import * as blocks from './block.service.js';
@@ -32,9 +32,9 @@ export class BlockResolver {
   async licenseBlock(
     @Ctx() ctx: PlatformContext,
     @Arg('accountUrlId') accountUrlId: string,
-    @Arg('input', () => BlockRefInput) input: BlockRefInput,
+    @Arg('input', () => LicenseBlockInput) input: LicenseBlockInput,
   ): Promise<LicenseBlockResult> {
-    const r = await blocks.licenseBlock(ctx, accountUrlId, input.blockUniqueId);
+    const r = await blocks.licenseBlock(ctx, accountUrlId, input.blockUniqueId, input.extraAttributes);
     return Object.assign(new LicenseBlockResult(), { license: toBlockLicense(r.license, r.block, r.appIds), created: r.created });
   }
 

@@ -9,6 +9,7 @@
 // Each change that happens (not the idempotent repeats) records its account event (block.licensed,
 // block.unlicensed, block.provisioned, block.deprovisioned) in the transaction of the change.
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
+import { mergeExtraAttributes } from '../../../lib/extra-attributes.js';
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { getAccount } from '../accounts/account.service.js';
@@ -54,7 +55,7 @@ export async function listLicenses(ctx: PlatformContext, accountUrlId: string): 
   return licenses.map((license, i) => ({ license, block: license.block, appIds: appIds[i] }));
 }
 
-export async function licenseBlock(ctx: PlatformContext, accountUrlId: string, blockUniqueId: string): Promise<LicenseRow & { created: boolean }> {
+export async function licenseBlock(ctx: PlatformContext, accountUrlId: string, blockUniqueId: string, extraAttributes?: Record<string, unknown>): Promise<LicenseRow & { created: boolean }> {
   const account = await getAccount(ctx, accountUrlId);
   const block = await getBlock(ctx, blockUniqueId, 'block_unique_id');
   const { created, license } = await withAccountEvents(ctx, async (tx) => {
@@ -65,6 +66,11 @@ export async function licenseBlock(ctx: PlatformContext, accountUrlId: string, b
     });
     const license = await findLicense(tx, account, block.id);
     if (!license) throw new DomainError('CONFLICT', 'The license was removed while it was being created; retry');
+    // attributes kept as given merge into the license, new or existing (licensing is idempotent)
+    if (extraAttributes) {
+      license.extraAttributes = mergeExtraAttributes(license.extraAttributes, extraAttributes);
+      await tx.em.flush();
+    }
     if (created) await recordAccountEvent(tx, { account, event: 'block.licensed', subject: { type: 'block_license', id: license.id }, data: licenseEventData(license, block) });
     return { created, license };
   });

@@ -2,6 +2,8 @@
 // or instance come from the catalog rows the service loads with them (no per-row queries).
 import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
 import type { BlockEntity, BlockInstanceEntity, BlockLicenseEntity } from './block.entity.js';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../../../lib/extra-attributes.js';
 
 @Directive('@key(fields: "id")')
 @ObjectType({ description: 'A block of the catalog (Auth, CRM, ... Wallet)' })
@@ -32,6 +34,7 @@ export class BlockLicense {
   @Field(() => ID, { description: "the account's unique_id" }) accountId!: string;
   @Field(() => [ID], { description: 'apps of the account the block is provisioned to' }) provisionedAppIds!: string[];
   @Field({ nullable: true, description: 'user who licensed it (JWT sub)' }) licensedBy?: string;
+  @Field(() => GraphQLJSONObject, { description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes!: Record<string, unknown>;
   @Field() createdAt!: Date;
 }
 
@@ -43,6 +46,7 @@ export function toBlockLicense(e: BlockLicenseEntity, block: BlockEntity, appIds
   l.accountId = e.account.id;
   l.provisionedAppIds = appIds;
   l.licensedBy = e.licensedBy ?? undefined;
+  l.extraAttributes = e.extraAttributes ?? {};
   l.createdAt = e.createdAt;
   return l;
 }

@@ -56,6 +56,10 @@ export class CredentialEntity {
   @Property({ type: 'timestamptz' })
   secretUpdatedAt: Date & Opt = new Date();
 
+  /** attributes the API documents do not list, kept as given (lib/extra-attributes.ts) */
+  @Property({ type: 'json', default: '{}' })
+  extraAttributes: Record<string, unknown> & Opt = {};
+
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();
 

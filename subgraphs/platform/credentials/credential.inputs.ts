@@ -1,5 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../../../lib/extra-attributes.js';
 
 @InputType()
 export class CreateAccountCredentialInput {
@@ -10,6 +11,7 @@ export class CreateAccountCredentialInput {
   @Field({ description: 'the secret value, up to 16384 characters: stored encrypted, never returned' }) secret!: string;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'non-secret settings (region, scopes…), up to 8 KiB' }) metadata?: Record<string, unknown>;
   @Field({ nullable: true }) expiresAt?: Date;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes?: Record<string, unknown>;
 }
 
 @InputType({ description: 'Only the fields given change; a new `secret` replaces the stored one (rotation).' })
@@ -21,4 +23,5 @@ export class UpdateAccountCredentialInput {
   @Field({ nullable: true }) secret?: string;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
   @Field({ nullable: true }) expiresAt?: Date;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes?: Record<string, unknown>;
 }

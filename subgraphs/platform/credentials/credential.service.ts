@@ -1,5 +1,6 @@
 // Third-party and cloud credentials of an account (/accounts/:url_id/keys). Secrets are sealed
 // with the master key before they reach the unit of work, so plaintext never touches a row.
+import { mergeExtraAttributes } from '../../../lib/extra-attributes.js';
 import { lastFourOf } from '../../../lib/crypto.js';
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
@@ -44,6 +45,7 @@ export async function createCredential(ctx: PlatformContext, accountUrlId: strin
     identifier: optionalText(input.identifier, 'identifier', 500) ?? null,
     metadata: jsonObject(input.metadata, 'metadata') ?? {},
     expiresAt: futureDate(input.expiresAt, 'expires_at') ?? null,
+    extraAttributes: mergeExtraAttributes({}, input.extraAttributes),
   };
   const secret = secretText(input.secret, 'secret');
   try {
@@ -83,6 +85,7 @@ export async function updateCredential(ctx: PlatformContext, accountUrlId: strin
     return await withAccountEvents(ctx, async (tx) => {
       const row = await findCredential(tx, account.id, id);
       tx.em.assign(row, patch);
+      if (input.extraAttributes != null) row.extraAttributes = mergeExtraAttributes(row.extraAttributes, input.extraAttributes);
       if (secret !== undefined) {
         row.secretSealed = ctx.runtime.secrets.seal(secret, credentialSecretAad(row.id));
         row.secretLastFour = lastFourOf(secret);
@@ -91,7 +94,7 @@ export async function updateCredential(ctx: PlatformContext, accountUrlId: strin
       await recordAccountEvent(tx, {
         account,
         event: 'key.updated',
-        data: { credential_id: row.id, name: row.name, provider: row.provider, changed: Object.keys(patch).map(snake), secret_rotated: secret !== undefined },
+        data: { credential_id: row.id, name: row.name, provider: row.provider, changed: [...Object.keys(patch).map(snake), ...Object.keys(input.extraAttributes ?? {})], secret_rotated: secret !== undefined },
         summary: `${account.name}: credential "${row.name}" updated${secret !== undefined ? ' (secret rotated)' : ''}`,
       });
       return row;

@@ -3,6 +3,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { maskSecret } from '../../../lib/crypto.js';
 import type { CredentialEntity } from './credential.entity.js';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../../../lib/extra-attributes.js';
 
 @ObjectType({ description: 'A third-party or cloud credential of an account (/accounts/:url_id/keys)' })
 export class AccountCredential {
@@ -16,6 +17,7 @@ export class AccountCredential {
   @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;
   @Field({ nullable: true }) expiresAt?: Date;
   @Field({ description: 'when the secret was last set' }) secretUpdatedAt!: Date;
+  @Field(() => GraphQLJSONObject, { description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes!: Record<string, unknown>;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
 }
@@ -32,6 +34,7 @@ export function toCredential(e: CredentialEntity): AccountCredential {
   c.metadata = e.metadata ?? {};
   c.expiresAt = e.expiresAt ?? undefined;
   c.secretUpdatedAt = e.secretUpdatedAt;
+  c.extraAttributes = e.extraAttributes ?? {};
   c.createdAt = e.createdAt;
   c.updatedAt = e.updatedAt;
   return c;

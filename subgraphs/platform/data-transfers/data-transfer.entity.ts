@@ -75,6 +75,10 @@ export class DataTransferEntity {
   @Property({ length: 200 })
   createdBy!: string;
 
+  /** attributes the API documents do not list, kept as given (lib/extra-attributes.ts) */
+  @Property({ type: 'json', default: '{}' })
+  extraAttributes: Record<string, unknown> & Opt = {};
+
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();
 

@@ -1,5 +1,6 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../../../lib/extra-attributes.js';
 
 @InputType()
 export class CreateDataTransferInput {
@@ -12,4 +13,5 @@ export class CreateDataTransferInput {
   contents?: Record<string, unknown>;
   @Field({ nullable: true, description: 'default: 14 days from now; at most 365 days' }) expiresAt?: Date;
   @Field(() => Int, { nullable: true, description: 'alternative to expiresAt: 1-365 days from now' }) expiresInDays?: number;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes?: Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 // Data transfers, admin side (platform:admin): create one for an account, list them, read one
 // and its audit trail. The public side is data-transfer-public.service.ts.
+import { mergeExtraAttributes } from '../../../lib/extra-attributes.js';
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { getAccount } from '../accounts/account.service.js';
@@ -41,6 +42,7 @@ export async function createTransfer(ctx: PlatformContext, accountUrlId: string,
     contents: jsonObject(input.contents, 'contents', 65_536) ?? {},
     expiresAt: expiry(input),
     createdBy: ctx.tenant.userId ?? ctx.tenant.kind,
+    extraAttributes: mergeExtraAttributes({}, input.extraAttributes),
   };
   return withAccountEvents(ctx, async (tx) => {
     const t = tx.em.create(DataTransferEntity, {

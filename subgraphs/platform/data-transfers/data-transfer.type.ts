@@ -2,6 +2,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { maskEmail } from './access.rules.js';
 import type { DataTransferAuditEntity, DataTransferEntity } from './data-transfer.entity.js';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../../../lib/extra-attributes.js';
 
 @ObjectType({ description: 'A data transfer as its admin sees it' })
 export class DataTransfer {
@@ -19,6 +20,7 @@ export class DataTransfer {
   @Field({ nullable: true }) decidedAt?: Date;
   @Field({ nullable: true }) declineReason?: string;
   @Field() createdBy!: string;
+  @Field(() => GraphQLJSONObject, { description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes!: Record<string, unknown>;
   @Field() createdAt!: Date;
 }
 
@@ -38,6 +40,7 @@ export function toDataTransfer(e: DataTransferEntity): DataTransfer {
   t.decidedAt = e.decidedAt ?? undefined;
   t.declineReason = e.declineReason ?? undefined;
   t.createdBy = e.createdBy;
+  t.extraAttributes = e.extraAttributes ?? {};
   t.createdAt = e.createdAt;
   return t;
 }

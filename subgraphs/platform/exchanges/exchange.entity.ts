@@ -50,6 +50,10 @@ export class ExchangeEntity {
   @Property({ default: true })
   enabled: boolean & Opt = true;
 
+  /** attributes the API documents do not list, kept as given (lib/extra-attributes.ts) */
+  @Property({ type: 'json', default: '{}' })
+  extraAttributes: Record<string, unknown> & Opt = {};
+
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();
 

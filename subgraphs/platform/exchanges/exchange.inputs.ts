@@ -1,5 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../../../lib/extra-attributes.js';
 
 @InputType()
 export class CreateAccountExchangeInput {
@@ -12,6 +13,7 @@ export class CreateAccountExchangeInput {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'non-secret broker settings (vhost, topic prefix, queue, region…), up to 8 KiB' })
   options?: Record<string, unknown>;
   @Field({ nullable: true, description: 'default true' }) enabled?: boolean;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes?: Record<string, unknown>;
 }
 
 @InputType({ description: 'Only the fields given change; password null removes it' })
@@ -23,4 +25,5 @@ export class UpdateAccountExchangeInput {
   @Field({ nullable: true }) password?: string;
   @Field(() => GraphQLJSONObject, { nullable: true }) options?: Record<string, unknown>;
   @Field({ nullable: true }) enabled?: boolean;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes?: Record<string, unknown>;
 }

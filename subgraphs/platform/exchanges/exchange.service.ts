@@ -1,5 +1,6 @@
 // Message-broker configurations of an account (/accounts/:url_id/exchange). The URL is kept
 // without user info; the password is sealed like a credential secret.
+import { mergeExtraAttributes } from '../../../lib/extra-attributes.js';
 import { lastFourOf } from '../../../lib/crypto.js';
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
@@ -55,6 +56,7 @@ export async function createExchange(ctx: PlatformContext, accountUrlId: string,
   const username = optionalText(input.username, 'username', 500) ?? url.username ?? null;
   const password = input.password != null ? secretText(input.password, 'password') : (url.password ?? null);
   const options = jsonObject(input.options, 'options') ?? {};
+  const extraAttributes = mergeExtraAttributes({}, input.extraAttributes);
   try {
     return await withAccountEvents(ctx, async (tx) => {
       const row = tx.em.create(ExchangeEntity, {
@@ -64,6 +66,7 @@ export async function createExchange(ctx: PlatformContext, accountUrlId: string,
         username,
         options,
         enabled: input.enabled ?? true,
+        extraAttributes,
         platform: tx.em.getReference(PlatformEntity, account.platform.id),
         account: tx.em.getReference(AccountEntity, account.id),
       });
@@ -111,6 +114,10 @@ export async function updateExchange(ctx: PlatformContext, accountUrlId: string,
       }
       if (options !== undefined) set('options', options, 'options');
       if (input.enabled != null) set('enabled', input.enabled, 'enabled');
+      if (input.extraAttributes != null) {
+        row.extraAttributes = mergeExtraAttributes(row.extraAttributes, input.extraAttributes);
+        changed.push(...Object.keys(input.extraAttributes));
+      }
       await recordAccountEvent(tx, {
         account,
         event: 'exchange.updated',

@@ -2,6 +2,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { maskSecret } from '../../../lib/crypto.js';
 import type { ExchangeEntity } from './exchange.entity.js';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../../../lib/extra-attributes.js';
 
 @ObjectType({ description: "An account's message-broker configuration (/accounts/:url_id/exchange)" })
 export class AccountExchange {
@@ -14,6 +15,7 @@ export class AccountExchange {
   @Field({ nullable: true, description: '•••• and the last four characters of the password' }) passwordMasked?: string;
   @Field(() => GraphQLJSONObject) options!: Record<string, unknown>;
   @Field() enabled!: boolean;
+  @Field(() => GraphQLJSONObject, { description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes!: Record<string, unknown>;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
 }
@@ -29,6 +31,7 @@ export function toExchange(e: ExchangeEntity): AccountExchange {
   x.passwordMasked = e.secretSealed ? maskSecret(e.secretLastFour) : undefined;
   x.options = e.options ?? {};
   x.enabled = e.enabled;
+  x.extraAttributes = e.extraAttributes ?? {};
   x.createdAt = e.createdAt;
   x.updatedAt = e.updatedAt;
   return x;

@@ -1,5 +1,6 @@
 // Notification settings of an account (team-chat webhook, event filter), its delivery log, and
 // the signing secrets of its apps' webhooks.
+import { mergeExtraAttributes } from '../../../lib/extra-attributes.js';
 import { base62 } from '../../../lib/ids.js';
 import { checkFetchTarget, NetGuardError } from '../../../lib/net-guard.js';
 import type { PlatformContext } from '../context.js';
@@ -51,6 +52,7 @@ export async function updateSettings(ctx: PlatformContext, accountUrlId: string,
     }
   }
   let row = await ctx.em.findOne(NotificationSettingsEntity, { account: account.id });
+  const extra = input.extraAttributes != null ? mergeExtraAttributes(row?.extraAttributes, input.extraAttributes) : undefined;
   row ??= ctx.em.create(NotificationSettingsEntity, {
     platform: ctx.em.getReference(PlatformEntity, account.platform.id),
     account: ctx.em.getReference(AccountEntity, account.id),
@@ -64,6 +66,7 @@ export async function updateSettings(ctx: PlatformContext, accountUrlId: string,
   }
   if (events) row.events = events;
   if (input.enabled != null) row.enabled = input.enabled;
+  if (extra) row.extraAttributes = extra;
   await ctx.em.flush();
   return { accountId: account.id, row };
 }

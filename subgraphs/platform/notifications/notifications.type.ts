@@ -1,4 +1,6 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../../../lib/extra-attributes.js';
 import type { NotificationSettingsEntity } from './notification-settings.entity.js';
 import type { DeliveryLogEntry } from '../../../lib/webhooks/index.js';
 
@@ -8,6 +10,7 @@ export class NotificationSettings {
   @Field({ nullable: true, description: 'masked: scheme://host/…last four' }) teamChatWebhookUrl?: string;
   @Field(() => [String]) events!: string[];
   @Field() enabled!: boolean;
+  @Field(() => GraphQLJSONObject, { description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes!: Record<string, unknown>;
   @Field({ nullable: true }) updatedAt?: Date;
 }
 
@@ -17,6 +20,7 @@ export function toNotificationSettings(accountId: string, e: NotificationSetting
   s.teamChatWebhookUrl = e?.teamChatUrlMasked ?? undefined;
   s.events = e?.events ?? ['*'];
   s.enabled = e?.enabled ?? true;
+  s.extraAttributes = e?.extraAttributes ?? {};
   s.updatedAt = e?.updatedAt;
   return s;
 }

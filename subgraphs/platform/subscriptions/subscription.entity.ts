@@ -83,6 +83,10 @@ export class SubscriptionEntity {
   @Property({ type: 'timestamptz', nullable: true })
   endedAt?: Date | null;
 
+  /** attributes the API documents do not list, kept as given (lib/extra-attributes.ts) */
+  @Property({ type: 'json', default: '{}' })
+  extraAttributes: Record<string, unknown> & Opt = {};
+
   @Property({ type: 'timestamptz' })
   createdAt: Date & Opt = new Date();
 

@@ -1,4 +1,6 @@
 import { Field, InputType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../../../lib/extra-attributes.js';
 
 @InputType()
 export class CreateSubscriptionInput {
@@ -7,6 +9,7 @@ export class CreateSubscriptionInput {
   @Field({ nullable: true, description: "start with the model's trial (default: true when the model has trial days)" }) trial?: boolean;
   @Field({ nullable: true, description: 'renew at the end of each period (default true); false ends it at the period end' }) autoRenew?: boolean;
   @Field({ nullable: true, description: 'payment processor: manual (the default and only built-in one)' }) processor?: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes?: Record<string, unknown>;
 }
 
 @InputType()

@@ -1,6 +1,7 @@
 // Subscriptions of an account of the caller's platform, and the plan catalog. Every change runs in
 // one transaction with the row locked, goes through the state machine (subscription.rules.ts) via
 // the ledger, and publishes its account events after commit.
+import { mergeExtraAttributes } from '../../../lib/extra-attributes.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { systemClock, type Clock } from '../../../lib/clock.js';
@@ -79,6 +80,7 @@ export async function createSubscription(
   const trial = input.trial ?? model.trialDays > 0;
   if (trial && model.trialDays <= 0) fail('trial', `the ${model.code} model has no trial`);
   const processor = processorNamed(input.processor ?? 'manual');
+  const extraAttributes = mergeExtraAttributes({}, input.extraAttributes);
 
   try {
     return await inBillingTx(deps(ctx, clock), async (tx) => {
@@ -94,6 +96,7 @@ export async function createSubscription(
         priceCents: priceOf(model, cycle),
         currency: model.currency,
         autoRenew: input.autoRenew ?? true,
+        extraAttributes,
         processor: processor.name,
         billingAnchor: now,
         currentPeriodStart: now,

@@ -4,6 +4,8 @@ import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import type { SubscriptionEntity } from './subscription.entity.js';
 import type { SubscriptionModelEntity } from './subscription-model.entity.js';
 import { mrrOf } from './subscription.rules.js';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../../../lib/extra-attributes.js';
 
 @ObjectType('AccountSubscription', { description: "An account's subscription to a plan (see docs/billing.md for the state machine)" })
 export class AccountSubscription {
@@ -24,6 +26,7 @@ export class AccountSubscription {
   @Field({ nullable: true }) pausedAt?: Date;
   @Field({ nullable: true }) canceledAt?: Date;
   @Field({ nullable: true }) endedAt?: Date;
+  @Field(() => GraphQLJSONObject, { description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes!: Record<string, unknown>;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
   /** for the field resolvers; not GraphQL fields */
@@ -50,6 +53,7 @@ export function toSubscription(e: SubscriptionEntity): AccountSubscription {
   s.pausedAt = e.pausedAt ?? undefined;
   s.canceledAt = e.canceledAt ?? undefined;
   s.endedAt = e.endedAt ?? undefined;
+  s.extraAttributes = e.extraAttributes ?? {};
   s.createdAt = e.createdAt;
   s.updatedAt = e.updatedAt;
   s.accountId = e.account.id;

@@ -18,6 +18,7 @@ export interface GrantRow {
   appId: string | null;
   role: AccessRole;
   grantedBy: string | null;
+  extraAttributes: Record<string, unknown>;
 }
 
 /** The new record's id, or null when a non-revoked record of (user, target) already exists. */
@@ -27,11 +28,11 @@ export async function insertGrant(ctx: { em: EntityManager }, row: GrantRow): Pr
   const meta = em.getMetadata().get(UserAccessEntity);
   const table = `"${meta.schema ?? em.config.get('schema')}"."${meta.tableName}"`;
   const rows = await em.execute<{ id: string }[]>(
-    `insert into ${table} (id, platform_id, user_id, target_type, target_id, account_id, app_id, role, status, granted_by, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, now(), now())
+    `insert into ${table} (id, platform_id, user_id, target_type, target_id, account_id, app_id, role, status, granted_by, extra_attributes, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?::jsonb, now(), now())
      on conflict (user_id, target_id) where status <> 'revoked' do nothing
      returning id`,
-    [newId('uac'), platformId, row.userId, row.targetType, row.targetId, row.accountId, row.appId, row.role, row.grantedBy],
+    [newId('uac'), platformId, row.userId, row.targetType, row.targetId, row.accountId, row.appId, row.role, row.grantedBy, JSON.stringify(row.extraAttributes)],
     'all',
   );
   return rows[0]?.id ?? null;

@@ -9,6 +9,7 @@
 // A new grant and every state move record their account event (access.granted, access.suspended,
 // access.reactivated, access.revoked) in the transaction of the change.
 import { DomainError } from '../../../lib/errors.js';
+import { mergeExtraAttributes } from '../../../lib/extra-attributes.js';
 import type { PlatformContext } from '../context.js';
 import type { AccountEntity } from '../accounts/account.entity.js';
 import type { AppEntity } from '../apps/app.entity.js';
@@ -71,11 +72,12 @@ export async function grantAccess(ctx: PlatformContext, input: GrantUserAccessIn
     appId: app?.id ?? null,
     role,
     grantedBy: ctx.tenant.userId ?? null,
+    extraAttributes: mergeExtraAttributes({}, input.extraAttributes),
   };
-  return withAccountEvents(ctx, (tx) => grantOnce(tx, row, account, app));
+  return withAccountEvents(ctx, (tx) => grantOnce(tx, row, account, app, input));
 }
 
-async function grantOnce(tx: PlatformContext, row: GrantRow, account: AccountEntity, app: AppEntity | null): Promise<{ access: UserAccessEntity; created: boolean }> {
+async function grantOnce(tx: PlatformContext, row: GrantRow, account: AccountEntity, app: AppEntity | null, input: GrantUserAccessInput): Promise<{ access: UserAccessEntity; created: boolean }> {
   const { userId, targetId, role } = row;
   // A conflicting record can be revoked between our insert and our read: then insert again.
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -99,6 +101,11 @@ async function grantOnce(tx: PlatformContext, row: GrantRow, account: AccountEnt
         parameter: 'role',
         meta: { accessId: existing.id, status: existing.status, role: existing.role },
       });
+    }
+    // the same grant again: attributes kept as given merge into the record's
+    if (input.extraAttributes) {
+      existing.extraAttributes = mergeExtraAttributes(existing.extraAttributes, input.extraAttributes);
+      await tx.em.flush();
     }
     return { access: existing, created: false };
   }

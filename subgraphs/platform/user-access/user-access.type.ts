@@ -1,5 +1,7 @@
 // API shapes of user access records and of the "what can this user reach" views.
 import { Field, ID, ObjectType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../../../lib/extra-attributes.js';
 import { Account } from '../accounts/account.type.js';
 import { App } from '../apps/app.type.js';
 import type { UserAccessEntity } from './user-access.entity.js';
@@ -18,6 +20,7 @@ export class UserAccess {
   @Field({ nullable: true, description: 'user who granted it (JWT sub)' }) grantedBy?: string;
   @Field({ nullable: true, description: 'when the current suspension began' }) suspendedAt?: Date;
   @Field({ nullable: true }) revokedAt?: Date;
+  @Field(() => GraphQLJSONObject, { description: EXTRA_ATTRIBUTES_DESCRIPTION }) extraAttributes!: Record<string, unknown>;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
 }
@@ -36,6 +39,7 @@ export function toUserAccess(e: UserAccessEntity): UserAccess {
   a.grantedBy = e.grantedBy ?? undefined;
   a.suspendedAt = e.suspendedAt ?? undefined;
   a.revokedAt = e.revokedAt ?? undefined;
+  a.extraAttributes = e.extraAttributes ?? {};
   a.createdAt = e.createdAt;
   a.updatedAt = e.updatedAt;
   return a;
