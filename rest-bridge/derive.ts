@@ -32,6 +32,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { EXTRA_ATTRIBUTES_FIELD } from '../lib/extra-attributes.js';
 import type { FreeFormTree } from './jsonapi.js';
 import { deriveLinks, type RouteLinks } from './resource-links.js';
 import { eachField, operationOf, walkOf, type Walk } from './selection.js';
@@ -129,7 +130,7 @@ export function resolveBody(route: Route, op: OperationDefinitionNode, schema: G
   if (b.input !== undefined) {
     const t = getNullableType(varType(b.input).t);
     if (!isInputObjectType(t)) throw new Error(`${where}: $${b.input} is not an input object`);
-    return { type: b.type, fields: fieldsOfType(t, t.name) };
+    return withExtra({ type: b.type, fields: fieldsOfType(t, t.name) });
   }
   if (b.args) {
     const fields: AttrFields = {};
@@ -147,6 +148,30 @@ export function resolveBody(route: Route, op: OperationDefinitionNode, schema: G
   const fields = fieldsOfType(t, t.name, 'json');
   for (const f of Object.values(fields)) f.required = false; // a free-form object: the service checks its keys
   return { type: b.type, fields };
+}
+
+/** The REST name of the field that keeps attributes as given (`extra_attributes`): never an attribute itself. */
+const EXTRA_REST = restName(EXTRA_ATTRIBUTES_FIELD);
+
+/**
+ * An input with the extraAttributes field (a resource whose document says it has fields it does not
+ * show): that field leaves the attributes and becomes where unknown attributes go.
+ */
+function withExtra(body: ResolvedBody): ResolvedBody {
+  const f = body.fields[EXTRA_REST];
+  if (f?.graphql !== EXTRA_ATTRIBUTES_FIELD) return body;
+  const { [EXTRA_REST]: _extra, ...fields } = body.fields;
+  return { ...body, fields, extra: f.graphql };
+}
+
+/** The answered attributes: `extra_attributes` is merged into them (jsonapi.resource), so any name may appear. */
+function withoutExtra(attributes: JsonSchema): JsonSchema {
+  const props = attributes.properties as Record<string, JsonSchema> | undefined;
+  if (!props?.[EXTRA_REST]) return attributes;
+  const { [EXTRA_REST]: extra, ...properties } = props;
+  const { required: allRequired, ...rest } = attributes;
+  const required = (allRequired as string[] | undefined)?.filter((k) => k !== EXTRA_REST);
+  return { ...rest, properties, ...(required?.length ? { required } : {}), additionalProperties: { description: extra.description ?? 'attributes kept as given' } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -265,7 +290,7 @@ export function deriveRoutes(routes: readonly Route[], operations: ReadonlyMap<s
     if (!op) throw new Error(`route ${r.method} ${r.path}: operation ${r.operation} not found in rest-bridge/operations/`);
     const doc = parse(op.source);
     const body = resolveBody(r, operationOf(doc), schema);
-    const attributes = attributesSchema(doc, schema);
+    const attributes = withoutExtra(attributesSchema(doc, schema));
     if (body) body.readOnly = readOnlyOf(body, attributes);
     out.set(r, { body, freeForm: freeFormTree(doc, schema), attributes, links: links.get(r)! });
   }

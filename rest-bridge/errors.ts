@@ -4,6 +4,7 @@
 // shape of the route's service. Statuses come from the error's extensions, else the code's
 // registration (lib/errors.ts and each service's error-codes.ts), else 500.
 import { DomainError, errorDef, isErrorCode, statusOf, titleOf } from '../lib/errors.js';
+import { EXTRA_ATTRIBUTES_FIELD } from '../lib/extra-attributes.js';
 import './service-error-codes.js';
 import { isPlainObject } from './jsonapi.js';
 import { restName } from './naming.js';
@@ -65,8 +66,18 @@ export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number): Rest
   const status = httpStatusOf(ext.status) ?? (isErrorCode(code) ? statusOf(code) : undefined) ?? httpStatusOf(httpStatus) ?? 500;
   // An unknown 5xx may carry internals (driver messages, hostnames): mask it.
   if (status >= 500 && !isErrorCode(code)) return { ...INTERNAL, status };
-  const parameter = typeof ext.parameter === 'string' && ext.parameter ? ext.parameter : undefined;
+  const parameter = typeof ext.parameter === 'string' && ext.parameter ? restParameter(ext.parameter) : undefined;
   return { code, status, message: message ?? restError(code).message, ...(parameter ? { parameter } : {}) };
+}
+
+/**
+ * Attributes kept as given travel in the input's `extraAttributes` (lib/extra-attributes.ts); on
+ * REST they are attributes like any other: `extraAttributes.colour` is `colour`, the set as a
+ * whole is `data.attributes`.
+ */
+function restParameter(parameter: string): string {
+  if (parameter === EXTRA_ATTRIBUTES_FIELD) return 'data.attributes';
+  return parameter.startsWith(`${EXTRA_ATTRIBUTES_FIELD}.`) ? parameter.slice(EXTRA_ATTRIBUTES_FIELD.length + 1) : parameter;
 }
 
 function httpStatusOf(v: unknown): number | undefined {

@@ -203,7 +203,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       } else if (shape.body) {
         const body = shape.body;
         const members = await readJsonApiBody(req, body.type, { inData: route.body?.inData, anyType: route.body?.anyType, attributes: new Set(Object.keys(body.fields)) });
-        attributes = toGraphQLInput(members.attributes, body.fields, { linked: members.linked, readOnly: body.readOnly });
+        attributes = toGraphQLInput(members.attributes, body.fields, { linked: members.linked, readOnly: body.readOnly, extra: body.extra });
       } else {
         // bodies of body-less routes are ignored, but drained so the connection stays usable (a
         // request already read whole, a GET's, has nothing left: resuming it would cost a tick)

@@ -3,6 +3,7 @@
 // synonyms) keep the client's keys byte for byte, because they are data, not field names. Which
 // values are which is derived from the schema (derive.ts), never listed per route.
 import { DomainError } from '../lib/errors.js';
+import { EXTRA_ATTRIBUTES_FIELD } from '../lib/extra-attributes.js';
 import { graphqlName, restName } from './naming.js';
 import { shapeConverter } from './snake-shapes.js';
 import type { AttrFields, AttrSpec, ResourceObject } from './types.js';
@@ -91,17 +92,26 @@ export interface RequestMembers {
  * attributes the resource answers with but does not take (`created_at`), so a resource read and
  * sent back is served; and `linked` relationship ids the endpoint does not take. `json` values pass
  * through untouched; structured values convert their keys (unknown nested keys are named by
- * GraphQL coercion).
+ * GraphQL coercion). With `extra` (the input field of a resource that keeps attributes as given,
+ * lib/extra-attributes.ts), unknown attributes are not refused: they go to that field as given,
+ * and the service checks and stores them.
  */
 export function toGraphQLInput(
   attrs: Record<string, unknown>,
   fields: AttrFields,
-  opts: { linked?: Record<string, unknown>; readOnly?: ReadonlySet<string> } = {},
+  opts: { linked?: Record<string, unknown>; readOnly?: ReadonlySet<string>; extra?: string } = {},
 ): Record<string, unknown> {
   const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
-  for (const name of Object.keys(attrs)) if (!has(fields, name) && !opts.readOnly?.has(name)) throw unknownAttribute(name, fields);
+  let extra: Record<string, unknown> | undefined;
+  for (const name of Object.keys(attrs)) {
+    if (has(fields, name) || opts.readOnly?.has(name)) continue;
+    if (!opts.extra) throw unknownAttribute(name, fields);
+    extra ??= {};
+    Object.defineProperty(extra, name, { value: attrs[name], enumerable: true, writable: true, configurable: true });
+  }
   const linked = opts.linked ?? {};
   const out: Record<string, unknown> = {};
+  if (extra && opts.extra) out[opts.extra] = extra;
   for (const [name, f] of Object.entries(fields)) {
     if (has(attrs, name)) out[f.graphql] = convertValue(attrs[name], f.spec);
     else if (has(linked, name)) out[f.graphql] = convertValue(linked[name], f.spec);
@@ -245,5 +255,22 @@ function inDataFields(data: Record<string, unknown>): Record<string, unknown> {
 export function resource(type: string, node: Record<string, unknown>, opts: { uniqueId?: boolean; omit?: ReadonlySet<string> } = {}): ResourceObject {
   const id = node.id;
   const attributes = snakeObject(node, opts.omit, true);
+  if (EXTRA_REST in attributes) mergeExtra(attributes);
   return { id: String(id), type, attributes: opts.uniqueId ? { unique_id: id, ...attributes } : attributes };
+}
+
+const EXTRA_REST = restName(EXTRA_ATTRIBUTES_FIELD);
+
+/**
+ * Attributes kept as given (lib/extra-attributes.ts) are answered among the attributes, exactly as
+ * given, after the documented ones; a documented attribute of the same name always wins.
+ */
+function mergeExtra(attributes: Record<string, unknown>): void {
+  const extra = attributes[EXTRA_REST];
+  delete attributes[EXTRA_REST];
+  if (!isPlainObject(extra)) return;
+  for (const [k, v] of Object.entries(extra)) {
+    if (Object.prototype.hasOwnProperty.call(attributes, k) || k === 'id' || k === 'type') continue;
+    Object.defineProperty(attributes, k, { value: v, enumerable: true, writable: true, configurable: true });
+  }
 }

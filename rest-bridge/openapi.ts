@@ -6,6 +6,7 @@
 // (openapi-examples.ts).
 import type { GraphQLSchema } from 'graphql';
 import { registeredErrors } from '../lib/errors.js';
+import { EXTRA_ATTRIBUTES_DESCRIPTION } from '../lib/extra-attributes.js';
 import { fieldsSchema, type DerivedRoute, type JsonSchema } from './derive.js';
 import { codeFor, renderErrors, restError, withRequestId } from './errors.js';
 import { exampleOf, renderedResponse } from './openapi-examples.js';
@@ -168,7 +169,7 @@ function operationOf(route: Route, derived: DerivedRoute, sources: ExampleSource
     responses[String(route.status)] = { description: 'the file', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } };
   }
   if (derived.body) {
-    const attributes = fieldsSchema(derived.body.fields);
+    const attributes = withExtraAttributes(fieldsSchema(derived.body.fields), derived.body.extra);
     const type = derived.body.type;
     const attrExample = exampleOf(attributes) as Record<string, unknown>;
     const inData = !!route.body?.inData;
@@ -188,7 +189,9 @@ function operationOf(route: Route, derived: DerivedRoute, sources: ExampleSource
     const plain = { ...attributes, title: 'plain object of the attributes', not: { properties: { data: {} }, required: ['data'] } };
     out.requestBody = {
       required: true,
-      description: 'Either shape is taken: a JSON:API document, or a plain JSON object of the attributes (no `data` member). An attribute the endpoint does not take → 422 naming it.',
+      description: derived.body.extra
+        ? 'Either shape is taken: a JSON:API document, or a plain JSON object of the attributes (no `data` member). Attributes beyond the listed ones are kept as given and answered back (the document says this resource has fields it does not show).'
+        : 'Either shape is taken: a JSON:API document, or a plain JSON object of the attributes (no `data` member). An attribute the endpoint does not take → 422 naming it.',
       content: {
         'application/json': {
           schema: { oneOf: [envelope, plain] },
@@ -314,4 +317,10 @@ export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Rout
       },
     },
   };
+}
+
+/** A body that keeps attributes as given (lib/extra-attributes.ts) takes any further attribute. */
+function withExtraAttributes(attributes: Schema, extra: string | undefined): Schema {
+  if (!extra) return attributes;
+  return { ...attributes, additionalProperties: { description: EXTRA_ATTRIBUTES_DESCRIPTION } };
 }

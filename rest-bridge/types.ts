@@ -96,6 +96,11 @@ export interface ResolvedBody {
   fields: AttrFields;
   /** attributes the answered resource has but the body does not take: ignored when sent back (jsonapi.toGraphQLInput) */
   readOnly?: ReadonlySet<string>;
+  /**
+   * The input's field that keeps attributes the API documents do not list (lib/extra-attributes.ts):
+   * set when the input has one; unknown attributes then go there instead of being refused.
+   */
+  extra?: string;
 }
 
 export interface QueryParamSpec {
