@@ -110,11 +110,20 @@ export function titleOf(code: string): string | undefined {
   return registry.get(code)?.title;
 }
 
+/**
+ * Why a named parameter was refused, where the kind matters to an edge: `missing` (no value at all)
+ * and `unknown` (a name the endpoint does not take) are not malformed values, so the REST bridge
+ * never answers them with a service's code for a malformed value (rest-bridge/documented-codes.ts).
+ */
+export type RefusalReason = 'missing' | 'unknown';
+
+export const isRefusalReason = (v: unknown): v is RefusalReason => v === 'missing' || v === 'unknown';
+
 export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message?: string,
-    readonly opts: { parameter?: string; meta?: Record<string, unknown> } = {},
+    readonly opts: { parameter?: string; meta?: Record<string, unknown>; reason?: RefusalReason } = {},
   ) {
     super(message ?? titleOf(code) ?? code);
     this.name = 'DomainError';
@@ -133,6 +142,7 @@ export function toGraphQLError(err: DomainError): GraphQLError {
       code: err.code,
       status: err.status,
       ...(err.opts.parameter ? { parameter: err.opts.parameter } : {}),
+      ...(err.opts.reason ? { reason: err.opts.reason } : {}),
       ...(err.opts.meta ? { meta: err.opts.meta } : {}),
       http: { status: err.status },
     },

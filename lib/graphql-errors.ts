@@ -3,7 +3,7 @@
 // INTERNAL (no stack, no message leak).
 import type { GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { DomainError, isErrorCode, statusOf, type ErrorCode } from './errors.js';
+import { DomainError, isErrorCode, isRefusalReason, statusOf, type ErrorCode } from './errors.js';
 import type { Logger } from './logger.js';
 
 const APOLLO_CODES: Record<string, ErrorCode> = {
@@ -27,6 +27,7 @@ export function createErrorFormatter(log: Logger) {
           code: original.code,
           status: original.status,
           ...(original.opts.parameter ? { parameter: original.opts.parameter } : {}),
+          ...(original.opts.reason ? { reason: original.opts.reason } : {}),
           ...(original.opts.meta ? { meta: original.opts.meta } : {}),
         },
       };
@@ -55,6 +56,7 @@ export function createErrorFormatter(log: Logger) {
           code,
           status: typeof ext.status === 'number' ? ext.status : statusOf(code),
           ...(typeof ext.parameter === 'string' ? { parameter: ext.parameter } : {}),
+          ...(isRefusalReason(ext.reason) ? { reason: ext.reason } : {}),
           ...(ext.meta ? { meta: ext.meta } : {}),
           ...(typeof ext.serviceName === 'string' ? { serviceName: ext.serviceName } : {}),
         },

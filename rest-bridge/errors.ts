@@ -3,7 +3,7 @@
 // normalised to a RestError {code, status, message, parameter}, then rendered in the documented
 // shape of the route's service. Statuses come from the error's extensions, else the code's
 // registration (lib/errors.ts and each service's error-codes.ts), else 500.
-import { DomainError, errorDef, isErrorCode, statusOf, titleOf } from '../lib/errors.js';
+import { DomainError, errorDef, isErrorCode, isRefusalReason, statusOf, titleOf, type RefusalReason } from '../lib/errors.js';
 import { EXTRA_ATTRIBUTES_FIELD } from '../lib/extra-attributes.js';
 import './service-error-codes.js';
 import { isPlainObject } from './jsonapi.js';
@@ -18,6 +18,8 @@ export interface RestError {
   parameter?: string;
   /** JSON:API `source.pointer` (`/data/attributes/price/amount`) when `parameter` names a body member */
   pointer?: string;
+  /** a missing or unknown parameter, as opposed to a malformed value (lib/errors.ts RefusalReason) */
+  reason?: RefusalReason;
 }
 
 export interface GraphQLErrorLike {
@@ -51,7 +53,7 @@ export function restError(code: string, message?: string, parameter?: string): R
 }
 
 export function fromDomainError(e: DomainError): RestError {
-  return { code: e.code, status: e.status, message: e.message, ...(e.opts.parameter ? { parameter: e.opts.parameter } : {}) };
+  return { code: e.code, status: e.status, message: e.message, ...(e.opts.parameter ? { parameter: e.opts.parameter } : {}), ...(e.opts.reason ? { reason: e.opts.reason } : {}) };
 }
 
 /** A GraphQL error (from `errors[]` of a 200, or of a gateway 4xx refusal) as a RestError. */
@@ -67,7 +69,8 @@ export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number): Rest
   // An unknown 5xx may carry internals (driver messages, hostnames): mask it.
   if (status >= 500 && !isErrorCode(code)) return { ...INTERNAL, status };
   const parameter = typeof ext.parameter === 'string' && ext.parameter ? restParameter(ext.parameter) : undefined;
-  return { code, status, message: message ?? restError(code).message, ...(parameter ? { parameter } : {}) };
+  const reason = isRefusalReason(ext.reason) ? ext.reason : undefined;
+  return { code, status, message: message ?? restError(code).message, ...(parameter ? { parameter } : {}), ...(reason ? { reason } : {}) };
 }
 
 /**
@@ -102,11 +105,12 @@ export function coercionError(message: string): RestError {
   const field = /^Field "(\w+)" (of required type|is not defined by type)/.exec(reason);
   if (field) segments.push(field[1]);
   const parameter = segments.map((s) => s.replace(/^(\w+)/, (w) => restName(w))).join('.') || undefined;
-  if (field?.[2] === 'of required type') reason = 'is required';
-  else if (field) reason = 'is not a known attribute';
-  else if (/^Variable "\$\w+" of required type/.test(reason)) reason = 'data.attributes are required';
+  let kind: RefusalReason | undefined;
+  if (field?.[2] === 'of required type') [reason, kind] = ['is required', 'missing'];
+  else if (field) [reason, kind] = ['is not a known attribute', 'unknown'];
+  else if (/^Variable "\$\w+" of required type/.test(reason)) [reason, kind] = ['data.attributes are required', 'missing'];
   const text = parameter && field ? `${parameter} ${reason}` : parameter ? `${parameter}: ${reason}` : reason;
-  return { code: 'VALIDATION_FAILED', status: 422, message: text, ...(parameter ? { parameter } : {}) };
+  return { code: 'VALIDATION_FAILED', status: 422, message: text, ...(parameter ? { parameter } : {}), ...(kind ? { reason: kind } : {}) };
 }
 
 /**
@@ -116,8 +120,8 @@ export function coercionError(message: string): RestError {
  */
 export function withDocumentedCode(service: Service, e: RestError): RestError {
   // a missing value or an unknown attribute stays VALIDATION_FAILED ("filter is required" is no
-  // syntax error): the tables name malformed values
-  if (e.code !== 'VALIDATION_FAILED' || / is (required$|not a known attribute)/.test(e.message)) return e;
+  // syntax error): the tables name malformed values. Told apart by the refusal's typed reason.
+  if (e.code !== 'VALIDATION_FAILED' || e.reason) return e;
   const code = documentedCode(service, e.parameter);
   return code ? { ...e, code, status: statusOf(code) } : e;
 }

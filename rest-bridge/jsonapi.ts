@@ -124,7 +124,7 @@ function unknownAttribute(name: string, fields: AttrFields): DomainError {
   const hint = snake !== name && Object.prototype.hasOwnProperty.call(fields, snake) ? ` (attributes are snake_case: did you mean ${snake}?)` : '';
   const known = Object.keys(fields);
   const list = known.length <= 30 ? `; this endpoint takes ${known.join(', ') || 'none'}` : '';
-  return new DomainError('VALIDATION_FAILED', `${name} is not a known attribute${hint}${list}`, { parameter: name });
+  return new DomainError('VALIDATION_FAILED', `${name} is not a known attribute${hint}${list}`, { parameter: name, reason: 'unknown' });
 }
 
 function convertValue(v: unknown, spec: AttrSpec): unknown {

@@ -18,4 +18,4 @@ const dir = resolve(import.meta.dirname, '..', 'test', 'contract', 'documents');
 mkdirSync(dir, { recursive: true });
 const out = resolve(dir, `${name}.json`);
 writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
-console.log(`${out}: ${doc.endpoints.length} endpoint rows, ${doc.fields.length} field rows, ${doc.errors.length} error rows, ${doc.shapes.length} named shapes, ${doc.other.length} other rows`);
+console.log(`${out}: ${doc.endpoints.length} endpoint rows, ${doc.fields.length} field rows, ${doc.errors.length} error rows, ${doc.shapes.length} named shapes, ${doc.other.length} other rows, ${doc.fieldsNotShown.length} resources with fields not shown`);

@@ -68,6 +68,24 @@ export interface ShapeRow {
   dataType?: string;
 }
 
+/**
+ * A resource the document says has fields it does not show ("Fields of subscription, … records: not
+ * shown", "Fields of a prompt record beyond its identifier, …: not shown"). `record`: the record has
+ * fields the document does not list, so attributes a client sends beyond the listed ones are kept
+ * as given (README, "Unknown attributes → 422"); `response`: only the answer's fields are not shown
+ * ("Fields of category, … responses"), the request's fields are listed, so unknown ones are refused.
+ */
+export interface FieldsNotShownRow {
+  id: string;
+  section: string;
+  /** the document's words for the resource, singular where it writes the singular */
+  resource: string;
+  scope: 'record' | 'response';
+  /** "beyond its identifier, name, …": the fields the document does show */
+  shown?: string[];
+  sentence: string;
+}
+
 export interface ContractDocument {
   document: string;
   shapes: ShapeRow[];
@@ -77,6 +95,8 @@ export interface ContractDocument {
   other: OtherRow[];
   /** the document's "not shown" sentences: where the product decides */
   notShown: string[];
+  /** the resources those sentences say have fields the document does not show */
+  fieldsNotShown: FieldsNotShownRow[];
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'CRUD'];
@@ -181,8 +201,26 @@ function sectionKey(s: string): string {
   return slug(s.replace(/^(errors|resources and their fields|endpoints)\s*/i, '').replace(/[()]/g, ''));
 }
 
+/** "a, b and c": the names of a prose list */
+const proseList = (text: string) => text.split(/,\s*|\s+and\s+/).map((s) => s.trim()).filter(Boolean);
+
+/**
+ * "Fields of <resources>: not shown." → one row per resource: "…, storage and notification-settings
+ * records" (records), "a prompt record beyond its identifier, name, content and description" (one
+ * record, with the fields shown), "category, collection and location responses" (answers only).
+ */
+export function fieldsNotShown(line: string, section: string): Omit<FieldsNotShownRow, 'id'>[] {
+  const m = /^Fields of (.+?): not shown\.?$/.exec(line);
+  if (!m) return [];
+  const beyond = /^(?:an? )?(.+?) records? beyond (?:its )?(.+)$/.exec(m[1]);
+  if (beyond) return [{ section, resource: beyond[1], scope: 'record', shown: proseList(beyond[2]), sentence: line }];
+  const responses = /^(.+?) responses$/.exec(m[1]);
+  const names = proseList((responses?.[1] ?? m[1]).replace(/ records$/, ''));
+  return names.map((resource) => ({ section, resource, scope: responses ? ('response' as const) : ('record' as const), sentence: line }));
+}
+
 export function extractDocument(markdown: string, document: string): ContractDocument {
-  const doc: ContractDocument = { document, shapes: [], endpoints: [], fields: [], errors: [], other: [], notShown: [] };
+  const doc: ContractDocument = { document, shapes: [], endpoints: [], fields: [], errors: [], other: [], notShown: [], fieldsNotShown: [] };
   const lines = markdown.split('\n');
   const headings: string[] = [];
   const ids = new Set<string>();
@@ -218,6 +256,7 @@ export function extractDocument(markdown: string, document: string): ContractDoc
       continue;
     }
     if (/not shown/i.test(line)) doc.notShown.push(line.trim());
+    for (const row of fieldsNotShown(line.trim(), section())) doc.fieldsNotShown.push({ ...row, id: uniqueId(`fields-not-shown.${slug(row.resource)}`) });
 
     if (line.trim().startsWith('|') && lines[i + 1]?.trim().startsWith('|---')) {
       tableSeen = true;

@@ -4,6 +4,7 @@
 import { jsonApi, mintToken, rest, uniq } from '../harness/client.js';
 import {
   errorSuite,
+  fieldsNotShownSuite,
   fieldSuite,
   loadDocument,
   pathSuite,
@@ -12,6 +13,7 @@ import {
   resourceKey,
   shapeProblems,
   type ContractDocument,
+  type FieldsNotShownPlan,
   type KnownElsewhere,
 } from '../harness/contract.js';
 import { imageServer, photoUrl } from '../harness/images.js';
@@ -97,6 +99,7 @@ describe('the AI document', () => {
       'response attributes': doc.endpoints.reduce((n, r) => n + (r.responseAttrs?.length ?? 0), 0),
       fields: doc.fields.length,
       'error codes': doc.errors.length,
+      'resources with fields not shown': doc.fieldsNotShown.length,
     }),
   );
 });
@@ -210,3 +213,30 @@ errorSuite(
   },
   KNOWN_FIXED_ELSEWHERE,
 );
+
+/**
+ * "Fields of a prompt record beyond its identifier, name, content and description: not shown": a
+ * prompt keeps the attributes beyond those as given. "Fields of agents, threads, messages, runs,
+ * entities, entity files, clusters and conversations: not shown", and so are their paths: the
+ * product serves none of them (only an agent's context, whose table the document gives).
+ */
+const notServed = (path: string): FieldsNotShownPlan => ({ notServed: { method: 'POST', path, headers: userHeaders } });
+
+const FIELDS_NOT_SHOWN: Record<string, FieldsNotShownPlan> = {
+  prompt: {
+    keeps: {
+      write: (t, x) => rest('POST', '/prompts', { body: jsonApi('prompts', { name: 'Contract', content: 'Hello {{name}}', ...x }), headers: userHeaders(t) }),
+      read: async (t, w) => (await rest('GET', '/prompts', { headers: userHeaders(t) })).body?.data?.find((p: any) => p.id === w.body.data.id)?.attributes,
+    },
+  },
+  agents: notServed('/agents'),
+  threads: notServed('/threads'),
+  messages: notServed('/messages'),
+  runs: notServed('/runs'),
+  entities: notServed('/entities'),
+  entity_files: notServed('/entity_files'),
+  clusters: notServed('/clusters'),
+  conversations: notServed('/conversations'),
+};
+
+fieldsNotShownSuite(doc, FIELDS_NOT_SHOWN, KNOWN_FIXED_ELSEWHERE, aiTenant);

@@ -4,6 +4,7 @@
 // query parameters are accepted, and the documented error body is what an error answers.
 import { jsonApi, rest, uniq, type HttpResult } from '../harness/client.js';
 import {
+  fieldsNotShownSuite,
   fieldSuite,
   loadDocument,
   pathSuite,
@@ -11,6 +12,7 @@ import {
   queryParamSuite,
   requestAttributeSuite,
   rowSuite,
+  type FieldsNotShownPlan,
   type KnownElsewhere,
 } from '../harness/contract.js';
 import { createSecTenant, expectServiceError, type SecTenant } from '../harness/security.js';
@@ -56,6 +58,7 @@ describe('the platform document', () => {
       fields: doc.fields.filter((f) => f.kind !== 'query').length,
       'query parameters': doc.fields.filter((f) => f.kind === 'query').length,
       rules: RULES.length,
+      'resources with fields not shown': doc.fieldsNotShown.length,
     }),
   );
 });
@@ -247,3 +250,71 @@ const RULES: { id: string; check: () => Promise<string[]> }[] = [
 ];
 
 rowSuite('rules of platform', RULES, KNOWN_FIXED_ELSEWHERE, async (r) => r.check());
+
+/**
+ * "Fields of subscription, block license, user access, data transfer, account details, account
+ * credentials, message-broker configuration, storage and notification-settings records: not shown":
+ * attributes beyond the listed ones are kept as given on each record the product writes.
+ */
+const send = (t: SecTenant, method: string, path: string, type: string, attributes: Record<string, unknown>) => rest(method, path, { body: jsonApi(type, attributes), headers: t.platformHeaders });
+const readAttributes = async (t: SecTenant, path: string, id?: string): Promise<Record<string, unknown> | undefined> => {
+  const r = await rest('GET', path, { headers: t.platformHeaders });
+  const data = Array.isArray(r.body?.data) ? r.body.data.find((d: any) => d.id === id) : r.body?.data;
+  return data?.attributes;
+};
+const acct = (t: SecTenant) => `/accounts/${t.accountUrlId}`;
+
+const FIELDS_NOT_SHOWN: Record<string, FieldsNotShownPlan> = {
+  subscription: {
+    keeps: {
+      write: (t, x) => send(t, 'POST', `${acct(t)}/subscriptions`, 'subscriptions', { model_code: 'starter', trial: false, ...x }),
+      read: (t, w) => readAttributes(t, `${acct(t)}/subscriptions/${w.body.data.id}`),
+    },
+  },
+  block_license: {
+    keeps: {
+      write: (t, x) => send(t, 'POST', `${acct(t)}/blocks`, 'block_licenses', { block_unique_id: 'blk_crm', ...x }),
+      read: (t, w) => readAttributes(t, `${acct(t)}/blocks`, w.body.data.id),
+    },
+  },
+  user_access: {
+    keeps: {
+      write: (t, x) => send(t, 'POST', '/user_accesses', 'user_accesses', { user_id: uniq('user_'), account_id: t.accountUrlId, ...x }),
+      read: (t, w) => readAttributes(t, `/users/${w.body.data.attributes.user_id}/accesses`, w.body.data.id),
+    },
+  },
+  data_transfer: {
+    keeps: {
+      write: (t, x) => send(t, 'POST', `${acct(t)}/data_transfers`, 'data_transfers', { title: uniq('Room '), recipient_email: 'investor@fund.example.com', agreement: 'Keep it confidential.', ...x }),
+      read: (t, w) => readAttributes(t, `${acct(t)}/data_transfers/${w.body.data.attributes.code}`),
+    },
+  },
+  account_details: {
+    keeps: {
+      write: (t, x) => send(t, 'PUT', `${acct(t)}/details`, 'account_details', { legal_name: 'Contract GmbH', ...x }),
+      read: (t) => readAttributes(t, `${acct(t)}/details`),
+    },
+  },
+  account_credentials: {
+    keeps: {
+      write: (t, x) => send(t, 'POST', `${acct(t)}/keys`, 'credentials', { name: uniq('stripe '), provider: 'stripe', secret: 'sk_live_contract_1234', ...x }),
+      read: (t, w) => readAttributes(t, `${acct(t)}/keys/${w.body.data.id}`),
+    },
+  },
+  message_broker_configuration: {
+    keeps: {
+      write: (t, x) => send(t, 'POST', `${acct(t)}/exchange`, 'exchanges', { name: uniq('bus '), broker_type: 'rabbitmq', url: 'amqp://broker.example.com:5672/', ...x }),
+      read: (t, w) => readAttributes(t, `${acct(t)}/exchange/${w.body.data.id}`),
+    },
+  },
+  // provisioning takes no body: the store's record is what the product sets (backend, location)
+  storage: { noBody: { method: 'POST', path: '/accounts/:url_id/storage' } },
+  notification_settings: {
+    keeps: {
+      write: (t, x) => send(t, 'PATCH', `${acct(t)}/settings/notifications`, 'notification_settings', { enabled: true, ...x }),
+      read: (t) => readAttributes(t, `${acct(t)}/settings/notifications`),
+    },
+  },
+};
+
+fieldsNotShownSuite(doc, FIELDS_NOT_SHOWN, KNOWN_FIXED_ELSEWHERE, tenant);

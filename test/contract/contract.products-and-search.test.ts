@@ -5,6 +5,7 @@
 import { jsonApi, rest, uniq, type HttpResult } from '../harness/client.js';
 import {
   errorSuite,
+  fieldsNotShownSuite,
   fieldSuite,
   loadDocument,
   pathSuite,
@@ -14,6 +15,7 @@ import {
   resourceKey,
   shapeProblems,
   type ContractDocument,
+  type FieldsNotShownPlan,
   type KnownElsewhere,
 } from '../harness/contract.js';
 import { imageForm, sampleImage } from '../harness/catalog-images.fixtures.js';
@@ -98,6 +100,7 @@ describe('the products and search document', () => {
       'query parameters': doc.fields.filter((f) => f.kind === 'query').length,
       'error codes': doc.errors.length,
       rules: RULES.length + SEARCH_RULES.length,
+      'resources with fields not shown': doc.fieldsNotShown.length,
     }),
   );
 });
@@ -625,3 +628,23 @@ const SEARCH_RULES: { id: string; check: () => Promise<string[]> }[] = [
 ];
 
 rowSuite('search and catalog rules of products-and-search', SEARCH_RULES, KNOWN_FIXED_ELSEWHERE, async (r) => r.check());
+
+/**
+ * "Fields of category, collection and location responses: not shown": the answers may carry more,
+ * but the request fields are listed (Category, Collection, Location), so an attribute beyond them
+ * is refused like anywhere else.
+ */
+const refuses = (path: string, type: string, attrs: (t: SecTenant) => Record<string, unknown>): FieldsNotShownPlan => ({
+  refuses: { service: 'products', write: (t, x) => rest('POST', path, { body: jsonApi(type, { ...attrs(t), ...x }), headers: t.keyHeaders }) },
+});
+
+fieldsNotShownSuite(
+  doc,
+  {
+    category: refuses('/v1/categories', 'categories', () => ({ name: 'Refused' })),
+    collection: refuses('/v1/collections', 'collections', () => ({ name: 'Refused', type: 'manual' })),
+    location: refuses('/v1/inventory/locations', 'locations', () => ({ name: 'Refused', code: uniq('L') })),
+  },
+  KNOWN_FIXED_ELSEWHERE,
+  () => tenant(),
+);

@@ -404,3 +404,58 @@ export function errorSuite(doc: ContractDocument, service: 'platform' | 'product
     }
   });
 }
+
+/**
+ * What the product does for one resource the document says has fields it does not show
+ * (documents/*.json `fieldsNotShown`, one row each):
+ *  - `keeps`: a record: `write` sends the given attributes beyond the listed ones (2xx, answered as
+ *    given) and `read` answers the record again through another request (attributes, or undefined
+ *    when not found), which must carry them too;
+ *  - `refuses`: only the answer's fields are not shown, the request's are listed: an unknown
+ *    attribute is a 422 VALIDATION_FAILED naming it;
+ *  - `notServed`: the product serves no path of the resource (the document shows none either):
+ *    `path` answers 404;
+ *  - `noBody`: the product's only write of the resource takes no body: the route has none.
+ */
+export type FieldsNotShownPlan =
+  | { keeps: { write(t: SecTenant, extra: Record<string, unknown>): Promise<HttpResult>; read(t: SecTenant, written: HttpResult): Promise<Record<string, unknown> | undefined> } }
+  | { refuses: { service: 'platform' | 'products' | 'search' | 'ai'; write(t: SecTenant, extra: Record<string, unknown>): Promise<HttpResult> } }
+  | { notServed: { method: string; path: string; headers(t: SecTenant): Record<string, string> } }
+  | { noBody: { method: string; path: string } };
+
+/** Attributes no document lists, sent to every resource of the rows below. */
+const UNLISTED = { unlisted_note: 'kept as given', unlistedCount: 3, unlisted_tags: ['a', { b: null }] };
+
+/** The README's rule: attributes beyond the listed ones are kept as given where a document says a resource has fields it does not show. */
+export function fieldsNotShownSuite(doc: ContractDocument, plans: Record<string, FieldsNotShownPlan>, known: KnownElsewhere, createTenant: () => Promise<SecTenant>): void {
+  rowSuite(`resources with fields not shown of ${doc.document}`, doc.fieldsNotShown, known, async (row) => {
+    const plan = plans[resourceKey(row.resource)];
+    if (!plan) return [`no plan for "${row.resource}" (${row.scope}): say how the product keeps, refuses or does not serve its fields`];
+    if ('refuses' in plan !== (row.scope === 'response')) return [`"${row.resource}": the ${row.scope} scope needs ${row.scope === 'response' ? 'a refuses' : 'a keeps, notServed or noBody'} plan`];
+    if ('noBody' in plan) {
+      const routes = routesFor(plan.noBody);
+      return routes.length && routes.every((r) => !r.body) ? [] : [`${plan.noBody.method} ${plan.noBody.path}: ${routes.length ? 'takes a body now: keep its unlisted attributes' : 'not served'}`];
+    }
+    const t = await createTenant();
+    if ('notServed' in plan) {
+      const r = await rest(plan.notServed.method, plan.notServed.path, { headers: plan.notServed.headers(t), body: plan.notServed.method === 'GET' ? undefined : UNLISTED });
+      return r.status === 404 ? [] : [`${plan.notServed.method} ${plan.notServed.path}: ${r.status} (served now: keep its unlisted attributes)`];
+    }
+    if ('refuses' in plan) {
+      try {
+        expectServiceError(await plan.refuses.write(t, { unlisted_note: 'x' }), plan.refuses.service, 422, 'VALIDATION_FAILED', { parameter: 'unlisted_note' });
+        return [];
+      } catch (e) {
+        return [(e as Error).message.split('\n').slice(0, 12).join(' ').slice(0, 800)];
+      }
+    }
+    const written = await plan.keeps.write(t, UNLISTED);
+    if (written.status < 200 || written.status > 299) return [`writing with unlisted attributes: ${written.status} ${JSON.stringify(written.body).slice(0, 400)}`];
+    const out: string[] = [];
+    const answered = written.body?.data?.attributes;
+    if (!sameValue(UNLISTED, answered)) out.push(`the write answered ${JSON.stringify(answered).slice(0, 400)}, not the unlisted attributes as given`);
+    const read = await plan.keeps.read(t, written);
+    if (!sameValue(UNLISTED, read)) out.push(`read back: ${JSON.stringify(read).slice(0, 400)}, not the unlisted attributes as given`);
+    return out;
+  });
+}

@@ -71,10 +71,15 @@ describe('rest-bridge error normalisation', () => {
     expect(withDocumentedCode('search', v('filter'))).toMatchObject({ code: 'invalid_filter_syntax', status: 400 });
     expect(withDocumentedCode('platform', v('price.amount')).code).toBe('VALIDATION_FAILED');
     expect(withDocumentedCode('products', { ...v('price'), code: 'BAD_REQUEST' }).code).toBe('BAD_REQUEST');
-    // a missing value is no malformed one
-    expect(withDocumentedCode('search', { ...v('filter'), message: 'filter is required' }).code).toBe('VALIDATION_FAILED');
-    expect(withDocumentedCode('products', { ...v('price.currency'), message: 'price.currency is required' }).code).toBe('VALIDATION_FAILED');
-    expect(withDocumentedCode('search', { ...v('filter'), message: 'filter is not a known attribute; this endpoint takes document_ids' }).code).toBe('VALIDATION_FAILED');
+    // a missing value is no malformed one, nor an unknown name: told by the typed reason, not the text
+    expect(withDocumentedCode('search', { ...v('filter'), reason: 'missing' }).code).toBe('VALIDATION_FAILED');
+    expect(withDocumentedCode('products', { ...v('price.currency'), reason: 'missing' }).code).toBe('VALIDATION_FAILED');
+    expect(withDocumentedCode('search', { ...v('filter'), reason: 'unknown' }).code).toBe('VALIDATION_FAILED');
+    // whatever the message says
+    expect(withDocumentedCode('products', { ...v('price.amount'), message: 'price.amount is required to be an integer' }).code).toBe('INVALID_PRICE');
+    expect(coercionError('Variable "$input" got invalid value {} at "input.price"; Field "currency" of required type "String!" was not provided.').reason).toBe('missing');
+    expect(coercionError('Variable "$input" got invalid value { saleAmount: 1 } at "input.price"; Field "saleAmount" is not defined by type "MoneyInput".').reason).toBe('unknown');
+    expect(coercionError('Variable "$input" got invalid value "abc" at "input.price.compareAt"; Int cannot represent non-integer value: "abc"').reason).toBeUndefined();
   });
 
   test('overall status: agreeing statuses, mixed 4xx → 400, any 5xx → 500', () => {

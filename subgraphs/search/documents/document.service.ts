@@ -132,7 +132,7 @@ export async function deleteDocuments(ctx: SearchContext, uid: string, documentI
 export async function deleteByFilter(ctx: SearchContext, uid: string, filter: unknown): Promise<TaskRow> {
   const index = await getIndex(ctx, uid);
   const empty = filter === undefined || filter === null || (typeof filter === 'string' && !filter.trim()) || (Array.isArray(filter) && !filter.length);
-  if (empty) throw new DomainError('VALIDATION_FAILED', 'filter is required', { parameter: 'filter' });
+  if (empty) throw new DomainError('VALIDATION_FAILED', 'filter is required', { parameter: 'filter', reason: 'missing' });
   if (typeof filter !== 'string' && !Array.isArray(filter)) throw new DomainError('invalid_filter_syntax', 'filter must be a string or an array', { parameter: 'filter' });
   const engine = await ctx.runtime.engines.get(index);
   engineCall(() => engine.filterIds(filter as string), 'filter');
