@@ -40,6 +40,7 @@ describe('rest-bridge error normalisation', () => {
       status: 422,
       message: 'price.currency is required',
       parameter: 'price.currency',
+      reason: 'missing',
     });
     expect(coercionError('Variable "$input" got invalid value { sku: "x" }; Field "name" of required type "String!" was not provided.')).toMatchObject({
       parameter: 'name',
