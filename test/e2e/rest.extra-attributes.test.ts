@@ -202,3 +202,14 @@ test('prompts keep attributes beyond identifier, name, content and description; 
   expect(JSON.stringify(theirs.body)).not.toContain('model_hint');
   expectServiceError(await rest('POST', '/prompts', { body: jsonApi('prompts', { name: 'x', content: 'y', ['1bad']: true }), headers: u.headers }), 'ai', 422, 'VALIDATION_FAILED', { parameter: '1bad' });
 });
+
+test('OpenAPI shows which bodies keep further attributes and which answers may carry them', async () => {
+  const doc = (await rest('GET', '/openapi.json')).body;
+  const path = (p: string) => doc.paths[p] ?? doc.paths[p.replace(/:(\w+)/g, '{$1}')];
+  const attributesOf = (op: any) => op.requestBody.content['application/json'].schema.oneOf[0].properties.data.properties.attributes;
+  const keys = path('/accounts/:url_id/keys').post;
+  expect(attributesOf(keys).additionalProperties).toEqual({ description: expect.stringMatching(/kept as given/) });
+  expect(attributesOf(keys).properties).not.toHaveProperty('extra_attributes');
+  expect(JSON.stringify(keys.responses)).not.toContain('extra_attributes');
+  expect(attributesOf(path('/accounts/:url_id/apps').post).additionalProperties).toBeUndefined();
+});
