@@ -26,7 +26,7 @@ describe('POST /ai/v1/text/sentiment', () => {
   test('a positive and a negative review; per-class scores sum to 1', async () => {
     const pos = await post(u, '/ai/v1/text/sentiment', 'sentiment_requests', { text: 'The pasta was not bad at all, actually quite delicious!' });
     expect(pos.status).toBe(200);
-    expect(pos.body.data).toMatchObject({ type: 'sentiment_results', id: expect.stringMatching(/^sen_/), attributes: { label: 'positive', model: 'vader-sentiment-1.1.3' } });
+    expect(pos.body.data).toMatchObject({ type: 'sentiment_results', id: expect.stringMatching(/^sen_/), attributes: { label: 'positive', model: 'vader-sentiment-1.1.3+review-rules' } });
     const a = pos.body.data.attributes;
     expect(a.score).toBeGreaterThan(0.5);
     expect(a.scores.positive + a.scores.neutral + a.scores.negative).toBeCloseTo(1, 2);

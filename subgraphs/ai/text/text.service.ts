@@ -10,7 +10,7 @@ import type { EntitiesInput, KeyPhrasesInput, LanguageInput, SentimentInput, Sum
 
 /** The method behind each answer, as docs/ai.md names it. */
 export const TEXT_MODELS = {
-  sentiment: 'vader-sentiment-1.1.3',
+  sentiment: 'vader-sentiment-1.1.3+review-rules',
   entities: 'compromise-14.17.0+wink-nlp-2.4.0+lists',
   keyPhrases: 'wink-nlp-2.4.0-noun-phrases',
   language: 'fasttext-lid.176',
