@@ -108,7 +108,7 @@ describe('POST /ai/v1/text/key-phrases, /language, /summarize', () => {
   test('language: Spanish with alternatives; GraphQL agrees', async () => {
     const text = 'Me gustaría reservar una mesa para dos personas esta noche.';
     const r = await post(u, '/ai/v1/text/language', 'language_requests', { text });
-    expect(r.body.data.attributes).toMatchObject({ language: 'es', language_name: 'Spanish', model: 'fasttext-lid.176' });
+    expect(r.body.data.attributes).toMatchObject({ language: 'es', language_name: 'Spanish', model: 'fasttext-lid.176+eld-2.1.0+script-rules' });
     expect(r.body.data.attributes.confidence).toBeGreaterThan(0.8);
     expect(r.body.data.attributes.alternatives).toHaveLength(3);
     const g = await gql('mutation($i: LanguageInput!) { textLanguage(input: $i) { language languageName } }', { i: { text } }, u.headers);

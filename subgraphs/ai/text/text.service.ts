@@ -13,7 +13,7 @@ export const TEXT_MODELS = {
   sentiment: 'vader-sentiment-1.1.3+review-rules',
   entities: 'compromise-14.17.0+wink-nlp-2.4.0+lists',
   keyPhrases: 'wink-nlp-2.4.0-noun-phrases',
-  language: 'fasttext-lid.176',
+  language: 'fasttext-lid.176+eld-2.1.0+script-rules',
   summarize: 'textrank-extractive',
 } as const;
 
