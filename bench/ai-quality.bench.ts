@@ -6,10 +6,12 @@ import type { Row } from './ai-quality/row.js';
 import * as entities from './ai-quality/entities.js';
 import * as language from './ai-quality/language.js';
 import * as sentiment from './ai-quality/sentiment.js';
+import * as summaries from './ai-quality/summaries.js';
 
 const groups: Array<{ name: string; run: () => Promise<Row[]> }> = [
   { name: 'sentiment', run: sentiment.run },
   { name: 'language', run: language.run },
+  { name: 'summaries', run: summaries.run },
   { name: 'entities', run: entities.run },
 ];
 

@@ -5,6 +5,7 @@ import { newId } from '../../../lib/ids.js';
 import type { AiContext } from '../context.js';
 import { admitTextCall } from '../limits/limits.service.js';
 import { ENTITY_TYPES, type EntityType } from '../models/entities.js';
+import { defaultSummaryLength } from '../models/summarize.js';
 import type { TextOp, TextOps } from '../models/text-models.js';
 import type { EntitiesInput, KeyPhrasesInput, LanguageInput, SentimentInput, SummarizeInput } from './text.inputs.js';
 
@@ -62,7 +63,7 @@ export async function detectLanguage(ctx: AiContext, input: LanguageInput) {
 export async function summarizeText(ctx: AiContext, input: SummarizeInput) {
   const style = input.style ?? 'extractive';
   if (style !== 'extractive') throw new DomainError('VALIDATION_FAILED', `style "${style}" does not exist; the only style is extractive`, { parameter: 'style' });
-  const maxLength = input.maxLength ?? Math.max(200, Math.ceil(input.text.length / 3));
+  const maxLength = input.maxLength ?? defaultSummaryLength(input.text);
   if (!Number.isInteger(maxLength) || maxLength < 20) throw new DomainError('VALIDATION_FAILED', 'max_length must be an integer of at least 20 (characters)', { parameter: 'max_length' });
   await admitText(ctx, input.text, input.language);
   const r = await runModel(ctx, 'summarize', { text: input.text, maxLength });
