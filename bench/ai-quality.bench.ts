@@ -5,6 +5,7 @@
 import type { Row } from './ai-quality/row.js';
 import * as entities from './ai-quality/entities.js';
 import * as language from './ai-quality/language.js';
+import * as latency from './ai-quality/latency.js';
 import * as sentiment from './ai-quality/sentiment.js';
 import * as summaries from './ai-quality/summaries.js';
 
@@ -13,6 +14,7 @@ const groups: Array<{ name: string; run: () => Promise<Row[]> }> = [
   { name: 'language', run: language.run },
   { name: 'summaries', run: summaries.run },
   { name: 'entities', run: entities.run },
+  { name: 'latency', run: latency.run },
 ];
 
 const rows: Row[] = [];

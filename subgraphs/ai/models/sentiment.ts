@@ -28,6 +28,7 @@ export const CONTRAST_AFTER = 3;
 const ALPHA = 15;
 /** VADER's factor for a negated word. */
 const NEGATION = -0.74;
+const PHRASES_G = PHRASES.map(([re, v]) => [new RegExp(re.source, 'g'), v] as const);
 
 export function sentiment(text: string, band = NEUTRAL_BAND): SentimentResult {
   const clauses = text.split(CONTRAST).filter((c) => c.trim());
@@ -49,8 +50,7 @@ export function sentiment(text: string, band = NEUTRAL_BAND): SentimentResult {
 export function valence(clause: string): number {
   let rest = clause.toLowerCase().replace(/[’‘]/g, "'");
   let sum = 0;
-  for (const [re, v] of PHRASES) {
-    const g = new RegExp(re.source, 'g');
+  for (const [g, v] of PHRASES_G) {
     rest = rest.replace(g, () => {
       sum += v;
       return ' ';

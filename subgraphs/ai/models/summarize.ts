@@ -89,7 +89,8 @@ export function positionPrior(i: number, contentWords: number): number {
   return Math.min(1, contentWords / INFORMATIVE) / Math.sqrt(i + 1);
 }
 
-function cutAtWord(s: string, max: number): string {
+/** `s` cut to at most `max` characters at a word boundary, with an ellipsis. */
+export function cutAtWord(s: string, max: number): string {
   if (s.length <= max) return s;
   const cut = s.slice(0, Math.max(0, max - 1));
   const space = cut.lastIndexOf(' ');
