@@ -3,6 +3,7 @@
 // choice visible (docs/ai.md, Quality). Runs the model code in-process (no stack):
 // npm run bench:ai-quality. Each figure group is a file under bench/ai-quality/ exporting run().
 import type { Row } from './ai-quality/row.js';
+import * as detection from './ai-quality/detection.js';
 import * as entities from './ai-quality/entities.js';
 import * as language from './ai-quality/language.js';
 import * as latency from './ai-quality/latency.js';
@@ -14,6 +15,7 @@ const groups: Array<{ name: string; run: () => Promise<Row[]> }> = [
   { name: 'language', run: language.run },
   { name: 'summaries', run: summaries.run },
   { name: 'entities', run: entities.run },
+  { name: 'detection', run: detection.run },
   { name: 'latency', run: latency.run },
 ];
 

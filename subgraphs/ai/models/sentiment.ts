@@ -16,7 +16,7 @@ export interface SentimentResult {
   score: number;
   label: 'positive' | 'neutral' | 'negative';
   confidence: number;
-  /** VADER's proportions of the text that are positive, neutral and negative (they sum to 1) */
+  /** VADER's proportions of the text that are positive, neutral and negative (they sum to 1; per clause, weighted by length) */
   scores: { positive: number; neutral: number; negative: number };
 }
 
@@ -32,22 +32,28 @@ const PHRASES_G = PHRASES.map(([re, v]) => [new RegExp(re.source, 'g'), v] as co
 
 export function sentiment(text: string, band = NEUTRAL_BAND): SentimentResult {
   const clauses = text.split(CONTRAST).filter((c) => c.trim());
+  if (!clauses.length) clauses.push(text);
   // The last clause counts CONTRAST_AFTER times each earlier one; the sum is normalised back to a
   // valence sum so one clause alone reads exactly as before.
   const weights = clauses.map((_, i) => (i === clauses.length - 1 ? CONTRAST_AFTER : 1));
   const total = weights.reduce((s, w) => s + w, 0);
-  const sum = clauses.reduce((s, c, i) => s + (weights[i] * clauses.length * valence(c)) / total, 0);
+  const read = clauses.map(valence);
+  const sum = read.reduce((s, r, i) => s + (weights[i] * clauses.length * r.sum) / total, 0);
   const compound = sum / Math.sqrt(sum * sum + ALPHA);
-  const p = vader.SentimentIntensityAnalyzer.polarity_scores(text);
+  // VADER's proportions of each clause, weighted by the clause's length.
+  const chars = clauses.reduce((s, c) => s + c.length, 0) || 1;
+  const share = (k: 'pos' | 'neu' | 'neg') => read.reduce((s, r, i) => s + (r.vader[k] * clauses[i].length) / chars, 0);
   const label = compound >= band ? 'positive' : compound <= -band ? 'negative' : 'neutral';
   // Confidence: how far the score is from the other labels (|score| beyond the band for a polar
   // label, distance from the band's edges for neutral).
   const confidence = label === 'neutral' ? 1 - Math.abs(compound) / band : Math.min(1, Math.abs(compound));
-  return { score: round(compound), label, confidence: round(confidence), scores: { positive: round(p.pos), neutral: round(p.neu), negative: round(p.neg) } };
+  return { score: round(compound), label, confidence: round(confidence), scores: { positive: round(share('pos')), neutral: round(share('neu')), negative: round(share('neg')) } };
 }
 
+type VaderScores = { neg: number; neu: number; pos: number; compound: number };
+
 /** The valence sum of one clause: VADER on what the phrase rules leave, plus phrases and review words. */
-export function valence(clause: string): number {
+export function valence(clause: string): { sum: number; vader: VaderScores } {
   let rest = clause.toLowerCase().replace(/[’‘]/g, "'");
   let sum = 0;
   for (const [g, v] of PHRASES_G) {
@@ -63,10 +69,11 @@ export function valence(clause: string): number {
     const negated = words.slice(Math.max(0, i - 3), i).some((x) => NEGATORS.has(x) || x.endsWith("n't"));
     sum += negated ? v * NEGATION : v;
   });
-  const c = vader.SentimentIntensityAnalyzer.polarity_scores(rest).compound;
+  const p = vader.SentimentIntensityAnalyzer.polarity_scores(rest) as VaderScores;
   // VADER answers the normalised compound; its valence sum is recovered by inverting the normalisation.
+  const c = p.compound;
   const vaderSum = Math.abs(c) >= 0.9999 ? Math.sign(c) * 150 : (c * Math.sqrt(ALPHA)) / Math.sqrt(1 - c * c);
-  return sum + vaderSum;
+  return { sum: sum + vaderSum, vader: p };
 }
 
 export function round(n: number, digits = 4): number {
