@@ -42,17 +42,23 @@ export async function translate(ctx: AiContext, input: TranslateInput): Promise<
   await admitTextCall(ctx, [input.text], 'text');
   if (!input.text.trim()) throw new DomainError('VALIDATION_FAILED', 'text must not be empty', { parameter: 'text' });
   const engine = await ctx.runtime.translator;
+  let operatorFailure: string | null = null;
   if (ctx.runtime.chatText.configured('translation')) {
     const byOperator = await translateByOperator(ctx, input);
-    if (byOperator) return byOperator;
+    if (!(byOperator instanceof Error)) return byOperator;
+    operatorFailure = byOperator.message;
   }
   if (!engine.pairs.length) {
-    throw new DomainError('model_unavailable', 'No translation pair is installed; an operator installs Apertium pairs, e.g. apt-get install apertium apertium-eng-spa (docs/ai.md, Translation)');
+    const failed = operatorFailure ? `The translation model server failed (${operatorFailure}). ` : '';
+    throw new DomainError('model_unavailable', `${failed}No translation pair is installed; an operator installs Apertium pairs, e.g. apt-get install apertium apertium-eng-spa (docs/ai.md, Translation)`);
   }
   const target = iso1(input.targetLanguage.toLowerCase());
   const source = input.sourceLanguage ? iso1(input.sourceLanguage.toLowerCase()) : (await runModel(ctx, 'language', { text: input.text, alternatives: 0 })).language;
   const available = engine.pairs.map((p) => `${p.source}-${p.target}`).join(', ');
   const pair = engine.find(source, target);
+  if (!pair && operatorFailure) {
+    throw new DomainError('model_unavailable', `The translation model server failed (${operatorFailure}) and no Apertium pair ${source}-${target} is installed to answer instead`);
+  }
   if (!pair) {
     const parameter = engine.pairs.some((p) => p.source === source) ? 'target_language' : 'source_language';
     throw new DomainError('invalid_language', `No installed translation pair ${source}-${target}; available pairs: ${available}`, { parameter, meta: { available: engine.pairs.map((p) => `${p.source}-${p.target}`) } });
@@ -66,8 +72,8 @@ export async function translate(ctx: AiContext, input: TranslateInput): Promise<
   }
 }
 
-/** The operator's chat model's translation; null when its server fails and an Apertium pair may answer. */
-async function translateByOperator(ctx: AiContext, input: TranslateInput): Promise<TranslationResult | null> {
+/** The operator's chat model's translation, or why its server failed (an Apertium pair may answer instead). */
+async function translateByOperator(ctx: AiContext, input: TranslateInput): Promise<TranslationResult | Error> {
   const target = languageCode(input.targetLanguage, 'target_language');
   const source = input.sourceLanguage ? languageCode(input.sourceLanguage, 'source_language') : (await runModel(ctx, 'language', { text: input.text, alternatives: 0 })).language;
   try {
@@ -77,7 +83,7 @@ async function translateByOperator(ctx: AiContext, input: TranslateInput): Promi
     return { id: newId('trn'), translatedText: a.text, sourceLanguage: source, targetLanguage: target, confidence, model: a.model };
   } catch (e) {
     ctx.log.warn('translation model server failed; Apertium answers the installed pairs', { err: e });
-    return null;
+    return e as Error;
   }
 }
 
