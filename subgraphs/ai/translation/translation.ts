@@ -108,7 +108,7 @@ export async function translationLanguages(ctx: AiContext): Promise<TranslationL
 
 @Resolver()
 export class TranslationResolver {
-  @Mutation(() => TranslationResult, { description: 'Translate a text with an installed Apertium pair' })
+  @Mutation(() => TranslationResult, { description: "Translate a text with an installed Apertium pair, or by the operator's chat model when AI_TRANSLATION_LLM names one" })
   translate(@Ctx() ctx: AiContext, @Arg('input', () => TranslateInput) input: TranslateInput): Promise<TranslationResult> {
     return translate(ctx, input);
   }
