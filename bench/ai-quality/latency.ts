@@ -1,6 +1,8 @@
 // Model time of each text endpoint on a 1,000-character text (the text of bench/ai.bench.ts),
 // in-process, p50 of 200 calls after 20 warm-up calls: the new defaults against the 20 ms budget.
-// The endpoint adds the HTTP hops and the worker-thread hand-off: npm run bench:ai measures those.
+// The figure held to the budget is the CPU time of a call (process.cpuUsage), which a machine
+// shared by other work inflates far less than wall time; the wall p50 is printed beside it. The
+// endpoint adds the HTTP hops and the worker-thread hand-off: npm run bench:ai measures those.
 import { TextModels, type TextOp, type TextOps } from '../../subgraphs/ai/models/text-models.js';
 import type { Row } from './row.js';
 
@@ -27,13 +29,18 @@ export async function run(): Promise<Row[]> {
   ];
   return ops.map(([name, op, args]) => {
     for (let i = 0; i < 20; i++) models.run(op, args);
-    const samples: number[] = [];
+    const wall: number[] = [];
+    const cpu: number[] = [];
     for (let i = 0; i < 200; i++) {
       const t = performance.now();
+      const c = process.cpuUsage();
       models.run(op, args);
-      samples.push(performance.now() - t);
+      const used = process.cpuUsage(c);
+      cpu.push((used.user + used.system) / 1000);
+      wall.push(performance.now() - t);
     }
-    const p50 = samples.sort((a, b) => a - b)[100];
-    return { figure: `latency p50, model time, 1,000 chars: ${name}`, value: `${p50.toFixed(2)} ms`, target: `≤ ${BUDGET_MS} ms`, pass: p50 <= BUDGET_MS };
+    const p50 = (xs: number[]) => xs.sort((a, b) => a - b)[100];
+    const cpuP50 = p50(cpu);
+    return { figure: `latency p50, model CPU time, 1,000 chars: ${name}`, value: `${cpuP50.toFixed(2)} ms (wall ${p50(wall).toFixed(2)} ms)`, target: `≤ ${BUDGET_MS} ms`, pass: cpuP50 <= BUDGET_MS };
   });
 }
