@@ -1,67 +1,31 @@
-// Quality of the AI text methods on the hand-labelled sets under test/ai-quality/, next to one
-// alternative method each, so the choice is visible (docs/ai.md, Quality). Runs the model code
-// in-process (no stack): npm run bench:ai-quality
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import Sentiment from 'sentiment';
-import { eld } from 'eld/medium';
-import { EntityRecognizer } from '../subgraphs/ai/models/entities.js';
-import { LanguageIdentifier } from '../subgraphs/ai/models/language.js';
-import { sentiment } from '../subgraphs/ai/models/sentiment.js';
-import { loadWink } from '../subgraphs/ai/models/wink.js';
+// Quality of the AI methods on the hand-labelled sets under test/ai-quality/ (fixed train/held-out
+// splits), each figure against its target, next to one alternative method where that makes the
+// choice visible (docs/ai.md, Quality). Runs the model code in-process (no stack):
+// npm run bench:ai-quality. Each figure group is a file under bench/ai-quality/ exporting run().
+import type { Row } from './ai-quality/row.js';
+import * as detection from './ai-quality/detection.js';
+import * as entities from './ai-quality/entities.js';
+import * as language from './ai-quality/language.js';
+import * as latency from './ai-quality/latency.js';
+import * as sentiment from './ai-quality/sentiment.js';
+import * as summaries from './ai-quality/summaries.js';
 
-const dir = resolve(import.meta.dirname, '..', 'test', 'ai-quality');
-const load = <T>(name: string): T => (JSON.parse(readFileSync(resolve(dir, name), 'utf8')) as { items: T }).items;
-const pct = (n: number, d: number) => `${((100 * n) / Math.max(1, d)).toFixed(1)}%`;
+const groups: Array<{ name: string; run: () => Promise<Row[]> }> = [
+  { name: 'sentiment', run: sentiment.run },
+  { name: 'language', run: language.run },
+  { name: 'summaries', run: summaries.run },
+  { name: 'entities', run: entities.run },
+  { name: 'detection', run: detection.run },
+  { name: 'latency', run: latency.run },
+];
 
-// Sentiment: VADER (ours) vs AFINN-165 word sums (`sentiment` 5.0.2)
-const sItems = load<Array<[string, string]>>('sentiment.json');
-const afinn = new Sentiment();
-const afinnLabel = (t: string) => {
-  const s = afinn.analyze(t).score;
-  return s > 0 ? 'positive' : s < 0 ? 'negative' : 'neutral';
-};
-const vaderOk = sItems.filter(([t, l]) => sentiment(t).label === l).length;
-const afinnOk = sItems.filter(([t, l]) => afinnLabel(t) === l).length;
-console.log(`sentiment (${sItems.length} sentences): VADER ${pct(vaderOk, sItems.length)}, AFINN ${pct(afinnOk, sItems.length)}`);
-
-// Language: fastText lid.176 (ours) vs ELD medium (eld 2.1.0)
-const lItems = load<Array<[string, string]>>('language.json');
-const lid = await LanguageIdentifier.load();
-const ftOk = lItems.filter(([t, l]) => lid.identify(t, 0).language === l).length;
-const eldOk = lItems.filter(([t, l]) => eld.detect(t).language === l).length;
-console.log(`language (${lItems.length} sentences, en/es/ca/fr): fastText lid.176 ${pct(ftOk, lItems.length)}, ELD medium ${pct(eldOk, lItems.length)}`);
-
-// Entities: ours (compromise + wink + lists) vs compromise + wink alone (no lists), exact type+text
-const eItems = load<Array<[string, Array<[string, string]>]>>('entities.json');
-const ner = new EntityRecognizer(loadWink());
-const score = (withLists: boolean) => {
-  let tp = 0;
-  let fp = 0;
-  let fn = 0;
-  const perType: Record<string, { tp: number; fp: number }> = {};
-  for (const [text, gold] of eItems) {
-    const got = ner.recognize(text, [], [], { lists: withLists }).map((e) => `${e.type}:${e.text}`);
-    const want = gold.map(([t, x]) => `${t}:${x}`);
-    for (const g of got) {
-      const type = g.split(':')[0];
-      perType[type] ??= { tp: 0, fp: 0 };
-      if (want.includes(g)) {
-        tp++;
-        perType[type].tp++;
-      } else {
-        fp++;
-        perType[type].fp++;
-      }
-    }
-    fn += want.filter((w) => !got.includes(w)).length;
-  }
-  const p = tp / Math.max(1, tp + fp);
-  const r = tp / Math.max(1, tp + fn);
-  const f1 = (2 * p * r) / Math.max(1e-9, p + r);
-  const types = Object.entries(perType).map(([t, c]) => `${t} ${pct(c.tp, c.tp + c.fp)}`).join(', ');
-  return `precision ${pct(tp, tp + fp)}, recall ${pct(tp, tp + fn)}, F1 ${(100 * f1).toFixed(1)}% (precision by type: ${types})`;
-};
-const gold = eItems.reduce((s, [, g]) => s + g.length, 0);
-console.log(`entities (${eItems.length} sentences, ${gold} gold entities): ours ${score(true)}`);
-console.log(`entities: compromise + wink without the lists ${score(false)}`);
+const rows: Row[] = [];
+for (const g of groups) rows.push(...(await g.run()));
+const w = (k: keyof Row) => Math.max(k.length, ...rows.map((r) => String(r[k]).length));
+const [fw, vw, tw] = [w('figure'), w('value'), w('target')];
+const line = (f: string, v: string, t: string, p: string) => `${f.padEnd(fw)}  ${v.padEnd(vw)}  ${t.padEnd(tw)}  ${p}`;
+console.log(line('figure', 'value', 'target', 'pass'));
+console.log(line('-'.repeat(fw), '-'.repeat(vw), '-'.repeat(tw), '----'));
+for (const r of rows) console.log(line(r.figure, r.value, r.target, r.pass === null ? '' : r.pass ? 'yes' : 'NO'));
+const failed = rows.filter((r) => r.pass === false).length;
+console.log(failed ? `\n${failed} figure(s) below target` : '\nevery figure with a target meets it');

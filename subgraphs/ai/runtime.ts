@@ -17,6 +17,7 @@ import { OnnxModelDirectory } from './models/onnx-embeddings.js';
 import { TextModelPool } from './models/text-model-pool.js';
 import { ClassifierModelCache } from './classifiers/model-cache.js';
 import { loadLlmConfig, type LlmConfig } from './prompts/llm.client.js';
+import { ChatText, loadChatTextConfig } from './operator-models/chat-text.js';
 import { Vision } from '../../lib/vision/index.js';
 import { OcrEngine } from './images/ocr.engine.js';
 
@@ -35,6 +36,8 @@ export interface AiRuntime {
   classifierModels: ClassifierModelCache;
   /** the OpenAI-compatible endpoint prompts execute against (AI_LLM_*) */
   llm: LlmConfig;
+  /** summaries and translation on that endpoint when the operator names models for them (AI_SUMMARY_LLM, AI_TRANSLATION_LLM) */
+  chatText: ChatText;
   /** CenterNet and MobileNetV2 in worker threads (lib/vision), loaded in the background at start */
   vision: Vision;
   ocr: OcrEngine;
@@ -59,6 +62,7 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     retryBaseMs: deps.cfg.webhookRetryBaseMs,
     pollMs: deps.cfg.webhookPollMs,
   });
+  const llm = loadLlmConfig();
   const value: AiRuntime = {
     cfg,
     text,
@@ -70,7 +74,8 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     webhookSecrets,
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
     classifierModels: new ClassifierModelCache(),
-    llm: loadLlmConfig(),
+    llm,
+    chatText: new ChatText(llm, loadChatTextConfig(llm)),
     // each vision model loads in its worker on its first call (CenterNet 1–3 s, MobileNetV2 5–10 s),
     // so processes that never see an image pay nothing; AI_VISION_PRELOAD=1 loads both in the
     // background at start instead

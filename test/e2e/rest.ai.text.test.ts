@@ -26,7 +26,7 @@ describe('POST /ai/v1/text/sentiment', () => {
   test('a positive and a negative review; per-class scores sum to 1', async () => {
     const pos = await post(u, '/ai/v1/text/sentiment', 'sentiment_requests', { text: 'The pasta was not bad at all, actually quite delicious!' });
     expect(pos.status).toBe(200);
-    expect(pos.body.data).toMatchObject({ type: 'sentiment_results', id: expect.stringMatching(/^sen_/), attributes: { label: 'positive', model: 'vader-sentiment-1.1.3' } });
+    expect(pos.body.data).toMatchObject({ type: 'sentiment_results', id: expect.stringMatching(/^sen_/), attributes: { label: 'positive', model: 'vader-sentiment-1.1.3+review-rules' } });
     const a = pos.body.data.attributes;
     expect(a.score).toBeGreaterThan(0.5);
     expect(a.scores.positive + a.scores.neutral + a.scores.negative).toBeCloseTo(1, 2);
@@ -108,7 +108,7 @@ describe('POST /ai/v1/text/key-phrases, /language, /summarize', () => {
   test('language: Spanish with alternatives; GraphQL agrees', async () => {
     const text = 'Me gustaría reservar una mesa para dos personas esta noche.';
     const r = await post(u, '/ai/v1/text/language', 'language_requests', { text });
-    expect(r.body.data.attributes).toMatchObject({ language: 'es', language_name: 'Spanish', model: 'fasttext-lid.176' });
+    expect(r.body.data.attributes).toMatchObject({ language: 'es', language_name: 'Spanish', model: 'fasttext-lid.176+eld-2.1.0+script-rules' });
     expect(r.body.data.attributes.confidence).toBeGreaterThan(0.8);
     expect(r.body.data.attributes.alternatives).toHaveLength(3);
     const g = await gql('mutation($i: LanguageInput!) { textLanguage(input: $i) { language languageName } }', { i: { text } }, u.headers);

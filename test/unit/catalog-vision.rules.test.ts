@@ -2,7 +2,8 @@
 // crop file names, the stored vector format and the exact scan.
 import { cropFile, parseImageFile } from '../../subgraphs/catalog/images/image.rules.js';
 import { fromBytes, scan, toBytes, type IndexedVector } from '../../subgraphs/catalog/vision/scan.calc.js';
-import { embeddableObjects, oneObjectPerThing, suggestedCropBox } from '../../subgraphs/catalog/vision/vision.rules.js';
+import { suppressAcrossClasses } from '../../lib/vision/nms.js';
+import { embeddableObjects, suggestedCropBox } from '../../subgraphs/catalog/vision/vision.rules.js';
 
 const unit = (xs: number[]) => {
   const n = Math.hypot(...xs);
@@ -28,7 +29,7 @@ describe('one object per thing', () => {
     const car = { label: 'car', confidence: 0.56, bbox: { x: 460, y: 70, width: 230, height: 100 } };
     const truck = { label: 'truck', confidence: 0.41, bbox: { x: 462, y: 72, width: 226, height: 98 } };
     const dog = { label: 'dog', confidence: 0.43, bbox: { x: 125, y: 208, width: 188, height: 334 } };
-    expect(oneObjectPerThing([truck, dog, car])).toEqual([car, dog]);
+    expect(suppressAcrossClasses([truck, dog, car])).toEqual([car, dog]);
   });
 });
 

@@ -11,7 +11,7 @@ export class ImageClassifyInput {
 @InputType()
 export class ObjectDetectInput {
   @Field({ description: 'http(s) URL of a JPEG, PNG, GIF or WebP image (at most 10 MiB)' }) imageUrl!: string;
-  @Field(() => Float, { nullable: true, description: 'objects scoring below are dropped, 0–1 (default 0.3)' }) minConfidence?: number | null;
+  @Field(() => Float, { nullable: true, description: 'objects scoring below are dropped, 0–1 (default 0.28)' }) minConfidence?: number | null;
   @Field(() => Int, { nullable: true, description: 'at most this many objects, best first, 1–100 (default 20)' }) maxObjects?: number | null;
 }
 

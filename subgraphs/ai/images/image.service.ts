@@ -4,7 +4,7 @@
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
-import { COCO_LABELS, loadImage, VISION_METHODS, VisionError, type VisionImage } from '../../../lib/vision/index.js';
+import { COCO_LABELS, DETECT_MIN_CONFIDENCE, loadImage, VISION_METHODS, VisionError, type VisionImage } from '../../../lib/vision/index.js';
 import type { AiContext } from '../context.js';
 import { admitImageCall } from '../limits/limits.service.js';
 import { emitAiEvent } from '../webhooks/ai-webhook.js';
@@ -74,7 +74,7 @@ export async function detectObjects(ctx: AiContext, input: ObjectDetectInput): P
   checkRange(input.minConfidence, 0, 1, 'min_confidence', false);
   checkRange(input.maxObjects, 1, 100, 'max_objects', true);
   const image = await admitAndLoad(ctx, input.imageUrl);
-  const objects = await ctx.runtime.vision.detect(image, { minConfidence: input.minConfidence ?? 0.3, maxObjects: input.maxObjects ?? 20 }).catch(visionFailure);
+  const objects = await ctx.runtime.vision.detect(image, { minConfidence: input.minConfidence ?? DETECT_MIN_CONFIDENCE, maxObjects: input.maxObjects ?? 20 }).catch(visionFailure);
   return {
     id: newId('det'),
     objects: objects.map((o) => ({ label: o.label, confidence: o.confidence, boundingBox: o.bbox })),

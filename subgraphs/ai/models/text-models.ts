@@ -40,7 +40,7 @@ export class TextModels {
       return v;
     };
     const wink = await timed('wink-eng-lite-web-model', loadWink);
-    const lid = await timed('fasttext-lid.176', () => LanguageIdentifier.load());
+    const lid = await timed('fasttext-lid.176+eld', () => LanguageIdentifier.load());
     const ner = await timed('compromise', () => {
       const r = new EntityRecognizer(wink);
       r.recognize('Warm-up: Ada Lovelace met Charles Babbage in London on 5 June 1833.'); // compromise builds its lexicon on first use

@@ -42,9 +42,21 @@ export interface Completion {
 
 const REMEDY = 'set AI_LLM_BASE_URL (an OpenAI-compatible /v1 URL), AI_LLM_MODEL and, if the server needs one, AI_LLM_API_KEY, then restart the AI service';
 
-/** One chat completion of `prompt` as the user message. */
-export async function complete(cfg: LlmConfig, prompt: string): Promise<Completion> {
-  if (!cfg.baseUrl || !cfg.model) throw new DomainError('model_unavailable', `No language model is configured: ${REMEDY}`);
+/** A failure worth retrying (network, timeout, HTTP 429 or 5xx), as opposed to a refusal. */
+export function retryableLlmError(e: unknown): boolean {
+  return e instanceof DomainError && e.opts.meta?.retryable === true;
+}
+
+const failed = (message: string, retryable: boolean) => new DomainError('model_unavailable', message, { meta: { retryable } });
+
+/**
+ * One chat completion of `prompt` as the user message (after `system`, when given); `model` and
+ * `timeoutMs` override the configured ones (the text endpoints' own models, docs/ai.md).
+ */
+export async function complete(cfg: LlmConfig, prompt: string, opts: { model?: string; timeoutMs?: number; system?: string } = {}): Promise<Completion> {
+  const model = opts.model ?? cfg.model;
+  const timeoutMs = opts.timeoutMs ?? cfg.timeoutMs;
+  if (!cfg.baseUrl || !model) throw new DomainError('model_unavailable', `No language model is configured: ${REMEDY}`);
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (cfg.apiKey) headers.authorization = `Bearer ${cfg.apiKey}`;
   let res: Response;
@@ -52,25 +64,25 @@ export async function complete(cfg: LlmConfig, prompt: string): Promise<Completi
     res = await fetch(`${cfg.baseUrl}/chat/completions`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ model: cfg.model, messages: [{ role: 'user', content: prompt }], max_tokens: cfg.maxTokens }),
-      signal: AbortSignal.timeout(cfg.timeoutMs),
+      body: JSON.stringify({ model, messages: [...(opts.system ? [{ role: 'system', content: opts.system }] : []), { role: 'user', content: prompt }], max_tokens: cfg.maxTokens }),
+      signal: AbortSignal.timeout(timeoutMs),
       redirect: 'error',
     });
   } catch (e) {
     const timedOut = (e as Error).name === 'TimeoutError';
-    throw new DomainError('model_unavailable', timedOut ? `The language model did not answer within ${cfg.timeoutMs} ms (AI_LLM_TIMEOUT_MS)` : `The language model at AI_LLM_BASE_URL is unreachable (${(e as Error).message})`);
+    throw failed(timedOut ? `The language model did not answer within ${timeoutMs} ms (${opts.timeoutMs ? 'AI_TEXT_LLM_TIMEOUT_MS' : 'AI_LLM_TIMEOUT_MS'})` : `The language model at AI_LLM_BASE_URL is unreachable (${(e as Error).message})`, true);
   }
   const raw = await res.text().catch(() => '');
-  if (!res.ok) throw new DomainError('model_unavailable', `The language model answered HTTP ${res.status}: ${raw.slice(0, 200)}`);
+  if (!res.ok) throw failed(`The language model answered HTTP ${res.status}: ${raw.slice(0, 200)}`, res.status === 429 || res.status >= 500);
   let body: any;
   try {
     body = JSON.parse(raw);
   } catch {
-    throw new DomainError('model_unavailable', 'The language model answered a body that is not JSON');
+    throw failed('The language model answered a body that is not JSON', false);
   }
   const text = body?.choices?.[0]?.message?.content;
-  if (typeof text !== 'string') throw new DomainError('model_unavailable', 'The language model answered without choices[0].message.content');
+  if (typeof text !== 'string') throw failed('The language model answered without choices[0].message.content', false);
   const usage = body.usage ?? {};
   const tokensUsed = Number.isInteger(usage.total_tokens) ? usage.total_tokens : (Number(usage.prompt_tokens) || 0) + (Number(usage.completion_tokens) || 0);
-  return { text, model: typeof body.model === 'string' ? body.model : cfg.model, tokensUsed };
+  return { text, model: typeof body.model === 'string' ? body.model : model, tokensUsed };
 }

@@ -23,12 +23,12 @@ export class TextAnalysisResolver {
     return text.extractKeyPhrases(ctx, input);
   }
 
-  @Mutation(() => LanguageResult, { description: 'Language of a text among 176 (fastText lid.176)' })
+  @Mutation(() => LanguageResult, { description: 'Language of a text among 176 (fastText lid.176 with ELD and script rules)' })
   textLanguage(@Ctx() ctx: AiContext, @Arg('input', () => LanguageInput) input: LanguageInput): Promise<LanguageResult> {
     return text.detectLanguage(ctx, input);
   }
 
-  @Mutation(() => SummarizeResult, { description: 'Extractive summary (TextRank)' })
+  @Mutation(() => SummarizeResult, { description: "Summary: extractive (TextRank), or by the operator's chat model when AI_SUMMARY_LLM names one" })
   textSummarize(@Ctx() ctx: AiContext, @Arg('input', () => SummarizeInput) input: SummarizeInput): Promise<SummarizeResult> {
     return text.summarizeText(ctx, input);
   }

@@ -5,15 +5,17 @@ import { newId } from '../../../lib/ids.js';
 import type { AiContext } from '../context.js';
 import { admitTextCall } from '../limits/limits.service.js';
 import { ENTITY_TYPES, type EntityType } from '../models/entities.js';
+import { round } from '../models/sentiment.js';
+import { defaultSummaryLength } from '../models/summarize.js';
 import type { TextOp, TextOps } from '../models/text-models.js';
 import type { EntitiesInput, KeyPhrasesInput, LanguageInput, SentimentInput, SummarizeInput } from './text.inputs.js';
 
 /** The method behind each answer, as docs/ai.md names it. */
 export const TEXT_MODELS = {
-  sentiment: 'vader-sentiment-1.1.3',
+  sentiment: 'vader-sentiment-1.1.3+review-rules',
   entities: 'compromise-14.17.0+wink-nlp-2.4.0+lists',
   keyPhrases: 'wink-nlp-2.4.0-noun-phrases',
-  language: 'fasttext-lid.176',
+  language: 'fasttext-lid.176+eld-2.1.0+script-rules',
   summarize: 'textrank-extractive',
 } as const;
 
@@ -62,11 +64,23 @@ export async function detectLanguage(ctx: AiContext, input: LanguageInput) {
 export async function summarizeText(ctx: AiContext, input: SummarizeInput) {
   const style = input.style ?? 'extractive';
   if (style !== 'extractive') throw new DomainError('VALIDATION_FAILED', `style "${style}" does not exist; the only style is extractive`, { parameter: 'style' });
-  const maxLength = input.maxLength ?? Math.max(200, Math.ceil(input.text.length / 3));
+  const maxLength = input.maxLength ?? defaultSummaryLength(input.text);
   if (!Number.isInteger(maxLength) || maxLength < 20) throw new DomainError('VALIDATION_FAILED', 'max_length must be an integer of at least 20 (characters)', { parameter: 'max_length' });
   await admitText(ctx, input.text, input.language);
-  const r = await runModel(ctx, 'summarize', { text: input.text, maxLength });
-  return { id: newId('sum'), summary: r.summary, length: r.length, compressionRatio: r.compression_ratio, model: TEXT_MODELS.summarize };
+  const r = await summaryByOperator(ctx, input.text, maxLength) ?? { ...(await runModel(ctx, 'summarize', { text: input.text, maxLength })), model: TEXT_MODELS.summarize };
+  return { id: newId('sum'), summary: r.summary, length: r.length, compressionRatio: r.compression_ratio, model: r.model };
+}
+
+/** The operator's chat model's summary when one is configured and answers; null: TextRank answers. */
+async function summaryByOperator(ctx: AiContext, text: string, maxLength: number) {
+  if (!ctx.runtime.chatText.configured('summary')) return null;
+  try {
+    const a = await ctx.runtime.chatText.summarize(text, maxLength);
+    return { summary: a.text, length: a.text.length, compression_ratio: round(a.text.length / text.length), model: a.model };
+  } catch (e) {
+    ctx.log.warn('summary model server failed; TextRank answers', { err: e });
+    return null;
+  }
 }
 
 /** Registered caller, plan limits, a non-empty text and (when given) an English language hint. */

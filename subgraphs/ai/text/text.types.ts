@@ -11,7 +11,7 @@ export class SentimentScores {
 @ObjectType()
 export class SentimentResult {
   @Field(() => ID) id!: string;
-  @Field(() => Float, { description: 'VADER compound score, -1 to 1' }) score!: number;
+  @Field(() => Float, { description: 'Compound score of VADER with the review rules, -1 to 1 (docs/ai.md)' }) score!: number;
   @Field({ description: 'positive, neutral or negative' }) label!: string;
   @Field(() => Float) confidence!: number;
   @Field(() => SentimentScores) scores!: SentimentScores;

@@ -1,5 +1,8 @@
 // Translation (ai.md, Translation) with Apertium, for exactly the language pairs installed on the
-// machine (models/apertium.ts). Without source_language, fastText lid.176 picks it.
+// machine (models/apertium.ts), or, when the operator names a model (AI_TRANSLATION_LLM), through
+// their chat-completions server for any pair of languages it is asked for, with Apertium answering
+// the installed pairs while that server fails (operator-models/chat-text.ts). Without
+// source_language, the language identifier picks it.
 import { Arg, Ctx, Field, Float, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
@@ -23,7 +26,7 @@ export class TranslationResult {
   @Field() translatedText!: string;
   @Field() sourceLanguage!: string;
   @Field() targetLanguage!: string;
-  @Field(() => Float, { description: 'Share of the output words Apertium knew (unknown words are marked by the engine)' }) confidence!: number;
+  @Field(() => Float, { description: 'Apertium: share of the output words it knew; a chat model: the language identifier\'s probability that the output is in the target language' }) confidence!: number;
   @Field() model!: string;
 }
 
@@ -39,13 +42,23 @@ export async function translate(ctx: AiContext, input: TranslateInput): Promise<
   await admitTextCall(ctx, [input.text], 'text');
   if (!input.text.trim()) throw new DomainError('VALIDATION_FAILED', 'text must not be empty', { parameter: 'text' });
   const engine = await ctx.runtime.translator;
+  let operatorFailure: string | null = null;
+  if (ctx.runtime.chatText.configured('translation')) {
+    const byOperator = await translateByOperator(ctx, input);
+    if (!(byOperator instanceof Error)) return byOperator;
+    operatorFailure = byOperator.message;
+  }
   if (!engine.pairs.length) {
-    throw new DomainError('model_unavailable', 'No translation pair is installed; an operator installs Apertium pairs, e.g. apt-get install apertium apertium-eng-spa (docs/ai.md, Translation)');
+    const failed = operatorFailure ? `The translation model server failed (${operatorFailure}). ` : '';
+    throw new DomainError('model_unavailable', `${failed}No translation pair is installed; an operator installs Apertium pairs, e.g. apt-get install apertium apertium-eng-spa (docs/ai.md, Translation)`);
   }
   const target = iso1(input.targetLanguage.toLowerCase());
   const source = input.sourceLanguage ? iso1(input.sourceLanguage.toLowerCase()) : (await runModel(ctx, 'language', { text: input.text, alternatives: 0 })).language;
   const available = engine.pairs.map((p) => `${p.source}-${p.target}`).join(', ');
   const pair = engine.find(source, target);
+  if (!pair && operatorFailure) {
+    throw new DomainError('model_unavailable', `The translation model server failed (${operatorFailure}) and no Apertium pair ${source}-${target} is installed to answer instead`);
+  }
   if (!pair) {
     const parameter = engine.pairs.some((p) => p.source === source) ? 'target_language' : 'source_language';
     throw new DomainError('invalid_language', `No installed translation pair ${source}-${target}; available pairs: ${available}`, { parameter, meta: { available: engine.pairs.map((p) => `${p.source}-${p.target}`) } });
@@ -57,6 +70,28 @@ export async function translate(ctx: AiContext, input: TranslateInput): Promise<
     ctx.log.error('apertium failed', { err: e });
     throw new DomainError('model_unavailable', `The translation engine failed (${(e as Error).message})`);
   }
+}
+
+/** The operator's chat model's translation, or why its server failed (an Apertium pair may answer instead). */
+async function translateByOperator(ctx: AiContext, input: TranslateInput): Promise<TranslationResult | Error> {
+  const target = languageCode(input.targetLanguage, 'target_language');
+  const source = input.sourceLanguage ? languageCode(input.sourceLanguage, 'source_language') : (await runModel(ctx, 'language', { text: input.text, alternatives: 0 })).language;
+  try {
+    const a = await ctx.runtime.chatText.translate(input.text, languageName(source), languageName(target));
+    const heard = a.text ? await runModel(ctx, 'language', { text: a.text, alternatives: 5 }) : null;
+    const confidence = !heard ? 0 : heard.language === target ? heard.confidence : (heard.alternatives.find((g) => g.language === target)?.confidence ?? 0);
+    return { id: newId('trn'), translatedText: a.text, sourceLanguage: source, targetLanguage: target, confidence, model: a.model };
+  } catch (e) {
+    ctx.log.warn('translation model server failed; Apertium answers the installed pairs', { err: e });
+    return e as Error;
+  }
+}
+
+/** An ISO 639 code a language name is known for (the chat model is asked in names), lower-cased. */
+function languageCode(code: string, parameter: string): string {
+  const c = iso1(code.trim().toLowerCase());
+  if (!/^[a-z]{2,3}$/.test(c) || languageName(c) === c) throw new DomainError('invalid_language', `"${code}" is not an ISO 639 language code`, { parameter });
+  return c;
 }
 
 export async function translationLanguages(ctx: AiContext): Promise<TranslationLanguage[]> {
@@ -73,7 +108,7 @@ export async function translationLanguages(ctx: AiContext): Promise<TranslationL
 
 @Resolver()
 export class TranslationResolver {
-  @Mutation(() => TranslationResult, { description: 'Translate a text with an installed Apertium pair' })
+  @Mutation(() => TranslationResult, { description: "Translate a text with an installed Apertium pair, or by the operator's chat model when AI_TRANSLATION_LLM names one" })
   translate(@Ctx() ctx: AiContext, @Arg('input', () => TranslateInput) input: TranslateInput): Promise<TranslationResult> {
     return translate(ctx, input);
   }

@@ -5,11 +5,11 @@
 import sharp from 'sharp';
 import { DomainError } from '../../../lib/errors.js';
 import { crop, loadImage, VisionError, type Box, type DetectedObject, type Vision, type VisionImage } from '../../../lib/vision/index.js';
-import { embeddableObjects, oneObjectPerThing, suggestedCropBox, type DetectSettings } from './vision.rules.js';
+import { embeddableObjects, suggestedCropBox, type DetectSettings } from './vision.rules.js';
 
-/** The objects of `image` a use wants (its thresholds), one per thing, surest first; `embeddable`: only those big enough to embed. */
+/** The objects of `image` a use wants (its thresholds), one per thing (lib/vision), surest first; `embeddable`: only those big enough to embed. */
 export async function detectObjects(vision: Vision, image: VisionImage, settings: DetectSettings, embeddable = true): Promise<DetectedObject[]> {
-  const found = oneObjectPerThing(await vision.detect(image, settings));
+  const found = await vision.detect(image, settings);
   return embeddable ? embeddableObjects(found) : found;
 }
 

@@ -1,7 +1,7 @@
 // Pure rules of the catalog's product-photo features (docs/catalog-images.md, "Object detection" and
 // "Visual search"): detector thresholds per use, the suggested crop around a detected box, which
 // detected objects are worth an embedding, and the limits of a visual search.
-import { iou, type Box } from '../../../lib/vision/index.js';
+import type { Box } from '../../../lib/vision/index.js';
 
 export interface DetectSettings {
   minConfidence: number;
@@ -55,18 +55,6 @@ export function suggestedCropBox(box: Box, image: { width: number; height: numbe
   return { x, y, width: Math.max(1, right - x), height: Math.max(1, bottom - y) };
 }
 
-/**
- * Two classes on one thing (a car also scored as a truck, a giraffe as a zebra: CenterNet's NMS is
- * per class) are one object: a box overlapping a surer box of any class by this IoU is dropped.
- */
-export const SAME_THING_IOU = 0.7;
-
-/** One object per thing, surest first (see SAME_THING_IOU). */
-export function oneObjectPerThing<T extends { confidence: number; bbox: Box }>(objects: readonly T[]): T[] {
-  const kept: T[] = [];
-  for (const o of [...objects].sort((a, b) => b.confidence - a.confidence)) if (kept.every((k) => iou(k.bbox, o.bbox) < SAME_THING_IOU)) kept.push(o);
-  return kept;
-}
 
 /** Objects big enough to embed on their own. */
 export function embeddableObjects<T extends { bbox: Box }>(objects: readonly T[]): T[] {
