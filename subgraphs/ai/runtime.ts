@@ -13,6 +13,7 @@ import { CatalogProductNames } from './catalog/catalog-names.js';
 import { loadAiConfig, type AiConfig } from './config.js';
 import { Apertium } from './models/apertium.js';
 import { HASHED_MODEL } from '../../lib/hashed-embeddings.js';
+import { WORD_VECTORS_MODEL, wordVectorsInstalled } from '../../lib/word-vectors.js';
 import { OnnxModelDirectory } from './models/onnx-embeddings.js';
 import { TextModelPool } from './models/text-model-pool.js';
 import { ClassifierModelCache } from './classifiers/model-cache.js';
@@ -94,6 +95,6 @@ export async function aiHealth(rt: AiRuntime): Promise<Record<string, unknown>> 
     text: rt.text.health(),
     translation: { status: t.pairs.length ? 'ready' : 'unavailable', engine: t.version, pairs: t.pairs.map((p) => `${p.source}-${p.target}`) },
     vision: rt.vision.health(),
-    embeddings: { status: 'ready', builtin: [HASHED_MODEL], onnx_dir: rt.cfg.modelsDir, onnx_models: rt.onnx.names(), onnx_loaded: rt.onnx.loadedNames() },
+    embeddings: { status: 'ready', builtin: wordVectorsInstalled() ? [WORD_VECTORS_MODEL, HASHED_MODEL] : [HASHED_MODEL], onnx_dir: rt.cfg.modelsDir, onnx_models: rt.onnx.names(), onnx_loaded: rt.onnx.loadedNames() },
   };
 }

@@ -3,6 +3,7 @@
 // event loop.
 import { EntityRecognizer, type EntityType } from './entities.js';
 import { hashedEmbedding } from '../../../lib/hashed-embeddings.js';
+import { sifEmbedding, wordVectors, wordVectorsInstalled } from '../../../lib/word-vectors.js';
 import { keyPhrases } from './key-phrases.js';
 import { LanguageIdentifier } from './language.js';
 import { TextModerator, type ModerationCategory } from './moderation.js';
@@ -18,6 +19,7 @@ export interface TextOps {
   summarize: { args: { text: string; maxLength: number }; result: ReturnType<typeof summarize> };
   moderate: { args: { text: string; categories?: ModerationCategory[] }; result: ReturnType<TextModerator['moderate']> };
   hashedEmbed: { args: { texts: string[] }; result: Array<ReturnType<typeof hashedEmbedding>> };
+  sifEmbed: { args: { texts: string[] }; result: Array<ReturnType<typeof sifEmbedding>> };
 }
 export type TextOp = keyof TextOps;
 
@@ -48,6 +50,8 @@ export class TextModels {
     });
     const moderator = await timed('obscenity', () => new TextModerator());
     await timed('vader', () => sentiment('warm-up'));
+    // 40 MB read once; a process without the derived file answers the default model with its error
+    if (wordVectorsInstalled()) await timed('glove-sif-100d', () => wordVectors());
     return new TextModels(wink, lid, ner, moderator, loadMs);
   }
 
@@ -68,6 +72,8 @@ export class TextModels {
         return this.moderator.moderate(a.text, a.categories) as TextOps[O]['result'];
       case 'hashedEmbed':
         return (a.texts as string[]).map(hashedEmbedding) as TextOps[O]['result'];
+      case 'sifEmbed':
+        return (a.texts as string[]).map(sifEmbedding) as TextOps[O]['result'];
       default:
         throw new Error(`unknown text operation ${String(op)}`);
     }
