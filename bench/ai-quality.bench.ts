@@ -65,3 +65,8 @@ const score = (withLists: boolean) => {
 const gold = eItems.reduce((s, [, g]) => s + g.length, 0);
 console.log(`entities (${eItems.length} sentences, ${gold} gold entities): ours ${score(true)}`);
 console.log(`entities: compromise + wink without the lists ${score(false)}`);
+
+// Sections of issue 31, one module each under bench/ai-quality/ (figure, value, target)
+const sections: Array<() => Promise<Array<{ figure: string; value: string; target: string }>>> = [];
+sections.push((await import('./ai-quality/embeddings.js')).run);
+for (const section of sections) for (const r of await section()) console.log(`${r.figure}: ${r.value}${r.target ? ` (target ${r.target})` : ''}`);

@@ -108,9 +108,28 @@ export class WordVectors {
       for (const part of splitWord(raw)) {
         const j = this.index.get(part);
         if (j !== undefined) out.push(j);
+        else out.push(...this.compound(part));
       }
     }
     return out;
+  }
+
+  /** An unknown compound as two known words ("webserver" → web, server; "smartwatch" → smart, watch):
+   *  the split whose rarer part is most frequent, both parts at least 3 letters; [] when none. */
+  private compound(w: string): number[] {
+    let best: number[] = [];
+    let bestRank = Infinity;
+    for (let k = 3; k <= w.length - 3; k++) {
+      const a = this.index.get(w.slice(0, k));
+      const b = this.index.get(w.slice(k));
+      if (a === undefined || b === undefined) continue;
+      const rank = Math.max(a, b);
+      if (rank < bestRank) {
+        best = [a, b];
+        bestRank = rank;
+      }
+    }
+    return best;
   }
 
   /** The SIF average of a text before the common-component removal (zeros without known words). */
