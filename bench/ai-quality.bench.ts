@@ -69,4 +69,5 @@ console.log(`entities: compromise + wink without the lists ${score(false)}`);
 // Sections of issue 31, one module each under bench/ai-quality/ (figure, value, target)
 const sections: Array<() => Promise<Array<{ figure: string; value: string; target: string }>>> = [];
 sections.push((await import('./ai-quality/embeddings.js')).run);
+sections.push((await import('./ai-quality/moderation.js')).run);
 for (const section of sections) for (const r of await section()) console.log(`${r.figure}: ${r.value}${r.target ? ` (target ${r.target})` : ''}`);

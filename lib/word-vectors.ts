@@ -170,9 +170,11 @@ export class WordVectors {
 
 const WORD = /[\p{L}\p{N}]+(?:['\-.][\p{L}\p{N}]+)*/gu;
 
-/** "don't" → do, n't; "wi-fi" → wi, fi; "e.g" → e.g (kept whole above when known). */
+/** "don't" → do, not ("won't" → will, "can't" → can); "it's" → it; "wi-fi" → wi, fi (tried whole first). */
 function splitWord(w: string): string[] {
-  if (w.endsWith("n't")) return [w.slice(0, -3), "n't"];
+  if (w === "won't") return ['will', 'not'];
+  if (w === "can't") return ['can', 'not'];
+  if (w.endsWith("n't")) return [w.slice(0, -3), 'not'];
   const apo = w.indexOf("'");
   if (apo > 0) return [w.slice(0, apo), w.slice(apo)];
   return w.split(/[-.]/).filter(Boolean);

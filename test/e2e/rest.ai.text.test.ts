@@ -139,6 +139,21 @@ describe('POST /ai/v1/moderation/text', () => {
     expect(g.body.data.moderateText).toMatchObject({ flagged: true, categories: { spam: { flagged: true } } });
   });
 
+  test('by intent: a threat without threat words is violence, self-harm and harassment answer when asked for, kill -9 is allowed', async () => {
+    const threat = await post(u, '/ai/v1/moderation/text', 'moderation_requests', { text: "I'm going to find you after work and break your legs." });
+    expect(threat.body.data.attributes).toMatchObject({ flagged: true, categories: { violence: { flagged: true } } });
+    expect(threat.body.data.attributes.model).toContain('intent-rules');
+    const selfHarm = await post(u, '/ai/v1/moderation/text', 'moderation_requests', { text: "What's the most painless way to end my life?", categories: ['violence', 'self_harm', 'harassment'] });
+    const c = selfHarm.body.data.attributes.categories;
+    expect(Object.keys(c).sort()).toEqual(['harassment', 'self_harm', 'violence']);
+    expect(c.self_harm.flagged).toBe(true);
+    expect(c.violence.score).toBeGreaterThanOrEqual(c.self_harm.score);
+    const tech = await post(u, '/ai/v1/moderation/text', 'moderation_requests', { text: "Kill the process with kill -9 if it doesn't respond." });
+    expect(tech.body.data.attributes).toMatchObject({ flagged: false, action: 'allow' });
+    const g = await gql('mutation($i: ModerationInput!) { moderateText(input: $i) { flagged categories { harassment { flagged } selfHarm { flagged } } } }', { i: { text: 'Shut up, you pathetic idiot.', categories: ['harassment', 'self_harm'] } }, u.headers);
+    expect(g.body.data.moderateText).toMatchObject({ flagged: true, categories: { harassment: { flagged: true }, selfHarm: { flagged: false } } });
+  });
+
   test('an unknown category → 422 naming categories', async () => {
     expectServiceError(await post(u, '/ai/v1/moderation/text', 'moderation_requests', { text: 'x', categories: ['politics'] }), 'ai', 422, 'VALIDATION_FAILED', { parameter: 'categories' });
   });

@@ -48,10 +48,11 @@ export class TextModels {
       r.recognize('Warm-up: Ada Lovelace met Charles Babbage in London on 5 June 1833.'); // compromise builds its lexicon on first use
       return r;
     });
-    const moderator = await timed('obscenity', () => new TextModerator());
-    await timed('vader', () => sentiment('warm-up'));
     // 40 MB read once; a process without the derived file answers the default model with its error
     if (wordVectorsInstalled()) await timed('glove-sif-100d', () => wordVectors());
+    // obscenity + intent rules + the moderation classifier, trained here on the shipped labelled set
+    const moderator = await timed('moderation', () => TextModerator.load());
+    await timed('vader', () => sentiment('warm-up'));
     return new TextModels(wink, lid, ner, moderator, loadMs);
   }
 
