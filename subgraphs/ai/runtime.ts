@@ -18,6 +18,7 @@ import { OnnxModelDirectory } from './models/onnx-embeddings.js';
 import { TextModelPool } from './models/text-model-pool.js';
 import { ClassifierModelCache } from './classifiers/model-cache.js';
 import { loadLlmConfig, type LlmConfig } from './prompts/llm.client.js';
+import { loadModelServersConfig, modelServers, type ModelServers } from './models/model-servers.js';
 import { Vision } from '../../lib/vision/index.js';
 import { OcrEngine } from './images/ocr.engine.js';
 
@@ -36,6 +37,8 @@ export interface AiRuntime {
   classifierModels: ClassifierModelCache;
   /** the OpenAI-compatible endpoint prompts execute against (AI_LLM_*) */
   llm: LlmConfig;
+  /** the operator's embedding and moderation servers (AI_EMBEDDINGS_URL, AI_MODERATION_URL), null when not set */
+  servers: ModelServers;
   /** CenterNet and MobileNetV2 in worker threads (lib/vision), loaded in the background at start */
   vision: Vision;
   ocr: OcrEngine;
@@ -72,6 +75,7 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
     classifierModels: new ClassifierModelCache(),
     llm: loadLlmConfig(),
+    servers: modelServers(loadModelServersConfig()),
     // each vision model loads in its worker on its first call (CenterNet 1–3 s, MobileNetV2 5–10 s),
     // so processes that never see an image pay nothing; AI_VISION_PRELOAD=1 loads both in the
     // background at start instead
@@ -95,6 +99,14 @@ export async function aiHealth(rt: AiRuntime): Promise<Record<string, unknown>> 
     text: rt.text.health(),
     translation: { status: t.pairs.length ? 'ready' : 'unavailable', engine: t.version, pairs: t.pairs.map((p) => `${p.source}-${p.target}`) },
     vision: rt.vision.health(),
-    embeddings: { status: 'ready', builtin: wordVectorsInstalled() ? [WORD_VECTORS_MODEL, HASHED_MODEL] : [HASHED_MODEL], onnx_dir: rt.cfg.modelsDir, onnx_models: rt.onnx.names(), onnx_loaded: rt.onnx.loadedNames() },
+    embeddings: {
+      status: 'ready',
+      builtin: wordVectorsInstalled() ? [WORD_VECTORS_MODEL, HASHED_MODEL] : [HASHED_MODEL],
+      onnx_dir: rt.cfg.modelsDir,
+      onnx_models: rt.onnx.names(),
+      onnx_loaded: rt.onnx.loadedNames(),
+      ...(rt.servers.embeddings ? { server: { model: rt.servers.embeddings.name, circuit: rt.servers.embeddings.breaker.state } } : {}),
+    },
+    ...(rt.servers.moderation ? { moderation_server: { model: rt.servers.moderation.name, circuit: rt.servers.moderation.breaker.state } } : {}),
   };
 }

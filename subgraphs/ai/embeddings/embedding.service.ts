@@ -45,12 +45,26 @@ export async function similarity(ctx: AiContext, input: SimilarityInput) {
 
 export function listEmbeddingModels(ctx: AiContext): EmbeddingModel[] {
   const onnx = ctx.runtime.onnx.names().map((name) => ({ name, kind: 'onnx', dimensions: null }));
-  return [{ name: WORD_VECTORS_MODEL, kind: 'builtin', dimensions: WORD_VECTOR_DIMENSIONS }, { name: HASHED_MODEL, kind: 'builtin', dimensions: HASHED_DIMENSIONS }, ...onnx];
+  const server = ctx.runtime.servers.embeddings;
+  return [
+    ...(server ? [{ name: server.name, kind: 'server', dimensions: null }] : []),{ name: WORD_VECTORS_MODEL, kind: 'builtin', dimensions: WORD_VECTOR_DIMENSIONS }, { name: HASHED_MODEL, kind: 'builtin', dimensions: HASHED_DIMENSIONS }, ...onnx];
 }
 
-/** Vectors of `texts` (L2-normalised) with the named model, glove-sif-100d when absent; also used by agent context. */
+/** Vectors of `texts` (L2-normalised) with the named model; when absent the operator's server (AI_EMBEDDINGS_URL)
+ *  if there is one, else glove-sif-100d; also used by agent context. */
 export async function embed(ctx: AiContext, texts: string[], model: string | null | undefined): Promise<Embedded> {
-  const name = model ?? DEFAULT_EMBEDDING_MODEL;
+  const server = ctx.runtime.servers.embeddings;
+  const name = model ?? server?.name ?? DEFAULT_EMBEDDING_MODEL;
+  if (server && name === server.name) {
+    try {
+      const r = await server.embed(texts);
+      return { model: name, vectors: r.vectors, tokens: r.tokens };
+    } catch (e) {
+      // never another model's vectors in its place: they would not compare with the server's
+      ctx.log.error('embedding server failed', { model: name, err: e });
+      throw new DomainError('model_unavailable', `the embedding server (${name}) did not answer: ${(e as Error).message}`);
+    }
+  }
   if (name === WORD_VECTORS_MODEL) {
     const r = await runModel(ctx, 'sifEmbed', { texts });
     return { model: name, vectors: r.map((e) => e.vector), tokens: r.reduce((s, e) => s + e.tokens, 0) };

@@ -148,16 +148,21 @@ export class TextModerator {
     const s = this.scores(text);
     // document 2's four categories hold the two that have no place among them
     const answer = (cat: ModerationCategory): number => (cat === 'violence' ? Math.max(s.violence, s.self_harm) : cat === 'hate' ? Math.max(s.hate, s.harassment) : s[cat]);
-    const out: ModerationResult['categories'] = {};
-    let worst = 0;
-    for (const cat of categories) {
-      const score = round(answer(cat));
-      out[cat] = { flagged: score >= FLAG_THRESHOLD, score };
-      worst = Math.max(worst, score);
-    }
-    const action = worst >= BLOCK_THRESHOLD ? 'block' : worst >= FLAG_THRESHOLD ? 'review' : 'allow';
-    return { flagged: worst >= FLAG_THRESHOLD, action, categories: out };
+    return verdict(categories, Object.fromEntries(categories.map((c) => [c, answer(c)])));
   }
+}
+
+/** The answer for the requested categories from their scores: flagged at FLAG_THRESHOLD, the action by the worst. */
+export function verdict(categories: readonly ModerationCategory[], scores: Partial<Record<ModerationCategory, number>>): ModerationResult {
+  const out: ModerationResult['categories'] = {};
+  let worst = 0;
+  for (const cat of categories) {
+    const score = round(scores[cat] ?? 0);
+    out[cat] = { flagged: score >= FLAG_THRESHOLD, score };
+    worst = Math.max(worst, score);
+  }
+  const action = worst >= BLOCK_THRESHOLD ? 'block' : worst >= FLAG_THRESHOLD ? 'review' : 'allow';
+  return { flagged: worst >= FLAG_THRESHOLD, action, categories: out };
 }
 
 /** The text as the classifier reads it: group names become "people". */

@@ -5,7 +5,7 @@ import { Arg, Ctx, Field, Float, ID, InputType, Mutation, ObjectType, Resolver }
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { AiContext } from '../context.js';
-import { ALL_MODERATION_CATEGORIES, MODERATION_CATEGORIES, type ModerationCategory } from '../models/moderation.js';
+import { ALL_MODERATION_CATEGORIES, MODERATION_CATEGORIES, verdict, type ModerationCategory, type ModerationResult as TextModerationResult } from '../models/moderation.js';
 import { admitText, runModel } from '../text/text.service.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import { emitAiEvent } from '../webhooks/ai-webhook.js';
@@ -48,16 +48,38 @@ export async function moderateText(ctx: AiContext, input: ModerationInput): Prom
   const unknown = categories.filter((c) => !(ALL_MODERATION_CATEGORIES as readonly string[]).includes(c));
   if (unknown.length) throw new DomainError('VALIDATION_FAILED', `categories: unknown ${unknown.join(', ')}; known: ${ALL_MODERATION_CATEGORIES.join(', ')}`, { parameter: 'categories' });
   await admitText(ctx, input.text, null);
-  const r = await runModel(ctx, 'moderate', { text: input.text, categories: (categories.length ? categories : [...MODERATION_CATEGORIES]) as ModerationCategory[] });
-  const result = { id: newId('mod'), ...r, categories: graphqlNames(r.categories), model: MODERATION_MODEL };
+  const asked = (categories.length ? categories : [...MODERATION_CATEGORIES]) as ModerationCategory[];
+  const { r, model } = await moderate(ctx, input.text, asked);
+  const result = { id: newId('mod'), ...r, categories: graphqlNames(r.categories), model };
   if (r.flagged) {
     // the text itself is not sent: receivers get the verdict, the scores and who asked
     const partition = await appPartition(ctx);
     await ctx.em.transactional((tx) =>
-      emitAiEvent(ctx.runtime, tx, partition, 'moderation.flagged', { moderation_id: result.id, action: r.action, categories: r.categories, user_unique_id: ctx.tenant.userId, model: MODERATION_MODEL }),
+      emitAiEvent(ctx.runtime, tx, partition, 'moderation.flagged', { moderation_id: result.id, action: r.action, categories: r.categories, user_unique_id: ctx.tenant.userId, model }),
     );
   }
   return result;
+}
+
+/**
+ * The operator's moderation server (AI_MODERATION_URL) when there is one, for the categories it has,
+ * with our own spam score beside it; our method alone when there is none or it fails (the answer's
+ * `model` says which).
+ */
+async function moderate(ctx: AiContext, text: string, asked: ModerationCategory[]): Promise<{ r: TextModerationResult; model: string }> {
+  const server = ctx.runtime.servers.moderation;
+  if (server) {
+    try {
+      const [remote, local] = await Promise.all([server.scores(text), asked.includes('spam') ? runModel(ctx, 'moderate', { text, categories: ['spam'] }) : null]);
+      const scores: Partial<Record<ModerationCategory, number>> = { ...remote, spam: local?.categories.spam?.score ?? 0 };
+      scores.violence = Math.max(scores.violence ?? 0, scores.self_harm ?? 0);
+      scores.hate = Math.max(scores.hate ?? 0, scores.harassment ?? 0);
+      return { r: verdict(asked, scores), model: `${server.name}+${MODERATION_MODEL}(spam)` };
+    } catch (e) {
+      ctx.log.warn('moderation server failed; answering with the built-in method', { model: server.name, err: e });
+    }
+  }
+  return { r: await runModel(ctx, 'moderate', { text, categories: asked }), model: MODERATION_MODEL };
 }
 
 /** self_harm is the spec's (REST) spelling; GraphQL's field is selfHarm (the bridge turns it back). */
