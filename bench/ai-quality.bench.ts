@@ -4,9 +4,11 @@
 // npm run bench:ai-quality. Each figure group is a file under bench/ai-quality/ exporting run().
 import type { Row } from './ai-quality/row.js';
 import * as detection from './ai-quality/detection.js';
+import * as embeddings from './ai-quality/embeddings.js';
 import * as entities from './ai-quality/entities.js';
 import * as language from './ai-quality/language.js';
 import * as latency from './ai-quality/latency.js';
+import * as moderation from './ai-quality/moderation.js';
 import * as sentiment from './ai-quality/sentiment.js';
 import * as summaries from './ai-quality/summaries.js';
 
@@ -16,6 +18,8 @@ const groups: Array<{ name: string; run: () => Promise<Row[]> }> = [
   { name: 'summaries', run: summaries.run },
   { name: 'entities', run: entities.run },
   { name: 'detection', run: detection.run },
+  { name: 'embeddings', run: embeddings.run },
+  { name: 'moderation', run: moderation.run },
   { name: 'latency', run: latency.run },
 ];
 

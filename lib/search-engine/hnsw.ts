@@ -22,9 +22,9 @@ export interface VectorSource {
 }
 
 /**
- * A vector to compare others with. Hashed embeddings of short texts are sparse (a package's name and
- * summary touch ~50 of 384 dimensions), so a comparison runs over the probe's non-zero dimensions
- * only when it has few: the same dot product, several times fewer multiplications.
+ * A vector to compare others with. A sparse vector (the hashed model's: a package's name and summary
+ * touch ~50 of 384 dimensions) is compared over its non-zero dimensions only: the same dot product,
+ * several times fewer multiplications; a dense one (glove-sif-100d, the default) over all of them.
  */
 export interface Probe {
   vec: Float32Array;

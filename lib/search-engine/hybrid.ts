@@ -42,7 +42,7 @@ export function semanticRequest(req: SearchRequest, query: string, embeddingAttr
 
 function unitVector(v: unknown): Float32Array {
   if (!Array.isArray(v) || v.length !== EMBEDDING_DIMENSIONS || v.some((x) => typeof x !== 'number' || !Number.isFinite(x))) {
-    throw new EngineError('invalid_search_vector', `vector must be an array of ${EMBEDDING_DIMENSIONS} finite numbers (the index's model, hashed-ngrams-384)`, 'vector');
+    throw new EngineError('invalid_search_vector', `vector must be an array of ${EMBEDDING_DIMENSIONS} finite numbers (the index's model, glove-sif-100d)`, 'vector');
   }
   const norm = Math.sqrt((v as number[]).reduce((s, x) => s + x * x, 0));
   if (!norm) throw new EngineError('invalid_search_vector', 'vector must not be all zeros', 'vector');

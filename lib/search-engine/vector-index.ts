@@ -1,13 +1,15 @@
 // The vectors of an index with `embeddingAttributes`: one L2-normalised embedding per document (the
-// AI service's hashed-ngrams-384 model, lib/hashed-embeddings.ts, one copy for both services) of the
+// AI service's default model glove-sif-100d, lib/word-vectors.ts, one copy for both services) of the
 // text of those attributes, stored flat by internal id, and the nearest-neighbour search over them:
 //  - an exact cosine scan while at most EXACT_MAX documents can be results (the index is small, or
 //    the filter leaves few): every allowed vector is compared, recall is 1;
 //  - HNSW (hnsw.ts) above that: the graph is built once the index holds EXACT_MAX vectors and then
 //    grows with every batch; a filter is applied during the walk (rejected nodes are passed through).
 // Vectors are derived data like the inverted index: computed when the engine indexes a document (in
-// the task that adds it), kept in snapshots, and recomputed when the embedding attributes change.
-import { hashedEmbedding, HASHED_DIMENSIONS, HASHED_MODEL } from '../hashed-embeddings.js';
+// the task that adds it), kept in snapshots, and recomputed when the embedding attributes change or
+// the snapshot names another model (an index embedded with hashed-ngrams-384 before issue 31 is
+// embedded again on load).
+import { sifEmbedding, WORD_VECTOR_DIMENSIONS, WORD_VECTORS_MODEL } from '../word-vectors.js';
 import { and, bitset, count, has, set, toIds, type Bitset } from './bitset.js';
 import { valueAt, visitText } from './fields.js';
 import { Heap } from './heap.js';
@@ -20,12 +22,12 @@ export const EXACT_MAX = 10_000;
 export const EF_SEARCH = 200;
 /** A graph with more dead nodes than this share is rebuilt by compact(). */
 const MAX_DEAD_SHARE = 0.3;
-export const EMBEDDING_MODEL = HASHED_MODEL;
-export const EMBEDDING_DIMENSIONS = HASHED_DIMENSIONS;
+export const EMBEDDING_MODEL = WORD_VECTORS_MODEL;
+export const EMBEDDING_DIMENSIONS = WORD_VECTOR_DIMENSIONS;
 
 /** The model's vector of a text, as float32; null for a text without words. */
 export function embed(text: string): Float32Array | null {
-  const { vector, tokens } = hashedEmbedding(text);
+  const { vector, tokens } = sifEmbedding(text);
   return tokens ? Float32Array.from(vector) : null;
 }
 
@@ -42,7 +44,7 @@ export interface Neighbours {
   sims: number[];
 }
 
-/** Vectors stored sparsely (hashed embeddings of short texts are mostly zeros): per id its count of
+/** Vectors stored sparsely (kept from the hashed model, whose short texts were mostly zeros): per id its count of
  *  non-zero dimensions, then those dimensions and their values, concatenated in id order. */
 export interface VectorSnapshot {
   model: string;

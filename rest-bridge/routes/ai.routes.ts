@@ -84,7 +84,7 @@ export const AI_ROUTES: Route[] = [
     method: 'POST',
     path: '/ai/v1/moderation/text',
     operation: 'ModerateText',
-    summary: 'Moderate a text: hate, violence, sexual, spam scores, overall flagged and action',
+    summary: 'Moderate a text by intent: hate, violence, sexual, spam scores (self_harm, harassment when asked for), overall flagged and action',
     body: { type: 'moderation_requests', input: 'input' },
     variables: (r) => ({ input: r.attributes }),
     result: (d) => ({ data: resource('moderation_results', { ...d.moderateText, categories: withoutNulls(d.moderateText.categories) }) }),

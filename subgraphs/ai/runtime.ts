@@ -13,11 +13,13 @@ import { CatalogProductNames } from './catalog/catalog-names.js';
 import { loadAiConfig, type AiConfig } from './config.js';
 import { Apertium } from './models/apertium.js';
 import { HASHED_MODEL } from '../../lib/hashed-embeddings.js';
+import { WORD_VECTORS_MODEL, wordVectorsInstalled } from '../../lib/word-vectors.js';
 import { OnnxModelDirectory } from './models/onnx-embeddings.js';
 import { TextModelPool } from './models/text-model-pool.js';
 import { ClassifierModelCache } from './classifiers/model-cache.js';
 import { loadLlmConfig, type LlmConfig } from './prompts/llm.client.js';
 import { ChatText, loadChatTextConfig } from './operator-models/chat-text.js';
+import { loadModelServersConfig, modelServers, type ModelServers } from './operator-models/model-servers.js';
 import { Vision } from '../../lib/vision/index.js';
 import { OcrEngine } from './images/ocr.engine.js';
 
@@ -38,6 +40,8 @@ export interface AiRuntime {
   llm: LlmConfig;
   /** summaries and translation on that endpoint when the operator names models for them (AI_SUMMARY_LLM, AI_TRANSLATION_LLM) */
   chatText: ChatText;
+  /** the operator's embedding and moderation servers (AI_EMBEDDINGS_URL, AI_MODERATION_URL), null when not set */
+  servers: ModelServers;
   /** CenterNet and MobileNetV2 in worker threads (lib/vision), loaded in the background at start */
   vision: Vision;
   ocr: OcrEngine;
@@ -76,6 +80,7 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     classifierModels: new ClassifierModelCache(),
     llm,
     chatText: new ChatText(llm, loadChatTextConfig(llm)),
+    servers: modelServers(loadModelServersConfig()),
     // each vision model loads in its worker on its first call (CenterNet 1–3 s, MobileNetV2 5–10 s),
     // so processes that never see an image pay nothing; AI_VISION_PRELOAD=1 loads both in the
     // background at start instead
@@ -99,6 +104,14 @@ export async function aiHealth(rt: AiRuntime): Promise<Record<string, unknown>> 
     text: rt.text.health(),
     translation: { status: t.pairs.length ? 'ready' : 'unavailable', engine: t.version, pairs: t.pairs.map((p) => `${p.source}-${p.target}`) },
     vision: rt.vision.health(),
-    embeddings: { status: 'ready', builtin: [HASHED_MODEL], onnx_dir: rt.cfg.modelsDir, onnx_models: rt.onnx.names(), onnx_loaded: rt.onnx.loadedNames() },
+    embeddings: {
+      status: 'ready',
+      builtin: wordVectorsInstalled() ? [WORD_VECTORS_MODEL, HASHED_MODEL] : [HASHED_MODEL],
+      onnx_dir: rt.cfg.modelsDir,
+      onnx_models: rt.onnx.names(),
+      onnx_loaded: rt.onnx.loadedNames(),
+      ...(rt.servers.embeddings ? { server: { model: rt.servers.embeddings.name, circuit: rt.servers.embeddings.breaker.state } } : {}),
+    },
+    ...(rt.servers.moderation ? { moderation_server: { model: rt.servers.moderation.name, circuit: rt.servers.moderation.breaker.state } } : {}),
   };
 }

@@ -68,7 +68,7 @@ test('create → train (202, job) → classifier.trained on aiEvents and the web
     const r = await rest('POST', `/ai/v1/classifiers/${id}/classify`, { body: jsonApi('classification_requests', { text: 'I forgot my password and cannot sign in' }), headers: u.headers });
     expect(r.status).toBe(200);
     const preds = r.body.data.attributes.predictions;
-    expect(r.body.data.attributes).toMatchObject({ model_version: 1, model: 'softmax-regression' });
+    expect(r.body.data.attributes).toMatchObject({ model_version: 1, model: 'softmax-regression+glove-sif-100d' });
     expect(preds.map((p: any) => p.label).sort()).toEqual(['account', 'billing', 'shipping']);
     expect(preds[0].label).toBe('account');
     expect(preds.reduce((s: number, p: any) => s + p.confidence, 0)).toBeCloseTo(1, 2);

@@ -139,19 +139,42 @@ describe('POST /ai/v1/moderation/text', () => {
     expect(g.body.data.moderateText).toMatchObject({ flagged: true, categories: { spam: { flagged: true } } });
   });
 
+  test('by intent: a threat without threat words is violence, self-harm and harassment answer when asked for, kill -9 is allowed', async () => {
+    const threat = await post(u, '/ai/v1/moderation/text', 'moderation_requests', { text: "I'm going to find you after work and break your legs." });
+    expect(threat.body.data.attributes).toMatchObject({ flagged: true, categories: { violence: { flagged: true } } });
+    expect(threat.body.data.attributes.model).toContain('intent-rules');
+    const selfHarm = await post(u, '/ai/v1/moderation/text', 'moderation_requests', { text: "What's the most painless way to end my life?", categories: ['violence', 'self_harm', 'harassment'] });
+    const c = selfHarm.body.data.attributes.categories;
+    expect(Object.keys(c).sort()).toEqual(['harassment', 'self_harm', 'violence']);
+    expect(c.self_harm.flagged).toBe(true);
+    expect(c.violence.score).toBeGreaterThanOrEqual(c.self_harm.score);
+    const tech = await post(u, '/ai/v1/moderation/text', 'moderation_requests', { text: "Kill the process with kill -9 if it doesn't respond." });
+    expect(tech.body.data.attributes).toMatchObject({ flagged: false, action: 'allow' });
+    const g = await gql('mutation($i: ModerationInput!) { moderateText(input: $i) { flagged categories { harassment { flagged } selfHarm { flagged } } } }', { i: { text: 'Shut up, you pathetic idiot.', categories: ['harassment', 'self_harm'] } }, u.headers);
+    expect(g.body.data.moderateText).toMatchObject({ flagged: true, categories: { harassment: { flagged: true }, selfHarm: { flagged: false } } });
+  });
+
   test('an unknown category → 422 naming categories', async () => {
     expectServiceError(await post(u, '/ai/v1/moderation/text', 'moderation_requests', { text: 'x', categories: ['politics'] }), 'ai', 422, 'VALIDATION_FAILED', { parameter: 'categories' });
   });
 });
 
 describe('POST /ai/v1/embeddings and /similarity', () => {
-  test('built-in model: one unit vector per input, tokens counted; similarity ranks the overlapping text first', async () => {
+  test('default model glove-sif-100d: one unit vector per input, known words counted; similarity ranks by meaning', async () => {
     const r = await post(u, '/ai/v1/embeddings', 'embedding_requests', { inputs: ['reset my password', 'password reset link'] });
     expect(r.status).toBe(200);
     const a = r.body.data.attributes;
-    expect(a).toMatchObject({ model: 'hashed-ngrams-384', usage: { tokens: 6 } });
-    expect(a.embeddings.map((e: any) => [e.index, e.dimensions, e.embedding.length])).toEqual([[0, 384, 384], [1, 384, 384]]);
+    expect(a).toMatchObject({ model: 'glove-sif-100d', usage: { tokens: 6 } });
+    expect(a.embeddings.map((e: any) => [e.index, e.dimensions, e.embedding.length])).toEqual([[0, 100, 100], [1, 100, 100]]);
     expect(Math.hypot(...a.embeddings[0].embedding)).toBeCloseTo(1, 3);
+    // no shared word, same meaning
+    const m = await post(u, '/ai/v1/embeddings/similarity', 'similarity_requests', { source: 'is wireless internet free at the hotel?', targets: ['The museum opens at ten', 'Wi-Fi is included in every room at no extra cost'] });
+    expect(m.body.data.attributes.model).toBe('glove-sif-100d');
+    expect(m.body.data.attributes.similarities[1].score).toBeGreaterThan(m.body.data.attributes.similarities[0].score + 0.2);
+    // the lexical model stays selectable by name
+    const h = await post(u, '/ai/v1/embeddings', 'embedding_requests', { inputs: ['reset my password'], model: 'hashed-ngrams-384' });
+    expect(h.body.data.attributes).toMatchObject({ model: 'hashed-ngrams-384', usage: { tokens: 3 } });
+    expect(h.body.data.attributes.embeddings[0].dimensions).toBe(384);
     const s = await post(u, '/ai/v1/embeddings/similarity', 'similarity_requests', { source: 'How do I reset my password?', targets: ['The weather is sunny today', 'Password reset instructions'] });
     const scores = s.body.data.attributes.similarities;
     expect(scores.map((x: any) => x.index)).toEqual([0, 1]);
@@ -169,12 +192,12 @@ describe('POST /ai/v1/embeddings and /similarity', () => {
     expect(g.body.errors).toBeUndefined();
     expect(g.body.data.embeddingSimilarity.similarities[0].score).toBeCloseTo(1, 4);
     const models = await gql('{ embeddingModels { name kind } }', {}, u.headers);
-    expect(models.body.data.embeddingModels).toEqual(expect.arrayContaining([{ name: 'hashed-ngrams-384', kind: 'builtin' }, { name, kind: 'onnx' }]));
+    expect(models.body.data.embeddingModels).toEqual(expect.arrayContaining([{ name: 'glove-sif-100d', kind: 'builtin' }, { name: 'hashed-ngrams-384', kind: 'builtin' }, { name, kind: 'onnx' }]));
   });
 
   test('an unknown model → 422 naming model and the installed ones; no inputs → 422', async () => {
     const e = expectServiceError(await post(u, '/ai/v1/embeddings', 'embedding_requests', { inputs: ['x'], model: 'all-MiniLM-L6-v2' }), 'ai', 422, 'VALIDATION_FAILED', { parameter: 'model' });
-    expect(e.detail).toContain('hashed-ngrams-384');
+    expect(e.detail).toContain('glove-sif-100d, hashed-ngrams-384');
     // the model is named, the operator's directory never
     expect(e.detail).toContain('all-MiniLM-L6-v2');
     expect(JSON.stringify(e)).not.toContain(resolve(ROOT, '.data'));
@@ -252,5 +275,5 @@ describe('plan limits and registration', () => {
 test("the gateway's /health/detailed shows a super-admin the AI models loaded", async () => {
   const url = stack().gateway.replace(/\/graphql$/, '/health/detailed');
   const r = { body: await (await fetch(url, { headers: { authorization: `Bearer ${mintToken({ scopes: ['platform:superadmin'] })}` } })).json() };
-  expect(r.body.components.ai.details).toMatchObject({ text: { status: 'ready' }, translation: { status: 'ready' }, embeddings: { builtin: ['hashed-ngrams-384'] } });
+  expect(r.body.components.ai.details).toMatchObject({ text: { status: 'ready' }, translation: { status: 'ready' }, embeddings: { builtin: ['glove-sif-100d', 'hashed-ngrams-384'] } });
 });

@@ -1,7 +1,7 @@
 // Hybrid and vector search end to end: `embedding_attributes` set through REST (and shown in both
 // styles), vectors computed by the indexing task, `hybrid` and `vector` through the REST bridge and
 // the gateway, filters on the vector results, `_semanticScore` on hits, errors naming the parameter.
-import { hashedEmbedding } from '../../lib/hashed-embeddings.js';
+import { sifEmbedding } from '../../lib/word-vectors.js';
 import { createTenant, gql, jsonApi, rest } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
 import { addDocuments, createIndex, search, settle } from './search.helpers.js';
@@ -47,9 +47,9 @@ describe('hybrid search', () => {
     expect(ids).toContain(7);
     expect(filtered.body.data.attributes.hits.every((h: any) => h.section === 'httpd')).toBe(true);
 
-    // GraphQL through the gateway: a vector of the same model (the AI service's hashed-ngrams-384) of
+    // GraphQL through the gateway: a vector of the same model (the AI service's default, glove-sif-100d) of
     // the text the index embedded for document 4 (its embedding attributes joined by newlines)
-    const vector = hashedEmbedding('apache2\nApache HTTP Server').vector;
+    const vector = sifEmbedding('apache2\nApache HTTP Server').vector;
     const g = await gql(SEARCH_GQL, { u: uid, i: { vector, limit: 2, attributesToHighlight: [] } }, t.keyHeaders);
     expect(g.body.errors).toBeUndefined();
     expect(g.body.data.searchIndex.hits[0].id).toBe(4);

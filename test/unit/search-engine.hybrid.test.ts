@@ -5,7 +5,7 @@ import { fuse, fusionDepth, RRF_K } from '../../lib/search-engine/fusion.js';
 import { bitset, setAll } from '../../lib/search-engine/bitset.js';
 import { embed, EXACT_MAX, EF_SEARCH, VectorIndex } from '../../lib/search-engine/vector-index.js';
 import { engineFactory, DEFAULT_SETTINGS, type Document } from '../../lib/search-engine/index.js';
-import { hashedEmbedding } from '../../lib/hashed-embeddings.js';
+import { sifEmbedding } from '../../lib/word-vectors.js';
 import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 import { defaultSettings, parseSettingsPatch } from '../../subgraphs/search/indexes/index-settings.rules.js';
 import { settingsKey, toEngineSettings } from '../../subgraphs/search/engine-registry/engine-settings.js';
@@ -104,7 +104,7 @@ describe('vector index: HNSW against the exact scan', () => {
   it('stores the AI service\'s vector of the text (one embedding function)', () => {
     const id = withVector[3];
     const v = vi.vector(id)!;
-    const expected = hashedEmbedding(texts[id]).vector;
+    const expected = sifEmbedding(texts[id]).vector;
     expect(Array.from(v).map((x) => x.toFixed(5))).toEqual(expected.map((x) => Math.fround(x).toFixed(5)));
   });
 });
@@ -160,7 +160,7 @@ describe('hybrid and vector search through the engine', () => {
     const e = engineWith(PACKAGES, settings);
     expect(errorOf(() => e.search({ query: 'x', hybrid: { semanticRatio: 1.5 } }))).toMatchObject({ code: 'invalid_search_semantic_ratio', parameter: 'hybrid.semanticRatio' });
     expect(errorOf(() => e.search({ vector: [1, 2, 3] }))).toMatchObject({ code: 'invalid_search_vector', parameter: 'vector' });
-    expect(errorOf(() => e.search({ vector: new Array(384).fill(0) }))).toMatchObject({ code: 'invalid_search_vector', parameter: 'vector' });
+    expect(errorOf(() => e.search({ vector: new Array(100).fill(0) }))).toMatchObject({ code: 'invalid_search_vector', parameter: 'vector' });
     expect(errorOf(() => e.search({ query: 'x', hybrid: {}, sort: ['name:asc'] }))).toMatchObject({ parameter: 'sort' });
   });
 
@@ -168,7 +168,7 @@ describe('hybrid and vector search through the engine', () => {
     const e = engineWith(PACKAGES, settings);
     const q = { query: 'fast compression', hybrid: { semanticRatio: 0.7 } };
     const snap = JSON.parse(JSON.stringify(e.toSnapshot()));
-    expect(snap.vectors.model).toBe('hashed-ngrams-384');
+    expect(snap.vectors.model).toBe('glove-sif-100d');
     const restored = engineFactory.fromSnapshot(snap, { ...DEFAULT_SETTINGS, ...settings });
     expect(restored.search(q).hits).toEqual(e.search(q).hits);
     const other = engineFactory.fromSnapshot(snap, { ...DEFAULT_SETTINGS, ...settings, embeddingAttributes: ['summary'] });

@@ -1,6 +1,6 @@
 // Agent context (ai.md, Agents): entries stored per app partition and agent, listed newest first,
 // found by reference or type, and ranked by cosine similarity of their embeddings to a query
-// (the AI service's default embedding model, embeddings/embedding.service.ts). The RAG Context
+// (each in the model that embedded it; new entries use the default, embeddings/embedding.service.ts). The RAG Context
 // prompt template takes the ranked contents (prompt.service.ts, agentContext).
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../../lib/errors.js';
@@ -67,11 +67,14 @@ export async function rankAgentContext(ctx: AiContext, agentId: string, query: s
   return (await rank(ctx, { agentId }, query, limit)).map(([r, s]) => toContext(r, s));
 }
 
+/** Each entry is compared in the model that embedded it (entries stored before the default changed keep theirs):
+ *  the query is embedded once per model among the ranked entries. */
 async function rank(ctx: AiContext, where: Record<string, unknown>, query: string, limit: number): Promise<[AgentContextEntity, number][]> {
-  const q = await embed(ctx, [query], null);
-  const rows = await ctx.em.find(AgentContextEntity, { ...where, embeddingModel: q.model }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: MAX_RANKED });
+  const rows = await ctx.em.find(AgentContextEntity, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: MAX_RANKED });
+  const queries = new Map<string, number[]>();
+  for (const model of new Set(rows.map((r) => r.embeddingModel))) queries.set(model, (await embed(ctx, [query], model)).vectors[0]);
   return rows
-    .map((r) => [r, round(cosine(q.vectors[0], r.embedding))] as [AgentContextEntity, number])
+    .map((r) => [r, round(cosine(queries.get(r.embeddingModel)!, r.embedding))] as [AgentContextEntity, number])
     .sort((a, b) => b[1] - a[1] || b[0].createdAt.getTime() - a[0].createdAt.getTime())
     .slice(0, limit);
 }

@@ -6,7 +6,7 @@ import { enqueueJob } from '../../../lib/jobs/index.js';
 import type { AiContext } from '../context.js';
 import { admitTextCall, planLimits } from '../limits/limits.service.js';
 import { ENTITY_TYPES } from '../models/entities.js';
-import { MODERATION_CATEGORIES } from '../models/moderation.js';
+import { ALL_MODERATION_CATEGORIES } from '../models/moderation.js';
 import { checkLanguageHint } from '../text/text.service.js';
 import { AiBatchEntity, BATCH_OPERATIONS, type BatchOperation } from './batch.entity.js';
 import { BATCH_JOB } from './batch.job.js';
@@ -80,7 +80,7 @@ function validateOptions(operation: BatchOperation, input: BatchInput): Record<s
   }
   if (operation === 'moderation' && input.categories) {
     const cats = input.categories.map((c) => c.toLowerCase());
-    const unknown = cats.filter((c) => !(MODERATION_CATEGORIES as readonly string[]).includes(c));
+    const unknown = cats.filter((c) => !(ALL_MODERATION_CATEGORIES as readonly string[]).includes(c));
     if (unknown.length) throw new DomainError('VALIDATION_FAILED', `categories: unknown ${unknown.join(', ')}`, { parameter: 'categories' });
     o.categories = cats;
   }

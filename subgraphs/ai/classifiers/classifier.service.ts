@@ -97,7 +97,7 @@ export async function classify(ctx: AiContext, id: string, text: string): Promis
     loaded = cache.put(row.id, row.modelVersion, row.model);
   }
   const predictions = predict(loaded.model, text, loaded.index).map((p) => ({ label: p.label, confidence: round(p.confidence, 4) }));
-  return { id: newId('cls'), predictions, modelVersion: loaded.version, model: MODEL_NAME };
+  return { id: newId('cls'), predictions, modelVersion: loaded.version, model: loaded.model.embedding ? `${MODEL_NAME}+${loaded.model.embedding}` : MODEL_NAME };
 }
 
 async function find(ctx: AiContext, id: string): Promise<ClassifierEntity> {

@@ -2,7 +2,11 @@
 // text features, trained by mini-batch gradient descent with L2 regularisation. Pure: no I/O.
 //
 // Features: lower-cased word unigrams and bigrams (Unicode letters and digits), log(1 + tf),
-// L2-normalised per text. The vocabulary is the features of the training texts. Training is
+// L2-normalised per text. The vocabulary is the features of the training texts. A model trained
+// with `embedding: 'glove-sif-100d'` (the default since issue 31) also reads the text's 100
+// SIF word-vector dimensions (lib/word-vectors.ts) as dense features after the vocabulary, so
+// words never seen in training still count by their meaning; a model without the field (trained
+// before) reads words only, as it was trained. Training is
 // deterministic: examples are shuffled by a seeded generator, so the same examples give the same model.
 //
 // Why our own and not natural's LogisticRegressionClassifier (shared/notes/ai-models.md): natural
@@ -10,6 +14,7 @@
 // import loads dotenv and prints to stdout; a softmax gives calibrated per-label probabilities that
 // sum to 1 directly, in ~100 lines.
 import { mulberry32 } from '../../../lib/seeded-random.js';
+import { sifEmbedding, WORD_VECTORS_MODEL, wordVectorsInstalled } from '../../../lib/word-vectors.js';
 
 export interface SoftmaxModel {
   kind: 'softmax-regression';
@@ -18,6 +23,8 @@ export interface SoftmaxModel {
   /** weights[label][feature], then the bias per label */
   weights: number[][];
   bias: number[];
+  /** dense features of this embedding model follow the vocabulary (absent: words only) */
+  embedding?: typeof WORD_VECTORS_MODEL;
 }
 
 export interface TrainOptions {
@@ -25,6 +32,8 @@ export interface TrainOptions {
   learningRate?: number;
   l2?: number;
   seed?: number;
+  /** dense word-vector features; default glove-sif-100d when its model is installed, null for words only */
+  embedding?: typeof WORD_VECTORS_MODEL | null;
 }
 
 type Sparse = Map<number, number>;
@@ -40,7 +49,7 @@ function features(text: string): string[] {
   return out;
 }
 
-function vectorise(text: string, index: Map<string, number>): Sparse {
+function vectorise(text: string, index: Map<string, number>, embedding?: string): Sparse {
   const tf = new Map<number, number>();
   for (const f of features(text)) {
     const i = index.get(f);
@@ -54,7 +63,15 @@ function vectorise(text: string, index: Map<string, number>): Sparse {
   }
   norm = Math.sqrt(norm) || 1;
   for (const [i, v] of tf) tf.set(i, v / norm);
+  if (embedding === WORD_VECTORS_MODEL) {
+    const { vector } = sifEmbedding(text);
+    vector.forEach((v, d) => v && tf.set(index.size + d, v));
+  }
   return tf;
+}
+
+function denseDims(embedding?: string): number {
+  return embedding === WORD_VECTORS_MODEL ? 100 : 0;
 }
 
 function softmax(z: number[]): number[] {
@@ -80,8 +97,10 @@ export async function train(examples: readonly { text: string; label: string }[]
   const l2 = o.l2 ?? 1e-4;
   const vocab = [...new Set(examples.flatMap((e) => features(e.text)))].sort();
   const index = new Map(vocab.map((f, i) => [f, i]));
-  const model: SoftmaxModel = { kind: 'softmax-regression', labels: [...labels], vocabulary: vocab, weights: labels.map(() => new Array(vocab.length).fill(0)), bias: labels.map(() => 0) };
-  const data = examples.map((e) => ({ x: vectorise(e.text, index), y: labels.indexOf(e.label) }));
+  const embedding = o.embedding === undefined ? (wordVectorsInstalled() ? WORD_VECTORS_MODEL : undefined) : (o.embedding ?? undefined);
+  const width = vocab.length + denseDims(embedding);
+  const model: SoftmaxModel = { kind: 'softmax-regression', labels: [...labels], vocabulary: vocab, weights: labels.map(() => new Array(width).fill(0)), bias: labels.map(() => 0), ...(embedding ? { embedding } : {}) };
+  const data = examples.map((e) => ({ x: vectorise(e.text, index, embedding), y: labels.indexOf(e.label) }));
   const rand = mulberry32(o.seed ?? 42);
   const order = data.map((_, i) => i);
   for (let epoch = 0; epoch < epochs; epoch++) {
@@ -111,7 +130,7 @@ export async function train(examples: readonly { text: string; label: string }[]
 
 /** Per-label probabilities, best first. */
 export function predict(model: SoftmaxModel, text: string, index = indexOf(model)): { label: string; confidence: number }[] {
-  const p = softmax(scores(model, vectorise(text, index)));
+  const p = softmax(scores(model, vectorise(text, index, model.embedding)));
   return model.labels.map((label, k) => ({ label, confidence: p[k] })).sort((a, b) => b.confidence - a.confidence || a.label.localeCompare(b.label));
 }
 

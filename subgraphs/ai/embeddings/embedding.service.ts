@@ -1,5 +1,7 @@
-// Embeddings and similarity: the built-in hashed n-gram model (lib/hashed-embeddings.ts, shared with search, in the
-// text workers) or an operator's ONNX sentence-transformer from AI_MODELS_DIR (models/onnx-embeddings.ts).
+// Embeddings and similarity: the built-in models, run in the text workers and shared with search's hybrid mode —
+// glove-sif-100d (the default: SIF-weighted GloVe word vectors, lib/word-vectors.ts) and hashed-ngrams-384
+// (lexical, lib/hashed-embeddings.ts) — or an operator's ONNX sentence-transformer from AI_MODELS_DIR
+// (models/onnx-embeddings.ts).
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { AiContext } from '../context.js';
@@ -7,9 +9,12 @@ import { admitTextCall } from '../limits/limits.service.js';
 import { cosine, HASHED_DIMENSIONS, HASHED_MODEL } from '../../../lib/hashed-embeddings.js';
 import { round } from '../models/sentiment.js';
 import { runModel } from '../text/text.service.js';
+import { WORD_VECTOR_DIMENSIONS, WORD_VECTORS_MODEL } from '../../../lib/word-vectors.js';
 import type { EmbeddingModel, EmbeddingsInput, SimilarityInput } from './embedding.types.js';
 
 export const MAX_INPUTS = 64;
+/** The model of a call that names none. */
+export const DEFAULT_EMBEDDING_MODEL = WORD_VECTORS_MODEL;
 
 interface Embedded {
   model: string;
@@ -40,12 +45,30 @@ export async function similarity(ctx: AiContext, input: SimilarityInput) {
 
 export function listEmbeddingModels(ctx: AiContext): EmbeddingModel[] {
   const onnx = ctx.runtime.onnx.names().map((name) => ({ name, kind: 'onnx', dimensions: null }));
-  return [{ name: HASHED_MODEL, kind: 'builtin', dimensions: HASHED_DIMENSIONS }, ...onnx];
+  const server = ctx.runtime.servers.embeddings;
+  return [
+    ...(server ? [{ name: server.name, kind: 'server', dimensions: null }] : []),{ name: WORD_VECTORS_MODEL, kind: 'builtin', dimensions: WORD_VECTOR_DIMENSIONS }, { name: HASHED_MODEL, kind: 'builtin', dimensions: HASHED_DIMENSIONS }, ...onnx];
 }
 
-/** Vectors of `texts` (L2-normalised) with the named model, hashed-ngrams-384 when absent; also used by agent context. */
+/** Vectors of `texts` (L2-normalised) with the named model; when absent the operator's server (AI_EMBEDDINGS_URL)
+ *  if there is one, else glove-sif-100d; also used by agent context. */
 export async function embed(ctx: AiContext, texts: string[], model: string | null | undefined): Promise<Embedded> {
-  const name = model ?? HASHED_MODEL;
+  const server = ctx.runtime.servers.embeddings;
+  const name = model ?? server?.name ?? DEFAULT_EMBEDDING_MODEL;
+  if (server && name === server.name) {
+    try {
+      const r = await server.embed(texts);
+      return { model: name, vectors: r.vectors, tokens: r.tokens };
+    } catch (e) {
+      // never another model's vectors in its place: they would not compare with the server's
+      ctx.log.error('embedding server failed', { model: name, err: e });
+      throw new DomainError('model_unavailable', `the embedding server (${name}) did not answer: ${(e as Error).message}`);
+    }
+  }
+  if (name === WORD_VECTORS_MODEL) {
+    const r = await runModel(ctx, 'sifEmbed', { texts });
+    return { model: name, vectors: r.map((e) => e.vector), tokens: r.reduce((s, e) => s + e.tokens, 0) };
+  }
   if (name === HASHED_MODEL) {
     const r = await runModel(ctx, 'hashedEmbed', { texts });
     return { model: name, vectors: r.map((e) => e.vector), tokens: r.reduce((s, e) => s + e.tokens, 0) };

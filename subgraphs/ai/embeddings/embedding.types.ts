@@ -3,7 +3,7 @@ import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 @InputType()
 export class EmbeddingsInput {
   @Field(() => [String], { description: '1 to 64 texts' }) inputs!: string[];
-  @Field(() => String, { nullable: true, description: 'An installed model (embeddingModels); hashed-ngrams-384 when absent' }) model?: string | null;
+  @Field(() => String, { nullable: true, description: 'An installed model (embeddingModels); glove-sif-100d when absent' }) model?: string | null;
 }
 
 @InputType()
@@ -22,7 +22,7 @@ export class Embedding {
 
 @ObjectType()
 export class EmbeddingUsage {
-  @Field(() => Int, { description: 'Tokens the model read: words for hashed-ngrams-384, WordPiece tokens with [CLS]/[SEP] for ONNX models' }) tokens!: number;
+  @Field(() => Int, { description: 'Tokens the model read: known words for glove-sif-100d, words for hashed-ngrams-384, WordPiece tokens with [CLS]/[SEP] for ONNX models' }) tokens!: number;
 }
 
 @ObjectType()

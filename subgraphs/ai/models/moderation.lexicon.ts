@@ -16,6 +16,8 @@ for (const w of profanity) OBSCENITY_CATEGORY[w] = { category: 'profanity', weig
 export interface Rule {
   re: RegExp;
   weight: number;
+  /** first-person intent that no reporting, technical or clinical context lowers */
+  strong?: boolean;
 }
 
 const GROUPS =
@@ -39,8 +41,8 @@ export const VIOLENCE_RULES: Rule[] = [
 ];
 
 export const SPAM_RULES: Rule[] = [
-  { re: /\b(?:click here|buy now|order now|act now|call now|limited time|apply now|sign up free|subscribe now)\b/giu, weight: 0.8 },
-  { re: /\b(?:you(?:'ve| have)? won|winner|congratulations,? you|claim your (?:prize|reward|gift)|free (?:gift|money|iphone|prize|trial)|100% free|risk[- ]free|no cost)\b/giu, weight: 0.9 },
+  { re: /\b(?:click here|buy now|order now|act now|call now|limited time|apply now|sign up free|subscribe now)\b/giu, weight: 0.5 },
+  { re: /\b(?:you(?:'ve| have)? won|winner|congratulations,? you|claim your (?:prize|reward|gift)|free (?:gift|money|iphone|prize|trial)|100% free|risk[- ]free|no cost)\b/giu, weight: 0.6 },
   { re: /\b(?:earn|make) \$?\d[\d,]*(?:k)? (?:a|per) (?:day|week|month)|\bwork from home\b|\bget rich\b|\bdouble your (?:money|income)\b/giu, weight: 1.2 },
   { re: /\b(?:viagra|cialis|casino|payday loans?|crypto (?:giveaway|signals)|bitcoin giveaway|weight loss pills?|cheap meds|replica watches)\b/giu, weight: 1.0 },
   { re: /\b(?:unsubscribe|dear (?:friend|customer|winner)|urgent(?:ly)? (?:reply|response)|wire transfer|bank details)\b/giu, weight: 0.6 },

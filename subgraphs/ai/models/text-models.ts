@@ -3,6 +3,7 @@
 // event loop.
 import { EntityRecognizer, type EntityType } from './entities.js';
 import { hashedEmbedding } from '../../../lib/hashed-embeddings.js';
+import { sifEmbedding, wordVectors, wordVectorsInstalled } from '../../../lib/word-vectors.js';
 import { keyPhrases } from './key-phrases.js';
 import { LanguageIdentifier } from './language.js';
 import { TextModerator, type ModerationCategory } from './moderation.js';
@@ -18,6 +19,7 @@ export interface TextOps {
   summarize: { args: { text: string; maxLength: number }; result: ReturnType<typeof summarize> };
   moderate: { args: { text: string; categories?: ModerationCategory[] }; result: ReturnType<TextModerator['moderate']> };
   hashedEmbed: { args: { texts: string[] }; result: Array<ReturnType<typeof hashedEmbedding>> };
+  sifEmbed: { args: { texts: string[] }; result: Array<ReturnType<typeof sifEmbedding>> };
 }
 export type TextOp = keyof TextOps;
 
@@ -46,7 +48,10 @@ export class TextModels {
       r.recognize('Warm-up: Ada Lovelace met Charles Babbage in London on 5 June 1833.'); // compromise builds its lexicon on first use
       return r;
     });
-    const moderator = await timed('obscenity', () => new TextModerator());
+    // 40 MB read once; a process without the derived file answers the default model with its error
+    if (wordVectorsInstalled()) await timed('glove-sif-100d', () => wordVectors());
+    // obscenity + intent rules + the moderation classifier, trained here on the shipped labelled set
+    const moderator = await timed('moderation', () => TextModerator.load());
     await timed('vader', () => sentiment('warm-up'));
     return new TextModels(wink, lid, ner, moderator, loadMs);
   }
@@ -68,6 +73,8 @@ export class TextModels {
         return this.moderator.moderate(a.text, a.categories) as TextOps[O]['result'];
       case 'hashedEmbed':
         return (a.texts as string[]).map(hashedEmbedding) as TextOps[O]['result'];
+      case 'sifEmbed':
+        return (a.texts as string[]).map(sifEmbedding) as TextOps[O]['result'];
       default:
         throw new Error(`unknown text operation ${String(op)}`);
     }

@@ -1,20 +1,21 @@
-// Text moderation (ai.md, Moderation): lexicon and rule based for every category (docs/ai.md).
+// Text moderation (ai.md, Moderation): intent rules, lexicons and the product's own classifier (models/moderation.ts,
+// docs/ai.md). `self_harm` and `harassment` answer when asked for; violence and hate include them.
 // A flagged text is announced as `moderation.flagged` to the app's webhooks.
 import { Arg, Ctx, Field, Float, ID, InputType, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { AiContext } from '../context.js';
-import { MODERATION_CATEGORIES, type ModerationCategory } from '../models/moderation.js';
+import { ALL_MODERATION_CATEGORIES, MODERATION_CATEGORIES, verdict, type ModerationCategory, type ModerationResult as TextModerationResult } from '../models/moderation.js';
 import { admitText, runModel } from '../text/text.service.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import { emitAiEvent } from '../webhooks/ai-webhook.js';
 
-export const MODERATION_MODEL = 'obscenity-0.4.6+rules';
+export const MODERATION_MODEL = 'intent-rules+obscenity-0.4.6+softmax-glove-sif-100d';
 
 @InputType()
 export class ModerationInput {
   @Field() text!: string;
-  @Field(() => [String], { nullable: true, description: 'hate, violence, sexual, spam (all when absent)' }) categories?: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'hate, violence, sexual, spam (these four when absent), self_harm, harassment' }) categories?: string[] | null;
 }
 
 @ObjectType()
@@ -29,6 +30,8 @@ export class ModerationCategories {
   @Field(() => ModerationCategoryResult, { nullable: true }) violence?: ModerationCategoryResult;
   @Field(() => ModerationCategoryResult, { nullable: true }) sexual?: ModerationCategoryResult;
   @Field(() => ModerationCategoryResult, { nullable: true }) spam?: ModerationCategoryResult;
+  @Field(() => ModerationCategoryResult, { nullable: true, description: 'Harm aimed at oneself (also counted in violence); only when asked for' }) selfHarm?: ModerationCategoryResult;
+  @Field(() => ModerationCategoryResult, { nullable: true, description: 'Insults aimed at the reader (also counted in hate); only when asked for' }) harassment?: ModerationCategoryResult;
 }
 
 @ObjectType()
@@ -42,19 +45,47 @@ export class ModerationResult {
 
 export async function moderateText(ctx: AiContext, input: ModerationInput): Promise<ModerationResult> {
   const categories = [...new Set((input.categories ?? []).map((c) => c.toLowerCase()))];
-  const unknown = categories.filter((c) => !(MODERATION_CATEGORIES as readonly string[]).includes(c));
-  if (unknown.length) throw new DomainError('VALIDATION_FAILED', `categories: unknown ${unknown.join(', ')}; known: ${MODERATION_CATEGORIES.join(', ')}`, { parameter: 'categories' });
+  const unknown = categories.filter((c) => !(ALL_MODERATION_CATEGORIES as readonly string[]).includes(c));
+  if (unknown.length) throw new DomainError('VALIDATION_FAILED', `categories: unknown ${unknown.join(', ')}; known: ${ALL_MODERATION_CATEGORIES.join(', ')}`, { parameter: 'categories' });
   await admitText(ctx, input.text, null);
-  const r = await runModel(ctx, 'moderate', { text: input.text, categories: (categories.length ? categories : [...MODERATION_CATEGORIES]) as ModerationCategory[] });
-  const result = { id: newId('mod'), ...r, model: MODERATION_MODEL };
+  const asked = (categories.length ? categories : [...MODERATION_CATEGORIES]) as ModerationCategory[];
+  const { r, model } = await moderate(ctx, input.text, asked);
+  const result = { id: newId('mod'), ...r, categories: graphqlNames(r.categories), model };
   if (r.flagged) {
     // the text itself is not sent: receivers get the verdict, the scores and who asked
     const partition = await appPartition(ctx);
     await ctx.em.transactional((tx) =>
-      emitAiEvent(ctx.runtime, tx, partition, 'moderation.flagged', { moderation_id: result.id, action: r.action, categories: r.categories, user_unique_id: ctx.tenant.userId, model: MODERATION_MODEL }),
+      emitAiEvent(ctx.runtime, tx, partition, 'moderation.flagged', { moderation_id: result.id, action: r.action, categories: r.categories, user_unique_id: ctx.tenant.userId, model }),
     );
   }
   return result;
+}
+
+/**
+ * The operator's moderation server (AI_MODERATION_URL) when there is one, for the categories it has,
+ * with our own spam score beside it; our method alone when there is none or it fails (the answer's
+ * `model` says which).
+ */
+async function moderate(ctx: AiContext, text: string, asked: ModerationCategory[]): Promise<{ r: TextModerationResult; model: string }> {
+  const server = ctx.runtime.servers.moderation;
+  if (server) {
+    try {
+      const [remote, local] = await Promise.all([server.scores(text), asked.includes('spam') ? runModel(ctx, 'moderate', { text, categories: ['spam'] }) : null]);
+      const scores: Partial<Record<ModerationCategory, number>> = { ...remote, spam: local?.categories.spam?.score ?? 0 };
+      scores.violence = Math.max(scores.violence ?? 0, scores.self_harm ?? 0);
+      scores.hate = Math.max(scores.hate ?? 0, scores.harassment ?? 0);
+      return { r: verdict(asked, scores), model: `${server.name}+${MODERATION_MODEL}(spam)` };
+    } catch (e) {
+      ctx.log.warn('moderation server failed; answering with the built-in method', { model: server.name, err: e });
+    }
+  }
+  return { r: await runModel(ctx, 'moderate', { text, categories: asked }), model: MODERATION_MODEL };
+}
+
+/** self_harm is the spec's (REST) spelling; GraphQL's field is selfHarm (the bridge turns it back). */
+function graphqlNames(c: Record<string, { flagged: boolean; score: number }>): ModerationCategories {
+  const { self_harm: selfHarm, ...rest } = c;
+  return selfHarm ? { ...rest, selfHarm } : rest;
 }
 
 @Resolver()

@@ -2,9 +2,9 @@
 // server prompt execution already uses (AI_LLM_BASE_URL, AI_LLM_API_KEY; prompts/llm.client.ts),
 // with a model per task named by AI_SUMMARY_LLM and AI_TRANSLATION_LLM. Unset, the in-process
 // methods answer (TextRank, Apertium). Each task has its own deadline (AI_TEXT_LLM_TIMEOUT_MS),
-// retries and circuit breaker (lib/circuit-breaker.ts); when the server fails or the breaker is
+// retries and circuit breaker (lib/resilient-call.ts); when the server fails or the breaker is
 // open, the caller falls back to the in-process method and says so in `model`.
-import { BreakerOpenError, CircuitBreaker } from '../../../lib/circuit-breaker.js';
+import { CircuitBreaker, CircuitOpenError, resilientCall } from '../../../lib/resilient-call.js';
 import { ConfigError, envInt } from '../../../lib/config.js';
 import { DomainError } from '../../../lib/errors.js';
 import { cutAtWord } from '../models/summarize.js';
@@ -37,6 +37,7 @@ export interface ChatAnswer {
 
 export class ChatText {
   private readonly breakers: Record<ChatTask, CircuitBreaker>;
+  private readonly retry: { retries: number; backoffMs: number };
 
   constructor(
     private readonly llm: LlmConfig,
@@ -44,7 +45,11 @@ export class ChatText {
     breaker: Partial<typeof CHAT_BREAKER> = {},
   ) {
     const opts = { ...CHAT_BREAKER, ...breaker };
-    this.breakers = { summary: new CircuitBreaker('The summary model server', opts), translation: new CircuitBreaker('The translation model server', opts) };
+    this.retry = { retries: opts.retries, backoffMs: opts.backoffMs };
+    this.breakers = {
+      summary: new CircuitBreaker('The summary model server', opts.failures, opts.openMs),
+      translation: new CircuitBreaker('The translation model server', opts.failures, opts.openMs),
+    };
   }
 
   configured(task: ChatTask): boolean {
@@ -73,10 +78,11 @@ export class ChatText {
     const model = this.cfg.models[task];
     if (!model) throw new DomainError('model_unavailable', `No ${task} model is configured`);
     try {
-      const c = await this.breakers[task].run(() => complete(this.llm, prompt, { model, system, timeoutMs: this.cfg.timeoutMs }), retryableLlmError);
+      const o = { ...this.retry, timeoutMs: this.cfg.timeoutMs, retryable: retryableLlmError };
+      const c = await resilientCall(this.breakers[task], o, () => complete(this.llm, prompt, { model, system, timeoutMs: this.cfg.timeoutMs }));
       return { text: c.text, model: `chat-completions:${c.model}` };
     } catch (e) {
-      if (e instanceof BreakerOpenError) throw new DomainError('model_unavailable', e.message, { meta: { retryable: true } });
+      if (e instanceof CircuitOpenError) throw new DomainError('model_unavailable', e.message, { meta: { retryable: true } });
       throw e;
     }
   }

@@ -69,7 +69,7 @@ export class IndexSettings {
   @Field(() => TypoTolerance) typoTolerance!: TypoTolerance;
   @Field(() => [String], { description: 'language pipeline: one stemming language (en, de, fr, es, it, pt, nl, ru, sv, no, da, fi, hu, ro, tr) and/or segmented ones (zh, ja, th); [] = the default tokenizer' })
   languages!: string[];
-  @Field(() => [String], { description: 'attributes embedded (hashed-ngrams-384, the AI service\'s model) for hybrid and vector search; [] = none' })
+  @Field(() => [String], { description: 'attributes embedded (glove-sif-100d, the AI service\'s default model) for hybrid and vector search; [] = none' })
   embeddingAttributes!: string[];
 }
 

@@ -26,7 +26,7 @@ export class SearchInput {
   @Field({ nullable: true, description: 'default true: hits carry `_matchesPosition`' }) showMatchesPosition?: boolean;
   @Field(() => HybridSearchInput, { nullable: true, description: 'hybrid search: keyword and vector results fused (weighted reciprocal rank fusion, k = 60); needs embedding_attributes' })
   hybrid?: HybridSearchInput;
-  @Field(() => [Float], { nullable: true, description: '384 numbers (hashed-ngrams-384): pure vector search, or the vector side of a hybrid search' })
+  @Field(() => [Float], { nullable: true, description: '100 numbers (glove-sif-100d, the AI service\'s default embedding): pure vector search, or the vector side of a hybrid search' })
   vector?: number[];
   @Field({ nullable: true, description: 'analytics: the searching user' }) userId?: string;
   @Field({ nullable: true, description: 'analytics: the search session' }) sessionId?: string;

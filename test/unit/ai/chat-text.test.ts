@@ -77,7 +77,7 @@ test('the breaker opens after failing calls, refuses without calling, and a good
   await expect(c.summarize(TEXT, 200)).rejects.toMatchObject({ code: 'model_unavailable' });
   expect(received).toHaveLength(4);
   expect(c.breakerState('summary')).toBe('open');
-  await expect(c.summarize(TEXT, 200)).rejects.toMatchObject({ code: 'model_unavailable', message: expect.stringContaining('paused') });
+  await expect(c.summarize(TEXT, 200)).rejects.toMatchObject({ code: 'model_unavailable', message: expect.stringContaining('circuit open') });
   expect(received).toHaveLength(4);
   expect(c.breakerState('translation')).toBe('closed');
   await new Promise((r) => setTimeout(r, 350));
