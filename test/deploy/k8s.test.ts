@@ -48,7 +48,8 @@ describe.each(Object.entries(overlays))('overlay %s', (_name, objects) => {
     // the schema check is live: a port given as text is refused
     const bad = structuredClone(find(objects, 'Deployment', 'gateway')) as Workload;
     (bad.spec.template.spec.containers[0].ports![0] as { containerPort: unknown }).containerPort = 'http';
-    expect(() => new (await modelOf(bad))(bad).validate()).toThrow(/containerPort must be integer/);
+    const DeploymentModel = await modelOf(bad);
+    expect(() => new DeploymentModel(bad).validate()).toThrow(/containerPort must be integer/);
     // names are unique per kind, as the API server requires
     const keys = objects.map((o) => `${o.kind}/${o.metadata.name}`);
     expect(new Set(keys).size).toBe(keys.length);
