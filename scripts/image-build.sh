@@ -35,5 +35,7 @@ build() { # target tag
 build runtime "$VERSION"
 podman tag "$IMAGE:$VERSION" "$IMAGE:latest"
 if [ "${1:-}" = --ai ]; then build runtime-ai "$VERSION-ai"; fi
+# the previous build's layers, now untagged
+podman image prune --force >/dev/null 2>&1 || true
 podman images --filter "reference=$IMAGE" --format '{{.Repository}}:{{.Tag}} {{.Size}}'
 echo "image built in $(( $(date +%s) - started )) s"
