@@ -4,11 +4,17 @@
 //   record-counts <file>   the source database stopped, as it is dumped: every table's row count
 //   verify-counts <file>   the restored database before anything starts on it: the same counts
 //   verify-answers <file>  on the restored stack: the same answers and the same logo bytes
+//   backup-objects <dir>   every object of the store (OBJECT_STORE, S3_*, DATA_DIR as the services
+//                          read them) copied to files under <dir>, keys as paths
+//   restore-objects <dir>  those files put back into the store (an empty bucket or data dir)
 // A verify prints what differs and exits 1 when anything does. Reads DATABASE_URL, REST_PORT (or
 // REST_URL) and DATA_DIR/seed.json (the seed's keys) as `npm run seed` wrote them.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { loadConfig } from '../lib/config.js';
+import type { S3Settings } from '../lib/object-store/s3.js';
 import pg from 'pg';
 import sharp from 'sharp';
 import type { SeedSummary } from './seed-print.js';
@@ -20,14 +26,74 @@ type State = {
   logo: { url: string; sha256: string };
 };
 
-const MODES = ['record-answers', 'record-counts', 'verify-counts', 'verify-answers'];
+const MODES = ['record-answers', 'record-counts', 'verify-counts', 'verify-answers', 'backup-objects', 'restore-objects'];
 const [mode, file] = process.argv.slice(2);
 if (!MODES.includes(mode) || !file) {
-  process.stderr.write(`usage: restore-drill-state.ts ${MODES.join('|')} <file>\n`);
+  process.stderr.write(`usage: restore-drill-state.ts ${MODES.join('|')} <file or dir>\n`);
   process.exit(1);
 }
+
+/** Every file under `dir`, as '/'-separated paths relative to it. */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => statSync(join(dir, f)).isFile())
+    .map((f) => f.split(sep).join('/'))
+    .sort();
+}
+
+/**
+ * Copy the whole object store to `dir` (backup) or `dir` into it (restore). The local store is a
+ * directory (DATA_DIR/objects); an S3 bucket is listed and copied object by object with its
+ * content type kept (in `dir/.content-types.json`).
+ */
+async function copyObjects(direction: 'backup' | 'restore', dir: string): Promise<number> {
+  const cfg = loadConfig();
+  if (cfg.objectStore.kind !== 's3') {
+    const root = resolve(cfg.dataDir, 'objects');
+    const [from, to] = direction === 'backup' ? [root, dir] : [dir, root];
+    const files = filesUnder(from);
+    for (const f of files) {
+      mkdirSync(dirname(join(to, f)), { recursive: true });
+      writeFileSync(join(to, f), readFileSync(join(from, f)));
+    }
+    return files.length;
+  }
+  const s = cfg.objectStore as S3Settings;
+  const client = new S3Client({ endpoint: s.endpoint, region: s.region, forcePathStyle: s.forcePathStyle, credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey } });
+  const typesFile = join(dir, '.content-types.json');
+  if (direction === 'restore') {
+    const types = JSON.parse(readFileSync(typesFile, 'utf8')) as Record<string, string | undefined>;
+    const keys = filesUnder(dir).filter((f) => f !== '.content-types.json');
+    for (const key of keys) await client.send(new PutObjectCommand({ Bucket: s.bucket, Key: key, Body: readFileSync(join(dir, key)), ContentType: types[key] }));
+    return keys.length;
+  }
+  const types: Record<string, string | undefined> = {};
+  let token: string | undefined;
+  do {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: s.bucket, ContinuationToken: token }));
+    for (const o of page.Contents ?? []) {
+      if (!o.Key) continue;
+      const got = await client.send(new GetObjectCommand({ Bucket: s.bucket, Key: o.Key }));
+      mkdirSync(dirname(join(dir, o.Key)), { recursive: true });
+      writeFileSync(join(dir, o.Key), Buffer.from(await got.Body!.transformToByteArray()));
+      types[o.Key] = got.ContentType;
+    }
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(typesFile, JSON.stringify(types));
+  return Object.keys(types).length;
+}
+
+if (mode === 'backup-objects' || mode === 'restore-objects') {
+  const n = await copyObjects(mode === 'backup-objects' ? 'backup' : 'restore', resolve(file));
+  console.log(`${mode === 'backup-objects' ? 'backed up' : 'restored'}: ${n} object(s)`);
+  process.exit(0);
+}
 const rest = (process.env.REST_URL ?? `http://127.0.0.1:${process.env.REST_PORT ?? 8080}`).replace(/\/+$/, '');
-const seed = JSON.parse(readFileSync(resolve(process.env.DATA_DIR ?? '.data', 'seed.json'), 'utf8')) as SeedSummary;
+const seedFile = resolve(process.env.DATA_DIR ?? '.data', 'seed.json');
+const seed = (existsSync(seedFile) ? JSON.parse(readFileSync(seedFile, 'utf8')) : {}) as SeedSummary;
 const keyHeaders = { 'X-App-Id': seed.appId, 'X-Api-Key': seed.secretKey, 'Content-Type': 'application/json' };
 const adminHeaders = { Authorization: `Bearer ${seed.adminToken}`, 'X-Platform': seed.platform, 'Content-Type': 'application/json' };
 

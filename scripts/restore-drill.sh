@@ -3,16 +3,18 @@
 # into an empty database and object store, migrate, start and check that it answers as before.
 #   1. source: a scratch database on DATABASE_URL's server (and a data dir), the stack started on it,
 #      `npm run seed` (a tenant, products, the books search index), a logo uploaded; its state recorded
-#   2. back up: pg_dump -Fc of the database, the object store copied (local: the objects directory;
-#      OBJECT_STORE=s3: `mc mirror` of the bucket to a folder)
-#   3. restore: pg_restore into a new empty database, the objects copied back, ROLE=migrate, the
+#   2. back up: pg_dump -Fc of the database, every object of the store copied to a folder (local:
+#      DATA_DIR/objects; OBJECT_STORE=s3: the bucket S3_BUCKET, listed and copied object by object)
+#   3. restore: pg_restore into a new empty database, the objects copied back (into a new data dir,
+#      or the empty bucket RESTORE_S3_BUCKET), ROLE=migrate, the
 #      stack started on the copy with MIGRATE_ON_START=0 (it refuses to start if migrate missed one)
 #   4. verify: every table's row count as dumped (before anything starts on the copy), then on the
 #      restored stack a search answer, a product page and the logo's bytes as the source answered
 # Env: DATABASE_URL (the server: default postgres://postgres@127.0.0.1:5432/postgres), REDIS_URL
 # (default redis://127.0.0.1:6379), TEST_PORT_BASE (ports base+1600…base+1605; default 17000),
 # KEEP=1 keeps the databases and files. On the compose topology, run it with DATABASE_URL at the
-# compose PostgreSQL (published or from a one-off container) and OBJECT_STORE=s3 + S3_* at MinIO.
+# compose PostgreSQL (published or from a one-off container), OBJECT_STORE=s3 + S3_* at MinIO and
+# RESTORE_S3_BUCKET an empty bucket there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ADMIN_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
@@ -62,40 +64,33 @@ start_stack() { # database data-dir log
   echo "error: the stack was not ready in 300 s:"; tail -20 "$3"; exit 1
 }
 
-copy_objects() { # from-data-dir to-dir
-  if [ "${OBJECT_STORE:-local}" = s3 ]; then
-    command -v mc >/dev/null || { echo "error: OBJECT_STORE=s3 needs MinIO's mc on PATH for the bucket copy"; exit 1; }
-    mc alias set drill "$S3_ENDPOINT" "$S3_ACCESS_KEY_ID" "$S3_SECRET_ACCESS_KEY" >/dev/null
-    mc mirror --quiet "drill/$S3_BUCKET" "$2/bucket"
-  else
-    mkdir -p "$2" && { [ ! -d "$1/objects" ] || cp -a "$1/objects" "$2/"; }
-  fi
-}
+# the drill's state file, or the folder of objects given after the mode
+state() { $node --import @swc-node/register/esm-register scripts/restore-drill-state.ts "$1" "${2:-$work/state.json}"; }
+if [ "${OBJECT_STORE:-local}" = s3 ] && [ -z "${RESTORE_S3_BUCKET:-}" ]; then
+  echo "error: RESTORE_S3_BUCKET: with OBJECT_STORE=s3, name the empty bucket the restore fills (S3_BUCKET is the source)"; exit 1
+fi
 
 say "1. source: database $SRC_DB, the stack on ports $BASE-$REST_PORT, the seed"
 psql -q "$ADMIN_URL" -c "create database $SRC_DB" >/dev/null
 npm run -s build >/dev/null
 start_stack "$SRC_DB" "$work/src" "$work/src.log"
 DATA_DIR="$work/src" npm run -s seed -- --json > "$work/seed.out"
-state() { $node --import @swc-node/register/esm-register scripts/restore-drill-state.ts "$@" "$work/state.json"; }
 DATABASE_URL="$server/$SRC_DB" DATA_DIR="$work/src" state record-answers
 stop_stack
 DATABASE_URL="$server/$SRC_DB" DATA_DIR="$work/src" state record-counts
 
 say "2. back up: pg_dump -Fc, the object store"
 pg_dump -Fc -f "$work/platform.dump" "$server/$SRC_DB"
-copy_objects "$work/src" "$work/objects-backup"
-echo "   dump $(du -h "$work/platform.dump" | cut -f1), objects $(find "$work/objects-backup" -type f | wc -l) file(s)"
+DATA_DIR="$work/src" state backup-objects "$work/objects-backup"
+echo "   dump $(du -h "$work/platform.dump" | cut -f1)"
 
 say "3. restore: pg_restore into $DST_DB, the objects back, ROLE=migrate, start with MIGRATE_ON_START=0"
 psql -q "$ADMIN_URL" -c "create database $DST_DB" >/dev/null
 pg_restore --no-owner --exit-on-error -d "$server/$DST_DB" "$work/platform.dump"
 mkdir -p "$work/dst" && cp "$work/src/seed.json" "$work/dst/"
-if [ "${OBJECT_STORE:-local}" = s3 ]; then
-  mc mirror --quiet --overwrite "$work/objects-backup/bucket" "drill/$S3_BUCKET"
-else
-  cp -a "$work/objects-backup/objects" "$work/dst/"
-fi
+# the restored platform's own (empty) bucket
+if [ "${OBJECT_STORE:-local}" = s3 ]; then export S3_BUCKET="$RESTORE_S3_BUCKET"; fi
+DATA_DIR="$work/dst" state restore-objects "$work/objects-backup"
 DATABASE_URL="$server/$DST_DB" DATA_DIR="$work/dst" state verify-counts
 DATABASE_URL="$server/$DST_DB" DATA_DIR="$work/dst" $node --experimental-async-context-frame dist/scripts/role.js migrate
 export MIGRATE_ON_START=0
