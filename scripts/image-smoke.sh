@@ -8,7 +8,7 @@
 #   REDIS_URL (default redis://127.0.0.1:6379), TEST_PORT_BASE (ports base+1500…base+1505; default 17000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-IMAGE="${IMAGE:-localhost/supergraph-platform}:${TAG:-$(node -p 'require("./package.json").version')}"
+IMAGE="${IMAGE:-localhost/supergraph-platform}:${IMAGE_TAG:-$(node -p 'require("./package.json").version')}"
 ADMIN_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 REDIS="${REDIS_URL:-redis://127.0.0.1:6379}"
 BASE=$(( ${TEST_PORT_BASE:-17000} + 1500 ))

@@ -12,7 +12,7 @@
 #      restored stack a search answer, a product page and the logo's bytes as the source answered
 # Env: DATABASE_URL (the server: default postgres://postgres@127.0.0.1:5432/postgres), REDIS_URL
 # (default redis://127.0.0.1:6379), TEST_PORT_BASE (ports base+1600…base+1605; default 17000),
-# KEEP=1 keeps the databases and files. On the compose topology, run it with DATABASE_URL at the
+# DRILL_KEEP=1 keeps the databases and files. On the compose topology, run it with DATABASE_URL at the
 # compose PostgreSQL (published or from a one-off container), OBJECT_STORE=s3 + S3_* at MinIO and
 # RESTORE_S3_BUCKET an empty bucket there.
 set -euo pipefail
@@ -42,7 +42,7 @@ stop_stack() {
 }
 cleanup() {
   stop_stack
-  if [ "${KEEP:-}" != 1 ]; then
+  if [ "${DRILL_KEEP:-}" != 1 ]; then
     for db in "$SRC_DB" "$DST_DB"; do psql -q "$ADMIN_URL" -c "drop database if exists $db with (force)" >/dev/null 2>&1 || true; done
     rm -rf "$work"
   else
