@@ -2,8 +2,9 @@
 // against the Kubernetes OpenAPI schemas (kubernetes-models); each role has its Deployment, Service,
 // PodDisruptionBudget and HorizontalPodAutoscaler, probes on the process's own /health endpoints, a
 // grace period that outlasts the drain, and every README Environment variable is accounted for.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import ts from 'typescript';
 import { parse } from 'yaml';
 import { applyPatch, renderKustomization, type K8sObject } from '../../scripts/k8s-render.js';
 import { ROOT, readmeEnvironmentVariables } from './readme-env.js';
@@ -117,6 +118,30 @@ describe.each(Object.entries(overlays))('overlay %s', (_name, objects) => {
     expect((job.spec.template.spec as { restartPolicy?: string }).restartPolicy).toBe('Never');
     expect(configOf(objects).MIGRATE_ON_START).toBe('0');
   });
+});
+
+// The OpenAPI check above accepts unknown fields (as the API server's non-strict mode does), so a
+// misspelt optional field (`periodSecond`) would pass. TypeScript's excess-property check against
+// kubernetes-models' interfaces refuses them: each rendered object is written as a typed literal.
+test('no object carries a field its kind does not have (TypeScript against the kinds\' interfaces)', () => {
+  const dir = resolve(ROOT, '.data', 'k8s-fields');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const file = resolve(dir, 'objects.ts');
+  const lines = [`import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';`];
+  Object.values(overlays).flat().forEach((o, i) => {
+    lines.push(`import type { I${o.kind} as T${i} } from 'kubernetes-models/${o.apiVersion}/${o.kind}';`);
+    lines.push(`export const o${i}: T${i} = ${JSON.stringify(o)};`);
+  });
+  // the check is live: a misspelt probe field must be refused (else the directive itself is an error)
+  const misspelt = structuredClone(find(overlays.small, 'Deployment', 'gateway')) as Workload;
+  (misspelt.spec.template.spec.containers[0].readinessProbe as Record<string, unknown>).periodSecond = 3;
+  lines.push('// @ts-expect-error periodSecond is not a field of a Probe', `export const misspelt: IDeployment = ${JSON.stringify(misspelt)};`);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  const program = ts.createProgram([file], { strict: true, noEmit: true, skipLibCheck: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, types: [] });
+  const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n')[0]);
+  rmSync(dir, { recursive: true, force: true });
+  expect(errors).toEqual([]);
 });
 
 test('the large overlay has more of every role than the small one, and room for more search documents', () => {
