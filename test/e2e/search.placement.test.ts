@@ -2,12 +2,14 @@
 // database, each index held by R = 2 of them. Searches sent to any node answer with the documents
 // PostgreSQL holds, whether the node holds the index or forwards; a node joins, one leaves (SIGTERM)
 // and one is killed (SIGKILL), and after each, once the grace period is over, no index is loaded on
-// more than R nodes. A forwarded search keeps its caller's tenant: the holder resolves the index
+// more than R nodes. A holder whose engine is still loading answers 503 with Retry-After through
+// the forwarding node. A forwarded search keeps its caller's tenant: the holder resolves the index
 // again under the signed context, and refuses an unsigned request.
 import { randomUUID } from 'node:crypto';
 import { signTenantContext, TENANT_HEADER, type TenantContext } from '../../lib/tenant.js';
 import { stack } from '../harness/client.js';
 import { stop } from '../harness/spawn.js';
+import { holdersOf } from '../../subgraphs/search/placement/ring.rules.js';
 import { keyContext, searchProcesses, sleep, subgraphGql, withDb } from './search.helpers.js';
 
 const BASE = Number(process.env.TEST_PORT_BASE ?? 14000);
@@ -16,9 +18,9 @@ const processes = searchProcesses('sgplace');
 const dbUrl = processes.dbUrl;
 const PLACEMENT = { SEARCH_REPLICAS: String(R), SEARCH_NODE_HEARTBEAT_MS: '200', SEARCH_NODE_STALE_MS: '1500', SEARCH_PLACEMENT_GRACE_MS: '1500', SEARCH_FORWARD_TIMEOUT_MS: '10000' };
 type Node = Awaited<ReturnType<typeof processes.start>> & { port: number; name: string };
-async function startNode(name: string, offset: number): Promise<Node> {
+async function startNode(name: string, offset: number, extra: Record<string, string> = {}): Promise<Node> {
   const port = BASE + offset;
-  const n = await processes.start(name, port, { ...PLACEMENT, SEARCH_NODE_URL: `http://127.0.0.1:${port}`, SEARCH_NODE_ID: name });
+  const n = await processes.start(name, port, { ...PLACEMENT, SEARCH_NODE_URL: `http://127.0.0.1:${port}`, SEARCH_NODE_ID: name, ...extra });
   return { ...n, port, name };
 }
 
@@ -165,10 +167,30 @@ test('three search nodes: join, leave and kill -9; every index answers as Postgr
   await settled();
   await everyIndexAnswers([a, d]);
   await atMostR([a, d]);
+  await Promise.all([stop(a.child), stop(d.child)]);
+  await nodesAre([]);
 }, 240_000);
 
+test('a holder still loading answers 503 with Retry-After through the forwarding node; the same search answers once it loaded', async () => {
+  // R = 1 on this ring of two, one of them waiting 1 ms for a load: its cold indexes answer 503 at once
+  const t = await startNode('node-t', 1504, { SEARCH_REPLICAS: '1' });
+  const slow = await startNode('node-slow', 1505, { SEARCH_REPLICAS: '1', SEARCH_ENGINE_LOAD_WAIT_MS: '1' });
+  await nodesAre(['node-slow', 'node-t']);
+  const ids = await withDb(dbUrl(), async (c) => new Map((await c.query(`select uid, id from search.indexes where app_id = $1`, [ctx.appId])).rows.map((r) => [r.uid as string, r.id as string])));
+  const ring = [t, slow].map((n) => ({ id: n.name, url: `http://127.0.0.1:${n.port}` }));
+  const onSlow = uids.find((uid) => holdersOf(ring, ids.get(uid)!, 1)[0].id === 'node-slow')!;
+  expect(onSlow).toBeDefined();
+  const first = await subgraphGql(t.url, ctx, SEARCH, { uid: onSlow, q: 'amber' });
+  expect(first.errors?.[0]?.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+  expect(first.errors![0].extensions.meta.retryAfterMs).toBeGreaterThan(0);
+  expect(await answers(t, onSlow, 'amber')).toEqual(await truth(onSlow, 'amber'));
+  const figures = await loadedOn(slow);
+  expect(figures.indexIds).toContain(ids.get(onSlow));
+  expect((await loadedOn(t)).indexIds).not.toContain(ids.get(onSlow));
+}, 90_000);
+
 test('a forwarded search keeps its tenant: the holder resolves the uid under the signed context, and refuses unsigned requests', async () => {
-  const a = await startNode('node-t', 1504);
+  const a = await startNode('node-u', 1506);
   const body = JSON.stringify({ indexUid: uids[0], request: { query: 'amber' } });
   const other = keyContext({ plan: 'enterprise' });
   const signed = (t: TenantContext) => signTenantContext({ ...t, requestId: randomUUID() }, stack().env.INTERNAL_SECRET, { audience: 'search', body });
