@@ -169,7 +169,7 @@ test('three search nodes: join, leave and kill -9; every index answers as Postgr
   await atMostR([a, d]);
   await Promise.all([stop(a.child), stop(d.child)]);
   await nodesAre([]);
-}, 240_000);
+}, 360_000);
 
 test('a holder still loading answers 503 with Retry-After through the forwarding node; the same search answers once it loaded', async () => {
   // R = 1 on this ring of two, one of them waiting 1 ms for a load: its cold indexes answer 503 at once
@@ -187,7 +187,7 @@ test('a holder still loading answers 503 with Retry-After through the forwarding
   const figures = await loadedOn(slow);
   expect(figures.indexIds).toContain(ids.get(onSlow));
   expect((await loadedOn(t)).indexIds).not.toContain(ids.get(onSlow));
-}, 90_000);
+}, 120_000);
 
 test('a forwarded search keeps its tenant: the holder resolves the uid under the signed context, and refuses unsigned requests', async () => {
   const a = await startNode('node-u', 1506);
@@ -204,4 +204,4 @@ test('a forwarded search keeps its tenant: the holder resolves the uid under the
   const wrongAudience = signTenantContext({ ...ctx, requestId: randomUUID() }, stack().env.INTERNAL_SECRET, { audience: 'catalog', body });
   expect((await call({ [TENANT_HEADER]: wrongAudience })).status).toBe(401);
   await stop(a.child);
-}, 60_000);
+}, 120_000);
