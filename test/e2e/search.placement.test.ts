@@ -24,7 +24,8 @@ async function startNode(name: string, offset: number, extra: Record<string, str
   return { ...n, port, name };
 }
 
-const CREATE = `mutation($uid: String!) { createIndex(input: { uid: $uid, primaryKey: "id" }) { id } }`;
+const CREATE = `mutation($uid: String!) { createIndex(input: { uid: $uid, primaryKey: "id", settings: { filterableAttributes: ["tree"] } }) { id } }`;
+const LIST = `query($uid: String!, $f: JSON) { indexDocuments(indexUid: $uid, filter: $f, limit: 1000) { results { id } } }`;
 const ADD = `mutation($uid: String!, $docs: [JSON]) { addIndexDocuments(indexUid: $uid, documents: $docs) { id } }`;
 const SEARCH = `query($uid: String!, $q: String!) { searchIndex(indexUid: $uid, input: { query: $q, limit: 1000, attributesToHighlight: [], showMatchesPosition: false }) { hits estimatedTotalHits } }`;
 const INDEXES = 12;
@@ -33,7 +34,7 @@ const ctx: TenantContext = keyContext({ plan: 'enterprise' });
 
 /** documents of index i: `amber` in every third, `birch` in the others */
 const docs = (i: number, from: number, n: number) =>
-  Array.from({ length: n }, (_, k) => ({ id: `d${from + k}`, title: `${(from + k) % 3 ? 'birch' : 'amber'} item ${i} number ${from + k}` }));
+  Array.from({ length: n }, (_, k) => ({ id: `d${from + k}`, title: `${(from + k) % 3 ? 'birch' : 'amber'} item ${i} number ${from + k}`, tree: (from + k) % 3 ? 'birch' : 'amber' }));
 
 async function settled(): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -82,6 +83,10 @@ async function everyIndexAnswers(nodes: Node[]): Promise<void> {
       expect(await answers(n, uid, 'amber')).toEqual(amber);
       expect(await answers(n, uid, 'birch')).toEqual(birch);
     }
+    // a filtered listing: the filter's ids come from a holder's engine too
+    const listed = await subgraphGql(nodes[0].url, ctx, LIST, { uid, f: 'tree = amber' });
+    expect(listed.errors).toBeUndefined();
+    expect((listed.data.indexDocuments.results as { id: string }[]).map((d) => d.id).sort()).toEqual(amber);
   }
 }
 
@@ -191,7 +196,7 @@ test('a holder still loading answers 503 with Retry-After through the forwarding
 
 test('a forwarded search keeps its tenant: the holder resolves the uid under the signed context, and refuses unsigned requests', async () => {
   const a = await startNode('node-u', 1506);
-  const body = JSON.stringify({ indexUid: uids[0], request: { query: 'amber' } });
+  const body = JSON.stringify({ op: 'search', indexUid: uids[0], request: { query: 'amber' } });
   const other = keyContext({ plan: 'enterprise' });
   const signed = (t: TenantContext) => signTenantContext({ ...t, requestId: randomUUID() }, stack().env.INTERNAL_SECRET, { audience: 'search', body });
   const call = (headers: Record<string, string>) => fetch(`http://127.0.0.1:${a.port}/internal/search/engine`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });

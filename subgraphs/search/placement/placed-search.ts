@@ -1,4 +1,4 @@
-// A search's engine work, on a node that holds the index: here when this node does (or placement is
+// A search's engine work (or a filter's ids), on a node that holds the index: here when this node does (or placement is
 // off), else forwarded to a holder (node-client.ts), trying the holders in turn and, when none
 // answers, searching here (the engine loads here and is unloaded after the grace period). A holder's
 // domain error comes back as the same DomainError, so its 503 + Retry-After (engine loading) or 400
@@ -7,28 +7,38 @@ import { DomainError, type ErrorCode } from '../../../lib/errors.js';
 import type { SearchRequest, SearchResult } from '../../../lib/search-engine/types.js';
 import type { SearchContext } from '../context.js';
 import { engineCall } from '../errors.js';
-import type { SearchableIndex } from '../indexes/index.service.js';
+import type { IndexState } from '../engine-registry/engine-registry.js';
 import { callNode } from './node-client.js';
 
 export const ENGINE_PATH = '/internal/search/engine';
 
+/** The engine calls a node forwards: a search, or the ids a filter selects (filtered listing, delete by filter's check). */
+export type EngineOp = { op: 'search'; request: SearchRequest } | { op: 'filterIds'; filter: SearchRequest['filter'] };
+
 /** What a node asks a holder to run (the holder resolves the uid again, under the same tenant context). */
-export interface EngineCall {
-  indexUid: string;
-  request: SearchRequest;
-  parameterPrefix?: string;
+export type EngineCall = EngineOp & { indexUid: string; parameterPrefix?: string };
+
+/** An index as the callers hold it (a search's row, or the entity). */
+type PlacedIndex = IndexState & { uid: string };
+
+export function placedSearch(ctx: SearchContext, index: PlacedIndex, request: SearchRequest, parameterPrefix?: string): Promise<SearchResult> {
+  return placed(ctx, index, { op: 'search', request }, parameterPrefix) as Promise<SearchResult>;
 }
 
-export async function placedSearch(ctx: SearchContext, index: SearchableIndex, request: SearchRequest, parameterPrefix?: string): Promise<SearchResult> {
+export function placedFilterIds(ctx: SearchContext, index: PlacedIndex, filter: SearchRequest['filter'], parameterPrefix?: string): Promise<string[]> {
+  return placed(ctx, index, { op: 'filterIds', filter }, parameterPrefix) as Promise<string[]>;
+}
+
+async function placed(ctx: SearchContext, index: PlacedIndex, op: EngineOp, parameterPrefix?: string): Promise<unknown> {
   const rt = ctx.runtime;
   const placement = rt.placement;
   const holders = placement?.elsewhere(index.id);
   if (placement && holders) {
-    const call: EngineCall = { indexUid: index.uid, request, ...(parameterPrefix ? { parameterPrefix } : {}) };
+    const call: EngineCall = { ...op, indexUid: index.uid, ...(parameterPrefix ? { parameterPrefix } : {}) };
     for (const node of holders) {
       let answer;
       try {
-        answer = await callNode<SearchResult>(node, ENGINE_PATH, ctx.tenant, call, rt.internalSecret, placement.cfg.forwardTimeoutMs);
+        answer = await callNode<unknown>(node, ENGINE_PATH, ctx.tenant, call, rt.internalSecret, placement.cfg.forwardTimeoutMs);
       } catch (err) {
         placement.counts.forwardFailures++;
         if ((err as NodeJS.ErrnoException).code === 'ECONNREFUSED') placement.unreachableNode(node.id);
@@ -42,12 +52,12 @@ export async function placedSearch(ctx: SearchContext, index: SearchableIndex, r
     }
     placement.counts.fallbacks++;
   }
-  return searchHere(ctx, index, request, parameterPrefix);
+  return runHere(ctx, index, op, parameterPrefix);
 }
 
-/** The search on this node's engine of the index. */
-export async function searchHere(ctx: SearchContext, index: SearchableIndex, request: SearchRequest, parameterPrefix?: string): Promise<SearchResult> {
+/** The call on this node's engine of the index. */
+export async function runHere(ctx: SearchContext, index: IndexState, op: EngineOp, parameterPrefix?: string): Promise<unknown> {
   const engine = await ctx.runtime.engines.get(index);
   if (ctx.runtime.placement) ctx.runtime.placement.counts.served++;
-  return engineCall(() => engine.search(request), parameterPrefix);
+  return engineCall(() => (op.op === 'search' ? engine.search(op.request) : engine.filterIds(op.filter)), parameterPrefix);
 }

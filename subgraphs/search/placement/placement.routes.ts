@@ -2,18 +2,19 @@
 // requests signed with INTERNAL_SECRET for the search audience are served, and the signed tenant
 // context is the one the forwarding node received, so a forwarded search reaches exactly the indexes
 // its caller could (the uid is resolved again under that context: a foreign index is not found).
-//  POST /internal/search/engine  a forwarded search (placed-search.ts), answered by this node's engine
+//  POST /internal/search/engine  a forwarded search or filter (placed-search.ts), answered by this node's engine
 //  POST /internal/search/loaded  the engines this node has loaded and its placement figures (service callers)
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '../../../lib/errors.js';
 import { MiB, readBody, sendJson } from '../../../lib/http.js';
 import type { SubgraphContext, SubgraphRoute } from '../../../lib/subgraph.js';
 import { requireRoles } from '../../../lib/subgraph.js';
+import { hasScope } from '../../../lib/tenant.js';
 import type { SearchContext } from '../context.js';
 import { getSearchableIndex } from '../indexes/index.service.js';
 import type { SearchRuntime } from '../runtime.js';
 import type { NodeAnswer } from './node-client.js';
-import { ENGINE_PATH, searchHere, type EngineCall } from './placed-search.js';
+import { ENGINE_PATH, runHere, type EngineCall } from './placed-search.js';
 
 type Context = (raw: Buffer | string) => Promise<SubgraphContext>;
 
@@ -46,11 +47,14 @@ export function placementRoutes(rt: SearchRuntime): Record<string, SubgraphRoute
       if (!v) return;
       const ctx = v.ctx as SearchContext;
       await answer(res, async () => {
-        requireRoles(ctx.tenant, ['search:read']);
         const call = JSON.parse(v.raw.toString('utf8')) as EngineCall;
-        if (typeof call?.indexUid !== 'string' || typeof call.request !== 'object') throw new DomainError('BAD_REQUEST', 'indexUid and request are required');
+        // the scope the forwarding node checked: search:read, or search:write for delete by filter's check
+        if (call?.op !== 'filterIds' || !hasScope(ctx.tenant, 'search:write')) requireRoles(ctx.tenant, ['search:read']);
+        if (typeof call?.indexUid !== 'string' || (call.op === 'search' ? typeof call.request !== 'object' : call.op !== 'filterIds')) {
+          throw new DomainError('BAD_REQUEST', 'indexUid and a search request or filter are required');
+        }
         const index = await getSearchableIndex(ctx, call.indexUid);
-        return searchHere(ctx, index, call.request, call.parameterPrefix);
+        return runHere(ctx, index, call, call.parameterPrefix);
       });
     },
     '/internal/search/loaded': async (req, res, context) => {
