@@ -45,6 +45,8 @@ export class Placement {
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
   private notHeldSince = new Map<string, number>();
+  /** holders per index for the current view (cleared when the live set changes) */
+  private holdersCache = new Map<string, RingNode[]>();
   /** nodes that refused a connection, until when they are tried last */
   private unreachable = new Map<string, number>();
   private warming: Promise<void> | undefined;
@@ -83,7 +85,13 @@ export class Placement {
 
   /** The nodes holding `indexId`, best first. */
   holders(indexId: string): RingNode[] {
-    return holdersOf(this.view(), indexId, this.o.cfg.replicas);
+    let h = this.holdersCache.get(indexId);
+    if (!h) {
+      h = holdersOf(this.view(), indexId, this.o.cfg.replicas);
+      // bounded: a view with many indexes just recomputes the overflow
+      if (this.holdersCache.size < 100_000) this.holdersCache.set(indexId, h);
+    }
+    return h;
   }
 
   holds(indexId: string): boolean {
@@ -120,6 +128,7 @@ export class Placement {
       await heartbeat(this.o.pool, this.self);
       const live = await liveNodes(this.o.pool, this.o.cfg.staleMs);
       const before = this.nodes.map((n) => n.id).join(' ');
+      if (live.map((n) => `${n.id} ${n.url}`).join('\n') !== this.nodes.map((n) => `${n.id} ${n.url}`).join('\n')) this.holdersCache.clear();
       this.nodes = live;
       for (const [id, until] of this.unreachable) if (until <= Date.now()) this.unreachable.delete(id);
       const after = live.map((n) => n.id).join(' ');
