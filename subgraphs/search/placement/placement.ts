@@ -1,7 +1,8 @@
 // This node's place among the search nodes (docs/search.md, "Placement"): it registers in
 // search.nodes with a heartbeat, keeps a view of the live nodes, and from it answers which nodes hold
 // an index (rendezvous hashing, ring.rules.ts). Every heartbeat it also
-//  - unloads the engines it has held no longer for the grace period (a node joined and took them), and
+//  - unloads the engines it no longer holds (a node joined and took them) once the grace period is
+//    over and their holders have loaded them, and
 //  - when the live set changed (a node joined, left or died), loads the engines it now holds that a
 //    peer has loaded (asked over HTTP: /internal/search/loaded), so a replaced or new holder is warm
 //    before searches reach it.
@@ -13,6 +14,9 @@ import type { IndexSettingsData } from '../indexes/index-settings.rules.js';
 import { callNode } from './node-client.js';
 import { heartbeat, indexStates, leave, liveNodes } from './node.store.js';
 import { holdersOf, type RingNode } from './ring.rules.js';
+
+/** An engine this node no longer holds is unloaded after this many grace periods even when its holders have not loaded it. */
+const GRACE_BOUND = 6;
 
 export interface PlacementDeps {
   cfg: PlacementConfig;
@@ -44,6 +48,7 @@ export class Placement {
   private nodes: RingNode[] = [];
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
+  private sweeping = false;
   private notHeldSince = new Map<string, number>();
   /** holders per index for the current view (cleared when the live set changes) */
   private holdersCache = new Map<string, RingNode[]>();
@@ -136,7 +141,13 @@ export class Placement {
         this.o.log.info('search nodes changed', { node: this.self.id, nodes: live.map((n) => n.id) });
         this.warm();
       }
-      this.sweep();
+      // beside the heartbeat, never delaying it (it asks peers over HTTP)
+      if (!this.sweeping) {
+        this.sweeping = true;
+        void this.sweep()
+          .catch((err) => this.o.log.warn('search node sweep failed', { err }))
+          .finally(() => (this.sweeping = false));
+      }
     } catch (err) {
       // the database is away: keep the last view; the others will see this node stale if it lasts
       this.o.log.warn('search node heartbeat failed', { err });
@@ -145,11 +156,16 @@ export class Placement {
     }
   }
 
-  /** Unload the engines this node has not held for the grace period. */
-  private sweep(): void {
+  /**
+   * Unload the engines this node no longer holds once the grace period is over and their holders
+   * have them loaded (asked over HTTP), so a search never finds no warm copy; at the latest after
+   * GRACE_BOUND grace periods (a holder that does not load it, its budget full, loads on first search).
+   */
+  private async sweep(): Promise<void> {
     const now = Date.now();
     const loaded = new Set(this.o.engines.loadedIds());
     for (const id of this.notHeldSince.keys()) if (!loaded.has(id)) this.notHeldSince.delete(id);
+    const due: string[] = [];
     for (const id of loaded) {
       if (this.holds(id)) {
         this.notHeldSince.delete(id);
@@ -157,11 +173,25 @@ export class Placement {
       }
       const since = this.notHeldSince.get(id) ?? now;
       this.notHeldSince.set(id, since);
-      if (now - since >= this.o.cfg.graceMs && this.o.engines.unload(id, 'held by other search nodes')) {
+      if (now - since >= this.o.cfg.graceMs) due.push(id);
+    }
+    if (!due.length) return;
+    const peers = [...new Map(due.flatMap((id) => this.holders(id)).map((n) => [n.id, n])).values()];
+    const lists = new Map(await Promise.all(peers.map(async (p) => [p.id, new Set(await this.loadedOn(p))] as const)));
+    for (const id of due) {
+      const warmElsewhere = this.holders(id).every((n) => lists.get(n.id)?.has(id));
+      if (!warmElsewhere && now - this.notHeldSince.get(id)! < this.o.cfg.graceMs * GRACE_BOUND) continue;
+      if (this.o.engines.unload(id, 'held by other search nodes')) {
         this.notHeldSince.delete(id);
         this.counts.unloaded++;
       }
     }
+  }
+
+  /** The engines `node` has loaded ([] when it does not answer). */
+  private async loadedOn(node: RingNode): Promise<string[]> {
+    const a = await callNode<{ indexIds: string[] }>(node, '/internal/search/loaded', { kind: 'service', requestId: `placement:${this.self.id}`, scopes: [] }, {}, this.o.secret, 5000).catch(() => undefined);
+    return a && 'ok' in a ? a.ok.indexIds : [];
   }
 
   /** Load what this node now holds and a peer has loaded (one pass at a time; a change meanwhile runs another). */
@@ -183,13 +213,9 @@ export class Placement {
 
   private async warmOnce(): Promise<void> {
     const peers = this.view().filter((n) => n.id !== this.self.id);
-    const lists = await Promise.all(
-      peers.map((p) =>
-        callNode<{ indexIds: string[] }>(p, '/internal/search/loaded', { kind: 'service', requestId: `warm:${this.self.id}`, scopes: [] }, {}, this.o.secret, 5000).catch(() => undefined),
-      ),
-    );
+    const lists = await Promise.all(peers.map((p) => this.loadedOn(p)));
     const loaded = new Set(this.o.engines.loadedIds());
-    const wanted = [...new Set(lists.flatMap((l) => (l && 'ok' in l ? l.ok.indexIds : [])))].filter((id) => !loaded.has(id) && this.holds(id));
+    const wanted = [...new Set(lists.flat())].filter((id) => !loaded.has(id) && this.holds(id));
     if (!wanted.length) return;
     const started = Date.now();
     let n = 0;
