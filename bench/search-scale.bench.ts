@@ -23,6 +23,7 @@ import { nodeFlags } from '../scripts/node-flags.js';
 import { benchStackEnv, processTree, rssMiB, scratchDatabase, waitUntilUp } from './harness.js';
 import { FILTERS, makeQueries } from './search-corpus.js';
 import { summarize } from './stats.js';
+import { placementParts } from './search-scale/placement.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DOCS = Number(process.env.BENCH_DOCS ?? 1_000_000);
@@ -35,6 +36,13 @@ const TARGETS = { docsPerSec: 10_000, engineP95: 40, restP95: 60, rssMiB: 1536, 
 const load = () => `load ${loadavg()[0].toFixed(2)}`;
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
 const say = (line: string) => console.log(`${line}  [${load()}]`);
+
+// BENCH_PARTS: a (this file: one large index), b and c (placement across search nodes: search-scale/placement.ts)
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'a,b,c').split(',').map((p) => p.trim()));
+if (!PARTS.has('a')) {
+  await placementParts(PARTS);
+  process.exit(0);
+}
 
 const corpus = gunzipSync(readFileSync(resolve(datasetsDir(), 'debian-packages.jsonl.gz')))
   .toString('utf8')
@@ -179,4 +187,5 @@ say(`cold start: first answer ${cold.toFixed(1)} s after ready (target ≤ ${TAR
 await db.end();
 await stopStack();
 await scratch.drop();
+await placementParts(PARTS);
 process.exit(0);

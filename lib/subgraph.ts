@@ -83,7 +83,16 @@ export interface SubgraphDefinition<L = unknown, R = unknown> {
   workers?(deps: WorkerDeps & { runtime: R }): Worker[] | Promise<Worker[]>;
   /** Extra readiness facts of the process (e.g. which models are loaded), shown under `details` in /health/ready. */
   health?(runtime: R): Promise<Record<string, unknown>>;
+  /**
+   * HTTP routes of the subgraph's port besides /graphql, for the subgraph's own processes (e.g.
+   * search nodes forwarding to each other): path → handler, given the same signed-header check
+   * /graphql uses (`context` rejects a request the gateway or a sibling process did not sign).
+   */
+  routes?(runtime: R): Record<string, SubgraphRoute>;
 }
+
+/** An internal route (SubgraphDefinition.routes); `context` verifies the tenant header against the body. */
+export type SubgraphRoute = (req: IncomingMessage, res: ServerResponse, context: (raw: Buffer | string) => Promise<SubgraphContext>) => Promise<void>;
 
 export interface SubgraphRuntime<R> {
   value: R;
@@ -288,7 +297,16 @@ export async function startSubgraph(
     if (path === METRICS_PATH) return void sendMetrics(req, res, cfg.metricsToken).catch((e) => log.error('metrics failed', { err: e }));
     instrument(def.name, tracing, req, res, () => serve(req, res, path));
   });
+  const routes = def.routes?.(runtime?.value) ?? {};
   const serve = (req: IncomingMessage, res: ServerResponse, path: string): void => {
+    const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
+    if (route && req.method === 'POST') {
+      route(req, res, (raw) => context(req.headers, raw)).catch((e) => {
+        log.error('request failed', { err: e, path });
+        if (!res.headersSent) sendJson(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] });
+      });
+      return;
+    }
     if (path === '/graphql') {
       handleSubgraphGraphQL(executor, req, res, (raw) => context(req.headers, raw)).catch((e) => {
         log.error('request failed', { err: e });

@@ -32,6 +32,24 @@ export interface SearchConfig {
   engineLoadWaitMs: number;
   /** how often loaded engines are checked against deleted indexes (missed notifications) */
   engineSweepMs: number;
+  /** placement of indexes across search nodes (placement/); undefined: this process serves every index itself */
+  placement?: PlacementConfig;
+}
+
+export interface PlacementConfig {
+  /** this node's name on the ring (stable across restarts: its share follows it) */
+  nodeId: string;
+  /** where the other search nodes reach this one (scheme, host and port) */
+  nodeUrl: string;
+  /** R: how many live nodes hold each index (fewer when fewer are live) */
+  replicas: number;
+  heartbeatMs: number;
+  /** a node whose heartbeat is older than this is dead: its indexes go to the next nodes on the ring */
+  staleMs: number;
+  /** an engine this node no longer holds (a node joined) is unloaded once it has not held it this long */
+  graceMs: number;
+  /** a forwarded search waits this long for the holder's answer, then tries the next holder */
+  forwardTimeoutMs: number;
 }
 
 export function loadSearchConfig(env: NodeJS.ProcessEnv = process.env): SearchConfig {
@@ -57,6 +75,36 @@ export function loadSearchConfig(env: NodeJS.ProcessEnv = process.env): SearchCo
     engineThread: thread === '1',
     engineLoadWaitMs: envInt(env, 'SEARCH_ENGINE_LOAD_WAIT_MS', 20_000, 1),
     engineSweepMs: envInt(env, 'SEARCH_ENGINE_SWEEP_MS', 30_000, 100),
+    placement: placementConfig(env, envInt(env, 'SEARCH_ENGINE_LOAD_WAIT_MS', 20_000, 1)),
+  };
+}
+
+/** SEARCH_NODE_URL turns placement on; without it the process serves every index itself (one process, npm start). */
+function placementConfig(env: NodeJS.ProcessEnv, loadWaitMs: number): PlacementConfig | undefined {
+  const raw = env.SEARCH_NODE_URL?.trim();
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('SEARCH_NODE_URL', `"${raw}" must be an http(s) URL such as http://10.0.0.5:4004`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('SEARCH_NODE_URL', `"${raw}" must be an http(s) URL`);
+  const nodeUrl = url.origin;
+  const nodeId = env.SEARCH_NODE_ID?.trim() || nodeUrl;
+  if (nodeId.length > 255) throw new ConfigError('SEARCH_NODE_ID', 'must be at most 255 characters');
+  const heartbeatMs = envInt(env, 'SEARCH_NODE_HEARTBEAT_MS', 1000, 50);
+  const staleMs = envInt(env, 'SEARCH_NODE_STALE_MS', 5000, 100);
+  if (staleMs <= heartbeatMs * 2) throw new ConfigError('SEARCH_NODE_STALE_MS', `must be more than twice SEARCH_NODE_HEARTBEAT_MS (${heartbeatMs})`);
+  return {
+    nodeId,
+    nodeUrl,
+    replicas: envInt(env, 'SEARCH_REPLICAS', 2, 1),
+    heartbeatMs,
+    staleMs,
+    graceMs: envInt(env, 'SEARCH_PLACEMENT_GRACE_MS', 10_000, 0),
+    // longer than a holder's own wait for a loading engine, so its 503 + Retry-After comes back
+    forwardTimeoutMs: envInt(env, 'SEARCH_FORWARD_TIMEOUT_MS', loadWaitMs + 5000, 100),
   };
 }
 

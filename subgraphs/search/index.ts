@@ -28,6 +28,7 @@ import { migrations } from './migrations/index.js';
 import { JobEntity } from '../../lib/jobs/index.js';
 import { createSearchRuntime, type SearchRuntime } from './runtime.js';
 import { startSearchWorkers } from './workers.js';
+import { placementRoutes } from './placement/placement.routes.js';
 
 export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
   name: 'search',
@@ -58,4 +59,6 @@ export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
   runtime: createSearchRuntime,
   // the task worker, webhook sender and engine snapshots (workers.ts)
   workers: startSearchWorkers,
+  // search nodes forwarding searches to the holders of an index (placement/)
+  routes: placementRoutes,
 };

@@ -20,6 +20,7 @@ import { InlineEngineBuilder, ThreadEngineBuilder } from './engine-registry/engi
 import { listenForDrops } from './engine-registry/engine-drops.js';
 import { EngineLoader } from './engine-registry/engine-loader.js';
 import { EngineRegistry } from './engine-registry/engine-registry.js';
+import { Placement } from './placement/placement.js';
 
 export interface SearchRuntime {
   cfg: SearchConfig;
@@ -42,6 +43,10 @@ export interface SearchRuntime {
   webhooks: WebhookRuntime;
   /** after a commit that queued webhook deliveries: look for them now (the queue's NOTIFY does too) */
   wakeDispatcher(): void;
+  /** this node's place among the search nodes (SEARCH_NODE_URL set); undefined: it serves every index itself */
+  placement?: Placement;
+  /** signs requests to the other search nodes (INTERNAL_SECRET) */
+  internalSecret: string;
 }
 
 export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRuntime<SearchRuntime>> {
@@ -87,17 +92,21 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     secrets,
     webhooks,
     wakeDispatcher: () => webhooks.kick(),
+    internalSecret: deps.cfg.internalSecret,
   };
+  if (cfg.placement) rt.placement = new Placement({ cfg: cfg.placement, pool, engines: rt.engines, log, secret: deps.cfg.internalSecret, budgetBytes: cfg.memoryBudgetBytes });
   rt.analytics.start();
   const untrack = trackSearchEngines(() => {
     const st = rt.engines.stats();
     return { loaded: st.loaded, bytes: st.bytes, budget_bytes: cfg.memoryBudgetBytes, loads: st.loads, loads_from_snapshot: st.snapshotLoads, unloads: st.unloads, drops: st.drops };
   });
   const drops = await listenForDrops({ dbUrl: rt.listenUrl, engines: rt.engines, log, sweepMs: cfg.engineSweepMs });
+  await rt.placement?.start();
   log.info('search runtime started', { defaultPlan: cfg.defaultPlan, worker: cfg.worker, engineThread: cfg.engineThread, memoryBudgetMb: cfg.memoryBudgetBytes / 1048576 });
   return {
     value: rt,
     async stop() {
+      await rt.placement?.stop();
       untrack();
       await drops.stop();
       await builder.stop();

@@ -12,6 +12,7 @@ export const T = {
   snapshotChunks: '"search"."index_snapshot_chunks"',
   queries: '"search"."search_queries"',
   events: '"search"."search_events"',
+  nodes: '"search"."nodes"',
 } as const;
 
 /** affected rows of an em.execute(..., 'run') */

@@ -3,7 +3,7 @@
 import { DomainError } from '../../../lib/errors.js';
 import type { SearchContext } from '../context.js';
 import type { Document } from '../../../lib/search-engine/types.js';
-import { engineCall } from '../errors.js';
+import { placedFilterIds } from '../placement/placed-search.js';
 import { getIndex, getSearchableIndex, validatePrimaryKey, type SearchableIndex } from '../indexes/index.service.js';
 import { MAX_DOCUMENTS_PER_BATCH } from '../plans.js';
 import type { TaskRow } from '../tasks/task.queue.js';
@@ -100,8 +100,7 @@ export async function listDocuments(ctx: SearchContext, uid: string, a: Document
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new DomainError('BAD_REQUEST', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`, { parameter: 'limit' });
   let ids: string[] | undefined;
   if (a.filter !== undefined && a.filter !== null && a.filter !== '') {
-    const engine = await ctx.runtime.engines.get(index);
-    ids = engineCall(() => engine.filterIds(a.filter as string), 'filter');
+    ids = await placedFilterIds(ctx, index, a.filter as string, 'filter');
   }
   const page = await readDocuments(ctx.runtime.pool, index.id, { offset, limit, ids });
   return { offset, limit, total: page.total, results: page.rows.map((r) => ({ id: r.id, fields: pick(r.body, a.fields) })) };
@@ -134,8 +133,7 @@ export async function deleteByFilter(ctx: SearchContext, uid: string, filter: un
   const empty = filter === undefined || filter === null || (typeof filter === 'string' && !filter.trim()) || (Array.isArray(filter) && !filter.length);
   if (empty) throw new DomainError('VALIDATION_FAILED', 'filter is required', { parameter: 'filter', reason: 'missing' });
   if (typeof filter !== 'string' && !Array.isArray(filter)) throw new DomainError('invalid_filter_syntax', 'filter must be a string or an array', { parameter: 'filter' });
-  const engine = await ctx.runtime.engines.get(index);
-  engineCall(() => engine.filterIds(filter as string), 'filter');
+  await placedFilterIds(ctx, index, filter as string, 'filter');
   return enqueue(ctx, {
     indexId: index.id,
     indexUid: index.uid,

@@ -143,6 +143,25 @@ export class EngineRegistry {
     return h && { engine: h.engine, version: h.version, bytes: h.bytes };
   }
 
+  /** The ids of the loaded engines, least recently used first. */
+  loadedIds(): string[] {
+    return [...this.holders.keys()];
+  }
+
+  /**
+   * Unload the index's engine (placement: another node holds the index now), as the memory budget
+   * would: not while it is in use (false then); its unsaved changes still get their snapshot.
+   */
+  unload(indexId: string, reason: string): boolean {
+    const h = this.holders.get(indexId);
+    if (!h || h.busy > 0 || this.pending.has(indexId)) return false;
+    this.holders.delete(indexId);
+    this.counts.unloads++;
+    if (h.changedSinceSnapshot >= this.o.snapshotEveryDocs) this.snapshotDue.set(indexId, this.capture(h));
+    this.o.log.info(`engine unloaded: ${reason}`, { indexId, bytes: h.bytes });
+    return true;
+  }
+
   stats(): EngineStats {
     let bytes = 0;
     for (const h of this.holders.values()) bytes += h.bytes;

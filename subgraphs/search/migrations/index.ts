@@ -8,6 +8,7 @@ import { Migration20261124090000_webhook_jobs } from './Migration20261124090000_
 import { Migration20261125013000_task_payload_storage } from './Migration20261125013000_task_payload_storage.js';
 import { Migration20261127180000_tenant_task_uids } from './Migration20261127180000_tenant_task_uids.js';
 import { Migration20261127180000_chunked_snapshots } from './Migration20261127180000_chunked_snapshots.js';
+import { Migration20261129050000_search_nodes } from './Migration20261129050000_search_nodes.js';
 
 export const migrations = [
   { name: 'Migration20261122085826_init', class: Migration20261122085826_init },
@@ -19,4 +20,5 @@ export const migrations = [
   { name: 'Migration20261125013000_task_payload_storage', class: Migration20261125013000_task_payload_storage },
   { name: 'Migration20261127180000_tenant_task_uids', class: Migration20261127180000_tenant_task_uids },
   { name: 'Migration20261127180000_chunked_snapshots', class: Migration20261127180000_chunked_snapshots },
+  { name: 'Migration20261129050000_search_nodes', class: Migration20261129050000_search_nodes },
 ];

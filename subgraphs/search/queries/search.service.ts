@@ -1,11 +1,11 @@
-// Search and multi-search: plan rate limit, the index's engine (caught up with PostgreSQL), the
-// engine's answer, and an analytics record (buffered, off the response path).
+// Search and multi-search: plan rate limit, the index's engine (caught up with PostgreSQL; on a
+// node that holds the index: placement/), the engine's answer, and an analytics record (buffered, off the response path).
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { normaliseQuery } from '../analytics/analytics.buffer.js';
 import type { SearchContext } from '../context.js';
 import type { SearchRequest, SearchResult } from '../../../lib/search-engine/types.js';
-import { engineCall } from '../errors.js';
+import { placedSearch } from '../placement/placed-search.js';
 import { getSearchableIndex, type SearchableIndex } from '../indexes/index.service.js';
 import { planLimits } from '../tenancy.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
@@ -49,8 +49,7 @@ function withDefaults(p: SearchParams): SearchRequest {
 
 async function run(ctx: SearchContext, index: SearchableIndex, p: SearchParams, parameterPrefix?: string): Promise<SearchAnswer> {
   const rt = ctx.runtime;
-  const engine = await rt.engines.get(index);
-  const result = engineCall(() => engine.search(withDefaults(p)), parameterPrefix);
+  const result = await placedSearch(ctx, index, withDefaults(p), parameterPrefix);
   const { appId, environment } = await appPartition(ctx);
   const pk = index.primaryKey;
   rt.analytics.record({

@@ -10,7 +10,7 @@ import { DomainError } from '../../../lib/errors.js';
 import type { SearchContext } from '../context.js';
 import { rows } from '../db.js';
 import type { Document } from '../../../lib/search-engine/types.js';
-import { engineCall } from '../errors.js';
+import { placedSearch } from '../placement/placed-search.js';
 import { getIndex } from '../indexes/index.service.js';
 import { T } from '../sql.js';
 import { defaultSuggestionSettings } from './suggestion-settings.rules.js';
@@ -103,19 +103,16 @@ export async function suggest(ctx: SearchContext, uid: string, input: { query: s
   for (const p of past) add(p.query, Number(p.n));
 
   if (s.source_attributes.length) {
-    const engine = await rt.engines.get(index);
     const filterable = new Set(index.settings.filterable_attributes ?? []);
     const facets = s.source_attributes.filter((a) => filterable.has(a));
-    const r = engineCall(() =>
-      engine.search({
-        query: input.query,
-        limit: SAMPLE,
-        attributesToRetrieve: s.source_attributes,
-        attributesToHighlight: [],
-        showMatchesPosition: false,
-        ...(facets.length ? { facets } : {}),
-      }),
-    );
+    const r = await placedSearch(ctx, index, {
+      query: input.query,
+      limit: SAMPLE,
+      attributesToRetrieve: s.source_attributes,
+      attributesToHighlight: [],
+      showMatchesPosition: false,
+      ...(facets.length ? { facets } : {}),
+    });
     for (const attr of s.source_attributes) {
       const dist = r.facetDistribution?.[attr];
       if (dist) {
