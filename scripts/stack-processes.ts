@@ -10,6 +10,7 @@ import { ConfigError, SUBGRAPH_NAMES, type Config } from '../lib/config.js';
 import { startEmbeddedPostgres, checkDatabase, databaseUrl, type EmbeddedDatabase } from '../lib/db.js';
 import type { Logger } from '../lib/logger.js';
 import { onDrain } from '../lib/lifecycle.js';
+import { redisConfigured } from '../lib/redis.js';
 
 export interface ProcessStack {
   dbUrl: string;
@@ -37,7 +38,7 @@ async function healthy(url: string, child: ChildProcess, name: string): Promise<
 }
 
 export async function startProcesses(cfg: Config, log: Logger): Promise<ProcessStack> {
-  if (!cfg.redisUrl) throw new ConfigError('START_PROCESSES', 'split needs REDIS_URL (the processes share events through Redis pub/sub)');
+  if (!redisConfigured(cfg)) throw new ConfigError('START_PROCESSES', 'split needs REDIS_URL or REDIS_SENTINELS (the processes share events through Redis pub/sub)');
   let embedded: EmbeddedDatabase | undefined;
   if (!cfg.databaseUrl) embedded = await startEmbeddedPostgres(cfg, log);
   const dbUrl = embedded?.url ?? databaseUrl(cfg);
