@@ -46,6 +46,8 @@ export function newRedisClient(cfg: RedisSettings): RedisClientType {
 
 /** Connect `client` (from newRedisClient) or stop start-up with one line naming the variable. */
 export async function connectClient(client: RedisClientType, cfg: RedisSettings): Promise<RedisClientType> {
+  // through Sentinel two hops: a sentinel names the primary, then the primary's connection
+  const boundMs = cfg.redisSentinel ? 15_000 : 5000;
   let firstError: Error | undefined;
   client.on('error', (e) => {
     firstError ??= e;
@@ -53,7 +55,7 @@ export async function connectClient(client: RedisClientType, cfg: RedisSettings)
   try {
     await Promise.race([
       client.connect(),
-      new Promise((_, rej) => setTimeout(() => rej(firstError ?? new Error('timed out')), 5000)),
+      new Promise((_, rej) => setTimeout(() => rej(firstError ?? new Error('timed out')), boundMs)),
     ]);
     await client.ping();
   } catch (e) {

@@ -5,7 +5,7 @@
 // 1510…1599. Each process is started as a deployment starts it (its own entry point, no
 // SINGLE_PROCESS, no migration at start: `npm run migrate` once before).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { ROOT, spawnScript, waitFor } from '../harness/spawn.js';
@@ -118,6 +118,7 @@ export interface Cluster {
 export async function startCluster(directUrl: string): Promise<Cluster> {
   const dir = resolve(ROOT, '.data', `topology-${process.pid}`);
   mkdirSync(dir, { recursive: true });
+  mkdirSync(resolve(ROOT, '.data', 'test-logs'), { recursive: true });
   chmodSync(dir, 0o777);
   const infra: ChildProcess[] = [];
   const replicas: Replica[] = (Object.keys(SCRIPT) as Role[]).flatMap((role) => PORTS[role].map((port, index) => ({ role, index, port, starts: 0 })));
@@ -154,7 +155,10 @@ export async function startCluster(directUrl: string): Promise<Cluster> {
     const asRoot = process.getuid?.() === 0;
     infra.push(spawn('pgbouncer', [...(asRoot ? ['-u', 'postgres'] : []), resolve(dir, 'pgbouncer.ini')], { stdio: 'ignore' }));
     writeFileSync(resolve(dir, 'haproxy.cfg'), haproxyConfig());
-    infra.push(spawn('haproxy', ['-db', '-f', resolve(dir, 'haproxy.cfg')], { stdio: ['ignore', 'ignore', 'inherit'] }));
+    // its log (servers going down and up during the roll) beside the processes' logs
+    const haproxyLog = openSync(resolve(ROOT, '.data', 'test-logs', 'topology-haproxy.log'), 'w');
+    infra.push(spawn('haproxy', ['-db', '-f', resolve(dir, 'haproxy.cfg')], { stdio: ['ignore', haproxyLog, haproxyLog] }));
+    closeSync(haproxyLog);
     const sentinels = await startSentinelSet(PORTS.redis);
     cleanups.push(() => sentinels.stop());
     const s3 = await startS3Server('topology');

@@ -46,23 +46,26 @@ maybe('the topology under load: every process rolled, Redis failed over, a searc
     const log: string[] = [];
     const note = (s: string) => log.push(`${((Date.now() - began) / 1000).toFixed(1)} s ${s}`);
 
-    // every process, one after another; a replica's sibling is stopped only once it is ready again
+    // every process, one after another: the first replica of each role, then the second, each
+    // second replica stopped only once its sibling is ready again (a role never has none serving)
     const byRole = (role: Replica['role']) => c.replicas.filter((r) => r.role === role);
     const order: Replica['role'][] = ['platform', 'ai', 'catalog', 'search', 'gateway', 'rest'];
-    let failedOver = false;
     for (const role of order) {
-      for (const r of byRole(role)) {
-        note(`restart ${role}${r.index + 1}`);
-        await c.restart(r);
-        await c.ready(r);
-        note(`${role}${r.index + 1} ready`);
-      }
-      if (role === 'catalog') {
-        const port = await c.sentinels.failover();
-        failedOver = true;
-        note(`redis failed over to ${port}`);
-      }
+      const [first] = byRole(role);
+      note(`restart ${role}1`);
+      await c.restart(first);
     }
+    const port = await c.sentinels.failover();
+    const failedOver = true;
+    note(`redis failed over to ${port}`);
+    for (const role of order) {
+      const [first, second] = byRole(role);
+      await c.ready(first);
+      note(`${role}1 ready; restart ${role}2`);
+      await c.restart(second);
+    }
+    for (const r of c.replicas) await c.ready(r);
+    note('every process restarted and ready');
     expect(failedOver).toBe(true);
 
     // one search node killed outright; the other serves while it is started again
