@@ -38,9 +38,13 @@ const SCRIPT: Record<Role, string> = {
 };
 const PORT_VAR: Record<Role, string> = { platform: 'PLATFORM_PORT', ai: 'AI_PORT', catalog: 'CATALOG_PORT', search: 'SEARCH_PORT', gateway: 'GATEWAY_PORT', rest: 'REST_PORT' };
 
-export const SECRETS = { JWT_SECRET: 'topology-jwt-secret-0123456789abcdef0123', INTERNAL_SECRET: 'topology-internal-secret-0123456789abcdef' };
-/** The balancer's notice time: HAProxy checks readiness every 300 ms, so 1.5 s is ample. */
-const SHUTDOWN = { SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_GRACE_MS: '8000' };
+export const SECRETS = {
+  JWT_SECRET: 'topology-jwt-secret-0123456789abcdef0123',
+  INTERNAL_SECRET: 'topology-internal-secret-0123456789abcdef',
+  MASTER_KEY: '5f1d3a0c9b7e2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f',
+};
+/** The balancer's notice time: HAProxy checks readiness every 500 ms and takes a replica out after 2 failed checks. */
+const SHUTDOWN = { SHUTDOWN_DELAY_MS: '3000', SHUTDOWN_GRACE_MS: '8000' };
 
 export interface Replica {
   role: Role;
@@ -66,7 +70,7 @@ async function untilOpen(port: number, what: string, timeoutMs = 20_000): Promis
 
 const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
 
-function haproxyConfig(): string {
+export function haproxyConfig(): string {
   const backend = (role: Role, ws = false) => [
     `frontend fe_${role}`,
     `  bind 127.0.0.1:${PORTS.lb[role]}`,
@@ -75,7 +79,7 @@ function haproxyConfig(): string {
     '  option httpchk GET /health/ready',
     '  http-check expect status 200',
     ...(ws ? ['  timeout tunnel 1h'] : []),
-    ...PORTS[role].map((p, i) => `  server ${role}${i + 1} 127.0.0.1:${p} check inter 300 fall 1 rise 1`),
+    ...PORTS[role].map((p, i) => `  server ${role}${i + 1} 127.0.0.1:${p} check inter 500 fall 2 rise 1`),
   ];
   return [
     'global',
@@ -86,11 +90,16 @@ function haproxyConfig(): string {
     '  timeout client 60s',
     '  timeout server 60s',
     '  timeout http-request 10s',
+    // a loaded machine answers a readiness check late: late is not down
+    '  timeout check 5s',
     // a request whose connection failed or was closed unanswered goes to the other replica
     '  option redispatch',
     '  retries 3',
     '  retry-on conn-failure empty-response response-timeout',
     '  option http-server-close',
+    // with no replica of a role up (both restarting on a loaded machine), the balancer's own 503
+    // tells the client when to retry, as the processes' 503s do
+    '  http-error status 503 content-type application/json string \'{"errors":[{"status":"503","code":"SERVICE_UNAVAILABLE","title":"no replica available; retry shortly"}]}\' hdr Retry-After 1',
     ...(['gateway', 'rest', 'platform', 'ai', 'catalog', 'search'] as Role[]).flatMap((r) => backend(r, r === 'gateway')),
     '',
   ].join('\n');
@@ -199,9 +208,13 @@ export async function startCluster(directUrl: string): Promise<Cluster> {
       r.starts++;
       r.child = spawnScript(SCRIPT[r.role], { ...env, [PORT_VAR[r.role]]: String(r.port) }, `topology-${name(r)}-${r.starts}`);
     };
-    const ready = (r: Replica, timeoutMs = 120_000) => waitFor(`${origin(r)}/health/ready`, timeoutMs, r.child);
-    for (const r of replicas) start(r);
-    await Promise.all(replicas.map((r) => ready(r, 180_000)));
+    const ready = (r: Replica, timeoutMs = 300_000) => waitFor(`${origin(r)}/health/ready`, timeoutMs, r.child);
+    // the subgraphs first, then the edges (the gateways compose the supergraph from them)
+    const edge = (r: Replica) => r.role === 'gateway' || r.role === 'rest';
+    for (const r of replicas.filter((x) => !edge(x))) start(r);
+    await Promise.all(replicas.filter((x) => !edge(x)).map((r) => ready(r)));
+    for (const r of replicas.filter(edge)) start(r);
+    await Promise.all(replicas.filter(edge).map((r) => ready(r)));
     return {
       replicas,
       sentinels,

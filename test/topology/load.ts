@@ -166,7 +166,7 @@ export class Load {
         await this.timed('graphql', () =>
           p
             ? call(this.gateway, 'POST', '', { query: 'query($id: ID!) { product(id: $id) { id name } }', variables: { id: p.id } }, t.keyHeaders).then(graphqlAnswer)
-            : call(this.gateway, 'POST', '', { query: '{ products(first: 5) { totalCount } }' }, t.keyHeaders).then(graphqlAnswer),
+            : call(this.gateway, 'POST', '', { query: '{ products(pageSize: 5) { total } }' }, t.keyHeaders).then(graphqlAnswer),
         );
       } else {
         const id = uniq('d');
