@@ -31,7 +31,7 @@ import type { LocalHandler, LocalRoutes } from '../lib/local-transport.js';
 import { DEFAULT_MAX_ALIASES, limitError, measureOperation } from './limits.js';
 import { checkGraphQLSearch, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_TOKENS, parseGraphQLBody, requestPolicyPlugin, subscribeRequestErrors } from './request-policy.js';
 import { envInt } from '../lib/config.js';
-import { subgraphUnavailable } from './unavailable.js';
+import { SUBGRAPH_RETRY_AFTER_MS, subgraphUnavailable } from './unavailable.js';
 import { answerClientErrorsWithJson } from '../lib/input-policy.js';
 import { PlatformClient } from './platform-client.js';
 import { buildSubscriptionSchema, isSubscriptionOperation } from './subscriptions/schema.js';
@@ -349,11 +349,19 @@ function withUnavailable(format: ReturnType<typeof createErrorFormatter>): Retur
   return (formatted, error) => subgraphUnavailable(formatted, error) ?? format(formatted, error);
 }
 
-function refusal(auth: Extract<AuthResult, { ok: false }>, route: string): GraphQLAnswer {
+/**
+ * The answer to a request refused before it runs. A refusal for want of a service (the key or
+ * operator lookup while the platform subgraph is unreachable, a replica restarting) says when to
+ * retry, like a subgraph found unreachable (gateway/unavailable.ts): Retry-After and meta.retryAfterMs.
+ */
+export function refusal(auth: Extract<AuthResult, { ok: false }>, route: string): GraphQLAnswer {
   const status = statusOf(auth.code);
   const headers: Record<string, string> = {};
   if (auth.code === 'RATE_LIMITED' && auth.rateLimit) headers['retry-after'] = String(Math.max(1, Math.ceil(auth.rateLimit.resetMs / 1000)));
-  return jsonAnswer(status, { errors: [{ message: auth.message, extensions: { code: auth.code, status, ...(auth.reason ? { reason: auth.reason } : {}) } }] }, route, headers);
+  const unavailable = auth.code === 'SERVICE_UNAVAILABLE';
+  if (unavailable) headers['retry-after'] = String(SUBGRAPH_RETRY_AFTER_MS / 1000);
+  const extensions = { code: auth.code, status, ...(auth.reason ? { reason: auth.reason } : {}), ...(unavailable ? { meta: { retryAfterMs: SUBGRAPH_RETRY_AFTER_MS } } : {}) };
+  return jsonAnswer(status, { errors: [{ message: auth.message, extensions }] }, route, headers);
 }
 
 function lowerCaseKeys(o: Record<string, unknown>): Record<string, string | undefined> {

@@ -24,6 +24,8 @@ export interface Config {
   embeddedPgPort: number;
   dataDir: string;
   redisUrl?: string;
+  /** REDIS_SENTINELS + REDIS_SENTINEL_NAME: the primary found through Redis Sentinel (lib/redis.ts); takes the place of REDIS_URL */
+  redisSentinel?: RedisSentinelSettings;
   jwtSecret: string;
   jwtSecretIsDefault: boolean;
   /** JWT rules (docs/security.md): keys by `kid`, lifetime cap, optional iss/aud */
@@ -99,6 +101,30 @@ export interface Config {
   metricsToken?: string;
   /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces: where traces go (lib/telemetry.ts); unset: no tracing */
   otlpTracesUrl?: string;
+}
+
+export interface RedisSentinelSettings {
+  /** REDIS_SENTINELS: the sentinels to ask first (host:port, comma-separated) */
+  nodes: { host: string; port: number }[];
+  /** REDIS_SENTINEL_NAME: the primary's name in the sentinels' configuration */
+  name: string;
+  /** REDIS_PASSWORD: the primary's and replicas' password (requirepass), when they have one */
+  password?: string;
+  /** REDIS_SENTINEL_PASSWORD: the sentinels' own password, when they have one */
+  sentinelPassword?: string;
+}
+
+function redisSentinel(env: NodeJS.ProcessEnv): RedisSentinelSettings | undefined {
+  const raw = env.REDIS_SENTINELS?.trim();
+  if (!raw) return undefined;
+  const nodes = raw.split(',').map((entry) => {
+    const m = /^\[?([A-Za-z0-9_.:-]+?)\]?:(\d{1,5})$/.exec(entry.trim());
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > 65535) throw new ConfigError('REDIS_SENTINELS', `"${entry.trim()}" is not host:port (e.g. 10.0.0.5:26379)`);
+    return { host: m[1], port: Number(m[2]) };
+  });
+  const name = env.REDIS_SENTINEL_NAME?.trim();
+  if (!name) throw new ConfigError('REDIS_SENTINEL_NAME', 'is required with REDIS_SENTINELS (the primary\'s name in the sentinels\' configuration, e.g. mymaster)');
+  return { nodes, name, password: env.REDIS_PASSWORD || undefined, sentinelPassword: env.REDIS_SENTINEL_PASSWORD || undefined };
 }
 
 export const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me';
@@ -273,9 +299,9 @@ export function envFlag(env: NodeJS.ProcessEnv, name: string, fallback: boolean)
  * subscription events with its replicas through Redis: without REDIS_URL each replica would count
  * and revoke alone. It refuses to start unless SINGLE_PROCESS=1 says one replica is meant.
  */
-export function requireSharedState(cfg: Pick<Config, 'redisUrl' | 'singleProcess'>): void {
-  if (cfg.redisUrl || cfg.singleProcess) return;
-  throw new ConfigError('REDIS_URL', 'is required for a process started on its own (replicas share rate limits, key revocations and events through Redis); set SINGLE_PROCESS=1 to run one replica without it');
+export function requireSharedState(cfg: Pick<Config, 'redisUrl' | 'redisSentinel' | 'singleProcess'>): void {
+  if (cfg.redisUrl || cfg.redisSentinel || cfg.singleProcess) return;
+  throw new ConfigError('REDIS_URL', 'is required for a process started on its own (or REDIS_SENTINELS; replicas share rate limits, key revocations and events through Redis); set SINGLE_PROCESS=1 to run one replica without it');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -315,6 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgPort: port(env, 'EMBEDDED_PG_PORT', 54329),
     dataDir: env.DATA_DIR || '.data',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisSentinel: redisSentinel(env),
     jwtSecret,
     jwtSecretIsDefault: !env.JWT_SECRET,
     jwt: jwtConfig(env, jwtSecret),

@@ -1,11 +1,11 @@
 // The infrastructure one process needs, chosen once from the config: Redis-backed when REDIS_URL
-// is set, in-process otherwise. Plain constructors, no container.
+// (or REDIS_SENTINELS) is set, in-process otherwise. Plain constructors, no container.
 import type { RedisClientType } from 'redis';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createMemoryPubSub, createRedisPubSub, type PubSub } from './pubsub.js';
 import { MemoryUsageCounter, RedisRateLimiter, RedisUsageCounter, type RateLimiter, type UsageCounter } from './rate-limit.js';
-import { connectRedis } from './redis.js';
+import { closeRedis, connectRedis, redisConfigured } from './redis.js';
 import { FallbackRateLimiter, FallbackUsageCounter, RedisHealth, sharedRateLimiter } from './redis-fallback.js';
 
 export interface Infra {
@@ -17,9 +17,9 @@ export interface Infra {
 }
 
 export async function createInfra(cfg: Config, log: Logger, shared?: Partial<Infra>): Promise<Infra> {
-  if (cfg.redisUrl) {
-    const redis = await connectRedis(cfg.redisUrl, log);
-    const pubsub = await createRedisPubSub(cfg.redisUrl, log, cfg.redisKeyPrefix);
+  if (redisConfigured(cfg)) {
+    const redis = await connectRedis(cfg, log);
+    const pubsub = await createRedisPubSub(cfg, log, cfg.redisKeyPrefix);
     return {
       pubsub,
       // without Redis, counted in memory until it returns (lib/redis-fallback.ts)
@@ -28,7 +28,7 @@ export async function createInfra(cfg: Config, log: Logger, shared?: Partial<Inf
       redis,
       async close() {
         await pubsub.close();
-        await redis.quit().catch(() => undefined);
+        await closeRedis(redis);
       },
     };
   }

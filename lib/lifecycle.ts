@@ -4,10 +4,22 @@
 // servers, workers and pools drain in parallel before one deadline (SHUTDOWN_GRACE_MS).
 
 let drainingSince: number | undefined;
+const onDrainListeners: (() => void)[] = [];
 
-/** From now on the process answers not-ready. */
+/** From now on the process answers not-ready; the drain listeners run once, at the first call. */
 export function beginDrain(): void {
-  drainingSince ??= Date.now();
+  if (drainingSince !== undefined) return;
+  drainingSince = Date.now();
+  for (const l of onDrainListeners.splice(0)) l();
+}
+
+/**
+ * Run `listener` when the drain begins (at once if it has): a process that starts others (npm start's
+ * split mode) signals them then, so they go unready during the same delay as itself.
+ */
+export function onDrain(listener: () => void): void {
+  if (drainingSince !== undefined) listener();
+  else onDrainListeners.push(listener);
 }
 
 export function isDraining(): boolean {

@@ -3,9 +3,9 @@
 // Topics are per tenant (see lib/events.ts), so isolation comes from the topic name itself; on Redis
 // every channel carries REDIS_KEY_PREFIX, so deployments sharing one Redis never hear each other.
 import { createPubSub } from '@graphql-yoga/subscription';
-import { createClient, type RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
 import type { Logger } from './logger.js';
-import { logErrorsOnce } from './redis.js';
+import { closeRedis, connectClient, logErrorsOnce, newRedisClient, type RedisSettings } from './redis.js';
 import { RedisHealth } from './redis-fallback.js';
 
 export interface PubSub {
@@ -90,16 +90,16 @@ class RedisEventTarget implements EventTarget {
   }
 }
 
-export async function createRedisPubSub(url: string, log: Logger, prefix = ''): Promise<PubSub> {
-  const pub = createClient({ url }) as RedisClientType;
+export async function createRedisPubSub(cfg: RedisSettings, log: Logger, prefix = ''): Promise<PubSub> {
+  const pub = newRedisClient(cfg);
   logErrorsOnce(pub, log);
-  await pub.connect();
-  const sub = pub.duplicate() as RedisClientType;
+  await connectClient(pub, cfg);
+  const sub = newRedisClient(cfg);
   logErrorsOnce(sub, log);
-  await sub.connect();
+  await connectClient(sub, cfg);
   const inner = createPubSub<Record<string, [unknown]>>({ eventTarget: new RedisEventTarget(pub, sub, log, prefix) });
   const wrapped = wrap(inner, 'redis', async () => {
-    await Promise.allSettled([sub.quit(), pub.quit()]);
+    await Promise.all([closeRedis(sub), closeRedis(pub)]);
   });
   // Publish straight to Redis and await the reply (the event target's dispatchEvent cannot): when it
   // resolves, Redis has handed the message to every subscriber connection, so a caller that answers

@@ -9,7 +9,7 @@
 import type { RedisClientType } from 'redis';
 import type { Logger } from './logger.js';
 import { MemoryRateLimiter, MemoryUsageCounter, RedisRateLimiter, type RateLimiter, type RateLimitResult, type UsageCounter } from './rate-limit.js';
-import { connectRedis } from './redis.js';
+import { closeRedis, connectRedis, redisConfigured, type RedisSettings } from './redis.js';
 
 /** How a counter of this process counts now: shared in Redis, in this process because Redis is unreachable, or in this process by configuration. */
 export type CountingMode = 'redis' | 'in-process: redis unreachable' | 'in-process';
@@ -44,9 +44,9 @@ export function sharedRateLimiter(redis: RedisClientType | undefined, prefix: st
  * A process's own limiter when it does not get one from lib/infra (a subgraph's runtime): see
  * sharedRateLimiter. close() ends its Redis connection.
  */
-export async function openRateLimiter(cfg: { redisUrl?: string; redisKeyPrefix: string }, log: Logger, what: string): Promise<{ limiter: RateLimiter; close(): Promise<void> }> {
-  const redis = cfg.redisUrl ? await connectRedis(cfg.redisUrl, log) : undefined;
-  return { limiter: sharedRateLimiter(redis, cfg.redisKeyPrefix, log, what), close: async () => void (await redis?.quit().catch(() => undefined)) };
+export async function openRateLimiter(cfg: RedisSettings & { redisKeyPrefix: string }, log: Logger, what: string): Promise<{ limiter: RateLimiter; close(): Promise<void> }> {
+  const redis = redisConfigured(cfg) ? await connectRedis(cfg, log) : undefined;
+  return { limiter: sharedRateLimiter(redis, cfg.redisKeyPrefix, log, what), close: () => closeRedis(redis) };
 }
 
 export const REDIS_CALL_TIMEOUT_MS = 1000;

@@ -8,7 +8,7 @@ import { closeServer, listen, pathOf } from '../lib/http.js';
 import { remainingMs } from '../lib/lifecycle.js';
 import { METRICS_PATH, sendMetrics } from '../lib/metrics.js';
 import { instrument, startTracing } from '../lib/telemetry.js';
-import { connectRedis } from '../lib/redis.js';
+import { closeRedis, connectRedis, redisConfigured } from '../lib/redis.js';
 import { sharedRateLimiter } from '../lib/redis-fallback.js';
 import { answerClientErrorsWithJson } from '../lib/input-policy.js';
 import type { Logger } from '../lib/logger.js';
@@ -38,7 +38,7 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
   const gateway = new GatewayClient(opts.gatewayUrl ?? cfg.gatewayUrl, undefined, cfg.internalSecret, tracing, opts.local);
   // Checked before listening: a missing bucket or a route naming a missing operation stops start-up with one clear line.
   const objects = await openObjectStore(cfg);
-  const redis = cfg.redisUrl ? await connectRedis(cfg.redisUrl, log) : undefined;
+  const redis = redisConfigured(cfg) ? await connectRedis(cfg, log) : undefined;
   const limiter = sharedRateLimiter(redis, cfg.redisKeyPrefix, log, 'endpoint limits');
   const handle = createRequestHandler({ routes: ROUTES, operations: loadOperations(), gateway, log, uploadSecret: cfg.internalSecret, objects, limiter, proxies: clientAddressResolver(cfg.trustedProxies), corsOrigins: cfg.corsOrigins, publicUrl: cfg.publicUrl });
 
@@ -68,7 +68,7 @@ export async function startRestBridge(opts: { cfg: Config; log: Logger; port?: n
     drain,
     async stop(deadline = Date.now() + cfg.shutdownGraceMs) {
       await drain(deadline);
-      await redis?.quit().catch(() => undefined);
+      await closeRedis(redis);
       await tracing?.shutdown().catch(() => undefined);
     },
   };

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, SUBGRAPH_NAMES, type Config } from '../lib/config.js';
 import { startEmbeddedPostgres, checkDatabase, databaseUrl, type EmbeddedDatabase } from '../lib/db.js';
 import type { Logger } from '../lib/logger.js';
+import { onDrain } from '../lib/lifecycle.js';
+import { redisConfigured } from '../lib/redis.js';
 
 export interface ProcessStack {
   dbUrl: string;
@@ -36,13 +38,14 @@ async function healthy(url: string, child: ChildProcess, name: string): Promise<
 }
 
 export async function startProcesses(cfg: Config, log: Logger): Promise<ProcessStack> {
-  if (!cfg.redisUrl) throw new ConfigError('START_PROCESSES', 'split needs REDIS_URL (the processes share events through Redis pub/sub)');
+  if (!redisConfigured(cfg)) throw new ConfigError('START_PROCESSES', 'split needs REDIS_URL or REDIS_SENTINELS (the processes share events through Redis pub/sub)');
   let embedded: EmbeddedDatabase | undefined;
   if (!cfg.databaseUrl) embedded = await startEmbeddedPostgres(cfg, log);
   const dbUrl = embedded?.url ?? databaseUrl(cfg);
   await checkDatabase(dbUrl, cfg);
-  // this process waited SHUTDOWN_DELAY_MS before it stops its children; npm start's default: migrations at start
-  const env = { ...process.env, DATABASE_URL: dbUrl, SHUTDOWN_DELAY_MS: '0', MIGRATE_ON_START: cfg.migrateOnStart === false ? '0' : '1' };
+  // the children inherit SHUTDOWN_DELAY_MS: signalled when this process begins to drain, they go
+  // unready and keep serving for the same delay as it; npm start's default: migrations at start
+  const env = { ...process.env, DATABASE_URL: dbUrl, MIGRATE_ON_START: cfg.migrateOnStart === false ? '0' : '1' };
   const parts = [
     ...SUBGRAPH_NAMES.map((n) => ({ name: n, file: `subgraphs/${n}/main`, health: `http://${cfg.host}:${cfg.subgraphPorts[n]}/health` })),
     { name: 'gateway', file: 'gateway/main', health: `http://${cfg.host}:${cfg.gatewayPort}/health` },
@@ -50,10 +53,12 @@ export async function startProcesses(cfg: Config, log: Logger): Promise<ProcessS
   ];
   // process.execArgv carries the development loader (--import @swc-node/register/esm-register) when present
   const children = parts.map((p) => ({ ...p, child: spawn(process.execPath, [...process.execArgv, entry(p.file)], { env, stdio: ['ignore', 'ignore', 'inherit'] }) }));
+  const alive = () => children.filter(({ child }) => child.exitCode === null && child.signalCode === null);
+  // SIGTERM at the drain's start: each child answers not-ready at once and serves out the delay itself
+  onDrain(() => alive().forEach(({ child }) => child.kill('SIGTERM')));
   const stop = async (deadline = Date.now() + cfg.shutdownGraceMs) => {
     await Promise.all(
-      children.map(({ child }) => {
-        if (child.exitCode !== null || child.signalCode !== null) return undefined;
+      alive().map(({ child }) => {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         const late = setTimeout(() => child.kill('SIGKILL'), Math.max(0, deadline - Date.now()));

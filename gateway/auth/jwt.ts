@@ -1,11 +1,12 @@
 // HS256 JWTs (CONTRACT: sub = user unique id, scope = space-separated scopes, exp required).
 // Small enough to own: one algorithm, constant-time comparison, no `alg` negotiation. The rules
 // (docs/security.md, "JWT"): exp required and at most maxLifetimeSec after iat (or now); nbf
-// honoured; iss/aud checked when configured; the header's `kid` picks the secret (current, or a
+// honoured; iss/aud checked when configured (checkClaims, shared with the JWKS path); the header's `kid` picks the secret (current, or a
 // previous one until the end of its grace period), a token without kid is checked with the current.
 import { createHmac } from 'node:crypto';
 import { safeEqual } from '../../lib/crypto.js';
 import type { JwtConfig } from '../../lib/config.js';
+import { checkClaims } from './jwt-claims.js';
 
 export interface JwtClaims {
   sub: string;
@@ -77,17 +78,6 @@ export function verifyJwt(token: string, secretOrRules: string | JwtRules, nowSe
   // compared as canonical base64url text: decoding would ignore stray characters and padding, and the
   // last character's spare bits, so one signature would have many accepted spellings
   if (!safeEqual(sig, createHmac('sha256', key.secret).update(`${head}.${body}`).digest('base64url'))) return { ok: false, reason: 'bad_signature' };
-  if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) return { ok: false, reason: 'missing_exp' };
-  if (nowSec >= claims.exp) return { ok: false, reason: 'expired' };
-  if (typeof claims.nbf === 'number' && nowSec < claims.nbf) return { ok: false, reason: 'not_yet_valid' };
-  const issuedAt = typeof claims.iat === 'number' && claims.iat <= nowSec ? claims.iat : nowSec;
-  if (claims.exp - issuedAt > rules.maxLifetimeSec) return { ok: false, reason: 'lifetime_too_long' };
-  if (rules.issuer !== undefined && claims.iss !== rules.issuer) return { ok: false, reason: 'bad_issuer' };
-  if (rules.audience !== undefined) {
-    const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-    if (!aud.includes(rules.audience)) return { ok: false, reason: 'bad_audience' };
-  }
-  if (typeof claims.sub !== 'string' || !claims.sub) return { ok: false, reason: 'missing_sub' };
-  const scopes = typeof claims.scope === 'string' ? claims.scope.split(/\s+/).filter(Boolean) : [];
-  return { ok: true, claims, scopes };
+  // the same claim rules as the identity providers' tokens (jwt-claims.ts); our own clock signs these, so no skew
+  return checkClaims(claims, { maxLifetimeSec: rules.maxLifetimeSec, issuer: rules.issuer, audience: rules.audience, skewSec: 0 }, nowSec);
 }

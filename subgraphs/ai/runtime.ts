@@ -5,7 +5,7 @@
 import type { RedisClientType } from 'redis';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import { sharedRateLimiter } from '../../lib/redis-fallback.js';
-import { connectRedis } from '../../lib/redis.js';
+import { closeRedis, connectRedis, redisConfigured } from '../../lib/redis.js';
 import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import type { SubgraphRuntime, WorkerDeps } from '../../lib/subgraph.js';
@@ -49,7 +49,7 @@ export interface AiRuntime {
 
 export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime<AiRuntime>> {
   const cfg = loadAiConfig(deps.cfg.dataDir);
-  const redis: RedisClientType | undefined = deps.cfg.redisUrl ? await connectRedis(deps.cfg.redisUrl, deps.log) : undefined;
+  const redis: RedisClientType | undefined = redisConfigured(deps.cfg) ? await connectRedis(deps.cfg, deps.log) : undefined;
   const text = new TextModelPool(cfg.textWorkers);
   void text.ready().then(() => deps.log.info('AI text models loaded', text.health()));
   const webhookSecrets = masterSecretBox(deps.cfg, deps.log);
@@ -92,7 +92,7 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     async stop() {
       await text.stop();
       await value.vision.stop();
-      await redis?.quit().catch(() => undefined);
+      await closeRedis(redis);
     },
   };
 }

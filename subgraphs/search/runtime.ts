@@ -9,7 +9,7 @@ import { trackSearchEngines } from '../../lib/metrics.js';
 import type { PubSub } from '../../lib/pubsub.js';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import { sharedRateLimiter } from '../../lib/redis-fallback.js';
-import { connectRedis } from '../../lib/redis.js';
+import { closeRedis, connectRedis, redisConfigured } from '../../lib/redis.js';
 import type { SubgraphRuntime, WorkerDeps } from '../../lib/subgraph.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import { AnalyticsBuffer } from './analytics/analytics.buffer.js';
@@ -54,7 +54,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
   const log = deps.log.child({ component: 'search-runtime' });
   const dbUrl = deps.orm.config.get('clientUrl') as string;
   const pool = createPool(dbUrl, log);
-  const redis = deps.cfg.redisUrl ? await connectRedis(deps.cfg.redisUrl, log) : undefined;
+  const redis = redisConfigured(deps.cfg) ? await connectRedis(deps.cfg, log) : undefined;
   const secrets = masterSecretBox(deps.cfg, log);
   const webhooks = new WebhookRuntime({
     schema: 'search',
@@ -112,7 +112,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
       await builder.stop();
       await rt.analytics.stop();
       await pool.end();
-      await redis?.quit().catch(() => undefined);
+      await closeRedis(redis);
     },
   };
 }

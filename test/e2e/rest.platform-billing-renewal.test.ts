@@ -185,7 +185,7 @@ describe('account events from the API', () => {
   maybe('subscription and invoice changes reach platform.account.events:<platform id> after commit, in order', async () => {
     const t = await createTenant();
     const platformId = await db.platformId(t.platformCode);
-    const pubsub = await createRedisPubSub(REDIS_URL!, createLogger({ test: 'events' }, 'silent'), stack().env.REDIS_KEY_PREFIX);
+    const pubsub = await createRedisPubSub({ redisUrl: REDIS_URL! }, createLogger({ test: 'events' }, 'silent'), stack().env.REDIS_KEY_PREFIX);
     const it = pubsub.subscribe(`platform.account.events:${platformId}`);
     const received: any[] = [];
     const collecting = (async () => {

@@ -1,7 +1,8 @@
 // `npm start` with START_PROCESSES=split (scripts/stack-processes.ts): each subgraph, the gateway and
 // the REST bridge in a process of its own, sharing events over Redis. A client's path crosses all of
 // them (bridge → gateway → platform for the key, → catalog for the product), and SIGTERM to the
-// parent stops every child. Needs REDIS_URL (split refuses to start without it).
+// parent stops every child: each child answers not-ready at once and keeps serving for the parent's
+// SHUTDOWN_DELAY_MS (a balancer in front of the children takes them out during the same delay). Needs REDIS_URL (split refuses to start without it).
 import { readFileSync } from 'node:fs';
 import { mintToken, stack, uniq } from '../harness/client.js';
 import { scratchDatabase } from '../harness/scratch-db.js';
@@ -56,6 +57,7 @@ maybe('npm start, one process per service', () => {
         JWT_SECRET: stack().env.JWT_SECRET,
         INTERNAL_SECRET: stack().env.INTERNAL_SECRET,
         LOG_LEVEL: 'warn',
+        SHUTDOWN_DELAY_MS: '2000',
       },
       'start-split',
     );
@@ -82,7 +84,17 @@ maybe('npm start, one process per service', () => {
       expect(body.data.map((p: { id: string }) => p.id)).toEqual([made.id]);
       expect(body.data[0].attributes.name).toBe('Split lamp');
 
-      await stop(child);
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 500));
+      // during the parent's delay: the children are not ready, and still serve
+      for (const origin of [REST, `http://127.0.0.1:${BASE}`, `http://127.0.0.1:${BASE + 3}`]) {
+        const ready = await fetch(`${origin}/health/ready`);
+        expect([origin, ready.status]).toEqual([origin, 503]);
+        expect((await ready.json()).status).toBe('draining');
+      }
+      expect((await fetch(`${REST}/v1/products?page[size]=5`, { headers: kh })).status).toBe(200);
+      await exited;
       expect(child.exitCode).toBe(0);
       expect(services.filter(alive)).toEqual([]);
     } finally {

@@ -44,8 +44,8 @@ describeRedis('Redis pub/sub across two instances', () => {
   }
 
   beforeAll(async () => {
-    publisher = await createRedisPubSub(REDIS_URL, errorLogger(errors));
-    subscriber = await createRedisPubSub(REDIS_URL, errorLogger(errors));
+    publisher = await createRedisPubSub({ redisUrl: REDIS_URL }, errorLogger(errors));
+    subscriber = await createRedisPubSub({ redisUrl: REDIS_URL }, errorLogger(errors));
     admin = createClient({ url: REDIS_URL }) as RedisClientType;
     admin.on('error', () => undefined);
     await admin.connect();

@@ -2,6 +2,7 @@
 // iss/aud when configured, kid rotation, sub required.
 import { createHmac } from 'node:crypto';
 import { looksLikeJwt, signJwt, verifyJwt, type JwtRules } from '../../gateway/auth/jwt.js';
+import { checkClaims } from '../../gateway/auth/jwt-claims.js';
 
 const SECRET = 'unit-jwt-secret';
 const NOW = 1_736_942_400; // 2025-01-15T12:00:00Z, in seconds
@@ -178,5 +179,33 @@ describe('looksLikeJwt', () => {
     expect(looksLikeJwt('sk_live_sh_abcdefghijklmnop1234')).toBe(false);
     expect(looksLikeJwt('eyJa.b')).toBe(false);
     expect(looksLikeJwt('abc.def.ghi')).toBe(false);
+  });
+});
+
+describe('one claim check for HS256 and the identity providers (gateway/auth/jwt-claims.ts)', () => {
+  const rules: JwtRules = { keys: [{ kid: 'k1', secret: SECRET }], currentKid: 'k1', maxLifetimeSec: 3600, issuer: 'https://us', audience: 'platform' };
+  const base = { sub: 'u', iss: 'https://us', aud: 'platform', iat: NOW, exp: NOW + 60 };
+  test.each([
+    ['valid', base],
+    ['no exp', { ...base, exp: undefined }],
+    ['expired', { ...base, iat: NOW - 120, exp: NOW - 60 }],
+    ['exp at now', { ...base, exp: NOW }],
+    ['nbf ahead', { ...base, nbf: NOW + 1 }],
+    ['too long', { ...base, exp: NOW + 7200 }],
+    ['iat ahead', { ...base, iat: NOW + 30, exp: NOW + 3620 }],
+    ['other issuer', { ...base, iss: 'https://them' }],
+    ['issuer missing', { ...base, iss: undefined }],
+    ['other audience', { ...base, aud: ['other'] }],
+    ['audience in a list', { ...base, aud: ['other', 'platform'] }],
+    ['no sub', { ...base, sub: '' }],
+  ])('%s: verifyJwt answers what checkClaims answers without skew', (_name, claims) => {
+    const verdict = verifyJwt(signJwt(claims as never, SECRET), rules, NOW);
+    expect(verdict).toEqual(checkClaims(JSON.parse(JSON.stringify(claims)), { maxLifetimeSec: 3600, issuer: 'https://us', audience: 'platform', skewSec: 0 }, NOW));
+  });
+
+  test('the skew the identity providers get is not given to HS256 tokens', () => {
+    const claims = { ...base, iat: NOW - 100, exp: NOW - 10 };
+    expect(checkClaims(claims, { maxLifetimeSec: 3600, skewSec: 60 }, NOW).ok).toBe(true);
+    expect(verifyJwt(signJwt(claims, SECRET), rules, NOW)).toEqual({ ok: false, reason: 'expired' });
   });
 });

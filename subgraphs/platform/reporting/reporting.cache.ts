@@ -5,7 +5,7 @@
 // share entries and a force_refresh on one replica refreshes them all.
 import { createHash } from 'node:crypto';
 import type { RedisClientType } from 'redis';
-import { connectRedis } from '../../../lib/redis.js';
+import { closeRedis, connectRedis, redisConfigured } from '../../../lib/redis.js';
 import type { Worker, WorkerDeps } from '../../../lib/subgraph.js';
 
 export const REPORT_CACHE_TTL_MS = 60_000;
@@ -64,10 +64,10 @@ let reportCache: ReportCache = new MemoryReportCache();
 export function useReportCacheFromConfig(deps: WorkerDeps): Worker {
   let client: RedisClientType | undefined;
   let closed = false;
-  if (deps.cfg.redisUrl) {
-    connectRedis(deps.cfg.redisUrl, deps.log)
+  if (redisConfigured(deps.cfg)) {
+    connectRedis(deps.cfg, deps.log)
       .then((c) => {
-        if (closed) return void c.quit().catch(() => undefined);
+        if (closed) return void closeRedis(c);
         client = c;
         const database = createHash('sha256').update(String(deps.orm.config.get('clientUrl'))).digest('hex').slice(0, 16);
         reportCache = new RedisReportCache(c, database, deps.cfg.redisKeyPrefix);
@@ -78,7 +78,7 @@ export function useReportCacheFromConfig(deps: WorkerDeps): Worker {
     async stop() {
       closed = true;
       reportCache = new MemoryReportCache();
-      await client?.quit().catch(() => undefined);
+      await closeRedis(client);
     },
   };
 }
