@@ -5,9 +5,14 @@
 // and sharing and the single-fetch pass-through both off (ApolloGateway's own executor over our data
 // source). Answers (data and errors, message and path) must be equal to the last set-up's. The core is
 // driven in process through Apollo's executeOperation, the path subscription events' follow-up queries
-// take (gateway/gateway.ts runQuery). The audit's subgraphs are served by its own `serve` command.
+// take (gateway/gateway.ts runQuery). Mutations change the subgraphs' state (and are never shared):
+// each set-up runs them once, from a list of the suite's cases fetched afresh (the audit gives each
+// list its own request ids), and its answers are compared with the audit's expected data instead.
+// The audit's subgraphs are served by its own `serve` command.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { getOperationAST, parse } from 'graphql';
 import { startGatewayCore, type GatewayCore } from '../gateway/core.js';
 import type { CoreContext } from '../gateway/data-source.js';
 
@@ -38,7 +43,10 @@ export async function runDifferential(opts: { work: string; ids: string[]; ports
     const differences: string[] = [];
     for (const id of opts.ids) {
       const supergraphSdl = await (await fetch(`${origin}/${id}/supergraph`)).text();
-      const tests = (await (await fetch(`${origin}/${id}/tests`, { headers: { accept: 'application/json' } })).json()) as { query: string }[];
+      const cases = async () => (await (await fetch(`${origin}/${id}/tests`, { headers: { accept: 'application/json' } })).json()) as { query: string; expected: { data?: unknown } }[];
+      const all = await cases();
+      const isMutation = all.map((t) => getOperationAST(parse(t.query))?.operation === 'mutation');
+      const tests = all.map((t, index) => ({ ...t, index })).filter((t) => !isMutation[t.index]);
       const start = (singleFetch: boolean, shareInFlight: boolean) => startGatewayCore<CoreContext>({ supergraphSdl, singleFetch, shareInFlight, limits: LIMITS });
       const [sharing, unshared, plain] = await Promise.all([start(true, true), start(true, false), start(false, false)]);
       try {
@@ -55,12 +63,24 @@ export async function runDifferential(opts: { work: string; ids: string[]; ports
         tests.forEach((_t, i) => {
           queries++;
           const differ = (label: string, got: string) => {
-            differences.push(`${id}_${i} (${label})`);
-            if (differences.length <= 5) console.log(`\n${id}_${i} ${label}:\n  expected ${reference[i].slice(0, 600)}\n  got      ${got.slice(0, 600)}`);
+            differences.push(`${id}_${tests[i].index} (${label})`);
+            if (differences.length <= 5) console.log(`\n${id}_${tests[i].index} ${label}:\n  expected ${reference[i].slice(0, 600)}\n  got      ${got.slice(0, 600)}`);
           };
           if (alone[i] !== reference[i]) differ('pass-through', alone[i]);
           else if (together[i].some((a) => a !== reference[i])) differ('sharing', together[i].find((a) => a !== reference[i])!);
         });
+        for (const [label, core] of [['mutation, pass-through and sharing off', plain], ['mutation, sharing off', unshared], ['mutation, sharing on', sharing]] as const) {
+          const fresh = await cases();
+          for (const [i, t] of fresh.entries()) {
+            if (!isMutation[i]) continue;
+            queries++;
+            const got = JSON.parse(await ask(core, t.query)) as { data: unknown };
+            if (!isDeepStrictEqual(got.data, t.expected.data ?? null)) {
+              differences.push(`${id}_${i} (${label})`);
+              console.log(`\n${id}_${i} ${label}:\n  expected ${JSON.stringify(t.expected.data).slice(0, 600)}\n  got      ${JSON.stringify(got.data).slice(0, 600)}`);
+            }
+          }
+        }
         shared += sharing.inFlight?.shared ?? 0;
       } finally {
         await Promise.all([sharing, unshared, plain].map((c) => c.apollo.stop()));
