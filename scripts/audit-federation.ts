@@ -1,10 +1,11 @@
 // npm run audit:federation: The Guild's federation-gateway-audit (a copy at FEDERATION_AUDIT_DIR,
 // default ../shared/federation-audit; not the project's code, so not part of `npm test`) run against
 // our gateway core (scripts/federation-gateway.ts: the execution path `npm start` uses, without the
-// platform's policy) and against stock @apollo/gateway (the audit's own gateways/apollo-gateway/run.ts,
-// only its port moved) in the same run. Prints passed/total per suite and overall for both; the last
-// line reads `ours N/T, stock M/T`. Then the differential check (scripts/audit-differential.ts):
-// every suite's queries through ours with in-flight sharing on and off, answers compared.
+// platform's policy; compiled, as `npm start` runs in production) and against stock @apollo/gateway
+// (the audit's own gateways/apollo-gateway/run.ts, only its port moved) in the same run. Prints
+// passed/total per suite and overall for both; the last line reads `ours N/T, stock M/T`. Then the
+// differential check (scripts/audit-differential.ts): every suite's queries through ours with
+// in-flight sharing and the pass-through on and off, answers compared.
 // Exit 1 when ours passes fewer cases than stock or the differential check finds a difference.
 //
 // The audit is copied to .data/federation-audit/ and installed as its ORIGIN.md says (its lock file
@@ -69,7 +70,8 @@ function runScript(name: 'ours' | 'stock'): string {
   const supergraph = `${process.execPath} ${join(work, 'node_modules/tsx/dist/cli.mjs')} ${join(work, 'src/cli.ts')} supergraph --port ${ports.subgraphs} --test "$1" --cwd ${dir}`;
   let start: string;
   if (name === 'ours') {
-    start = `cd ${root} && MAX_QUERY_DEPTH=100 MAX_QUERY_COST=1000000000 exec ${process.execPath} --import @swc-node/register/esm-register scripts/federation-gateway.ts --supergraph ${join(dir, 'supergraph.graphql')} --port ${ports.ours}`;
+    // compiled (npm run build, as `npm start` runs in production): the loader's start-up, once per suite, is seconds on a loaded machine
+    start = `cd ${root} && MAX_QUERY_DEPTH=100 MAX_QUERY_COST=1000000000 exec ${process.execPath} dist/scripts/federation-gateway.js --supergraph ${join(dir, 'supergraph.graphql')} --port ${ports.ours}`;
   } else {
     // the audit's reference set-up, unchanged but for its port
     const reference = readFileSync(join(work, 'gateways', 'apollo-gateway', 'run.ts'), 'utf8');
@@ -93,7 +95,7 @@ async function audit(name: 'ours' | 'stock'): Promise<Results> {
     process.execPath,
     [join(work, 'node_modules/tsx/dist/cli.mjs'), join(work, 'src/cli.ts'), 'test', '--cwd', dir, '--run-script', './run.sh', '--reporter', 'dot', '--graphql', `http://127.0.0.1:${port}/graphql`, '--healthcheck', `http://127.0.0.1:${port}/health`, '--port', String(ports.subgraphs), '--write', 'results.txt'],
     // GATEWAY_TIMEOUT: how long the audit waits for a gateway's /health (its default, 5 s, is short on a loaded machine)
-    { cwd: work, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GATEWAY_TIMEOUT: process.env.GATEWAY_TIMEOUT ?? '20000', FORCE_COLOR: '0' } },
+    { cwd: work, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GATEWAY_TIMEOUT: process.env.GATEWAY_TIMEOUT ?? '60000', FORCE_COLOR: '0' } },
   );
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -111,6 +113,8 @@ async function audit(name: 'ours' | 'stock'): Promise<Results> {
 const count = (r: string | undefined) => ({ passed: (r ?? '').split('').filter((c) => c === '.').length, total: (r ?? '').length });
 
 install();
+// our core runs compiled (dist/, rebuilt only when a source is newer)
+if (spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
 const ours = await audit('ours');
 const stock = await audit('stock');
 

@@ -47,9 +47,11 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 65_000;
 server.listen(port, values.host, () => console.log(`federation gateway ready at http://${values.host}:${port}/graphql`));
 
+// stops at once: the peer suite starts the next gateway on the same port right after
 const stop = () => {
   server.close();
   server.closeAllConnections();
+  setTimeout(() => process.exit(0), 2000).unref();
   void core.apollo.stop().finally(() => process.exit(0));
 };
 process.once('SIGTERM', stop);

@@ -91,7 +91,11 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  gatewayProcess?.kill();
+  if (gatewayProcess && gatewayProcess.exitCode === null) {
+    const exited = new Promise((r) => gatewayProcess!.once('exit', r));
+    gatewayProcess.kill();
+    await exited;
+  }
   await stock?.stop();
   await Promise.all(subgraphServers.map((s) => new Promise((r) => s.close(r))));
   rmSync(dir, { recursive: true, force: true });
