@@ -1,9 +1,11 @@
-// Requests from the gateway to subgraphs: the signed tenant context rides in a header. The context
-// is encoded once per request (willSendRequest) and signed per subgraph fetch, bound to the
-// subgraph's name and the exact body sent (lib/tenant.ts: one HMAC and one SHA-256). The fetch is a plain keep-alive node:http POST (lib/http-client.ts): this hop is on
-// every federated query, and undici's fetch costs ~0.3 ms more per call here. process() is
+// Requests from the gateway to subgraphs. SubgraphDataSource is the gateway core's (gateway/core.ts):
+// it knows only federation. The fetch is a plain keep-alive node:http POST (lib/http-client.ts): this
+// hop is on every federated query, and undici's fetch costs ~0.3 ms more per call here. process() is
 // RemoteGraphQLDataSource's minus its per-fetch node-fetch Request/Response objects, plus the sharing
-// of identical in-flight queries (InFlight below).
+// of identical in-flight queries (InFlight below). SignedDataSource is the platform's layer on it: the
+// signed tenant context rides in a header, encoded once per request (willSendRequest) and signed per
+// subgraph fetch, bound to the subgraph's name and the exact body sent (lib/tenant.ts: one HMAC and
+// one SHA-256).
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { STATUS_CODES } from 'node:http';
 import { GraphQLError, Kind, type DocumentNode } from 'graphql';
@@ -19,12 +21,17 @@ export interface Prefetched {
   outcome: { ok: true; response: GraphQLResponse } | { ok: false; error: unknown };
 }
 
-export interface GatewayContext {
+/** What the gateway core keeps per request (gateway/core.ts). */
+export interface CoreContext {
+  /** a fetch the single-fetch pass-through already made, answered without fetching again (gateway/single-fetch.ts) */
+  prefetched?: Prefetched;
+}
+
+/** The platform's request context: the caller's tenant, signed to every subgraph. */
+export interface GatewayContext extends CoreContext {
   tenant: TenantContext;
   /** the encoded tenant context, computed once per request and signed per subgraph fetch */
   encodedTenant?: string;
-  /** a fetch the single-fetch pass-through already made, answered without fetching again (gateway/single-fetch.ts) */
-  prefetched?: Prefetched;
 }
 
 type GraphQLResponse = Awaited<ReturnType<RemoteGraphQLDataSource['process']>>;
@@ -78,26 +85,30 @@ function isQuery(document: DocumentNode | undefined, query: string): boolean {
   return /^\s*(query\b|\{)/.test(query);
 }
 
-export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
+/** A subgraph of the supergraph, fetched over HTTP (or in process), identical in-flight queries shared. */
+export class SubgraphDataSource<C extends CoreContext = CoreContext> extends RemoteGraphQLDataSource<C> {
   constructor(
     url: string,
-    private secret: string,
-    /** the subgraph's name, which its signed headers are bound to */
-    private audience: string,
+    /** the subgraph's name (metrics, traces) */
+    protected readonly audience: string,
     /** share identical in-flight queries (GATEWAY_SHARE_INFLIGHT); undefined: always send */
-    private inFlight?: InFlight,
+    private readonly inFlight?: InFlight,
     /** when tracing is on: a client span per fetch, its traceparent sent to the subgraph */
-    private tracing?: Tracing,
+    private readonly tracing?: Tracing,
     /** subgraphs served in this process (one-process stack): fetched without HTTP when not traced */
-    private local?: LocalRoutes,
+    private readonly local?: LocalRoutes,
   ) {
     super({ url });
   }
 
-  override willSendRequest({ context }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['willSendRequest']>>[0]): void {
-    const ctx = context as Partial<GatewayContext>;
-    if (!ctx.tenant) return;
-    ctx.encodedTenant ??= encodeTenantContext(ctx.tenant);
+  /** Headers a layer adds to one fetch, given its exact body (the platform's signed tenant context). */
+  protected fetchHeaders(_context: C, _body: string): Record<string, string> | undefined {
+    return undefined;
+  }
+
+  /** What besides the body two fetches must share to share one answer ('' in the core: the body decides). */
+  protected sharingKey(_context: C): string {
+    return '';
   }
 
   /**
@@ -106,11 +117,11 @@ export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
    * parsed copy of their own (the standard executor shapes what it gets, and graphql-js's result
    * objects have no prototype).
    */
-  override async process(options: GraphQLDataSourceProcessOptions<GatewayContext>, asValue = false): Promise<GraphQLResponse> {
+  override async process(options: GraphQLDataSourceProcessOptions<C>, asValue = false): Promise<GraphQLResponse> {
     const { request, context } = options;
-    const prefetched = (context as Partial<GatewayContext>).prefetched;
+    const prefetched = (context as Partial<CoreContext>).prefetched;
     if (prefetched && prefetched.query === request.query) {
-      (context as Partial<GatewayContext>).prefetched = undefined;
+      (context as Partial<CoreContext>).prefetched = undefined;
       if (!prefetched.outcome.ok) throw prefetched.outcome.error;
       return prefetched.outcome.response;
     }
@@ -122,12 +133,10 @@ export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     const body = JSON.stringify({ query: request.query, variables: request.variables, operationName: request.operationName, extensions: request.extensions });
     const sent: Record<string, string> = {};
     for (const [k, v] of headers) sent[k] = v;
-    const encoded = (context as Partial<GatewayContext>).encodedTenant;
-    if (encoded) sent[TENANT_HEADER] = signEncodedTenant(encoded, this.secret, { audience: this.audience, body });
+    Object.assign(sent, this.fetchHeaders(context as C, body));
     const send = () => (this.tracing ? this.tracing.client(`POST ${this.audience}`, { 'server.address': this.url, 'graphql.operation.name': request.operationName ?? '' }, () => this.timed(sent, body, true)) : this.timed(sent, body, false));
     const document = 'document' in options ? options.document : undefined;
-    const tenant = (context as Partial<GatewayContext>).tenant;
-    const res = this.inFlight && isQuery(document, request.query) ? await this.inFlight.run(`${tenantKey(tenant)}\n${body}`, send) : await send();
+    const res = this.inFlight && isQuery(document, request.query) ? await this.inFlight.run(`${this.sharingKey(context as C)}\n${body}`, send) : await send();
     return asValue && res.value ? (res.value as GraphQLResponse) : toGraphQLResponse(this.url, res);
   }
 
@@ -144,6 +153,28 @@ export class SignedDataSource extends RemoteGraphQLDataSource<GatewayContext> {
       observeSubgraphFetch(this.audience, 'error', performance.now() - started);
       throw e;
     }
+  }
+}
+
+/** The platform's layer: the caller's tenant context signed to the subgraph, and shared only between callers of the same context. */
+export class SignedDataSource extends SubgraphDataSource<GatewayContext> {
+  constructor(url: string, private readonly secret: string, audience: string, inFlight?: InFlight, tracing?: Tracing, local?: LocalRoutes) {
+    super(url, audience, inFlight, tracing, local);
+  }
+
+  override willSendRequest({ context }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['willSendRequest']>>[0]): void {
+    const ctx = context as Partial<GatewayContext>;
+    if (!ctx.tenant) return;
+    ctx.encodedTenant ??= encodeTenantContext(ctx.tenant);
+  }
+
+  protected override fetchHeaders(context: GatewayContext, body: string): Record<string, string> | undefined {
+    const encoded = context.encodedTenant;
+    return encoded ? { [TENANT_HEADER]: signEncodedTenant(encoded, this.secret, { audience: this.audience, body }) } : undefined;
+  }
+
+  protected override sharingKey(context: GatewayContext): string {
+    return tenantKey(context.tenant);
   }
 }
 

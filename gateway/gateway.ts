@@ -1,11 +1,10 @@
-// The gateway: ApolloGateway on the static supergraph, authentication once at the edge, signed
-// tenant context to subgraphs, depth/cost limits, and graphql-ws subscriptions on the same port.
+// The platform's gateway: the federation core (gateway/core.ts: ApolloGateway on the static
+// supergraph, our execution path, the input limits) with the platform's policy layered on it:
+// authentication once at the edge, signed tenant context to subgraphs, CORS, the image budget,
+// health, and graphql-ws subscriptions on the same port.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloGateway } from '@apollo/gateway';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { parse, print, validate, GraphQLError, type GraphQLSchema, type ExecutionResult } from 'graphql';
@@ -25,12 +24,11 @@ import { listenForKeyInvalidations } from './auth/key-invalidation.js';
 import { OperatorVerifier } from './auth/operators.js';
 import { JwksVerifier } from './auth/jwks.js';
 import { LiveConnections } from './subscriptions/live-connections.js';
-import { InFlight, SignedDataSource, type GatewayContext } from './data-source.js';
-import { SingleFetch } from './single-fetch.js';
+import { SignedDataSource, type GatewayContext } from './data-source.js';
+import { coreEdgePolicy, coreLimits, startGatewayCore } from './core.js';
 import type { LocalHandler, LocalRoutes } from '../lib/local-transport.js';
-import { DEFAULT_MAX_ALIASES, limitError, measureOperation } from './limits.js';
-import { checkGraphQLSearch, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_TOKENS, parseGraphQLBody, requestPolicyPlugin, subscribeRequestErrors } from './request-policy.js';
-import { envInt } from '../lib/config.js';
+import { limitError, measureOperation } from './limits.js';
+import { subscribeRequestErrors } from './request-policy.js';
 import { SUBGRAPH_RETRY_AFTER_MS, subgraphUnavailable } from './unavailable.js';
 import { answerClientErrorsWithJson } from '../lib/input-policy.js';
 import { PlatformClient } from './platform-client.js';
@@ -79,61 +77,33 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const connections = new LiveConnections({ keys, operators, log });
   const invalidations = listenForKeyInvalidations(infra.pubsub, { keys, operators, connections }, log);
 
-  let apiSchema: GraphQLSchema | undefined;
   let subSchema: GraphQLSchema | undefined;
-  const inFlight = cfg.gatewayShareInFlight ? new InFlight() : undefined;
   const tracing = await startTracing(cfg, 'gateway', log);
-  const dataSources = new Map<string, SignedDataSource>();
-  const singleFetch = cfg.gatewaySingleFetch ? new SingleFetch(supergraphSdl, dataSources) : undefined;
   apolloTelemetryEnv(cfg);
-  const gateway = new ApolloGateway({
+  const limits = coreLimits(cfg.maxQueryDepth, cfg.maxQueryCost);
+  const edgePolicy = coreEdgePolicy();
+  // the federation core (gateway/core.ts) with the platform's layer: signed tenant context to the
+  // subgraphs at the configured addresses, the image budget, the Subscription root in introspection
+  const { apollo } = await startGatewayCore<GatewayContext>({
     supergraphSdl,
-    buildService: ({ name }) => {
-      const source = new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, name, inFlight, tracing, opts.local);
-      dataSources.set(name, source);
-      return source;
-    },
-    ...(singleFetch ? { experimental_didResolveQueryPlan: singleFetch.didResolveQueryPlan } : {}),
-  });
-  if (singleFetch) gateway.executor = singleFetch.wrap(gateway.executor);
-
-  // The input policy (gateway/request-policy.ts, lib/input-policy.ts; docs/operations.md).
-  const maxTokens = envInt(process.env, 'MAX_QUERY_TOKENS', DEFAULT_MAX_TOKENS);
-  const maxAliases = envInt(process.env, 'MAX_QUERY_ALIASES', DEFAULT_MAX_ALIASES);
-  const edgePolicy = { parseBody: parseGraphQLBody, checkSearch: checkGraphQLSearch, maxResponseBytes: envInt(process.env, 'MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES) };
-  const limitsPlugin: ApolloServerPlugin<GatewayContext> = {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ document, operationName, request }) {
-          if (!apiSchema) return;
-          const err = limitError(measureOperation(apiSchema, document, operationName, request.variables ?? {}), cfg.maxQueryDepth, cfg.maxQueryCost, maxAliases);
-          if (err) throw err;
-        },
-      };
-    },
-  };
-
-  const apollo = new ApolloServer<GatewayContext>({
-    gateway,
+    singleFetch: cfg.gatewaySingleFetch,
+    shareInFlight: cfg.gatewayShareInFlight,
+    limits,
+    dataSource: ({ name }, inFlight) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, name, inFlight, tracing, opts.local),
     formatError: withUnavailable(createErrorFormatter(log)),
-    includeStacktraceInErrorResponses: false,
-    introspection: true,
-    // Apollo's landing page loads Apollo Sandbox and fonts from CDNs: browsers get our GraphiQL instead
-    plugins: [ApolloServerPluginLandingPageDisabled(), requestPolicyPlugin(() => apiSchema), limitsPlugin, imageBudgetPlugin(infra.rateLimiter, cfg.imageBudgetPerMinute), fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin],
-    // parsing and validation are linear in the document's tokens: bounding them bounds the work
-    parseOptions: { maxTokens },
+    plugins: [imageBudgetPlugin(infra.rateLimiter, cfg.imageBudgetPerMinute), fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin],
+    onSchema: (s) => {
+      subSchema = buildSubscriptionSchema(s, infra.pubsub, runQuery);
+    },
   });
+  const { maxTokens, maxAliases } = limits;
 
-  const runQuery = async (query: string, variables: Record<string, unknown>, ctx: GatewayContext) => {
+  // subscription events' follow-up queries (subscriptions/schema.ts), run once the core has started
+  async function runQuery(query: string, variables: Record<string, unknown>, ctx: GatewayContext) {
     // a fresh context per follow-up: the connection's tenant may have changed since the subscription began (a plan change)
     const r = await apollo.executeOperation({ query, variables }, { contextValue: { tenant: ctx.tenant } });
     return r.body.kind === 'single' ? r.body.singleResult : { errors: [new GraphQLError('incremental delivery unsupported')] };
-  };
-  gateway.onSchemaLoadOrUpdate(({ apiSchema: s }) => {
-    apiSchema = s;
-    subSchema = buildSubscriptionSchema(s, infra.pubsub, runQuery);
-  });
-  await apollo.start();
+  }
 
   // Usage counts are flushed to the platform in batches, not written per request.
   const flush = setInterval(() => {

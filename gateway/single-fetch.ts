@@ -13,14 +13,18 @@
 // - an answer with errors, without data, or a failed fetch is not shaped here: it is handed to the
 //   standard executor as the already-fetched answer of that fetch (no second request to the
 //   subgraph), so error paths, codes and null propagation stay ApolloGateway's own;
-// - the API schema has no @inaccessible enum value or field a fetch could return (the one
-//   @inaccessible type is internal), and a composed field is never less nullable than a subgraph's.
+// - a fetch whose selection reaches a type the subgraph may answer with values the API schema does
+//   not have (an enum value @inaccessible or left out of an enum intersection; an object type of an
+//   interface or union that is @inaccessible or not in the API) is not passed through: ApolloGateway
+//   nulls those values, so the standard executor answers it (found by the federation audit's
+//   differential check, npm run audit:federation); a composed field is never less nullable than a
+//   subgraph's.
 // GATEWAY_SINGLE_FETCH=0 turns it off (every operation through ApolloGateway's executor).
 import type { GatewayExecutor, GatewayGraphQLRequestContext } from '@apollo/server-gateway-interface';
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import { operationFromDocument, Supergraph, type Schema } from '@apollo/federation-internals';
+import { operationFromDocument, possibleRuntimeTypes, Supergraph, type Schema } from '@apollo/federation-internals';
 import type { FetchNode, QueryPlan } from '@apollo/query-planner';
-import { getVariableValues, parse, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { getNamedType, getVariableValues, parse, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { GatewayContext, Prefetched } from './data-source.js';
 
 /** `schema`: ApolloGateway's own API schema (graphql-js), which variables are checked against */
@@ -39,6 +43,8 @@ export class SingleFetch {
    * planned, not at start-up (~0.1–0.25 s), and once.
    */
   private api?: Schema;
+  /** per subgraph: the types whose values it may give that the API schema lacks (built with `api`) */
+  private unshaped?: Map<string, Set<string>>;
 
   constructor(
     private readonly supergraphSdl: string,
@@ -99,12 +105,59 @@ export class SingleFetch {
     const definition = document.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition' && (operationName === undefined || d.name?.value === operationName));
     if (!definition || fetch.operationKind !== definition.operation) return false;
     try {
-      this.api ??= Supergraph.build(this.supergraphSdl).apiSchema();
+      if (!this.api) {
+        const supergraph = Supergraph.build(this.supergraphSdl);
+        this.api = supergraph.apiSchema();
+        this.unshaped = unshapedTypes(supergraph, this.api);
+      }
+      const fetchedDocument = parse(fetch.operation);
       const asked = operationFromDocument(this.api, document, { operationName, validate: false }).expandAllFragments().selectionSet.toString();
-      const fetched = operationFromDocument(this.api, parse(fetch.operation), { validate: false }).expandAllFragments().selectionSet.toString();
-      return asked === fetched ? { fetch, definition, schema } : false;
+      const fetched = operationFromDocument(this.api, fetchedDocument, { validate: false }).expandAllFragments().selectionSet.toString();
+      if (asked !== fetched) return false;
+      return reaches(schema, fetchedDocument, this.unshaped!.get(fetch.serviceName)) ? false : { fetch, definition, schema };
     } catch {
       return false;
     }
   }
+}
+
+/**
+ * Per subgraph, the types whose answers ApolloGateway's result shaping may change: enums with a value
+ * the API schema's enum lacks, interfaces and unions with an object type the API schema lacks (or has
+ * as another kind), and object types that are not objects in the API schema (@interfaceObject).
+ */
+function unshapedTypes(supergraph: Supergraph, api: Schema): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const subgraph of supergraph.subgraphs()) {
+    const names = new Set<string>();
+    for (const type of subgraph.schema.types()) {
+      const inApi = api.type(type.name);
+      if (type.kind === 'EnumType') {
+        if (inApi?.kind !== 'EnumType' || type.values.some((v) => !inApi.value(v.name))) names.add(type.name);
+      } else if (type.kind === 'InterfaceType' || type.kind === 'UnionType') {
+        if (!inApi || possibleRuntimeTypes(type).some((t) => api.type(t.name)?.kind !== 'ObjectType')) names.add(type.name);
+      } else if (type.kind === 'ObjectType' && inApi && inApi.kind !== 'ObjectType') {
+        names.add(type.name);
+      }
+    }
+    out.set(subgraph.name, names);
+  }
+  return out;
+}
+
+/** Whether any field the document selects has one of `names` as its (named) type. */
+function reaches(schema: GraphQLSchema, document: DocumentNode, names: ReadonlySet<string> | undefined): boolean {
+  if (!names?.size) return false;
+  const info = new TypeInfo(schema);
+  let found = false;
+  visit(
+    document,
+    visitWithTypeInfo(info, {
+      Field() {
+        const type = info.getType();
+        if (type && names.has(getNamedType(type).name)) found = true;
+      },
+    }),
+  );
+  return found;
 }

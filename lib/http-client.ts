@@ -14,8 +14,22 @@ export function postJson(url: string, headers: Record<string, string>, body: str
   return requestJson('POST', url, headers, body, timeoutMs);
 }
 
+/**
+ * A request that fails with ECONNRESET on a pooled keep-alive socket, before any answer, is sent once
+ * more on a new one: the server closed that idle socket as the request left (its keep-alive timeout),
+ * so it never read it (Node's documented retry for `req.reusedSocket`). Under load the federation
+ * audit's subgraphs did this to an entity fetch (npm run audit:federation).
+ */
 export function requestJson(method: string, url: string, headers: Record<string, string>, body?: string, timeoutMs = 30_000): Promise<JsonResponse> {
+  return sendOnce(method, url, headers, body, timeoutMs).catch((e: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+    if (e.reusedSocket && e.code === 'ECONNRESET') return sendOnce(method, url, headers, body, timeoutMs);
+    throw e;
+  });
+}
+
+function sendOnce(method: string, url: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<JsonResponse> {
   const u = new URL(url);
+  let answered = false;
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -28,6 +42,7 @@ export function requestJson(method: string, url: string, headers: Record<string,
         timeout: timeoutMs,
       },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
@@ -35,7 +50,11 @@ export function requestJson(method: string, url: string, headers: Record<string,
       },
     );
     req.on('timeout', () => req.destroy(new Error(`request to ${u.host} timed out after ${timeoutMs} ms`)));
-    req.on('error', reject);
+    req.on('error', (e: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+      // before the answer: the server never read this request on a reused socket (requestJson)
+      e.reusedSocket = req.reusedSocket && !answered;
+      reject(e);
+    });
     req.end(body);
   });
 }

@@ -1,0 +1,109 @@
+// The gateway core: federation only. ApolloGateway on a static supergraph with our execution path
+// (the single-fetch pass-through, in-flight sharing of identical subgraph queries, our data source)
+// and the input limits (request policy, depth/cost/aliases, tokens). It knows nothing of keys,
+// tenants or operators: the platform layers those on it (gateway/gateway.ts, its own data source and
+// plugins); scripts/federation-gateway.ts serves it alone on any supergraph (the federation audit,
+// docs/performance.md).
+import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { InFlight, SubgraphDataSource, type CoreContext } from './data-source.js';
+import { SingleFetch } from './single-fetch.js';
+import { DEFAULT_MAX_ALIASES, limitError, measureOperation } from './limits.js';
+import { checkGraphQLSearch, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_TOKENS, parseGraphQLBody, requestPolicyPlugin } from './request-policy.js';
+import type { GraphQLEdgePolicy } from '../lib/http.js';
+import { envInt } from '../lib/config.js';
+
+export interface CoreLimits {
+  maxDepth: number;
+  maxCost: number;
+  /** MAX_QUERY_ALIASES */
+  maxAliases: number;
+  /** MAX_QUERY_TOKENS: Apollo's parseOptions */
+  maxTokens: number;
+}
+
+export interface GatewayCoreOptions<C extends CoreContext & BaseContext> {
+  supergraphSdl: string;
+  /** GATEWAY_SINGLE_FETCH */
+  singleFetch: boolean;
+  /** GATEWAY_SHARE_INFLIGHT */
+  shareInFlight: boolean;
+  limits: CoreLimits;
+  /** a subgraph's data source from its name and URL in the supergraph; default: SubgraphDataSource at that URL */
+  dataSource?: (subgraph: { name: string; url: string }, inFlight: InFlight | undefined) => SubgraphDataSource<C>;
+  formatError?: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+  /** the layer's plugins, after the core's own (landing page off, request policy, limits) */
+  plugins?: ApolloServerPlugin<C>[];
+  /** every API schema the gateway loads (once: the supergraph is static) */
+  onSchema?: (apiSchema: GraphQLSchema) => void;
+}
+
+export interface GatewayCore<C extends BaseContext> {
+  apollo: ApolloServer<C>;
+  gateway: ApolloGateway;
+  /** undefined when sharing is off */
+  inFlight?: InFlight;
+  /** undefined when the pass-through is off */
+  singleFetch?: SingleFetch;
+  dataSources: ReadonlyMap<string, GraphQLDataSource>;
+  apiSchema(): GraphQLSchema | undefined;
+}
+
+/** The core's limits: depth and cost as given (lib/config's MAX_QUERY_DEPTH, MAX_QUERY_COST), aliases and tokens from the environment. */
+export function coreLimits(maxDepth: number, maxCost: number, env: NodeJS.ProcessEnv = process.env): CoreLimits {
+  return { maxDepth, maxCost, maxAliases: envInt(env, 'MAX_QUERY_ALIASES', DEFAULT_MAX_ALIASES), maxTokens: envInt(env, 'MAX_QUERY_TOKENS', DEFAULT_MAX_TOKENS) };
+}
+
+/** The HTTP half of the input policy (request-policy.ts), for lib/http's answerGraphQL. */
+export function coreEdgePolicy(env: NodeJS.ProcessEnv = process.env): GraphQLEdgePolicy {
+  return { parseBody: parseGraphQLBody, checkSearch: checkGraphQLSearch, maxResponseBytes: envInt(env, 'MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES) };
+}
+
+/** Build and start the core (Apollo started; no HTTP: the caller serves `apollo`). */
+export async function startGatewayCore<C extends CoreContext & BaseContext>(opts: GatewayCoreOptions<C>): Promise<GatewayCore<C>> {
+  const { supergraphSdl, limits } = opts;
+  let apiSchema: GraphQLSchema | undefined;
+  const inFlight = opts.shareInFlight ? new InFlight() : undefined;
+  const dataSources = new Map<string, GraphQLDataSource>();
+  const singleFetch = opts.singleFetch ? new SingleFetch(supergraphSdl, dataSources) : undefined;
+  const gateway = new ApolloGateway({
+    supergraphSdl,
+    buildService: ({ name, url }) => {
+      const source = opts.dataSource ? opts.dataSource({ name, url: url ?? '' }, inFlight) : new SubgraphDataSource<C>(url ?? '', name, inFlight);
+      dataSources.set(name, source);
+      return source;
+    },
+    ...(singleFetch ? { experimental_didResolveQueryPlan: singleFetch.didResolveQueryPlan } : {}),
+  });
+  if (singleFetch) gateway.executor = singleFetch.wrap(gateway.executor);
+
+  const limitsPlugin: ApolloServerPlugin<C> = {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, operationName, request }) {
+          if (!apiSchema) return;
+          const err = limitError(measureOperation(apiSchema, document, operationName, request.variables ?? {}), limits.maxDepth, limits.maxCost, limits.maxAliases);
+          if (err) throw err;
+        },
+      };
+    },
+  };
+  const apollo = new ApolloServer<C>({
+    gateway,
+    ...(opts.formatError ? { formatError: opts.formatError } : {}),
+    includeStacktraceInErrorResponses: false,
+    introspection: true,
+    // Apollo's landing page loads Apollo Sandbox and fonts from CDNs: browsers get our GraphiQL instead
+    plugins: [ApolloServerPluginLandingPageDisabled(), requestPolicyPlugin(() => apiSchema), limitsPlugin, ...(opts.plugins ?? [])],
+    // parsing and validation are linear in the document's tokens: bounding them bounds the work
+    parseOptions: { maxTokens: limits.maxTokens },
+  });
+  gateway.onSchemaLoadOrUpdate(({ apiSchema: s }) => {
+    apiSchema = s;
+    opts.onSchema?.(s);
+  });
+  await apollo.start();
+  return { apollo, gateway, inFlight, singleFetch, dataSources, apiSchema: () => apiSchema };
+}
