@@ -23,6 +23,8 @@ const FIRST_PAGE_BYTES = 16 * 1024;
 const CACHE_BLOCKS = 16;
 /** stored bodies over live ones beyond this share are rewritten by compact() */
 const MAX_DEAD_SHARE = 0.3;
+/** deflate level 1: ~3x faster than the default for 5-10 % more bytes (Debian: ~170 B per document) */
+const LEVEL = 1;
 
 /** The store as a snapshot holds it (typed arrays; `open` is short). */
 export interface DocStoreData {
@@ -157,7 +159,7 @@ export class DocStore {
   }
 
   private seal(): void {
-    const z = deflateRawSync(Buffer.from(this.open.join('\n'), 'utf8'));
+    const z = deflateRawSync(Buffer.from(this.open.join('\n'), 'utf8'), { level: LEVEL });
     let page = this.pages.length - 1;
     if (page < 0 || this.pageUsed + z.byteLength > this.pages[page].byteLength) {
       const last = this.pages[page];

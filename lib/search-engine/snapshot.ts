@@ -28,12 +28,23 @@ export const BASE64: Codec = {
 /**
  * Typed arrays kept as arrays, each copied into a buffer of its own (views of larger growable buffers
  * would carry their slack), listed in `transfer` for postMessage's transfer list (moved, not copied).
+ * With `move`, an array that is its whole buffer is listed as it is, without a copy: the engine gives
+ * it up (the engine thread, handing over an engine it built and then drops).
  */
-export function transferCodec(): Codec & { transfer: ArrayBuffer[] } {
+export function transferCodec(o: { move?: boolean } = {}): Codec & { transfer: ArrayBuffer[] } {
   const transfer: ArrayBuffer[] = [];
+  const listed = new Set<ArrayBufferLike>();
   return {
     transfer,
     put(a) {
+      const whole = a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.buffer instanceof ArrayBuffer;
+      if (o.move && whole) {
+        if (!listed.has(a.buffer)) {
+          listed.add(a.buffer);
+          transfer.push(a.buffer);
+        }
+        return a;
+      }
       const own = a.slice();
       transfer.push(own.buffer as ArrayBuffer);
       return own;

@@ -169,6 +169,18 @@ describe('snapshots', () => {
     expect(results(r)).toEqual(results(e));
   });
 
+  test('moved (move: arrays that are their whole buffer go without a copy) it restores identical results', () => {
+    const e = churned(SETTINGS);
+    const expected = results(e);
+    const size = e.size;
+    const codec = transferCodec({ move: true });
+    const snap = e.toSnapshot(codec);
+    const moved = structuredClone(snap, { transfer: codec.transfer });
+    const r = engineFactory.fromSnapshot(moved, { ...DEFAULT_SETTINGS, ...SETTINGS });
+    expect(r.size).toBe(size);
+    expect(results(r)).toEqual(expected);
+  });
+
   test('memoryBytes: typed arrays exactly, bodies as the deflated document store holds them', () => {
     const docs = Array.from({ length: 3000 }, (_, i) => ({ id: i, t: `word${i % 97} shared text number ${i}`, c: `c${i % 7}` }));
     const e = engineWith(docs, { filterableAttributes: ['c'] });

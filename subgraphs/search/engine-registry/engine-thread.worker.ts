@@ -21,7 +21,8 @@ const held = new Map<number, string[]>();
 
 /** Answer request `id` with a built engine: typed arrays transferred, external ids held for `chunk`. */
 function send(id: number, h: LoadedEngine): void {
-  const codec = transferCodec();
+  // the engine is dropped once sent: its arrays move to the main thread without a copy
+  const codec = transferCodec({ move: true });
   const snapshot = h.engine.toSnapshot(codec) as SnapshotData;
   held.set(id, snapshot.extIds);
   const total = snapshot.extIds.length;
