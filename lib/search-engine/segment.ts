@@ -12,6 +12,7 @@
 //
 // Deleting or replacing a document never touches a segment: the engine clears its bit in the
 // liveness bitset, and merges drop dead postings.
+import { randomUUID } from 'node:crypto';
 import { has, type Bitset } from './bitset.js';
 import { mergeFieldIndexes, FieldIndexBuilder, type FieldIndex } from './field-index.js';
 import { valueAt, visitLeaves, visitText } from './fields.js';
@@ -25,6 +26,8 @@ export const VALUE_GAP = 8;
 const MAX_WORD_POS = 65535;
 
 export interface Segment {
+  /** identity of this immutable segment (kept by snapshots): an incremental snapshot reuses its stored chunks */
+  key: string;
   docIds: Int32Array;
   terms: string[];
   termStart: Uint32Array;
@@ -156,6 +159,7 @@ export function buildSegment(entries: { id: number; doc: Document }[], spec: Bui
     lens,
     fields,
     geo: spec.geo ? buildGeo(points) : null,
+    key: randomUUID(),
   };
 }
 
@@ -224,6 +228,7 @@ export function mergeSegments(parts: Segment[], alive: Bitset): Segment {
     lens: Uint16Array.from(lensOut),
     fields,
     geo: geos.length ? mergeGeo(geos, alive) : null,
+    key: randomUUID(),
   };
 }
 

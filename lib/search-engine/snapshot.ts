@@ -6,6 +6,7 @@
 // searchable/filterable attributes is restored by re-indexing its bodies. An index with embedding attributes adds `vectors` (the
 // embeddings and the HNSW graph, vector-index.ts); a snapshot without it (older, or for other
 // attributes) is restored by embedding the documents again.
+import { randomUUID } from 'node:crypto';
 import type { FieldIndex } from './field-index.js';
 import { finish } from './field-index.js';
 import type { GeoIndex } from './geo.js';
@@ -225,6 +226,7 @@ function decodeField(o: Record<string, any>): FieldIndex {
 export function encodeSegment(s: Segment, codec: Codec = BASE64): Record<string, unknown> {
   const b64 = codec.put;
   return {
+    key: s.key,
     docIds: b64(s.docIds),
     terms: s.terms.join('\n'),
     termStart: b64(s.termStart),
@@ -249,6 +251,7 @@ export function decodeSegment(o: Record<string, any>): Segment {
     positions: u32(o.positions),
     nAttrs: o.nAttrs,
     lens: u16(o.lens),
+    key: typeof o.key === 'string' ? o.key : randomUUID(),
     fields: new Map(Object.entries(o.fields as Record<string, Record<string, any>>).map(([k, f]) => [k, decodeField(f)])),
     geo,
   };
