@@ -44,8 +44,8 @@ const logOf = (name: string) => readFileSync(resolve(ROOT, '.data', 'test-logs',
 const snapshotRow = (indexId: string) =>
   withDb(dbUrl(), async (c) => (await c.query('select task_id, chunks, format from search.index_snapshots where index_id = $1', [indexId])).rows[0] as { task_id: string; chunks: number; format: number } | undefined);
 
-async function waitForSnapshot(indexId: string, newerThan = 0): Promise<{ task_id: string; chunks: number }> {
-  for (let i = 0; i < 300; i++) {
+async function waitForSnapshot(indexId: string, newerThan = 0, tries = 300): Promise<{ task_id: string; chunks: number }> {
+  for (let i = 0; i < tries; i++) {
     const row = await snapshotRow(indexId);
     if (row && Number(row.task_id) > newerThan) return row;
     await sleep(100);
@@ -146,11 +146,11 @@ test('snapshots are incremental: a segment the snapshot in force holds is not wr
   await subgraphGql(a.url, ctx, search); // loads the engine, so batches reach it
   // one batch of 1,500: one segment
   expect((await subgraphGql(a.url, ctx, add, { docs })).errors).toBeUndefined();
-  const first = await waitForSnapshot(indexId);
+  const first = await waitForSnapshot(indexId, 0, 1200);
   // 200 more: a second segment; the first one's chunks are reused by the next snapshot
   const more = docs.slice(0, 200).map((d) => ({ ...d, id: `m${d.id}` }));
   expect((await subgraphGql(a.url, ctx, add, { docs: more })).errors).toBeUndefined();
-  const second = await waitForSnapshot(indexId, Number(first.task_id));
+  const second = await waitForSnapshot(indexId, Number(first.task_id), 1200);
   await stop(a.child);
   expect(logOf('search-snap-incr-a')).toMatch(/"msg":"engine snapshot written".*"reusedSegments":1,"segments":2/);
   const rows = await withDb(dbUrl(), async (c) => (await c.query('select task_id from search.index_snapshot_chunks where index_id = $1', [indexId])).rows as { task_id: string }[]);
@@ -164,4 +164,4 @@ test('snapshots are incremental: a segment the snapshot in force holds is not wr
   await stop(b.child);
   expect(r.data.searchIndex.estimatedTotalHits).toBe(1700);
   expect(logOf('search-snap-incr-b')).toMatch(/"msg":"engine loaded".*"fromSnapshot":true/);
-}, 120_000);
+}, 300_000);
