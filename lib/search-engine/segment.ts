@@ -6,7 +6,10 @@
 //   termStart[t]..termStart[t+1] postings of term t: pDocs[p] (global doc ids, ascending)
 //   pPos[p]..pPos[p+1]          positions of posting p in `positions`, ascending;
 //                                a position is attribute * 65536 + word index within the attribute,
-//                                so the first one is the best attribute and the earliest word.
+//                                so the first one is the best attribute and the earliest word;
+//                                stored as attribute << posShift | word: 16-bit (posShift 12) when every
+//                                attribute is < 16 and every word index < 4096, else 32-bit (posShift
+//                                16); order and word gaps are the same in both (positionAt decodes).
 //   lens[local * nAttrs + a]    tokens of attribute a in the document (for the exactness rule)
 //   fields                      filter/facet indexes per filterable leaf path; geo for `_geo`
 //
@@ -33,7 +36,9 @@ export interface Segment {
   termStart: Uint32Array;
   pDocs: Int32Array;
   pPos: Uint32Array;
-  positions: Uint32Array;
+  positions: Uint32Array | Uint16Array;
+  /** 12: positions are 16-bit (attribute << 12 | word); 16: 32-bit (attribute << 16 | word) */
+  posShift: number;
   nAttrs: number;
   lens: Uint16Array;
   fields: Map<string, FieldIndex>;
@@ -154,7 +159,7 @@ export function buildSegment(entries: { id: number; doc: Document }[], spec: Bui
     termStart,
     pDocs: pDocs.toArray(),
     pPos: pPos.toArray(),
-    positions,
+    ...packPositions(positions),
     nAttrs,
     lens,
     fields,
@@ -199,7 +204,7 @@ export function mergeSegments(parts: Segment[], alive: Bitset): Segment {
         if (!has(alive, d)) continue;
         pDocs.push(d);
         pPos.push(positions.length);
-        for (let x = p.pPos[q]; x < p.pPos[q + 1]; x++) positions.push(p.positions[x]);
+        for (let x = p.pPos[q]; x < p.pPos[q + 1]; x++) positions.push(positionAt(p, x));
       }
     }
     if (pDocs.length > start) {
@@ -223,7 +228,7 @@ export function mergeSegments(parts: Segment[], alive: Bitset): Segment {
     termStart: termStart.toArray(),
     pDocs: pDocs.toArray(),
     pPos: pPos.toArray(),
-    positions: positions.toArray(),
+    ...packPositions(positions.toArray()),
     nAttrs,
     lens: Uint16Array.from(lensOut),
     fields,
@@ -242,4 +247,32 @@ export function localIndex(seg: Segment, id: number): number {
     else hi = mid;
   }
   return lo < seg.docIds.length && seg.docIds[lo] === id ? lo : -1;
+}
+
+/** Position x of the segment as attribute * 65536 + word index (whatever its storage). */
+export function positionAt(seg: Segment, x: number): number {
+  const v = seg.positions[x];
+  return seg.posShift === 16 ? v : (v >>> 12) * 65536 + (v & 4095);
+}
+
+/** Encode a position (attribute * 65536 + word) as the segment stores it; -1 when it cannot occur there. */
+export function storedPosition(seg: Segment, pos: number): number {
+  if (seg.posShift === 16) return pos;
+  const attr = pos >>> 16;
+  const word = pos & 0xffff;
+  return attr < 16 && word < 4096 ? (attr << 12) | word : -1;
+}
+
+/** 16-bit positions when every attribute is < 16 and every word index < 4096 (2 bytes each instead of 4). */
+export function packPositions(positions: Uint32Array): { positions: Uint32Array | Uint16Array; posShift: number } {
+  for (let i = 0; i < positions.length; i++) {
+    const v = positions[i];
+    if (v >>> 16 >= 16 || (v & 0xffff) >= 4096) return { positions, posShift: 16 };
+  }
+  const out = new Uint16Array(positions.length);
+  for (let i = 0; i < positions.length; i++) {
+    const v = positions[i];
+    out[i] = ((v >>> 16) << 12) | (v & 0xffff);
+  }
+  return { positions: out, posShift: 12 };
 }

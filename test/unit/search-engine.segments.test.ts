@@ -6,6 +6,35 @@ import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 
 const segmentsOf = (e: Engine) => (e as unknown as { segments: unknown[] }).segments;
 
+describe('positions', () => {
+  const long = Array.from({ length: 5000 }, (_, i) => `w${i}`).join(' ');
+  const docs = [
+    { id: 1, t: 'alpha beta' },
+    { id: 2, t: `${long} alpha beta` },
+    { id: 3, t: 'beta gamma alpha' },
+    { id: 4, t: 'alpha delta' },
+  ];
+  const positionsOf = (e: Engine) => (segmentsOf(e) as { positions: unknown }[]).map((s) => s.positions);
+
+  test('16-bit where every attribute is < 16 and every word index < 4096, 32-bit otherwise; answers agree', () => {
+    const small = engineWith(docs.filter((d) => d.id !== 2));
+    const big = engineWith(docs);
+    expect(positionsOf(small)[0]).toBeInstanceOf(Uint16Array);
+    expect(positionsOf(big)[0]).toBeInstanceOf(Uint32Array);
+    // proximity (adjacent in 1 and 2, backwards in 3), then attribute (word positions: 1 before 2)
+    expect(ids(big, { query: 'alpha beta' })).toEqual(['1', '2', '3', '4']);
+    expect(ids(small, { query: 'alpha beta' })).toEqual(['1', '3', '4']);
+    // a merge of both kinds (four batches: the tail merge) keeps every position
+    const merged = engineWith([]);
+    for (const d of docs) merged.addDocuments([d], 'id');
+    expect(segmentsOf(merged)).toHaveLength(1);
+    expect(positionsOf(merged)[0]).toBeInstanceOf(Uint32Array);
+    expect(ids(merged, { query: 'alpha beta' })).toEqual(['1', '2', '3', '4']);
+    const hit = merged.search({ query: 'alpha beta', showMatchesPosition: true }).hits[1] as { _matchesPosition: Record<string, unknown[]> };
+    expect(hit._matchesPosition.t).toHaveLength(2);
+  });
+});
+
 describe('writes', () => {
   test('adding by an existing id replaces the document', () => {
     const e = engineWith([{ id: 1, t: 'alpha', n: 1 }], { filterableAttributes: ['n'] });
@@ -189,8 +218,10 @@ describe('snapshots', () => {
     const segs = segmentsOf(e) as { positions: Uint32Array; pDocs: Int32Array }[];
     const arrays = segs.reduce((n, s) => n + s.positions.byteLength + s.pDocs.byteLength, 0);
     expect(bytes).toBeGreaterThan(arrays);
-    // the bodies cost less than their JSON text (deflated in blocks)
-    expect(bytes).toBeLessThan(json + 4 * arrays);
+    // the bodies cost less than half their JSON text (deflated in blocks)
+    const store = (e as unknown as { store: { bytes(): number } }).store.bytes();
+    expect(store).toBeLessThan(json / 2);
+    expect(bytes).toBeLessThan(json + 6 * arrays);
     // deleting half the documents lowers the estimate; compaction rewrites the segments and the store
     e.deleteDocuments(docs.filter((d) => d.id % 2).map((d) => String(d.id)));
     const deleted = e.memoryBytes();
