@@ -192,7 +192,7 @@ export function pairDistance(m: MatchData, a: number, b: number, d: number, cap:
   for (let ra = m.head[a][d]; ra >= 0; ra = m.refNext.data[ra]) {
     const seg = m.segments[m.refSeg.data[ra]];
     const P = seg.positions;
-    // attribute = stored >>> sh; within one attribute, stored values differ by the word gap
+    // attribute = stored >>> sh (16-bit or 32-bit storage); within one attribute, stored values differ by the word gap
     const sh = seg.posShift;
     const qa = m.refPosting.data[ra];
     for (let rb = m.head[b][d]; rb >= 0; rb = m.refNext.data[rb]) {

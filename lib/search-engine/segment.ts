@@ -7,9 +7,9 @@
 //   pPos[p]..pPos[p+1]          positions of posting p in `positions`, ascending;
 //                                a position is attribute * 65536 + word index within the attribute,
 //                                so the first one is the best attribute and the earliest word;
-//                                stored as attribute << posShift | word: 16-bit (posShift 12) when every
-//                                attribute is < 16 and every word index < 4096, else 32-bit (posShift
-//                                16); order and word gaps are the same in both (positionAt decodes).
+//                                stored as attribute << posShift | word: 16-bit when both fit (posShift
+//                                = 16 − the bits of the largest attribute), else 32-bit (posShift 16);
+//                                order and word gaps are the same in both (positionAt decodes).
 //   lens[local * nAttrs + a]    tokens of attribute a in the document (for the exactness rule)
 //   fields                      filter/facet indexes per filterable leaf path; geo for `_geo`
 //
@@ -37,7 +37,7 @@ export interface Segment {
   pDocs: Int32Array;
   pPos: Uint32Array;
   positions: Uint32Array | Uint16Array;
-  /** 12: positions are 16-bit (attribute << 12 | word); 16: 32-bit (attribute << 16 | word) */
+  /** where the attribute starts in a stored position: 16 for 32-bit positions, less for 16-bit ones */
   posShift: number;
   nAttrs: number;
   lens: Uint16Array;
@@ -252,27 +252,39 @@ export function localIndex(seg: Segment, id: number): number {
 /** Position x of the segment as attribute * 65536 + word index (whatever its storage). */
 export function positionAt(seg: Segment, x: number): number {
   const v = seg.positions[x];
-  return seg.posShift === 16 ? v : (v >>> 12) * 65536 + (v & 4095);
+  const sh = seg.posShift;
+  return sh === 16 ? v : (v >>> sh) * 65536 + (v & ((1 << sh) - 1));
 }
 
 /** Encode a position (attribute * 65536 + word) as the segment stores it; -1 when it cannot occur there. */
 export function storedPosition(seg: Segment, pos: number): number {
-  if (seg.posShift === 16) return pos;
+  const sh = seg.posShift;
+  if (sh === 16) return pos;
   const attr = pos >>> 16;
   const word = pos & 0xffff;
-  return attr < 16 && word < 4096 ? (attr << 12) | word : -1;
+  return attr < 1 << (16 - sh) && word < 1 << sh ? (attr << sh) | word : -1;
 }
 
-/** 16-bit positions when every attribute is < 16 and every word index < 4096 (2 bytes each instead of 4). */
+/**
+ * 16-bit positions when attribute and word index fit together: the attribute in the top bits (as few as
+ * the segment's largest attribute needs), the word index below (4 attributes: words up to 16,383).
+ * Otherwise the 32-bit form (posShift 16).
+ */
 export function packPositions(positions: Uint32Array): { positions: Uint32Array | Uint16Array; posShift: number } {
+  let maxAttr = 0;
+  let maxWord = 0;
   for (let i = 0; i < positions.length; i++) {
     const v = positions[i];
-    if (v >>> 16 >= 16 || (v & 0xffff) >= 4096) return { positions, posShift: 16 };
+    if (v >>> 16 > maxAttr) maxAttr = v >>> 16;
+    if ((v & 0xffff) > maxWord) maxWord = v & 0xffff;
   }
+  const attrBits = maxAttr ? 32 - Math.clz32(maxAttr) : 0;
+  const sh = 16 - attrBits;
+  if (attrBits > 15 || maxWord >= 1 << sh) return { positions, posShift: 16 };
   const out = new Uint16Array(positions.length);
   for (let i = 0; i < positions.length; i++) {
     const v = positions[i];
-    out[i] = ((v >>> 16) << 12) | (v & 0xffff);
+    out[i] = ((v >>> 16) << sh) | (v & 0xffff);
   }
-  return { positions: out, posShift: 12 };
+  return { positions: out, posShift: sh };
 }

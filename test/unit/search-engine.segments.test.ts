@@ -7,16 +7,17 @@ import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 const segmentsOf = (e: Engine) => (e as unknown as { segments: unknown[] }).segments;
 
 describe('positions', () => {
-  const long = Array.from({ length: 5000 }, (_, i) => `w${i}`).join(' ');
+  // two attributes: 15 bits are left for word indexes, which this document's text goes past
+  const long = Array.from({ length: 33_000 }, (_, i) => `w${i}`).join(' ');
   const docs = [
-    { id: 1, t: 'alpha beta' },
+    { id: 1, t: 'alpha beta', u: 'x' },
     { id: 2, t: `${long} alpha beta` },
     { id: 3, t: 'beta gamma alpha' },
     { id: 4, t: 'alpha delta' },
   ];
   const positionsOf = (e: Engine) => (segmentsOf(e) as { positions: unknown }[]).map((s) => s.positions);
 
-  test('16-bit where every attribute is < 16 and every word index < 4096, 32-bit otherwise; answers agree', () => {
+  test('16-bit where attribute and word index fit together, 32-bit otherwise; answers agree', () => {
     const small = engineWith(docs.filter((d) => d.id !== 2));
     const big = engineWith(docs);
     expect(positionsOf(small)[0]).toBeInstanceOf(Uint16Array);
