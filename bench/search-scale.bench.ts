@@ -168,6 +168,17 @@ say(`search over REST: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms (t
 const rss = rssOfStack();
 say(`RSS of the npm start process: ${rss.toFixed(0)} MiB (${rssEmpty.toFixed(0)} MiB before indexing; ${(((rss - rssEmpty) * 2 ** 20) / DOCS).toFixed(0)} bytes per document) (target ≤ ${TARGETS.rssMiB}: ${verdict(rss <= TARGETS.rssMiB)})`);
 
+// where the memory is (the process's own metrics): the engines' estimate, the V8 heap, memory outside it
+const metrics = await requestJson('GET', `${rest}/metrics`, {}, undefined, 30_000).catch(() => undefined);
+/** a metric's value in MiB; `pattern`: a regular expression for its name and labels */
+const metric = (pattern: string) => {
+  const m = new RegExp(`^${pattern} ([0-9.e+]+)$`, 'm').exec(metrics?.text ?? '');
+  return m ? (Number(m[1]) / 2 ** 20).toFixed(0) : '?';
+};
+say(
+  `memory: engines ${metric('search_engines\\{[^}]*measure="bytes"[^}]*\\}')} MiB estimated; V8 heap used ${metric('nodejs_heap_size_used_bytes')} of ${metric('nodejs_heap_size_total_bytes')} MiB; external (array buffers) ${metric('nodejs_external_memory_bytes')} MiB`,
+);
+
 // ---------------------------------------------------------------- cold start
 await stopStack();
 const ready = await startStack();

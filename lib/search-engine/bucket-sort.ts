@@ -8,11 +8,11 @@ export type Step = ((docs: Int32Array) => Float64Array) | null;
 
 export class Collector {
   readonly ids: number[] = [];
-  private readonly seen = new Set<string>();
+  private readonly seen = new Set<number>();
   constructor(
     readonly need: number,
     /** distinct key of a document (undefined: never a duplicate) */
-    private readonly distinctKey?: (doc: number) => string | undefined,
+    private readonly distinctKey?: (doc: number) => number | undefined,
   ) {}
 
   full(): boolean {

@@ -1,5 +1,5 @@
-// One in-memory index: documents by internal id, a liveness bitset, and a list of immutable segments
-// (one per addDocuments batch, merged by compact()). Internal ids only grow, so the segments' id
+// One in-memory index: a liveness bitset, a list of immutable segments (one per addDocuments batch,
+// merged by compact()), the columns ranking reads (columns.ts) and the bodies, compact (doc-store.ts). Internal ids only grow, so the segments' id
 // ranges are ascending and disjoint and a document's segment is found by binary search.
 import { bitset, clear, has, set, type Bitset } from './bitset.js';
 import { compileFilter, evaluate } from './filter/evaluate.js';
@@ -12,6 +12,8 @@ import { buildSegment, mergeSegments, type BuildSpec, type Segment } from './seg
 import { documentId } from './document-id.js';
 import { checkSettings, shapeOf, vectorShapeOf } from './settings.js';
 import { VectorIndex } from './vector-index.js';
+import { DocStore } from './doc-store.js';
+import { Columns, columnShapeOf, columnSpec } from './columns.js';
 import { snapshotOf, type Codec } from './snapshot.js';
 import { engineBytes } from './memory.js';
 import { analyzerFor, type Analyzer } from './analyzer.js';
@@ -47,7 +49,9 @@ export class SegmentedEngine implements Engine, EngineState {
   segLive: number[] = [];
   alive: Bitset = bitset(1024);
   nextId = 0;
-  docs: (Document | undefined)[] = [];
+  /** the bodies, deflated in blocks: only a page's hits are read back */
+  store = new DocStore();
+  columns!: Columns;
   extIds: (string | undefined)[] = [];
   idMap = new Map<string, number>();
   scratch = new MatchScratch();
@@ -58,6 +62,7 @@ export class SegmentedEngine implements Engine, EngineState {
 
   constructor(settings: EngineSettings) {
     this.applySettings(checkSettings(settings));
+    this.columns = new Columns(columnSpec(this.settings));
     this.embedAll();
   }
 
@@ -81,9 +86,23 @@ export class SegmentedEngine implements Engine, EngineState {
     const next = checkSettings(settings);
     const reshape = shapeOf(next) !== shapeOf(this.settings);
     const reembed = vectorShapeOf(next) !== vectorShapeOf(this.settings);
+    const recolumn = columnShapeOf(next) !== columnShapeOf(this.settings);
     this.applySettings(next);
     if (reshape) this.rebuild();
     if (reembed) this.embedAll();
+    if (recolumn) this.rebuildColumns();
+  }
+
+  /** The body of internal id `id` (undefined once deleted). */
+  doc(id: number): Document | undefined {
+    return has(this.alive, id) ? this.store.get(id) : undefined;
+  }
+
+  /** Columns for the current settings, read from every live body (sortable, distinct or rules changed). */
+  rebuildColumns(): void {
+    this.columns = new Columns(columnSpec(this.settings));
+    if (this.columns.empty) return;
+    for (const { id, doc } of this.store.live(this.alive, this.nextId)) this.columns.add(id, doc);
   }
 
   /** Compute every live document's vector for the current embedding attributes (none: drop them). */
@@ -91,23 +110,26 @@ export class SegmentedEngine implements Engine, EngineState {
     const attrs = this.settings.embeddingAttributes;
     this.vectors = attrs?.length ? new VectorIndex(attrs) : null;
     if (!this.vectors) return;
-    const entries: { id: number; doc: Document }[] = [];
-    for (let id = 0; id < this.nextId; id++) if (has(this.alive, id)) entries.push({ id, doc: this.docs[id]! });
-    this.vectors.add(entries, this.alive);
+    this.vectors.add([...this.store.live(this.alive, this.nextId)], this.alive);
   }
 
   /** Re-index every live document (searchable or filterable attributes changed). Ids are kept. */
   rebuild(): void {
     this.fieldOrder.clear();
-    const entries: { id: number; doc: Document }[] = [];
-    for (let id = 0; id < this.nextId; id++) if (has(this.alive, id)) entries.push({ id, doc: this.docs[id]! });
     this.segments = [];
     this.segLive = [];
-    for (let i = 0; i < entries.length; i += REBUILD_CHUNK) {
-      const chunk = entries.slice(i, i + REBUILD_CHUNK);
+    let chunk: { id: number; doc: Document }[] = [];
+    const flush = () => {
+      if (!chunk.length) return;
       this.segments.push(buildSegment(chunk, this.spec(chunk)));
       this.segLive.push(chunk.length);
+      chunk = [];
+    };
+    for (const entry of this.store.live(this.alive, this.nextId)) {
+      chunk.push(entry);
+      if (chunk.length === REBUILD_CHUNK) flush();
     }
+    flush();
   }
 
   spec(entries: { doc: Document }[]): BuildSpec {
@@ -160,7 +182,8 @@ export class SegmentedEngine implements Engine, EngineState {
       if (old !== undefined) this.kill(old);
       const id = this.nextId++;
       this.ensureCapacity(this.nextId);
-      this.docs[id] = doc;
+      this.store.put(id, doc);
+      this.columns.add(id, doc);
       this.extIds[id] = ext;
       this.idMap.set(ext, id);
       set(this.alive, id);
@@ -200,7 +223,7 @@ export class SegmentedEngine implements Engine, EngineState {
   private kill(id: number): void {
     clear(this.alive, id);
     this.idMap.delete(this.extIds[id]!);
-    this.docs[id] = undefined;
+    this.columns.remove(id);
     this.extIds[id] = undefined;
     this.live--;
     const s = this.segmentIndexOf(id);
@@ -231,7 +254,7 @@ export class SegmentedEngine implements Engine, EngineState {
 
   getDocument(id: string): Document | undefined {
     const i = this.idMap.get(String(id));
-    return i === undefined ? undefined : this.docs[i];
+    return i === undefined ? undefined : this.store.get(i);
   }
 
   filterIds(filter: SearchRequest['filter']): string[] {
@@ -253,6 +276,7 @@ export class SegmentedEngine implements Engine, EngineState {
    */
   compact(): void {
     this.vectors?.compact(this.alive);
+    this.store.compact(this.alive, this.live);
     for (let changed = true; changed; ) {
       changed = false;
       for (let i = 0; i < this.segments.length; i++) {

@@ -10,7 +10,7 @@
 // immutable segment and field; fields with several or numeric values per document keep the scan.
 import { has, type Bitset } from './bitset.js';
 import type { FieldIndex } from './field-index.js';
-import { localIndex, type Segment } from './segment.js';
+import type { Segment } from './segment.js';
 import type { FacetStats } from './types.js';
 
 const NONE = -1;
@@ -19,21 +19,23 @@ const SEVERAL = -2;
 const FORWARD_MAX_SHARE = 1 / 8;
 const forwards = new WeakMap<FieldIndex, Int32Array>();
 
-/** doc (local index in the segment) → ordinal of its one string value; NONE, or SEVERAL (several or numeric values). */
+/**
+ * doc id − the segment's first id → ordinal of its one string value; NONE (no value, or an id of
+ * another segment or a dead one), or SEVERAL (several or numeric values). Indexed by id offset, so a
+ * candidate's value is one array read (no search for its place in the segment).
+ */
 function forwardOf(seg: Segment, f: FieldIndex): Int32Array {
   let fw = forwards.get(f);
   if (fw) return fw;
-  fw = new Int32Array(seg.docIds.length).fill(NONE);
+  const base = seg.docIds[0];
+  fw = new Int32Array(seg.docIds[seg.docIds.length - 1] - base + 1).fill(NONE);
   for (let i = 0; i < f.strValues.length; i++) {
     for (let j = f.strStart[i]; j < f.strStart[i + 1]; j++) {
-      const l = localIndex(seg, f.strDocs[j]);
-      if (l >= 0) fw[l] = fw[l] === NONE ? i : SEVERAL;
+      const l = f.strDocs[j] - base;
+      fw[l] = fw[l] === NONE ? i : SEVERAL;
     }
   }
-  for (let j = 0; j < f.numDocs.length; j++) {
-    const l = localIndex(seg, f.numDocs[j]);
-    if (l >= 0) fw[l] = SEVERAL;
-  }
+  for (let j = 0; j < f.numDocs.length; j++) fw[f.numDocs[j] - base] = SEVERAL;
   forwards.set(f, fw);
   return fw;
 }
@@ -42,20 +44,31 @@ function forwardOf(seg: Segment, f: FieldIndex): Int32Array {
 function countForward(segments: readonly Segment[], ids: Int32Array, attr: string): Map<Segment, Int32Array> | null {
   const segs = segments.filter((s) => s.docIds.length > 0);
   const out = new Map<Segment, Int32Array>();
-  let p = 0;
-  for (const id of ids) {
-    while (p + 1 < segs.length && segs[p + 1].docIds[0] <= id) p++;
-    const seg = segs[p];
-    const f = seg?.fields.get(attr);
-    if (!f) continue;
-    const l = localIndex(seg, id);
-    if (l < 0) continue;
-    const v = forwardOf(seg, f)[l];
+  let p = -1;
+  let end = -1;
+  let fw: Int32Array | null = null;
+  let base = 0;
+  let counts: Int32Array | null = null;
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k];
+    if (id > end) {
+      // the next segment holding id (ids ascend, segments' id ranges ascend and are disjoint)
+      while (p + 1 < segs.length && segs[p + 1].docIds[0] <= id) p++;
+      const seg = segs[p];
+      if (!seg) continue;
+      end = seg.docIds[seg.docIds.length - 1];
+      const f = seg.fields.get(attr);
+      fw = f ? forwardOf(seg, f) : null;
+      base = seg.docIds[0];
+      counts = f ? (out.get(seg) ?? new Int32Array(f.strValues.length)) : null;
+      if (counts && !out.has(seg)) out.set(seg, counts);
+      if (id > end) continue;
+    }
+    if (!fw) continue;
+    const v = fw[id - base];
     if (v === NONE) continue;
     if (v === SEVERAL) return null;
-    let counts = out.get(seg);
-    if (!counts) out.set(seg, (counts = new Int32Array(f.strValues.length)));
-    counts[v]++;
+    counts![v]++;
   }
   return out;
 }

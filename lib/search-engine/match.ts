@@ -11,7 +11,7 @@
 import type { Bitset } from './bitset.js';
 import { GrowInt32 } from './growable.js';
 import type { QueryWord } from './query.js';
-import type { Segment } from './segment.js';
+import { positionAt, storedPosition, type Segment } from './segment.js';
 import { exactIndex, fuzzyLookup } from './typo.js';
 
 export const ABSENT = 255;
@@ -116,7 +116,7 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
       const d = seg.pDocs[q];
       if ((allowed[d >>> 5] & (1 << (d & 31))) === 0) return;
       const cur = typo[d];
-      const p0 = seg.positions[seg.pPos[q]];
+      const p0 = positionAt(seg, seg.pPos[q]);
       if (cur === ABSENT) {
         if (w === 0) first.push(d);
         typo[d] = typos;
@@ -177,7 +177,8 @@ export function exactAt(m: MatchData, w: number, d: number, pos: number): boolea
     if (!m.refExact.data[r]) continue;
     const seg = m.segments[m.refSeg.data[r]];
     const q = m.refPosting.data[r];
-    for (let x = seg.pPos[q]; x < seg.pPos[q + 1]; x++) if (seg.positions[x] === pos) return true;
+    const stored = storedPosition(seg, pos);
+    for (let x = seg.pPos[q]; x < seg.pPos[q + 1]; x++) if (seg.positions[x] === stored) return true;
   }
   return false;
 }
@@ -191,6 +192,8 @@ export function pairDistance(m: MatchData, a: number, b: number, d: number, cap:
   for (let ra = m.head[a][d]; ra >= 0; ra = m.refNext.data[ra]) {
     const seg = m.segments[m.refSeg.data[ra]];
     const P = seg.positions;
+    // attribute = stored >>> sh (16-bit or 32-bit storage); within one attribute, stored values differ by the word gap
+    const sh = seg.posShift;
     const qa = m.refPosting.data[ra];
     for (let rb = m.head[b][d]; rb >= 0; rb = m.refNext.data[rb]) {
       const qb = m.refPosting.data[rb];
@@ -200,8 +203,8 @@ export function pairDistance(m: MatchData, a: number, b: number, d: number, cap:
       for (let x = seg.pPos[qa]; x < seg.pPos[qa + 1]; x++) {
         const p = P[x];
         while (j < b1 && P[j] < p) j++;
-        if (j < b1 && P[j] >>> 16 === p >>> 16 && P[j] !== p && P[j] - p < best) best = P[j] - p;
-        if (j > b0 && P[j - 1] >>> 16 === p >>> 16 && p - P[j - 1] + 1 < best) best = p - P[j - 1] + 1;
+        if (j < b1 && P[j] >>> sh === p >>> sh && P[j] !== p && P[j] - p < best) best = P[j] - p;
+        if (j > b0 && P[j - 1] >>> sh === p >>> sh && p - P[j - 1] + 1 < best) best = p - P[j - 1] + 1;
         if (best <= 1) return 1;
       }
     }
@@ -221,6 +224,6 @@ export function forExactPositions(m: MatchData, w: number, d: number, fn: (pos: 
     if (!m.refExact.data[r]) continue;
     const seg = m.segments[m.refSeg.data[r]];
     const q = m.refPosting.data[r];
-    for (let x = seg.pPos[q]; x < seg.pPos[q + 1]; x++) fn(seg.positions[x]);
+    for (let x = seg.pPos[q]; x < seg.pPos[q + 1]; x++) fn(positionAt(seg, x));
   }
 }

@@ -4,7 +4,8 @@
 // 5,000 documents, per segment), so a caller on a shared event loop can let other work run between them.
 import { has } from './bitset.js';
 import { SegmentedEngine } from './engine.js';
-import { decodeAlive, decodeIds, decodeSegment, decodeVectors, isSnapshot } from './snapshot.js';
+import { decodeAlive, decodeColumns, decodeIds, decodeSegment, decodeStore, decodeVectors, isSnapshot } from './snapshot.js';
+import { Columns, columnSpec } from './columns.js';
 import { EngineError, type EngineSettings } from './types.js';
 
 const DOCS_PER_STEP = 5000;
@@ -16,14 +17,17 @@ export function* restoreSteps(snapshot: unknown, settings: EngineSettings): Gene
   e.nextId = snapshot.nextId;
   e.alive = decodeAlive(snapshot);
   e.ensureCapacity(e.nextId);
+  e.store = decodeStore(snapshot);
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
-    e.docs[id] = snapshot.docs[i];
     e.extIds[id] = snapshot.extIds[i];
     e.idMap.set(snapshot.extIds[i], id);
     if (i % DOCS_PER_STEP === DOCS_PER_STEP - 1) yield;
   }
   e.live = ids.length;
+  const columns = Columns.fromData(decodeColumns(snapshot), columnSpec(e.settings));
+  if (columns) e.columns = columns;
+  else e.rebuildColumns();
   const vectors = decodeVectors(snapshot, e.settings.embeddingAttributes);
   if (vectors) e.vectors = vectors;
   else e.embedAll();

@@ -57,19 +57,20 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
     candidates = toIds(allowed);
   }
 
-  const doc = (id: number): Document => st.docs[id]!;
-  const distinctKey = distinctAttribute ? (id: number) => keyOf(valueAt(doc(id), distinctAttribute)) : undefined;
+  const doc = (id: number): Document => st.doc(id) ?? {};
+  const columns = st.columns;
+  const distinctKey = distinctAttribute ? (id: number) => columns.distinctOf(id) : undefined;
   const need = Math.min(offset + limit, MAX_TOTAL_HITS);
-  const ranking = semantic ? rankHybrid(st, semantic, candidates, allowed, { match, doc, sort }, need, distinctKey) : null;
+  const ranking = semantic ? rankHybrid(st, semantic, candidates, allowed, { match, doc, columns, sort }, need, distinctKey) : null;
   let ranked: number[];
   if (ranking) ranked = ranking.ids;
   else {
     const out = new Collector(need, distinctKey);
-    if (need > offset) bucketSort(candidates, buildSteps(st.rules, { match, doc, sort }), out);
+    if (need > offset) bucketSort(candidates, buildSteps(st.rules, { match, doc, columns, sort }), out);
     ranked = out.ids;
   }
 
-  let total = distinctKey ? distinctCount(candidates, distinctKey) : candidates.length;
+  let total = distinctKey ? distinctCount(candidates, distinctKey, columns.distinctValues) : candidates.length;
   if (ranking) total += ranking.extra;
 
   const geoSort = sort.find((s) => s.kind === 'geo');
@@ -141,16 +142,20 @@ function pageAnalyzer(a: Analyzer): Analyzer {
   };
 }
 
-/** Candidates after `distinctAttribute`: distinct values, plus every document without one. */
-function distinctCount(candidates: Int32Array, distinctKey: (id: number) => string | undefined): number {
-  const seen = new Set<string>();
+/** Candidates after `distinctAttribute`: distinct values (codes, counted in a bitset), plus every document without one. */
+function distinctCount(candidates: Int32Array, distinctKey: (id: number) => number | undefined, values: number): number {
+  const seen = bitset(values);
+  let distinct = 0;
   let unkeyed = 0;
   for (const id of candidates) {
     const k = distinctKey(id);
     if (k === undefined) unkeyed++;
-    else seen.add(k);
+    else if (!has(seen, k)) {
+      set(seen, k);
+      distinct++;
+    }
   }
-  return seen.size + unkeyed;
+  return distinct + unkeyed;
 }
 
 interface HybridRanking {
@@ -174,7 +179,7 @@ function rankHybrid(
   allowed: Bitset,
   rules: Parameters<typeof buildSteps>[1],
   need: number,
-  distinctKey: ((id: number) => string | undefined) | undefined,
+  distinctKey: ((id: number) => number | undefined) | undefined,
 ): HybridRanking {
   const depth = fusionDepth(need, MAX_TOTAL_HITS);
   let keyword: number[] = [];
@@ -203,7 +208,7 @@ function rankHybrid(
     }
   }
   const ids: number[] = [];
-  const seen = new Set<string>();
+  const seen = new Set<number>();
   for (const f of fuse(keyword, vector, semantic.ratio)) {
     if (ids.length >= need) break;
     const k = distinctKey?.(f.id);
@@ -226,12 +231,6 @@ function facetList(facets: unknown, filterable: readonly string[]): string[] {
     }
   }
   return [...new Set(facets as string[])];
-}
-
-/** Distinct key: type-tagged so 1 and "1" differ; arrays by their JSON; absent values are never duplicates. */
-function keyOf(v: unknown): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  return typeof v === 'string' ? `s:${v}` : `${typeof v}:${JSON.stringify(v)}`;
 }
 
 /** The document restricted to `attributesToRetrieve` (top-level fields; "a.b" keeps all of "a"). */

@@ -6,12 +6,16 @@
 //   termStart[t]..termStart[t+1] postings of term t: pDocs[p] (global doc ids, ascending)
 //   pPos[p]..pPos[p+1]          positions of posting p in `positions`, ascending;
 //                                a position is attribute * 65536 + word index within the attribute,
-//                                so the first one is the best attribute and the earliest word.
+//                                so the first one is the best attribute and the earliest word;
+//                                stored as attribute << posShift | word: 16-bit when both fit (posShift
+//                                = 16 − the bits of the largest attribute), else 32-bit (posShift 16);
+//                                order and word gaps are the same in both (positionAt decodes).
 //   lens[local * nAttrs + a]    tokens of attribute a in the document (for the exactness rule)
 //   fields                      filter/facet indexes per filterable leaf path; geo for `_geo`
 //
 // Deleting or replacing a document never touches a segment: the engine clears its bit in the
 // liveness bitset, and merges drop dead postings.
+import { randomUUID } from 'node:crypto';
 import { has, type Bitset } from './bitset.js';
 import { mergeFieldIndexes, FieldIndexBuilder, type FieldIndex } from './field-index.js';
 import { valueAt, visitLeaves, visitText } from './fields.js';
@@ -25,12 +29,16 @@ export const VALUE_GAP = 8;
 const MAX_WORD_POS = 65535;
 
 export interface Segment {
+  /** identity of this immutable segment (kept by snapshots): an incremental snapshot reuses its stored chunks */
+  key: string;
   docIds: Int32Array;
   terms: string[];
   termStart: Uint32Array;
   pDocs: Int32Array;
   pPos: Uint32Array;
-  positions: Uint32Array;
+  positions: Uint32Array | Uint16Array;
+  /** where the attribute starts in a stored position: 16 for 32-bit positions, less for 16-bit ones */
+  posShift: number;
   nAttrs: number;
   lens: Uint16Array;
   fields: Map<string, FieldIndex>;
@@ -151,11 +159,12 @@ export function buildSegment(entries: { id: number; doc: Document }[], spec: Bui
     termStart,
     pDocs: pDocs.toArray(),
     pPos: pPos.toArray(),
-    positions,
+    ...packPositions(positions),
     nAttrs,
     lens,
     fields,
     geo: spec.geo ? buildGeo(points) : null,
+    key: randomUUID(),
   };
 }
 
@@ -195,7 +204,7 @@ export function mergeSegments(parts: Segment[], alive: Bitset): Segment {
         if (!has(alive, d)) continue;
         pDocs.push(d);
         pPos.push(positions.length);
-        for (let x = p.pPos[q]; x < p.pPos[q + 1]; x++) positions.push(p.positions[x]);
+        for (let x = p.pPos[q]; x < p.pPos[q + 1]; x++) positions.push(positionAt(p, x));
       }
     }
     if (pDocs.length > start) {
@@ -219,11 +228,12 @@ export function mergeSegments(parts: Segment[], alive: Bitset): Segment {
     termStart: termStart.toArray(),
     pDocs: pDocs.toArray(),
     pPos: pPos.toArray(),
-    positions: positions.toArray(),
+    ...packPositions(positions.toArray()),
     nAttrs,
     lens: Uint16Array.from(lensOut),
     fields,
     geo: geos.length ? mergeGeo(geos, alive) : null,
+    key: randomUUID(),
   };
 }
 
@@ -237,4 +247,44 @@ export function localIndex(seg: Segment, id: number): number {
     else hi = mid;
   }
   return lo < seg.docIds.length && seg.docIds[lo] === id ? lo : -1;
+}
+
+/** Position x of the segment as attribute * 65536 + word index (whatever its storage). */
+export function positionAt(seg: Segment, x: number): number {
+  const v = seg.positions[x];
+  const sh = seg.posShift;
+  return sh === 16 ? v : (v >>> sh) * 65536 + (v & ((1 << sh) - 1));
+}
+
+/** Encode a position (attribute * 65536 + word) as the segment stores it; -1 when it cannot occur there. */
+export function storedPosition(seg: Segment, pos: number): number {
+  const sh = seg.posShift;
+  if (sh === 16) return pos;
+  const attr = pos >>> 16;
+  const word = pos & 0xffff;
+  return attr < 1 << (16 - sh) && word < 1 << sh ? (attr << sh) | word : -1;
+}
+
+/**
+ * 16-bit positions when attribute and word index fit together: the attribute in the top bits (as few as
+ * the segment's largest attribute needs), the word index below (4 attributes: words up to 16,383).
+ * Otherwise the 32-bit form (posShift 16).
+ */
+export function packPositions(positions: Uint32Array): { positions: Uint32Array | Uint16Array; posShift: number } {
+  let maxAttr = 0;
+  let maxWord = 0;
+  for (let i = 0; i < positions.length; i++) {
+    const v = positions[i];
+    if (v >>> 16 > maxAttr) maxAttr = v >>> 16;
+    if ((v & 0xffff) > maxWord) maxWord = v & 0xffff;
+  }
+  const attrBits = maxAttr ? 32 - Math.clz32(maxAttr) : 0;
+  const sh = 16 - attrBits;
+  if (attrBits > 15 || maxWord >= 1 << sh) return { positions, posShift: 16 };
+  const out = new Uint16Array(positions.length);
+  for (let i = 0; i < positions.length; i++) {
+    const v = positions[i];
+    out[i] = ((v >>> 16) << sh) | (v & 0xffff);
+  }
+  return { positions: out, posShift: sh };
 }

@@ -24,7 +24,7 @@ const STRING_MIN = 1 << 16;
 /** Typed arrays kept as they are (the binary stream writes their bytes). */
 export const KEEP_ARRAYS: Codec = { put: (a) => a };
 
-const TYPES = { Int32Array, Uint32Array, Uint16Array, Float64Array, Float32Array } as const;
+const TYPES = { Int32Array, Uint32Array, Uint16Array, Uint8Array, Float64Array, Float32Array } as const;
 type TypeName = keyof typeof TYPES;
 type Path = (string | number)[];
 type Part = { k: 'a'; path: Path; t: TypeName; n: number } | { k: 'l'; path: Path; n: number } | { k: 's'; path: Path; n: number };

@@ -1,19 +1,24 @@
 // Snapshots: the engine's state as JSON-safe data, so a restart loads segments instead of re-indexing.
 // Typed arrays travel as base64 of their bytes (JSON number arrays would be ~4x larger and slow to parse);
-// the dictionary as one newline-joined string (terms hold letters and digits only). Documents are
-// included, so restoring needs nothing else; a snapshot built for other searchable/filterable attributes
-// is restored by re-indexing its documents. An index with embedding attributes adds `vectors` (the
+// the dictionary as one newline-joined string (terms hold letters and digits only). The bodies are
+// included as the document store's deflated pages (doc-store.ts) and the ranking columns as arrays
+// (columns.ts), so restoring needs nothing else and parses no document; a snapshot built for other
+// searchable/filterable attributes is restored by re-indexing its bodies. An index with embedding attributes adds `vectors` (the
 // embeddings and the HNSW graph, vector-index.ts); a snapshot without it (older, or for other
 // attributes) is restored by embedding the documents again.
+import { randomUUID } from 'node:crypto';
 import type { FieldIndex } from './field-index.js';
 import { finish } from './field-index.js';
 import type { GeoIndex } from './geo.js';
 import type { Segment } from './segment.js';
-import type { Codec, Document, Encoded } from './types.js';
+import type { Codec, Encoded } from './types.js';
 import { VectorIndex } from './vector-index.js';
+import { DocStore, type DocStoreData } from './doc-store.js';
+import type { Columns, ColumnsData } from './columns.js';
 
 export const SNAPSHOT_FORMAT = 'segmented-engine';
-export const SNAPSHOT_VERSION = 1;
+/** 2: bodies as a DocStore and ranking columns (1 held parsed documents) */
+export const SNAPSHOT_VERSION = 2;
 
 export type { Codec, Encoded } from './types.js';
 
@@ -24,12 +29,23 @@ export const BASE64: Codec = {
 /**
  * Typed arrays kept as arrays, each copied into a buffer of its own (views of larger growable buffers
  * would carry their slack), listed in `transfer` for postMessage's transfer list (moved, not copied).
+ * With `move`, an array that is its whole buffer is listed as it is, without a copy: the engine gives
+ * it up (the engine thread, handing over an engine it built and then drops).
  */
-export function transferCodec(): Codec & { transfer: ArrayBuffer[] } {
+export function transferCodec(o: { move?: boolean } = {}): Codec & { transfer: ArrayBuffer[] } {
   const transfer: ArrayBuffer[] = [];
+  const listed = new Set<ArrayBufferLike>();
   return {
     transfer,
     put(a) {
+      const whole = a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && a.buffer instanceof ArrayBuffer;
+      if (o.move && whole) {
+        if (!listed.has(a.buffer)) {
+          listed.add(a.buffer);
+          transfer.push(a.buffer);
+        }
+        return a;
+      }
       const own = a.slice();
       transfer.push(own.buffer as ArrayBuffer);
       return own;
@@ -49,6 +65,7 @@ const u32 = (s: Encoded) => (s instanceof Uint32Array ? s : new Uint32Array(byte
 const u16 = (s: Encoded) => (s instanceof Uint16Array ? s : new Uint16Array(bytes(s)));
 const f64 = (s: Encoded) => (s instanceof Float64Array ? s : new Float64Array(bytes(s)));
 const f32 = (s: Encoded) => (s instanceof Float32Array ? s : new Float32Array(bytes(s)));
+const u8 = (s: Encoded) => (s instanceof Uint8Array ? s : new Uint8Array(bytes(s)));
 
 export interface SnapshotData {
   format: typeof SNAPSHOT_FORMAT;
@@ -57,10 +74,13 @@ export interface SnapshotData {
   fieldOrder: string[];
   nextId: number;
   alive: Encoded;
-  /** live documents: internal ids, external ids, bodies (same order) */
+  /** live documents: internal ids, external ids (same order) */
   ids: Encoded;
   extIds: string[];
-  docs: Document[];
+  /** the bodies (DocStoreData with its arrays encoded) */
+  store: Record<string, any>;
+  /** ranking columns (ColumnsData with its arrays encoded) */
+  columns: Record<string, any>;
   segments: Record<string, unknown>[];
   /** embeddings and their graph (indexes with embedding attributes only) */
   vectors?: Record<string, any>;
@@ -71,7 +91,8 @@ export interface SnapshotSource {
   fieldOrder: Map<string, number>;
   nextId: number;
   alive: Uint32Array;
-  docs: (Document | undefined)[];
+  store: DocStore;
+  columns: Columns;
   extIds: (string | undefined)[];
   segments: Segment[];
   vectors: VectorIndex | null;
@@ -91,9 +112,41 @@ export function snapshotOf(e: SnapshotSource & { shape(): string }, codec: Codec
     alive: b64(e.alive.slice(0, (e.nextId + 31) >>> 5)),
     ids: b64(Int32Array.from(ids)),
     extIds: ids.map((id) => e.extIds[id]!),
-    docs: ids.map((id) => e.docs[id]!),
+    store: encodeStore(e.store.toData(), codec),
+    columns: encodeColumns(e.columns.toData(e.nextId), codec),
     segments: e.segments.map((s) => encodeSegment(s, codec)),
     ...(e.vectors ? { vectors: encodeVectors(e.vectors, e.alive, codec) } : {}),
+  };
+}
+
+function encodeStore(d: DocStoreData, codec: Codec): Record<string, unknown> {
+  const b64 = codec.put;
+  return { ...d, pages: d.pages.map(b64), blockPage: b64(d.blockPage), blockOff: b64(d.blockOff), blockLen: b64(d.blockLen) };
+}
+
+export function decodeStore(s: SnapshotData): DocStore {
+  const o = s.store;
+  return DocStore.fromData({ ...o, pages: (o.pages as Encoded[]).map(u8), blockPage: u32(o.blockPage), blockOff: u32(o.blockOff), blockLen: u32(o.blockLen) } as DocStoreData);
+}
+
+function encodeColumns(d: ColumnsData, codec: Codec): Record<string, unknown> {
+  const b64 = codec.put;
+  return {
+    spec: d.spec,
+    sort: d.sort.map((c) => ({ ...c, asc: b64(c.asc), desc: b64(c.desc), strIds: b64(c.strIds) })),
+    distinct: d.distinct && { codes: b64(d.distinct.codes), keys: d.distinct.keys },
+    geo: d.geo && { lat: b64(d.geo.lat), lng: b64(d.geo.lng) },
+  };
+}
+
+export function decodeColumns(s: SnapshotData): ColumnsData | undefined {
+  const o = s.columns;
+  if (!o) return undefined;
+  return {
+    spec: o.spec,
+    sort: (o.sort as Record<string, any>[]).map((c) => ({ attr: c.attr, asc: f64(c.asc), desc: f64(c.desc), strIds: i32(c.strIds), strAsc: c.strAsc, strDesc: c.strDesc })),
+    distinct: o.distinct && { codes: i32(o.distinct.codes), keys: o.distinct.keys },
+    geo: o.geo && { lat: f64(o.geo.lat), lng: f64(o.geo.lng) },
   };
 }
 
@@ -173,12 +226,15 @@ function decodeField(o: Record<string, any>): FieldIndex {
 export function encodeSegment(s: Segment, codec: Codec = BASE64): Record<string, unknown> {
   const b64 = codec.put;
   return {
+    key: s.key,
     docIds: b64(s.docIds),
     terms: s.terms.join('\n'),
     termStart: b64(s.termStart),
     pDocs: b64(s.pDocs),
     pPos: b64(s.pPos),
     positions: b64(s.positions),
+    posShift: s.posShift,
+    pos16: s.positions instanceof Uint16Array,
     nAttrs: s.nAttrs,
     lens: b64(s.lens),
     fields: Object.fromEntries([...s.fields].map(([k, f]) => [k, encodeField(f, codec)])),
@@ -194,9 +250,11 @@ export function decodeSegment(o: Record<string, any>): Segment {
     termStart: u32(o.termStart),
     pDocs: i32(o.pDocs),
     pPos: u32(o.pPos),
-    positions: u32(o.positions),
+    positions: o.pos16 === true ? u16(o.positions) : u32(o.positions),
+    posShift: typeof o.posShift === 'number' ? o.posShift : 16,
     nAttrs: o.nAttrs,
     lens: u16(o.lens),
+    key: typeof o.key === 'string' ? o.key : randomUUID(),
     fields: new Map(Object.entries(o.fields as Record<string, Record<string, any>>).map(([k, f]) => [k, decodeField(f)])),
     geo,
   };

@@ -1,11 +1,12 @@
 // What a search reads of an engine (search.ts takes this, SegmentedEngine implements it): the
-// settings in compiled form, the segments, and the document store.
+// settings in compiled form, the segments, the ranking columns and the bodies of a page's hits.
 import type { Analyzer } from './analyzer.js';
 import type { Bitset } from './bitset.js';
 import type { MatchScratch } from './match.js';
 import type { SynonymIndex } from './query.js';
 import type { Rule } from './ranking.js';
 import type { Segment } from './segment.js';
+import type { Columns } from './columns.js';
 import type { VectorIndex } from './vector-index.js';
 import type { Document, EngineSettings } from './types.js';
 
@@ -19,7 +20,10 @@ export interface EngineState {
   segments: Segment[];
   alive: Bitset;
   nextId: number;
-  docs: (Document | undefined)[];
+  /** a live document's body (doc-store.ts: read for the page's hits only) */
+  doc(id: number): Document | undefined;
+  /** values sort, custom rules, distinct and geo sorting read (columns.ts) */
+  columns: Columns;
   extIds: (string | undefined)[];
   scratch: MatchScratch;
   /** the documents' embeddings when the index has embedding attributes */

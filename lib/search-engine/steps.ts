@@ -15,12 +15,15 @@ import { ABSENT, exactAt, forExactPositions, pairDistance, segmentOf, type Match
 import type { Rule, SortCriterion } from './ranking.js';
 import { localIndex } from './segment.js';
 import type { Document } from './types.js';
+import { compareValues, sortValue, type Columns } from './columns.js';
 
 export const MAX_PROXIMITY = 8;
 
 export interface StepContext {
   match: MatchData | null;
+  /** a body, for a sort by a child path of a sortable parent (no column of its own) */
   doc: (id: number) => Document;
+  columns: Columns;
   sort: SortCriterion[];
 }
 
@@ -111,7 +114,7 @@ function sortStep(c: SortCriterion, ctx: StepContext): Step {
   if (c.kind === 'field') return fieldStep(c.attr, c.desc, ctx);
   return (docs) =>
     Float64Array.from(docs, (d) => {
-      const g = geoOf(ctx.doc(d)._geo);
+      const g = ctx.columns.spec.geo ? ctx.columns.geoOf(d) : geoOf(ctx.doc(d)._geo);
       if (!g) return Infinity;
       const dist = haversine(c.lat, c.lng, g.lat, g.lng);
       return c.desc ? -dist : dist;
@@ -120,7 +123,8 @@ function sortStep(c: SortCriterion, ctx: StepContext): Step {
 
 function fieldStep(attr: string, desc: boolean, ctx: StepContext): Step {
   return (docs) => {
-    const raw = Array.from(docs, (d) => sortValue(valueAt(ctx.doc(d), attr), desc));
+    const cols = ctx.columns;
+    const raw = cols.hasSort(attr) ? Array.from(docs, (d) => cols.sortValueOf(attr, d, desc)) : Array.from(docs, (d) => sortValue(valueAt(ctx.doc(d), attr), desc));
     if (raw.every((v) => typeof v !== 'string')) return Float64Array.from(raw, (v) => (v === undefined ? Infinity : desc ? -(v as number) : (v as number)));
     // strings present: rank the distinct values (numbers first, then strings), missing last
     const distinct = [...new Set(raw.filter((v) => v !== undefined))] as (number | string)[];
@@ -128,24 +132,4 @@ function fieldStep(attr: string, desc: boolean, ctx: StepContext): Step {
     const rank = new Map(distinct.map((v, i) => [v, i]));
     return Float64Array.from(raw, (v) => (v === undefined ? Infinity : desc ? distinct.length - rank.get(v)! : rank.get(v)!));
   };
-}
-
-function compareValues(a: number | string, b: number | string): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'number') return -1;
-  if (typeof b === 'number') return 1;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function sortValue(v: unknown, desc: boolean): number | string | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
-  if (typeof v === 'string') return v.toLowerCase();
-  if (typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) {
-    const vals = v.map((x) => sortValue(x, desc)).filter((x): x is number | string => x !== undefined);
-    if (!vals.length) return undefined;
-    vals.sort(compareValues);
-    return desc ? vals[vals.length - 1] : vals[0];
-  }
-  return undefined;
 }

@@ -2,7 +2,7 @@
 // The search subgraph stores documents and tasks in PostgreSQL and drives an Engine per index.
 
 /** The typed arrays an engine's state is made of. */
-export type TypedArray = Int32Array | Uint32Array | Uint16Array | Float64Array | Float32Array;
+export type TypedArray = Int32Array | Uint32Array | Uint16Array | Uint8Array | Float64Array | Float32Array;
 /** A typed array as a snapshot holds it: base64 text (stored snapshots) or the array itself (handed between threads). */
 export type Encoded = string | TypedArray;
 /** How a snapshot writes typed arrays (snapshot.ts): BASE64 for stored JSON; `transferCodec()` keeps them as arrays. */

@@ -44,8 +44,8 @@ const logOf = (name: string) => readFileSync(resolve(ROOT, '.data', 'test-logs',
 const snapshotRow = (indexId: string) =>
   withDb(dbUrl(), async (c) => (await c.query('select task_id, chunks, format from search.index_snapshots where index_id = $1', [indexId])).rows[0] as { task_id: string; chunks: number; format: number } | undefined);
 
-async function waitForSnapshot(indexId: string, newerThan = 0): Promise<{ task_id: string; chunks: number }> {
-  for (let i = 0; i < 300; i++) {
+async function waitForSnapshot(indexId: string, newerThan = 0, tries = 300): Promise<{ task_id: string; chunks: number }> {
+  for (let i = 0; i < tries; i++) {
     const row = await snapshotRow(indexId);
     if (row && Number(row.task_id) > newerThan) return row;
     await sleep(100);
@@ -136,3 +136,32 @@ test('a search waits a bounded time for its engine to load, then answers 503 wit
   expect(answered?.estimatedTotalHits).toBe(500);
   await stop(e.child);
 }, 60_000);
+
+test('snapshots are incremental: a segment the snapshot in force holds is not written again, and what no snapshot points at is removed', async () => {
+  const uid = 'incr';
+  const add = `mutation($docs: [JSON]) { addIndexDocuments(indexUid: "${uid}", documents: $docs) { id } }`;
+  const search = `query { searchIndex(indexUid: "${uid}", input: { query: "chunked", limit: 0 }) { estimatedTotalHits } }`;
+  const a = await processes.start('search-snap-incr-a', BASE + 1500, ENV);
+  const indexId = (await subgraphGql(a.url, ctx, `mutation { createIndex(input: { uid: "${uid}", primaryKey: "id" }) { id } }`)).data.createIndex.id;
+  await subgraphGql(a.url, ctx, search); // loads the engine, so batches reach it
+  // one batch of 1,500: one segment
+  expect((await subgraphGql(a.url, ctx, add, { docs })).errors).toBeUndefined();
+  const first = await waitForSnapshot(indexId, 0, 1200);
+  // 200 more: a second segment; the first one's chunks are reused by the next snapshot
+  const more = docs.slice(0, 200).map((d) => ({ ...d, id: `m${d.id}` }));
+  expect((await subgraphGql(a.url, ctx, add, { docs: more })).errors).toBeUndefined();
+  const second = await waitForSnapshot(indexId, Number(first.task_id), 1200);
+  await stop(a.child);
+  expect(logOf('search-snap-incr-a')).toMatch(/"msg":"engine snapshot written".*"reusedSegments":1,"segments":2/);
+  const rows = await withDb(dbUrl(), async (c) => (await c.query('select task_id from search.index_snapshot_chunks where index_id = $1', [indexId])).rows as { task_id: string }[]);
+  // every stored chunk is one the snapshot in force reads (its own and the first one's segment chunks)
+  expect(rows).toHaveLength(second.chunks);
+  expect(rows.filter((r) => r.task_id === first.task_id).length).toBeGreaterThan(0);
+  expect(rows.filter((r) => r.task_id === second.task_id).length).toBeLessThan(second.chunks);
+  // another process restores from it: every document PostgreSQL holds
+  const b = await processes.start('search-snap-incr-b', BASE + 1501, ENV);
+  const r = await subgraphGql(b.url, ctx, search);
+  await stop(b.child);
+  expect(r.data.searchIndex.estimatedTotalHits).toBe(1700);
+  expect(logOf('search-snap-incr-b')).toMatch(/"msg":"engine loaded".*"fromSnapshot":true/);
+}, 300_000);

@@ -6,6 +6,36 @@ import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 
 const segmentsOf = (e: Engine) => (e as unknown as { segments: unknown[] }).segments;
 
+describe('positions', () => {
+  // two attributes: 15 bits are left for word indexes, which this document's text goes past
+  const long = Array.from({ length: 33_000 }, (_, i) => `w${i}`).join(' ');
+  const docs = [
+    { id: 1, t: 'alpha beta', u: 'x' },
+    { id: 2, t: `${long} alpha beta` },
+    { id: 3, t: 'beta gamma alpha' },
+    { id: 4, t: 'alpha delta' },
+  ];
+  const positionsOf = (e: Engine) => (segmentsOf(e) as { positions: unknown }[]).map((s) => s.positions);
+
+  test('16-bit where attribute and word index fit together, 32-bit otherwise; answers agree', () => {
+    const small = engineWith(docs.filter((d) => d.id !== 2));
+    const big = engineWith(docs);
+    expect(positionsOf(small)[0]).toBeInstanceOf(Uint16Array);
+    expect(positionsOf(big)[0]).toBeInstanceOf(Uint32Array);
+    // proximity (adjacent in 1 and 2, backwards in 3), then attribute (word positions: 1 before 2)
+    expect(ids(big, { query: 'alpha beta' })).toEqual(['1', '2', '3', '4']);
+    expect(ids(small, { query: 'alpha beta' })).toEqual(['1', '3', '4']);
+    // a merge of both kinds (four batches: the tail merge) keeps every position
+    const merged = engineWith([]);
+    for (const d of docs) merged.addDocuments([d], 'id');
+    expect(segmentsOf(merged)).toHaveLength(1);
+    expect(positionsOf(merged)[0]).toBeInstanceOf(Uint32Array);
+    expect(ids(merged, { query: 'alpha beta' })).toEqual(['1', '2', '3', '4']);
+    const hit = merged.search({ query: 'alpha beta', showMatchesPosition: true }).hits[1] as { _matchesPosition: Record<string, unknown[]> };
+    expect(hit._matchesPosition.t).toHaveLength(2);
+  });
+});
+
 describe('writes', () => {
   test('adding by an existing id replaces the document', () => {
     const e = engineWith([{ id: 1, t: 'alpha', n: 1 }], { filterableAttributes: ['n'] });
@@ -169,18 +199,38 @@ describe('snapshots', () => {
     expect(results(r)).toEqual(results(e));
   });
 
-  test('memoryBytes: typed arrays exactly, documents from a sample of their JSON size', () => {
+  test('moved (move: arrays that are their whole buffer go without a copy) it restores identical results', () => {
+    const e = churned(SETTINGS);
+    const expected = results(e);
+    const size = e.size;
+    const codec = transferCodec({ move: true });
+    const snap = e.toSnapshot(codec);
+    const moved = structuredClone(snap, { transfer: codec.transfer });
+    const r = engineFactory.fromSnapshot(moved, { ...DEFAULT_SETTINGS, ...SETTINGS });
+    expect(r.size).toBe(size);
+    expect(results(r)).toEqual(expected);
+  });
+
+  test('memoryBytes: typed arrays exactly, bodies as the deflated document store holds them', () => {
     const docs = Array.from({ length: 3000 }, (_, i) => ({ id: i, t: `word${i % 97} shared text number ${i}`, c: `c${i % 7}` }));
     const e = engineWith(docs, { filterableAttributes: ['c'] });
     const json = docs.reduce((n, d) => n + JSON.stringify(d).length, 0);
     const bytes = e.memoryBytes();
     const segs = segmentsOf(e) as { positions: Uint32Array; pDocs: Int32Array }[];
     const arrays = segs.reduce((n, s) => n + s.positions.byteLength + s.pDocs.byteLength, 0);
-    expect(bytes).toBeGreaterThan(json + arrays);
-    expect(bytes).toBeLessThan(4 * (json + arrays));
-    // deleting half the documents lowers the estimate (documents), the segments stay until merged
+    expect(bytes).toBeGreaterThan(arrays);
+    // the bodies cost less than half their JSON text (deflated in blocks)
+    const store = (e as unknown as { store: { bytes(): number } }).store.bytes();
+    expect(store).toBeLessThan(json / 2);
+    expect(bytes).toBeLessThan(json + 6 * arrays);
+    // deleting half the documents lowers the estimate; compaction rewrites the segments and the store
     e.deleteDocuments(docs.filter((d) => d.id % 2).map((d) => String(d.id)));
-    expect(e.memoryBytes()).toBeLessThan(bytes - json / 3);
+    const deleted = e.memoryBytes();
+    expect(deleted).toBeLessThan(bytes);
+    e.compact();
+    expect(e.memoryBytes()).toBeLessThan(deleted);
+    expect(e.getDocument('2')).toEqual(docs[2]);
+    expect(e.getDocument('3')).toBeUndefined();
   });
 
   test('anything else is refused', () => {

@@ -103,3 +103,45 @@ test('a snapshot is written from the loaded engine; one with 8+ new segments is 
   expect(reg.loaded('idx_1')?.engine).toBe(compacted);
   expect(reg.snapshotCandidates(5)).toEqual(['idx_1']);
 });
+
+describe('an engine larger than the memory budget', () => {
+  const filled = (n: number) => {
+    const e = engineFactory.create(toEngineSettings(settings));
+    e.addDocuments(Array.from({ length: n }, (_, i) => ({ id: i, t: `document number ${i} of the test` })), 'id');
+    return e;
+  };
+  function budgeted(oversizedIdleMs?: number) {
+    const engines: Record<string, Engine> = { big: filled(3000), a: filled(5), b: filled(5) };
+    const builder: EngineBuilder = {
+      mode: 'inline',
+      load: async (id) => ({ engine: engines[id], version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: false }),
+      stop: async () => undefined,
+    };
+    const loader = { catchUp: () => Promise.reject(new Error('no catch-up expected')) } as unknown as EngineLoader;
+    const budgetBytes = engines.big.memoryBytes() - 1;
+    const reg = new EngineRegistry({ pool: undefined as never, loader, builder, log: createLogger({}, 'error'), budgetBytes, snapshotEveryDocs: 1e9, oversizedIdleMs });
+    const at = (id: string) => ({ id, settings, appliedTaskId: 1, purgedThroughTaskId: 0 });
+    return { reg, at };
+  }
+
+  test('is served alone: it stays loaded, the other engines are unloaded around it but the one in hand', async () => {
+    const { reg, at } = budgeted();
+    await reg.get(at('big'));
+    await reg.get(at('a'));
+    expect(reg.loaded('big')).toBeDefined();
+    expect(reg.loaded('a')).toBeDefined();
+    await reg.get(at('b'));
+    expect(reg.loaded('big')).toBeDefined();
+    expect(reg.loaded('a')).toBeUndefined();
+    expect(reg.loaded('b')).toBeDefined();
+    expect(reg.stats().unloads).toBe(1);
+  });
+
+  test('once idle past oversizedIdleMs it is unloaded like any other', async () => {
+    const { reg, at } = budgeted(0);
+    await reg.get(at('big'));
+    await reg.get(at('a'));
+    expect(reg.loaded('big')).toBeUndefined();
+    expect(reg.loaded('a')).toBeDefined();
+  });
+});

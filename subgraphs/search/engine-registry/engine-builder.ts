@@ -3,8 +3,9 @@
 // registry from the engines it holds, not here.
 //
 // In the thread, a built engine comes back as its snapshot structure: the typed arrays (segments,
-// field indexes, vectors) are transferred, so receiving them costs nothing; the documents are pulled
-// in chunks of CHUNK, each a separate message, so searches of other indexes run between them; then
+// field indexes, columns, the deflated bodies, vectors) are transferred, so receiving them costs
+// nothing; the external ids are pulled in chunks of CHUNK, each a separate message, so searches of
+// other indexes run between them; then
 // the engine is assembled from the arrays in steps (no re-indexing: the thread built it with these
 // settings).
 import type { Worker } from 'node:worker_threads';
@@ -12,13 +13,13 @@ import type { Logger } from '../../../lib/logger.js';
 import { startWorker } from '../../../lib/worker-script.js';
 import type { SnapshotData } from '../../../lib/search-engine/snapshot.js';
 import { restoreSteps } from '../../../lib/search-engine/index.js';
-import type { Document, Engine } from '../../../lib/search-engine/types.js';
+import type { Engine } from '../../../lib/search-engine/types.js';
 import type { EngineLoader, LoadedEngine } from './engine-loader.js';
 import { settingsKey, toEngineSettings } from './engine-settings.js';
 import type { BuiltEngine, ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
 
-/** documents per message from the engine thread (~0.8 MB of JSON for the Debian corpus: ~10 ms to receive) */
-const CHUNK = 1000;
+/** external ids per message from the engine thread (a few ms to receive) */
+const CHUNK = 20_000;
 
 export interface EngineBuilder {
   readonly mode: 'thread' | 'inline';
@@ -55,20 +56,15 @@ export class ThreadEngineBuilder implements EngineBuilder {
     return r.found ? this.receive(id, r) : undefined;
   }
 
-  /** The engine built by request `id`: its documents pulled in chunks, then assembled here. */
+  /** The engine built by request `id`: its external ids pulled in chunks, then assembled here. */
   private async receive(id: number, r: BuiltEngine): Promise<LoadedEngine> {
     const snapshot: SnapshotData = r.snapshot;
     try {
-      const docs: Document[] = [];
       const extIds: string[] = [];
       for (let from = 0; from < r.total; from += CHUNK) {
-        const c = (await this.call({ id: this.nextId++, op: 'chunk', of: id, from, size: CHUNK })) as { docs: Document[]; extIds: string[] };
-        for (let i = 0; i < c.docs.length; i++) {
-          docs.push(c.docs[i]);
-          extIds.push(c.extIds[i]);
-        }
+        const c = (await this.call({ id: this.nextId++, op: 'chunk', of: id, from, size: CHUNK })) as { extIds: string[] };
+        for (const x of c.extIds) extIds.push(x);
       }
-      snapshot.docs = docs;
       snapshot.extIds = extIds;
     } catch (e) {
       this.post({ id: this.nextId++, op: 'release', of: id });

@@ -16,9 +16,9 @@ import { one, rows as query, run } from '../db.js';
 import type { Document, Engine, EngineFactory } from '../../../lib/search-engine/types.js';
 import type { IndexSettingsData } from '../indexes/index-settings.rules.js';
 import { T } from '../sql.js';
-import { BINARY_SNAPSHOT_VERSION, encodeSnapshot, SnapshotDecoder } from '../../../lib/search-engine/snapshot-binary.js';
+import { encodeSnapshot, SnapshotDecoder } from '../../../lib/search-engine/snapshot-binary.js';
 import { rebuildNeeded, settingsKey, toEngineSettings } from './engine-settings.js';
-import { discardSnapshot, readChunks, SnapshotCorruptError, storedSnapshot, writeChunks } from './snapshot-store.js';
+import { discardSnapshot, readSections, type StoredSnapshot, SNAPSHOT_STORE_FORMAT, SnapshotCorruptError, storedSnapshot, writeChunks } from './snapshot-store.js';
 
 /** rows fetched per round trip when (re)building an engine */
 const LOAD_PAGE = 5000;
@@ -83,10 +83,9 @@ export class EngineLoader {
     const snap = await storedSnapshot(this.pool, indexId);
     if (snap) {
       try {
-        if (snap.format !== BINARY_SNAPSHOT_VERSION) throw new SnapshotCorruptError(`snapshot format ${snap.format}, this version reads ${BINARY_SNAPSHOT_VERSION}`);
-        const decoder = new SnapshotDecoder();
-        for await (const chunk of readChunks(this.pool, indexId, snap)) decoder.push(chunk);
-        const engine = this.factory.fromSnapshot(decoder.finish(), settings);
+        if (snap.format !== SNAPSHOT_STORE_FORMAT) throw new SnapshotCorruptError(`snapshot format ${snap.format}, this version reads ${SNAPSHOT_STORE_FORMAT}`);
+        const data = await readSnapshot(this.pool, indexId, snap);
+        const engine = this.factory.fromSnapshot(data, settings);
         h = { engine, version: snap.taskId, settings: index.settings, settingsKey: settingsKey(index.settings), changedSinceSnapshot: 0, fromSnapshot: true };
       } catch (e) {
         // replaced by a newer snapshot while we read it: read that one
@@ -161,11 +160,13 @@ export class EngineLoader {
   async writeSnapshot(indexId: string, captured: CapturedSnapshot): Promise<SnapshotWritten | undefined> {
     const started = performance.now();
     const { version, documents } = captured;
+    const { base, segments } = sections(captured.data);
     const r = await writeChunks(this.pool, {
       indexId,
       taskId: version,
       documents,
-      pieces: encodeSnapshot(captured.data),
+      pieces: encodeSnapshot(base),
+      segments: segments.map((seg) => ({ key: seg.key, pieces: encodeSnapshot(seg) })),
       chunkBytes: this.chunkBytes,
       // Tombstones up to the snapshot are no longer needed to rebuild; engines older than that reload
       // fully. In one transaction, so a reader sees either both the horizon and the purge or neither.
@@ -176,7 +177,7 @@ export class EngineLoader {
     });
     if (!r.written) return undefined;
     const ms = Math.round(performance.now() - started);
-    this.log.info('engine snapshot written', { indexId, taskId: version, documents, bytes: r.bytes, rawBytes: r.rawBytes, chunks: r.chunks, ms });
+    this.log.info('engine snapshot written', { indexId, taskId: version, documents, bytes: r.bytes, rawBytes: r.rawBytes, chunks: r.chunks, reusedSegments: r.reused, segments: segments.length, ms });
     return { version, documents, bytes: r.bytes, chunks: r.chunks, ms };
   }
 
@@ -202,4 +203,31 @@ export class EngineLoader {
     h.version = version;
     h.changedSinceSnapshot = added;
   }
+}
+
+type EncodedSegment = Record<string, unknown> & { key: string };
+
+/** A captured snapshot cut into its base (segments left as their keys) and its segments. */
+function sections(data: unknown): { base: unknown; segments: EncodedSegment[] } {
+  const d = data as { segments: EncodedSegment[] };
+  return { base: { ...d, segments: d.segments.map((s) => ({ key: s.key })) }, segments: d.segments };
+}
+
+/** The stored snapshot read section by section (each a stream of its own) and put back together. */
+async function readSnapshot(pool: pg.Pool, indexId: string, snap: StoredSnapshot): Promise<unknown> {
+  let base: { segments: EncodedSegment[] } | undefined;
+  const segments = new Map<string, EncodedSegment>();
+  for await (const section of readSections(pool, indexId, snap)) {
+    const decoder = new SnapshotDecoder();
+    for await (const chunk of section.chunks) decoder.push(chunk);
+    if (section.key === null) base = decoder.finish() as { segments: EncodedSegment[] };
+    else segments.set(section.key, decoder.finish() as EncodedSegment);
+  }
+  if (!base || !Array.isArray(base.segments)) throw new SnapshotCorruptError('snapshot has no base section');
+  base.segments = base.segments.map((s) => {
+    const seg = segments.get(s.key);
+    if (!seg) throw new SnapshotCorruptError(`snapshot segment ${s.key} is missing`);
+    return seg;
+  });
+  return base;
 }

@@ -4,9 +4,12 @@
 // task has committed (another process's worker, or a restart). Every engine carries the version
 // (task id) it reflects; all mutations of one engine run under its own lock.
 //
-// Memory budget: each engine's size is estimated (engine/memory.ts); while the loaded engines
-// together exceed `budgetBytes`, the least recently used ones are unloaded (never one in use). The
-// next search of an unloaded index builds it again; concurrent searches share that one build.
+// Memory budget: each engine's size is estimated (lib/search-engine/memory.ts); while the loaded
+// engines together exceed `budgetBytes`, the least recently used ones are unloaded (never one in use).
+// The next search of an unloaded index builds it again; concurrent searches share that one build.
+// An engine larger than the whole budget is SERVED ALONE: it stays loaded while it was used within
+// `oversizedIdleMs` (reloading it would take seconds), and every other engine is unloaded around it
+// but the one just used (a small index is loaded for its searches, then makes room again).
 // A deleted index's engine is dropped by every process: the deletion's NOTIFY (engine-drops.ts),
 // and a periodic check of the loaded ids for notifications missed while disconnected.
 //
@@ -43,6 +46,8 @@ interface Holder extends LoadedEngine {
   bytes: number;
   /** segments when the engine was last built (built engines are compacted) */
   builtSegments: number;
+  /** performance.now() of its last get() */
+  usedAt: number;
 }
 
 export interface EngineRegistryOptions {
@@ -60,7 +65,12 @@ export interface EngineRegistryOptions {
    * Retry-After (the load goes on; a later search finds the engine)
    */
   loadWaitMs?: number;
+  /** an engine larger than the budget stays loaded while used within this (OVERSIZED_IDLE_MS) */
+  oversizedIdleMs?: number;
 }
+
+/** Default for `oversizedIdleMs`: an oversized engine not searched for 10 minutes may go. */
+export const OVERSIZED_IDLE_MS = 10 * 60_000;
 
 /**
  * After a snapshot, an engine with this many segments more than when it was built is replaced by one
@@ -117,6 +127,7 @@ export class EngineRegistry {
     if (h) {
       this.holders.delete(index.id);
       this.holders.set(index.id, h);
+      h.usedAt = performance.now();
     } else {
       h = await (unbounded ? this.load(index.id) : this.waitForLoad(index.id));
       // deleted between the caller's read of its row and this build
@@ -337,10 +348,14 @@ export class EngineRegistry {
     for (const h of this.holders.values()) total += h.bytes;
     if (total <= this.o.budgetBytes) return;
     const newest = [...this.holders.keys()].at(-1);
+    const idle = this.o.oversizedIdleMs ?? OVERSIZED_IDLE_MS;
+    const now = performance.now();
     for (const [id, h] of [...this.holders]) {
       if (total <= this.o.budgetBytes) break;
-      // the engine just used stays, even alone over the budget; one in use is not taken from under it
+      // the engine just used stays, even alone over the budget; one in use is not taken from under it;
+      // one larger than the budget, used lately, is served alone (the others go around it)
       if (id === newest || h.busy > 0) continue;
+      if (h.bytes > this.o.budgetBytes && now - h.usedAt < idle) continue;
       this.holders.delete(id);
       total -= h.bytes;
       this.counts.unloads++;
@@ -380,8 +395,16 @@ export class EngineRegistry {
         .load(indexId)
         .then((built) => {
           if (!built || (this.dropped.get(indexId) ?? 0) !== drops) return undefined;
-          const h: Holder = { ...built, lock: Promise.resolve(), busy: 0, bytes: built.engine.memoryBytes(), builtSegments: built.engine.segmentCount };
+          const h: Holder = { ...built, lock: Promise.resolve(), busy: 0, bytes: built.engine.memoryBytes(), builtSegments: built.engine.segmentCount, usedAt: performance.now() };
           this.counts.loads++;
+          if (h.bytes > this.o.budgetBytes) {
+            this.o.log.warn('engine larger than the memory budget: served alone (the other engines are unloaded around it)', {
+              indexId,
+              bytes: h.bytes,
+              budgetBytes: this.o.budgetBytes,
+              documents: h.engine.size,
+            });
+          }
           if (built.fromSnapshot) this.counts.snapshotLoads++;
           this.holders.set(indexId, h);
           this.enforceBudget();

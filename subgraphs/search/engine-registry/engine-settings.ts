@@ -1,5 +1,6 @@
 // Index settings (stored with the REST contract's snake_case keys) → the engine's settings.
 import { shapeOf, vectorShapeOf } from '../../../lib/search-engine/settings.js';
+import { columnShapeOf } from '../../../lib/search-engine/columns.js';
 import type { EngineSettings } from '../../../lib/search-engine/types.js';
 import { defaultSettings, type IndexSettingsData } from '../indexes/index-settings.rules.js';
 
@@ -32,9 +33,12 @@ export function settingsKey(stored: IndexSettingsData): string {
   return JSON.stringify(toEngineSettings(stored));
 }
 
-/** Whether going from `a` to `b` re-indexes every document (searchable, filterable, languages, embeddings). */
+/**
+ * Whether going from `a` to `b` reads every document again (searchable, filterable, languages,
+ * embeddings; sortable, custom ranking rules or distinct: their columns are read from the bodies).
+ */
 export function rebuildNeeded(a: IndexSettingsData, b: IndexSettingsData): boolean {
   const x = toEngineSettings(a);
   const y = toEngineSettings(b);
-  return shapeOf(x) !== shapeOf(y) || vectorShapeOf(x) !== vectorShapeOf(y);
+  return shapeOf(x) !== shapeOf(y) || vectorShapeOf(x) !== vectorShapeOf(y) || columnShapeOf(x) !== columnShapeOf(y);
 }

@@ -1,19 +1,18 @@
 // Messages between the search process and its engine thread (engine-thread.worker.ts).
 import type { SnapshotData } from '../../../lib/search-engine/snapshot.js';
-import type { Document } from '../../../lib/search-engine/types.js';
 import type { IndexSettingsData } from '../indexes/index-settings.rules.js';
 
 export type ThreadRequest =
   | { id: number; op: 'load'; indexId: string }
-  /** documents [from, from + size) of the engine built by request `of` */
+  /** external ids [from, from + size) of the engine built by request `of` */
   | { id: number; op: 'chunk'; of: number; from: number; size: number }
   | { id: number; op: 'release'; of: number };
 
-/** A built engine: its snapshot structure without documents (typed arrays transferred). */
+/** A built engine: its snapshot structure without external ids (typed arrays transferred). */
 export interface BuiltEngine {
   found: true;
   snapshot: SnapshotData;
-  /** documents to pull with `chunk` */
+  /** external ids to pull with `chunk` */
   total: number;
   version: number;
   settings: IndexSettingsData;
@@ -21,6 +20,6 @@ export interface BuiltEngine {
   fromSnapshot: boolean;
 }
 
-export type ThreadResult = BuiltEngine | { found: false } | { docs: Document[]; extIds: string[] } | null | undefined;
+export type ThreadResult = BuiltEngine | { found: false } | { extIds: string[] } | null | undefined;
 
 export type ThreadReply = { id: number; ok: true; result: ThreadResult } | { id: number; ok: false; error: string; code?: string };

@@ -1,14 +1,13 @@
 // Worker-thread entry of the engine thread (engine-builder.ts): builds engines with its own small pg
 // pool, so reading snapshots, re-indexing and compaction never run on the event loop that answers
 // searches. A built engine goes back as its snapshot structure with the
-// typed arrays transferred (moved, not copied); its documents stay here until the main thread has
-// pulled them in chunks, or released them.
+// typed arrays transferred (moved, not copied: segments, columns and the deflated bodies); its
+// external ids stay here until the main thread has pulled them in chunks, or released them.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../../../lib/logger.js';
 import { createPool } from '../db.js';
 import { engineFactory } from '../../../lib/search-engine/index.js';
 import { transferCodec, type SnapshotData } from '../../../lib/search-engine/snapshot.js';
-import type { Document } from '../../../lib/search-engine/types.js';
 import { EngineLoader, type LoadedEngine } from './engine-loader.js';
 import type { ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
 
@@ -17,16 +16,16 @@ const { dbUrl } = workerData as { dbUrl: string };
 const log = createLogger({ component: 'search-engine-thread' });
 const pool = createPool(dbUrl, log, 2);
 const loader = new EngineLoader(pool, engineFactory, log);
-/** documents of built engines, until the main thread has taken them */
-const held = new Map<number, { docs: Document[]; extIds: string[] }>();
+/** external ids of built engines, until the main thread has taken them */
+const held = new Map<number, string[]>();
 
-/** Answer request `id` with a built engine: typed arrays transferred, documents held for `chunk`. */
+/** Answer request `id` with a built engine: typed arrays transferred, external ids held for `chunk`. */
 function send(id: number, h: LoadedEngine): void {
-  const codec = transferCodec();
+  // the engine is dropped once sent: its arrays move to the main thread without a copy
+  const codec = transferCodec({ move: true });
   const snapshot = h.engine.toSnapshot(codec) as SnapshotData;
-  held.set(id, { docs: snapshot.docs, extIds: snapshot.extIds });
-  const total = snapshot.docs.length;
-  snapshot.docs = [];
+  held.set(id, snapshot.extIds);
+  const total = snapshot.extIds.length;
   snapshot.extIds = [];
   const result = { found: true as const, snapshot, total, version: h.version, settings: h.settings, changedSinceSnapshot: h.changedSinceSnapshot, fromSnapshot: h.fromSnapshot };
   port.postMessage({ id, ok: true, result } satisfies ThreadReply, codec.transfer);
@@ -43,9 +42,9 @@ async function handle(m: ThreadRequest): Promise<ThreadResult> {
     case 'chunk': {
       const d = held.get(m.of);
       if (!d) throw new Error(`no built engine ${m.of}`);
-      const end = Math.min(d.docs.length, m.from + m.size);
-      const chunk = { docs: d.docs.slice(m.from, end), extIds: d.extIds.slice(m.from, end) };
-      if (end >= d.docs.length) held.delete(m.of);
+      const end = Math.min(d.length, m.from + m.size);
+      const chunk = { extIds: d.slice(m.from, end) };
+      if (end >= d.length) held.delete(m.of);
       return chunk;
     }
     case 'release':

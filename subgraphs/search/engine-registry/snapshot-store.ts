@@ -1,21 +1,39 @@
-// Engine snapshots in PostgreSQL as chunks: the binary stream of engine/snapshot-binary.ts cut into
-// chunks of at most `chunkBytes` (before compression), each gzip'd (level 1) and stored as one row
-// with the CRC-32 of its stored bytes. `index_snapshots` holds one row per index naming the
-// snapshot in force (task id, format version, chunk count); chunks of any other task id are
-// leftovers of a replaced or abandoned write: older ones are deleted when the next one lands.
+// Engine snapshots in PostgreSQL as chunks, INCREMENTAL: a snapshot is a list of sections (the
+// engine's base: liveness, ids, bodies, columns, settings shape; then one per immutable segment, named
+// by the segment's key), each the binary stream of lib/search-engine/snapshot-binary.ts cut into chunks
+// of at most `chunkBytes` (before compression), each gzip'd (level 1) and stored as one row with the
+// CRC-32 of its stored bytes. Chunk 0 of a snapshot is its MANIFEST (gzip'd JSON: per section its key
+// and the (task id, seq) of its chunks, in order). A segment that the snapshot in force already holds
+// is not written again: the new manifest points at its chunks, stored under the older task id.
+// `index_snapshots` names the snapshot in force (task id, format, chunks read, stored bytes); chunks no
+// manifest in force points at are deleted when the next snapshot lands.
 //
 // Writing streams: one chunk in memory at a time, compressed on libuv's thread pool, one statement
-// per chunk; the snapshot row switches to the new task id in one transaction with the removal of
-// the old chunks. Reading streams the same way, one chunk per statement, checked before inflating.
+// per chunk; the snapshot row switches to the new task id in one transaction (which checks that every
+// chunk it points at still exists) with the removal of the unreferenced chunks. Reading streams the
+// same way, one chunk per statement, checked before inflating.
 import { crc32, gunzip, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type pg from 'pg';
-import { BINARY_SNAPSHOT_VERSION } from '../../../lib/search-engine/snapshot-binary.js';
 import { one, run, withTx } from '../db.js';
 import { T } from '../sql.js';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
+
+/** index_snapshots.format of a manifest-and-sections snapshot (sections in BINARY_SNAPSHOT_VERSION) */
+export const SNAPSHOT_STORE_FORMAT = 3;
+
+/** One section of a snapshot: the base (key null) or a segment, as a stream of bytes. */
+export interface SnapshotSection {
+  key: string | null;
+  pieces: Iterable<Uint8Array>;
+}
+
+type Ref = [taskId: number, seq: number];
+interface Manifest {
+  sections: { key: string | null; refs: Ref[] }[];
+}
 
 /** The snapshot in force for an index. */
 export interface StoredSnapshot {
@@ -33,10 +51,12 @@ export interface ChunkWriteResult {
   /** false when a snapshot at the same or a newer task was already in force (nothing changed) */
   written: boolean;
   chunks: number;
-  /** stored (compressed) bytes */
+  /** stored (compressed) bytes (written now and reused) */
   bytes: number;
-  /** bytes of the stream before compression */
+  /** bytes of the stream before compression (written now) */
   rawBytes: number;
+  /** segment sections reused from the snapshot in force (not written again) */
+  reused: number;
 }
 
 export async function storedSnapshot(pool: pg.Pool, indexId: string): Promise<StoredSnapshot | undefined> {
@@ -68,31 +88,96 @@ export async function* chunked(pieces: Iterable<Uint8Array>, size: number): Asyn
   if (at) yield buf.subarray(0, at);
 }
 
+async function readChunk(pool: pg.Pool, indexId: string, [taskId, seq]: Ref, what: string): Promise<Buffer> {
+  const r = await one<{ data: Buffer; crc32: string }>(pool, `select data, crc32 from ${T.snapshotChunks} where index_id = $1 and task_id = $2 and seq = $3`, [indexId, taskId, seq]);
+  if (!r) throw new SnapshotCorruptError(`snapshot chunk ${what} is missing`);
+  if (crc32(r.data) !== Number(r.crc32)) throw new SnapshotCorruptError(`snapshot chunk ${what} fails its checksum`);
+  try {
+    return await gunzipAsync(r.data);
+  } catch {
+    throw new SnapshotCorruptError(`snapshot chunk ${what} does not inflate`);
+  }
+}
+
+async function readManifest(pool: pg.Pool, indexId: string, s: StoredSnapshot): Promise<Manifest> {
+  const raw = await readChunk(pool, indexId, [s.taskId, 0], `0 (manifest) of ${s.chunks}`);
+  let m: Manifest;
+  try {
+    m = JSON.parse(raw.toString('utf8')) as Manifest;
+  } catch {
+    throw new SnapshotCorruptError('snapshot manifest is not valid JSON');
+  }
+  if (!Array.isArray(m?.sections)) throw new SnapshotCorruptError('snapshot manifest has no sections');
+  return m;
+}
+
 /**
- * Store a snapshot stream as the index's snapshot at `taskId`, unless one at the same or a newer task
- * is in force. `after` runs in the transaction that switches to it (the tombstone purge).
+ * Store a snapshot as the index's snapshot at `taskId`, unless one at the same or a newer task is in
+ * force: `pieces` is the base section, `segments` the segment sections (a segment the snapshot in force
+ * holds is reused, its pieces never read). `after` runs in the transaction that switches to it (the
+ * tombstone purge).
  */
 export async function writeChunks(
   pool: pg.Pool,
-  o: { indexId: string; taskId: number; documents: number; pieces: Iterable<Uint8Array>; chunkBytes: number; after?: (c: pg.PoolClient) => Promise<void> },
+  o: {
+    indexId: string;
+    taskId: number;
+    documents: number;
+    pieces: Iterable<Uint8Array>;
+    segments?: SnapshotSection[];
+    chunkBytes: number;
+    after?: (c: pg.PoolClient) => Promise<void>;
+  },
 ): Promise<ChunkWriteResult> {
-  let seq = 0;
+  let seq = 1;
   let bytes = 0;
   let rawBytes = 0;
-  const none = { written: false, chunks: 0, bytes: 0, rawBytes: 0 };
+  let reused = 0;
+  const none = { written: false, chunks: 0, bytes: 0, rawBytes: 0, reused: 0 };
   // a snapshot at this task or a newer one is in force: nothing to write (and its chunks stay)
   const current = await storedSnapshot(pool, o.indexId);
   if (current && current.taskId >= o.taskId) return none;
+  // the segments the snapshot in force holds (an unreadable manifest: nothing is reused)
+  const held = new Map<string, Ref[]>();
+  if (current?.format === SNAPSHOT_STORE_FORMAT) {
+    const m = await readManifest(pool, o.indexId, current).catch(() => undefined);
+    for (const sec of m?.sections ?? []) if (sec.key) held.set(sec.key, sec.refs);
+  }
   // leftovers of an earlier attempt at this very task id (never the chunks of the snapshot in force)
   await run(pool, `delete from ${T.snapshotChunks} where index_id = $1 and task_id = $2 and ${notInForce}`, [o.indexId, o.taskId]);
-  for await (const raw of chunked(o.pieces, o.chunkBytes)) {
-    const data = await gzipAsync(raw, { level: 1 });
-    await run(pool, `insert into ${T.snapshotChunks} (index_id, task_id, seq, data, crc32) values ($1, $2, $3, $4, $5)`, [o.indexId, o.taskId, seq, data, crc32(data)]);
-    seq++;
-    bytes += data.byteLength;
-    rawBytes += raw.byteLength;
+  const manifest: Manifest = { sections: [] };
+  for (const section of [{ key: null, pieces: o.pieces }, ...(o.segments ?? [])]) {
+    const old = section.key ? held.get(section.key) : undefined;
+    if (old) {
+      manifest.sections.push({ key: section.key, refs: old });
+      reused++;
+      continue;
+    }
+    const refs: Ref[] = [];
+    for await (const raw of chunked(section.pieces, o.chunkBytes)) {
+      const data = await gzipAsync(raw, { level: 1 });
+      await run(pool, `insert into ${T.snapshotChunks} (index_id, task_id, seq, data, crc32) values ($1, $2, $3, $4, $5)`, [o.indexId, o.taskId, seq, data, crc32(data)]);
+      refs.push([o.taskId, seq]);
+      seq++;
+      bytes += data.byteLength;
+      rawBytes += raw.byteLength;
+    }
+    manifest.sections.push({ key: section.key, refs });
   }
+  const head = await gzipAsync(Buffer.from(JSON.stringify(manifest), 'utf8'), { level: 1 });
+  await run(pool, `insert into ${T.snapshotChunks} (index_id, task_id, seq, data, crc32) values ($1, $2, 0, $3, $4)`, [o.indexId, o.taskId, head, crc32(head)]);
+  const refs: Ref[] = [[o.taskId, 0], ...manifest.sections.flatMap((x) => x.refs)];
+  const refTasks = refs.map((r) => r[0]);
+  const refSeqs = refs.map((r) => r[1]);
   const written = await withTx(pool, async (c) => {
+    // every chunk the manifest points at is still there (another process's snapshot may have removed a reused one)
+    const present = await one<{ n: number; bytes: string }>(
+      c,
+      `select count(*)::int as n, coalesce(sum(length(k.data)), 0) as bytes from ${T.snapshotChunks} k
+         join unnest($2::bigint[], $3::int[]) r(t, s) on k.task_id = r.t and k.seq = r.s where k.index_id = $1`,
+      [o.indexId, refTasks, refSeqs],
+    );
+    if (!present || present.n !== refs.length) return false;
     const n = await run(
       c,
       `insert into ${T.snapshots} (index_id, task_id, format, chunks, bytes, documents, created_at)
@@ -100,37 +185,41 @@ export async function writeChunks(
        on conflict (index_id) do update set task_id = excluded.task_id, format = excluded.format, chunks = excluded.chunks,
               bytes = excluded.bytes, documents = excluded.documents, created_at = excluded.created_at
         where index_snapshots.task_id < excluded.task_id`,
-      [o.indexId, o.taskId, BINARY_SNAPSHOT_VERSION, seq, bytes, o.documents],
+      [o.indexId, o.taskId, SNAPSHOT_STORE_FORMAT, refs.length, Number(present.bytes), o.documents],
     );
-    if (n) await o.after?.(c);
-    return n > 0;
+    if (!n) return false;
+    await o.after?.(c);
+    // chunks of older snapshots this one does not point at
+    await run(
+      c,
+      `delete from ${T.snapshotChunks} k where k.index_id = $1 and k.task_id < $2
+          and not exists (select 1 from unnest($3::bigint[], $4::int[]) r(t, s) where r.t = k.task_id and r.s = k.seq)`,
+      [o.indexId, o.taskId, refTasks, refSeqs],
+    );
+    return true;
   });
-  // chunks older than the snapshot in force (the replaced one's), and ours when it was not taken;
-  // newer ones may be another process's write in progress
-  await run(
-    pool,
-    `delete from ${T.snapshotChunks} k where k.index_id = $1
-        and (k.task_id < (select s.task_id from ${T.snapshots} s where s.index_id = $1) or (not $3::boolean and k.task_id = $2 and ${notInForce}))`,
-    [o.indexId, o.taskId, written],
-  );
-  return { written, chunks: seq, bytes, rawBytes };
+  // ours, when it was not taken; newer ones may be another process's write in progress
+  if (!written) await run(pool, `delete from ${T.snapshotChunks} k where k.index_id = $1 and k.task_id = $2 and ${notInForce}`, [o.indexId, o.taskId]);
+  return { written, chunks: refs.length, bytes, rawBytes, reused };
 }
 
-/** The stored snapshot's stream, chunk by chunk, each checked against its CRC-32 before inflating. */
-export async function* readChunks(pool: pg.Pool, indexId: string, s: StoredSnapshot): AsyncGenerator<Buffer> {
-  for (let seq = 0; seq < s.chunks; seq++) {
-    const r = await one<{ data: Buffer; crc32: string }>(pool, `select data, crc32 from ${T.snapshotChunks} where index_id = $1 and task_id = $2 and seq = $3`, [
-      indexId,
-      s.taskId,
-      seq,
-    ]);
-    if (!r) throw new SnapshotCorruptError(`snapshot chunk ${seq} of ${s.chunks} is missing`);
-    if (crc32(r.data) !== Number(r.crc32)) throw new SnapshotCorruptError(`snapshot chunk ${seq} of ${s.chunks} fails its checksum`);
-    try {
-      yield await gunzipAsync(r.data);
-    } catch {
-      throw new SnapshotCorruptError(`snapshot chunk ${seq} of ${s.chunks} does not inflate`);
-    }
+/**
+ * The stored snapshot's sections in order, each as its key and its chunks (inflated), every chunk
+ * checked against its CRC-32 before inflating.
+ */
+export async function* readSections(pool: pg.Pool, indexId: string, s: StoredSnapshot): AsyncGenerator<{ key: string | null; chunks: AsyncGenerator<Buffer> }> {
+  const m = await readManifest(pool, indexId, s);
+  let n = 1;
+  for (const sec of m.sections) {
+    const refs = sec.refs;
+    const from = n;
+    n += refs.length;
+    yield {
+      key: sec.key,
+      chunks: (async function* () {
+        for (let i = 0; i < refs.length; i++) yield await readChunk(pool, indexId, refs[i], `${from + i} of ${s.chunks}`);
+      })(),
+    };
   }
 }
 

@@ -12,7 +12,7 @@ export class IndexSnapshotEntity {
   @Property({ type: new BigIntType('number') })
   taskId!: number;
 
-  /** binary stream format version (engine/snapshot-binary.ts) */
+  /** storage format (engine-registry/snapshot-store.ts): 3 = a manifest chunk and sections of the binary stream of lib/search-engine/snapshot-binary.ts */
   @Property({ type: 'integer' })
   format: number & Opt = 2;
 
