@@ -116,6 +116,10 @@ describe('POST /ai/v1/image/ocr', () => {
 describe('plan limit: images per minute', () => {
   test('the free plan allows 10 image calls a minute; the 11th → 429 rate_limit_exceeded with Retry-After', async () => {
     const free = await aiUser();
+    // the limits count in fixed one-minute windows aligned to the clock (lib/rate-limit.ts): start
+    // the 11 calls early in a window, so a slow machine does not spread them over two
+    const into = Date.now() % 60_000;
+    if (into > 40_000) await new Promise((r) => setTimeout(r, 60_000 - into + 200));
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
       const r = await post(free, '/ai/v1/image/detect', 'object_detect_requests', { image_url: `${base}/missing.jpg` });
@@ -126,5 +130,5 @@ describe('plan limit: images per minute', () => {
       }
     }
     expect(statuses.slice(0, 10).every((s) => s === 422)).toBe(true);
-  }, 60_000);
+  }, 90_000);
 });
