@@ -8,7 +8,7 @@
 // fails the keys already held stay in use (logged once per failure run).
 import { createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { Logger } from '../../lib/logger.js';
-import type { JwtClaims, JwtFailure, JwtResult } from './jwt.js';
+import type { JwtClaims, JwtFailure, JwtResult } from './jwt-claims.js';
 import { checkClaims } from './jwt-claims.js';
 
 export interface JwksIssuer {

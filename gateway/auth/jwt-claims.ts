@@ -2,7 +2,34 @@
 // required and at most maxLifetimeSec after iat (or now), nbf honoured, iss/aud checked when
 // configured, sub required; `skewSec` of tolerance on exp/nbf for tokens of other clocks (an
 // identity provider's).
-import type { JwtClaims, JwtFailure, JwtResult } from './jwt.js';
+/** The claims of a platform JWT (CONTRACT: sub = user unique id, scope = space-separated scopes). */
+export interface JwtClaims {
+  sub: string;
+  scope?: string;
+  exp?: number;
+  nbf?: number;
+  iat?: number;
+  iss?: string;
+  aud?: string | string[];
+  /** optional: restricts the token to one platform code */
+  platform?: string;
+  [k: string]: unknown;
+}
+
+export type JwtFailure =
+  | 'malformed'
+  | 'bad_signature'
+  | 'expired'
+  | 'not_yet_valid'
+  | 'unsupported_alg'
+  | 'missing_sub'
+  | 'missing_exp'
+  | 'lifetime_too_long'
+  | 'unknown_kid'
+  | 'bad_issuer'
+  | 'bad_audience';
+
+export type JwtResult = { ok: true; claims: JwtClaims; scopes: string[] } | { ok: false; reason: JwtFailure };
 
 export interface ClaimRules {
   maxLifetimeSec: number;

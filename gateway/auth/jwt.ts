@@ -6,35 +6,9 @@
 import { createHmac } from 'node:crypto';
 import { safeEqual } from '../../lib/crypto.js';
 import type { JwtConfig } from '../../lib/config.js';
-import { checkClaims } from './jwt-claims.js';
+import { checkClaims, type JwtClaims, type JwtResult } from './jwt-claims.js';
 
-export interface JwtClaims {
-  sub: string;
-  scope?: string;
-  exp?: number;
-  nbf?: number;
-  iat?: number;
-  iss?: string;
-  aud?: string | string[];
-  /** optional: restricts the token to one platform code */
-  platform?: string;
-  [k: string]: unknown;
-}
-
-export type JwtFailure =
-  | 'malformed'
-  | 'bad_signature'
-  | 'expired'
-  | 'not_yet_valid'
-  | 'unsupported_alg'
-  | 'missing_sub'
-  | 'missing_exp'
-  | 'lifetime_too_long'
-  | 'unknown_kid'
-  | 'bad_issuer'
-  | 'bad_audience';
-
-export type JwtResult = { ok: true; claims: JwtClaims; scopes: string[] } | { ok: false; reason: JwtFailure };
+export type { JwtClaims, JwtFailure, JwtResult } from './jwt-claims.js';
 
 /** What verifyJwt checks against: the config's `jwt`, or a bare secret (kid "k1", 24 h cap). */
 export type JwtRules = Pick<JwtConfig, 'keys' | 'maxLifetimeSec'> & Partial<Pick<JwtConfig, 'issuer' | 'audience' | 'currentKid'>>;
