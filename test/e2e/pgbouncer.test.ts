@@ -4,18 +4,18 @@
 // poll), the search path's named prepared statement is off through a pooler (named statements fail
 // there: shown), and `npm run migrate` works through the pooler with its advisory lock on the direct
 // URL. Needs Debian's pgbouncer (installed by .ci/run when missing); skipped, saying so, without it.
-import { existsSync, mkdirSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, chmodSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import pg from 'pg';
 import { ROOT, spawnScript } from '../harness/spawn.js';
 import { scratchDatabase } from '../harness/scratch-db.js';
+import { PGBOUNCER, startPgBouncer } from '../harness/pgbouncer.js';
 import { createLogger } from '../../lib/logger.js';
 import { enqueueJob, JobWorker, jobsTableDdl } from '../../lib/jobs/index.js';
 import { createPool, onePrepared } from '../../subgraphs/search/db.js';
 
-const PGBOUNCER = '/usr/sbin/pgbouncer';
 const PORT = Number(process.env.TEST_PORT_BASE ?? 14000) + 930;
 const db = scratchDatabase('pgbouncer');
 const log = createLogger({}, 'silent');
@@ -34,31 +34,9 @@ const maybe = have ? describe : describe.skip;
 maybe('through PgBouncer in transaction mode', () => {
   beforeAll(async () => {
     await db.create();
-    const target = new URL(db.url());
     mkdirSync(dir, { recursive: true });
     chmodSync(dir, 0o777);
-    writeFileSync(resolve(dir, 'users.txt'), `"${decodeURIComponent(target.username || 'postgres')}" ""\n`);
-    writeFileSync(
-      resolve(dir, 'pgbouncer.ini'),
-      [
-        '[databases]',
-        `* = host=${target.hostname} port=${target.port || 5432}`,
-        '[pgbouncer]',
-        `listen_addr = 127.0.0.1`,
-        `listen_port = ${PORT}`,
-        'unix_socket_dir =',
-        'auth_type = trust',
-        `auth_file = ${resolve(dir, 'users.txt')}`,
-        'pool_mode = transaction',
-        'default_pool_size = 2',
-        'max_client_conn = 200',
-        'ignore_startup_parameters = extra_float_digits,options',
-        '',
-      ].join('\n'),
-    );
-    // PgBouncer refuses to run as root: as the postgres user then
-    const asRoot = process.getuid?.() === 0;
-    bouncer = spawn(PGBOUNCER, [...(asRoot ? ['-u', 'postgres'] : []), resolve(dir, 'pgbouncer.ini')], { stdio: 'ignore' });
+    bouncer = startPgBouncer(dir, db.url(), { port: PORT, poolSize: 2, maxClients: 200 });
     for (let i = 0; i < 100; i++) {
       if (await new Promise<boolean>((r) => connect(PORT, '127.0.0.1').once('connect', function (this: any) { this.destroy(); r(true); }).once('error', () => r(false)))) break;
       await new Promise((r) => setTimeout(r, 100));

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
+import { startPgBouncer } from '../harness/pgbouncer.js';
 import { ROOT, spawnScript, waitFor } from '../harness/spawn.js';
 import { startSentinelSet, type SentinelSet } from '../harness/redis-sentinel.js';
 import { startS3Server, type TestS3 } from '../harness/s3-server.js';
@@ -141,28 +142,7 @@ export async function startCluster(directUrl: string): Promise<Cluster> {
   };
   try {
     // PgBouncer in transaction mode in front of the test's database
-    const target = new URL(directUrl);
-    writeFileSync(resolve(dir, 'users.txt'), `"${decodeURIComponent(target.username || 'postgres')}" ""\n`);
-    writeFileSync(
-      resolve(dir, 'pgbouncer.ini'),
-      [
-        '[databases]',
-        `* = host=${target.hostname} port=${target.port || 5432}`,
-        '[pgbouncer]',
-        'listen_addr = 127.0.0.1',
-        `listen_port = ${PORTS.pgbouncer}`,
-        'unix_socket_dir =',
-        'auth_type = trust',
-        `auth_file = ${resolve(dir, 'users.txt')}`,
-        'pool_mode = transaction',
-        'default_pool_size = 20',
-        'max_client_conn = 1000',
-        'ignore_startup_parameters = extra_float_digits,options',
-        '',
-      ].join('\n'),
-    );
-    const asRoot = process.getuid?.() === 0;
-    infra.push(spawn('pgbouncer', [...(asRoot ? ['-u', 'postgres'] : []), resolve(dir, 'pgbouncer.ini')], { stdio: 'ignore' }));
+    infra.push(startPgBouncer(dir, directUrl, { port: PORTS.pgbouncer, poolSize: 20, maxClients: 1000 }));
     writeFileSync(resolve(dir, 'haproxy.cfg'), haproxyConfig());
     // its log (servers going down and up during the roll) beside the processes' logs
     const haproxyLog = openSync(resolve(ROOT, '.data', 'test-logs', 'topology-haproxy.log'), 'w');
