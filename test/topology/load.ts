@@ -151,6 +151,10 @@ export class Load {
   private async loop(n: number): Promise<void> {
     let i = 0;
     while (this.running) {
+      // a paced client (an operation every OP_EVERY_MS at the most), so that the load is the same on a
+      // fast machine and stays under the per-key limits (POST /v1/products: 100 a minute; 4 clients on
+      // 2 tenants write ~60 a minute per key at this pace)
+      const paced = new Promise((r) => setTimeout(r, OP_EVERY_MS));
       const t = this.tenants[(n + i) % this.tenants.length];
       const op = i++ % 5;
       if (op === 0) {
@@ -175,6 +179,7 @@ export class Load {
         );
         if (a?.status === 202) this.documents.push({ tenant: t, id, task: a.body.data.id });
       }
+      await paced;
     }
   }
 
@@ -184,6 +189,8 @@ export class Load {
     return { requests: sorted.length, byKind: this.byKind, byOp: this.byOp, p50: q(0.5), p99: q(0.99), max: Math.round(sorted.at(-1) ?? 0), samples: this.samples };
   }
 }
+
+const OP_EVERY_MS = 400;
 
 /** A GraphQL answer with errors is a failure of its own kind: its code decides (SERVICE_UNAVAILABLE counts as the 503). */
 function graphqlAnswer(a: Answer): Answer {

@@ -40,7 +40,19 @@ maybe('the topology under load: every process rolled, Redis failed over, a searc
 
   test('no reset, no 5xx but the documented 503, writes kept, revocation within 1 s, subscriptions back', async () => {
     const c = cluster!;
-    const tenants: Tenant[] = [await createTenant(c.rest, 'a'), await createTenant(c.rest, 'b')];
+    // set-up waits until HAProxy's health checks have put every role's replicas in (until then the
+    // bridge answers that no replica is available); the load and its pass rules start after
+    const settled = async (name: string): Promise<Tenant> => {
+      for (let i = 0; ; i++) {
+        try {
+          return await createTenant(c.rest, name);
+        } catch (e) {
+          if (i >= 30) throw e;
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      }
+    };
+    const tenants: Tenant[] = [await settled('a'), await settled('b')];
     for (const t of tenants) subs.push(new TenantSubscription(c.gateway, t));
     const running = new Load(c.rest, c.gateway, tenants);
     load = running;
