@@ -225,13 +225,14 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       if (outcome.kind !== 'unavailable' && !outcome.headers['access-control-allow-origin']) res.removeHeader('access-control-allow-origin');
       if (outcome.kind === 'unavailable') {
         log.warn('gateway unavailable', { route: route.operation, reason: outcome.reason });
-        return fail([restError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly')]);
+        return fail([restError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly')], { 'retry-after': UNAVAILABLE_RETRY_AFTER_S });
       }
       if (outcome.kind === 'errors') {
         if (outcome.errors.some(isBridgeFault)) log.error('bridge operation rejected by the gateway', { route: route.operation, errors: outcome.errors });
         const errors = outcome.errors.map((e) => fromGraphQLError(e, outcome.httpStatus));
         if (errors.some((e) => e.status >= 500)) log.warn('gateway returned a server error', { route: route.operation, errors: outcome.errors });
-        return fail(errors, { ...retryAfter(outcome.errors), ...outcome.headers, ...limit.headers });
+        const wait = errors.some((e) => e.status === 503) ? { 'retry-after': UNAVAILABLE_RETRY_AFTER_S } : {};
+        return fail(errors, { ...wait, ...retryAfter(outcome.errors), ...outcome.headers, ...limit.headers });
       }
       markFreeForm(outcome.data, shape.freeForm);
       if (route.raw) {
@@ -282,6 +283,9 @@ async function readJsonApiBody(req: IncomingMessage, type: string, opts: Envelop
 function attributeName(path: string): string {
   return path.startsWith('data.attributes.') ? path.slice('data.attributes.'.length) : path;
 }
+
+/** Every 503 says when to retry: the gateway's or a service's own value when given, else 1 s. */
+const UNAVAILABLE_RETRY_AFTER_S = '1';
 
 /** A service's own 429 (e.g. the search plan's searches per second) says when to retry in extensions.meta.retryAfterMs. */
 function retryAfter(errors: readonly { extensions?: unknown }[]): Record<string, string> {

@@ -194,7 +194,14 @@ describe('rest-bridge pipeline', () => {
 
   test('gateway garbage → 503; unexpected data shape → 500 without a stack', async () => {
     reply = () => 'garbage';
-    expect(await call('GET', '/search/v1/indexes', { headers: KEY })).toMatchObject({ status: 503, body: { errors: [{ code: 'service_unavailable', status: '503' }] } });
+    const garbage = await call('GET', '/search/v1/indexes', { headers: KEY });
+    expect(garbage).toMatchObject({ status: 503, body: { errors: [{ code: 'service_unavailable', status: '503' }] } });
+    expect(garbage.headers.get('retry-after')).toBe('1');
+    // the gateway's own 503 (a subgraph unreachable, or the gateway stopping) passes through with Retry-After
+    reply = () => ({ status: 200, body: { data: null, errors: [{ message: 'A service this request needs is temporarily unavailable; retry shortly', extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } }] } });
+    const down = await call('GET', '/search/v1/indexes', { headers: KEY });
+    expect(down).toMatchObject({ status: 503, body: { errors: [{ code: 'service_unavailable', status: '503' }] } });
+    expect(down.headers.get('retry-after')).toBe('1');
     reply = () => ({ body: { data: { indexes: null } } });
     const r = await call('GET', '/search/v1/indexes', { headers: KEY });
     expect(r).toMatchObject({ status: 500, body: { errors: [{ code: 'internal' }] } });
