@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ruruHTML, type RuruClientConfig } from 'ruru/server';
 import { getStaticFile } from 'ruru/static';
+import { sendJson } from '../lib/http.js';
+import type { Logger } from '../lib/logger.js';
 
 export const GRAPHIQL_STATIC = '/graphql/static/';
 
@@ -123,5 +125,30 @@ export async function sendGraphiQLAsset(req: IncomingMessage, res: ServerRespons
   if (!file) return false;
   res.writeHead(200, { ...file.headers, 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' });
   res.end(file.content);
+  return true;
+}
+
+/**
+ * The browser's paths: every page of the gateway is GraphiQL, never Apollo's landing page (it loads
+ * third-party script); a bare GET of /graphql (no query) is told how to ask; the page's assets. False
+ * for anything else.
+ */
+export function serveGraphiQLPaths(req: IncomingMessage, res: ServerResponse, path: string, log: Logger): boolean {
+  if (path === '/graphql' && wantsPage(req)) {
+    sendGraphiQL(req, res, new URL(req.url ?? '/', 'http://x'));
+    return true;
+  }
+  if (path === '/' && wantsPage(req)) {
+    res.writeHead(302, { location: '/graphql', 'cache-control': 'no-store' }).end();
+    return true;
+  }
+  if (path === '/graphql' && isBareGet(req, new URL(req.url ?? '/', 'http://x'))) {
+    sendJson(res, 400, { errors: [{ message: BARE_GET_MESSAGE, extensions: { code: 'BAD_REQUEST', status: 400 } }] });
+    return true;
+  }
+  if (!path.startsWith(GRAPHIQL_STATIC)) return false;
+  void sendGraphiQLAsset(req, res, path)
+    .then((sent) => sent || sendJson(res, 404, { errors: [{ message: 'Not found', extensions: { code: 'ROUTE_NOT_FOUND', status: 404 } }] }))
+    .catch((e) => log.error('graphiql asset failed', { err: e }));
   return true;
 }

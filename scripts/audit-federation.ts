@@ -31,7 +31,7 @@ if (!Number.isInteger(base) || base < 1 || base > 65530) {
   process.exit(2);
 }
 const ports = { subgraphs: base, ours: base + 1, stock: base + 2 };
-// @apollo/gateway's usage telemetry stays off, as in the platform (gateway/gateway.ts apolloTelemetryEnv)
+// @apollo/gateway's usage telemetry stays off, as in the platform (gateway/apollo-telemetry.ts)
 process.env.APOLLO_TELEMETRY_DISABLED = '1';
 const work = join(root, '.data', 'federation-audit');
 const started = performance.now();

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { loadConfig } from '../lib/config.js';
 import { answerGraphQL, MiB, pathOf, readGraphQLCall, sendAnswer, sendJson } from '../lib/http.js';
 import { coreEdgePolicy, coreLimits, startGatewayCore } from '../gateway/core.js';
-import { apolloTelemetryEnv } from '../gateway/gateway.js';
+import { apolloTelemetryEnv } from '../gateway/apollo-telemetry.js';
 import { parseCli } from './cli-args.js';
 
 const USAGE = 'usage: federation-gateway --supergraph <file> --port <port> [--host 127.0.0.1]';

@@ -1,7 +1,7 @@
-// gateway.ts refusal(): a request refused before it runs. Refused for want of a service (the API key
+// gateway/graphql-answer.ts refusal(): a request refused before it runs. Refused for want of a service (the API key
 // lookup while the platform subgraph is unreachable, as during a roll: test/topology) it is a 503
 // that says when to retry, in the Retry-After header and in meta.retryAfterMs (the REST bridge's).
-import { refusal } from '../../gateway/gateway.js';
+import { refusal } from '../../gateway/graphql-answer.js';
 
 test('SERVICE_UNAVAILABLE: 503 with Retry-After and meta.retryAfterMs', () => {
   const a = refusal({ ok: false, code: 'SERVICE_UNAVAILABLE', message: 'API key verification is temporarily unavailable' }, 'graphql');

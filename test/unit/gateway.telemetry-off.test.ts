@@ -2,7 +2,8 @@
 // is set when it is constructed: the gateway turns it off unless APOLLO_TELEMETRY=1 (docs/deploy.md).
 import { readFileSync } from 'node:fs';
 import { ApolloGateway } from '@apollo/gateway';
-import { apolloTelemetryEnv, SUPERGRAPH_PATH } from '../../gateway/gateway.js';
+import { SUPERGRAPH_PATH } from '../../gateway/gateway.js';
+import { apolloTelemetryEnv } from '../../gateway/apollo-telemetry.js';
 import { loadConfig } from '../../lib/config.js';
 
 const supergraphSdl = readFileSync(SUPERGRAPH_PATH, 'utf8');

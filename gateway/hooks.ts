@@ -1,0 +1,63 @@
+// Where features plug into the gateway without editing its request path: request hooks around the
+// execution of every GraphQL request, and extra HTTP routes. gateway/gateway.ts collects them and
+// hands them to the pieces that run them (graphql-answer.ts, router.ts, core.ts's plugins).
+//
+// Two levels of request hook:
+// - `beforeExecute` / `afterExecute`: per HTTP or in-process request, after authentication, with the
+//   caller's tenant and the request as sent (body not yet parsed by Apollo): a response cache answers
+//   a hit here, a policy refuses here; `afterExecute` sees the answer before it is sent (headers, keep).
+// - `plugins`: Apollo Server plugins, per operation, over HTTP, in process and for queries and
+//   mutations over WebSocket: `didResolveOperation` (document parsed and validated, before
+//   execution), `responseForOperation` (answer instead of executing), `willSendResponse` (after).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLAnswer, GraphQLCall } from '../lib/http.js';
+import type { TenantContext } from '../lib/tenant.js';
+import type { GatewayContext } from './data-source.js';
+
+/** Runs once the caller is authenticated, before Apollo: an answer returned is sent instead of executing (later hooks and Apollo skipped). */
+export type BeforeExecute = (call: GraphQLCall, tenant: TenantContext) => Promise<GraphQLAnswer | undefined> | GraphQLAnswer | undefined;
+/** Runs on the answer before it is sent (also on one a `BeforeExecute` gave); may change its headers in place. */
+export type AfterExecute = (call: GraphQLCall, tenant: TenantContext, answer: GraphQLAnswer) => Promise<void> | void;
+
+export interface RequestHooks {
+  beforeExecute: BeforeExecute[];
+  afterExecute: AfterExecute[];
+  plugins: ApolloServerPlugin<GatewayContext>[];
+}
+
+/** An HTTP route beside /graphql, tried (in order) before the gateway's own routes. */
+export interface GatewayRoute {
+  /** an exact path, or a prefix when it ends with '/' */
+  path: string;
+  /** claims a request on that path (default: every method and header), e.g. `Accept: text/event-stream` on /graphql */
+  accepts?(req: IncomingMessage): boolean;
+  /** answers the request; a rejection is logged and answered 500 in the gateway's error shape if nothing was sent */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void> | void;
+}
+
+/** One feature's contribution: any of its hooks and routes. */
+export interface GatewayExtension {
+  beforeExecute?: BeforeExecute;
+  afterExecute?: AfterExecute;
+  plugins?: ApolloServerPlugin<GatewayContext>[];
+  routes?: GatewayRoute[];
+}
+
+/** The extensions' hooks in the order given (the first extension's beforeExecute runs first, its afterExecute too). */
+export function requestHooks(extensions: readonly GatewayExtension[]): RequestHooks {
+  return {
+    beforeExecute: extensions.flatMap((e) => (e.beforeExecute ? [e.beforeExecute] : [])),
+    afterExecute: extensions.flatMap((e) => (e.afterExecute ? [e.afterExecute] : [])),
+    plugins: extensions.flatMap((e) => e.plugins ?? []),
+  };
+}
+
+export function extraRoutes(extensions: readonly GatewayExtension[]): GatewayRoute[] {
+  return extensions.flatMap((e) => e.routes ?? []);
+}
+
+/** The first route claiming the request, if any. */
+export function matchRoute(routes: readonly GatewayRoute[], req: IncomingMessage, path: string): GatewayRoute | undefined {
+  return routes.find((r) => (r.path.endsWith('/') ? path.startsWith(r.path) : path === r.path) && (!r.accepts || r.accepts(req)));
+}
