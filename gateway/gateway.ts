@@ -10,7 +10,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { parse, print, validate, GraphQLError, type GraphQLSchema, type ExecutionResult } from 'graphql';
 import type { Config, SubgraphName } from '../lib/config.js';
 import { statusOf } from '../lib/errors.js';
-import './service-error-codes.js';
+import { loadContract } from '../lib/contract.js';
 import { createErrorFormatter } from '../lib/graphql-errors.js';
 import { answerGraphQL, closeServer, graphqlOperationLabel, jsonAnswer, listen, MiB, pathOf, readGraphQLCall, sendAnswer, sendJson, type GraphQLAnswer, type GraphQLCall } from '../lib/http.js';
 import type { Infra } from '../lib/infra.js';
@@ -33,6 +33,7 @@ import { SUBGRAPH_RETRY_AFTER_MS, subgraphUnavailable } from './unavailable.js';
 import { answerClientErrorsWithJson } from '../lib/input-policy.js';
 import { PlatformClient } from './platform-client.js';
 import { buildSubscriptionSchema, isSubscriptionOperation } from './subscriptions/schema.js';
+import { subscriptionRegistry } from './subscriptions/registry.js';
 import { fullSchemaIntrospection, fullSdl } from './subscriptions/introspection.js';
 import { imageBudgetPlugin } from './image-budget.js';
 import { BARE_GET_MESSAGE, GRAPHIQL_STATIC, isBareGet, sendGraphiQL, sendGraphiQLAsset, wantsPage } from './graphiql.js';
@@ -61,6 +62,8 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const { cfg, infra } = opts;
   const log = opts.log.child({ proc: 'gateway' });
   const supergraphSdl = opts.supergraphSdl ?? readFileSync(SUPERGRAPH_PATH, 'utf8');
+  // the subgraphs' Subscription fields (and error codes, read by lib/errors.ts), generated beside the supergraph
+  const subscriptions = subscriptionRegistry(loadContract().subscriptions);
 
   const platform = new PlatformClient(cfg.subgraphUrls.platform, cfg.internalSecret);
   const keys = new ApiKeyVerifier((appId, hash) => platform.verifyApiKey(appId, hash), infra.rateLimiter, infra.usage, {
@@ -93,7 +96,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     formatError: withUnavailable(createErrorFormatter(log)),
     plugins: [imageBudgetPlugin(infra.rateLimiter, cfg.imageBudgetPerMinute), fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin],
     onSchema: (s) => {
-      subSchema = buildSubscriptionSchema(s, infra.pubsub, runQuery);
+      subSchema = buildSubscriptionSchema(s, subscriptions, infra.pubsub, runQuery);
     },
   });
   const { maxTokens, maxAliases } = limits;

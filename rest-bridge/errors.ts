@@ -2,10 +2,9 @@
 // gateway, a gateway auth refusal, a bridge-side DomainError, an unexpected exception) is first
 // normalised to a RestError {code, status, message, parameter}, then rendered in the documented
 // shape of the route's service. Statuses come from the error's extensions, else the code's
-// registration (lib/errors.ts and each service's error-codes.ts), else 500.
+// definition (lib/errors.ts: the kernel's codes and every service's from schema/contract.json), else 500.
 import { DomainError, errorDef, isErrorCode, isRefusalReason, statusOf, titleOf, type RefusalReason } from '../lib/errors.js';
 import { EXTRA_ATTRIBUTES_FIELD } from '../lib/extra-attributes.js';
-import './service-error-codes.js';
 import { isPlainObject } from './jsonapi.js';
 import { restName } from './naming.js';
 import { documentedCode } from './documented-codes.js';

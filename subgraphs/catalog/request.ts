@@ -2,6 +2,8 @@
 // bridge validates the same page bounds first; these guard the GraphQL callers.
 import { DomainError } from '../../lib/errors.js';
 
+/** The catalog's list pages (products, categories, collections): written here once, carried to the REST bridge by the contract (limits.ts). */
+export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
 export interface PageRequest {
