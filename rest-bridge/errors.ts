@@ -6,7 +6,8 @@
 import { DomainError, errorDef, isErrorCode, isRefusalReason, statusOf, titleOf, type RefusalReason } from '../lib/errors.js';
 import { EXTRA_ATTRIBUTES_FIELD } from '../lib/extra-attributes.js';
 import { isPlainObject } from './jsonapi.js';
-import { restName } from './naming.js';
+import { restMessage, restName, restParameter as restSpelling } from './naming.js';
+import { freeFormNames } from './api-schema.js';
 import { documentedCode } from './documented-codes.js';
 import type { Service } from './types.js';
 
@@ -55,8 +56,12 @@ export function fromDomainError(e: DomainError): RestError {
   return { code: e.code, status: e.status, message: e.message, ...(e.opts.parameter ? { parameter: e.opts.parameter } : {}), ...(e.opts.reason ? { reason: e.opts.reason } : {}) };
 }
 
-/** A GraphQL error (from `errors[]` of a 200, or of a gateway 4xx refusal) as a RestError. */
-export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number): RestError {
+/**
+ * A GraphQL error (from `errors[]` of a 200, or of a gateway 4xx refusal) as a RestError; its
+ * parameter, named in GraphQL terms, in REST spelling (naming.ts), the route's query parameters
+ * (`queryNames`) named as the route writes them.
+ */
+export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number, queryNames: readonly string[] = []): RestError {
   const ext = isPlainObject(e.extensions) ? e.extensions : {};
   const code = typeof ext.code === 'string' && ext.code ? ext.code : 'INTERNAL';
   const message = typeof e.message === 'string' && e.message ? e.message : undefined;
@@ -67,9 +72,11 @@ export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number): Rest
   const status = httpStatusOf(ext.status) ?? (isErrorCode(code) ? statusOf(code) : undefined) ?? httpStatusOf(httpStatus) ?? 500;
   // An unknown 5xx may carry internals (driver messages, hostnames): mask it.
   if (status >= 500 && !isErrorCode(code)) return { ...INTERNAL, status };
-  const parameter = typeof ext.parameter === 'string' && ext.parameter ? restParameter(ext.parameter) : undefined;
+  const given = typeof ext.parameter === 'string' && ext.parameter ? ext.parameter : undefined;
+  const parameter = given ? restParameter(given, queryNames) : undefined;
   const reason = isRefusalReason(ext.reason) ? ext.reason : undefined;
-  return { code, status, message: message ?? restError(code).message, ...(parameter ? { parameter } : {}), ...(reason ? { reason } : {}) };
+  const text = message ? restMessage(message, given, queryNames, freeFormNames()) : restError(code).message;
+  return { code, status, message: text, ...(parameter ? { parameter } : {}), ...(reason ? { reason } : {}) };
 }
 
 /**
@@ -77,9 +84,9 @@ export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number): Rest
  * REST they are attributes like any other: `extraAttributes.colour` is `colour`, the set as a
  * whole is `data.attributes`.
  */
-function restParameter(parameter: string): string {
+function restParameter(parameter: string, queryNames: readonly string[]): string {
   if (parameter === EXTRA_ATTRIBUTES_FIELD) return 'data.attributes';
-  return parameter.startsWith(`${EXTRA_ATTRIBUTES_FIELD}.`) ? parameter.slice(EXTRA_ATTRIBUTES_FIELD.length + 1) : parameter;
+  return parameter.startsWith(`${EXTRA_ATTRIBUTES_FIELD}.`) ? parameter.slice(EXTRA_ATTRIBUTES_FIELD.length + 1) : restSpelling(parameter, queryNames, freeFormNames());
 }
 
 function httpStatusOf(v: unknown): number | undefined {
