@@ -6,7 +6,7 @@
 import { DomainError, errorDef, isErrorCode, isRefusalReason, statusOf, titleOf, type RefusalReason } from '../lib/errors.js';
 import { EXTRA_ATTRIBUTES_FIELD } from '../lib/extra-attributes.js';
 import { isPlainObject } from './jsonapi.js';
-import { restMessage, restName, restParameter as restSpelling } from './naming.js';
+import { restMessage, restName, restParameter as restSpelling, type QueryName } from './naming.js';
 import { freeFormNames } from './api-schema.js';
 import { documentedCode } from './documented-codes.js';
 import type { Service } from './types.js';
@@ -59,9 +59,9 @@ export function fromDomainError(e: DomainError): RestError {
 /**
  * A GraphQL error (from `errors[]` of a 200, or of a gateway 4xx refusal) as a RestError; its
  * parameter, named in GraphQL terms, in REST spelling (naming.ts), the route's query parameters
- * (`queryNames`) named as the route writes them.
+ * (`query`) named as the route writes them.
  */
-export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number, queryNames: readonly string[] = []): RestError {
+export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number, query: readonly QueryName[] = []): RestError {
   const ext = isPlainObject(e.extensions) ? e.extensions : {};
   const code = typeof ext.code === 'string' && ext.code ? ext.code : 'INTERNAL';
   const message = typeof e.message === 'string' && e.message ? e.message : undefined;
@@ -73,9 +73,9 @@ export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number, query
   // An unknown 5xx may carry internals (driver messages, hostnames): mask it.
   if (status >= 500 && !isErrorCode(code)) return { ...INTERNAL, status };
   const given = typeof ext.parameter === 'string' && ext.parameter ? ext.parameter : undefined;
-  const parameter = given ? restParameter(given, queryNames) : undefined;
+  const parameter = given ? restParameter(given, query) : undefined;
   const reason = isRefusalReason(ext.reason) ? ext.reason : undefined;
-  const text = message ? restMessage(message, given, queryNames, freeFormNames()) : restError(code).message;
+  const text = message ? restMessage(message, given, query, freeFormNames()) : restError(code).message;
   return { code, status, message: text, ...(parameter ? { parameter } : {}), ...(reason ? { reason } : {}) };
 }
 
@@ -84,9 +84,9 @@ export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number, query
  * REST they are attributes like any other: `extraAttributes.colour` is `colour`, the set as a
  * whole is `data.attributes`.
  */
-function restParameter(parameter: string, queryNames: readonly string[]): string {
+function restParameter(parameter: string, query: readonly QueryName[]): string {
   if (parameter === EXTRA_ATTRIBUTES_FIELD) return 'data.attributes';
-  return parameter.startsWith(`${EXTRA_ATTRIBUTES_FIELD}.`) ? parameter.slice(EXTRA_ATTRIBUTES_FIELD.length + 1) : restSpelling(parameter, queryNames, freeFormNames());
+  return parameter.startsWith(`${EXTRA_ATTRIBUTES_FIELD}.`) ? parameter.slice(EXTRA_ATTRIBUTES_FIELD.length + 1) : restSpelling(parameter, query, freeFormNames());
 }
 
 function httpStatusOf(v: unknown): number | undefined {

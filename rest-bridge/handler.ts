@@ -229,8 +229,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       }
       if (outcome.kind === 'errors') {
         if (outcome.errors.some(isBridgeFault)) log.error('bridge operation rejected by the gateway', { route: route.operation, errors: outcome.errors });
-        const queryNames = route.query?.map((q) => q.name) ?? [];
-        const errors = outcome.errors.map((e) => fromGraphQLError(e, outcome.httpStatus, queryNames));
+        const errors = outcome.errors.map((e) => fromGraphQLError(e, outcome.httpStatus, route.query));
         if (errors.some((e) => e.status >= 500)) log.warn('gateway returned a server error', { route: route.operation, errors: outcome.errors });
         return fail(errors, { ...retryAfter(outcome.errors), ...outcome.headers, ...limit.headers });
       }

@@ -40,6 +40,12 @@ export function graphqlName(restAttribute: string): string {
   return Object.hasOwn(GRAPHQL_NAME_EXCEPTIONS, restAttribute) ? GRAPHQL_NAME_EXCEPTIONS[restAttribute] : camelCase(restAttribute);
 }
 
+/** A route's query parameter (types.ts QueryParamSpec): its REST name, and the GraphQL argument it feeds when not by the rule. */
+export interface QueryName {
+  name: string;
+  graphql?: string;
+}
+
 /** The JSON:API query families a GraphQL argument stands for: `filter.priceMin` → `filter[price_min]`, `pageSize` → `page[size]`, `page` → `page[number]`. */
 function queryFamilyName(parameter: string): string | undefined {
   if (parameter === 'pageSize') return 'page[size]';
@@ -56,7 +62,10 @@ function queryFamilyName(parameter: string): string | undefined {
  * JSON, `metadata.someKey`) the names are the client's own and stay as written; so does what is not
  * a GraphQL name (a header, `X-Platform`). A name already in REST spelling converts to itself.
  */
-export function restParameter(parameter: string, queryNames: readonly string[] = [], freeForm: ReadonlySet<string> = new Set()): string {
+export function restParameter(parameter: string, query: readonly QueryName[] = [], freeForm: ReadonlySet<string> = new Set()): string {
+  const named = query.find((q) => q.graphql === parameter);
+  if (named) return named.name;
+  const queryNames = query.map((q) => q.name);
   const family = queryFamilyName(parameter);
   if (family && queryNames.includes(family)) return family;
   const segments = parameter.split('.');
@@ -74,10 +83,10 @@ export function restParameter(parameter: string, queryNames: readonly string[] =
  * filter.priceMax`), with those names as the REST client writes them: the parameter itself, and the
  * route's JSON:API filters.
  */
-export function restMessage(message: string, parameter: string | undefined, queryNames: readonly string[] = [], freeForm: ReadonlySet<string> = new Set()): string {
+export function restMessage(message: string, parameter: string | undefined, query: readonly QueryName[] = [], freeForm: ReadonlySet<string> = new Set()): string {
   const names = new Map<string, string>();
-  if (parameter) names.set(parameter, restParameter(parameter, queryNames, freeForm));
-  for (const q of queryNames) {
+  if (parameter) names.set(parameter, restParameter(parameter, query, freeForm));
+  for (const { name: q } of query) {
     const filter = /^filter\[([a-z0-9_]+)\]$/.exec(q);
     if (filter) names.set(`filter.${graphqlName(filter[1])}`, q);
   }

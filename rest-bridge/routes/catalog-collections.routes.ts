@@ -38,8 +38,8 @@ export const CATALOG_COLLECTION_ROUTES: Route[] = [
     summary: 'List collections, newest first; filter[type], filter[status], filter[active]=true for the ones live now (products:read)',
     query: [
       ...pageQuery,
-      { name: 'filter[type]', type: 'string', description: 'manual or automated' },
-      { name: 'filter[status]', type: 'string', description: 'active, draft or archived' },
+      { name: 'filter[type]', type: 'string', description: 'manual or automated', graphql: 'type' },
+      { name: 'filter[status]', type: 'string', description: 'active, draft or archived', graphql: 'status' },
       { name: 'filter[active]', type: 'boolean', description: 'true: status active and the present inside [start_date, end_date)' },
     ],
     variables: (r) => ({

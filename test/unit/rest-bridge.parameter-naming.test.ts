@@ -3,7 +3,7 @@
 import { restMessage, restParameter } from '../../rest-bridge/naming.js';
 import { fromGraphQLError } from '../../rest-bridge/errors.js';
 
-const LIST_QUERY = ['page[number]', 'page[size]', 'filter[status]', 'filter[price_min]', 'filter[price_max]', 'filter[created_after]'];
+const LIST_QUERY = ['page[number]', 'page[size]', 'filter[status]', 'filter[price_min]', 'filter[price_max]', 'filter[created_after]'].map((name) => ({ name }));
 
 describe('restParameter', () => {
   test.each([
@@ -25,8 +25,11 @@ describe('restParameter', () => {
     expect(restParameter('page', LIST_QUERY)).toBe('page[number]');
     expect(restParameter('filter.priceMin', LIST_QUERY)).toBe('filter[price_min]');
     // a route without them (search's plain `page`) keeps the plain name
-    expect(restParameter('page', ['q', 'page'])).toBe('page');
+    expect(restParameter('page', [{ name: 'q' }, { name: 'page' }])).toBe('page');
     expect(restParameter('pageSize')).toBe('page_size');
+    // a filter the route feeds to a plain argument says so (QueryParamSpec.graphql)
+    expect(restParameter('type', [{ name: 'filter[type]', graphql: 'type' }])).toBe('filter[type]');
+    expect(restMessage('type must be one of manual, automated', 'type', [{ name: 'filter[type]', graphql: 'type' }])).toBe('filter[type] must be one of manual, automated');
   });
 
   test("below a free-form value the names are the client's own", () => {
