@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Config, SubgraphName } from '../lib/config.js';
-import './service-error-codes.js';
+import { loadContract } from '../lib/contract.js';
 import { createErrorFormatter } from '../lib/graphql-errors.js';
 import { listen, pathOf } from '../lib/http.js';
 import type { Infra } from '../lib/infra.js';
@@ -31,6 +31,7 @@ import { coreEdgePolicy, coreLimits, startGatewayCore } from './core.js';
 import { subgraphUnavailable } from './unavailable.js';
 import { PlatformClient } from './platform-client.js';
 import { buildSubscriptionSchema } from './subscriptions/schema.js';
+import { subscriptionRegistry } from './subscriptions/registry.js';
 import { fullSchemaIntrospection } from './subscriptions/introspection.js';
 import { imageBudgetPlugin } from './image-budget.js';
 import { requestIdPlugin } from './request-id.js';
@@ -62,6 +63,9 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const { cfg, infra } = opts;
   const log = opts.log.child({ proc: 'gateway' });
   const supergraphSdl = opts.supergraphSdl ?? readFileSync(SUPERGRAPH_PATH, 'utf8');
+  // the subgraphs' Subscription fields (and error codes, read by lib/errors.ts), generated beside the supergraph
+  const subscriptions = subscriptionRegistry(loadContract().subscriptions);
+
   const platform = new PlatformClient(cfg.subgraphUrls.platform, cfg.internalSecret);
   const auth = createEdgeAuth(cfg, infra, platform, log);
   const state: ShutdownState = { stopping: false, closed: false };
@@ -84,7 +88,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     formatError: withUnavailable(createErrorFormatter(log)),
     plugins: [imageBudgetPlugin(infra.rateLimiter, cfg.imageBudgetPerMinute), fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin, ...hooks.plugins],
     onSchema: (s) => {
-      subSchema = buildSubscriptionSchema(s, infra.pubsub, runQuery);
+      subSchema = buildSubscriptionSchema(s, subscriptions, infra.pubsub, runQuery);
     },
   });
 

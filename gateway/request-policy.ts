@@ -20,7 +20,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContext } from '@apollo/server';
-import { DomainError, registerErrors } from '../lib/errors.js';
+import { DomainError } from '../lib/errors.js';
 import { checkJsonValue, checkQueryString, parseCheckedJson } from '../lib/input-policy.js';
 
 export const MAX_VARIABLE_ERRORS = 10;
@@ -30,10 +30,6 @@ const MAX_VALUE_ECHO = 80;
 export const DEFAULT_MAX_TOKENS = 5000;
 /** Largest GraphQL response body the gateway sends (MAX_RESPONSE_BYTES). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-
-export const GATEWAY_POLICY_ERRORS = registerErrors('gateway', {
-  RESPONSE_TOO_LARGE: { status: 400, title: 'Response too large' },
-});
 
 const badRequest = (message: string, code = 'BAD_REQUEST', parameter?: string) =>
   new GraphQLError(message, { extensions: { code, status: 400, http: { status: 400 }, ...(parameter ? { parameter } : {}) } });

@@ -4,24 +4,16 @@
 // index_not_found, usr-not-registered); cross-cutting codes are UPPER_SNAKE.
 //
 // The kernel lists only the codes its own mechanisms raise (auth, request shape, limits, uploads).
-// Each subgraph registers its own codes in its `errors.ts` with registerErrors() and adds them to the
-// ErrorCodes type by declaration merging (see subgraphs/catalog/errors.ts); the process that throws
-// them imports that module (the subgraph's index.ts), and the edges that render them (gateway, REST
-// bridge) import every service's.
+// Each subgraph declares its own in its `error-codes.ts` with defineErrors() (a plain table, no
+// registration), adds them to the ErrorCodes type by declaration merging, and sets them on its
+// SubgraphDefinition. A process knows a code from: the kernel's table, the codes it was given at
+// start (startSubgraph: the subgraph's own, useErrorCodes), and the generated contract
+// (schema/contract.json, lib/contract.ts), which holds every service's: the gateway and the REST
+// bridge render any service's code without importing its code.
 import { GraphQLError } from 'graphql';
+import { contractErrorCodes, loadContract, type ErrorDef } from './contract.js';
 
-/** What an edge needs to know about a code. */
-export interface ErrorDef {
-  status: number;
-  title: string;
-  /** REST bridge rendering, for codes that differ from the service's rule */
-  rest?: {
-    /** the spelling on services that write codes in lower snake case (default: the code lower-cased, '-' → '_') */
-    snakeCode?: string;
-    /** rendered alone as `{ error: { code, message, status } }` instead of in the service's error list */
-    singleObjectBody?: boolean;
-  };
-}
+export type { ErrorDef };
 
 const KERNEL_ERRORS = {
   // auth and request shape
@@ -55,6 +47,8 @@ const KERNEL_ERRORS = {
   UPLOAD_SIGNATURE_INVALID: { status: 403, title: 'Upload URL signature invalid' },
   UPLOAD_NOT_FOUND: { status: 404, title: 'Upload not found' },
   UPLOAD_EXPIRED: { status: 410, title: 'Upload URL expired' },
+  // the gateway's response limit (MAX_RESPONSE_BYTES)
+  RESPONSE_TOO_LARGE: { status: 400, title: 'Response too large' },
 } as const satisfies Record<string, ErrorDef>;
 
 /** The codes of one registration, for declaration merging into ErrorCodes. */
@@ -69,45 +63,59 @@ export interface ErrorCodes extends CodesOf<typeof KERNEL_ERRORS> {}
 
 export type ErrorCode = keyof ErrorCodes & string;
 
-const registry = new Map<string, ErrorDef & { owner: string }>();
-
-/**
- * Register `owner`'s codes (a subgraph name, or 'kernel'). A code belongs to one owner: registering
- * it again from another owner, or with another status, throws at start-up. Returns `codes` as given.
- */
-export function registerErrors<const T extends Record<string, ErrorDef>>(owner: string, codes: T): T {
-  for (const [code, def] of Object.entries(codes)) {
-    const known = registry.get(code);
-    if (known && (known.owner !== owner || known.status !== def.status)) {
-      throw new Error(`error code ${code} is registered by ${known.owner} (status ${known.status}); ${owner} registers it again (status ${def.status})`);
-    }
-    registry.set(code, { ...def, owner });
-  }
+/** A subgraph's codes, as declared (its error-codes.ts): returned as given, typed for declaration merging. */
+export function defineErrors<const T extends Record<string, ErrorDef>>(codes: T): T {
   return codes;
 }
 
-registerErrors('kernel', KERNEL_ERRORS);
+type Known = ErrorDef & { owner: string };
 
-/** The definition of a registered code. */
-export function errorDef(code: string): (ErrorDef & { owner: string }) | undefined {
-  return registry.get(code);
+/** The codes this process was given (the kernel's, then useErrorCodes); the contract's are read on first need. */
+const given = new Map<string, Known>();
+let fromContract: ReadonlyMap<string, Known> | undefined;
+
+/**
+ * Give this process `owner`'s codes (startSubgraph: the subgraph's own, so they hold even before
+ * `npm run compose` writes them to the contract). A code belongs to one owner: giving it again from
+ * another owner, or with another status, throws at start-up.
+ */
+export function useErrorCodes(owner: string, codes: Readonly<Record<string, ErrorDef>>): void {
+  for (const [code, def] of Object.entries(codes)) {
+    const known = given.get(code);
+    if (known && (known.owner !== owner || known.status !== def.status)) {
+      throw new Error(`error code ${code} is registered by ${known.owner} (status ${known.status}); ${owner} registers it again (status ${def.status})`);
+    }
+    given.set(code, { ...def, owner });
+  }
 }
 
-/** Every registered code and its definition (for documentation and tests). */
-export function registeredErrors(): ReadonlyMap<string, ErrorDef & { owner: string }> {
-  return registry;
+useErrorCodes('kernel', KERNEL_ERRORS);
+
+/** Every service's codes from schema/contract.json, read once. */
+function contractCodes(): ReadonlyMap<string, Known> {
+  return (fromContract ??= contractErrorCodes(loadContract()));
+}
+
+/** The definition of a known code. */
+export function errorDef(code: string): Known | undefined {
+  return given.get(code) ?? contractCodes().get(code);
+}
+
+/** Every known code and its definition (for documentation and tests): the kernel's and every service's. */
+export function registeredErrors(): ReadonlyMap<string, Known> {
+  return new Map([...contractCodes(), ...given]);
 }
 
 export function isErrorCode(code: unknown): code is ErrorCode {
-  return typeof code === 'string' && registry.has(code);
+  return typeof code === 'string' && errorDef(code) !== undefined;
 }
 
 export function statusOf(code: string): number {
-  return registry.get(code)?.status ?? 500;
+  return errorDef(code)?.status ?? 500;
 }
 
 export function titleOf(code: string): string | undefined {
-  return registry.get(code)?.title;
+  return errorDef(code)?.title;
 }
 
 /**
@@ -129,7 +137,7 @@ export class DomainError extends Error {
     this.name = 'DomainError';
   }
 
-  /** From the registration of the code; a code its owner never registered in this process is a 500. */
+  /** From the code's definition; a code this process does not know is a 500. */
   get status(): number {
     return statusOf(this.code);
   }

@@ -19,28 +19,40 @@ export interface EventTypes<N extends string> {
   is(name: string): name is N;
 }
 
-const owners = new Map<string, string>();
-
-/** Declare `owner`'s event types. An event type belongs to one owner: declaring it from another throws at start-up. */
+/**
+ * Declare `owner`'s event types (a plain value, set on the SubgraphDefinition). An event type belongs
+ * to one owner: `npm run compose` refuses to write a contract where two subgraphs declare one.
+ */
 export function defineEventTypes<const N extends string>(owner: string, names: readonly N[]): EventTypes<N> {
-  for (const name of names) {
-    const known = owners.get(name);
-    if (known && known !== owner) throw new Error(`event type ${name} is declared by ${known}; ${owner} declares it again`);
-    owners.set(name, owner);
-  }
   const set = new Set<string>(names);
   return { owner, names, is: (name: string): name is N => set.has(name) };
-}
-
-/** Every declared event type and its owner (for documentation and tests). */
-export function declaredEventTypes(): ReadonlyMap<string, string> {
-  return owners;
 }
 
 /** The topic naming rule for app data: `<name>:<app id>:<environment>`. */
 export function appTopic(name: string): (appId: string, environment: Environment) => string {
   return (appId, environment) => `${name}:${appId}:${environment}`;
 }
+
+/**
+ * Published by the platform subgraph after a commit that changes what a credential may do: an API key
+ * (regenerate, rotate, revoke; app, account, plan or platform changes) or a platform's operators. Every
+ * gateway drops the cached key records that match any of the lists (and its cached operator records
+ * on `operatorPlatformIds` or `platformIds`), so the change applies at once instead of after the cache
+ * TTL, and re-checks its open WebSockets of matching keys (gateway/subscriptions/live-connections.ts).
+ * A message between two processes, so it is the kernel's: both sides import it from here.
+ */
+export interface KeysInvalidatedPayload {
+  reason: string;
+  occurredAt: string;
+  keyIds?: string[];
+  appIds?: string[];
+  accountIds?: string[];
+  platformIds?: string[];
+  /** the operators of these platforms changed (added, removed) */
+  operatorPlatformIds?: string[];
+}
+
+export const KEYS_INVALIDATED_TOPIC = 'platform.keys.invalidated';
 
 /** The topic naming rule for platform data: `<name>:<platform id>`. */
 export function platformTopic(name: string): (platformId: string) => string {

@@ -11,7 +11,8 @@ import { buildSchema, createResolversMap, getMetadataStorage, type NonEmptyArray
 import type { EntityManager, MikroORM, Options } from '@mikro-orm/postgresql';
 import type { Migration } from '@mikro-orm/migrations';
 import { ConfigError, type Config, type SubgraphName } from './config.js';
-import { DomainError, toGraphQLError, type ErrorDef } from './errors.js';
+import { DomainError, toGraphQLError, useErrorCodes, type ErrorDef } from './errors.js';
+import type { ContractLimits, SubgraphSubscriptions } from './contract.js';
 import type { EventTypes } from './events.js';
 import { createErrorFormatter } from './graphql-errors.js';
 import { errorAnswer, GraphQLExecutor, type ExecutorAnswer } from './graphql-executor.js';
@@ -59,10 +60,16 @@ export interface SubgraphDefinition<L = unknown, R = unknown> {
   migrations: { name: string; class: new (...args: any[]) => Migration }[];
   /** ORM filters besides `tenant`, which createOrm derives from the entities' @TenantScoped declarations */
   filters?: Options['filters'];
-  /** The codes this subgraph registered (its error-codes.ts): owned here, mapped by the edges */
+  // The contract (lib/contract.ts): `npm run compose` writes these four to schema/contract.json, which
+  // the gateway and the REST bridge read at start instead of importing the subgraph.
+  /** The codes this subgraph throws (its error-codes.ts): owned here, rendered by the edges */
   errorCodes?: Readonly<Record<string, ErrorDef>>;
   /** The event types this subgraph publishes (its event-types.ts) */
   eventTypes?: readonly EventTypes<string>[];
+  /** The gateway's Subscription root fields over this subgraph's events (SDL, scope, topic, entity) */
+  subscriptions?: SubgraphSubscriptions;
+  /** The limits the edges check before calling this subgraph (page sizes, uploads) */
+  limits?: ContractLimits;
   /** Tenant scoping in one place: set the request's TenantScope (lib/tenant-entity.ts) on its EntityManager. */
   scope(em: EntityManager, tenant: TenantContext): void;
   createLoaders(ctx: Omit<SubgraphContext<L, R>, 'loaders'>): L;
@@ -246,6 +253,7 @@ export async function startSubgraph(
 ): Promise<RunningSubgraph> {
   const { cfg, pubsub } = opts;
   const log = opts.log.child({ subgraph: def.name });
+  if (def.errorCodes) useErrorCodes(def.name, def.errorCodes);
   const orm = await createOrm({ url: opts.dbUrl, schema: def.dbSchema, entities: def.entities, migrations: def.migrations, filters: def.filters });
   try {
     await migrateOrCheck(orm, def, cfg, log);

@@ -2,12 +2,12 @@
 // gateway, a gateway auth refusal, a bridge-side DomainError, an unexpected exception) is first
 // normalised to a RestError {code, status, message, parameter}, then rendered in the documented
 // shape of the route's service. Statuses come from the error's extensions, else the code's
-// registration (lib/errors.ts and each service's error-codes.ts), else 500.
+// definition (lib/errors.ts: the kernel's codes and every service's from schema/contract.json), else 500.
 import { DomainError, errorDef, isErrorCode, isRefusalReason, statusOf, titleOf, type RefusalReason } from '../lib/errors.js';
 import { EXTRA_ATTRIBUTES_FIELD } from '../lib/extra-attributes.js';
-import './service-error-codes.js';
 import { isPlainObject } from './jsonapi.js';
-import { restName } from './naming.js';
+import { restMessage, restName, restParameter as restSpelling, type QueryName } from './naming.js';
+import { freeFormNames } from './api-schema.js';
 import { documentedCode } from './documented-codes.js';
 import type { Service } from './types.js';
 
@@ -56,8 +56,12 @@ export function fromDomainError(e: DomainError): RestError {
   return { code: e.code, status: e.status, message: e.message, ...(e.opts.parameter ? { parameter: e.opts.parameter } : {}), ...(e.opts.reason ? { reason: e.opts.reason } : {}) };
 }
 
-/** A GraphQL error (from `errors[]` of a 200, or of a gateway 4xx refusal) as a RestError. */
-export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number): RestError {
+/**
+ * A GraphQL error (from `errors[]` of a 200, or of a gateway 4xx refusal) as a RestError; its
+ * parameter, named in GraphQL terms, in REST spelling (naming.ts), the route's query parameters
+ * (`query`) named as the route writes them.
+ */
+export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number, query: readonly QueryName[] = []): RestError {
   const ext = isPlainObject(e.extensions) ? e.extensions : {};
   const code = typeof ext.code === 'string' && ext.code ? ext.code : 'INTERNAL';
   const message = typeof e.message === 'string' && e.message ? e.message : undefined;
@@ -68,9 +72,11 @@ export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number): Rest
   const status = httpStatusOf(ext.status) ?? (isErrorCode(code) ? statusOf(code) : undefined) ?? httpStatusOf(httpStatus) ?? 500;
   // An unknown 5xx may carry internals (driver messages, hostnames): mask it.
   if (status >= 500 && !isErrorCode(code)) return { ...INTERNAL, status };
-  const parameter = typeof ext.parameter === 'string' && ext.parameter ? restParameter(ext.parameter) : undefined;
+  const given = typeof ext.parameter === 'string' && ext.parameter ? ext.parameter : undefined;
+  const parameter = given ? restParameter(given, query) : undefined;
   const reason = isRefusalReason(ext.reason) ? ext.reason : undefined;
-  return { code, status, message: message ?? restError(code).message, ...(parameter ? { parameter } : {}), ...(reason ? { reason } : {}) };
+  const text = message ? restMessage(message, given, query, freeFormNames()) : restError(code).message;
+  return { code, status, message: text, ...(parameter ? { parameter } : {}), ...(reason ? { reason } : {}) };
 }
 
 /**
@@ -78,9 +84,9 @@ export function fromGraphQLError(e: GraphQLErrorLike, httpStatus?: number): Rest
  * REST they are attributes like any other: `extraAttributes.colour` is `colour`, the set as a
  * whole is `data.attributes`.
  */
-function restParameter(parameter: string): string {
+function restParameter(parameter: string, query: readonly QueryName[]): string {
   if (parameter === EXTRA_ATTRIBUTES_FIELD) return 'data.attributes';
-  return parameter.startsWith(`${EXTRA_ATTRIBUTES_FIELD}.`) ? parameter.slice(EXTRA_ATTRIBUTES_FIELD.length + 1) : parameter;
+  return parameter.startsWith(`${EXTRA_ATTRIBUTES_FIELD}.`) ? parameter.slice(EXTRA_ATTRIBUTES_FIELD.length + 1) : restSpelling(parameter, query, freeFormNames());
 }
 
 function httpStatusOf(v: unknown): number | undefined {

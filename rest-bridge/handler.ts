@@ -229,7 +229,7 @@ export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, 
       }
       if (outcome.kind === 'errors') {
         if (outcome.errors.some(isBridgeFault)) log.error('bridge operation rejected by the gateway', { route: route.operation, errors: outcome.errors });
-        const errors = outcome.errors.map((e) => fromGraphQLError(e, outcome.httpStatus));
+        const errors = outcome.errors.map((e) => fromGraphQLError(e, outcome.httpStatus, route.query));
         if (errors.some((e) => e.status >= 500)) log.warn('gateway returned a server error', { route: route.operation, errors: outcome.errors });
         const wait: Record<string, string> = errors.some((e) => e.status === 503) ? { 'retry-after': UNAVAILABLE_RETRY_AFTER_S } : {};
         return fail(errors, { ...wait, ...retryAfter(outcome.errors), ...outcome.headers, ...limit.headers });

@@ -107,6 +107,12 @@ export interface QueryParamSpec {
   name: string;
   type: 'integer' | 'string' | 'boolean';
   description?: string;
+  /**
+   * The GraphQL argument the parameter feeds, where its name is not the naming rule's (a JSON:API
+   * filter taken as a plain argument: `filter[type]` → `type`): an error naming the argument names
+   * the parameter (naming.ts restParameter).
+   */
+  graphql?: string;
 }
 
 /** What a route's `variables` function sees. */

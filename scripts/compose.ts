@@ -1,8 +1,8 @@
-// npm run compose: write schema/<subgraph>.graphql from code and compose schema/supergraph.graphql.
+// npm run compose: write schema/<subgraph>.graphql from code, compose schema/supergraph.graphql, and
+// write the contract beside it (schema/contract.json, schema/subscriptions.graphql, schema/field-access.json).
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { FIELD_ACCESS_FILE, ROOT, compose, emitFieldAccess, emitSdl, readSupergraphConfig } from './supergraph.js';
-import { SUBSCRIPTION_SDL } from '../gateway/subscriptions/registry.js';
+import { CONTRACT_FILE, FIELD_ACCESS_FILE, ROOT, buildContract, compose, emitContract, emitFieldAccess, emitSdl, readSupergraphConfig } from './supergraph.js';
 
 const sdl = await emitSdl();
 for (const e of readSupergraphConfig()) writeFileSync(e.file, sdl.get(e.name)!);
@@ -12,8 +12,11 @@ if (result.errors) {
   process.exit(1);
 }
 writeFileSync(resolve(ROOT, 'schema', 'supergraph.graphql'), result.supergraphSdl.trim() + '\n');
-// The gateway serves the Subscription root itself; its SDL is committed beside the supergraph.
-writeFileSync(resolve(ROOT, 'schema', 'subscriptions.graphql'), SUBSCRIPTION_SDL.trim() + '\n');
+// What the edges read instead of the subgraphs' code (lib/contract.ts): error codes, event types,
+// limits, and the Subscription root the gateway serves, whose SDL is also committed on its own.
+const contract = buildContract();
+writeFileSync(CONTRACT_FILE, emitContract(contract));
+writeFileSync(resolve(ROOT, 'schema', 'subscriptions.graphql'), contract.subscriptions.sdl);
 // Who may read each guarded field, from the same code (lib/field-access.ts).
 writeFileSync(FIELD_ACCESS_FILE, emitFieldAccess());
 for (const h of result.hints ?? []) console.log(`hint: ${h.definition.code}: ${h.message}`);

@@ -2,7 +2,6 @@
 // serves) to <file>, or stdout, without starting anything. `npm run lint:openapi` lints it with
 // Redocly (redocly.yaml) offline: telemetry and the update check are off.
 import { writeFileSync } from 'node:fs';
-import '../rest-bridge/service-error-codes.js';
 import { loadApiSchema } from '../rest-bridge/api-schema.js';
 import { deriveRoutes } from '../rest-bridge/derive.js';
 import { VERSION } from '../rest-bridge/health.js';

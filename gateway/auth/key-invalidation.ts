@@ -3,7 +3,7 @@
 // changes; a platform's operators); every gateway drops the matching cached key and operator records,
 // so the change applies at once on every replica (through Redis when REDIS_URL is set) instead of
 // after API_KEY_CACHE_TTL_MS, and then re-checks its open WebSockets the change concerns.
-import { KEYS_INVALIDATED_TOPIC, type KeysInvalidatedPayload } from '../../subgraphs/platform/event-types.js';
+import { KEYS_INVALIDATED_TOPIC, type KeysInvalidatedPayload } from '../../lib/events.js';
 import type { Logger } from '../../lib/logger.js';
 import type { PubSub } from '../../lib/pubsub.js';
 import type { ApiKeyVerifier, KeyRecord } from './api-key.js';

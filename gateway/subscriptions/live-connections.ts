@@ -10,7 +10,7 @@
 // so a plan change applies to the operations and subscription follow-ups of open connections too.
 import type { Logger } from '../../lib/logger.js';
 import { capPlatformScopes, type TenantContext } from '../../lib/tenant.js';
-import type { KeysInvalidatedPayload } from '../../subgraphs/platform/event-types.js';
+import type { KeysInvalidatedPayload } from '../../lib/events.js';
 import type { ApiKeyVerifier, KeyFailure } from '../auth/api-key.js';
 import type { Credentials } from '../auth/authenticate.js';
 import type { OperatorRecord, OperatorVerifier } from '../auth/operators.js';

@@ -7,17 +7,24 @@ import { GraphQLError, extendSchema, parse, Kind, type GraphQLSchema, type Graph
 import { DomainError, toGraphQLError } from '../../lib/errors.js';
 import type { PubSub } from '../../lib/pubsub.js';
 import type { GatewayContext } from '../data-source.js';
-import { SUBSCRIPTION_SDL, SUBSCRIPTIONS } from './registry.js';
+import type { SubscriptionRegistry } from './registry.js';
 import { buildFollowUp, callerKey, FollowUpShare } from './follow-up.js';
 
 export type RunQuery = (query: string, variables: Record<string, unknown>, ctx: GatewayContext) => Promise<{ data?: any; errors?: readonly unknown[] }>;
 
 export type FollowUpResult = Awaited<ReturnType<RunQuery>>;
 
-export function buildSubscriptionSchema(apiSchema: GraphQLSchema, pubsub: PubSub, run: RunQuery, share = new FollowUpShare<FollowUpResult>()): GraphQLSchema {
-  const schema = extendSchema(apiSchema, parse(SUBSCRIPTION_SDL));
+/** `subscriptions`: the contract's Subscription root (registry.ts), read by the gateway at start. */
+export function buildSubscriptionSchema(
+  apiSchema: GraphQLSchema,
+  subscriptions: SubscriptionRegistry,
+  pubsub: PubSub,
+  run: RunQuery,
+  share = new FollowUpShare<FollowUpResult>(),
+): GraphQLSchema {
+  const schema = extendSchema(apiSchema, parse(subscriptions.sdl));
   const root = schema.getSubscriptionType()!.getFields();
-  for (const def of SUBSCRIPTIONS) {
+  for (const def of subscriptions.defs) {
     const field = root[def.field];
     field.subscribe = (_src, args: Record<string, unknown>, ctx: GatewayContext) => {
       const t = ctx.tenant;

@@ -7,8 +7,8 @@ import { DomainError } from '../../lib/errors.js';
 import { resource } from '../jsonapi.js';
 import { boolParam, getParam, intParam, listParam, type QueryParams } from '../query.js';
 import type { ResourceObject, Route, RouteInput } from '../types.js';
+import { CATALOG_PAGE } from '../contract-limits.js';
 
-export const MAX_PAGE_SIZE = 100;
 const INCLUDES = ['children', 'products', 'product_count'] as const;
 
 const base = { service: 'products', auth: 'apiKey' } as const;
@@ -60,7 +60,7 @@ function listVariables(r: RouteInput): Record<string, unknown> {
     parentId: parent !== undefined && !roots ? parent : null,
     rootsOnly: roots,
     page: intParam(r.query, 'page[number]', { default: 1, min: 1 }),
-    pageSize: intParam(r.query, 'page[size]', { default: 20, min: 1, max: MAX_PAGE_SIZE }),
+    pageSize: intParam(r.query, 'page[size]', { default: CATALOG_PAGE.default, min: 1, max: CATALOG_PAGE.max }),
     ...includes(r.query),
   };
 }
@@ -91,7 +91,7 @@ export const CATALOG_CATEGORY_ROUTES: Route[] = [
       includeQuery,
       { name: 'tree', type: 'boolean', description: 'the whole tree, roots with children nested at every level (no paging)' },
       { name: 'page[number]', type: 'integer', description: 'default 1' },
-      { name: 'page[size]', type: 'integer', description: `default 20, at most ${MAX_PAGE_SIZE}` },
+      { name: 'page[size]', type: 'integer', description: `default ${CATALOG_PAGE.default}, at most ${CATALOG_PAGE.max}` },
     ],
     variables: listVariables,
     result: (d) =>

@@ -4,17 +4,17 @@ import { resource } from '../jsonapi.js';
 import { boolParam, getParam, intParam } from '../query.js';
 import type { Route } from '../types.js';
 import { stringList } from './catalog-categories.routes.js';
+import { CATALOG_PAGE } from '../contract-limits.js';
 
-export const MAX_PAGE_SIZE = 100;
 const base = { service: 'products', auth: 'apiKey' } as const;
 const collectionRes = (c: Record<string, unknown>) => resource('collections', c);
 const pageQuery = [
   { name: 'page[number]', type: 'integer', description: 'default 1' },
-  { name: 'page[size]', type: 'integer', description: `default 20, at most ${MAX_PAGE_SIZE}` },
+  { name: 'page[size]', type: 'integer', description: `default ${CATALOG_PAGE.default}, at most ${CATALOG_PAGE.max}` },
 ] as const;
 const paging = (q: Parameters<typeof intParam>[0]) => ({
   page: intParam(q, 'page[number]', { default: 1, min: 1 }),
-  pageSize: intParam(q, 'page[size]', { default: 20, min: 1, max: MAX_PAGE_SIZE }),
+  pageSize: intParam(q, 'page[size]', { default: CATALOG_PAGE.default, min: 1, max: CATALOG_PAGE.max }),
 });
 
 export const CATALOG_COLLECTION_ROUTES: Route[] = [
@@ -38,8 +38,8 @@ export const CATALOG_COLLECTION_ROUTES: Route[] = [
     summary: 'List collections, newest first; filter[type], filter[status], filter[active]=true for the ones live now (products:read)',
     query: [
       ...pageQuery,
-      { name: 'filter[type]', type: 'string', description: 'manual or automated' },
-      { name: 'filter[status]', type: 'string', description: 'active, draft or archived' },
+      { name: 'filter[type]', type: 'string', description: 'manual or automated', graphql: 'type' },
+      { name: 'filter[status]', type: 'string', description: 'active, draft or archived', graphql: 'status' },
       { name: 'filter[active]', type: 'boolean', description: 'true: status active and the present inside [start_date, end_date)' },
     ],
     variables: (r) => ({

@@ -2,13 +2,13 @@
 // as multipart/form-data (file, alt_text, position, is_primary) or as a PUT to a presigned URL,
 // streamed into the object store; list, reorder, change, delete; and the public image files with
 // their content type and cache headers.
-import { IMAGE_MAX_BYTES, IMAGE_TYPES, IMAGE_UPLOAD_PURPOSE } from '../../subgraphs/catalog/images/image.rules.js';
+import { PRODUCT_IMAGE_UPLOAD } from '../contract-limits.js';
 import { resource } from '../jsonapi.js';
 import type { Route } from '../types.js';
 
 const base = { service: 'products', auth: 'apiKey' } as const;
 const imageRes = (i: Record<string, unknown>) => resource('product_images', i);
-const upload = { purpose: IMAGE_UPLOAD_PURPOSE, maxBytes: IMAGE_MAX_BYTES, types: IMAGE_TYPES };
+const upload = PRODUCT_IMAGE_UPLOAD;
 
 export const CATALOG_IMAGE_ROUTES: Route[] = [
   {

@@ -2,8 +2,7 @@
 // docs/catalog-images.md). The visual-search photo is multipart/form-data (image, use_object_detection,
 // per_page), streamed into the object store under a grant asked with the caller's key, like a product
 // image upload (rest-bridge/multipart.ts); the search reads it from there and deletes it.
-import { IMAGE_MAX_BYTES, IMAGE_TYPES } from '../../subgraphs/catalog/images/image.rules.js';
-import { VISUAL_SEARCH_DEFAULT_PER_PAGE, VISUAL_SEARCH_MAX_PER_PAGE, VISUAL_SEARCH_PURPOSE } from '../../subgraphs/catalog/vision/vision.rules.js';
+import { VISUAL_SEARCH_PAGE, VISUAL_SEARCH_UPLOAD } from '../contract-limits.js';
 import { resource, toSnakeKeys } from '../jsonapi.js';
 import { boolParam, getParam } from '../query.js';
 import type { ResourceObject, Route } from '../types.js';
@@ -44,13 +43,11 @@ export const CATALOG_VISION_ROUTES: Route[] = [
       'Visual search: multipart/form-data with image (JPEG, PNG, WebP or GIF, at most 10 MiB), use_object_detection (default true) and per_page. 0 or 1 objects detected: one search with the whole photo; 2 or more: one search per object, results grouped per object (meta.groups). Each result is a product with similarity_score and detection_metadata (products:read)',
     query: [{ name: 'use_object_detection', type: 'boolean', description: 'default true; the form field of the same name wins' }],
     multipart: {
-      purpose: VISUAL_SEARCH_PURPOSE,
-      maxBytes: IMAGE_MAX_BYTES,
-      types: IMAGE_TYPES,
+      ...VISUAL_SEARCH_UPLOAD,
       file: 'image',
       fields: {
         use_object_detection: { graphql: 'useObjectDetection', type: 'boolean', description: 'default true; false skips detection (one search with the whole photo)' },
-        per_page: { graphql: 'perPage', type: 'integer', description: `results per search, 1–${VISUAL_SEARCH_MAX_PER_PAGE} (default ${VISUAL_SEARCH_DEFAULT_PER_PAGE})` },
+        per_page: { graphql: 'perPage', type: 'integer', description: `results per search, 1–${VISUAL_SEARCH_PAGE.max} (default ${VISUAL_SEARCH_PAGE.default})` },
       },
       grant: { operation: 'PresignVisualProductSearch', variables: () => ({}), token: (d) => d.presignVisualProductSearch.token },
       refusedCode: 'VALIDATION_FAILED',

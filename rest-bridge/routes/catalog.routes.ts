@@ -6,8 +6,8 @@ import { DomainError } from '../../lib/errors.js';
 import { resource } from '../jsonapi.js';
 import { boolParam, getParam, intParam, listParam, type QueryParams } from '../query.js';
 import type { ResourceObject, Route, RouteInput } from '../types.js';
+import { CATALOG_PAGE } from '../contract-limits.js';
 
-export const MAX_PAGE_SIZE = 100;
 const LIST_INCLUDES = ['variants', 'categories', 'images'] as const;
 const GET_INCLUDES = [...LIST_INCLUDES, 'related'] as const;
 
@@ -68,7 +68,7 @@ function listVariables(r: RouteInput): Record<string, unknown> {
   const inStock = getParam(q, 'filter[in_stock]');
   return {
     page: intParam(q, 'page[number]', { default: 1, min: 1 }),
-    pageSize: intParam(q, 'page[size]', { default: 20, min: 1, max: MAX_PAGE_SIZE }),
+    pageSize: intParam(q, 'page[size]', { default: CATALOG_PAGE.default, min: 1, max: CATALOG_PAGE.max }),
     sort: getParam(q, 'sort') || undefined,
     filter: setFields({
       status: getParam(q, 'filter[status]'),
@@ -111,7 +111,7 @@ export const CATALOG_ROUTES: Route[] = [
     summary: 'List products: filters, full-text search, sort, include=variants,categories,images (products:read)',
     query: [
       { name: 'page[number]', type: 'integer', description: 'default 1' },
-      { name: 'page[size]', type: 'integer', description: `default 20, at most ${MAX_PAGE_SIZE}` },
+      { name: 'page[size]', type: 'integer', description: `default ${CATALOG_PAGE.default}, at most ${CATALOG_PAGE.max}` },
       { name: 'filter[status]', type: 'string', description: 'active, draft, archived' },
       { name: 'filter[category]', type: 'string', description: 'category id or slug' },
       { name: 'filter[in_stock]', type: 'boolean' },

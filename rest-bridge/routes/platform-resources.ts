@@ -2,6 +2,7 @@
 // repeats its id as the `unique_id` attribute, the identifier the spec lists among the fields.
 import { resource } from '../jsonapi.js';
 import { intParam } from '../query.js';
+import { ACCOUNT_PAGE } from '../contract-limits.js';
 import type { QueryParamSpec, RouteInput } from '../types.js';
 
 export const platformRes = (p: Record<string, unknown>) => resource('platforms', p, { uniqueId: true });
@@ -12,17 +13,16 @@ export const domainRes = (d: Record<string, unknown>) => resource('domain_verifi
 
 export const base = { service: 'platform', auth: 'jwt+platform' } as const;
 
-export const ACCOUNT_PAGE = { defaultSize: 50, maxSize: 200 } as const;
 
 export const PAGE_QUERY: QueryParamSpec[] = [
   { name: 'page[number]', type: 'integer', description: 'default 1' },
-  { name: 'page[size]', type: 'integer', description: `default ${ACCOUNT_PAGE.defaultSize}, at most ${ACCOUNT_PAGE.maxSize}` },
+  { name: 'page[size]', type: 'integer', description: `default ${ACCOUNT_PAGE.default}, at most ${ACCOUNT_PAGE.max}` },
 ];
 
 export function pageVariables(r: RouteInput): { page: number; pageSize: number } {
   return {
     page: intParam(r.query, 'page[number]', { default: 1, min: 1 }),
-    pageSize: intParam(r.query, 'page[size]', { default: ACCOUNT_PAGE.defaultSize, min: 1, max: ACCOUNT_PAGE.maxSize }),
+    pageSize: intParam(r.query, 'page[size]', { default: ACCOUNT_PAGE.default, min: 1, max: ACCOUNT_PAGE.max }),
   };
 }
 

@@ -1,9 +1,9 @@
 // The AI service's error codes (document 2), as the spec writes them.
-// Registered at import (the subgraph's index.ts, and the gateway's and REST bridge's edge modules);
-// the declaration below adds them to the ErrorCodes every DomainError accepts.
-import { registerErrors, type CodesOf } from '../../lib/errors.js';
+// Set on the subgraph's definition (index.ts); `npm run compose` writes them to schema/contract.json,
+// from which the edges render them. The declaration below adds them to the ErrorCodes type.
+import { defineErrors, type CodesOf } from '../../lib/errors.js';
 
-export const AI_ERRORS = registerErrors('ai', {
+export const AI_ERRORS = defineErrors({
   // rendered alone (shape B) on REST
   'usr-not-registered': { status: 404, title: 'User not registered in this tenant', rest: { singleObjectBody: true } },
   model_unavailable: { status: 503, title: 'AI model temporarily unavailable' },

@@ -16,4 +16,5 @@ export interface AiEventPayload extends DomainEvent<AiEventName> {
   accuracy?: number | null;
 }
 
-export const aiEventsTopic = appTopic('ai.events');
+export const AI_EVENTS_TOPIC = 'ai.events';
+export const aiEventsTopic = appTopic(AI_EVENTS_TOPIC);

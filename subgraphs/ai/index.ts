@@ -4,6 +4,7 @@
 import { AI_EVENT_TYPES } from './event-types.js';
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { AI_ERRORS } from './error-codes.js';
+import { AI_SUBSCRIPTIONS } from './subscription-fields.js';
 import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createAiLoaders, type AiLoaders } from './context.js';
 import { JobEntity, startJobWorker } from '../../lib/jobs/index.js';
@@ -52,6 +53,7 @@ export const ai: SubgraphDefinition<AiLoaders, AiRuntime> = {
   migrations,
   errorCodes: AI_ERRORS,
   eventTypes: [AI_EVENT_TYPES],
+  subscriptions: AI_SUBSCRIPTIONS,
   scope: scopeToApp,
   createLoaders: createAiLoaders,
   // the text-model workers, the ONNX model directory, Apertium, catalogue names and the plan counters

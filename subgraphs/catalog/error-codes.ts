@@ -1,9 +1,9 @@
 // The catalog service's error codes (document 3 part A), as the spec writes them.
-// Registered at import (the subgraph's index.ts, and the gateway's and REST bridge's edge modules);
-// the declaration below adds them to the ErrorCodes every DomainError accepts.
-import { registerErrors, type CodesOf } from '../../lib/errors.js';
+// Set on the subgraph's definition (index.ts); `npm run compose` writes them to schema/contract.json,
+// from which the edges render them. The declaration below adds them to the ErrorCodes type.
+import { defineErrors, type CodesOf } from '../../lib/errors.js';
 
-export const CATALOG_ERRORS = registerErrors('catalog', {
+export const CATALOG_ERRORS = defineErrors({
   PRODUCT_NOT_FOUND: { status: 404, title: 'Product not found' },
   SKU_ALREADY_EXISTS: { status: 409, title: 'SKU already in use' },
   INVALID_PRICE: { status: 422, title: 'Invalid price' },

@@ -1,6 +1,6 @@
 // The catalog's events. All of them can be subscribed to by webhooks (events/catalog.events.ts);
 // the product and variant events are also published after commit on the app's topic, heard by the
-// gateway's subscriptions (productEvents).
+// gateway's subscriptions (productEvents, declared in subscription-fields.ts).
 import { appTopic, defineEventTypes, type DomainEvent } from '../../lib/events.js';
 
 export const CATALOG_EVENT_TYPES = defineEventTypes('catalog', [
@@ -25,7 +25,8 @@ export interface ProductEventPayload extends DomainEvent<ProductEventName> {
   productId: string;
 }
 
-export const productEventsTopic = appTopic('product.events');
+export const PRODUCT_EVENTS_TOPIC = 'product.events';
+export const productEventsTopic = appTopic(PRODUCT_EVENTS_TOPIC);
 
 // ── inventory (inventory/): stock events on their own topic, heard by the gateway's
 // inventoryEvents and inventoryAlerts subscriptions
@@ -48,4 +49,5 @@ export interface InventoryEventPayload extends DomainEvent<InventoryEventName> {
   reason: string | null;
 }
 
-export const inventoryEventsTopic = appTopic('inventory.events');
+export const INVENTORY_EVENTS_TOPIC = 'inventory.events';
+export const inventoryEventsTopic = appTopic(INVENTORY_EVENTS_TOPIC);

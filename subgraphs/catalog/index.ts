@@ -4,6 +4,8 @@
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { CATALOG_ERRORS } from './error-codes.js';
 import { CATALOG_EVENT_TYPES } from './event-types.js';
+import { CATALOG_SUBSCRIPTIONS } from './subscription-fields.js';
+import { CATALOG_LIMITS } from './limits.js';
 import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createCatalogLoaders, type CatalogLoaders } from './context.js';
 import { productReference } from './products/product.reference.js';
@@ -26,6 +28,8 @@ export const catalog: SubgraphDefinition<CatalogLoaders, CatalogRuntime> = {
   migrations,
   eventTypes: [CATALOG_EVENT_TYPES],
   errorCodes: CATALOG_ERRORS,
+  subscriptions: CATALOG_SUBSCRIPTIONS,
+  limits: CATALOG_LIMITS,
   scope: scopeToApp,
   createLoaders: createCatalogLoaders,
   runtime: async (deps) => {

@@ -2,6 +2,8 @@
 // bridge validates the same page bounds first; these guard the GraphQL callers.
 import { DomainError } from '../../lib/errors.js';
 
+/** The catalog's list pages (products, categories, collections): written here once, carried to the REST bridge by the contract (limits.ts). */
+export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
 export interface PageRequest {
@@ -9,11 +11,11 @@ export interface PageRequest {
   pageSize: number;
 }
 
-/** page[number] >= 1 and 1 <= page[size] <= 100, or 400 naming the parameter. */
+/** page >= 1 and 1 <= pageSize <= MAX_PAGE_SIZE, or 400 naming the argument. */
 export function checkPage(page: number, pageSize: number): PageRequest {
-  if (!Number.isInteger(page) || page < 1) throw new DomainError('BAD_REQUEST', 'page[number] must be an integer >= 1', { parameter: 'page[number]' });
+  if (!Number.isInteger(page) || page < 1) throw new DomainError('BAD_REQUEST', 'page must be an integer >= 1', { parameter: 'page' });
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-    throw new DomainError('BAD_REQUEST', `page[size] must be an integer from 1 to ${MAX_PAGE_SIZE}`, { parameter: 'page[size]' });
+    throw new DomainError('BAD_REQUEST', `pageSize must be an integer from 1 to ${MAX_PAGE_SIZE}`, { parameter: 'pageSize' });
   }
   return { page, pageSize };
 }

@@ -1,9 +1,9 @@
 // The platform service's error codes (document 1), as the spec writes them.
-// Registered at import (the subgraph's index.ts, and the gateway's and REST bridge's edge modules);
-// the declaration below adds them to the ErrorCodes every DomainError accepts.
-import { registerErrors, type CodesOf } from '../../lib/errors.js';
+// Set on the subgraph's definition (index.ts); `npm run compose` writes them to schema/contract.json,
+// from which the edges render them. The declaration below adds them to the ErrorCodes type.
+import { defineErrors, type CodesOf } from '../../lib/errors.js';
 
-export const PLATFORM_ERRORS = registerErrors('platform', {
+export const PLATFORM_ERRORS = defineErrors({
   // platform (document 1)
   PLATFORM_REQUIRED: { status: 400, title: 'X-Platform header required' },
   PLATFORM_NOT_FOUND: { status: 404, title: 'Platform not found' },

@@ -67,22 +67,5 @@ export const accountTopics = {
   accountEvents: platformTopic('platform.account.events'),
 };
 
-/**
- * Published by the platform subgraph after a commit that changes what a credential may do: an API key
- * (regenerate, rotate, revoke; app, account, plan or platform changes) or a platform's operators. Every
- * gateway drops the cached key records that match any of the lists (and its cached operator records
- * on `operatorPlatformIds` or `platformIds`), so the change applies at once instead of after the cache
- * TTL, and re-checks its open WebSockets of matching keys (gateway/subscriptions/live-connections.ts).
- */
-export interface KeysInvalidatedPayload {
-  reason: string;
-  occurredAt: string;
-  keyIds?: string[];
-  appIds?: string[];
-  accountIds?: string[];
-  platformIds?: string[];
-  /** the operators of these platforms changed (added, removed) */
-  operatorPlatformIds?: string[];
-}
-
-export const KEYS_INVALIDATED_TOPIC = 'platform.keys.invalidated';
+// keys.invalidated: a message from this subgraph to every gateway, so its type is the kernel's
+export { KEYS_INVALIDATED_TOPIC, type KeysInvalidatedPayload } from '../../lib/events.js';

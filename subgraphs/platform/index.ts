@@ -2,6 +2,7 @@
 // subscriptions, user access... come later. Owns the `App` entity other subgraphs extend.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { PLATFORM_ERRORS } from './error-codes.js';
+import { ACCOUNT_PAGE } from './accounts/account.service.js';
 import { ACCOUNT_EVENTS } from './event-types.js';
 import { createPlatformLoaders, type PlatformLoaders } from './context.js';
 import { scopeToPlatform } from './tenancy.js';
@@ -74,6 +75,8 @@ export const platform: SubgraphDefinition<PlatformLoaders, PlatformRuntime> = {
   migrations,
   eventTypes: [ACCOUNT_EVENTS],
   errorCodes: PLATFORM_ERRORS,
+  // the account list's page bounds, checked again by the REST bridge (from the contract)
+  limits: { pages: { accounts: { default: ACCOUNT_PAGE.defaultSize, max: ACCOUNT_PAGE.maxSize } } },
   // the request's platform for the `tenant` filter every @TenantScoped entity gets (tenancy.ts)
   scope: scopeToPlatform,
   // the services' process-wide dependencies (master-key SecretBox, object store, outbox): ctx.runtime

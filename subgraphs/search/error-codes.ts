@@ -1,9 +1,9 @@
 // The search service's error codes (document 3 part B): lower snake case and statuses as the spec's table.
-// Registered at import (the subgraph's index.ts, and the gateway's and REST bridge's edge modules);
-// the declaration below adds them to the ErrorCodes every DomainError accepts.
-import { registerErrors, type CodesOf } from '../../lib/errors.js';
+// Set on the subgraph's definition (index.ts); `npm run compose` writes them to schema/contract.json,
+// from which the edges render them. The declaration below adds them to the ErrorCodes type.
+import { defineErrors, type CodesOf } from '../../lib/errors.js';
 
-export const SEARCH_ERRORS = registerErrors('search', {
+export const SEARCH_ERRORS = defineErrors({
   index_not_found: { status: 404, title: 'Index not found' },
   index_already_exists: { status: 409, title: 'Index already exists' },
   invalid_index_uid: { status: 400, title: 'Invalid index uid' },

@@ -14,7 +14,8 @@ export interface SearchTaskEventPayload extends DomainEvent<SearchTaskEventName>
   documentsIndexed: number | null;
 }
 
-export const searchTaskTopic = appTopic('search.tasks');
+export const SEARCH_TASKS_TOPIC = 'search.tasks';
+export const searchTaskTopic = appTopic(SEARCH_TASKS_TOPIC);
 
 /** What an app's search webhooks can subscribe to (webhooks/). */
 export const SEARCH_WEBHOOK_EVENTS = defineEventTypes('search', ['indexing.completed', 'indexing.failed', 'index.created', 'index.deleted', 'settings.updated']);

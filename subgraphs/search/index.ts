@@ -4,6 +4,7 @@
 // webhook sender.
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { SEARCH_ERRORS } from './error-codes.js';
+import { SEARCH_SUBSCRIPTIONS } from './subscription-fields.js';
 import { SEARCH_TASK_EVENTS, SEARCH_WEBHOOK_EVENTS } from './event-types.js';
 import { scopeToApp } from '../../lib/tenant-entity.js';
 import { createSearchLoaders, type SearchLoaders } from './context.js';
@@ -53,6 +54,7 @@ export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
   migrations,
   eventTypes: [SEARCH_TASK_EVENTS, SEARCH_WEBHOOK_EVENTS],
   errorCodes: SEARCH_ERRORS,
+  subscriptions: SEARCH_SUBSCRIPTIONS,
   scope: scopeToApp,
   createLoaders: createSearchLoaders,
   // the pool, engines, webhook outbox, analytics buffer and limiter of this process, on every request as ctx.runtime

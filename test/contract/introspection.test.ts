@@ -1,10 +1,10 @@
 // The one endpoint shows the whole schema: introspection and the SDL served by the running gateway
-// include the Subscription root with every field of the gateway's subscription registry.
+// include the Subscription root with every field the contract declares (schema/contract.json).
 import { buildClientSchema, getIntrospectionQuery, parse, Kind, type IntrospectionQuery } from 'graphql';
-import { SUBSCRIPTION_SDL } from '../../gateway/subscriptions/registry.js';
+import { loadContract } from '../../lib/contract.js';
 import { gql, stack } from '../harness/client.js';
 
-const declared = parse(SUBSCRIPTION_SDL).definitions.flatMap((d) =>
+const declared = parse(loadContract().subscriptions.sdl).definitions.flatMap((d) =>
   d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'Subscription' ? (d.fields ?? []).map((f) => f.name.value) : [],
 );
 

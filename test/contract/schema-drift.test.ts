@@ -1,11 +1,14 @@
 // The contract is generated and checked: SDL emitted from code must equal the committed files,
-// composition must succeed and equal the committed supergraph, and every REST bridge operation
-// and the gateway's subscription SDL must validate against the composed API schema.
+// composition must succeed and equal the committed supergraph, the contract (schema/contract.json:
+// error codes, event types, subscription fields, limits) must equal what the subgraphs declare, and
+// every REST bridge operation and the contract's subscription SDL must validate against the composed
+// API schema.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { extendSchema, parse, validate, type GraphQLSchema } from 'graphql';
-import { FIELD_ACCESS_FILE, ROOT, compose, emitFieldAccess, emitSdl, readSupergraphConfig } from '../../scripts/supergraph.js';
-import { SUBSCRIPTION_SDL } from '../../gateway/subscriptions/registry.js';
+import { CONTRACT_FILE, FIELD_ACCESS_FILE, ROOT, buildContract, compose, emitContract, emitFieldAccess, emitSdl, readSupergraphConfig } from '../../scripts/supergraph.js';
+import { subscriptionRegistry } from '../../gateway/subscriptions/registry.js';
+import { loadContract } from '../../lib/contract.js';
 import { loadOperations } from '../../rest-bridge/operations.js';
 
 const read = (p: string) => readFileSync(p, 'utf8');
@@ -35,10 +38,23 @@ describe('schema contract', () => {
     expect(read(FIELD_ACCESS_FILE)).toBe(emitFieldAccess());
   });
 
-  test('committed subscription SDL matches the gateway registry and extends the API schema', () => {
-    expect(read(resolve(ROOT, 'schema', 'subscriptions.graphql'))).toBe(SUBSCRIPTION_SDL.trim() + '\n');
-    const withSubs = extendSchema(apiSchema, parse(SUBSCRIPTION_SDL));
-    expect(Object.keys(withSubs.getSubscriptionType()!.getFields()).length).toBeGreaterThan(0);
+  test('committed contract (schema/contract.json) matches the subgraph definitions (run `npm run compose`)', () => {
+    expect(read(CONTRACT_FILE)).toBe(emitContract());
+    expect(loadContract()).toEqual(JSON.parse(emitContract()));
+  });
+
+  test('committed subscription SDL matches the contract and extends the API schema with every declared field', () => {
+    const { sdl, fields } = buildContract().subscriptions;
+    expect(read(resolve(ROOT, 'schema', 'subscriptions.graphql'))).toBe(sdl);
+    const withSubs = extendSchema(apiSchema, parse(sdl));
+    const root = withSubs.getSubscriptionType()!.getFields();
+    expect(Object.keys(root).sort()).toEqual(fields.map((f) => f.field).sort());
+    // each field's event type, and the entity field and root query its events resolve through
+    for (const def of subscriptionRegistry(buildContract().subscriptions).defs) {
+      const event = withSubs.getType(def.eventType);
+      expect([def.field, event && 'getFields' in event && def.link.field in event.getFields()]).toEqual([def.field, true]);
+      expect([def.field, def.link.query in withSubs.getQueryType()!.getFields()]).toEqual([def.field, true]);
+    }
   });
 
   test('every REST bridge operation validates against the supergraph API schema', () => {

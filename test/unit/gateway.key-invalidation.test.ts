@@ -3,7 +3,7 @@
 // an invalidation does not put its (possibly stale) answer back into the cache.
 import { ApiKeyVerifier, hashKey, type KeyRecord } from '../../gateway/auth/api-key.js';
 import { listenForKeyInvalidations, matchesInvalidation } from '../../gateway/auth/key-invalidation.js';
-import { KEYS_INVALIDATED_TOPIC, type KeysInvalidatedPayload } from '../../subgraphs/platform/event-types.js';
+import { KEYS_INVALIDATED_TOPIC, type KeysInvalidatedPayload } from '../../lib/events.js';
 import { createLogger } from '../../lib/logger.js';
 import { createMemoryPubSub } from '../../lib/pubsub.js';
 import { MemoryRateLimiter, MemoryUsageCounter } from '../../lib/rate-limit.js';

@@ -8,6 +8,8 @@ import { Supergraph } from '@apollo/federation-internals';
 import { createMemoryPubSub } from '../../lib/pubsub.js';
 import { productEventsTopic } from '../../subgraphs/catalog/event-types.js';
 import { buildSubscriptionSchema, type RunQuery } from '../../gateway/subscriptions/schema.js';
+import { subscriptionRegistry } from '../../gateway/subscriptions/registry.js';
+import { loadContract } from '../../lib/contract.js';
 import type { GatewayContext } from '../../gateway/data-source.js';
 
 const apiSchema = Supergraph.build(readFileSync(resolve(import.meta.dirname, '../../schema/supergraph.graphql'), 'utf8')).apiSchema().toGraphQLJSSchema();
@@ -24,7 +26,7 @@ function setup() {
     await new Promise((r) => setTimeout(r, 20));
     return { data: { product: { id: typeof variables.entityId === 'string' ? variables.entityId : variables._entityId, name: 'Lamp', variants: [] } } };
   };
-  return { pubsub, calls, schema: buildSubscriptionSchema(apiSchema, pubsub, run) };
+  return { pubsub, calls, schema: buildSubscriptionSchema(apiSchema, subscriptionRegistry(loadContract().subscriptions), pubsub, run) };
 }
 
 async function start(schema: import('graphql').GraphQLSchema, query: string, ctx: GatewayContext, variableValues: Record<string, unknown> = {}) {

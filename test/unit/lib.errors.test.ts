@@ -1,7 +1,7 @@
-// lib/errors.ts: the code → status registry (the kernel's codes, and each service's from its
-// error-codes.ts), DomainError, and its GraphQL form.
+// lib/errors.ts: the code → status table (the kernel's codes, and each service's from the
+// generated contract, schema/contract.json), DomainError, and its GraphQL form.
 import { GraphQLError } from 'graphql';
-import { DomainError, errorDef, isErrorCode, registerErrors, registeredErrors, statusOf, toGraphQLError } from '../../lib/errors.js';
+import { DomainError, errorDef, isErrorCode, registeredErrors, useErrorCodes, statusOf, toGraphQLError } from '../../lib/errors.js';
 import { PLATFORM_ERRORS } from '../../subgraphs/platform/error-codes.js';
 import { CATALOG_ERRORS } from '../../subgraphs/catalog/error-codes.js';
 import { SEARCH_ERRORS } from '../../subgraphs/search/error-codes.js';
@@ -44,9 +44,10 @@ describe('ownership', () => {
     expect(errorDef('PRODUCT_NOT_FOUND')?.owner).toBe('catalog');
   });
 
-  test('a code belongs to one owner: registering it from another, or with another status, throws', () => {
-    expect(() => registerErrors('search', { PRODUCT_NOT_FOUND: { status: 404, title: 'x' } })).toThrow(/PRODUCT_NOT_FOUND is registered by catalog/);
-    expect(() => registerErrors('catalog', { PRODUCT_NOT_FOUND: { status: 410, title: 'x' } })).toThrow(/status 404/);
+  test('a code belongs to one owner: giving it from another, or with another status, throws', () => {
+    useErrorCodes('catalog', CATALOG_ERRORS); // as startSubgraph does
+    expect(() => useErrorCodes('search', { PRODUCT_NOT_FOUND: { status: 404, title: 'x' } })).toThrow(/PRODUCT_NOT_FOUND is registered by catalog/);
+    expect(() => useErrorCodes('catalog', { PRODUCT_NOT_FOUND: { status: 410, title: 'x' } })).toThrow(/status 404/);
     expect(statusOf('PRODUCT_NOT_FOUND')).toBe(404);
   });
 });
@@ -111,8 +112,8 @@ describe('toGraphQLError', () => {
 });
 
 describe('each subgraph throws only its own codes and the kernel', () => {
-  // Separate processes register only their own codes (the subgraph's index.ts): a code of another
-  // service would be a 500 there. Scans `new DomainError('<code>'` in each subgraph's sources.
+  // A code belongs to the service that throws it: the contract lists it under that service, and a
+  // subgraph started before `npm run compose` knows only its own. Scans `new DomainError('<code>'`.
   test.each([
     ['platform', PLATFORM_ERRORS],
     ['catalog', CATALOG_ERRORS],

@@ -21,7 +21,7 @@ const MAX_RANKED = 5000;
 export async function addAgentContext(ctx: AiContext, agentId: string, input: AgentContextInput): Promise<AgentContext> {
   await admitTextCall(ctx, [input.content], 'content', AI_WRITE);
   if (input.uniqueId != null && !UUID.test(input.uniqueId)) {
-    throw new DomainError('invalid-uuid-format', `unique_id "${input.uniqueId}" is not a valid UUID; put custom identifiers in reference, source_id or source_alias`, { parameter: 'unique_id' });
+    throw new DomainError('invalid-uuid-format', `unique_id "${input.uniqueId}" is not a valid UUID; put custom identifiers in reference, source_id or source_alias`, { parameter: 'uniqueId' });
   }
   checkAgentId(agentId);
   if (!input.content.trim()) throw new DomainError('VALIDATION_FAILED', 'content must not be empty', { parameter: 'content' });
@@ -62,8 +62,8 @@ export async function listAgentContext(ctx: AiContext, agentId: string, f: Agent
 /** The agent's entries best matching `query`, best first (for the RAG Context template). */
 export async function rankAgentContext(ctx: AiContext, agentId: string, query: string, limit: number): Promise<AgentContext[]> {
   checkAgentId(agentId);
-  if (!query.trim()) throw new DomainError('VALIDATION_FAILED', 'agent_context.query must not be empty', { parameter: 'agent_context.query' });
-  if (!Number.isInteger(limit) || limit < 1 || limit > 20) throw new DomainError('VALIDATION_FAILED', 'agent_context.limit must be an integer from 1 to 20', { parameter: 'agent_context.limit' });
+  if (!query.trim()) throw new DomainError('VALIDATION_FAILED', 'agent_context.query must not be empty', { parameter: 'agentContext.query' });
+  if (!Number.isInteger(limit) || limit < 1 || limit > 20) throw new DomainError('VALIDATION_FAILED', 'agent_context.limit must be an integer from 1 to 20', { parameter: 'agentContext.limit' });
   return (await rank(ctx, { agentId }, query, limit)).map(([r, s]) => toContext(r, s));
 }
 

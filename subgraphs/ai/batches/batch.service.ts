@@ -42,7 +42,7 @@ export async function createBatch(ctx: AiContext, input: BatchInput): Promise<Ai
 export async function getBatch(ctx: AiContext, id: string): Promise<AiBatch> {
   await admitTextCall(ctx, [], 'batch_id');
   const row = await ctx.em.findOne(AiBatchEntity, { id });
-  if (!row) throw new DomainError('batch_not_found', `Batch ${id} does not exist in this tenant`, { parameter: 'batch_id' });
+  if (!row) throw new DomainError('batch_not_found', `Batch ${id} does not exist in this tenant`, { parameter: 'batchId' });
   return toBatch(row);
 }
 
@@ -71,11 +71,11 @@ function validateOptions(operation: BatchOperation, input: BatchInput): Record<s
   }
   if (operation === 'key_phrases') {
     const max = input.maxPhrases ?? 10;
-    if (!Number.isInteger(max) || max < 1 || max > 50) throw new DomainError('VALIDATION_FAILED', 'max_phrases must be an integer from 1 to 50', { parameter: 'max_phrases' });
+    if (!Number.isInteger(max) || max < 1 || max > 50) throw new DomainError('VALIDATION_FAILED', 'max_phrases must be an integer from 1 to 50', { parameter: 'maxPhrases' });
     o.max = max;
   }
   if (operation === 'summarize' && input.maxLength !== undefined && input.maxLength !== null) {
-    if (!Number.isInteger(input.maxLength) || input.maxLength < 20) throw new DomainError('VALIDATION_FAILED', 'max_length must be an integer of at least 20', { parameter: 'max_length' });
+    if (!Number.isInteger(input.maxLength) || input.maxLength < 20) throw new DomainError('VALIDATION_FAILED', 'max_length must be an integer of at least 20', { parameter: 'maxLength' });
     o.maxLength = input.maxLength;
   }
   if (operation === 'moderation' && input.categories) {

@@ -77,7 +77,7 @@ export async function trainClassifier(ctx: AiContext, id: string, input: TrainCl
 export async function getTraining(ctx: AiContext, id: string): Promise<ClassifierTraining> {
   await admitTextCall(ctx, [], 'training_id', AI_READ);
   const t = await ctx.em.findOne(ClassifierTrainingEntity, { id });
-  if (!t) throw new DomainError('training_not_found', `Training ${id} does not exist in this tenant`, { parameter: 'training_id' });
+  if (!t) throw new DomainError('training_not_found', `Training ${id} does not exist in this tenant`, { parameter: 'trainingId' });
   return toTraining(t);
 }
 
@@ -88,12 +88,12 @@ export async function classify(ctx: AiContext, id: string, text: string): Promis
     if (!text.trim()) throw new DomainError('VALIDATION_FAILED', 'text must not be empty', { parameter: 'text' });
   });
   const [, clf] = await allInOrder<[void, ClassifierEntity]>([admitted, find(ctx, id)]);
-  if (clf.modelVersion === 0) throw new DomainError('classifier_not_trained', `Classifier ${id} has no trained model yet (status ${clf.status}); train it with POST /ai/v1/classifiers/${id}/train`, { parameter: 'classifier_id' });
+  if (clf.modelVersion === 0) throw new DomainError('classifier_not_trained', `Classifier ${id} has no trained model yet (status ${clf.status}); train it with POST /ai/v1/classifiers/${id}/train`, { parameter: 'classifierId' });
   const cache = ctx.runtime.classifierModels;
   let loaded = cache.get(clf.id, clf.modelVersion);
   if (!loaded) {
     const row = await ctx.em.findOne(ClassifierEntity, { id: clf.id }, { populate: ['model'], refresh: true });
-    if (!row?.model) throw new DomainError('classifier_not_found', `Classifier ${id} does not exist in this tenant`, { parameter: 'classifier_id' });
+    if (!row?.model) throw new DomainError('classifier_not_found', `Classifier ${id} does not exist in this tenant`, { parameter: 'classifierId' });
     loaded = cache.put(row.id, row.modelVersion, row.model);
   }
   const predictions = predict(loaded.model, text, loaded.index).map((p) => ({ label: p.label, confidence: round(p.confidence, 4) }));
@@ -102,7 +102,7 @@ export async function classify(ctx: AiContext, id: string, text: string): Promis
 
 async function find(ctx: AiContext, id: string): Promise<ClassifierEntity> {
   const row = await ctx.em.findOne(ClassifierEntity, { id });
-  if (!row) throw new DomainError('classifier_not_found', `Classifier ${id} does not exist in this tenant`, { parameter: 'classifier_id' });
+  if (!row) throw new DomainError('classifier_not_found', `Classifier ${id} does not exist in this tenant`, { parameter: 'classifierId' });
   return row;
 }
 

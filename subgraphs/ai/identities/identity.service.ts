@@ -63,14 +63,14 @@ export async function requireRegisteredUser(ctx: AiContext, scope?: string): Pro
 
 function notRegistered(userUniqueId: string): DomainError {
   return new DomainError('usr-not-registered', `User ${userUniqueId} is not registered in this tenant; call POST /identities/${userUniqueId}/register first`, {
-    parameter: 'user_unique_id',
+    parameter: 'userUniqueId',
   });
 }
 
 function validateUserUniqueId(userUniqueId: string): void {
   // Control characters are refused: the id appears in paths and logs.
   if (typeof userUniqueId !== 'string' || !userUniqueId.trim() || userUniqueId.length > MAX_USER_ID || /[\u0000-\u001f\u007f]/.test(userUniqueId)) {
-    throw new DomainError('VALIDATION_FAILED', `user_unique_id must be 1 to ${MAX_USER_ID} printable characters`, { parameter: 'user_unique_id' });
+    throw new DomainError('VALIDATION_FAILED', `user_unique_id must be 1 to ${MAX_USER_ID} printable characters`, { parameter: 'userUniqueId' });
   }
 }
 

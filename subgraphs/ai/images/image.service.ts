@@ -48,7 +48,7 @@ export async function admitAndLoad(ctx: AiContext, imageUrl: string): Promise<Vi
 }
 
 async function load(ctx: AiContext, imageUrl: string): Promise<VisionImage> {
-  if (!imageUrl?.trim()) throw new DomainError('VALIDATION_FAILED', 'image_url must not be empty', { parameter: 'image_url' });
+  if (!imageUrl?.trim()) throw new DomainError('VALIDATION_FAILED', 'image_url must not be empty', { parameter: 'imageUrl' });
   return loadImage({ url: imageUrl.trim() }, { allowPrivate: ctx.runtime.allowPrivateNetwork }).catch(visionFailure);
 }
 

@@ -32,7 +32,7 @@ export async function createPrompt(ctx: AiContext, input: CreatePromptInput): Pr
   let template: LibraryTemplate | undefined;
   if (input.templateUniqueId) {
     template = libraryTemplate(input.templateUniqueId);
-    if (!template) throw new DomainError('prompt_not_found', `template_unique_id ${input.templateUniqueId} is not a library template (GET /prompts lists them)`, { parameter: 'template_unique_id' });
+    if (!template) throw new DomainError('prompt_not_found', `template_unique_id ${input.templateUniqueId} is not a library template (GET /prompts lists them)`, { parameter: 'templateUniqueId' });
   }
   const content = input.content ?? template?.content;
   if (!content?.trim()) throw new DomainError('VALIDATION_FAILED', 'content is required (or template_unique_id to clone a library template)', { parameter: 'content' });
@@ -94,7 +94,7 @@ async function findPrompt(ctx: AiContext, uniqueId: string): Promise<{ uniqueId:
   const lib = libraryTemplate(uniqueId);
   if (lib) return lib;
   const row = UUID.test(uniqueId) ? await ctx.em.findOne(PromptEntity, { uniqueId: uniqueId.toLowerCase() }) : null;
-  if (!row) throw new DomainError('prompt_not_found', `Prompt ${uniqueId} does not exist in this tenant`, { parameter: 'unique_id' });
+  if (!row) throw new DomainError('prompt_not_found', `Prompt ${uniqueId} does not exist in this tenant`, { parameter: 'uniqueId' });
   return row;
 }
 

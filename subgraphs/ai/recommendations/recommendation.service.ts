@@ -29,7 +29,7 @@ export async function recordEvent(ctx: AiContext, input: RecommendationEventInpu
     if (!v.trim() || v.length > 255) throw new DomainError('VALIDATION_FAILED', `${k} must be 1 to 255 characters`, { parameter: k });
   }
   const type = input.eventType as RecEventType;
-  if (!(REC_EVENT_TYPES as readonly string[]).includes(type)) throw new DomainError('VALIDATION_FAILED', `event_type must be one of ${REC_EVENT_TYPES.join(', ')}`, { parameter: 'event_type' });
+  if (!(REC_EVENT_TYPES as readonly string[]).includes(type)) throw new DomainError('VALIDATION_FAILED', `event_type must be one of ${REC_EVENT_TYPES.join(', ')}`, { parameter: 'eventType' });
   const rating = input.metadata?.rating;
   if (type === 'rating' && (typeof rating !== 'number' || rating < 1 || rating > 5)) throw new DomainError('VALIDATION_FAILED', 'a rating event needs metadata.rating, a number from 1 to 5', { parameter: 'metadata.rating' });
   const at = input.timestamp ?? new Date();

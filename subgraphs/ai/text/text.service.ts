@@ -42,7 +42,7 @@ export async function extractEntities(ctx: AiContext, input: EntitiesInput) {
 
 export async function extractKeyPhrases(ctx: AiContext, input: KeyPhrasesInput) {
   const max = input.maxPhrases ?? 10;
-  if (!Number.isInteger(max) || max < 1 || max > 50) throw new DomainError('VALIDATION_FAILED', 'max_phrases must be an integer from 1 to 50', { parameter: 'max_phrases' });
+  if (!Number.isInteger(max) || max < 1 || max > 50) throw new DomainError('VALIDATION_FAILED', 'max_phrases must be an integer from 1 to 50', { parameter: 'maxPhrases' });
   await admitText(ctx, input.text, input.language);
   const keyPhrases = await runModel(ctx, 'keyPhrases', { text: input.text, max });
   return { id: newId('kph'), keyPhrases, model: TEXT_MODELS.keyPhrases };
@@ -65,7 +65,7 @@ export async function summarizeText(ctx: AiContext, input: SummarizeInput) {
   const style = input.style ?? 'extractive';
   if (style !== 'extractive') throw new DomainError('VALIDATION_FAILED', `style "${style}" does not exist; the only style is extractive`, { parameter: 'style' });
   const maxLength = input.maxLength ?? defaultSummaryLength(input.text);
-  if (!Number.isInteger(maxLength) || maxLength < 20) throw new DomainError('VALIDATION_FAILED', 'max_length must be an integer of at least 20 (characters)', { parameter: 'max_length' });
+  if (!Number.isInteger(maxLength) || maxLength < 20) throw new DomainError('VALIDATION_FAILED', 'max_length must be an integer of at least 20 (characters)', { parameter: 'maxLength' });
   await admitText(ctx, input.text, input.language);
   const r = await summaryByOperator(ctx, input.text, maxLength) ?? { ...(await runModel(ctx, 'summarize', { text: input.text, maxLength })), model: TEXT_MODELS.summarize };
   return { id: newId('sum'), summary: r.summary, length: r.length, compressionRatio: r.compression_ratio, model: r.model };

@@ -31,10 +31,10 @@ export async function getCategoryBySlug(ctx: CatalogContext, slug: string): Prom
 }
 
 /**
- * The category named by an id or a slug (products' filter[category]); CATEGORY_NOT_FOUND naming
- * `parameter` otherwise.
+ * The category named by an id or a slug (the product list's filter.category); CATEGORY_NOT_FOUND
+ * naming `parameter` otherwise.
  */
-export async function resolveCategoryRef(ctx: CatalogContext, idOrSlug: string, parameter = 'filter[category]'): Promise<CategoryEntity> {
+export async function resolveCategoryRef(ctx: CatalogContext, idOrSlug: string, parameter = 'filter.category'): Promise<CategoryEntity> {
   const c = await ctx.em.findOne(CategoryEntity, { $or: [{ id: idOrSlug }, { slug: idOrSlug }] });
   if (!c) throw new DomainError('CATEGORY_NOT_FOUND', `No category has the id or slug "${idOrSlug}"`, { parameter });
   return c;
@@ -72,7 +72,7 @@ function checkPosition(p: number | undefined): number | undefined {
 
 async function requireParent(em: EntityManager, parentId: string): Promise<void> {
   if (!(await em.findOne(CategoryEntity, { id: parentId }))) {
-    throw new DomainError('CATEGORY_NOT_FOUND', `Parent category ${parentId} not found`, { parameter: 'parent_id' });
+    throw new DomainError('CATEGORY_NOT_FOUND', `Parent category ${parentId} not found`, { parameter: 'parentId' });
   }
 }
 
@@ -145,7 +145,7 @@ export async function updateCategory(ctx: CatalogContext, id: string, input: Upd
     if (newParent !== oldParent && newParent !== null) {
       await requireParent(em, newParent);
       if (await repo.isSelfOrDescendant(em, part, c.id, newParent)) {
-        throw new DomainError('VALIDATION_FAILED', 'A category cannot move under itself or one of its descendants', { parameter: 'parent_id' });
+        throw new DomainError('VALIDATION_FAILED', 'A category cannot move under itself or one of its descendants', { parameter: 'parentId' });
       }
     }
     if (newParent !== oldParent || (wanted !== undefined && wanted !== c.position)) {
@@ -195,10 +195,10 @@ export async function deleteCategory(ctx: CatalogContext, id: string): Promise<C
 }
 
 function checkProductIds(ids: string[]): string[] {
-  if (!Array.isArray(ids) || ids.length === 0) throw new DomainError('VALIDATION_FAILED', 'product_ids must be a non-empty array of product ids', { parameter: 'product_ids' });
-  if (ids.length > MAX_ASSIGN) throw new DomainError('VALIDATION_FAILED', `at most ${MAX_ASSIGN} product ids per call`, { parameter: 'product_ids' });
+  if (!Array.isArray(ids) || ids.length === 0) throw new DomainError('VALIDATION_FAILED', 'product_ids must be a non-empty array of product ids', { parameter: 'productIds' });
+  if (ids.length > MAX_ASSIGN) throw new DomainError('VALIDATION_FAILED', `at most ${MAX_ASSIGN} product ids per call`, { parameter: 'productIds' });
   ids.forEach((v, i) => {
-    if (typeof v !== 'string' || !v.trim()) throw new DomainError('VALIDATION_FAILED', 'product ids must be non-empty strings', { parameter: `product_ids[${i}]` });
+    if (typeof v !== 'string' || !v.trim()) throw new DomainError('VALIDATION_FAILED', 'product ids must be non-empty strings', { parameter: `productIds[${i}]` });
   });
   return [...new Set(ids)];
 }
@@ -212,7 +212,7 @@ export async function missingProducts(em: EntityManager, ids: string[]): Promise
 
 export function productsNotFound(missing: string[]): DomainError {
   const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '');
-  return new DomainError('PRODUCT_NOT_FOUND', `No such product: ${shown}`, { parameter: 'product_ids', meta: { missing } });
+  return new DomainError('PRODUCT_NOT_FOUND', `No such product: ${shown}`, { parameter: 'productIds', meta: { missing } });
 }
 
 /**
@@ -245,7 +245,7 @@ export async function unassignProduct(ctx: CatalogContext, id: string, productId
   const events = new EventLog(ctx.runtime.webhooks.outbox);
   await ctx.em.transactional(async (em) => {
     const n = await em.nativeDelete(ProductCategoryEntity, { categoryId: category.id, productId });
-    if (n === 0) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${productId} is not in category ${id}`, { parameter: 'product_id' });
+    if (n === 0) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${productId} is not in category ${id}`, { parameter: 'productId' });
     await enqueueProductIndexing(em, part, [productId]);
     await events.record(em, part, 'category.updated', categoryEventData(category, { changes: ['products'], products_removed: [productId] }));
   });

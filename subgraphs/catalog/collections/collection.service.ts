@@ -33,8 +33,8 @@ export interface CollectionListQuery {
 export async function listCollections(ctx: CatalogContext, q: CollectionListQuery): Promise<{ items: CollectionEntity[]; total: number }> {
   const { page, pageSize } = checkPage(q.page, q.pageSize);
   const where: Record<string, unknown> = {};
-  if (q.type) where.type = oneOf(q.type, COLLECTION_TYPES, 'filter[type]');
-  if (q.status) where.status = oneOf(q.status, COLLECTION_STATUSES, 'filter[status]');
+  if (q.type) where.type = oneOf(q.type, COLLECTION_TYPES, 'type');
+  if (q.status) where.status = oneOf(q.status, COLLECTION_STATUSES, 'status');
   if (q.activeOnly) {
     const now = new Date();
     where.status = 'active';
@@ -45,7 +45,7 @@ export async function listCollections(ctx: CatalogContext, q: CollectionListQuer
 }
 
 function checkWindow(start: Date | null | undefined, end: Date | null | undefined): void {
-  if (start && end && !(end.getTime() > start.getTime())) throw new DomainError('VALIDATION_FAILED', 'end_date must be after start_date', { parameter: 'end_date' });
+  if (start && end && !(end.getTime() > start.getTime())) throw new DomainError('VALIDATION_FAILED', 'end_date must be after start_date', { parameter: 'endDate' });
 }
 
 async function saving<T>(fn: () => Promise<T>): Promise<T> {
@@ -136,14 +136,14 @@ export async function collectionProducts(
  * All or nothing (one unknown id → PRODUCT_NOT_FOUND naming product_ids); members stay in place.
  */
 export async function addProducts(ctx: CatalogContext, id: string, productIds: string[]): Promise<{ collection: CollectionEntity; added: number }> {
-  if (!Array.isArray(productIds) || productIds.length === 0) throw new DomainError('VALIDATION_FAILED', 'product_ids must be a non-empty array of product ids', { parameter: 'product_ids' });
-  if (productIds.length > MAX_ADD) throw new DomainError('VALIDATION_FAILED', `at most ${MAX_ADD} product ids per call`, { parameter: 'product_ids' });
+  if (!Array.isArray(productIds) || productIds.length === 0) throw new DomainError('VALIDATION_FAILED', 'product_ids must be a non-empty array of product ids', { parameter: 'productIds' });
+  if (productIds.length > MAX_ADD) throw new DomainError('VALIDATION_FAILED', `at most ${MAX_ADD} product ids per call`, { parameter: 'productIds' });
   const ids = [...new Set(productIds)];
   const part = await appPartition(ctx);
   return ctx.em.transactional(async (em) => {
     const c = await em.findOne(CollectionEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!c) throw new DomainError('COLLECTION_NOT_FOUND', `Collection ${id} not found`, { parameter: 'id' });
-    if (c.type !== 'manual') throw new DomainError('VALIDATION_FAILED', 'an automated collection takes its products from its rules', { parameter: 'product_ids' });
+    if (c.type !== 'manual') throw new DomainError('VALIDATION_FAILED', 'an automated collection takes its products from its rules', { parameter: 'productIds' });
     const missing = await missingProducts(em, ids);
     if (missing.length) throw productsNotFound(missing);
     return { collection: c, added: await repo.appendMembers(em, part, c.id, ids) };
@@ -156,9 +156,9 @@ export async function removeProduct(ctx: CatalogContext, id: string, productId: 
   return ctx.em.transactional(async (em) => {
     const c = await em.findOne(CollectionEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!c) throw new DomainError('COLLECTION_NOT_FOUND', `Collection ${id} not found`, { parameter: 'id' });
-    if (c.type !== 'manual') throw new DomainError('VALIDATION_FAILED', 'an automated collection takes its products from its rules', { parameter: 'product_id' });
+    if (c.type !== 'manual') throw new DomainError('VALIDATION_FAILED', 'an automated collection takes its products from its rules', { parameter: 'productId' });
     if (!(await repo.removeMember(em, part, c.id, productId))) {
-      throw new DomainError('PRODUCT_NOT_FOUND', `Product ${productId} is not in collection ${id}`, { parameter: 'product_id' });
+      throw new DomainError('PRODUCT_NOT_FOUND', `Product ${productId} is not in collection ${id}`, { parameter: 'productId' });
     }
     return c;
   });

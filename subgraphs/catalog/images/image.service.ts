@@ -41,10 +41,10 @@ export interface ImageFields {
   isPrimary?: boolean | null;
 }
 
-const notFound = (imageId: string) => new DomainError('IMAGE_NOT_FOUND', `Image ${imageId} not found on this product`, { parameter: 'image_id' });
+const notFound = (imageId: string) => new DomainError('IMAGE_NOT_FOUND', `Image ${imageId} not found on this product`, { parameter: 'imageId' });
 
 function checkFields(f: ImageFields): void {
-  if (f.altText != null && f.altText.length > ALT_TEXT_MAX) throw new DomainError('VALIDATION_FAILED', `alt_text is longer than ${ALT_TEXT_MAX} characters`, { parameter: 'alt_text' });
+  if (f.altText != null && f.altText.length > ALT_TEXT_MAX) throw new DomainError('VALIDATION_FAILED', `alt_text is longer than ${ALT_TEXT_MAX} characters`, { parameter: 'altText' });
   if (f.position != null && (!Number.isSafeInteger(f.position) || f.position < 0)) throw new DomainError('VALIDATION_FAILED', 'position must be an integer >= 0', { parameter: 'position' });
 }
 
@@ -155,7 +155,7 @@ export async function reorderImages(ctx: CatalogContext, productId: string, imag
       images.map((i) => i.id),
       imageIds,
     );
-    if (problem) throw new DomainError('VALIDATION_FAILED', problem, { parameter: 'image_ids' });
+    if (problem) throw new DomainError('VALIDATION_FAILED', problem, { parameter: 'imageIds' });
     await setOrder(em, part, productId, imageIds);
   });
   return listImages(ctx, productId);
@@ -163,7 +163,7 @@ export async function reorderImages(ctx: CatalogContext, productId: string, imag
 
 export async function updateImage(ctx: CatalogContext, productId: string, imageId: string, f: { altText?: string | null; isPrimary?: boolean | null }): Promise<ProductImageEntity> {
   checkFields(f);
-  if (f.isPrimary === false) throw new DomainError('VALIDATION_FAILED', 'A product keeps one primary image: make another image primary instead', { parameter: 'is_primary' });
+  if (f.isPrimary === false) throw new DomainError('VALIDATION_FAILED', 'A product keeps one primary image: make another image primary instead', { parameter: 'isPrimary' });
   await imageWrite(ctx, productId, async (em, part, images) => {
     const img = images.find((i) => i.id === imageId);
     if (!img) throw notFound(imageId);

@@ -32,8 +32,8 @@ export function checkInt(v: number, parameter: string, min: number, max = MAX_QU
 export function checkExpiry(expiresAt: Date | null | undefined, now = Date.now()): Date {
   if (expiresAt == null) return new Date(now + DEFAULT_HOLD_MS);
   const t = expiresAt.getTime();
-  if (Number.isNaN(t) || t <= now) throw new DomainError('VALIDATION_FAILED', 'expires_at must be a future ISO 8601 time', { parameter: 'expires_at' });
-  if (t - now > MAX_HOLD_MS) throw new DomainError('VALIDATION_FAILED', 'expires_at is more than 30 days ahead', { parameter: 'expires_at' });
+  if (Number.isNaN(t) || t <= now) throw new DomainError('VALIDATION_FAILED', 'expires_at must be a future ISO 8601 time', { parameter: 'expiresAt' });
+  if (t - now > MAX_HOLD_MS) throw new DomainError('VALIDATION_FAILED', 'expires_at is more than 30 days ahead', { parameter: 'expiresAt' });
   return expiresAt;
 }
 

@@ -51,7 +51,7 @@ export async function resolveItem(ctx: CatalogContext, productId: string, varian
   const p = await getProduct(ctx, productId);
   if (variantId) {
     const v = await ctx.em.findOne(VariantEntity, { id: variantId, productId: p.id }, { fields: ['id'] });
-    if (!v) throw new DomainError('VARIANT_NOT_FOUND', `Variant ${variantId} not found on product ${p.id}`, { parameter: 'variant_id' });
+    if (!v) throw new DomainError('VARIANT_NOT_FOUND', `Variant ${variantId} not found on product ${p.id}`, { parameter: 'variantId' });
     return { item: { productId: p.id, variantId: v.id }, bundle: false };
   }
   return { item: { productId: p.id, variantId: null }, bundle: p.type === 'bundle' };
@@ -123,7 +123,7 @@ export async function applyLevelChange(ctx: CatalogContext, em: EntityManager, p
 /** Lock the item for a level write and make sure its levels exist. */
 export async function lockForLevels(em: EntityManager, part: AppPartition, item: ItemRef): Promise<ItemState> {
   const s = await lockItem(em, part, item);
-  if (!s) throw item.variantId ? new DomainError('VARIANT_NOT_FOUND', `Variant ${item.variantId} not found`, { parameter: 'variant_id' }) : new DomainError('PRODUCT_NOT_FOUND', `Product ${item.productId} not found`, { parameter: 'id' });
+  if (!s) throw item.variantId ? new DomainError('VARIANT_NOT_FOUND', `Variant ${item.variantId} not found`, { parameter: 'variantId' }) : new DomainError('PRODUCT_NOT_FOUND', `Product ${item.productId} not found`, { parameter: 'id' });
   await ensureLevels(em, part, item, s);
   return s;
 }
@@ -170,7 +170,7 @@ export async function setInventoryLevels(ctx: CatalogContext, productId: string,
   levels.forEach((l, i) => checkInt(l.quantity, `locations[${i}].quantity`, 0));
   const ids = levels.map((l) => l.locationId);
   const dup = ids.findIndex((id, i) => ids.indexOf(id) !== i);
-  if (dup >= 0) throw new DomainError('VALIDATION_FAILED', `location ${ids[dup]} is listed twice`, { parameter: `locations[${dup}].location_id` });
+  if (dup >= 0) throw new DomainError('VALIDATION_FAILED', `location ${ids[dup]} is listed twice`, { parameter: `locations[${dup}].locationId` });
   const { item, bundle } = await resolveItem(ctx, productId, variantId);
   if (bundle) throw noBundleStock();
   await inventoryWrite(ctx, async (em, part, events) => {

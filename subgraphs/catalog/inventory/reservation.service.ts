@@ -251,7 +251,7 @@ async function reserveBundle(ctx: CatalogContext, bundleId: string, q: number, o
 
 async function findReservation(em: EntityManager, id: string): Promise<ReservationEntity> {
   const r = await em.findOne(ReservationEntity, { id, parentId: null }, { refresh: true });
-  if (!r) throw new DomainError('RESERVATION_NOT_FOUND', `Reservation ${id} not found`, { parameter: 'reservation_id' });
+  if (!r) throw new DomainError('RESERVATION_NOT_FOUND', `Reservation ${id} not found`, { parameter: 'reservationId' });
   return r;
 }
 
@@ -303,7 +303,7 @@ export async function commit(ctx: CatalogContext, id: string): Promise<Reservati
     if (!moved.length) {
       if (r.status === 'committed') return reload(em, id);
       const why = r.status === 'active' ? 'expired' : r.status;
-      throw new DomainError('RESERVATION_NOT_ACTIVE', `Reservation ${id} is ${why}; only an active reservation can be committed`, { parameter: 'reservation_id' });
+      throw new DomainError('RESERVATION_NOT_ACTIVE', `Reservation ${id} is ${why}; only an active reservation can be committed`, { parameter: 'reservationId' });
     }
     for (const m of moved) {
       if (!m.isBundle) await changeCounters(em, part, { productId: m.productId, variantId: m.variantId }, { reserved: -m.quantity, committed: m.quantity }, false);
@@ -320,14 +320,14 @@ export async function fulfill(ctx: CatalogContext, id: string, locationId?: stri
     const moved = await move(em, part, id, 'committed', 'fulfilled', false);
     if (!moved.length) {
       if (r.status === 'fulfilled') return reload(em, id);
-      throw new DomainError('RESERVATION_NOT_ACTIVE', `Reservation ${id} is ${r.status}; commit it (the order is paid) before fulfilling`, { parameter: 'reservation_id' });
+      throw new DomainError('RESERVATION_NOT_ACTIVE', `Reservation ${id} is ${r.status}; commit it (the order is paid) before fulfilling`, { parameter: 'reservationId' });
     }
     const loc = locationId ?? (await defaultLocation(em, part)).id;
     for (const m of moved) {
       if (m.isBundle) continue;
       const item = { productId: m.productId, variantId: m.variantId };
       const before = await lockForLevels(em, part, item);
-      await applyLevelChange(ctx, em, part, events, item, before, { locationId: loc, delta: -m.quantity, committed: -m.quantity, reason: 'fulfillment', reference: m.orderId, parameter: 'location_id' });
+      await applyLevelChange(ctx, em, part, events, item, before, { locationId: loc, delta: -m.quantity, committed: -m.quantity, reason: 'fulfillment', reference: m.orderId, parameter: 'locationId' });
     }
     return reload(em, id);
   });

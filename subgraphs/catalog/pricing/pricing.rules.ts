@@ -120,7 +120,7 @@ export function checkTiers(rows: TierRow[]): TierRow[] {
     const minQuantity = checkQuantity(r.minQuantity, `${at}.min_quantity`, 1);
     const maxQuantity = r.maxQuantity == null ? null : checkQuantity(r.maxQuantity, `${at}.max_quantity`, 1);
     if (maxQuantity !== null && maxQuantity < minQuantity) {
-      throw new DomainError('VALIDATION_FAILED', `${at}.max_quantity must be at least min_quantity (${minQuantity})`, { parameter: `${at}.max_quantity` });
+      throw new DomainError('VALIDATION_FAILED', `${at}.max_quantity must be at least min_quantity (${minQuantity})`, { parameter: `${at}.maxQuantity` });
     }
     return { index: i, minQuantity, maxQuantity, currency: checkCurrency(r.currency, `${at}.price.currency`), amount: checkAmount(r.amount, `${at}.price.amount`) };
   });
@@ -134,7 +134,7 @@ export function checkTiers(rows: TierRow[]): TierRow[] {
       if (prev.maxQuantity === null || cur.minQuantity <= prev.maxQuantity) {
         const upto = prev.maxQuantity === null ? 'and up (open-ended: only the highest tier may be)' : `to ${prev.maxQuantity}`;
         throw new DomainError('INVALID_PRICE', `tiers[${cur.index}] (from ${cur.minQuantity}) overlaps tiers[${prev.index}] (${prev.minQuantity} ${upto}) in ${cur.currency}`, {
-          parameter: `tiers[${cur.index}].min_quantity`,
+          parameter: `tiers[${cur.index}].minQuantity`,
         });
       }
     }
@@ -157,7 +157,7 @@ export function checkCustomerPrices(rows: CustomerPriceRow[]): CustomerPriceRow[
     const customerId = r.customerId?.trim() || null;
     const customerGroupId = r.customerGroupId?.trim() || null;
     if ((customerId === null) === (customerGroupId === null)) {
-      throw new DomainError('VALIDATION_FAILED', `${at}: give exactly one of customer_id and customer_group_id`, { parameter: `${at}.customer_id` });
+      throw new DomainError('VALIDATION_FAILED', `${at}: give exactly one of customer_id and customer_group_id`, { parameter: `${at}.customerId` });
     }
     for (const [v, name] of [
       [customerId, 'customer_id'],
@@ -191,11 +191,11 @@ export function checkScheduledPrice(r: ScheduledPriceRow): ScheduledPriceRow {
   if (r.compareAt != null || r.compareAtCurrency != null) {
     compareAt = checkAmount(r.compareAt, 'compare_at.amount');
     if (checkCurrency(r.compareAtCurrency, 'compare_at.currency') !== currency) {
-      throw new DomainError('INVALID_PRICE', `compare_at.currency must be the price's currency (${currency})`, { parameter: 'compare_at.currency' });
+      throw new DomainError('INVALID_PRICE', `compare_at.currency must be the price's currency (${currency})`, { parameter: 'compareAt.currency' });
     }
   }
-  if (!(r.startsAt instanceof Date) || Number.isNaN(r.startsAt.getTime())) throw new DomainError('VALIDATION_FAILED', 'starts_at must be an ISO 8601 date-time', { parameter: 'starts_at' });
-  if (r.endsAt != null && !(r.endsAt.getTime() > r.startsAt.getTime())) throw new DomainError('VALIDATION_FAILED', 'ends_at must be after starts_at', { parameter: 'ends_at' });
+  if (!(r.startsAt instanceof Date) || Number.isNaN(r.startsAt.getTime())) throw new DomainError('VALIDATION_FAILED', 'starts_at must be an ISO 8601 date-time', { parameter: 'startsAt' });
+  if (r.endsAt != null && !(r.endsAt.getTime() > r.startsAt.getTime())) throw new DomainError('VALIDATION_FAILED', 'ends_at must be after starts_at', { parameter: 'endsAt' });
   const name = r.name?.trim() || null;
   if (name && name.length > 200) throw new DomainError('VALIDATION_FAILED', 'name is longer than 200 characters', { parameter: 'name' });
   return { name, currency, amount, compareAt, compareAtCurrency: compareAt === null ? null : currency, startsAt: r.startsAt, endsAt: r.endsAt ?? null };

@@ -80,14 +80,14 @@ function normaliseQuery(q: PriceQuery): repo.CandidateQuery {
 
 /** THE effective-price function: one statement for every request (see the how-to above). */
 export async function effectivePrices(ctx: CatalogContext, requests: PriceRequest[], query: PriceQuery): Promise<PriceOutcome[]> {
-  if (requests.length > MAX_PRICE_BATCH) throw new DomainError('VALIDATION_FAILED', `at most ${MAX_PRICE_BATCH} products per call`, { parameter: 'product_ids' });
+  if (requests.length > MAX_PRICE_BATCH) throw new DomainError('VALIDATION_FAILED', `at most ${MAX_PRICE_BATCH} products per call`, { parameter: 'productIds' });
   const q = normaliseQuery(query);
   const reqs = requests.map((r) => ({ productId: r.productId, quantity: checkRequestQuantity(r.quantity ?? 1) }));
   const rows = await repo.loadCandidates(ctx.em, await appPartition(ctx), reqs, q);
   const out: PriceOutcome[] = [];
   for (const row of rows) {
     if (!row.found) {
-      out.push({ ok: false, productId: row.productId, error: new DomainError('PRODUCT_NOT_FOUND', `Product ${row.productId} not found`, { parameter: 'product_id' }) });
+      out.push({ ok: false, productId: row.productId, error: new DomainError('PRODUCT_NOT_FOUND', `Product ${row.productId} not found`, { parameter: 'productId' }) });
       continue;
     }
     const picked = pickPrice(row.candidates);
@@ -251,7 +251,7 @@ export async function addScheduledPrice(ctx: CatalogContext, productId: string, 
 export async function deleteScheduledPrice(ctx: CatalogContext, productId: string, id: string): Promise<ScheduledPriceEntity> {
   await requireProduct(ctx.em, productId);
   const s = await ctx.em.findOne(ScheduledPriceEntity, { id, productId });
-  if (!s) throw new DomainError('NOT_FOUND', `Scheduled price ${id} not found on product ${productId}`, { parameter: 'scheduled_price_id' });
+  if (!s) throw new DomainError('NOT_FOUND', `Scheduled price ${id} not found on product ${productId}`, { parameter: 'scheduledPriceId' });
   await ctx.em.remove(s).flush();
   return s;
 }

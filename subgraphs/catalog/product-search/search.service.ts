@@ -95,7 +95,7 @@ async function categoryName(ctx: CatalogContext, value: string): Promise<string>
 export async function searchProducts(ctx: CatalogContext, query: ProductSearchQuery): Promise<ProductSearchResult> {
   const { page, perPage } = query;
   if (!Number.isInteger(page) || page < 1) throw new DomainError('BAD_REQUEST', 'page must be an integer >= 1', { parameter: 'page' });
-  if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) throw new DomainError('BAD_REQUEST', `per_page must be an integer from 1 to ${MAX_PER_PAGE}`, { parameter: 'per_page' });
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE) throw new DomainError('BAD_REQUEST', `per_page must be an integer from 1 to ${MAX_PER_PAGE}`, { parameter: 'perPage' });
   const q = (query.q ?? '').trim();
   if (q.length > 200) throw new DomainError('BAD_REQUEST', 'q is longer than 200 characters', { parameter: 'q' });
   const min = price(query.priceMin, 'filters[price][min]');

@@ -96,11 +96,11 @@ export function productValues(input: CreateProductInput | UpdateProductInput, cr
  */
 export async function checkBundle(em: EntityManager, p: { id: string; type: ProductKind; bundleItems?: BundleItem[] | null }): Promise<void> {
   if (p.type !== 'bundle') {
-    if (p.bundleItems?.length) throw new DomainError('BUNDLE_INVALID', 'bundle_items are only for products of type bundle', { parameter: 'bundle_items' });
+    if (p.bundleItems?.length) throw new DomainError('BUNDLE_INVALID', 'bundle_items are only for products of type bundle', { parameter: 'bundleItems' });
     return;
   }
   const items = p.bundleItems ?? [];
-  if (!items.length) throw new DomainError('BUNDLE_INVALID', 'a bundle needs bundle_items', { parameter: 'bundle_items' });
+  if (!items.length) throw new DomainError('BUNDLE_INVALID', 'a bundle needs bundle_items', { parameter: 'bundleItems' });
   const found = await em.find(ProductEntity, { id: { $in: items.map((i) => i.productId) }, deletedAt: null }, { fields: ['id', 'type'] });
   items.forEach((it, i) => {
     const parameter = `bundle_items[${i}].product_id`;

@@ -58,15 +58,15 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
   const partitionOnly = where.length;
   if (f.status != null) {
     where.push('p.status = ?');
-    params.push(oneOf(f.status, PRODUCT_STATUSES, 'filter[status]'));
+    params.push(oneOf(f.status, PRODUCT_STATUSES, 'filter.status'));
   }
   if (f.type != null) {
     where.push('p.type = ?');
-    params.push(oneOf(f.type, PRODUCT_TYPES, 'filter[type]'));
+    params.push(oneOf(f.type, PRODUCT_TYPES, 'filter.type'));
   }
-  const min = money(f.priceMin, 'filter[price_min]');
-  const max = money(f.priceMax, 'filter[price_max]');
-  if (min !== undefined && max !== undefined && min > max) throw new DomainError('BAD_REQUEST', 'filter[price_min] is above filter[price_max]', { parameter: 'filter[price_min]' });
+  const min = money(f.priceMin, 'filter.priceMin');
+  const max = money(f.priceMax, 'filter.priceMax');
+  if (min !== undefined && max !== undefined && min > max) throw new DomainError('BAD_REQUEST', 'filter.priceMin is above filter.priceMax', { parameter: 'filter.priceMin' });
   if (min !== undefined) {
     where.push('p.price_amount >= ?');
     params.push(min);
@@ -76,7 +76,7 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
     params.push(max);
   }
   if (f.createdAfter != null) {
-    if (Number.isNaN(new Date(f.createdAfter).getTime())) throw new DomainError('BAD_REQUEST', 'filter[created_after] must be an ISO 8601 date-time', { parameter: 'filter[created_after]' });
+    if (Number.isNaN(new Date(f.createdAfter).getTime())) throw new DomainError('BAD_REQUEST', 'filter.createdAfter must be an ISO 8601 date-time', { parameter: 'filter.createdAfter' });
     where.push('p.created_at > ?');
     params.push(new Date(f.createdAfter));
   }
@@ -84,7 +84,7 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
     where.push(`${f.inStock ? '' : 'not '}(not p.track_stock or p.allow_backorder or p.inventory_quantity - p.inventory_reserved > 0)`);
   }
   if (f.category != null) {
-    const c = await resolveCategoryRef(ctx, f.category, 'filter[category]');
+    const c = await resolveCategoryRef(ctx, f.category, 'filter.category');
     where.push(`exists (select 1 from "catalog"."product_categories" pc where pc.product_id = p.id and pc.category_id = ?)`);
     params.push(c.id);
   }

@@ -165,13 +165,13 @@ export function checkVariantOptions(productOptions: ProductOption[], given: Reco
 
 /** Bundle items: 1..50 distinct products, quantity 1..1000. Existence and kinds are checked against the database. */
 export function checkBundleItemShape(items: BundleItem[]): BundleItem[] {
-  if (items.length < 1 || items.length > 50) throw new DomainError('BUNDLE_INVALID', 'a bundle needs 1 to 50 bundle_items', { parameter: 'bundle_items' });
+  if (items.length < 1 || items.length > 50) throw new DomainError('BUNDLE_INVALID', 'a bundle needs 1 to 50 bundle_items', { parameter: 'bundleItems' });
   const seen = new Set<string>();
   return items.map((it, i) => {
     if (!Number.isInteger(it.quantity) || it.quantity < 1 || it.quantity > 1000) {
-      throw new DomainError('BUNDLE_INVALID', `bundle_items[${i}].quantity must be an integer from 1 to 1000`, { parameter: `bundle_items[${i}].quantity` });
+      throw new DomainError('BUNDLE_INVALID', `bundle_items[${i}].quantity must be an integer from 1 to 1000`, { parameter: `bundleItems[${i}].quantity` });
     }
-    if (seen.has(it.productId)) throw new DomainError('BUNDLE_INVALID', `product ${it.productId} is listed twice`, { parameter: `bundle_items[${i}].product_id` });
+    if (seen.has(it.productId)) throw new DomainError('BUNDLE_INVALID', `product ${it.productId} is listed twice`, { parameter: `bundleItems[${i}].productId` });
     seen.add(it.productId);
     return { productId: it.productId, quantity: it.quantity, required: it.required ?? true };
   });

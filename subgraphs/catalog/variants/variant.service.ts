@@ -20,16 +20,16 @@ export const MAX_VARIANTS = 100;
 
 async function lockLiveProduct(em: EntityManager, id: string): Promise<ProductEntity> {
   const p = await em.findOne(ProductEntity, { id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!p) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${id} not found`, { parameter: 'product_id' });
+  if (!p) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${id} not found`, { parameter: 'productId' });
   return p;
 }
 
 function checkModifier(m: PriceModifierInput | null | undefined): { priceModifierType: ModifierType | null; priceModifierAmount: number | null } | undefined {
   if (m === undefined) return undefined;
   if (m === null) return { priceModifierType: null, priceModifierAmount: null };
-  if (!(MODIFIER_TYPES as readonly string[]).includes(m.type)) throw new DomainError('VALIDATION_FAILED', `price_modifier.type must be one of ${MODIFIER_TYPES.join(', ')}`, { parameter: 'price_modifier.type' });
+  if (!(MODIFIER_TYPES as readonly string[]).includes(m.type)) throw new DomainError('VALIDATION_FAILED', `price_modifier.type must be one of ${MODIFIER_TYPES.join(', ')}`, { parameter: 'priceModifier.type' });
   if (!Number.isSafeInteger(m.amount) || (m.type === 'percentage' && (m.amount < -100 || m.amount > 1000))) {
-    throw new DomainError('INVALID_PRICE', m.type === 'percentage' ? 'price_modifier.amount must be a whole percent from -100 to 1000' : 'price_modifier.amount must be an integer in minor units', { parameter: 'price_modifier.amount' });
+    throw new DomainError('INVALID_PRICE', m.type === 'percentage' ? 'price_modifier.amount must be a whole percent from -100 to 1000' : 'price_modifier.amount must be an integer in minor units', { parameter: 'priceModifier.amount' });
   }
   return { priceModifierType: m.type as ModifierType, priceModifierAmount: m.amount };
 }
@@ -78,7 +78,7 @@ export async function createVariant(ctx: CatalogContext, productId: string, inpu
     const options = checkVariantOptions(product.options ?? [], input.options);
     await refuseDuplicateCombination(em, product.id, options);
     const count = await em.count(VariantEntity, { productId: product.id });
-    if (count >= MAX_VARIANTS) throw new DomainError('VALIDATION_FAILED', `a product has at most ${MAX_VARIANTS} variants`, { parameter: 'product_id' });
+    if (count >= MAX_VARIANTS) throw new DomainError('VALIDATION_FAILED', `a product has at most ${MAX_VARIANTS} variants`, { parameter: 'productId' });
     const name = input.name != null ? requiredText(input.name, 'name', 500) : Object.values(options).join(' / ') || product.name;
     const v = em.create(VariantEntity, {
       ...part,
@@ -101,14 +101,14 @@ export async function createVariant(ctx: CatalogContext, productId: string, inpu
 
 export async function listVariants(ctx: CatalogContext, productId: string): Promise<VariantEntity[]> {
   const product = await ctx.loaders.productById.load(productId);
-  if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${productId} not found`, { parameter: 'product_id' });
+  if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${productId} not found`, { parameter: 'productId' });
   return ctx.em.find(VariantEntity, { productId }, { orderBy: { position: 'asc', createdAt: 'asc' } });
 }
 
 async function lockVariant(em: EntityManager, productId: string, variantId: string): Promise<{ product: ProductEntity; variant: VariantEntity }> {
   const product = await lockLiveProduct(em, productId);
   const variant = await em.findOne(VariantEntity, { id: variantId, productId });
-  if (!variant) throw new DomainError('VARIANT_NOT_FOUND', `Variant ${variantId} not found on product ${productId}`, { parameter: 'variant_id' });
+  if (!variant) throw new DomainError('VARIANT_NOT_FOUND', `Variant ${variantId} not found on product ${productId}`, { parameter: 'variantId' });
   return { product, variant };
 }
 

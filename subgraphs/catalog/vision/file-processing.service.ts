@@ -41,12 +41,12 @@ export interface FileProcessingResult {
   processingTimeMs: number;
 }
 
-const notFound = (fileId: string) => new DomainError('IMAGE_NOT_FOUND', `File ${fileId} is not an image of this product`, { parameter: 'file_id' });
+const notFound = (fileId: string) => new DomainError('IMAGE_NOT_FOUND', `File ${fileId} is not an image of this product`, { parameter: 'fileId' });
 
 export async function processProductFile(ctx: CatalogContext, productId: string, fileId: string, mode: string | null | undefined): Promise<FileProcessingResult> {
-  if (!mode) throw new DomainError('VALIDATION_FAILED', 'processing_mode is required', { parameter: 'processing_mode' });
+  if (!mode) throw new DomainError('VALIDATION_FAILED', 'processing_mode is required', { parameter: 'processingMode' });
   if (!(PROCESSING_MODES as readonly string[]).includes(mode)) {
-    throw new DomainError('VALIDATION_FAILED', `processing_mode must be one of ${PROCESSING_MODES.join(', ')}`, { parameter: 'processing_mode' });
+    throw new DomainError('VALIDATION_FAILED', `processing_mode must be one of ${PROCESSING_MODES.join(', ')}`, { parameter: 'processingMode' });
   }
   await getProduct(ctx, productId);
   const part = await appPartition(ctx);

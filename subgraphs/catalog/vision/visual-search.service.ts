@@ -112,7 +112,7 @@ export async function visualSearchUpload(ctx: CatalogContext, token: string, obj
 export async function visualSearchByUrl(ctx: CatalogContext, imageUrl: string, opts: VisualSearchOptions): Promise<VisualSearchOutcome> {
   checkOptions(opts);
   const part = await appPartition(ctx);
-  if (!imageUrl?.trim()) throw new DomainError('VALIDATION_FAILED', 'image_url must not be empty', { parameter: 'image_url' });
+  if (!imageUrl?.trim()) throw new DomainError('VALIDATION_FAILED', 'image_url must not be empty', { parameter: 'imageUrl' });
   const image = await loadImage({ url: imageUrl.trim() }, { allowPrivate: ctx.runtime.allowPrivate, maxPixels: IMAGE_MAX_PIXELS }).catch(visionFailure('image_url'));
   return visualSearch(ctx.em, searchDeps(ctx), part, image, opts);
 }
@@ -122,7 +122,7 @@ const searchDeps = (ctx: CatalogContext): SearchDeps => ({ vision: ctx.runtime.v
 function checkOptions(o: VisualSearchOptions): void {
   const n = o.perPage;
   if (n != null && (!Number.isInteger(n) || n < 1 || n > VISUAL_SEARCH_MAX_PER_PAGE)) {
-    throw new DomainError('VALIDATION_FAILED', `per_page must be an integer from 1 to ${VISUAL_SEARCH_MAX_PER_PAGE}`, { parameter: 'per_page' });
+    throw new DomainError('VALIDATION_FAILED', `per_page must be an integer from 1 to ${VISUAL_SEARCH_MAX_PER_PAGE}`, { parameter: 'perPage' });
   }
 }
 

@@ -28,9 +28,9 @@ export interface Page<T> {
 }
 
 function checkPage(page: number, pageSize: number): void {
-  if (!Number.isInteger(page) || page < 1) throw new DomainError('BAD_REQUEST', 'page[number] must be an integer >= 1', { parameter: 'page[number]' });
+  if (!Number.isInteger(page) || page < 1) throw new DomainError('BAD_REQUEST', 'page must be an integer >= 1', { parameter: 'page' });
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > ACCOUNT_PAGE.maxSize) {
-    throw new DomainError('BAD_REQUEST', `page[size] must be an integer from 1 to ${ACCOUNT_PAGE.maxSize}`, { parameter: 'page[size]' });
+    throw new DomainError('BAD_REQUEST', `pageSize must be an integer from 1 to ${ACCOUNT_PAGE.maxSize}`, { parameter: 'pageSize' });
   }
 }
 
@@ -59,7 +59,7 @@ export async function listGlobalAccounts(ctx: PlatformContext, page = 1, pageSiz
  */
 export async function getAccount(ctx: PlatformContext, ref: string): Promise<AccountEntity> {
   const account = ref.includes('_') ? await ctx.loaders.accountById.load(ref) : await ctx.loaders.accountByUrlId.load(ref);
-  if (!account || account.deletedAt) throw new DomainError('ACCOUNT_NOT_FOUND', `Account ${ref} not found`, { parameter: 'url_id' });
+  if (!account || account.deletedAt) throw new DomainError('ACCOUNT_NOT_FOUND', `Account ${ref} not found`, { parameter: 'urlId' });
   return account;
 }
 
@@ -78,7 +78,7 @@ function checkLanguage(raw: string | undefined | null): string | undefined {
 /** A unique-constraint failure of a concurrent writer, as the 409 the pre-check would have given. */
 function rethrowUnique(e: unknown, code: string, urlId: string): never {
   const constraint = uniqueConstraintOf(e);
-  if (constraint?.includes('url_id')) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${urlId}" is already in use`, { parameter: 'url_id' });
+  if (constraint?.includes('url_id')) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${urlId}" is already in use`, { parameter: 'urlId' });
   if (constraint !== undefined) throw new DomainError('CODE_ALREADY_EXISTS', `Account code "${code}" is already in use`, { parameter: 'code' });
   throw e;
 }
@@ -103,7 +103,7 @@ export async function createAccount(ctx: PlatformContext, input: CreateAccountIn
   if (taken.some((a) => a.code === code)) throw new DomainError('CODE_ALREADY_EXISTS', `Account code "${code}" is already in use`, { parameter: 'code' });
   const used = new Set(taken.map((a) => a.urlId));
   if (explicitUrlId && used.has(explicitUrlId)) {
-    throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${explicitUrlId}" is already in use`, { parameter: 'url_id' });
+    throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${explicitUrlId}" is already in use`, { parameter: 'urlId' });
   }
   const base = candidates[0] ?? 'account';
   const urlId = candidates.find((c) => !used.has(c)) ?? suffixedUrlId(base);
@@ -164,7 +164,7 @@ export async function updateAccount(ctx: PlatformContext, ref: string, input: Up
       const testKeys = await ctx.em.count(ApiKeyEntity, { app: { account: account.id, deletedAt: null }, environment: 'test', revokedAt: null });
       if (testKeys > 0) {
         throw new DomainError('DEPLOYMENT_MODEL_CONFLICT', `${model} has no staging environment, but the account has ${testKeys} active test key(s); revoke them first`, {
-          parameter: 'deployment_model',
+          parameter: 'deploymentModel',
         });
       }
     }
@@ -178,7 +178,7 @@ export async function updateAccount(ctx: PlatformContext, ref: string, input: Up
     const or = [...(wanted.code ? [{ code: wanted.code }] : []), ...(wanted.urlId ? [{ urlId: wanted.urlId }] : [])];
     const taken = await ctx.em.find(AccountEntity, { $or: or, id: { $ne: account.id } });
     if (wanted.code && taken.some((a) => a.code === wanted.code)) throw new DomainError('CODE_ALREADY_EXISTS', `Account code "${wanted.code}" is already in use`, { parameter: 'code' });
-    if (wanted.urlId && taken.some((a) => a.urlId === wanted.urlId)) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${wanted.urlId}" is already in use`, { parameter: 'url_id' });
+    if (wanted.urlId && taken.some((a) => a.urlId === wanted.urlId)) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${wanted.urlId}" is already in use`, { parameter: 'urlId' });
     if (wanted.code) account.code = wanted.code;
     if (wanted.urlId) account.urlId = wanted.urlId;
   }
@@ -216,7 +216,7 @@ export async function deleteAccount(ctx: PlatformContext, ref: string): Promise<
 /** platform:admin: undo a soft delete (url_id and code were kept reserved); a live account is returned as is. */
 export async function restoreAccount(ctx: PlatformContext, ref: string): Promise<AccountEntity> {
   const account = await ctx.em.findOne(AccountEntity, ref.includes('_') ? { id: ref } : { urlId: ref });
-  if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', `Account ${ref} not found`, { parameter: 'url_id' });
+  if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', `Account ${ref} not found`, { parameter: 'urlId' });
   if (account.deletedAt) {
     await withAccountEvents(ctx, async (tx) => {
       account.deletedAt = null;

@@ -18,7 +18,7 @@ export async function listApps(ctx: PlatformContext, accountUrlId: string): Prom
 export async function getApp(ctx: PlatformContext, accountUrlId: string, appId: string): Promise<{ account: AccountEntity; app: AppEntity }> {
   const account = await getAccount(ctx, accountUrlId);
   const app = await ctx.loaders.appById.load(appId);
-  if (!app || app.account.id !== account.id) throw new DomainError('APP_NOT_FOUND', `App ${appId} not found`, { parameter: 'app_id' });
+  if (!app || app.account.id !== account.id) throw new DomainError('APP_NOT_FOUND', `App ${appId} not found`, { parameter: 'appId' });
   return { account, app };
 }
 
@@ -27,7 +27,7 @@ export async function currentApp(ctx: PlatformContext): Promise<AppEntity> {
   const { kind, appId } = ctx.tenant;
   if (kind !== 'key' || !appId) throw new DomainError('UNAUTHENTICATED', 'An API key (X-App-Id + X-Api-Key) is required');
   const app = await ctx.loaders.appById.load(appId);
-  if (!app) throw new DomainError('APP_NOT_FOUND', `App ${appId} not found`, { parameter: 'app_id' });
+  if (!app) throw new DomainError('APP_NOT_FOUND', `App ${appId} not found`, { parameter: 'appId' });
   return app;
 }
 

@@ -91,7 +91,7 @@ export async function removeLicense(ctx: PlatformContext, accountUrlId: string, 
     { populate: ['block'] },
   );
   if (!license) {
-    throw new DomainError('BLOCK_LICENSE_NOT_FOUND', `No license "${idOrBlock}" on account ${accountUrlId}`, { parameter: 'license_id' });
+    throw new DomainError('BLOCK_LICENSE_NOT_FOUND', `No license "${idOrBlock}" on account ${accountUrlId}`, { parameter: 'licenseId' });
   }
   await refuseWhileProvisioned(ctx, license);
   let deleted: number;
@@ -106,7 +106,7 @@ export async function removeLicense(ctx: PlatformContext, accountUrlId: string, 
     if (e instanceof ForeignKeyConstraintViolationException) await refuseWhileProvisioned(ctx, license);
     throw e;
   }
-  if (deleted === 0) throw new DomainError('BLOCK_LICENSE_NOT_FOUND', `No license "${idOrBlock}" on account ${accountUrlId}`, { parameter: 'license_id' });
+  if (deleted === 0) throw new DomainError('BLOCK_LICENSE_NOT_FOUND', `No license "${idOrBlock}" on account ${accountUrlId}`, { parameter: 'licenseId' });
   return { license, block: license.block, appIds: [] };
 }
 
@@ -117,7 +117,7 @@ async function refuseWhileProvisioned(ctx: PlatformContext, license: BlockLicens
   throw new DomainError(
     'BLOCK_STILL_PROVISIONED',
     `Block ${license.block.name} (${license.block.id}) is still provisioned to ${apps.map((a) => `${a.id} (${a.name})`).join(', ')}: deprovision it from these apps first`,
-    { parameter: 'license_id', meta: { apps } },
+    { parameter: 'licenseId', meta: { apps } },
   );
 }
 
@@ -138,7 +138,7 @@ export async function provisionBlock(
     new DomainError(
       'BLOCK_NOT_LICENSED',
       `Block ${block.name} (${block.id}) is not licensed to account ${account.urlId}: license it first (POST /accounts/${account.urlId}/blocks)`,
-      { parameter: 'block_unique_id' },
+      { parameter: 'blockUniqueId' },
     );
   const license = await findLicense(ctx, account, block.id);
   if (!license) throw notLicensed();
@@ -167,7 +167,7 @@ export async function provisionBlock(
 export async function deprovisionBlock(ctx: PlatformContext, accountUrlId: string, appId: string, idOrBlock: string): Promise<InstanceRow> {
   const { account, app } = await getApp(ctx, accountUrlId, appId);
   const instance = await ctx.em.findOne(BlockInstanceEntity, { app, $or: [{ id: idOrBlock }, { block: idOrBlock }] }, { populate: ['block'] });
-  const missing = () => new DomainError('BLOCK_NOT_PROVISIONED', `Block "${idOrBlock}" is not provisioned to app ${app.id}`, { parameter: 'block_id' });
+  const missing = () => new DomainError('BLOCK_NOT_PROVISIONED', `Block "${idOrBlock}" is not provisioned to app ${app.id}`, { parameter: 'blockId' });
   if (!instance) throw missing();
   await withAccountEvents(ctx, async (tx) => {
     if ((await tx.em.nativeDelete(BlockInstanceEntity, { id: instance.id })) === 0) throw missing();

@@ -102,7 +102,7 @@ export async function verifyAccess(ctx: PlatformContext, code: string, typed: st
   const deny = async (reason: string, extra: Record<string, unknown> = {}): Promise<never> => {
     await audit(ctx, t, 'access_denied', 'public', { reason, ...extra });
     await ctx.runtime.transferLimits.failedGuess(ctx.tenant.clientAddress);
-    throw new DomainError('ACCESS_CODE_INVALID', 'The access code is wrong, expired or already used; request a new one if needed', { parameter: 'access_code' });
+    throw new DomainError('ACCESS_CODE_INVALID', 'The access code is wrong, expired or already used; request a new one if needed', { parameter: 'accessCode' });
   };
   const live = await liveCode(ctx.em, t.id);
   if (!live) return deny('no_valid_code');
@@ -118,7 +118,7 @@ export async function verifyAccess(ctx: PlatformContext, code: string, typed: st
 function requireAccess(ctx: PlatformContext, t: DataTransferEntity, token: string): void {
   const claims = verifyAccessToken(token ?? '', ctx.runtime.cfg.internalSecret);
   if (!claims || claims.transferId !== t.id) {
-    throw new DomainError('ACCESS_TOKEN_INVALID', 'Verified access is required: verify the access code first (the token lasts 30 minutes)', { parameter: 'access_token' });
+    throw new DomainError('ACCESS_TOKEN_INVALID', 'Verified access is required: verify the access code first (the token lasts 30 minutes)', { parameter: 'accessToken' });
   }
 }
 

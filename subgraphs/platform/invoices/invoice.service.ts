@@ -37,7 +37,7 @@ export async function getInvoice(ctx: PlatformContext, accountUrlId: string, id:
 }
 
 function notFound(id: string): DomainError {
-  return new DomainError('INVOICE_NOT_FOUND', `Invoice ${id} not found`, { parameter: 'invoice_id' });
+  return new DomainError('INVOICE_NOT_FOUND', `Invoice ${id} not found`, { parameter: 'invoiceId' });
 }
 
 async function lockDue(em: EntityManager, accountId: string, id: string, action: string): Promise<InvoiceEntity> {

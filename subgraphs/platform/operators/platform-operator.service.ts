@@ -32,12 +32,12 @@ export async function addOperator(ctx: PlatformContext, pid: string, input: AddP
   const platform = await getPlatform(ctx, pid, { scope: ADMIN, parameter: 'pid' });
   const userId = requiredText(input.userId, 'user_id', 200);
   const scopes = checkScopes(input.scopes);
-  if (await findOperator(ctx.em, platform.id, userId)) throw new DomainError('OPERATOR_ALREADY_EXISTS', `${userId} already operates platform ${platform.code}`, { parameter: 'user_id' });
+  if (await findOperator(ctx.em, platform.id, userId)) throw new DomainError('OPERATOR_ALREADY_EXISTS', `${userId} already operates platform ${platform.code}`, { parameter: 'userId' });
   const row = ctx.em.create(PlatformOperatorEntity, { platform, userId, scopes, role: 'operator', addedBy: ctx.tenant.userId ?? null });
   try {
     await ctx.em.flush();
   } catch (e) {
-    if (uniqueConstraintOf(e) !== undefined) throw new DomainError('OPERATOR_ALREADY_EXISTS', `${userId} already operates platform ${platform.code}`, { parameter: 'user_id' });
+    if (uniqueConstraintOf(e) !== undefined) throw new DomainError('OPERATOR_ALREADY_EXISTS', `${userId} already operates platform ${platform.code}`, { parameter: 'userId' });
     throw e;
   }
   await publishKeysInvalidated(ctx, { operatorPlatformIds: [platform.id] }, 'operator.added');
@@ -54,10 +54,10 @@ export async function removeOperator(ctx: PlatformContext, pid: string, userId: 
     const em = tx as EntityManager;
     await em.findOne(PlatformEntity, { id: platform.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, filters: false });
     const row = await findOperator(em, platform.id, userId);
-    if (!row) throw new DomainError('OPERATOR_NOT_FOUND', `${userId} does not operate platform ${platform.code}`, { parameter: 'user_id' });
+    if (!row) throw new DomainError('OPERATOR_NOT_FOUND', `${userId} does not operate platform ${platform.code}`, { parameter: 'userId' });
     if (row.scopes.includes(ADMIN)) {
       const admins = (await em.find(PlatformOperatorEntity, { platform: platform.id }, { filters: false })).filter((o) => o.scopes.includes(ADMIN));
-      if (admins.length <= 1) throw new DomainError('LAST_PLATFORM_ADMIN', `${userId} is the last operator of platform ${platform.code} with platform:admin`, { parameter: 'user_id' });
+      if (admins.length <= 1) throw new DomainError('LAST_PLATFORM_ADMIN', `${userId} is the last operator of platform ${platform.code} with platform:admin`, { parameter: 'userId' });
     }
     em.remove(row);
     return row;

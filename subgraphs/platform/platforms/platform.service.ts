@@ -79,7 +79,7 @@ export async function createPlatform(ctx: PlatformContext, input: CreatePlatform
   if (taken.some((p) => p.code === code)) throw new DomainError('CODE_ALREADY_EXISTS', `Platform code "${code}" is already in use`, { parameter: 'code' });
   const used = new Set(taken.map((p) => p.urlId));
   if (explicitUrlId && used.has(explicitUrlId)) {
-    throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${explicitUrlId}" is already in use`, { parameter: 'url_id' });
+    throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${explicitUrlId}" is already in use`, { parameter: 'urlId' });
   }
   const urlId = candidates.find((c) => !used.has(c)) ?? suffixedUrlId(slugify(code));
 
@@ -96,7 +96,7 @@ export async function createPlatform(ctx: PlatformContext, input: CreatePlatform
   } catch (e) {
     // a concurrent create won the race for the code, or for the caller's own url_id
     const constraint = uniqueConstraintOf(e);
-    if (constraint?.includes('url_id')) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${platform.urlId}" is already in use`, { parameter: 'url_id' });
+    if (constraint?.includes('url_id')) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${platform.urlId}" is already in use`, { parameter: 'urlId' });
     if (constraint !== undefined) throw new DomainError('CODE_ALREADY_EXISTS', `Platform code "${code}" is already in use`, { parameter: 'code' });
     throw e;
   }
@@ -117,14 +117,14 @@ export async function updatePlatform(ctx: PlatformContext, idOrCode: string, inp
   if (input.urlId != null && input.urlId.trim() !== platform.urlId) {
     const urlId = checkUrlId(input.urlId.trim());
     if (await ctx.em.count(PlatformEntity, { urlId, id: { $ne: platform.id } })) {
-      throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${urlId}" is already in use`, { parameter: 'url_id' });
+      throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${urlId}" is already in use`, { parameter: 'urlId' });
     }
     platform.urlId = urlId;
   }
   try {
     await ctx.em.flush();
   } catch (e) {
-    if (uniqueConstraintOf(e) !== undefined) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${platform.urlId}" is already in use`, { parameter: 'url_id' });
+    if (uniqueConstraintOf(e) !== undefined) throw new DomainError('URL_ID_ALREADY_EXISTS', `url_id "${platform.urlId}" is already in use`, { parameter: 'urlId' });
     throw e;
   }
   // status/enabled decide whether the platform's keys work: gateways drop their cached records
@@ -141,7 +141,7 @@ export async function deletePlatform(ctx: PlatformContext, idOrCode: string): Pr
   if (ctx.tenant.boundPlatform) throw new DomainError('FORBIDDEN', 'A token bound to one platform cannot delete platforms');
   const live = await countLiveAccounts(ctx.em, platform.id);
   if (live > 0) {
-    throw new DomainError('PLATFORM_NOT_EMPTY', `Platform ${platform.code} still has ${live} account(s); delete them first`, { parameter: 'unique_id', meta: { accounts: live } });
+    throw new DomainError('PLATFORM_NOT_EMPTY', `Platform ${platform.code} still has ${live} account(s); delete them first`, { parameter: 'uniqueId', meta: { accounts: live } });
   }
   platform.deletedAt = new Date();
   await ctx.em.flush();

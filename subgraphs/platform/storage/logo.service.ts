@@ -83,11 +83,11 @@ export async function publishLogo(ctx: PlatformContext, accountUrlId: string, up
   const objects = ctx.runtime.objects;
   const staging = accountObjectKey(account.id, stagingKey(uploadId));
   const bytes = await readObject(objects, staging, LOGO_MAX_BYTES);
-  if (!bytes) throw new DomainError('UPLOAD_NOT_FOUND', `Nothing was uploaded for ${uploadId} (PUT the file to its upload_url first)`, { parameter: 'upload_id' });
+  if (!bytes) throw new DomainError('UPLOAD_NOT_FOUND', `Nothing was uploaded for ${uploadId} (PUT the file to its upload_url first)`, { parameter: 'uploadId' });
   const image = checkImage(bytes);
   if (!image.ok) {
     await objects.delete(staging);
-    throw new DomainError('INVALID_IMAGE', image.message, { parameter: 'upload_id' });
+    throw new DomainError('INVALID_IMAGE', image.message, { parameter: 'uploadId' });
   }
   const info = image.info;
   const file = `${uploadId}.${FILE_EXTENSIONS[info.format]}`;

@@ -57,7 +57,7 @@ export async function getSubscription(ctx: PlatformContext, accountUrlId: string
 }
 
 function notFound(id: string): DomainError {
-  return new DomainError('SUBSCRIPTION_NOT_FOUND', `Subscription ${id} not found`, { parameter: 'subscription_id' });
+  return new DomainError('SUBSCRIPTION_NOT_FOUND', `Subscription ${id} not found`, { parameter: 'subscriptionId' });
 }
 
 /** The subscription locked for this transaction (FOR UPDATE), so API moves and the job serialise. */
@@ -127,7 +127,7 @@ function alreadyExists(id?: string): DomainError {
   return new DomainError(
     'SUBSCRIPTION_ALREADY_EXISTS',
     `The account already has a live subscription${id ? ` (${id})` : ''}: cancel it or change its plan`,
-    { parameter: 'model_code', ...(id ? { meta: { subscription_id: id } } : {}) },
+    { parameter: 'modelCode', ...(id ? { meta: { subscription_id: id } } : {}) },
   );
 }
 

@@ -42,7 +42,7 @@ export function checkUserId(value: string | undefined | null, parameter = 'user_
 async function resolveAccount(ctx: PlatformContext, ref: string): Promise<AccountEntity> {
   const byId = ref.startsWith('acct_') ? await ctx.loaders.accountById.load(ref) : null;
   const account = byId && !byId.deletedAt ? byId : await ctx.loaders.accountByUrlId.load(ref);
-  if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', `Account ${ref} not found`, { parameter: 'account_id' });
+  if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', `Account ${ref} not found`, { parameter: 'accountId' });
   return account;
 }
 
@@ -52,7 +52,7 @@ async function resolveTarget(ctx: PlatformContext, input: GrantUserAccessInput):
   if (appRef) {
     const app = await ctx.loaders.appById.load(appRef);
     const account = accountRef ? await resolveAccount(ctx, accountRef) : undefined;
-    if (!app || (account && app.account.id !== account.id)) throw new DomainError('APP_NOT_FOUND', `App ${appRef} not found`, { parameter: 'app_id' });
+    if (!app || (account && app.account.id !== account.id)) throw new DomainError('APP_NOT_FOUND', `App ${appRef} not found`, { parameter: 'appId' });
     return { account: account ?? (await ctx.loaders.accountById.load(app.account.id))!, app };
   }
   if (!accountRef) fail('account_id', 'account_id (an account url_id or unique_id) or app_id is required');
@@ -92,7 +92,7 @@ async function grantOnce(tx: PlatformContext, row: GrantRow, account: AccountEnt
     const what = `${row.targetType} ${app?.id ?? account.urlId}`;
     if (existing.status !== 'active') {
       throw new DomainError('ACCESS_ALREADY_EXISTS', `User ${userId} has a ${existing.status} access to ${what} (${existing.id}): reactivate it, or revoke it and grant again`, {
-        parameter: 'user_id',
+        parameter: 'userId',
         meta: { accessId: existing.id, status: existing.status, role: existing.role },
       });
     }
@@ -114,7 +114,7 @@ async function grantOnce(tx: PlatformContext, row: GrantRow, account: AccountEnt
 
 async function loadAccess(ctx: PlatformContext, id: string): Promise<UserAccessEntity> {
   const access = await ctx.em.findOne(UserAccessEntity, { id }, { populate: ['account'], refresh: true });
-  if (!access) throw new DomainError('ACCESS_NOT_FOUND', `Access ${id} not found`, { parameter: 'access_id' });
+  if (!access) throw new DomainError('ACCESS_NOT_FOUND', `Access ${id} not found`, { parameter: 'accessId' });
   return access;
 }
 

@@ -46,7 +46,7 @@ function optionalText(v: string | null | undefined, parameter: string, max: numb
 
 export async function recordEvent(ctx: SearchContext, e: EventInput) {
   if (!(EVENT_TYPES as readonly string[]).includes(e.eventType)) {
-    throw new DomainError('VALIDATION_FAILED', `event_type must be one of ${EVENT_TYPES.join(', ')}`, { parameter: 'event_type' });
+    throw new DomainError('VALIDATION_FAILED', `event_type must be one of ${EVENT_TYPES.join(', ')}`, { parameter: 'eventType' });
   }
   const index = await getIndex(ctx, e.indexUid);
   const { appId, environment } = await appPartition(ctx);
@@ -57,7 +57,7 @@ export async function recordEvent(ctx: SearchContext, e: EventInput) {
   if (e.position != null && (!Number.isInteger(e.position) || e.position < 1 || e.position > 100_000)) {
     throw new DomainError('VALIDATION_FAILED', 'position must be an integer from 1 (the first hit)', { parameter: 'position' });
   }
-  if (e.eventType !== 'search' && !documentId) throw new DomainError('VALIDATION_FAILED', `document_id is required for ${e.eventType} events`, { parameter: 'document_id' });
+  if (e.eventType !== 'search' && !documentId) throw new DomainError('VALIDATION_FAILED', `document_id is required for ${e.eventType} events`, { parameter: 'documentId' });
   if (e.eventType === 'click' && e.position == null) throw new DomainError('VALIDATION_FAILED', 'position is required for click events', { parameter: 'position' });
   if (e.eventType === 'search' && query === null) throw new DomainError('VALIDATION_FAILED', 'query is required for search events', { parameter: 'query' });
   const pool = ctx.runtime.pool;

@@ -81,7 +81,7 @@ async function checkDocumentLimit(ctx: SearchContext, index: SearchableIndex, do
 export async function getDocument(ctx: SearchContext, uid: string, id: string, fields?: string[] | null): Promise<Document> {
   const index = await getIndex(ctx, uid);
   const doc = isValidDocumentId(id) ? await readDocument(ctx.runtime.pool, index.id, id) : null;
-  if (!doc) throw new DomainError('document_not_found', `Document \`${id}\` not found in index \`${uid}\`.`, { parameter: 'document_id' });
+  if (!doc) throw new DomainError('document_not_found', `Document \`${id}\` not found in index \`${uid}\`.`, { parameter: 'documentId' });
   return pick(doc, fields);
 }
 
@@ -109,13 +109,13 @@ export async function listDocuments(ctx: SearchContext, uid: string, a: Document
 /** Deletion by ids: a task. Ids that do not exist are simply not deleted (the task says how many were). */
 export async function deleteDocuments(ctx: SearchContext, uid: string, documentIds: unknown[] | null | undefined): Promise<TaskRow> {
   const index = await getIndex(ctx, uid);
-  if (documentIds == null) throw new DomainError('VALIDATION_FAILED', 'document_ids is required', { parameter: 'document_ids' });
-  if (!Array.isArray(documentIds)) throw new DomainError('VALIDATION_FAILED', 'document_ids must be an array', { parameter: 'document_ids' });
+  if (documentIds == null) throw new DomainError('VALIDATION_FAILED', 'document_ids is required', { parameter: 'documentIds' });
+  if (!Array.isArray(documentIds)) throw new DomainError('VALIDATION_FAILED', 'document_ids must be an array', { parameter: 'documentIds' });
   batchSize(documentIds.length, 'document_ids');
   const ids = documentIds.map((v, i) => {
     if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
     if (typeof v === 'string' && v.length > 0 && v.length <= 511) return v;
-    throw new DomainError('invalid_document_id', `document_ids[${i}] must be a string or an integer id`, { parameter: `document_ids[${i}]` });
+    throw new DomainError('invalid_document_id', `document_ids[${i}] must be a string or an integer id`, { parameter: `documentIds[${i}]` });
   });
   const unique = [...new Set(ids)];
   return enqueue(ctx, {

@@ -14,13 +14,13 @@ export function inferPrimaryKey(first: Document | undefined): string {
     throw new DomainError(
       'index_primary_key_no_candidate_found',
       'The primary key could not be inferred: the first document has no attribute ending with "id". Give primary_key with the documents or when creating the index.',
-      { parameter: 'primary_key' },
+      { parameter: 'primaryKey' },
     );
   }
   throw new DomainError(
     'index_primary_key_multiple_candidates_found',
     `The primary key could not be inferred: the first document has several candidates (${candidates.join(', ')}). Give primary_key with the documents or when creating the index.`,
-    { parameter: 'primary_key' },
+    { parameter: 'primaryKey' },
   );
 }
 

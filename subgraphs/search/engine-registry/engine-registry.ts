@@ -131,7 +131,7 @@ export class EngineRegistry {
     } else {
       h = await (unbounded ? this.load(index.id) : this.waitForLoad(index.id));
       // deleted between the caller's read of its row and this build
-      if (!h) throw new DomainError('index_not_found', 'Index not found.', { parameter: 'index_uid' });
+      if (!h) throw new DomainError('index_not_found', 'Index not found.', { parameter: 'indexUid' });
     }
     // A caller's row may be older than the engine (read before a task committed): only a newer
     // version, or different settings at the same version, sends the engine back to PostgreSQL.

@@ -74,7 +74,7 @@ export async function createIndex(ctx: SearchContext, input: CreateIndexInput): 
 /** An index of the caller's partition by uid; index_not_found otherwise (other tenants' too). */
 export async function getIndex(ctx: SearchContext, uid: string): Promise<IndexEntity> {
   const index = typeof uid === 'string' && INDEX_UID.test(uid) ? await ctx.loaders.indexByUid.load(uid) : null;
-  if (!index) throw new DomainError('index_not_found', `Index \`${uid}\` not found.`, { parameter: 'index_uid' });
+  if (!index) throw new DomainError('index_not_found', `Index \`${uid}\` not found.`, { parameter: 'indexUid' });
   return index;
 }
 
@@ -119,7 +119,7 @@ export async function getSearchableIndex(ctx: SearchContext, uid: string): Promi
           );
         })()
       : undefined;
-  if (!row) throw new DomainError('index_not_found', `Index \`${uid}\` not found.`, { parameter: 'index_uid' });
+  if (!row) throw new DomainError('index_not_found', `Index \`${uid}\` not found.`, { parameter: 'indexUid' });
   return {
     id: row.id,
     uid: row.uid,
@@ -180,12 +180,12 @@ export function updateSynonyms(ctx: SearchContext, uid: string, synonyms?: Recor
 }
 
 export function updateStopWords(ctx: SearchContext, uid: string, stopWords: string[] | null): Promise<TaskRow> {
-  if (stopWords == null) throw new DomainError('VALIDATION_FAILED', 'stop_words is required (an array, [] to clear)', { parameter: 'stop_words' });
+  if (stopWords == null) throw new DomainError('VALIDATION_FAILED', 'stop_words is required (an array, [] to clear)', { parameter: 'stopWords' });
   return enqueueSettings(ctx, uid, parseSettingsPatch({ stop_words: stopWords }, ''));
 }
 
 export function updateRankingRules(ctx: SearchContext, uid: string, rankingRules: string[] | null): Promise<TaskRow> {
-  if (rankingRules == null) throw new DomainError('VALIDATION_FAILED', 'ranking_rules is required', { parameter: 'ranking_rules' });
+  if (rankingRules == null) throw new DomainError('VALIDATION_FAILED', 'ranking_rules is required', { parameter: 'rankingRules' });
   return enqueueSettings(ctx, uid, parseSettingsPatch({ ranking_rules: rankingRules }, ''));
 }
 
@@ -207,7 +207,7 @@ export async function updateSuggestionSettings(ctx: SearchContext, uid: string, 
     if (r) await queueWebhookEvent(c, { appId: index.appId, environment: index.environment }, 'settings.updated', { index_uid: index.uid, suggestion_settings: merged });
     return !!r;
   });
-  if (!updated) throw new DomainError('index_not_found', `Index \`${uid}\` not found.`, { parameter: 'index_uid' });
+  if (!updated) throw new DomainError('index_not_found', `Index \`${uid}\` not found.`, { parameter: 'indexUid' });
   rt.wakeDispatcher();
   return merged;
 }

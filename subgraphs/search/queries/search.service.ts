@@ -82,7 +82,7 @@ export async function multiSearch(ctx: SearchContext, queries: (SearchParams & {
     try {
       indexes.push(await getSearchableIndex(ctx, q.indexUid));
     } catch (e) {
-      if (e instanceof DomainError) throw new DomainError(e.code, e.message, { parameter: `queries[${i}].index_uid` });
+      if (e instanceof DomainError) throw new DomainError(e.code, e.message, { parameter: `queries[${i}].indexUid` });
       throw e;
     }
   }

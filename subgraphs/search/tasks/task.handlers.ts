@@ -58,7 +58,7 @@ const addDocuments: Handler = async ({ c, task, index, payload, rt, elapsed }) =
   const given = (payload.primary_key as string | undefined) ?? undefined;
   if (given && index.primary_key && given !== index.primary_key) {
     throw new DomainError('index_primary_key_already_exists', `Index \`${index.uid}\` already has the primary key \`${index.primary_key}\`; it cannot be changed to \`${given}\`.`, {
-      parameter: 'primary_key',
+      parameter: 'primaryKey',
     });
   }
   const pk = index.primary_key ?? given ?? inferPrimaryKey(documents[0]);

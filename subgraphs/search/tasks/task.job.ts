@@ -48,7 +48,7 @@ async function runTask(rt: SearchRuntime, ctx: JobContext<TaskJobPayload>): Prom
       const cur = await one<{ status: string; worker: string | null }>(c, `select status, worker from ${T.tasks} where id = $1 for update`, [task.id]);
       if (!cur || cur.status !== 'processing' || cur.worker !== ctx.job.worker) return null;
       const index = await lockIndex(c, task.index_id);
-      if (!index) throw new DomainError('index_not_found', `Index \`${task.index_uid}\` not found.`, { parameter: 'index_uid' });
+      if (!index) throw new DomainError('index_not_found', `Index \`${task.index_uid}\` not found.`, { parameter: 'indexUid' });
       const handler = HANDLERS[task.type];
       if (!handler) throw new DomainError('BAD_REQUEST', `Task type ${task.type} is not processed by workers.`);
       const payload = await one<{ body: string }>(c, `select body from ${T.payloads} where task_id = $1`, [task.id]);

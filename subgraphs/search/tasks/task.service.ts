@@ -18,7 +18,7 @@ export async function enqueue(ctx: SearchContext, t: Omit<NewTask, 'appId' | 'en
 
 export async function getTask(ctx: SearchContext, id: string): Promise<TaskRow> {
   const row = await queue.findTask(ctx.runtime.pool, await appPartition(ctx), id);
-  if (!row) throw new DomainError('task_not_found', `Task \`${id}\` not found.`, { parameter: 'task_id' });
+  if (!row) throw new DomainError('task_not_found', `Task \`${id}\` not found.`, { parameter: 'taskId' });
   return row;
 }
 
@@ -52,7 +52,7 @@ export async function listTasks(ctx: SearchContext, a: TaskListArgs) {
 
 export async function cancelTask(ctx: SearchContext, id: string): Promise<{ task: TaskRow; canceled: boolean }> {
   const r = /^\d{1,18}$/.test(id) ? await queue.cancelTask(ctx.runtime.pool, await appPartition(ctx), id) : undefined;
-  if (!r) throw new DomainError('task_not_found', `Task \`${id}\` not found.`, { parameter: 'task_id' });
+  if (!r) throw new DomainError('task_not_found', `Task \`${id}\` not found.`, { parameter: 'taskId' });
   if (r.canceled) await publishTaskEvent(ctx.runtime, r.task, 'task.canceled');
   return r;
 }
