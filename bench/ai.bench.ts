@@ -1,5 +1,5 @@
 // AI text endpoints through the REST bridge (bridge → gateway → ai subgraph → worker-thread models)
-// on a 1,000-character text: p50 per endpoint, the models' load time and the process RSS.
+// on a 1,000-character text: p50 per endpoint, CPU per call, the models' load time and the process RSS.
 // The whole stack runs in this process, so RSS covers every subgraph plus the AI models.
 // Run: BENCH_PORT_BASE=22500 DATABASE_URL=postgres://… npm run bench:ai
 import { resolve } from 'node:path';
@@ -66,7 +66,12 @@ const cases: Array<[string, string, string, Record<string, unknown>]> = [
 console.log(`stack start + AI models ready: ${ready.toFixed(0)} ms; text models: ${JSON.stringify(health.components.ai.details.text)}`);
 for (const [label, path, type, attrs] of cases) {
   const n = path === '/ai/v1/translate' ? Math.min(N, 20) : N;
-  console.log(fmt(`POST ${label}`, await sequential(n, 5, () => call('POST', path, headers, doc(type, attrs)))));
+  // CPU of the whole process (client, bridge, gateway, subgraph and the model worker thread) per call:
+  // what a call costs, which the machine's load does not inflate as it inflates wall time
+  const cpu0 = process.cpuUsage();
+  const st = await sequential(n, 5, () => call('POST', path, headers, doc(type, attrs)));
+  const used = process.cpuUsage(cpu0);
+  console.log(fmt(`POST ${label}`, { ...st, cpuMs: (used.user + used.system) / 1000 / (n + 5) }));
 }
 const rss = process.memoryUsage().rss;
 console.log(`RSS of the stack process with the AI text models loaded: ${(rss / 1024 / 1024).toFixed(0)} MB (before start ${(rssBefore / 1024 / 1024).toFixed(0)} MB)`);

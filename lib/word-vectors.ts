@@ -18,6 +18,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
+import { ContrastAxes } from './word-vectors.contrast.js';
 
 export const WORD_VECTORS_MODEL = 'glove-sif-100d';
 export const WORD_VECTOR_DIMENSIONS = 100;
@@ -53,6 +54,8 @@ export interface WordVectorsHeader {
 export class WordVectors {
   private readonly index: Map<string, number>;
   private readonly weight: Float32Array;
+  /** antonym axes and negation (word-vectors.contrast.ts), built on first use */
+  private contrastAxes?: ContrastAxes;
 
   constructor(
     readonly header: WordVectorsHeader,
@@ -137,11 +140,7 @@ export class WordVectors {
     const dims = this.header.dimensions;
     const v = new Float64Array(dims);
     const ids = this.words(text);
-    for (const i of ids) {
-      const w = this.weight[i];
-      const base = i * dims;
-      for (let d = 0; d < dims; d++) v[d] += w * this.data[base + d];
-    }
+    this.contrast().accumulate(ids, this.weight, v);
     if (ids.length) for (let d = 0; d < dims; d++) v[d] /= ids.length;
     return { vector: v, tokens: ids.length };
   }
@@ -159,6 +158,21 @@ export class WordVectors {
     for (const x of vector) n += x * x;
     n = Math.sqrt(n);
     return { vector: Array.from(vector, (x) => (n ? x / n : 0)), tokens };
+  }
+
+  /** The row index of a known word. */
+  indexOf(word: string): number | undefined {
+    return this.index.get(word);
+  }
+
+  /** The raw vector of row i. */
+  row(i: number): Float32Array {
+    return this.data.subarray(i * this.dimensions, (i + 1) * this.dimensions);
+  }
+
+  private contrast(): ContrastAxes {
+    this.contrastAxes ??= new ContrastAxes(this);
+    return this.contrastAxes;
   }
 
   /** The raw vector of one known word (for features), or undefined. */

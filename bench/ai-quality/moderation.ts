@@ -73,13 +73,20 @@ export async function run(): Promise<Row[]> {
   rows.push({ figure: 'moderation 5-fold cross-validation on the training part, false positives on hard negatives', value: `${cv.hard.hit}/${cv.hard.n} (${pct(cv.hard.hit, cv.hard.n)})`, target: '', pass: null });
 
   const text = 'I will be at the office after work; the meeting about the new server and the process that keeps crashing is moved to Friday. '.repeat(8).slice(0, 1000);
-  const t: number[] = [];
+  // CPU time held to the budget, wall time beside it (as latency.ts: a loaded machine inflates wall time)
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < 220; i++) {
     const s = performance.now();
+    const c = process.cpuUsage();
     m.moderate(text);
-    if (i >= 20) t.push(performance.now() - s);
+    const used = process.cpuUsage(c);
+    if (i < 20) continue;
+    cpu.push((used.user + used.system) / 1000);
+    wall.push(performance.now() - s);
   }
-  const p50 = t.sort((a, b) => a - b)[100];
-  rows.push({ figure: 'moderation p50, one 1,000-character text (in-process)', value: `${p50.toFixed(2)} ms`, target: '≤ 20 ms', pass: p50 <= 20 });
+  const p50 = (xs: number[]) => xs.sort((a, b) => a - b)[100];
+  const cpuP50 = p50(cpu);
+  rows.push({ figure: 'moderation p50 CPU time, one 1,000-character text (in-process)', value: `${cpuP50.toFixed(2)} ms (wall ${p50(wall).toFixed(2)} ms)`, target: '≤ 20 ms', pass: cpuP50 <= 20 });
   return rows;
 }

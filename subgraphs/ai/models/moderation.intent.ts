@@ -93,5 +93,9 @@ export const CONTEXT_CLINICAL =
   /\b(?:patients?|liver|(?:stated |recommended )?dose|medication|medicine|doctor|clinic|nurse|surgeon|gyn(?:a)?ecologist|pharmacist|therapist|psychiatry|screening|symptoms?|exams?|anatomy|lecture|reproductive|menopause|cancer|tumou?r|ultrasound|hiv|infections?|contraception|consent|sex education|puberty|breastfeeding|erectile|prostate|dressing|crisis line|help is available|you are not alone|signs that|talk to your doctor|treatable|coping)\b/iu;
 export const CONTEXT_FICTION =
   /\b(?:novel|film|movie|game|my character|chess|villain|hamlet|the band|album|stage|comedian|meme|boxer|striker|quarterback|hunters?|chef|the season|round|audition|the final|workout|haha|lol|killed it|slayed|could murder|dying of laughter|break a leg)\b/iu;
+/** Talking about spam or scams (warning, reporting, filtering them) rather than sending them: lowers spam's
+ *  rule and classifier scores as the contexts above lower the others. */
+export const CONTEXT_ABOUT_SPAM =
+  /\b(?:spam (?:folder|filter|emails?|texts?|calls?|messages?|adverts?)|(?:email|mail|message) filters?|(?:scam|fake|fraudulent|phishing) (?:calls?|emails?|texts?|messages?|adverts?|ads|invoices?|links?|websites?)|phishing|scammers|fraudsters|beware of|warned (?:about|that)|(?:police|the regulator|the bank) (?:warned|urged|said)|never (?:pay|share|give)|how (?:do|can) i (?:stop|block|report)|pretend(?:ing)? to be|claiming to be)\b/iu;
 /** Quoting or asking about a harmful text (reporting it) rather than saying it. */
 export const CONTEXT_QUOTING = /\b(?:called me|reported it|report a message|i blocked|why did you call|the post said|someone called|spam filter|is it spam|the word '|history of the word)\b|["“].{3,80}["”]/iu;

@@ -5,7 +5,8 @@
 //  2. Lexicon: obscenity 0.4.6 (MIT) for obfuscated profanity, slurs and sexual terms; our spam
 //     signals and group rules (moderation.lexicon.ts).
 //  3. The product's own classifier: the custom classifiers' softmax regression (classifiers/
-//     softmax.model.ts) over words, bigrams and the glove-sif-100d word vectors, trained when the
+//     softmax.model.ts) over words, bigrams, the glove-sif-100d word vectors and spam cue markers
+//     (what it reads: moderation.features.ts), trained when the
 //     models load on the labelled texts in data/moderation-train.json (written for the purpose;
 //     the held-out part is test/ai-quality/moderation/held-out.json, never trained on).
 // A category's score is the larger of its rule score (damped by context) and the classifier's
@@ -17,12 +18,12 @@ import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'o
 import { indexOf, predict, train, type SoftmaxModel } from '../classifiers/softmax.model.js';
 import { HATE_RULES, OBSCENITY_CATEGORY, SPAM_RULES, VIOLENCE_RULES, type Rule } from './moderation.lexicon.js';
 import {
+  CONTEXT_ABOUT_SPAM,
   CONTEXT_CLINICAL,
   CONTEXT_FICTION,
   CONTEXT_QUOTING,
   CONTEXT_REPORTING,
   CONTEXT_TECHNICAL,
-  GROUP_NAME,
   INTENT_HARASSMENT,
   INTENT_HATE,
   INTENT_SCAM,
@@ -31,6 +32,7 @@ import {
   INTENT_SPAM,
   INTENT_VIOLENCE,
 } from './moderation.intent.js';
+import { classifierInput } from './moderation.features.js';
 import { round } from './sentiment.js';
 
 /** Document 2's categories: the default answer. */
@@ -47,7 +49,7 @@ export const BLOCK_THRESHOLD = 0.8;
 export const CONTEXT_DAMPING = 0.4;
 /** The classifier's probability at which each category is flagged, chosen by 5-fold cross-validation on the
  *  training part (never the held-out part): the lowest that keeps hard negatives ≤ 5 % (docs/ai.md, Moderation). */
-export const CLASSIFIER_FLAG_AT: Record<ModerationCategory, number> = { hate: 0.8, violence: 0.5, sexual: 0.5, spam: 0.8, self_harm: 0.5, harassment: 0.5 };
+export const CLASSIFIER_FLAG_AT: Record<ModerationCategory, number> = { hate: 0.8, violence: 0.5, sexual: 0.5, spam: 0.75, self_harm: 0.5, harassment: 0.5 };
 
 export const MODERATION_TRAINING_FILE = resolve(import.meta.dirname, 'data', 'moderation-train.json');
 const NONE = 'none';
@@ -73,7 +75,7 @@ const RULES: Record<ModerationCategory, Rule[]> = {
   self_harm: INTENT_SELF_HARM,
   harassment: INTENT_HARASSMENT,
 };
-/** Categories whose rule scores context lowers (spam is spam in any context). */
+/** Categories whose rule scores context lowers (spam only by its own context, CONTEXT_ABOUT_SPAM). */
 const DAMPED: ReadonlySet<ModerationCategory> = new Set(['hate', 'violence', 'sexual', 'self_harm', 'harassment']);
 
 export interface LabelledText {
@@ -97,7 +99,7 @@ export class TextModerator {
    *  (3–16 s measured on the shared 2-core machine at load average 23–34; in the text worker, off the event loop). */
   static async load(examples: readonly LabelledText[] = readTrainingSet()): Promise<TextModerator> {
     const labels = [NONE, ...ALL_MODERATION_CATEGORIES];
-    return new TextModerator(await train(examples.map((e) => ({ text: masked(e.text), label: e.label })), labels, { epochs: 40, l2: 1e-4 }));
+    return new TextModerator(await train(examples.map((e) => ({ text: classifierInput(e.text), label: e.label })), labels, { epochs: 40, l2: 1e-4 }));
   }
 
   signals(text: string): ModerationSignals {
@@ -123,11 +125,12 @@ export class TextModerator {
 
     const quoting = CONTEXT_QUOTING.test(normalised);
     const context = quoting || [CONTEXT_TECHNICAL, CONTEXT_REPORTING, CONTEXT_CLINICAL, CONTEXT_FICTION].some((re) => re.test(normalised));
-    const p = Object.fromEntries(predict(this.model, masked(text), this.index).map((x) => [x.label, x.confidence]));
+    const aboutSpam = CONTEXT_ABOUT_SPAM.test(normalised);
+    const p = Object.fromEntries(predict(this.model, classifierInput(text), this.index).map((x) => [x.label, x.confidence]));
     const rules = {} as Record<ModerationCategory, number>;
     const classifier = {} as Record<ModerationCategory, number>;
     for (const cat of ALL_MODERATION_CATEGORIES) {
-      const damp = context && DAMPED.has(cat) ? CONTEXT_DAMPING : 1;
+      const damp = (context && DAMPED.has(cat)) || (aboutSpam && cat === 'spam') ? CONTEXT_DAMPING : 1;
       // in context the words are there and the intent is not: their score is capped at CONTEXT_DAMPING;
       // first-person intent keeps its score, unless the text quotes or reports it
       const all = 1 - Math.exp(-(strong[cat] + sums[cat]));
@@ -164,11 +167,6 @@ export function verdict(categories: readonly ModerationCategory[], scores: Parti
   }
   const action = worst >= BLOCK_THRESHOLD ? 'block' : worst >= FLAG_THRESHOLD ? 'review' : 'allow';
   return { flagged: worst >= FLAG_THRESHOLD, action, categories: out };
-}
-
-/** The text as the classifier reads it: group names become "people". */
-function masked(text: string): string {
-  return text.replace(GROUP_NAME, 'people');
 }
 
 /** The classifier's probability mapped so that CLASSIFIER_FLAG_AT scores the flag threshold (piecewise linear). */

@@ -4,9 +4,10 @@
 import { ALL_MODERATION_CATEGORIES, MODERATION_CATEGORIES, TextModerator } from '../../../subgraphs/ai/models/moderation.js';
 
 let m: TextModerator;
+// training takes seconds alone and far longer on the shared, loaded machine
 beforeAll(async () => {
   m = await TextModerator.load();
-});
+}, 180_000);
 
 test.each([
   ["I'm going to find you after work and break your legs.", 'violence'],
