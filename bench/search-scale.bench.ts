@@ -8,7 +8,8 @@
 //  - RSS of the `npm start` process (bytes per document);
 //  - cold start: the process restarted, time from /health/ready to the first full answer (503 answers
 //    while the engine loads are counted, each must carry Retry-After).
-// Env: BENCH_DOCS, BENCH_IN_FLIGHT, BENCH_N (queries, 200), BENCH_PORT_BASE (24500), DATABASE_URL (a
+// Env: BENCH_DOCS, BENCH_IN_FLIGHT, BENCH_N (queries, 200), BENCH_PORT_BASE (24500), BENCH_STACK_FLAGS
+// (extra Node flags of the stack, e.g. --cpu-prof --cpu-prof-dir=<dir>), DATABASE_URL (a
 // scratch database on that server), DATASETS_DIR (where debian-packages.jsonl.gz is).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -31,6 +32,8 @@ const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 4);
 const N = Number(process.env.BENCH_N ?? 200);
 const base = Number(process.env.BENCH_PORT_BASE ?? 24500);
 const BATCH = 1000;
+/** extra Node flags for the stack (e.g. `--cpu-prof --cpu-prof-dir=…`: Node refuses them in NODE_OPTIONS) */
+const STACK_FLAGS = (process.env.BENCH_STACK_FLAGS ?? '').split(' ').filter(Boolean);
 const TARGETS = { docsPerSec: 10_000, engineP95: 40, restP95: 60, rssMiB: 1536, coldS: 15 };
 
 const load = () => `load ${loadavg()[0].toFixed(2)}`;
@@ -61,7 +64,7 @@ const rest = `http://127.0.0.1:${restPort}`;
 let stack: ChildProcess | undefined;
 
 async function startStack(): Promise<number> {
-  stack = spawn(process.execPath, [...nodeFlags(ROOT), '--import', '@swc-node/register/esm-register', resolve(ROOT, 'scripts', 'start-all.ts')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  stack = spawn(process.execPath, [...nodeFlags(ROOT), ...STACK_FLAGS, '--import', '@swc-node/register/esm-register', resolve(ROOT, 'scripts', 'start-all.ts')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   await waitUntilUp(`${rest}/health/ready`, stack);
   await waitUntilUp(`http://127.0.0.1:${gatewayPort}/health/ready`, stack);
   return performance.now();
