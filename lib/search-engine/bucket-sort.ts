@@ -47,20 +47,23 @@ export function bucketSort(docs: Int32Array, steps: readonly Step[], out: Collec
   // only the best `remaining` documents (and their ties) can reach the page: select them in O(n)
   const remaining = out.need - out.ids.length;
   const threshold = docs.length > 4 * remaining + 64 ? kthSmallest(keys, remaining) : Infinity;
-  const rest: number[] = [];
-  for (const group of groupByKey(docs, keys, threshold, rest)) {
+  for (const group of groupByKey(docs, keys, threshold)) {
     if (out.full()) return;
     bucketSort(group, steps, out, i + 1);
   }
-  // distinct may have dropped documents: continue with the ones beyond the threshold
-  if (!out.full() && rest.length) bucketSort(Int32Array.from(rest), steps, out, i);
+  // distinct may have dropped documents: continue with the ones beyond the threshold (collected only
+  // then: with hundreds of thousands of candidates, almost all of them are beyond it)
+  if (!out.full() && threshold !== Infinity) {
+    const rest = docs.filter((_, k) => keys[k] > threshold);
+    if (rest.length) bucketSort(rest, steps, out, i);
+  }
 }
 
 /**
  * Docs with key <= threshold grouped by key, groups in ascending key order, docs keeping their order.
  * Rule scores are mostly small integers: those take a counting sort (two passes, no Map); others a Map.
  */
-function groupByKey(docs: Int32Array, keys: Float64Array, threshold: number, rest: number[]): Int32Array[] {
+function groupByKey(docs: Int32Array, keys: Float64Array, threshold: number): Int32Array[] {
   let min = Infinity;
   let max = -Infinity;
   let integral = true;
@@ -79,10 +82,7 @@ function groupByKey(docs: Int32Array, keys: Float64Array, threshold: number, res
     const groups = Array.from(counts, (c) => (c ? new Int32Array(c) : null));
     const fill = new Int32Array(span);
     for (let k = 0; k < keys.length; k++) {
-      if (keys[k] > threshold) {
-        rest.push(docs[k]);
-        continue;
-      }
+      if (keys[k] > threshold) continue;
       const g = keys[k] - min;
       groups[g]![fill[g]++] = docs[k];
     }
@@ -91,10 +91,7 @@ function groupByKey(docs: Int32Array, keys: Float64Array, threshold: number, res
   }
   const map = new Map<number, number[]>();
   for (let k = 0; k < docs.length; k++) {
-    if (keys[k] > threshold) {
-      rest.push(docs[k]);
-      continue;
-    }
+    if (keys[k] > threshold) continue;
     let g = map.get(keys[k]);
     if (!g) map.set(keys[k], (g = []));
     g.push(docs[k]);

@@ -5,9 +5,11 @@
 // ("10"). As Meilisearch: at most `maxValuesPerFacet` (100) values, sorted alphabetically by default
 // or by count (descending) on request. Stats (min, max, avg, sum) cover numeric values only; each
 // (document, value) pair counts once.
-// When the candidates are few (a selective query), counting goes the other way: each candidate's
-// value is read from a per-segment forward array (doc → its one string value), built once per
-// immutable segment and field; fields with several or numeric values per document keep the scan.
+// When the caller has the candidates as ids, counting goes the other way: each candidate's value is
+// read from a per-segment forward array (doc → its one string value), built once per immutable
+// segment and field, so the cost is one array read per candidate instead of a bitset test per
+// (value, doc) pair of the whole index (at 1,000,000 documents the scan cost ~10 ms a facet whatever
+// the query matched); fields with several or numeric values per document keep the scan.
 import { has, type Bitset } from './bitset.js';
 import type { FieldIndex } from './field-index.js';
 import type { Segment } from './segment.js';
@@ -15,8 +17,6 @@ import type { FacetStats } from './types.js';
 
 const NONE = -1;
 const SEVERAL = -2;
-/** Forward path below this share of the documents (the scan costs every (value, doc) pair). */
-const FORWARD_MAX_SHARE = 1 / 8;
 const forwards = new WeakMap<FieldIndex, Int32Array>();
 
 /**
@@ -86,8 +86,7 @@ export function computeFacets(
   /** the candidates as ascending ids, when the caller has them (enables the forward path) */
   candidateIds?: Int32Array,
 ): { distribution: Record<string, Record<string, number>>; stats: Record<string, FacetStats> } {
-  const total = segments.reduce((n, s) => n + s.docIds.length, 0);
-  const forward = candidateIds !== undefined && candidateIds.length < total * FORWARD_MAX_SHARE;
+  const forward = candidateIds !== undefined;
   const distribution: Record<string, Record<string, number>> = {};
   const stats: Record<string, FacetStats> = {};
   for (const attr of facets) {

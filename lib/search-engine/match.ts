@@ -106,34 +106,48 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
     terms: new TermMatcher(words),
   };
   const first = new GrowInt32(1024);
+  // A single-word query has no proximity: only the exact postings are referenced (exactness reads them).
+  const allRefs = words.length > 1;
   words.forEach((word, w) => {
     const { typo, exact, minPos, head } = scratch.word(w, size);
     m.typo.push(typo);
     m.exact.push(exact);
     m.minPos.push(minPos);
     m.head.push(head);
-    const fold = (s: number, seg: Segment, q: number, typos: number, isExact: boolean) => {
-      const d = seg.pDocs[q];
-      if ((allowed[d >>> 5] & (1 << (d & 31))) === 0) return;
-      const cur = typo[d];
-      const p0 = positionAt(seg, seg.pPos[q]);
-      if (cur === ABSENT) {
-        if (w === 0) first.push(d);
-        typo[d] = typos;
-        minPos[d] = p0;
-        exact[d] = 0;
-        head[d] = -1;
-      } else {
-        if (typos < cur) typo[d] = typos;
-        if (p0 < minPos[d]) minPos[d] = p0;
+    // The rules read word w of a document only when it matches every word before it (matchedWords
+    // in steps.ts counts from the first), so word w folds only those: the previous word's typo array
+    // prunes the postings of a common later word (a short prefix) to the first words' documents.
+    const prev = w > 0 ? m.typo[w - 1] : null;
+    const refs = m;
+    /** fold postings [from, to) of segment s into the word's per-document arrays */
+    const foldRange = (s: number, seg: Segment, from: number, to: number, typos: number, isExact: boolean) => {
+      const { pDocs, pPos } = seg;
+      const keepRef = allRefs || isExact;
+      for (let q = from; q < to; q++) {
+        const d = pDocs[q];
+        if ((allowed[d >>> 5] & (1 << (d & 31))) === 0) continue;
+        if (prev !== null && prev[d] === ABSENT) continue;
+        const cur = typo[d];
+        const p0 = positionAt(seg, pPos[q]);
+        if (cur === ABSENT) {
+          if (w === 0) first.push(d);
+          typo[d] = typos;
+          minPos[d] = p0;
+          exact[d] = 0;
+          head[d] = -1;
+        } else {
+          if (typos < cur) typo[d] = typos;
+          if (p0 < minPos[d]) minPos[d] = p0;
+        }
+        if (isExact) exact[d] = 1;
+        if (!keepRef) continue;
+        const r = refs.refSeg.length;
+        refs.refSeg.push(s);
+        refs.refPosting.push(q);
+        refs.refNext.push(head[d]);
+        refs.refExact.push(isExact ? 1 : 0);
+        head[d] = r;
       }
-      if (isExact) exact[d] = 1;
-      const r = m.refSeg.length;
-      m.refSeg.push(s);
-      m.refPosting.push(q);
-      m.refNext.push(head[d]);
-      m.refExact.push(isExact ? 1 : 0);
-      head[d] = r;
     };
     segments.forEach((seg, s) => {
       fuzzyLookup(seg.terms, word.text, word.maxTypos, word.prefix, (t, typos) => {
@@ -141,14 +155,26 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
         const isExact = typos === 0 && term === word.text;
         // plain prefix extensions are recognised by TermMatcher without storing each (a short prefix has thousands)
         if (typos > 0 || isExact) m.terms.add(term, w);
-        for (let q = seg.termStart[t]; q < seg.termStart[t + 1]; q++) fold(s, seg, q, typos, isExact);
+        foldRange(s, seg, seg.termStart[t], seg.termStart[t + 1], typos, isExact);
       });
-      for (const alt of word.synonyms) foldSynonym(seg, alt, (q) => fold(s, seg, q, 0, false));
+      for (const alt of word.synonyms) foldSynonym(seg, alt, (q) => foldRange(s, seg, q, q + 1, 0, false));
     });
     for (const alt of word.synonyms) for (const t of alt) m.terms.add(t, w);
   });
-  m.candidates = first.toArray().sort();
+  m.candidates = ascending(first, m.typo[0], size);
   return m;
+}
+
+/**
+ * The first word's documents, ascending: sorted when they are few, else read off its typo array in
+ * one pass over the ids (cheaper than sorting hundreds of thousands).
+ */
+function ascending(first: GrowInt32, typo: Uint8Array | undefined, size: number): Int32Array {
+  if (!typo || first.length < size >>> 5) return first.toArray().sort();
+  const out = new Int32Array(first.length);
+  let k = 0;
+  for (let d = 0; d < size; d++) if (typo[d] !== ABSENT) out[k++] = d;
+  return out;
 }
 
 /** Postings of the first word of `alt` in documents that contain every word of `alt`. */

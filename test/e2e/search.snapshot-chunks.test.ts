@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pg from 'pg';
 import { ROOT, stop } from '../harness/spawn.js';
-import { writeChunks } from '../../subgraphs/search/engine-registry/snapshot-store.js';
+import { readSections, storedSnapshot, writeChunks } from '../../subgraphs/search/engine-registry/snapshot-store.js';
 import { keyContext, searchProcesses, sleep, subgraphGql, withDb } from './search.helpers.js';
 
 const BASE = Number(process.env.TEST_PORT_BASE ?? 14000);
@@ -165,3 +165,41 @@ test('snapshots are incremental: a segment the snapshot in force holds is not wr
   expect(r.data.searchIndex.estimatedTotalHits).toBe(1700);
   expect(logOf('search-snap-incr-b')).toMatch(/"msg":"engine loaded".*"fromSnapshot":true/);
 }, 300_000);
+
+test('a compacted layout replaces the snapshot at the same task (a restart loads it, no merge again); the same layout is not written twice', async () => {
+  const a = await processes.start('search-snap-repl', BASE + 1502, ENV);
+  const indexId = (await subgraphGql(a.url, ctx, `mutation { createIndex(input: { uid: "repl", primaryKey: "id" }) { id } }`)).data.createIndex.id;
+  await stop(a.child);
+  const pool = new pg.Pool({ connectionString: dbUrl() });
+  try {
+    const bytes = (text: string) => [Buffer.from(text.repeat(3000))];
+    const write = (base: string, keys: string[]) =>
+      writeChunks(pool, { indexId, taskId: 7, documents: 3, pieces: bytes(base), segments: keys.map((key) => ({ key, pieces: bytes(`segment ${key} `) })), chunkBytes: 8192 });
+    expect((await write('three segments ', ['s1', 's2', 's3'])).written).toBe(true);
+    const before = (await storedSnapshot(pool, indexId))!;
+    // s1 and s2 merged into m: the same task, fewer segments, s3 reused
+    const replaced = await write('compacted ', ['m', 's3']);
+    expect(replaced).toMatchObject({ written: true, reused: 1 });
+    const now = (await storedSnapshot(pool, indexId))!;
+    expect(now.taskId).toBe(7);
+    expect(now.createdAt).not.toBe(before.createdAt);
+    const read: Record<string, string> = {};
+    for await (const section of readSections(pool, indexId, now)) {
+      const parts: Buffer[] = [];
+      for await (const chunk of section.chunks) parts.push(chunk);
+      read[section.key ?? 'base'] = Buffer.concat(parts).toString('utf8');
+    }
+    expect(Object.keys(read)).toEqual(['base', 'm', 's3']);
+    expect(read.base).toBe('compacted '.repeat(3000));
+    expect(read.s3).toBe('segment s3 '.repeat(3000));
+    // only the chunks the snapshot in force reads are left (s1's, s2's and the old base's are gone)
+    const stored = await withDb(dbUrl(), async (c) => (await c.query('select count(*)::int as n from search.index_snapshot_chunks where index_id = $1', [indexId])).rows[0].n);
+    expect(stored).toBe(now.chunks);
+    // the same layout again, or a layout with no fewer segments: nothing written
+    expect((await write('again ', ['m', 's3'])).written).toBe(false);
+    expect((await write('other ', ['x', 'y', 'z'])).written).toBe(false);
+    expect((await storedSnapshot(pool, indexId))!.createdAt).toBe(now.createdAt);
+  } finally {
+    await pool.end();
+  }
+}, 60_000);

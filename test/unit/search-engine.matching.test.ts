@@ -146,3 +146,38 @@ describe('placeholder search', () => {
     expect(ids(e, { query: ' ,. ' })).toEqual(['1', '2', '3', '4', '5', '6']);
   });
 });
+
+describe('large candidate sets (the paths a 1,000,000-document index takes)', () => {
+  // 3 segments (batches), most documents matching: candidates read off the typo array, facets
+  // counted per candidate (forward arrays), later words folded only where the earlier ones matched
+  const colours = ['red', 'green', 'blue'];
+  const docs = Array.from({ length: 900 }, (_, i) => ({
+    id: i,
+    title: i % 10 === 0 ? `lamp shade ${i}` : i % 2 ? `lamp base ${i}` : `shade only ${i}`,
+    colour: colours[i % 3],
+  }));
+  const big = engineWith([], { searchableAttributes: ['title'], filterableAttributes: ['colour'] });
+  for (let i = 0; i < docs.length; i += 300) big.addDocuments(docs.slice(i, i + 300), 'id');
+  const expected = (pred: (d: (typeof docs)[number]) => boolean) => {
+    const out: Record<string, number> = {};
+    for (const d of docs.filter(pred)) out[d.colour] = (out[d.colour] ?? 0) + 1;
+    return out;
+  };
+
+  test('counts and facets over most of the index equal a count of the documents', () => {
+    const r = big.search({ query: 'lamp', facets: ['colour'], limit: 5 });
+    const lamp = (d: (typeof docs)[number]) => d.title.startsWith('lamp');
+    expect(r.estimatedTotalHits).toBe(docs.filter(lamp).length);
+    expect(r.facetDistribution).toEqual({ colour: expected(lamp) });
+    const all = big.search({ query: '', facets: ['colour'], limit: 0 });
+    expect(all.facetDistribution).toEqual({ colour: expected(() => true) });
+  });
+
+  test('documents matching every word rank first; a later word alone never makes a candidate', () => {
+    const r = big.search({ query: 'lamp shade', limit: 200 });
+    const both = docs.filter((d) => d.title.startsWith('lamp shade')).map((d) => String(d.id));
+    expect(r.estimatedTotalHits).toBe(docs.filter((d) => d.title.startsWith('lamp')).length);
+    expect(r.hits.slice(0, both.length).map((h) => String(h.id)).sort()).toEqual(both.sort());
+    expect(r.hits.every((h) => String(h.title).startsWith('lamp'))).toBe(true);
+  });
+});

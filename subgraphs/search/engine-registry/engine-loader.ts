@@ -88,9 +88,9 @@ export class EngineLoader {
         const engine = this.factory.fromSnapshot(data, settings);
         h = { engine, version: snap.taskId, settings: index.settings, settingsKey: settingsKey(index.settings), changedSinceSnapshot: 0, fromSnapshot: true };
       } catch (e) {
-        // replaced by a newer snapshot while we read it: read that one
+        // replaced while we read it (a newer task, or the same task compacted): read that one
         const now = await storedSnapshot(this.pool, indexId);
-        if (now && now.taskId !== snap.taskId) return this.load(indexId);
+        if (now && (now.taskId !== snap.taskId || now.createdAt !== snap.createdAt)) return this.load(indexId);
         this.log.warn('engine snapshot unusable; rebuilding from rows and discarding it', { indexId, taskId: snap.taskId, chunks: snap.chunks, err: e });
         await discardSnapshot(this.pool, indexId, snap.taskId);
       }
@@ -102,8 +102,12 @@ export class EngineLoader {
     const caught = await this.catchUp(h, indexId, true);
     if (caught === 'gone') return undefined;
     if (caught === 'reload') return this.load(indexId);
-    // merged segments answer faster, and this is the one moment the engine is not shared
+    // merged segments answer faster, and this is the one moment the engine is not shared; a layout
+    // that changed is due a snapshot (it replaces the one at the same task), so the next load need
+    // not merge again
+    const segments = h.engine.segmentCount;
     h.engine.compact();
+    if (h.engine.segmentCount !== segments) h.changedSinceSnapshot += h.engine.size;
     this.log.info('engine loaded', { indexId, documents: h.engine.size, version: h.version, fromSnapshot: h.fromSnapshot, ms: Math.round(performance.now() - started) });
     return h;
   }

@@ -8,6 +8,13 @@
 // `index_snapshots` names the snapshot in force (task id, format, chunks read, stored bytes); chunks no
 // manifest in force points at are deleted when the next snapshot lands.
 //
+// A snapshot at the task of the one in force REPLACES it when it has fewer segments (the same documents
+// compacted: otherwise a restart would load the uncompacted layout and merge it
+// again, tens of seconds at 1,000,000 documents): its new chunks take the seqs after the ones stored
+// under that task, its manifest overwrites chunk 0 in the switching transaction, and the chunks it no
+// longer points at go in that transaction. A reader of the replaced layout that finds a chunk gone
+// sees the row's created_at change and reads the replacement (engine-loader.ts).
+//
 // Writing streams: one chunk in memory at a time, compressed on libuv's thread pool, one statement
 // per chunk; the snapshot row switches to the new task id in one transaction (which checks that every
 // chunk it points at still exists) with the removal of the unreferenced chunks. Reading streams the
@@ -40,6 +47,8 @@ export interface StoredSnapshot {
   taskId: number;
   format: number;
   chunks: number;
+  /** when it was put in force (a replacement at the same task changes it) */
+  createdAt: number;
 }
 
 /** A stored snapshot cannot be read: a chunk fails its checksum, is missing, or does not inflate. */
@@ -60,8 +69,12 @@ export interface ChunkWriteResult {
 }
 
 export async function storedSnapshot(pool: pg.Pool, indexId: string): Promise<StoredSnapshot | undefined> {
-  const r = await one<{ task_id: string; format: number; chunks: number }>(pool, `select task_id, format, chunks from ${T.snapshots} where index_id = $1`, [indexId]);
-  return r && { taskId: Number(r.task_id), format: r.format, chunks: r.chunks };
+  const r = await one<{ task_id: string; format: number; chunks: number; created_at: Date }>(
+    pool,
+    `select task_id, format, chunks, created_at from ${T.snapshots} where index_id = $1`,
+    [indexId],
+  );
+  return r && { taskId: Number(r.task_id), format: r.format, chunks: r.chunks, createdAt: r.created_at.getTime() };
 }
 
 /** SQL: the chunk's (alias-free `task_id` = $2) task is not the snapshot in force of index $1 */
@@ -112,8 +125,8 @@ async function readManifest(pool: pg.Pool, indexId: string, s: StoredSnapshot): 
 }
 
 /**
- * Store a snapshot as the index's snapshot at `taskId`, unless one at the same or a newer task is in
- * force: `pieces` is the base section, `segments` the segment sections (a segment the snapshot in force
+ * Store a snapshot as the index's snapshot at `taskId`, unless one at a newer task is in force, or one
+ * at the same task with the same segments: `pieces` is the base section, `segments` the segment sections (a segment the snapshot in force
  * holds is reused, its pieces never read). `after` runs in the transaction that switches to it (the
  * tombstone purge).
  */
@@ -134,19 +147,29 @@ export async function writeChunks(
   let rawBytes = 0;
   let reused = 0;
   const none = { written: false, chunks: 0, bytes: 0, rawBytes: 0, reused: 0 };
-  // a snapshot at this task or a newer one is in force: nothing to write (and its chunks stay)
+  // a snapshot at a newer task is in force: nothing to write (and its chunks stay)
   const current = await storedSnapshot(pool, o.indexId);
-  if (current && current.taskId >= o.taskId) return none;
+  if (current && current.taskId > o.taskId) return none;
   // the segments the snapshot in force holds (an unreadable manifest: nothing is reused)
   const held = new Map<string, Ref[]>();
   if (current?.format === SNAPSHOT_STORE_FORMAT) {
     const m = await readManifest(pool, o.indexId, current).catch(() => undefined);
     for (const sec of m?.sections ?? []) if (sec.key) held.set(sec.key, sec.refs);
   }
+  const segments = o.segments ?? [];
+  // at the same task: only a compacted layout (fewer segments, at least one) replaces it
+  const replacing = current?.taskId === o.taskId;
+  if (replacing && !(segments.length > 0 && segments.length < held.size)) return none;
+  if (replacing) {
+    // new chunks after every chunk stored under this task (chunk 0, the manifest, is overwritten at the switch)
+    const top = await one<{ seq: number }>(pool, `select coalesce(max(seq), 0)::int as seq from ${T.snapshotChunks} where index_id = $1 and task_id = $2`, [o.indexId, o.taskId]);
+    seq = (top?.seq ?? 0) + 1;
+  }
   // leftovers of an earlier attempt at this very task id (never the chunks of the snapshot in force)
-  await run(pool, `delete from ${T.snapshotChunks} where index_id = $1 and task_id = $2 and ${notInForce}`, [o.indexId, o.taskId]);
+  else await run(pool, `delete from ${T.snapshotChunks} where index_id = $1 and task_id = $2 and ${notInForce}`, [o.indexId, o.taskId]);
+  const firstSeq = seq;
   const manifest: Manifest = { sections: [] };
-  for (const section of [{ key: null, pieces: o.pieces }, ...(o.segments ?? [])]) {
+  for (const section of [{ key: null, pieces: o.pieces }, ...segments]) {
     const old = section.key ? held.get(section.key) : undefined;
     if (old) {
       manifest.sections.push({ key: section.key, refs: old });
@@ -165,7 +188,7 @@ export async function writeChunks(
     manifest.sections.push({ key: section.key, refs });
   }
   const head = await gzipAsync(Buffer.from(JSON.stringify(manifest), 'utf8'), { level: 1 });
-  await run(pool, `insert into ${T.snapshotChunks} (index_id, task_id, seq, data, crc32) values ($1, $2, 0, $3, $4)`, [o.indexId, o.taskId, head, crc32(head)]);
+  if (!replacing) await run(pool, `insert into ${T.snapshotChunks} (index_id, task_id, seq, data, crc32) values ($1, $2, 0, $3, $4)`, [o.indexId, o.taskId, head, crc32(head)]);
   const refs: Ref[] = [[o.taskId, 0], ...manifest.sections.flatMap((x) => x.refs)];
   const refTasks = refs.map((r) => r[0]);
   const refSeqs = refs.map((r) => r[1]);
@@ -184,22 +207,26 @@ export async function writeChunks(
        select $1::text, $2::bigint, $3::int, $4::int, $5::bigint, $6::int, now() where exists (select 1 from ${T.indexes} where id = $1::text)
        on conflict (index_id) do update set task_id = excluded.task_id, format = excluded.format, chunks = excluded.chunks,
               bytes = excluded.bytes, documents = excluded.documents, created_at = excluded.created_at
-        where index_snapshots.task_id < excluded.task_id`,
-      [o.indexId, o.taskId, SNAPSHOT_STORE_FORMAT, refs.length, Number(present.bytes), o.documents],
+        where index_snapshots.task_id < excluded.task_id or ($7 and index_snapshots.task_id = excluded.task_id)`,
+      [o.indexId, o.taskId, SNAPSHOT_STORE_FORMAT, refs.length, Number(present.bytes), o.documents, replacing],
     );
     if (!n) return false;
+    // a replacement's manifest is chunk 0 of the snapshot in force: overwritten at the switch
+    if (replacing) await run(c, `update ${T.snapshotChunks} set data = $3, crc32 = $4 where index_id = $1 and task_id = $2 and seq = 0`, [o.indexId, o.taskId, head, crc32(head)]);
     await o.after?.(c);
     // chunks of older snapshots this one does not point at
     await run(
       c,
-      `delete from ${T.snapshotChunks} k where k.index_id = $1 and k.task_id < $2
+      `delete from ${T.snapshotChunks} k where k.index_id = $1 and (k.task_id < $2 or ($5 and k.task_id = $2))
           and not exists (select 1 from unnest($3::bigint[], $4::int[]) r(t, s) where r.t = k.task_id and r.s = k.seq)`,
-      [o.indexId, o.taskId, refTasks, refSeqs],
+      [o.indexId, o.taskId, refTasks, refSeqs, replacing],
     );
     return true;
   });
   // ours, when it was not taken; newer ones may be another process's write in progress
-  if (!written) await run(pool, `delete from ${T.snapshotChunks} k where k.index_id = $1 and k.task_id = $2 and ${notInForce}`, [o.indexId, o.taskId]);
+  if (!written && !replacing) await run(pool, `delete from ${T.snapshotChunks} k where k.index_id = $1 and k.task_id = $2 and ${notInForce}`, [o.indexId, o.taskId]);
+  // a replacement not taken: its chunks after the ones in force (the next replacement clears them otherwise)
+  else if (!written) await run(pool, `delete from ${T.snapshotChunks} k where k.index_id = $1 and k.task_id = $2 and k.seq >= $3`, [o.indexId, o.taskId, firstSeq]);
   return { written, chunks: refs.length, bytes, rawBytes, reused };
 }
 

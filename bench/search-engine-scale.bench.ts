@@ -1,0 +1,59 @@
+// The engine alone at scale, in one process (no HTTP, no database): the Debian corpus repeated with new
+// ids to BENCH_DOCS documents (300,000), added in 1,000-document batches, compact(), then the bench's
+// 200 queries (typo + prefix + a filter + 2 facets, 20 hits) three times. Prints per round the CPU time
+// per query (process.cpuUsage: steadier than wall time on a shared machine), p50/p95/p99 and a hash of
+// every answer (hit ids, total, facet counts) so two builds can be checked for the same results.
+// BENCH_PROFILE=<file.cpuprofile>: a CPU profile of the last round (bench:profile-summary reads it).
+// Run: node --import @swc-node/register/esm-register bench/search-engine-scale.bench.ts
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { loadavg } from 'node:os';
+import { engineFactory, type EngineSettings } from '../lib/search-engine/index.js';
+import { FILTERS, loadDebian, makeQueries } from './search-corpus.js';
+import { summarize } from './stats.js';
+
+const N = Number(process.env.BENCH_DOCS ?? 300_000);
+const load = () => `load ${loadavg()[0].toFixed(2)}`;
+const corpus = loadDebian();
+const settings = {
+  searchableAttributes: ['name', 'summary', 'description', 'tags'],
+  filterableAttributes: ['section', 'priority', 'installed_size_kb'],
+  sortableAttributes: ['installed_size_kb'],
+} as Partial<EngineSettings> as EngineSettings;
+const engine = engineFactory.create(settings);
+
+let t = performance.now();
+const cpu0 = process.cpuUsage();
+for (let i = 0; i < N; i += 1000) {
+  const docs = Array.from({ length: Math.min(1000, N - i) }, (_, k) => ({ ...corpus[(i + k) % corpus.length], id: i + k + 1 }));
+  engine.addDocuments(docs, 'id');
+}
+const cpu = process.cpuUsage(cpu0);
+console.log(`indexed ${N} in ${((performance.now() - t) / 1000).toFixed(1)} s, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU; ${engine.segmentCount} segments  [${load()}]`);
+t = performance.now();
+engine.compact();
+console.log(`compact ${((performance.now() - t) / 1000).toFixed(1)} s: ${engine.segmentCount} segments  [${load()}]`);
+
+const queries = makeQueries(corpus, 200);
+const session = new Session();
+session.connect();
+for (let round = 0; round < 3; round++) {
+  const profile = round === 2 && process.env.BENCH_PROFILE;
+  if (profile) await session.post('Profiler.enable').then(() => session.post('Profiler.start'));
+  const ms: number[] = [];
+  const hash = createHash('sha1');
+  const c0 = process.cpuUsage();
+  queries.forEach((query, i) => {
+    const q0 = performance.now();
+    const r = engine.search({ query, filter: FILTERS[i % FILTERS.length], facets: ['section', 'priority'], limit: 20 });
+    ms.push(performance.now() - q0);
+    hash.update(JSON.stringify([r.hits.map((h) => h.id), r.estimatedTotalHits, r.facetDistribution]));
+  });
+  const c = process.cpuUsage(c0);
+  const s = summarize(ms, 1);
+  console.log(
+    `round ${round + 1}: ${((c.user + c.system) / 1000 / queries.length).toFixed(2)} ms CPU per query; p50 ${s.p50.toFixed(1)} / p95 ${s.p95.toFixed(1)} / p99 ${s.p99.toFixed(1)} ms; answers ${hash.digest('hex').slice(0, 10)}  [${load()}]`,
+  );
+  if (profile) writeFileSync(profile, JSON.stringify((await session.post('Profiler.stop')).profile));
+}
