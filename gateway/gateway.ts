@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { parse, print, validate, GraphQLError, type GraphQLSchema, type ExecutionResult } from 'graphql';
+import { getOperationAST, parse, print, validate, GraphQLError, type GraphQLSchema, type ExecutionResult } from 'graphql';
 import type { Config, SubgraphName } from '../lib/config.js';
 import { statusOf } from '../lib/errors.js';
 import './service-error-codes.js';
@@ -42,6 +42,7 @@ import { instrument, startTracing } from '../lib/telemetry.js';
 import { requestIdPlugin } from './request-id.js';
 import { DRAINING, isDraining, remainingMs } from '../lib/lifecycle.js';
 import { countersComponent } from '../lib/redis-fallback.js';
+import { ResponseCache, responseCacheOptions } from './response-cache/response-cache.js';
 
 export const SUPERGRAPH_PATH = resolve(import.meta.dirname, '..', 'schema', 'supergraph.graphql');
 
@@ -78,6 +79,8 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const invalidations = listenForKeyInvalidations(infra.pubsub, { keys, operators, connections }, log);
 
   let subSchema: GraphQLSchema | undefined;
+  // answers of queries kept per tenant partition, invalidated by events and writes (docs/response-cache.md)
+  const responseCache = ResponseCache.create(responseCacheOptions(), { pubsub: infra.pubsub, redis: infra.redis, redisKeyPrefix: cfg.redisKeyPrefix, log });
   const tracing = await startTracing(cfg, 'gateway', log);
   apolloTelemetryEnv(cfg);
   const limits = coreLimits(cfg.maxQueryDepth, cfg.maxQueryCost);
@@ -91,7 +94,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     limits,
     dataSource: ({ name }, inFlight) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, name, inFlight, tracing, opts.local),
     formatError: withUnavailable(createErrorFormatter(log)),
-    plugins: [imageBudgetPlugin(infra.rateLimiter, cfg.imageBudgetPerMinute), fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin],
+    plugins: [imageBudgetPlugin(infra.rateLimiter, cfg.imageBudgetPerMinute), fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin, responseCache.plugin<GatewayContext>()],
     onSchema: (s) => {
       subSchema = buildSubscriptionSchema(s, infra.pubsub, runQuery);
     },
@@ -133,7 +136,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
       headers['x-ratelimit-remaining'] = String(auth.rateLimit.remaining);
       headers['x-ratelimit-reset'] = String(Math.ceil(auth.rateLimit.resetMs / 1000));
     }
-    const a = auth.ok ? await answerGraphQL(apollo, call, async () => ({ tenant: auth.tenant }), MiB, edgePolicy) : refusal(auth, route);
+    const a = auth.ok ? await responseCache.serve(call, auth.tenant, (cached) => answerGraphQL(apollo, call, async () => ({ tenant: auth.tenant, ...cached }), MiB, edgePolicy)) : refusal(auth, route);
     // in place: an answer given as a value writes its body only when read (lib/http.ts)
     a.headers = { ...headers, ...a.headers };
     return a;
@@ -264,6 +267,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
           { query: print(args.document), variables: (args.variableValues ?? undefined) as Record<string, unknown> | undefined, operationName: args.operationName ?? undefined },
           { contextValue: ctx },
         );
+        if (getOperationAST(args.document, args.operationName)?.operation === 'mutation') await responseCache.written(ctx.tenant);
         if (r.body.kind !== 'single') return { errors: [new GraphQLError('incremental delivery unsupported')] };
         // Apollo's result carries formatted (plain) errors; graphql-ws serialises GraphQLErrors (toJSON)
         const { errors, ...rest } = r.body.singleResult;
@@ -298,6 +302,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
       clearInterval(flush);
       untrackSockets();
       await invalidations.stop();
+      await responseCache.stop();
       await infra.usage.drain().then((u) => platform.recordUsage(u)).catch(() => undefined);
       await apollo.stop();
       await tracing?.shutdown().catch(() => undefined);
