@@ -74,16 +74,17 @@ const entry = (key: string, tenant: string, tags: string[], body = 'x'.repeat(10
 });
 
 describe('store', () => {
-  test('bounded by bytes: the least recently used go first', () => {
+  test('bounded by bytes: the least recently used go first; an answer over a quarter of the bound is not stored', () => {
     const one = EntryStore.sizeOf('k0', 'x'.repeat(100), new Set(['Product:p']));
-    const s = new EntryStore(one * 3);
-    for (let i = 0; i < 3; i++) s.put(entry(`k${i}`, 'app:test', ['Product:p']), `a${i}`);
-    expect(s.lookup('a0')?.key).toBe('k0'); // k0 now most recent
-    s.put(entry('k3', 'app:test', ['Product:p']), 'a3');
-    expect(s.size).toBe(3);
+    const s = new EntryStore(one * 4);
+    for (let i = 0; i < 4; i++) expect(s.put(entry(`k${i}`, 'app:test', ['Product:p']), `a${i}`)).toBe(true);
+    expect(s.lookup('a0')?.key).toBe('k0'); // k0 now the most recent
+    s.put(entry('k4', 'app:test', ['Product:p']), 'a4');
+    expect(s.size).toBe(4);
     expect(s.lookup('a1')).toBeUndefined();
     expect(s.lookup('a0')?.key).toBe('k0');
-    expect(s.bytes).toBeLessThanOrEqual(one * 3);
+    expect(s.bytes).toBeLessThanOrEqual(one * 4);
+    expect(s.put(entry('big', 'app:test', [], 'x'.repeat(one)), 'big')).toBe(false);
   });
   test('tags invalidate within their tenant only', () => {
     const s = new EntryStore(1 << 20);
