@@ -179,7 +179,7 @@ export class ResponseCache {
 
   /** The Apollo plugin that tells the cache each request's operation type, policy, tags and normalised key. */
   plugin<C extends BaseContext>(): ApolloServerPlugin<C> {
-    const cache = this;
+    const policyOf = (rc: GraphQLRequestContext<C>) => this.policyOf(rc);
     return {
       async requestDidStart() {
         return {
@@ -187,7 +187,7 @@ export class ResponseCache {
             const observed = (rc.contextValue as ResponseCacheContext)[RESPONSE_CACHE_SLOT];
             if (!observed || !rc.operation) return;
             observed.kind = rc.operation.operation;
-            if (observed.fill && observed.kind === 'query') observed.policy = cache.policyOf(rc);
+            if (observed.fill && observed.kind === 'query') observed.policy = policyOf(rc);
           },
           async willSendResponse(rc: GraphQLRequestContext<C>) {
             const observed = (rc.contextValue as ResponseCacheContext)[RESPONSE_CACHE_SLOT];
