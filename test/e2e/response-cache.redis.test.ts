@@ -22,7 +22,7 @@ async function post(url: string, headers: Record<string, string>, query: string,
 }
 
 maybe('response cache on two gateway processes over Redis', () => {
-  const { gatewayA, gatewayB } = twoGatewaysOverRedis(REDIS_URL!, 1500, 'rcache', 150_000, { RESPONSE_CACHE_MAX_BYTES: String(16 * 1024 * 1024) });
+  const { gatewayA, gatewayB } = twoGatewaysOverRedis(REDIS_URL!, 1500, 'rcache', 300_000, { RESPONSE_CACHE_MAX_BYTES: String(16 * 1024 * 1024) });
 
   async function tenantWithProduct(name = 'Cached') {
     const t = await createTenant();
@@ -119,7 +119,7 @@ maybe('response cache on two gateway processes over Redis', () => {
     const failures: string[] = [];
     // four readers per gateway keep the product's entry filled and read while writes land
     const reader = async (url: string) => {
-      while (checked < READS && failed < 50 && Date.now() - started < 240_000) {
+      while (checked < READS && failed < 50 && Date.now() - started < 285_000) {
         const before = acked;
         const r = await post(url, h, PRODUCT, { id });
         const name = r.body.data?.product?.name as string | undefined;
@@ -159,5 +159,5 @@ maybe('response cache on two gateway processes over Redis', () => {
     expect(acked).toBeGreaterThan(10);
     // the cache answered a share of them: the race was with cached entries, not around them
     expect(hits).toBeGreaterThan(0);
-  }, 300_000);
+  }, 340_000);
 });
