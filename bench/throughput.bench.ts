@@ -43,6 +43,8 @@ const NODE_FLAGS = process.env.BENCH_NODE_FLAGS !== undefined ? process.env.BENC
 const scratch = await scratchDatabase('throughput');
 const env = benchStackEnv('throughput', base, scratch.url, {
   NODE_ENV: build === 'dist' ? 'production' : 'development',
+  // the response cache on (docs/response-cache.md): the uncached scenarios send Cache-Control: no-store
+  RESPONSE_CACHE_MAX_BYTES: String(64 * 1024 * 1024),
   ...(processes ? { START_PROCESSES: processes } : {}),
 });
 const rest = `http://127.0.0.1:${base + 80}`;
@@ -91,11 +93,12 @@ try {
     benchTenant(rest, env.JWT_SECRET!, 'tputrest', 80), // the REST / gateway pair
     benchTenant(rest, env.JWT_SECRET!, 'tputflight', 1), // in flight, the stack's gateway
     benchTenant(rest, env.JWT_SECRET!, 'tputalone', 1), // in flight, the gateways alone (sharing on / off)
+    benchTenant(rest, env.JWT_SECRET!, 'tputcache', 1), // the cached federated query (its own app: it sends ~40,000 requests in a scenario)
   ]);
   await Promise.all(tenants.map(async (t) => {
     for (let i = 0; i < 20; i++) await t.post('/v1/products', t.keys[0]!, 'products', { name: `Product ${i}`, sku: `SKU-${i}`, description: `The ${i}th product`, price: { amount: 100 * i + 99, currency: 'USD' } });
   }));
-  const [main, restTenant, flight, alone] = tenants;
+  const [main, restTenant, flight, alone, cached] = tenants;
   const { appId } = main;
   const kh = main.keys[0]!;
   const restKeys = restTenant.keys;
@@ -135,8 +138,9 @@ try {
   });
 
   // ---------------------------------------------------------------- scenarios
-  const gql = async (url: string, headers: Record<string, string>, query: string, variables: Record<string, unknown> = {}) => {
-    const r = await postJson(url, headers, JSON.stringify({ query, variables }));
+  // every scenario but the cached ones bypasses the gateway's response cache, as before it existed
+  const gql = async (url: string, headers: Record<string, string>, query: string, variables: Record<string, unknown> = {}, cache = false) => {
+    const r = await postJson(url, cache ? headers : { ...headers, 'cache-control': 'no-store' }, JSON.stringify({ query, variables }));
     if (r.status !== 200) throw new Error(`${url}: ${r.status} ${r.text.slice(0, 300)}`);
     const body = JSON.parse(r.text) as { errors?: unknown[] };
     if (body.errors) throw new Error(JSON.stringify(body.errors));
@@ -256,6 +260,8 @@ try {
   await run('single', 'single-subgraph query via gateway', () => gql(gatewayUrl, kh, SINGLE));
   await run('single-stock', 'single-subgraph query via stock @apollo/gateway', () => gql(stockUrl, { 'content-type': 'application/json' }, SINGLE), stock.pid);
   await run('fed', 'federated query via gateway', () => gql(gatewayUrl, kh, FED));
+  // the same query answered from the gateway's response cache: no planning, no subgraph fetch
+  await run('fed-cached', 'federated query via gateway, response cache hit', () => gql(gatewayUrl, cached.keys[0]!, FED, {}, true));
   await run('fed-stock', 'federated query via stock @apollo/gateway', () => gql(stockUrl, { 'content-type': 'application/json' }, FED), stock.pid);
   await run('rest-gw', 'same operation (ListProducts) via gateway', () => gql(gatewayUrl, kh, list.source, listVars));
   // the same 80 keys in both: a tenant context per key, so nothing is shared in flight
@@ -293,6 +299,7 @@ try {
   console.log('# ratios (req/s)');
   ratio('single', 'single-stock', 'single-subgraph, ours / stock @apollo/gateway');
   ratio('fed', 'fed-stock', 'federated, ours / stock @apollo/gateway');
+  ratio('fed-cached', 'fed', 'federated, response cache hit / uncached');
   ratio('rest', 'rest-gw', 'REST bridge / gateway, same operation');
   ratio('rest', 'rest-gw-keys', 'REST bridge / gateway, same operation and keys');
   for (const line of pairRounds) console.log(`  ${line}`);

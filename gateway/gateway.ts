@@ -44,6 +44,7 @@ import { startWebSockets } from './websocket.js';
 import { serveInProcess } from './local.js';
 import { startUsageFlush } from './usage-flush.js';
 import { shutdownSequence, type ShutdownState } from './shutdown.js';
+import { ResponseCache, responseCacheOptions } from './response-cache/response-cache.js';
 
 export const SUPERGRAPH_PATH = resolve(import.meta.dirname, '..', 'schema', 'supergraph.graphql');
 
@@ -71,6 +72,9 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const state: ShutdownState = { stopping: false, closed: false };
   // features layered on the request path (hooks.ts), in the order they run
   const extensions: GatewayExtension[] = [];
+  // answers of queries kept per tenant partition, invalidated by events and writes (docs/response-cache.md)
+  const responseCache = ResponseCache.create(responseCacheOptions(), { pubsub: infra.pubsub, redis: infra.redis, redisKeyPrefix: cfg.redisKeyPrefix, log });
+  extensions.push({ aroundExecute: (call, tenant, run) => responseCache.serve(call, tenant, run), plugins: [responseCache.plugin<GatewayContext>()], written: (tenant) => responseCache.written(tenant) });
   const hooks = requestHooks(extensions);
 
   let subSchema: GraphQLSchema | undefined;
@@ -110,7 +114,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   });
   server.keepAliveTimeout = 65_000;
   answerClientErrorsWithJson(server);
-  const sockets = startWebSockets({ server, cfg, auth, apollo, schema: () => subSchema, state, limits });
+  const sockets = startWebSockets({ server, cfg, auth, apollo, schema: () => subSchema, state, limits, hooks });
 
   const port = await listen(server, opts.port ?? cfg.gatewayPort, cfg.host, 'GATEWAY_PORT');
   const url = `http://${cfg.host}:${port}/graphql`;
@@ -121,6 +125,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     sockets.untrack,
     auth.stop,
     usage.stop,
+    () => responseCache.stop(),
     () => apollo.stop(),
     () => tracing?.shutdown().catch(() => undefined),
   ]);

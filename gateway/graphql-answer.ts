@@ -35,7 +35,15 @@ export function createGraphQLAnswer(deps: { cfg: Config; apollo: ApolloServer<Ga
   async function execute(call: GraphQLCall, tenant: GatewayContext['tenant']): Promise<GraphQLAnswer> {
     let a: GraphQLAnswer | undefined;
     for (const before of hooks.beforeExecute) if ((a = await before(call, tenant))) break;
-    a ??= await answerGraphQL(apollo, call, async () => ({ tenant }), MiB, edgePolicy);
+    if (!a) {
+      // the around hooks nest: the first given is the outermost; each may add context for Apollo's plugins
+      let run = (context: Record<string, unknown>) => answerGraphQL(apollo, call, async () => ({ ...context, tenant }), MiB, edgePolicy);
+      for (const around of [...hooks.aroundExecute].reverse()) {
+        const inner = run;
+        run = (context) => around(call, tenant, (more) => inner({ ...context, ...more }));
+      }
+      a = await run({});
+    }
     for (const after of hooks.afterExecute) await after(call, tenant, a);
     return a;
   }

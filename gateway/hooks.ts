@@ -17,12 +17,18 @@ import type { GatewayContext } from './data-source.js';
 
 /** Runs once the caller is authenticated, before Apollo: an answer returned is sent instead of executing (later hooks and Apollo skipped). */
 export type BeforeExecute = (call: GraphQLCall, tenant: TenantContext) => Promise<GraphQLAnswer | undefined> | GraphQLAnswer | undefined;
+/** Wraps the execution (after the beforeExecute hooks): may answer itself, or call `run` with context to add to the request's (a response cache fills here). */
+export type AroundExecute = (call: GraphQLCall, tenant: TenantContext, run: (context: Record<string, unknown>) => Promise<GraphQLAnswer>) => Promise<GraphQLAnswer>;
+/** Told once a mutation sent over WebSocket has been executed (HTTP and in-process mutations go through aroundExecute). */
+export type AfterWrite = (tenant: TenantContext) => Promise<void>;
 /** Runs on the answer before it is sent (also on one a `BeforeExecute` gave); may change its headers in place. */
 export type AfterExecute = (call: GraphQLCall, tenant: TenantContext, answer: GraphQLAnswer) => Promise<void> | void;
 
 export interface RequestHooks {
   beforeExecute: BeforeExecute[];
   afterExecute: AfterExecute[];
+  aroundExecute: AroundExecute[];
+  written: AfterWrite[];
   plugins: ApolloServerPlugin<GatewayContext>[];
 }
 
@@ -40,6 +46,8 @@ export interface GatewayRoute {
 export interface GatewayExtension {
   beforeExecute?: BeforeExecute;
   afterExecute?: AfterExecute;
+  aroundExecute?: AroundExecute;
+  written?: AfterWrite;
   plugins?: ApolloServerPlugin<GatewayContext>[];
   routes?: GatewayRoute[];
 }
@@ -49,6 +57,8 @@ export function requestHooks(extensions: readonly GatewayExtension[]): RequestHo
   return {
     beforeExecute: extensions.flatMap((e) => (e.beforeExecute ? [e.beforeExecute] : [])),
     afterExecute: extensions.flatMap((e) => (e.afterExecute ? [e.afterExecute] : [])),
+    aroundExecute: extensions.flatMap((e) => (e.aroundExecute ? [e.aroundExecute] : [])),
+    written: extensions.flatMap((e) => (e.written ? [e.written] : [])),
     plugins: extensions.flatMap((e) => e.plugins ?? []),
   };
 }

@@ -5,13 +5,14 @@
 import type { Server } from 'node:http';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { parse, print, validate, GraphQLError, type GraphQLSchema, type ExecutionResult } from 'graphql';
+import { getOperationAST, parse, print, validate, GraphQLError, type GraphQLSchema, type ExecutionResult } from 'graphql';
 import type { ApolloServer } from '@apollo/server';
 import type { Config } from '../lib/config.js';
 import { originAllowedWithoutKey, requestOrigin } from '../lib/cors.js';
 import { trackWebSockets } from '../lib/metrics.js';
 import type { EdgeAuth } from './auth/edge-auth.js';
 import type { GatewayContext } from './data-source.js';
+import type { RequestHooks } from './hooks.js';
 import { limitError, measureOperation } from './limits.js';
 import { subscribeRequestErrors } from './request-policy.js';
 import { isSubscriptionOperation } from './subscriptions/schema.js';
@@ -33,6 +34,8 @@ export function startWebSockets(deps: {
   schema: () => GraphQLSchema | undefined;
   state: ShutdownState;
   limits: { maxTokens: number; maxAliases: number };
+  /** the features' request hooks: `written` is told of each mutation executed here */
+  hooks: Pick<RequestHooks, 'written'>;
 }): GatewaySockets {
   const { server, cfg, auth: edge, apollo, state } = deps;
   const { maxTokens, maxAliases } = deps.limits;
@@ -81,6 +84,7 @@ export function startWebSockets(deps: {
           { query: print(args.document), variables: (args.variableValues ?? undefined) as Record<string, unknown> | undefined, operationName: args.operationName ?? undefined },
           { contextValue: ctx },
         );
+        if (getOperationAST(args.document, args.operationName)?.operation === 'mutation') for (const written of deps.hooks.written) await written(ctx.tenant);
         if (r.body.kind !== 'single') return { errors: [new GraphQLError('incremental delivery unsupported')] };
         // Apollo's result carries formatted (plain) errors; graphql-ws serialises GraphQLErrors (toJSON)
         const { errors, ...rest } = r.body.singleResult;

@@ -54,6 +54,9 @@ export interface KeysInvalidatedPayload {
 
 export const KEYS_INVALIDATED_TOPIC = 'platform.keys.invalidated';
 
+/** The search subgraph's index events (created, deleted, settings updated), per app: heard by the gateway's response cache. */
+export const SEARCH_INDEX_EVENTS_TOPIC = 'search.events';
+
 /** The topic naming rule for platform data: `<name>:<platform id>`. */
 export function platformTopic(name: string): (platformId: string) => string {
   return (platformId) => `${name}:${platformId}`;

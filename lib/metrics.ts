@@ -165,6 +165,23 @@ export function trackWebSockets(component: string, count: () => number): () => v
   return register(wsSources, () => [{ labels: { component }, value: count() }]);
 }
 
+const responseCache = new Counter({
+  name: 'gateway_response_cache_total',
+  help: 'Gateway response cache (docs/response-cache.md) by result: hit (answered from the cache), miss (computed; stored when cacheable), stale (found but expired or its tenant written since), bypass (a no-cache or no-store request)',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+const responseCacheSources = sourcedGauge('gateway_response_cache', 'Gateway response cache size by measure: entries, bytes (estimated), max_bytes (RESPONSE_CACHE_MAX_BYTES)', ['measure']);
+
+export function observeResponseCache(result: 'hit' | 'miss' | 'stale' | 'bypass'): void {
+  responseCache.inc({ result });
+}
+
+/** The response cache's size, read per scrape, until the returned function is called. */
+export function trackResponseCache(read: () => Record<string, number>): () => void {
+  return register(responseCacheSources, () => Object.entries(read()).map(([measure, value]) => ({ labels: { measure }, value })));
+}
+
 export function observeSubgraphFetch(subgraph: string, outcome: string, ms: number): void {
   subgraphFetch.observe({ subgraph, outcome }, ms / 1000);
 }

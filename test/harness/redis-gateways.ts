@@ -10,8 +10,8 @@ export interface RedisGateways {
   gatewayB: string;
 }
 
-/** `offset`: from TEST_PORT_BASE, one per test file; `label`: log file prefix under .data/test-logs. */
-export function twoGatewaysOverRedis(redisUrl: string, offset: number, label: string, startMs = 150_000): RedisGateways {
+/** `offset`: from TEST_PORT_BASE, one per test file; `label`: log file prefix under .data/test-logs; `gatewayEnv`: more settings of both gateways. */
+export function twoGatewaysOverRedis(redisUrl: string, offset: number, label: string, startMs = 150_000, gatewayEnv: Record<string, string> = {}): RedisGateways {
   const base = Number(process.env.TEST_PORT_BASE ?? 14000) + offset;
   const procs: ChildProcess[] = [];
   beforeAll(async () => {
@@ -31,8 +31,8 @@ export function twoGatewaysOverRedis(redisUrl: string, offset: number, label: st
     const catalog = spawnScript('subgraphs/catalog/main.ts', env, `${label}-catalog`);
     procs.push(platform, catalog);
     await Promise.all([waitFor(`http://127.0.0.1:${base + 1}/health/ready`, startMs, platform), waitFor(`http://127.0.0.1:${base + 3}/health/ready`, startMs, catalog)]);
-    const gwA = spawnScript('gateway/main.ts', { ...env, GATEWAY_PORT: String(base) }, `${label}-gateway-a`);
-    const gwB = spawnScript('gateway/main.ts', { ...env, GATEWAY_PORT: String(base + 10) }, `${label}-gateway-b`);
+    const gwA = spawnScript('gateway/main.ts', { ...env, ...gatewayEnv, GATEWAY_PORT: String(base) }, `${label}-gateway-a`);
+    const gwB = spawnScript('gateway/main.ts', { ...env, ...gatewayEnv, GATEWAY_PORT: String(base + 10) }, `${label}-gateway-b`);
     procs.push(gwA, gwB);
     await Promise.all([waitFor(`http://127.0.0.1:${base}/health`, startMs, gwA), waitFor(`http://127.0.0.1:${base + 10}/health`, startMs, gwB)]);
   }, 3 * startMs);

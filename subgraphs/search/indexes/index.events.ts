@@ -1,6 +1,6 @@
 // Search domain events. Payload types live here until the lead folds them into lib/events.ts;
 // the topic carries the tenant, so a subscriber only ever hears its own app and environment.
-import type { Environment } from '../../../lib/tenant.js';
+import { appTopic, SEARCH_INDEX_EVENTS_TOPIC } from '../../../lib/events.js';
 
 export type SearchEventName = 'index.created' | 'index.deleted' | 'settings.updated' | 'indexing.completed' | 'indexing.failed';
 
@@ -11,5 +11,5 @@ export interface IndexEventPayload {
 }
 
 export const searchTopics = {
-  searchEvents: (appId: string, environment: Environment) => `search.events:${appId}:${environment}`,
+  searchEvents: appTopic(SEARCH_INDEX_EVENTS_TOPIC),
 };
