@@ -34,7 +34,14 @@ export function createGraphQLAnswer(deps: { cfg: Config; apollo: ApolloServer<Ga
 
   async function execute(call: GraphQLCall, tenant: GatewayContext['tenant']): Promise<GraphQLAnswer> {
     let a: GraphQLAnswer | undefined;
-    for (const before of hooks.beforeExecute) if ((a = await before(call, tenant))) break;
+    for (const before of hooks.beforeExecute) {
+      const outcome = await before(call, tenant);
+      if (outcome && 'answer' in outcome) {
+        a = outcome.answer;
+        break;
+      }
+      if (outcome) call = outcome.call;
+    }
     a ??= await answerGraphQL(apollo, call, async () => ({ tenant }), MiB, edgePolicy);
     for (const after of hooks.afterExecute) await after(call, tenant, a);
     return a;
