@@ -8,6 +8,7 @@
 // REGISTRY_TTL_MS, and dropped at once on every gateway when it changes (platform.operations.changed,
 // through Redis when set). While the platform is unreachable an app's registry reads as empty (no
 // setting) and is retried after 5 s: requests go on as they do on cached keys. README "Registered operations".
+import { OPERATIONS_CHANGED_TOPIC, type OperationsChangedPayload } from '../lib/events.js';
 import { CLIENT_ADDRESS_HEADER, verifyClientAddress } from '../lib/client-address.js';
 import { jsonAnswer, type GraphQLAnswer, type GraphQLCall } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
@@ -17,8 +18,6 @@ import type { GatewayExtension } from './hooks.js';
 import type { OperationRegistry } from './platform-client.js';
 
 export const REGISTRY_TTL_MS = 30_000;
-/** published by the platform subgraph after a change (subgraphs/platform/event-types.ts); named here so the gateway imports no subgraph code */
-const OPERATIONS_CHANGED_TOPIC = 'platform.operations.changed';
 const UNREACHABLE_RETRY_MS = 5_000;
 
 interface Registry {
@@ -62,7 +61,7 @@ export function registeredOperations(deps: { fetchRegistry: (appId: string) => P
 
   const events = deps.pubsub.subscribe(OPERATIONS_CHANGED_TOPIC);
   const listening = (async () => {
-    for await (const payload of events) cache.delete((payload as { appId: string }).appId);
+    for await (const payload of events) cache.delete((payload as OperationsChangedPayload).appId);
   })().catch((e) => deps.log.error('registered operations listener stopped', { err: e }));
 
   return {

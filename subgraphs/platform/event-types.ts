@@ -86,11 +86,3 @@ export interface KeysInvalidatedPayload {
 }
 
 export const KEYS_INVALIDATED_TOPIC = 'platform.keys.invalidated';
-
-/** An app's registered operations or its "registered operations only" setting changed: gateways drop their copy of its registry. */
-export interface OperationsChangedPayload {
-  appId: string;
-  occurredAt: string;
-}
-
-export const OPERATIONS_CHANGED_TOPIC = 'platform.operations.changed';

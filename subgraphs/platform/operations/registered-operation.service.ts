@@ -2,11 +2,10 @@
 // delete, and the "registered operations only" setting. Every change tells the gateways after
 // commit (platform.operations.changed), which drop their copy of the app's registry.
 import { DomainError } from '../../../lib/errors.js';
-import { publishAfterCommit } from '../../../lib/events.js';
+import { OPERATIONS_CHANGED_TOPIC, publishAfterCommit, type OperationsChangedPayload } from '../../../lib/events.js';
 import type { PlatformContext } from '../context.js';
 import { getApp } from '../apps/app.service.js';
 import { fail } from '../validation.js';
-import { OPERATIONS_CHANGED_TOPIC, type OperationsChangedPayload } from '../event-types.js';
 import { ApiKeyEntity } from '../api-keys/api-key.entity.js';
 import { readManifest } from './operation-manifest.rules.js';
 import { RegisteredOperationPolicyEntity, type RegisteredOperationEntity } from './registered-operation.entity.js';
