@@ -14,6 +14,7 @@ import { DEFAULT_MAX_ALIASES, limitError, measureOperation } from './limits.js';
 import { checkGraphQLSearch, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_TOKENS, parseGraphQLBody, requestPolicyPlugin } from './request-policy.js';
 import type { GraphQLEdgePolicy } from '../lib/http.js';
 import { envInt } from '../lib/config.js';
+import type { StringCache } from '../lib/redis-kv-cache.js';
 
 export interface CoreLimits {
   maxDepth: number;
@@ -38,6 +39,8 @@ export interface GatewayCoreOptions<C extends CoreContext & BaseContext> {
   plugins?: ApolloServerPlugin<C>[];
   /** every API schema the gateway loads (once: the supergraph is static) */
   onSchema?: (apiSchema: GraphQLSchema) => void;
+  /** automatic persisted queries' store (hash → query text); default Apollo's in-process LRU */
+  persistedQueries?: StringCache;
 }
 
 export interface GatewayCore<C extends BaseContext> {
@@ -94,6 +97,7 @@ export async function startGatewayCore<C extends CoreContext & BaseContext>(opts
     gateway,
     ...(opts.formatError ? { formatError: opts.formatError } : {}),
     includeStacktraceInErrorResponses: false,
+    ...(opts.persistedQueries ? { persistedQueries: { cache: opts.persistedQueries } } : {}),
     introspection: true,
     // Apollo's landing page loads Apollo Sandbox and fonts from CDNs: browsers get our GraphiQL instead
     plugins: [ApolloServerPluginLandingPageDisabled(), requestPolicyPlugin(() => apiSchema), limitsPlugin, ...(opts.plugins ?? [])],

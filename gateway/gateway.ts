@@ -8,6 +8,7 @@
 //   local.ts            the in-process twin the REST bridge of this process calls
 //   usage-flush.ts      usage counts flushed to the platform in batches
 //   shutdown.ts         drain, then stop
+//   registered-operations.ts  an app's trusted operations, run by id (an extension, below)
 // Features plug in as extensions (hooks.ts): request hooks before and after execution, Apollo
 // plugins per operation, extra HTTP routes; list them in `extensions` below.
 import { createServer, type Server } from 'node:http';
@@ -24,6 +25,7 @@ import type { LocalRoutes } from '../lib/local-transport.js';
 import { answerClientErrorsWithJson } from '../lib/input-policy.js';
 import { METRICS_PATH, sendMetrics } from '../lib/metrics.js';
 import { instrument, startTracing } from '../lib/telemetry.js';
+import { RedisStringCache } from '../lib/redis-kv-cache.js';
 import type { ApiKeyVerifier } from './auth/api-key.js';
 import { createEdgeAuth } from './auth/edge-auth.js';
 import { SignedDataSource, type GatewayContext } from './data-source.js';
@@ -43,8 +45,12 @@ import { createRouter } from './router.js';
 import { startWebSockets } from './websocket.js';
 import { serveInProcess } from './local.js';
 import { startUsageFlush } from './usage-flush.js';
+import { registeredOperations } from './registered-operations.js';
 import { shutdownSequence, type ShutdownState } from './shutdown.js';
 import { ResponseCache, responseCacheOptions } from './response-cache/response-cache.js';
+
+/** how long a query registered by hash (automatic persisted queries) stays in Redis after its last registration */
+export const APQ_TTL_SEC = 24 * 3600;
 
 export const SUPERGRAPH_PATH = resolve(import.meta.dirname, '..', 'schema', 'supergraph.graphql');
 
@@ -70,11 +76,13 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const platform = new PlatformClient(cfg.subgraphUrls.platform, cfg.internalSecret);
   const auth = createEdgeAuth(cfg, infra, platform, log);
   const state: ShutdownState = { stopping: false, closed: false };
+  const registered = registeredOperations({ fetchRegistry: (appId) => platform.operationRegistry(appId), pubsub: infra.pubsub, internalSecret: cfg.internalSecret, log });
   // features layered on the request path (hooks.ts), in the order they run
-  const extensions: GatewayExtension[] = [];
   // answers of queries kept per tenant partition, invalidated by events and writes (docs/response-cache.md)
   const responseCache = ResponseCache.create(responseCacheOptions(), { pubsub: infra.pubsub, redis: infra.redis, redisKeyPrefix: cfg.redisKeyPrefix, log });
-  extensions.push({ aroundExecute: (call, tenant, run) => responseCache.serve(call, tenant, run), plugins: [responseCache.plugin<GatewayContext>()], written: (tenant) => responseCache.written(tenant) });
+  const cache: GatewayExtension = { aroundExecute: (call, tenant, run) => responseCache.serve(call, tenant, run), plugins: [responseCache.plugin<GatewayContext>()], written: (tenant) => responseCache.written(tenant) };
+  // registered operations first: a cached answer is keyed by the document the registry put in
+  const extensions: GatewayExtension[] = [registered, cache];
   const hooks = requestHooks(extensions);
 
   let subSchema: GraphQLSchema | undefined;
@@ -91,6 +99,8 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     dataSource: ({ name }, inFlight) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, name, inFlight, tracing, opts.local),
     formatError: withUnavailable(createErrorFormatter(log)),
     plugins: [imageBudgetPlugin(infra.rateLimiter, cfg.imageBudgetPerMinute), fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin, ...hooks.plugins],
+    // automatic persisted queries: shared by every gateway through Redis when it is configured (README "Persisted queries")
+    ...(infra.redis ? { persistedQueries: new RedisStringCache(infra.redis, `${cfg.redisKeyPrefix}gateway:`, APQ_TTL_SEC) } : {}),
     onSchema: (s) => {
       subSchema = buildSubscriptionSchema(s, subscriptions, infra.pubsub, runQuery);
     },
@@ -124,6 +134,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     unregister,
     sockets.untrack,
     auth.stop,
+    registered.stop,
     usage.stop,
     () => responseCache.stop(),
     () => apollo.stop(),

@@ -34,13 +34,21 @@ export function createGraphQLAnswer(deps: { cfg: Config; apollo: ApolloServer<Ga
 
   async function execute(call: GraphQLCall, tenant: GatewayContext['tenant']): Promise<GraphQLAnswer> {
     let a: GraphQLAnswer | undefined;
-    for (const before of hooks.beforeExecute) if ((a = await before(call, tenant))) break;
+    for (const before of hooks.beforeExecute) {
+      const outcome = await before(call, tenant);
+      if (outcome && 'answer' in outcome) {
+        a = outcome.answer;
+        break;
+      }
+      if (outcome) call = outcome.call;
+    }
     if (!a) {
       // the around hooks nest: the first given is the outermost; each may add context for Apollo's plugins
-      let run = (context: Record<string, unknown>) => answerGraphQL(apollo, call, async () => ({ ...context, tenant }), MiB, edgePolicy);
+      const sent = call;
+      let run = (context: Record<string, unknown>) => answerGraphQL(apollo, sent, async () => ({ ...context, tenant }), MiB, edgePolicy);
       for (const around of [...hooks.aroundExecute].reverse()) {
         const inner = run;
-        run = (context) => around(call, tenant, (more) => inner({ ...context, ...more }));
+        run = (context) => around(sent, tenant, (more) => inner({ ...context, ...more }));
       }
       a = await run({});
     }

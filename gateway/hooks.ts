@@ -5,7 +5,8 @@
 // Two levels of request hook:
 // - `beforeExecute` / `afterExecute`: per HTTP or in-process request, after authentication, with the
 //   caller's tenant and the request as sent (body not yet parsed by Apollo): a response cache answers
-//   a hit here, a policy refuses here; `afterExecute` sees the answer before it is sent (headers, keep).
+//   a hit here, a policy refuses here, a registry rewrites the request; `afterExecute` sees the
+//   answer before it is sent (headers, keep).
 // - `plugins`: Apollo Server plugins, per operation, over HTTP, in process and for queries and
 //   mutations over WebSocket: `didResolveOperation` (document parsed and validated, before
 //   execution), `responseForOperation` (answer instead of executing), `willSendResponse` (after).
@@ -15,12 +16,18 @@ import type { GraphQLAnswer, GraphQLCall } from '../lib/http.js';
 import type { TenantContext } from '../lib/tenant.js';
 import type { GatewayContext } from './data-source.js';
 
-/** Runs once the caller is authenticated, before Apollo: an answer returned is sent instead of executing (later hooks and Apollo skipped). */
-export type BeforeExecute = (call: GraphQLCall, tenant: TenantContext) => Promise<GraphQLAnswer | undefined> | GraphQLAnswer | undefined;
 /** Wraps the execution (after the beforeExecute hooks): may answer itself, or call `run` with context to add to the request's (a response cache fills here). */
 export type AroundExecute = (call: GraphQLCall, tenant: TenantContext, run: (context: Record<string, unknown>) => Promise<GraphQLAnswer>) => Promise<GraphQLAnswer>;
 /** Told once a mutation sent over WebSocket has been executed (HTTP and in-process mutations go through aroundExecute). */
 export type AfterWrite = (tenant: TenantContext) => Promise<void>;
+/**
+ * What a `BeforeExecute` decides: `answer`, sent instead of executing (later hooks and Apollo
+ * skipped); `call`, the request to go on with in place of the one received (e.g. a registered
+ * operation's document put in); nothing, go on unchanged.
+ */
+export type BeforeOutcome = { answer: GraphQLAnswer } | { call: GraphQLCall } | undefined;
+/** Runs once the caller is authenticated, before Apollo. */
+export type BeforeExecute = (call: GraphQLCall, tenant: TenantContext) => Promise<BeforeOutcome> | BeforeOutcome;
 /** Runs on the answer before it is sent (also on one a `BeforeExecute` gave); may change its headers in place. */
 export type AfterExecute = (call: GraphQLCall, tenant: TenantContext, answer: GraphQLAnswer) => Promise<void> | void;
 
@@ -52,7 +59,7 @@ export interface GatewayExtension {
   routes?: GatewayRoute[];
 }
 
-/** The extensions' hooks in the order given (the first extension's beforeExecute runs first, its afterExecute too). */
+/** The extensions' hooks in the order given: the first extension's beforeExecute and afterExecute run first. */
 export function requestHooks(extensions: readonly GatewayExtension[]): RequestHooks {
   return {
     beforeExecute: extensions.flatMap((e) => (e.beforeExecute ? [e.beforeExecute] : [])),

@@ -18,6 +18,15 @@ const OPERATOR = `query Operator($userId: String!, $platformCode: String!) {
   _platformOperator(userId: $userId, platformCode: $platformCode) { platformId platformCode scopes }
 }`;
 
+const REGISTRY = `query Registry($appId: ID!) { _operationRegistry(appId: $appId) { appOnly keyIds operations { id body } } }`;
+
+/** An app's registered operations and its "registered operations only" setting (gateway/registered-operations.ts) */
+export interface OperationRegistry {
+  appOnly: boolean;
+  keyIds: string[];
+  operations: { id: string; body: string }[];
+}
+
 const RECORD_USAGE = `mutation Usage($usage: [KeyUsageInput!]!) { _recordKeyUsage(usage: $usage) }`;
 
 export class PlatformClient {
@@ -40,6 +49,10 @@ export class PlatformClient {
   async platformOperator(userId: string, platformCode: string): Promise<OperatorRecord | null> {
     const data = await this.call<{ _platformOperator: OperatorRecord | null }>(OPERATOR, { userId, platformCode });
     return data._platformOperator;
+  }
+
+  async operationRegistry(appId: string): Promise<OperationRegistry> {
+    return (await this.call<{ _operationRegistry: OperationRegistry }>(REGISTRY, { appId }))._operationRegistry;
   }
 
   async recordUsage(usage: Map<string, number>): Promise<void> {

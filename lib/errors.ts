@@ -49,6 +49,9 @@ const KERNEL_ERRORS = {
   UPLOAD_EXPIRED: { status: 410, title: 'Upload URL expired' },
   // the gateway's response limit (MAX_RESPONSE_BYTES)
   RESPONSE_TOO_LARGE: { status: 400, title: 'Response too large' },
+  // the gateway's registered operations (gateway/registered-operations.ts)
+  OPERATION_NOT_REGISTERED: { status: 403, title: 'Operation not registered' },
+  REGISTERED_OPERATIONS_ONLY: { status: 403, title: 'Only registered operations are accepted' },
 } as const satisfies Record<string, ErrorDef>;
 
 /** The codes of one registration, for declaration merging into ErrorCodes. */

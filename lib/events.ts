@@ -73,3 +73,15 @@ export async function publishAfterCommit(deps: { pubsub: PubSub; log: Logger }, 
     deps.log.warn(`${what} not published`, { err });
   }
 }
+
+/**
+ * platform.operations.changed: an app's registered operations or its "registered operations only"
+ * setting changed (published by the platform subgraph after commit); every gateway drops its copy of
+ * the app's registry. A message from a subgraph to the gateways, so its type is the kernel's.
+ */
+export interface OperationsChangedPayload {
+  appId: string;
+  occurredAt: string;
+}
+
+export const OPERATIONS_CHANGED_TOPIC = 'platform.operations.changed';

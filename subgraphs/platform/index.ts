@@ -26,6 +26,8 @@ import { blockReference } from './blocks/block.reference.js';
 import { UserAccessEntity } from './user-access/user-access.entity.js';
 import { UserAccessResolver } from './user-access/user-access.resolver.js';
 import { DomainResolver } from './domains/domain.resolver.js';
+import { RegisteredOperationResolver } from './operations/registered-operation.resolver.js';
+import { RegisteredOperationEntity, RegisteredOperationPolicyEntity } from './operations/registered-operation.entity.js';
 import { migrations } from './migrations/index.js';
 // account services and data transfers (issue 3, parts 7-8)
 import { CredentialEntity } from './credentials/credential.entity.js';
@@ -69,9 +71,9 @@ import { useReportCacheFromConfig } from './reporting/reporting.cache.js';
 export const platform: SubgraphDefinition<PlatformLoaders, PlatformRuntime> = {
   name: 'platform',
   dbSchema: 'platform',
-  resolvers: [PlatformResolver, PlatformOperatorResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, DomainResolver, ...SERVICE_RESOLVERS, ...BILLING_RESOLVERS, ...REPORTING_RESOLVERS],
+  resolvers: [PlatformResolver, PlatformOperatorResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, DomainResolver, RegisteredOperationResolver, ...SERVICE_RESOLVERS, ...BILLING_RESOLVERS, ...REPORTING_RESOLVERS],
   referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference, ...blockReference },
-  entities: [PlatformEntity, PlatformOperatorEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES, JobEntity],
+  entities: [PlatformEntity, PlatformOperatorEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, RegisteredOperationEntity, RegisteredOperationPolicyEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES, JobEntity],
   migrations,
   eventTypes: [ACCOUNT_EVENTS],
   errorCodes: PLATFORM_ERRORS,

@@ -11,6 +11,7 @@ import { Migration20261124083115_jobs } from './Migration20261124083115_jobs.js'
 import { Migration20261124090000_webhook_jobs } from './Migration20261124090000_webhook_jobs.js';
 import { Migration20261124160000_platform_operators } from './Migration20261124160000_platform_operators.js';
 import { Migration20261129051030_extra_attributes } from './Migration20261129051030_extra_attributes.js';
+import { Migration20261129091500_registered_operations } from './Migration20261129091500_registered_operations.js';
 
 export const migrations = [
   { name: 'Migration20261122090119_init', class: Migration20261122090119_init },
@@ -25,4 +26,5 @@ export const migrations = [
   { name: 'Migration20261124090000_webhook_jobs', class: Migration20261124090000_webhook_jobs },
   { name: 'Migration20261124160000_platform_operators', class: Migration20261124160000_platform_operators },
   { name: 'Migration20261129051030_extra_attributes', class: Migration20261129051030_extra_attributes },
+  { name: 'Migration20261129091500_registered_operations', class: Migration20261129091500_registered_operations },
 ];

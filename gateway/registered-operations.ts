@@ -1,0 +1,146 @@
+// Registered (trusted) operations at the gateway: a key-authenticated request that sends an id
+// (extensions.persistedQuery.sha256Hash, or documentId) its app registered is run with the
+// registered document (Apollo's document store then skips parsing and validation: it is keyed by
+// the document's hash). An app or key set to "registered operations only" is refused anything else:
+// REGISTERED_OPERATIONS_ONLY (403) for a document sent, OPERATION_NOT_REGISTERED (403, naming the
+// id) for an id the app has not registered. The REST bridge's own calls (fixed operations, signed)
+// are not refused. Each app's registry is read from the platform subgraph once, kept
+// REGISTRY_TTL_MS, and dropped at once on every gateway when it changes (platform.operations.changed,
+// through Redis when set). While the platform is unreachable an app's registry reads as empty (no
+// setting) and is retried after 5 s: requests go on as they do on cached keys. README "Registered operations".
+import { OPERATIONS_CHANGED_TOPIC, type OperationsChangedPayload } from '../lib/events.js';
+import { CLIENT_ADDRESS_HEADER, verifyClientAddress } from '../lib/client-address.js';
+import { jsonAnswer, type GraphQLAnswer, type GraphQLCall } from '../lib/http.js';
+import type { Logger } from '../lib/logger.js';
+import type { PubSub } from '../lib/pubsub.js';
+import type { TenantContext } from '../lib/tenant.js';
+import type { GatewayExtension } from './hooks.js';
+import type { OperationRegistry } from './platform-client.js';
+
+export const REGISTRY_TTL_MS = 30_000;
+const UNREACHABLE_RETRY_MS = 5_000;
+
+interface Registry {
+  appOnly: boolean;
+  keyIds: Set<string>;
+  documents: Map<string, string>;
+}
+
+const EMPTY: Registry = { appOnly: false, keyIds: new Set(), documents: new Map() };
+
+interface Body {
+  query?: unknown;
+  documentId?: unknown;
+  extensions?: { persistedQuery?: { sha256Hash?: unknown } } & Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+export interface RegisteredOperations extends GatewayExtension {
+  stop(): Promise<void>;
+}
+
+export function registeredOperations(deps: { fetchRegistry: (appId: string) => Promise<OperationRegistry>; pubsub: PubSub; internalSecret: string; log: Logger; ttlMs?: number }): RegisteredOperations {
+  const ttlMs = deps.ttlMs ?? REGISTRY_TTL_MS;
+  const cache = new Map<string, { expires: number; registry: Promise<Registry> }>();
+  const registryOf = (appId: string): Promise<Registry> => {
+    const hit = cache.get(appId);
+    if (hit && hit.expires > Date.now()) return hit.registry;
+    const entry = { expires: Date.now() + ttlMs, registry: Promise.resolve(EMPTY) };
+    entry.registry = deps.fetchRegistry(appId).then(
+      (r) => ({ appOnly: r.appOnly, keyIds: new Set(r.keyIds), documents: new Map(r.operations.map((o) => [o.id, o.body])) }),
+      (e: unknown) => {
+        // the platform unreachable: requests go on as without a registry (as cached keys do), retried after UNREACHABLE_RETRY_MS
+        deps.log.warn('registered operations unavailable', { err: e, appId });
+        entry.expires = Date.now() + UNREACHABLE_RETRY_MS;
+        return EMPTY;
+      },
+    );
+    cache.set(appId, entry);
+    return entry.registry;
+  };
+
+  const events = deps.pubsub.subscribe(OPERATIONS_CHANGED_TOPIC);
+  const listening = (async () => {
+    for await (const payload of events) cache.delete((payload as OperationsChangedPayload).appId);
+  })().catch((e) => deps.log.error('registered operations listener stopped', { err: e }));
+
+  return {
+    async beforeExecute(call, tenant) {
+      if (tenant.kind !== 'key' || !tenant.appId) return undefined;
+      const registry = await registryOf(tenant.appId);
+      const enforcing = enforced(registry, tenant);
+      // without the setting, only a request naming an id is looked at: the others are not parsed twice
+      if (!enforcing && (registry.documents.size === 0 || !mayNameId(call))) return undefined;
+      const body = bodyOf(call);
+      if (!body) return undefined;
+      const id = operationIdOf(body);
+      const document = id !== undefined ? registry.documents.get(id) : undefined;
+      if (document !== undefined) return { call: withDocument(call, body, document) };
+      if (!enforcing || fromBridge(call, deps.internalSecret)) return undefined;
+      return { answer: id !== undefined ? notRegistered(id) : documentRefused() };
+    },
+    async stop() {
+      await events.return?.();
+      await listening;
+    },
+  };
+}
+
+function enforced(r: Registry, tenant: TenantContext): boolean {
+  return r.appOnly || (!!tenant.keyId && r.keyIds.has(tenant.keyId));
+}
+
+/** The request's body as a value: POST (bytes or an in-process value) or GET's URL parameters; undefined when unreadable (Apollo answers it). */
+function bodyOf(call: GraphQLCall): Body | undefined {
+  try {
+    if (call.parsed !== undefined) return typeof call.parsed === 'object' && call.parsed ? (call.parsed as Body) : undefined;
+    if (call.method.toUpperCase() === 'POST') {
+      const v: unknown = call.raw?.length ? JSON.parse(call.raw.toString('utf8')) : undefined;
+      return v && typeof v === 'object' && !Array.isArray(v) ? (v as Body) : undefined;
+    }
+    const search = new URL(call.url, 'http://x').searchParams;
+    const extensions = search.get('extensions');
+    return { query: search.get('query') ?? undefined, documentId: search.get('documentId') ?? undefined, extensions: extensions ? (JSON.parse(extensions) as Body['extensions']) : undefined };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Cheap test before parsing: could the request carry an operation id? */
+function mayNameId(call: GraphQLCall): boolean {
+  if (call.parsed !== undefined) return true;
+  const text = call.raw ?? call.url;
+  return text.includes('persistedQuery') || text.includes('documentId');
+}
+
+function operationIdOf(b: Body): string | undefined {
+  if (typeof b.query === 'string' && b.query) return undefined;
+  const hash = b.extensions?.persistedQuery?.sha256Hash;
+  if (typeof hash === 'string') return hash;
+  return typeof b.documentId === 'string' ? b.documentId : undefined;
+}
+
+/** The same request with the registered document as its query and no persisted-query extension (Apollo would check the hash against it). */
+function withDocument(call: GraphQLCall, body: Body, document: string): GraphQLCall {
+  const { persistedQuery: _pq, ...extensions } = body.extensions ?? {};
+  const { documentId: _id, ...rest } = body;
+  const next: Body = { ...rest, query: document, ...(Object.keys(extensions).length ? { extensions } : { extensions: undefined }) };
+  if (call.parsed !== undefined) return { ...call, parsed: next };
+  // a GET becomes a POST of the same operation: only queries are registered for GET by clients, and Apollo runs a POST's query alike
+  return { ...call, method: 'POST', url: call.url.split('?')[0], headers: { ...call.headers, 'content-type': 'application/json' }, raw: Buffer.from(JSON.stringify(next)) };
+}
+
+/** The REST bridge's calls: in process (a value it built) or over HTTP with its signed client address. */
+function fromBridge(call: GraphQLCall, secret: string): boolean {
+  return call.parsed !== undefined || (!!secret && verifyClientAddress(call.headers[CLIENT_ADDRESS_HEADER], secret) !== undefined);
+}
+
+function notRegistered(id: string): GraphQLAnswer {
+  const message = `Operation ${id} is not registered for this app, which accepts registered operations only`;
+  return jsonAnswer(403, { errors: [{ message, extensions: { code: 'OPERATION_NOT_REGISTERED', status: 403, meta: { operationId: id } } }] }, 'graphql (refused)');
+}
+
+function documentRefused(): GraphQLAnswer {
+  const message = 'A document was sent, but this app or key accepts registered operations only: send the id of a registered operation (extensions.persistedQuery.sha256Hash or documentId)';
+  return jsonAnswer(403, { errors: [{ message, extensions: { code: 'REGISTERED_OPERATIONS_ONLY', status: 403 } }] }, 'graphql (refused)');
+}
