@@ -46,3 +46,17 @@ export function groupRows<T>(keys: readonly string[], rows: readonly T[], keyOf:
   for (const r of rows) m.get(keyOf(r))?.push(r);
   return keys.map((k) => m.get(k)!);
 }
+
+/**
+ * The condition joining a child row (`alias`) to its product (`product`, default `p`) within the
+ * product's partition: what a relation's JSON column in the product page's statement selects by.
+ */
+export function ofProduct(alias: string, product = 'p'): string {
+  return `${alias}.product_id = ${product}.id and ${alias}.app_id = ${product}.app_id and ${alias}.environment = ${product}.environment`;
+}
+
+/** The rows of `table` (aliased `x`) of the products `ids` in a partition, by product then `order`. */
+export async function rowsOfProducts(em: EntityManager, table: string, part: { appId: string; environment: string }, ids: readonly string[], order: string): Promise<Record<string, unknown>[]> {
+  const sql = `select x.* from ${table} x where x.app_id = ? and x.environment = ? and x.product_id in ${ANY_TEXT} order by x.product_id, ${order}`;
+  return (await em.execute(sql, [part.appId, part.environment, jsonList(ids)], 'all')) as Record<string, unknown>[];
+}

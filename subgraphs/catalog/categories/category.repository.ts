@@ -1,10 +1,15 @@
 // The category statements MikroORM cannot express: the whole tree in one recursive CTE, the
-// ancestor walk that refuses cycles, sibling renumbering, and idempotent product assignment.
-// Every statement names the app partition explicitly (raw SQL bypasses the tenant filter).
+// ancestor walk that refuses cycles, sibling renumbering, and idempotent product assignment; and the
+// reads a page batches (products per category, their counts, categories per product, the product
+// page's JSON column) with the one mapper from a row. Every statement names the app partition
+// explicitly (raw SQL bypasses the tenant filter).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { jsonList, tableOf } from '../sql.js';
+import { ANY_TEXT, groupRows, jsonList, ofProduct, rowDate, tableOf } from '../sql.js';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
-import { CategoryEntity, ProductCategoryEntity } from './category.entity.js';
+import { ProductEntity } from '../products/product.entity.js';
+import { productFromRow } from '../products/product.repository.js';
+import type { ProductData } from '../products/product.type.js';
+import { CategoryEntity, ProductCategoryEntity, type CategoryRow } from './category.entity.js';
 
 /** Deeper trees are cut here (a guard; moves that would build a cycle are refused before). */
 export const MAX_TREE_DEPTH = 64;
@@ -102,4 +107,64 @@ export async function productIdsOf(em: EntityManager, part: AppPartition, catego
     'all',
   );
   return rows.map((r) => r.product_id);
+}
+
+export function categoryFromRow(r: Record<string, unknown>): CategoryRow {
+  return {
+    id: r.id as string,
+    name: r.name as string,
+    slug: r.slug as string,
+    description: (r.description as string | null) ?? null,
+    parentId: (r.parent_id as string | null) ?? null,
+    position: Number(r.position),
+    seo: (r.seo as CategoryRow['seo']) ?? null,
+    metadata: (r.metadata as CategoryRow['metadata']) ?? null,
+    createdAt: rowDate(r.created_at),
+    updatedAt: rowDate(r.updated_at),
+  };
+}
+
+/** A product's categories in this order (the loader and the page's column alike). */
+const BY_POSITION = (c: string) => `${c}.position, ${c}.name, ${c}.id`;
+
+/** The categories of each product of `ids`, by position then name (plain rows: read only, no hydration). */
+export async function categoriesOfProducts(em: EntityManager, part: AppPartition, ids: readonly string[]): Promise<CategoryRow[][]> {
+  const rows = (await em.execute(
+    `select c.*, pc.product_id as _key from ${tableOf(em, ProductCategoryEntity)} pc join ${tableOf(em, CategoryEntity)} c on c.id = pc.category_id
+      where pc.app_id = ? and pc.environment = ? and pc.product_id in ${ANY_TEXT} order by ${BY_POSITION('c')}`,
+    [part.appId, part.environment, jsonList(ids)],
+    'all',
+  )) as Record<string, unknown>[];
+  return groupRows(ids, rows, (r) => String(r._key)).map((g) => g.map(categoryFromRow));
+}
+
+/** The product page's column of each product's categories (products aliased `p`), as a JSON array of rows. */
+export function categoriesColumn(em: EntityManager): string {
+  return `(select coalesce(json_agg(c order by ${BY_POSITION('c')}), '[]') from ${tableOf(em, ProductCategoryEntity)} pc join ${tableOf(em, CategoryEntity)} c on c.id = pc.category_id where ${ofProduct('pc')})`;
+}
+
+/** The live products assigned directly to each category of `ids`. */
+export async function productCountsOf(em: EntityManager, part: AppPartition, ids: readonly string[]): Promise<number[]> {
+  const rows = (await em.execute(
+    `select pc.category_id, count(*)::int as n from ${tableOf(em, ProductCategoryEntity)} pc join ${tableOf(em, ProductEntity)} p on p.id = pc.product_id and p.deleted_at is null
+      where pc.app_id = ? and pc.environment = ? and pc.category_id in ${ANY_TEXT} group by pc.category_id`,
+    [part.appId, part.environment, jsonList(ids)],
+    'all',
+  )) as { category_id: string; n: number }[];
+  const m = new Map(rows.map((r) => [r.category_id, Number(r.n)]));
+  return ids.map((id) => m.get(id) ?? 0);
+}
+
+/** The first `limit` live products of each category of `ids`, newest first (as the product list). */
+export async function newestProductsOf(em: EntityManager, part: AppPartition, ids: readonly string[], limit: number): Promise<ProductData[][]> {
+  const rows = (await em.execute(
+    `select * from (
+       select p.*, pc.category_id as _key, row_number() over (partition by pc.category_id order by p.created_at desc, p.id desc) as _rn
+         from ${tableOf(em, ProductCategoryEntity)} pc join ${tableOf(em, ProductEntity)} p on p.id = pc.product_id and p.deleted_at is null
+        where pc.app_id = ? and pc.environment = ? and pc.category_id in ${ANY_TEXT}
+     ) x where _rn <= ? order by _key, _rn`,
+    [part.appId, part.environment, jsonList(ids), limit],
+    'all',
+  )) as Record<string, unknown>[];
+  return groupRows(ids, rows, (r) => String(r._key)).map((g) => g.map(productFromRow));
 }
