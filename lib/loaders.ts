@@ -54,3 +54,27 @@ export function loaderFamily<A, L>(keyOf: (args: A) => string, make: (args: A) =
 export function mapNow<T, U>(v: T | Promise<T>, f: (t: T) => U): U | Promise<U> {
   return v instanceof Promise ? v.then(f) : f(v);
 }
+
+/**
+ * The rows of a child table per parent id (a product's variants, categories, images), which a list of
+ * parents can read in its own statement instead: `column()` is the select-list expression of one
+ * parent's rows as a JSON array (the batch's rows, in its order), `primeRows(id, rows)` maps such an
+ * array with the batch's mapper and primes the loader with it.
+ */
+export class ChildRowsLoader<V> extends PrimedLoader<string, V[]> {
+  constructor(
+    batch: DataLoader.BatchLoadFn<string, V[]>,
+    private readonly json: { column: () => string; fromRow: (r: Record<string, unknown>) => V },
+  ) {
+    super(batch);
+  }
+
+  /** One parent's rows as a JSON array, in the statement of a list of parents. */
+  column(): string {
+    return this.json.column();
+  }
+
+  primeRows(id: string, rows: readonly Record<string, unknown>[]): void {
+    this.prime(id, rows.map(this.json.fromRow));
+  }
+}

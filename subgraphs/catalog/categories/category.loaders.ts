@@ -1,13 +1,13 @@
 // Per-request loaders of the category aggregate: one statement per relation for a whole page (no
 // query per category); the statements are in category.repository.ts.
 import DataLoader from 'dataloader';
-import { loaderFamily, PrimedLoader } from '../../../lib/loaders.js';
+import { ChildRowsLoader, loaderFamily } from '../../../lib/loaders.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import type { CatalogContext } from '../context.js';
 import { groupRows } from '../sql.js';
 import type { ProductData } from '../products/product.type.js';
 import { CategoryEntity, type CategoryRow } from './category.entity.js';
-import { categoriesOfProducts, newestProductsOf, productCountsOf } from './category.repository.js';
+import { categoriesColumn, categoriesOfProducts, categoryFromRow, newestProductsOf, productCountsOf } from './category.repository.js';
 
 declare module '../context.js' {
   interface CatalogLoaders {
@@ -19,7 +19,7 @@ declare module '../context.js' {
     /** the first `limit` products of each category, newest first (as the product list) */
     productsByCategory(limit: number): DataLoader<string, ProductData[]>;
     /** categories of each product, by position then name (`Product.categories`); the product page primes it */
-    categoriesByProduct: PrimedLoader<string, CategoryRow[]>;
+    categoriesByProduct: ChildRowsLoader<CategoryRow>;
   }
 }
 
@@ -39,6 +39,6 @@ export function categoryLoaders(ctx: CatalogContext): Own {
     ),
     productCountByCategory: new DataLoader(async (ids) => productCountsOf(em, await part(), ids)),
     productsByCategory: loaderFamily(String, (limit: number) => new DataLoader<string, ProductData[]>(async (ids) => newestProductsOf(em, await part(), ids, limit))),
-    categoriesByProduct: new PrimedLoader(async (ids) => categoriesOfProducts(em, await part(), ids)),
+    categoriesByProduct: new ChildRowsLoader(async (ids) => categoriesOfProducts(em, await part(), ids), { column: () => categoriesColumn(em), fromRow: categoryFromRow }),
   };
 }

@@ -13,9 +13,9 @@ declare module '../context.js' {
     /**
      * The effective price (quantity 1, now, the product's own currency) a product's variants derive
      * their prices from (`Variant.price`): null for a product that is deleted or has no price of its
-     * own. The product page primes it for its products (primeBasePrices).
+     * own. The product page primes it for its products (primeFrom).
      */
-    variantBasePrice: PrimedLoader<string, EffectivePriceValue | null>;
+    variantBasePrice: BasePriceLoader;
   }
 }
 
@@ -29,7 +29,7 @@ export function pricingLoaders(ctx: CatalogContext): Pick<CatalogContext['loader
           maxBatchSize: MAX_PRICE_BATCH,
         }),
     ),
-    variantBasePrice: new PrimedLoader(async (ids) => basePrices(ctx, await ctx.loaders.productById.loadMany(ids))),
+    variantBasePrice: new BasePriceLoader(ctx),
   };
 }
 
@@ -57,8 +57,15 @@ async function basePrices(ctx: CatalogContext, products: readonly (Priced | null
   return out;
 }
 
-/** Prime variantBasePrice for a page's products (those with variants), read as its batch would read them. */
-export async function primeBasePrices(ctx: CatalogContext, products: readonly ProductData[]): Promise<void> {
-  const prices = await basePrices(ctx, products);
-  products.forEach((p, i) => ctx.loaders.variantBasePrice.prime(p.id, prices[i]));
+/** The variants' base prices: by id (the product loaded), or primed from products a page read already. */
+export class BasePriceLoader extends PrimedLoader<string, EffectivePriceValue | null> {
+  constructor(private readonly ctx: CatalogContext) {
+    super(async (ids) => basePrices(ctx, await ctx.loaders.productById.loadMany(ids)));
+  }
+
+  /** Prime the base prices of `products` (one batch per currency), read as a load would read them. */
+  async primeFrom(products: readonly ProductData[]): Promise<void> {
+    const prices = await basePrices(this.ctx, products);
+    products.forEach((p, i) => this.prime(p.id, prices[i]));
+  }
 }

@@ -103,7 +103,7 @@ export async function getProduct(ctx: CatalogContext, id: string, parameter = 'i
  * the page's own statement and prime their loaders (product.page.ts).
  */
 export async function listProducts(ctx: CatalogContext, q: Omit<ListQuery, 'columns' | 'categoryId'>, selection?: PageSelection): Promise<{ items: ProductData[]; total: number }> {
-  const columns = selection ? relationColumns(ctx.em, selection.relations) : '';
+  const columns = selection ? relationColumns(ctx, selection.relations) : '';
   const { rows, total } = await productPage(ctx, { ...q, columns, categoryId: async (ref, parameter) => (await resolveCategoryRef(ctx, ref, parameter)).id });
   const items = rows.map(productFromRow);
   if (selection) await primePage(ctx, rows, items, selection);
