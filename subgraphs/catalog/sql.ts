@@ -30,16 +30,6 @@ export function jsonList(values: readonly unknown[]): string {
 /** `x in ${ANY_TEXT}` with jsonList(values) as the parameter. */
 export const ANY_TEXT = '(select jsonb_array_elements_text(?::jsonb))';
 
-/** A timestamp column of a raw row: a Date from pg, an ISO string inside JSON (json_agg). */
-export function rowDate(v: unknown): Date {
-  return v instanceof Date ? v : new Date(v as string);
-}
-
-/** A nullable numeric column of a raw row (bigint and numeric arrive as strings). */
-export function rowNumber(v: unknown): number | null {
-  return v == null ? null : Number(v);
-}
-
 /** Rows grouped under `keys`, in row order; a key without rows gets an empty list (a loader's answer). */
 export function groupRows<T>(keys: readonly string[], rows: readonly T[], keyOf: (r: T) => string): T[][] {
   const m = new Map<string, T[]>(keys.map((k) => [k, []]));

@@ -7,7 +7,7 @@ import type { CatalogContext } from '../context.js';
 import { groupRows } from '../sql.js';
 import type { ProductData } from '../products/product.type.js';
 import { CategoryEntity, type CategoryRow } from './category.entity.js';
-import { categoriesColumn, categoriesOfProducts, categoryFromRow, newestProductsOf, productCountsOf } from './category.repository.js';
+import { categoriesColumn, categoriesOfProducts, categoryRows, newestProductsOf, productCountsOf } from './category.repository.js';
 
 declare module '../context.js' {
   interface CatalogLoaders {
@@ -39,6 +39,6 @@ export function categoryLoaders(ctx: CatalogContext): Own {
     ),
     productCountByCategory: new DataLoader(async (ids) => productCountsOf(em, await part(), ids)),
     productsByCategory: loaderFamily(String, (limit: number) => new DataLoader<string, ProductData[]>(async (ids) => newestProductsOf(em, await part(), ids, limit))),
-    categoriesByProduct: new ChildRowsLoader(async (ids) => categoriesOfProducts(em, await part(), ids), { column: () => categoriesColumn(em), fromRow: categoryFromRow }),
+    categoriesByProduct: new ChildRowsLoader(async (ids) => categoriesOfProducts(em, await part(), ids), { column: () => categoriesColumn(em), fromRow: categoryRows(em) }),
   };
 }

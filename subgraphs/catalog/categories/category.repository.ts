@@ -1,13 +1,14 @@
 // The category statements MikroORM cannot express: the whole tree in one recursive CTE, the
 // ancestor walk that refuses cycles, sibling renumbering, and idempotent product assignment; and the
 // reads a page batches (products per category, their counts, categories per product, the product
-// page's JSON column) with the one mapper from a row. Every statement names the app partition
+// page's JSON column) with the row mapper (the entity's). Every statement names the app partition
 // explicitly (raw SQL bypasses the tenant filter).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ANY_TEXT, groupRows, jsonList, ofProduct, rowDate, tableOf } from '../sql.js';
+import { rowMapper } from '../../../lib/row-mapper.js';
+import { ANY_TEXT, groupRows, jsonList, ofProduct, tableOf } from '../sql.js';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { ProductEntity } from '../products/product.entity.js';
-import { productFromRow } from '../products/product.repository.js';
+import { productRows } from '../products/product.repository.js';
 import type { ProductData } from '../products/product.type.js';
 import { CategoryEntity, ProductCategoryEntity, type CategoryRow } from './category.entity.js';
 
@@ -109,19 +110,9 @@ export async function productIdsOf(em: EntityManager, part: AppPartition, catego
   return rows.map((r) => r.product_id);
 }
 
-export function categoryFromRow(r: Record<string, unknown>): CategoryRow {
-  return {
-    id: r.id as string,
-    name: r.name as string,
-    slug: r.slug as string,
-    description: (r.description as string | null) ?? null,
-    parentId: (r.parent_id as string | null) ?? null,
-    position: Number(r.position),
-    seo: (r.seo as CategoryRow['seo']) ?? null,
-    metadata: (r.metadata as CategoryRow['metadata']) ?? null,
-    createdAt: rowDate(r.created_at),
-    updatedAt: rowDate(r.updated_at),
-  };
+/** A category row (`select c.*`, or one inside json_agg) as toCategory reads it, by the entity's metadata (lib/row-mapper.ts). */
+export function categoryRows(em: EntityManager): (r: Record<string, unknown>) => CategoryRow {
+  return rowMapper<CategoryRow>(em, CategoryEntity);
 }
 
 /** A product's categories in this order (the loader and the page's column alike). */
@@ -135,7 +126,7 @@ export async function categoriesOfProducts(em: EntityManager, part: AppPartition
     [part.appId, part.environment, jsonList(ids)],
     'all',
   )) as Record<string, unknown>[];
-  return groupRows(ids, rows, (r) => String(r._key)).map((g) => g.map(categoryFromRow));
+  return groupRows(ids, rows, (r) => String(r._key)).map((g) => g.map(categoryRows(em)));
 }
 
 /** The product page's column of each product's categories (products aliased `p`), as a JSON array of rows. */
@@ -166,5 +157,5 @@ export async function newestProductsOf(em: EntityManager, part: AppPartition, id
     [part.appId, part.environment, jsonList(ids), limit],
     'all',
   )) as Record<string, unknown>[];
-  return groupRows(ids, rows, (r) => String(r._key)).map((g) => g.map(productFromRow));
+  return groupRows(ids, rows, (r) => String(r._key)).map((g) => g.map(productRows(em)));
 }

@@ -2,7 +2,7 @@
 import { ChildRowsLoader } from '../../../lib/loaders.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import type { CatalogContext } from '../context.js';
-import { imageFromRow, imagesColumn, imagesOfProducts, type ProductImageRow } from './image.repository.js';
+import { imageRows, imagesColumn, imagesOfProducts, type ProductImageRow } from './image.repository.js';
 
 declare module '../context.js' {
   interface CatalogLoaders {
@@ -12,5 +12,5 @@ declare module '../context.js' {
 }
 
 export function imageLoaders(ctx: CatalogContext): Pick<CatalogContext['loaders'], 'imagesByProduct'> {
-  return { imagesByProduct: new ChildRowsLoader(async (ids) => imagesOfProducts(ctx.em, await appPartition(ctx), ids), { column: imagesColumn, fromRow: imageFromRow }) };
+  return { imagesByProduct: new ChildRowsLoader(async (ids) => imagesOfProducts(ctx.em, await appPartition(ctx), ids), { column: imagesColumn, fromRow: imageRows(ctx.em) }) };
 }

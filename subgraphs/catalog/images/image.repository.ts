@@ -1,10 +1,11 @@
 // Raw statements of product images; each names the app partition explicitly (the ORM's tenant
 // filter does not apply to raw SQL, and the public upload and file requests carry no tenant). The
 // reads of a page of products' images (the loader's statement and the product page's JSON column)
-// and the one mapper from a row are here too.
+// and the row mapper (the entity's) are here too.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
-import { ANY_TEXT, groupRows, jsonList, ofProduct, rowDate, rowsOfProducts } from '../sql.js';
+import { rowMapper } from '../../../lib/row-mapper.js';
+import { ANY_TEXT, groupRows, jsonList, ofProduct, rowsOfProducts } from '../sql.js';
 import { ProductImageEntity } from './image.entity.js';
 
 const T = '"catalog"."product_images"';
@@ -15,27 +16,15 @@ export type ProductImageRow = Pick<
   'id' | 'productId' | 'altText' | 'position' | 'isPrimary' | 'width' | 'height' | 'contentType' | 'bytes' | 'thumbnailStatus' | 'embeddingStatus' | 'createdAt'
 >;
 
-export function imageFromRow(r: Record<string, unknown>): ProductImageRow {
-  return {
-    id: r.id as string,
-    productId: r.product_id as string,
-    altText: (r.alt_text as string | null) ?? null,
-    position: Number(r.position),
-    isPrimary: r.is_primary as boolean,
-    width: Number(r.width),
-    height: Number(r.height),
-    contentType: r.content_type as string,
-    bytes: Number(r.bytes),
-    thumbnailStatus: r.thumbnail_status as ProductImageRow['thumbnailStatus'],
-    embeddingStatus: r.embedding_status as ProductImageRow['embeddingStatus'],
-    createdAt: rowDate(r.created_at),
-  } as ProductImageRow;
+/** An image row (`select i.*`, or one inside json_agg) as toProductImage reads it, by the entity's metadata (lib/row-mapper.ts). */
+export function imageRows(em: EntityManager): (r: Record<string, unknown>) => ProductImageRow {
+  return rowMapper<ProductImageRow>(em, ProductImageEntity);
 }
 
 /** The images of each product of `ids`, by position (plain rows: read only, no hydration). */
 export async function imagesOfProducts(em: EntityManager, part: AppPartition, ids: readonly string[]): Promise<ProductImageRow[][]> {
   const rows = await rowsOfProducts(em, T, part, ids, 'x.position');
-  return groupRows(ids, rows, (r) => r.product_id as string).map((g) => g.map(imageFromRow));
+  return groupRows(ids, rows, (r) => r.product_id as string).map((g) => g.map(imageRows(em)));
 }
 
 /** The product page's column of each product's images (products aliased `p`), as a JSON array of rows. */

@@ -1,14 +1,15 @@
 // The product statements: the list (GET /v1/products: one statement for an unfiltered page, the rows
 // with the kept total and the included relations' JSON columns; two for a filtered one, the rows and
 // the count, whatever the page size), an app's newest products, and the one mapper from a row to the
-// API's plain data. Each names the app partition explicitly (raw SQL bypasses the tenant filter);
+// API's plain data (the entity's own, lib/row-mapper.ts). Each names the app partition explicitly (raw SQL bypasses the tenant filter);
 // what only reads skips the ORM's hydration and identity map (docs/performance.md items 3, 29).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
 import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
 import type { CatalogContext } from '../context.js';
 import { checkPage } from '../request.js';
-import { rowDate, rowNumber, tableIn, tableOf } from '../sql.js';
+import { rowMapper } from '../../../lib/row-mapper.js';
+import { tableIn, tableOf } from '../sql.js';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity } from './product.entity.js';
 import type { ProductFilterInput } from './product.inputs.js';
 import { BOUND_STRIDE } from './product.page-bounds.js';
@@ -49,7 +50,7 @@ function money(v: number | null | undefined, parameter: string): number | undefi
   return v;
 }
 
-/** A page of product rows (with the relation columns `q.columns` asks for; productFromRow maps them) and the total. */
+/** A page of product rows (with the relation columns `q.columns` asks for; productRows maps them) and the total. */
 export async function productPage(ctx: CatalogContext, q: ListQuery): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const { page, pageSize } = checkPage(q.page, q.pageSize);
   const f = q.filter ?? {};
@@ -152,48 +153,9 @@ export async function productPage(ctx: CatalogContext, q: ListQuery): Promise<{ 
   return { rows, total };
 }
 
-/** JSON columns arrive parsed from pg; a string (a driver without the json parser) is parsed here. */
-function json<T>(v: unknown): T | null {
-  if (v == null) return null;
-  return (typeof v === 'string' ? JSON.parse(v) : v) as T;
-}
-
-/**
- * A page row as toProduct reads it, straight from the SQL row: the list only reads, so its rows skip
- * the ORM's hydration and identity map (the larger part of a list request's CPU, docs/performance.md).
- */
-export function productFromRow(r: Record<string, unknown>): ProductData {
-  return {
-    id: r.id as string,
-    appId: r.app_id as string,
-    name: r.name as string,
-    sku: r.sku as string,
-    description: (r.description as string | null) ?? null,
-    shortDescription: (r.short_description as string | null) ?? null,
-    status: r.status as ProductData['status'],
-    type: r.type as ProductData['type'],
-    priceAmount: rowNumber(r.price_amount),
-    priceCurrency: (r.price_currency as string | null) ?? null,
-    compareAtAmount: rowNumber(r.compare_at_amount),
-    costAmount: rowNumber(r.cost_amount),
-    costCurrency: (r.cost_currency as string | null) ?? null,
-    inventoryQuantity: Number(r.inventory_quantity),
-    inventoryReserved: Number(r.inventory_reserved),
-    trackStock: r.track_stock as boolean,
-    allowBackorder: r.allow_backorder as boolean,
-    lowStockThreshold: rowNumber(r.low_stock_threshold),
-    weight: json(r.weight),
-    dimensions: json(r.dimensions),
-    attributes: json(r.attributes),
-    seo: json(r.seo),
-    metadata: json(r.metadata),
-    options: json(r.options),
-    bundleItems: json(r.bundle_items),
-    bundlePricing: (r.bundle_pricing as string | null) ?? null,
-    createdAt: rowDate(r.created_at),
-    updatedAt: rowDate(r.updated_at),
-    deletedAt: r.deleted_at == null ? null : rowDate(r.deleted_at),
-  } as ProductData;
+/** A product row (`select p.*`, or one inside json_agg) as toProduct reads it, by the entity's metadata (lib/row-mapper.ts). */
+export function productRows(em: EntityManager): (r: Record<string, unknown>) => ProductData {
+  return rowMapper<ProductData>(em, ProductEntity);
 }
 
 /**
@@ -205,5 +167,5 @@ export async function newestProducts(em: EntityManager, part: AppPartition): Pro
     `select p.* from ${tableOf(em, ProductEntity)} p where p.app_id = ? and p.environment = ? and p.deleted_at is null order by p.created_at desc, p.id desc limit 100`,
     [part.appId, part.environment],
   )) as Record<string, unknown>[];
-  return rows.map(productFromRow);
+  return rows.map(productRows(em));
 }

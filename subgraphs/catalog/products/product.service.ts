@@ -14,7 +14,7 @@ import { checkBundle, productValues } from './product.checks.js';
 import { ProductEntity } from './product.entity.js';
 import type { CreateProductInput, UpdateProductInput } from './product.inputs.js';
 import { primePage, relationColumns, type PageSelection } from './product.page.js';
-import { productFromRow, productPage, type ListQuery } from './product.repository.js';
+import { productPage, productRows, type ListQuery } from './product.repository.js';
 import type { ProductData } from './product.type.js';
 import { SkuEntity } from './sku.entity.js';
 import { alignDefaultLevel } from '../inventory/inventory.levels.js';
@@ -105,7 +105,7 @@ export async function getProduct(ctx: CatalogContext, id: string, parameter = 'i
 export async function listProducts(ctx: CatalogContext, q: Omit<ListQuery, 'columns' | 'categoryId'>, selection?: PageSelection): Promise<{ items: ProductData[]; total: number }> {
   const columns = selection ? relationColumns(ctx, selection.relations) : '';
   const { rows, total } = await productPage(ctx, { ...q, columns, categoryId: async (ref, parameter) => (await resolveCategoryRef(ctx, ref, parameter)).id });
-  const items = rows.map(productFromRow);
+  const items = rows.map(productRows(ctx.em));
   if (selection) await primePage(ctx, rows, items, selection);
   return { items, total };
 }

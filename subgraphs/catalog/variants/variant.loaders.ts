@@ -2,7 +2,7 @@
 import { ChildRowsLoader } from '../../../lib/loaders.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import type { CatalogContext } from '../context.js';
-import { variantFromRow, variantsColumn, variantsOfProducts, type VariantRow } from './variant.repository.js';
+import { variantRows, variantsColumn, variantsOfProducts, type VariantRow } from './variant.repository.js';
 
 declare module '../context.js' {
   interface CatalogLoaders {
@@ -13,6 +13,6 @@ declare module '../context.js' {
 
 export function variantLoaders(ctx: CatalogContext): Pick<CatalogContext['loaders'], 'variantsByProduct'> {
   return {
-    variantsByProduct: new ChildRowsLoader(async (ids) => variantsOfProducts(ctx.em, await appPartition(ctx), ids), { column: () => variantsColumn(ctx.em), fromRow: variantFromRow }),
+    variantsByProduct: new ChildRowsLoader(async (ids) => variantsOfProducts(ctx.em, await appPartition(ctx), ids), { column: () => variantsColumn(ctx.em), fromRow: variantRows(ctx.em) }),
   };
 }
