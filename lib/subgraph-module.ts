@@ -32,7 +32,10 @@ export interface ComposedModules<L> {
   createLoaders(base: object): L;
 }
 
-/** The SubgraphDefinition fields of `modules`; throws at start when two modules declare one name. */
+/**
+ * The SubgraphDefinition fields of `modules`. A module or reference type listed twice throws here (at
+ * start); a loader name two modules declare throws when the first request's loaders are made.
+ */
 export function composeModules<L extends object, C extends SubgraphContext<L> = SubgraphContext<L>>(modules: readonly SubgraphModule<C>[]): ComposedModules<L> {
   const names = new Set<string>();
   const referenceResolvers: ReferenceResolvers = {};
