@@ -1,37 +1,60 @@
-// The catalog subgraph: products, variants, related products, product search and catalog webhooks
-// (catalog-products.ts); categories, collections and pricing (taxonomy.ts); inventory; product
-// images (images/) and their object detection and visual search (vision/).
+// The catalog subgraph: one module per aggregate (`<aggregate>/<aggregate>.module.ts`: its entities,
+// resolvers, reference resolvers and loaders), merged here by composeModules.
+import { composeModules } from '../../lib/subgraph-module.js';
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { CATALOG_ERRORS } from './error-codes.js';
 import { CATALOG_EVENT_TYPES } from './event-types.js';
 import { CATALOG_SUBSCRIPTIONS } from './subscription-fields.js';
 import { CATALOG_LIMITS } from './limits.js';
 import { scopeToApp } from '../../lib/tenant-entity.js';
-import { createCatalogLoaders, type CatalogLoaders } from './context.js';
-import { productReference } from './products/product.reference.js';
-import { appReference } from './apps/app.resolver.js';
+import type { CatalogContext, CatalogLoaders } from './context.js';
 import { migrations } from './migrations/index.js';
-import { PRODUCT_ENTITIES, PRODUCT_RESOLVERS } from './catalog-products.js';
-import { TAXONOMY_ENTITIES, TAXONOMY_RESOLVERS } from './taxonomy.js';
 import { createCatalogRuntime, type CatalogRuntime } from './runtime.js';
 import { startCatalogWorkers } from './workers.js';
-import { INVENTORY_ENTITIES, INVENTORY_RESOLVERS } from './catalog-inventory.js';
-import { IMAGE_ENTITIES, IMAGE_RESOLVERS } from './images/index.js';
-import { VISION_ENTITIES, VISION_RESOLVERS } from './vision/index.js';
+// imported in the order of the list below: type-graphql orders the schema's fields as their classes load
+import { productModule } from './products/product.module.js';
+import { appModule } from './apps/app.module.js';
+import { productSearchModule } from './product-search/search.module.js';
+import { relatedModule } from './related/related.module.js';
+import { variantModule } from './variants/variant.module.js';
+import { webhookModule } from './events/webhook.module.js';
+import { categoryModule } from './categories/category.module.js';
+import { collectionModule } from './collections/collection.module.js';
+import { pricingModule } from './pricing/pricing.module.js';
+import { imageModule } from './images/image.module.js';
+import { inventoryModule } from './inventory/inventory.module.js';
+import { locationModule } from './locations/location.module.js';
+import { visionModule } from './vision/vision.module.js';
+
+const modules = composeModules<CatalogLoaders, CatalogContext>([
+  productModule,
+  appModule,
+  productSearchModule,
+  relatedModule,
+  variantModule,
+  webhookModule,
+  categoryModule,
+  collectionModule,
+  pricingModule,
+  imageModule,
+  inventoryModule,
+  locationModule,
+  visionModule,
+]);
 
 export const catalog: SubgraphDefinition<CatalogLoaders, CatalogRuntime> = {
   name: 'catalog',
   dbSchema: 'catalog',
-  resolvers: [...PRODUCT_RESOLVERS, ...TAXONOMY_RESOLVERS, ...INVENTORY_RESOLVERS, ...IMAGE_RESOLVERS, ...VISION_RESOLVERS] as unknown as SubgraphDefinition['resolvers'],
-  referenceResolvers: { ...productReference, ...appReference },
-  entities: [...PRODUCT_ENTITIES, ...TAXONOMY_ENTITIES, ...INVENTORY_ENTITIES, ...IMAGE_ENTITIES, ...VISION_ENTITIES],
+  resolvers: modules.resolvers as SubgraphDefinition['resolvers'],
+  referenceResolvers: modules.referenceResolvers,
+  entities: modules.entities,
   migrations,
   eventTypes: [CATALOG_EVENT_TYPES],
   errorCodes: CATALOG_ERRORS,
   subscriptions: CATALOG_SUBSCRIPTIONS,
   limits: CATALOG_LIMITS,
   scope: scopeToApp,
-  createLoaders: createCatalogLoaders,
+  createLoaders: modules.createLoaders,
   runtime: async (deps) => {
     const value = await createCatalogRuntime(deps);
     return { value, stop: () => value.vision.stop() };

@@ -30,19 +30,23 @@ export function jsonList(values: readonly unknown[]): string {
 /** `x in ${ANY_TEXT}` with jsonList(values) as the parameter. */
 export const ANY_TEXT = '(select jsonb_array_elements_text(?::jsonb))';
 
-/** A timestamp column of a raw row: a Date from pg, an ISO string inside JSON (json_agg). */
-export function rowDate(v: unknown): Date {
-  return v instanceof Date ? v : new Date(v as string);
-}
-
-/** A nullable numeric column of a raw row (bigint and numeric arrive as strings). */
-export function rowNumber(v: unknown): number | null {
-  return v == null ? null : Number(v);
-}
-
 /** Rows grouped under `keys`, in row order; a key without rows gets an empty list (a loader's answer). */
 export function groupRows<T>(keys: readonly string[], rows: readonly T[], keyOf: (r: T) => string): T[][] {
   const m = new Map<string, T[]>(keys.map((k) => [k, []]));
   for (const r of rows) m.get(keyOf(r))?.push(r);
   return keys.map((k) => m.get(k)!);
+}
+
+/**
+ * The condition joining a child row (`alias`) to its product (`product`, default `p`) within the
+ * product's partition: what a relation's JSON column in the product page's statement selects by.
+ */
+export function ofProduct(alias: string, product = 'p'): string {
+  return `${alias}.product_id = ${product}.id and ${alias}.app_id = ${product}.app_id and ${alias}.environment = ${product}.environment`;
+}
+
+/** The rows of `table` (aliased `x`) of the products `ids` in a partition, by product then `order`. */
+export async function rowsOfProducts(em: EntityManager, table: string, part: { appId: string; environment: string }, ids: readonly string[], order: string): Promise<Record<string, unknown>[]> {
+  const sql = `select x.* from ${table} x where x.app_id = ? and x.environment = ? and x.product_id in ${ANY_TEXT} order by x.product_id, ${order}`;
+  return (await em.execute(sql, [part.appId, part.environment, jsonList(ids)], 'all')) as Record<string, unknown>[];
 }

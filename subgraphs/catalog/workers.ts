@@ -5,7 +5,7 @@
 import { startJobWorker } from '../../lib/jobs/index.js';
 import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
 import { productIndexJob } from './product-search/search.indexing.js';
-import { imageThumbnailJob } from './images/index.js';
+import { imageThumbnailJob } from './images/image.thumbnails.js';
 import { imageEmbeddingJob } from './vision/embedding.job.js';
 import { CATALOG_SCHEMA, type CatalogRuntime } from './runtime.js';
 // inventory: the recurring reservation expiry run (a pending run is made sure of at start)

@@ -14,7 +14,7 @@ import type { TenantContext } from '../../lib/tenant.js';
 import { catalog } from '../../subgraphs/catalog/index.js';
 import type { CatalogContext } from '../../subgraphs/catalog/context.js';
 import { createCatalogRuntime, type CatalogRuntime } from '../../subgraphs/catalog/runtime.js';
-import { listProducts } from '../../subgraphs/catalog/products/product.list.js';
+import { listProducts } from '../../subgraphs/catalog/products/product.service.js';
 import { PageBounds } from '../../subgraphs/catalog/products/product.page-bounds.js';
 import { scratchDatabase } from '../harness/scratch-db.js';
 

@@ -14,7 +14,6 @@ import type { CatalogContext } from '../../subgraphs/catalog/context.js';
 import { createCatalogRuntime, type CatalogRuntime } from '../../subgraphs/catalog/runtime.js';
 import { ProductEntity } from '../../subgraphs/catalog/products/product.entity.js';
 import { CategoryEntity, ProductCategoryEntity } from '../../subgraphs/catalog/categories/category.entity.js';
-import { categoryLoaders } from '../../subgraphs/catalog/categories/category.loaders.js';
 import { categoryTree } from '../../subgraphs/catalog/categories/category.service.js';
 import { CollectionEntity } from '../../subgraphs/catalog/collections/collection.entity.js';
 import { collectionProducts } from '../../subgraphs/catalog/collections/collection.service.js';
@@ -123,7 +122,7 @@ test('the whole category tree (121 nodes, 5 levels) is one statement', async () 
 
 test('children, product counts and products of 50 categories: one statement each', async () => {
   const ctx = context();
-  const l = categoryLoaders(ctx);
+  const l = ctx.loaders;
   const ids = categoryIds.slice(0, 50);
   expect(await counted(() => Promise.all(ids.map((id) => l.childrenByParent.load(id))))).toBe(1);
   const counts: number[] = [];

@@ -1,10 +1,16 @@
 // The category statements MikroORM cannot express: the whole tree in one recursive CTE, the
-// ancestor walk that refuses cycles, sibling renumbering, and idempotent product assignment.
-// Every statement names the app partition explicitly (raw SQL bypasses the tenant filter).
+// ancestor walk that refuses cycles, sibling renumbering, and idempotent product assignment; and the
+// reads a page batches (products per category, their counts, categories per product, the product
+// page's JSON column) with the row mapper (the entity's). Every statement names the app partition
+// explicitly (raw SQL bypasses the tenant filter).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { jsonList, tableOf } from '../sql.js';
+import { rowMapper } from '../../../lib/row-mapper.js';
+import { ANY_TEXT, groupRows, jsonList, ofProduct, tableOf } from '../sql.js';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
-import { CategoryEntity, ProductCategoryEntity } from './category.entity.js';
+import { ProductEntity } from '../products/product.entity.js';
+import { productRows } from '../products/product.repository.js';
+import type { ProductData } from '../products/product.type.js';
+import { CategoryEntity, ProductCategoryEntity, type CategoryRow } from './category.entity.js';
 
 /** Deeper trees are cut here (a guard; moves that would build a cycle are refused before). */
 export const MAX_TREE_DEPTH = 64;
@@ -102,4 +108,54 @@ export async function productIdsOf(em: EntityManager, part: AppPartition, catego
     'all',
   );
   return rows.map((r) => r.product_id);
+}
+
+/** A category row (`select c.*`, or one inside json_agg) as toCategory reads it, by the entity's metadata (lib/row-mapper.ts). */
+export function categoryRows(em: EntityManager): (r: Record<string, unknown>) => CategoryRow {
+  return rowMapper<CategoryRow>(em, CategoryEntity);
+}
+
+/** A product's categories in this order (the loader and the page's column alike). */
+const BY_POSITION = (c: string) => `${c}.position, ${c}.name, ${c}.id`;
+
+/** The categories of each product of `ids`, by position then name (plain rows: read only, no hydration). */
+export async function categoriesOfProducts(em: EntityManager, part: AppPartition, ids: readonly string[]): Promise<CategoryRow[][]> {
+  const rows = (await em.execute(
+    `select c.*, pc.product_id as _key from ${tableOf(em, ProductCategoryEntity)} pc join ${tableOf(em, CategoryEntity)} c on c.id = pc.category_id
+      where pc.app_id = ? and pc.environment = ? and pc.product_id in ${ANY_TEXT} order by ${BY_POSITION('c')}`,
+    [part.appId, part.environment, jsonList(ids)],
+    'all',
+  )) as Record<string, unknown>[];
+  return groupRows(ids, rows, (r) => String(r._key)).map((g) => g.map(categoryRows(em)));
+}
+
+/** The product page's column of each product's categories (products aliased `p`), as a JSON array of rows. */
+export function categoriesColumn(em: EntityManager): string {
+  return `(select coalesce(json_agg(c order by ${BY_POSITION('c')}), '[]') from ${tableOf(em, ProductCategoryEntity)} pc join ${tableOf(em, CategoryEntity)} c on c.id = pc.category_id where ${ofProduct('pc')})`;
+}
+
+/** The live products assigned directly to each category of `ids`. */
+export async function productCountsOf(em: EntityManager, part: AppPartition, ids: readonly string[]): Promise<number[]> {
+  const rows = (await em.execute(
+    `select pc.category_id, count(*)::int as n from ${tableOf(em, ProductCategoryEntity)} pc join ${tableOf(em, ProductEntity)} p on p.id = pc.product_id and p.deleted_at is null
+      where pc.app_id = ? and pc.environment = ? and pc.category_id in ${ANY_TEXT} group by pc.category_id`,
+    [part.appId, part.environment, jsonList(ids)],
+    'all',
+  )) as { category_id: string; n: number }[];
+  const m = new Map(rows.map((r) => [r.category_id, Number(r.n)]));
+  return ids.map((id) => m.get(id) ?? 0);
+}
+
+/** The first `limit` live products of each category of `ids`, newest first (as the product list). */
+export async function newestProductsOf(em: EntityManager, part: AppPartition, ids: readonly string[], limit: number): Promise<ProductData[][]> {
+  const rows = (await em.execute(
+    `select * from (
+       select p.*, pc.category_id as _key, row_number() over (partition by pc.category_id order by p.created_at desc, p.id desc) as _rn
+         from ${tableOf(em, ProductCategoryEntity)} pc join ${tableOf(em, ProductEntity)} p on p.id = pc.product_id and p.deleted_at is null
+        where pc.app_id = ? and pc.environment = ? and pc.category_id in ${ANY_TEXT}
+     ) x where _rn <= ? order by _key, _rn`,
+    [part.appId, part.environment, jsonList(ids), limit],
+    'all',
+  )) as Record<string, unknown>[];
+  return groupRows(ids, rows, (r) => String(r._key)).map((g) => g.map(productRows(em)));
 }

@@ -3,7 +3,6 @@ import type { CatalogContext } from '../context.js';
 import { Product, toProduct } from '../products/product.type.js';
 import { MAX_PAGE_SIZE } from '../request.js';
 import { CreateCategoryInput, UpdateCategoryInput } from './category.inputs.js';
-import { categoryLoaders } from './category.loaders.js';
 import { Category, CategoryPage, toCategory } from './category.type.js';
 import * as categories from './category.service.js';
 
@@ -87,12 +86,12 @@ export class CategoryResolver {
 
   @FieldResolver(() => [Category], { description: 'direct subcategories, by position' })
   async children(@Root() c: Category, @Ctx() ctx: CatalogContext): Promise<Category[]> {
-    return (await categoryLoaders(ctx).childrenByParent.load(c.id)).map((x) => toCategory(x));
+    return (await ctx.loaders.childrenByParent.load(c.id)).map((x) => toCategory(x));
   }
 
   @FieldResolver(() => Int, { description: 'products assigned directly to this category (deleted ones not counted)' })
   async productCount(@Root() c: Category, @Ctx() ctx: CatalogContext): Promise<number> {
-    return categoryLoaders(ctx).productCountByCategory.load(c.id);
+    return ctx.loaders.productCountByCategory.load(c.id);
   }
 
   @FieldResolver(() => [Product], { description: 'products assigned directly to this category, newest first' })
@@ -102,6 +101,6 @@ export class CategoryResolver {
     @Arg('first', () => Int, { defaultValue: 20, description: `at most ${MAX_PAGE_SIZE}` }) first: number,
   ): Promise<Product[]> {
     const limit = Math.max(1, Math.min(first, MAX_PAGE_SIZE));
-    return (await categoryLoaders(ctx).productsByCategory(limit).load(c.id)).map(toProduct);
+    return (await ctx.loaders.productsByCategory(limit).load(c.id)).map(toProduct);
   }
 }

@@ -1,11 +1,36 @@
 // Raw statements of product images; each names the app partition explicitly (the ORM's tenant
-// filter does not apply to raw SQL, and the public upload and file requests carry no tenant).
+// filter does not apply to raw SQL, and the public upload and file requests carry no tenant). The
+// reads of a page of products' images (the loader's statement and the product page's JSON column)
+// and the row mapper (the entity's) are here too.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
-import { ANY_TEXT, jsonList } from '../sql.js';
+import { rowMapper } from '../../../lib/row-mapper.js';
+import { ANY_TEXT, groupRows, jsonList, ofProduct, rowsOfProducts } from '../sql.js';
 import { ProductImageEntity } from './image.entity.js';
 
 const T = '"catalog"."product_images"';
+
+/** What an image's GraphQL view reads (toProductImage): an entity, or a mapped row. */
+export type ProductImageRow = Pick<
+  ProductImageEntity,
+  'id' | 'productId' | 'altText' | 'position' | 'isPrimary' | 'width' | 'height' | 'contentType' | 'bytes' | 'thumbnailStatus' | 'embeddingStatus' | 'createdAt'
+>;
+
+/** An image row (`select i.*`, or one inside json_agg) as toProductImage reads it, by the entity's metadata (lib/row-mapper.ts). */
+export function imageRows(em: EntityManager): (r: Record<string, unknown>) => ProductImageRow {
+  return rowMapper<ProductImageRow>(em, ProductImageEntity);
+}
+
+/** The images of each product of `ids`, by position (plain rows: read only, no hydration). */
+export async function imagesOfProducts(em: EntityManager, part: AppPartition, ids: readonly string[]): Promise<ProductImageRow[][]> {
+  const rows = await rowsOfProducts(em, T, part, ids, 'x.position');
+  return groupRows(ids, rows, (r) => r.product_id as string).map((g) => g.map(imageRows(em)));
+}
+
+/** The product page's column of each product's images (products aliased `p`), as a JSON array of rows. */
+export function imagesColumn(): string {
+  return `(select coalesce(json_agg(i order by i.position), '[]') from ${T} i where ${ofProduct('i')})`;
+}
 
 /** Lock the live product (image writes of one product run one at a time); false when there is none. */
 export async function lockProduct(em: EntityManager, part: AppPartition, productId: string): Promise<boolean> {

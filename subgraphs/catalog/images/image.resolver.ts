@@ -1,9 +1,9 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { StoredUploadInput } from '../../../lib/stored-upload.js';
+import { mapNow } from '../../../lib/loaders.js';
 import type { CatalogContext } from '../context.js';
-import { kept } from '../products/product.page.js';
 import { Product } from '../products/product.type.js';
-import { imagesByProduct, type ProductImageRow } from './image.loaders.js';
+import type { ProductImageRow } from './image.repository.js';
 import { IMAGES_PER_PRODUCT } from './image.rules.js';
 import * as images from './image.service.js';
 import { ProductImage, ProductImageFile, ProductImageUploadGrant, toProductImage } from './image.type.js';
@@ -13,11 +13,10 @@ const view = (ctx: CatalogContext) => (e: ProductImageRow) => toProductImage(ctx
 @Resolver(() => Product)
 export class ProductImagesFieldResolver {
   @FieldResolver(() => [ProductImage], { description: 'the product images, by position (the first `first` of them)' })
-  // not async: a page's images were loaded with the page (product.page.ts)
+  // not async: a page primed the loader with its images (product.page.ts), answered at once
   images(@Ctx() ctx: CatalogContext, @Root() p: Product, @Arg('first', () => Int, { defaultValue: IMAGES_PER_PRODUCT }) first: number): ProductImage[] | Promise<ProductImage[]> {
     const shown = (rows: ProductImageRow[]) => rows.slice(0, Math.max(0, first)).map(view(ctx));
-    const rows = kept<ProductImageRow[]>(ctx, 'images', p.id);
-    return rows ? shown(rows) : imagesByProduct(ctx).load(p.id).then(shown);
+    return mapNow(ctx.loaders.imagesByProduct.loadNow(p.id), shown);
   }
 }
 

@@ -1,7 +1,7 @@
 // The API shape of a product image: the row plus its public URLs (derived from the id and the
 // public base URL), joined by toProductImage().
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import type { ProductImageRow } from './image.loaders.js';
+import type { ProductImageRow } from './image.repository.js';
 import { imageUrls } from './image.rules.js';
 
 @ObjectType({ description: 'WebP thumbnails of an image (fitted inside 150, 480 and 1024 pixels); each serves the original until it is made' })

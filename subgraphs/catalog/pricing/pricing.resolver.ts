@@ -145,7 +145,7 @@ export class PricingResolver {
   }
 }
 
-/** Product.effectivePrice: a page of products is priced in one statement (priceLoader). */
+/** Product.effectivePrice: a page of products is priced in one statement (ctx.loaders.effectivePrice). */
 @Resolver(() => Product)
 export class ProductEffectivePriceResolver {
   @Authorized('products:read')
@@ -163,6 +163,6 @@ export class ProductEffectivePriceResolver {
     @Arg('at', () => Date, { nullable: true }) at?: Date | null,
   ): Promise<EffectivePrice> {
     forCustomer(ctx, customerId, customerGroupIds);
-    return toEffective(await pricing.priceLoader(ctx, { currency, customerId, customerGroupIds, at }).load({ productId: product.id, quantity }));
+    return toEffective(await ctx.loaders.effectivePrice({ currency, customerId, customerGroupIds, at }).load({ productId: product.id, quantity }));
   }
 }

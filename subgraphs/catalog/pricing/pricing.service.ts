@@ -6,12 +6,11 @@
 //     → one outcome per request, in order: `{ ok: true, price }` or `{ ok: false, error }` (a DomainError:
 //     PRODUCT_NOT_FOUND, or INVALID_PRICE naming `currency` when the product has no price in it).
 //   - one product, throwing:          `await effectivePrice(ctx, productId, query)`.
-//   - from a field resolver:          `priceLoader(ctx, query).load({ productId, quantity })` batches a
-//     whole page into one statement (Product.effectivePrice uses it).
+//   - from a field resolver:          `ctx.loaders.effectivePrice(query).load({ productId, quantity })`
+//     batches a whole page into one statement (Product.effectivePrice uses it; pricing.loaders.ts).
 //   A variant or bundle price starts from its product's effective price (`price.amount`) and applies
 //   its own modifier on top. Precedence: customer > customer_group > scheduled > tier > base
 //   (pricing.rules.ts pickPrice); windows are [starts_at, ends_at); tiers [min_quantity, max_quantity].
-import DataLoader from 'dataloader';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
@@ -137,23 +136,6 @@ export async function effectivePrice(
   const [r] = await effectivePrices(ctx, [{ productId, quantity: query.quantity }], { ...query, currency });
   if (!r.ok) throw r.error;
   return r.price;
-}
-
-const loaders = new WeakMap<object, Map<string, DataLoader<PriceRequest, EffectivePriceValue, string>>>();
-
-/** A per-request loader of effective prices for one query: a page of products → one statement. */
-export function priceLoader(ctx: CatalogContext, query: PriceQuery): DataLoader<PriceRequest, EffectivePriceValue, string> {
-  let byQuery = loaders.get(ctx.loaders);
-  if (!byQuery) loaders.set(ctx.loaders, (byQuery = new Map()));
-  const key = JSON.stringify([query.currency, query.customerId ?? null, query.customerGroupIds ?? [], query.at?.toISOString() ?? null]);
-  const existing = byQuery.get(key);
-  if (existing) return existing;
-  const l = new DataLoader<PriceRequest, EffectivePriceValue, string>(
-    async (reqs) => (await effectivePrices(ctx, [...reqs], query)).map((o) => (o.ok ? o.price : o.error)),
-    { cacheKeyFn: (r) => `${r.productId}:${r.quantity ?? 1}`, maxBatchSize: MAX_PRICE_BATCH },
-  );
-  byQuery.set(key, l);
-  return l;
 }
 
 // ---------------------------------------------------------------------------------------------

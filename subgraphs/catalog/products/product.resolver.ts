@@ -1,12 +1,11 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { mapNow } from '../../../lib/loaders.js';
 import type { CatalogContext } from '../context.js';
-import { categoryLoaders } from '../categories/category.loaders.js';
 import type { CategoryRow } from '../categories/category.entity.js';
 import { Category, toCategory } from '../categories/category.type.js';
 import { CreateProductInput, ProductFilterInput, UpdateProductInput } from './product.inputs.js';
-import { listProducts } from './product.list.js';
-import { kept, loadVariantBasePrices, pageRelations } from './product.page.js';
+import { pageSelection } from './product.page.js';
 import { bundleAvailable, inventoryFlags } from './product.rules.js';
 import { Product, ProductPage, toProduct } from './product.type.js';
 import * as products from './product.service.js';
@@ -35,9 +34,7 @@ export class ProductResolver {
     @Arg('filter', () => ProductFilterInput, { nullable: true }) filter?: ProductFilterInput | null,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<ProductPage> {
-    const relations = info ? pageRelations(info) : undefined;
-    const { items, total } = await listProducts(ctx, { page, pageSize, sort, filter, relations });
-    if (info && relations?.has('variants')) await loadVariantBasePrices(ctx, info, items);
+    const { items, total } = await products.listProducts(ctx, { page, pageSize, sort, filter }, info && pageSelection(info));
     return { items: items.map(toProduct), total, page, pageSize };
   }
 
@@ -67,11 +64,9 @@ export class ProductResolver {
 
   @Authorized('products:read')
   @FieldResolver(() => [Category], { description: 'categories the product is assigned to' })
-  // not async: a page's categories were loaded with the page (product.page.ts)
+  // not async: a page primed the loader with its categories (product.page.ts), answered at once
   categories(@Root() p: Product, @Ctx() ctx: CatalogContext, @Arg('first', () => Int, { defaultValue: 50 }) first: number): Category[] | Promise<Category[]> {
-    const view = (rows: CategoryRow[]) => rows.slice(0, Math.max(0, first)).map((c) => toCategory(c));
-    const rows = kept<CategoryRow[]>(ctx, 'categories', p.id);
-    return rows ? view(rows) : categoryLoaders(ctx).categoriesByProduct.load(p.id).then(view);
+    return mapNow(ctx.loaders.categoriesByProduct.loadNow(p.id), (rows: CategoryRow[]) => rows.slice(0, Math.max(0, first)).map((c) => toCategory(c)));
   }
 
   @Authorized('products:read')

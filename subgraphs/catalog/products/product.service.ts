@@ -5,7 +5,7 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
 import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
-import { setProductCategories } from '../categories/category.service.js';
+import { resolveCategoryRef, setProductCategories } from '../categories/category.service.js';
 import type { CatalogContext } from '../context.js';
 import { EventLog, publishEvents } from '../events/catalog.events.js';
 import type { CatalogEventName } from '../event-types.js';
@@ -13,6 +13,9 @@ import { enqueueProductIndexing } from '../product-search/search.indexing.js';
 import { checkBundle, productValues } from './product.checks.js';
 import { ProductEntity } from './product.entity.js';
 import type { CreateProductInput, UpdateProductInput } from './product.inputs.js';
+import { primePage, relationColumns, type PageSelection } from './product.page.js';
+import { productPage, productRows, type ListQuery } from './product.repository.js';
+import type { ProductData } from './product.type.js';
 import { SkuEntity } from './sku.entity.js';
 import { alignDefaultLevel } from '../inventory/inventory.levels.js';
 
@@ -93,6 +96,18 @@ export async function getProduct(ctx: CatalogContext, id: string, parameter = 'i
   const p = await ctx.loaders.productById.load(id);
   if (!p) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${id} not found`, { parameter });
   return p;
+}
+
+/**
+ * A page of products and the total (GET /v1/products). The relations `selection` names are read in
+ * the page's own statement and prime their loaders (product.page.ts).
+ */
+export async function listProducts(ctx: CatalogContext, q: Omit<ListQuery, 'columns' | 'categoryId'>, selection?: PageSelection): Promise<{ items: ProductData[]; total: number }> {
+  const columns = selection ? relationColumns(ctx, selection.relations) : '';
+  const { rows, total } = await productPage(ctx, { ...q, columns, categoryId: async (ref, parameter) => (await resolveCategoryRef(ctx, ref, parameter)).id });
+  const items = rows.map(productRows(ctx.em));
+  if (selection) await primePage(ctx, rows, items, selection);
+  return { items, total };
 }
 
 export async function getProductBySku(ctx: CatalogContext, sku: string): Promise<ProductEntity> {

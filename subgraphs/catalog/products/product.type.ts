@@ -111,7 +111,7 @@ export class ProductPage {
   @Field(() => Int) pageSize!: number;
 }
 
-/** What toProduct reads: an entity, or a plain row mapped by product.list.ts (no ORM hydration). */
+/** What toProduct reads: an entity, or a plain row mapped by productRows (product.repository.ts, no ORM hydration). */
 export type ProductData = Omit<ProductEntity, 'environment'> & Partial<Pick<ProductEntity, 'environment'>>;
 
 export function toProduct(e: ProductData): Product {

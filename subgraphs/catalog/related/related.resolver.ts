@@ -1,4 +1,3 @@
-import DataLoader from 'dataloader';
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { CatalogContext } from '../context.js';
 import { Product, toProduct } from '../products/product.type.js';
@@ -18,23 +17,6 @@ export class RelatedProductsInput {
 }
 
 const toRelated = (r: related.RelatedProduct): RelatedProduct => Object.assign(new RelatedProduct(), { relation: r.type, product: toProduct(r.product) });
-
-const perRequest = new WeakMap<object, Map<string, DataLoader<string, related.RelatedProduct[]>>>();
-
-function relatedLoader(ctx: CatalogContext, type: string | null, limit: number): DataLoader<string, related.RelatedProduct[]> {
-  let byArgs = perRequest.get(ctx.loaders);
-  if (!byArgs) perRequest.set(ctx.loaders, (byArgs = new Map()));
-  const key = `${type}:${limit}`;
-  let l = byArgs.get(key);
-  if (!l) {
-    l = new DataLoader(async (ids) => {
-      const m = await related.relatedOf(ctx, [...ids], (type ?? undefined) as never, limit);
-      return ids.map((id) => m.get(id) ?? []);
-    });
-    byArgs.set(key, l);
-  }
-  return l;
-}
 
 @Resolver(() => Product)
 export class RelatedProductsResolver {
@@ -64,6 +46,6 @@ export class RelatedProductsResolver {
     @Arg('type', () => String, { nullable: true }) type: string | null,
     @Arg('limit', () => Int, { defaultValue: 20 }) limit: number,
   ): Promise<RelatedProduct[]> {
-    return (await relatedLoader(ctx, type, Math.min(Math.max(limit, 1), 150)).load(p.id)).map(toRelated);
+    return (await ctx.loaders.relatedProducts({ type, limit: Math.min(Math.max(limit, 1), 150) }).load(p.id)).map(toRelated);
   }
 }

@@ -1,31 +1,18 @@
-// The variants of a page of products, one statement (product-rows.loader.ts), and the plain row a
-// variant's view reads.
-import { rowsByProduct } from '../product-rows.loader.js';
-import { rowDate, rowNumber } from '../sql.js';
-import { VariantEntity } from './variant.entity.js';
+// Per-request loaders of the variant aggregate.
+import { ChildRowsLoader } from '../../../lib/loaders.js';
+import { appPartition } from '../../../lib/tenant-entity.js';
+import type { CatalogContext } from '../context.js';
+import { variantRows, variantsColumn, variantsOfProducts, type VariantRow } from './variant.repository.js';
 
-/** What a variant's GraphQL view reads (toVariant): an entity, or a row of the page loader. */
-export type VariantRow = Pick<
-  VariantEntity,
-  'id' | 'productId' | 'name' | 'sku' | 'options' | 'priceModifierType' | 'priceModifierAmount' | 'inventoryQuantity' | 'trackStock' | 'weight' | 'position' | 'createdAt' | 'updatedAt'
->;
-
-export function variantFromRow(r: Record<string, unknown>): VariantRow {
-  return {
-    id: r.id as string,
-    productId: r.product_id as string,
-    name: r.name as string,
-    sku: r.sku as string,
-    options: r.options as Record<string, string>,
-    priceModifierType: (r.price_modifier_type as VariantRow['priceModifierType']) ?? null,
-    priceModifierAmount: rowNumber(r.price_modifier_amount),
-    inventoryQuantity: Number(r.inventory_quantity),
-    trackStock: r.track_stock as boolean,
-    weight: (r.weight as VariantRow['weight']) ?? null,
-    position: Number(r.position),
-    createdAt: rowDate(r.created_at),
-    updatedAt: rowDate(r.updated_at),
-  } as VariantRow;
+declare module '../context.js' {
+  interface CatalogLoaders {
+    /** a product's variants by position (`Product.variants`); the product page primes it */
+    variantsByProduct: ChildRowsLoader<VariantRow>;
+  }
 }
 
-export const variantsByProduct = rowsByProduct(VariantEntity, 'position, created_at', variantFromRow);
+export function variantLoaders(ctx: CatalogContext): Pick<CatalogContext['loaders'], 'variantsByProduct'> {
+  return {
+    variantsByProduct: new ChildRowsLoader(async (ids) => variantsOfProducts(ctx.em, await appPartition(ctx), ids), { column: () => variantsColumn(ctx.em), fromRow: variantRows(ctx.em) }),
+  };
+}

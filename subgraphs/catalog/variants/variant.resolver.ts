@@ -1,12 +1,12 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { mapNow } from '../../../lib/loaders.js';
 import type { CatalogContext } from '../context.js';
-import { priceLoader, type EffectivePriceValue } from '../pricing/pricing.service.js';
+import type { EffectivePriceValue } from '../pricing/pricing.service.js';
 import { ProductOptionInput } from '../products/product.inputs.js';
 import { formatMoney, variantPrice } from '../products/product.rules.js';
-import { kept } from '../products/product.page.js';
 import { Product, toProduct } from '../products/product.type.js';
 import { CreateVariantInput, UpdateVariantInput } from './variant.inputs.js';
-import { variantsByProduct, type VariantRow } from './variant.loaders.js';
+import type { VariantRow } from './variant.repository.js';
 import * as variants from './variant.service.js';
 import { Variant, VariantPrice, toVariant } from './variant.type.js';
 
@@ -48,16 +48,9 @@ export class VariantResolver {
   }
 
   @FieldResolver(() => VariantPrice, { nullable: true, description: "the product's effective price (quantity 1, now, its own currency) with the modifier applied; null when the product has no price" })
-  // not async: on a page the base prices were loaded with the page (product.page.ts)
+  // not async: a page primed the base prices of its products (product.page.ts), answered at once
   price(@Root() v: Variant, @Ctx() ctx: CatalogContext): VariantPrice | null | Promise<VariantPrice | null> {
-    const base = kept<EffectivePriceValue | null>(ctx, 'variantBasePrice', v.productId);
-    return base === undefined ? this.loadPrice(v, ctx) : base && priced(v, base);
-  }
-
-  private async loadPrice(v: Variant, ctx: CatalogContext): Promise<VariantPrice | null> {
-    const product = await ctx.loaders.productById.load(v.productId);
-    if (!product?.priceCurrency || product.priceAmount == null) return null;
-    return priced(v, await priceLoader(ctx, { currency: product.priceCurrency }).load({ productId: product.id }));
+    return mapNow(ctx.loaders.variantBasePrice.loadNow(v.productId), (base: EffectivePriceValue | null) => base && priced(v, base));
   }
 }
 
@@ -66,11 +59,9 @@ export class VariantResolver {
 export class ProductVariantsResolver {
   @Authorized('products:read')
   @FieldResolver(() => [Variant], { description: 'variants, by position (the first `first`)' })
-  // not async: a page's variants were loaded with the page (product.page.ts)
+  // not async: a page primed the loader with its variants (product.page.ts), answered at once
   variants(@Root() p: Product, @Ctx() ctx: CatalogContext, @Arg('first', () => Int, { defaultValue: 100 }) first: number): Variant[] | Promise<Variant[]> {
-    const view = (rows: VariantRow[]) => rows.slice(0, Math.max(0, first)).map(toVariant);
-    const rows = kept<VariantRow[]>(ctx, 'variants', p.id);
-    return rows ? view(rows) : variantsByProduct(ctx).load(p.id).then(view);
+    return mapNow(ctx.loaders.variantsByProduct.loadNow(p.id), (rows: VariantRow[]) => rows.slice(0, Math.max(0, first)).map(toVariant));
   }
 }
 

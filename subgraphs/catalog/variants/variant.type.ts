@@ -1,7 +1,7 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Weight } from '../products/product.type.js';
-import type { VariantRow } from './variant.loaders.js';
+import type { VariantRow } from './variant.repository.js';
 
 @ObjectType()
 export class PriceModifier {

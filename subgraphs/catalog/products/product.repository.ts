@@ -1,19 +1,19 @@
-// GET /v1/products: one statement for an unfiltered page (the rows with the kept total and the
-// included relations), two for a filtered one (the rows, and the count), whatever the page size.
+// The product statements: the list (GET /v1/products: one statement for an unfiltered page, the rows
+// with the kept total and the included relations' JSON columns; two for a filtered one, the rows and
+// the count, whatever the page size), an app's newest products, and the one mapper from a row to the
+// API's plain data (the entity's own, lib/row-mapper.ts). Each names the app partition explicitly (raw SQL bypasses the tenant filter);
+// what only reads skips the ORM's hydration and identity map (docs/performance.md items 3, 29).
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
-import { appPartition } from '../../../lib/tenant-entity.js';
-import { resolveCategoryRef } from '../categories/category.service.js';
+import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
 import type { CatalogContext } from '../context.js';
 import { checkPage } from '../request.js';
+import { rowMapper } from '../../../lib/row-mapper.js';
 import { tableIn, tableOf } from '../sql.js';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity } from './product.entity.js';
 import type { ProductFilterInput } from './product.inputs.js';
 import { BOUND_STRIDE } from './product.page-bounds.js';
-import { keepPageRelations, relationColumns, type PageRelation } from './product.page.js';
-import { productFromRow } from './product.rows.js';
 import type { ProductData } from './product.type.js';
-
-const NONE: ReadonlySet<PageRelation> = new Set();
 
 export const PRODUCT_SORTS = ['name', '-name', 'price', '-price', 'created_at', '-created_at'] as const;
 const ORDER: Record<(typeof PRODUCT_SORTS)[number], string> = {
@@ -33,8 +33,10 @@ export interface ListQuery {
   pageSize: number;
   sort?: string | null;
   filter?: ProductFilterInput | null;
-  /** relations read in the page's own statement and kept for the field resolvers (product.page.ts) */
-  relations?: ReadonlySet<PageRelation>;
+  /** select-list columns the page's statement adds (products aliased `p`): the included relations (product.page.ts) */
+  columns?: string;
+  /** the id of the category `filter.category` names (its id or slug), or its error (the category service's) */
+  categoryId(ref: string, parameter: string): Promise<string>;
 }
 
 function oneOf(v: string, allowed: readonly string[], parameter: string): string {
@@ -48,7 +50,8 @@ function money(v: number | null | undefined, parameter: string): number | undefi
   return v;
 }
 
-export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{ items: ProductData[]; total: number }> {
+/** A page of product rows (with the relation columns `q.columns` asks for; productRows maps them) and the total. */
+export async function productPage(ctx: CatalogContext, q: ListQuery): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const { page, pageSize } = checkPage(q.page, q.pageSize);
   const f = q.filter ?? {};
   const sort = oneOf(q.sort ?? '-created_at', PRODUCT_SORTS, 'sort') as (typeof PRODUCT_SORTS)[number];
@@ -84,9 +87,9 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
     where.push(`${f.inStock ? '' : 'not '}(not p.track_stock or p.allow_backorder or p.inventory_quantity - p.inventory_reserved > 0)`);
   }
   if (f.category != null) {
-    const c = await resolveCategoryRef(ctx, f.category, 'filter.category');
+    const categoryId = await q.categoryId(f.category, 'filter.category');
     where.push(`exists (select 1 from "catalog"."product_categories" pc where pc.product_id = p.id and pc.category_id = ?)`);
-    params.push(c.id);
+    params.push(categoryId);
   }
   let order = ORDER[sort];
   const search = f.search?.trim();
@@ -117,7 +120,7 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
     : { cols: '', join: '' };
   const pageAt = (offset: number, seek?: { sql: string; params: unknown[] }) =>
     ctx.em.execute(
-      `select p.*${kept.cols}${relationColumns(ctx.em, q.relations ?? NONE)} from ${tableOf(ctx.em, ProductEntity)} p join (select p.id from ${from}${seek?.sql ?? ''} order by ${order} limit ? offset ?) k on k.id = p.id${kept.join} order by ${order}`,
+      `select p.*${kept.cols}${q.columns ?? ''} from ${tableOf(ctx.em, ProductEntity)} p join (select p.id from ${from}${seek?.sql ?? ''} order by ${order} limit ? offset ?) k on k.id = p.id${kept.join} order by ${order}`,
       [...params, ...(seek?.params ?? []), ...orderParams, pageSize, offset, ...orderParams],
     ) as Promise<Record<string, unknown>[]>;
   const offset = (page - 1) * pageSize;
@@ -147,7 +150,22 @@ export async function listProducts(ctx: CatalogContext, q: ListQuery): Promise<{
   } else {
     [rows, total] = await Promise.all([readPage(), countAll()]);
   }
-  if (q.relations?.size) keepPageRelations(ctx, rows, q.relations);
-  const items = rows.map(productFromRow);
-  return { items, total };
+  return { rows, total };
+}
+
+/** A product row (`select p.*`, or one inside json_agg) as toProduct reads it, by the entity's metadata (lib/row-mapper.ts). */
+export function productRows(em: EntityManager): (r: Record<string, unknown>) => ProductData {
+  return rowMapper<ProductData>(em, ProductEntity);
+}
+
+/**
+ * An app's newest 100 live products (`App.products`), read as the list reads its rows: one statement
+ * naming the partition, no hydration.
+ */
+export async function newestProducts(em: EntityManager, part: AppPartition): Promise<ProductData[]> {
+  const rows = (await em.execute(
+    `select p.* from ${tableOf(em, ProductEntity)} p where p.app_id = ? and p.environment = ? and p.deleted_at is null order by p.created_at desc, p.id desc limit 100`,
+    [part.appId, part.environment],
+  )) as Record<string, unknown>[];
+  return rows.map(productRows(em));
 }
