@@ -48,6 +48,8 @@ interface Holder extends LoadedEngine {
   builtSegments: number;
   /** performance.now() of its last get() */
   usedAt: number;
+  /** compactInPlace is running on it */
+  compacting?: boolean;
 }
 
 export interface EngineRegistryOptions {
@@ -73,14 +75,15 @@ export interface EngineRegistryOptions {
 export const OVERSIZED_IDLE_MS = 10 * 60_000;
 
 /**
- * After a snapshot, an engine with this many segments more than when it was built is replaced by one
- * loaded from that snapshot (the engine thread compacts what it loads): merging on this event loop
- * would stall searches.
+ * After a snapshot, an engine with this many segments more than when it was built (or last compacted)
+ * has them merged in place, a step at a time (compactInPlace).
  */
 const COMPACT_AFTER_SEGMENTS = 8;
 
 /** Retry-After of a search refused while its engine loads. */
 export const LOADING_RETRY_AFTER_MS = 2000;
+
+const nextTurn = () => new Promise<void>((r) => setImmediate(r));
 
 /** The longest a batch's engine update waits for the worker's next batch (an idle worker). */
 const LATER_MS = 50;
@@ -313,7 +316,6 @@ export class EngineRegistry {
     this.snapshotDue.delete(indexId);
     if (!captured) return false;
     const before = h?.changedSinceSnapshot ?? 0;
-    const drops = this.dropped.get(indexId) ?? 0;
     let written;
     try {
       written = await this.o.loader.writeSnapshot(indexId, captured);
@@ -321,21 +323,40 @@ export class EngineRegistry {
       // a failed write is not retried until as many changes again (it was logged)
       if (h) h.changedSinceSnapshot = Math.max(0, h.changedSinceSnapshot - before);
     }
-    if (written && h && this.holders.get(indexId) === h && h.engine.segmentCount - h.builtSegments >= COMPACT_AFTER_SEGMENTS) await this.compactFromSnapshot(indexId, h, drops);
+    if (written && h && this.holders.get(indexId) === h && h.engine.segmentCount - h.builtSegments >= COMPACT_AFTER_SEGMENTS) await this.compactInPlace(indexId, h);
     return !!written;
   }
 
-  /** Take an engine loaded (and compacted) from the index's snapshot in place of `h`, when both are current to the same task. */
-  private async compactFromSnapshot(indexId: string, h: Holder, drops: number): Promise<void> {
-    const fresh = await this.o.builder.load(indexId);
-    if (!fresh) return;
-    await this.withLock(h, () => {
-      if (h.version !== fresh.version || h.settingsKey !== fresh.settingsKey || (this.dropped.get(indexId) ?? 0) !== drops) return;
-      const segments = h.engine.segmentCount;
-      // the compacted engine's own snapshot is due too, so a restart loads it without merging again
-      Object.assign(h, { engine: fresh.engine, fromSnapshot: fresh.fromSnapshot, bytes: fresh.engine.memoryBytes(), builtSegments: fresh.engine.segmentCount, changedSinceSnapshot: this.o.snapshotEveryDocs });
-      this.o.log.info('engine compacted: reloaded from its snapshot', { indexId, segments, now: fresh.engine.segmentCount });
-    });
+  /**
+   * Merge the engine's segments where it is (Engine.compactSteps), a step per turn of this event loop
+   * so searches and batches run between them: memory grows by one merged segment at most, never by a
+   * second engine. Stops when the engine is replaced, unloaded or dropped meanwhile.
+   */
+  private async compactInPlace(indexId: string, h: Holder): Promise<void> {
+    if (h.compacting) return;
+    h.compacting = true;
+    const engine = h.engine;
+    const segments = engine.segmentCount;
+    const started = performance.now();
+    const steps = engine.compactSteps();
+    let merges = 0;
+    try {
+      for (;;) {
+        await nextTurn();
+        if (this.holders.get(indexId) !== h || h.engine !== engine) return;
+        const r = steps.next();
+        if (r.done) {
+          merges = r.value;
+          break;
+        }
+      }
+    } finally {
+      h.compacting = false;
+    }
+    Object.assign(h, { bytes: engine.memoryBytes(), builtSegments: engine.segmentCount });
+    // the compacted engine's own snapshot is due too, so a restart loads it without merging again
+    if (merges) h.changedSinceSnapshot = Math.max(h.changedSinceSnapshot, this.o.snapshotEveryDocs);
+    this.o.log.info('engine compacted in place', { indexId, segments, now: engine.segmentCount, merges, ms: Math.round(performance.now() - started) });
   }
 
   private capture(h: Holder): CapturedSnapshot {
