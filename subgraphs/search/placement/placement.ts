@@ -225,7 +225,7 @@ export class Placement {
         if (this.stopped || this.o.engines.stats().bytes > this.o.budgetBytes * 0.9) break;
         if (!this.holds(row.id)) continue;
         await this.o.engines
-          .get({ id: row.id, settings: row.settings as unknown as IndexSettingsData, appliedTaskId: Number(row.applied_task_id), purgedThroughTaskId: Number(row.purged_through_task_id) }, true)
+          .get({ id: row.id, settings: row.settings as unknown as IndexSettingsData, appliedTaskId: Number(row.applied_task_id), purgedThroughTaskId: Number(row.purged_through_task_id) }, true, 'background')
           .then(() => n++)
           .catch((err) => this.o.log.warn('search node could not warm an engine', { indexId: row.id, err }));
       }
