@@ -125,7 +125,13 @@ await Promise.all(
   }),
 );
 for (;;) {
-  const t = (await call('GET', `/search/v1/tasks/${lastTask}`, kh)).data.attributes;
+  // an overloaded machine may answer 503 (key verification unavailable) while the worker catches up: poll on
+  const polled = await call('GET', `/search/v1/tasks/${lastTask}`, kh).catch((e: Error) => (/: 503 /.test(e.message) ? undefined : Promise.reject(e)));
+  if (!polled) {
+    await new Promise((r) => setTimeout(r, 1000));
+    continue;
+  }
+  const t = polled.data.attributes;
   if (t.status === 'succeeded') break;
   if (t.status !== 'enqueued' && t.status !== 'processing') throw new Error(`last task ${t.status}: ${JSON.stringify(t.error)}`);
   await new Promise((r) => setTimeout(r, 50));
