@@ -54,7 +54,7 @@ const docAt = (i: number) => ({ ...corpus[i % corpus.length], id: i + 1 });
 
 console.log(`# bench/search-scale.bench.ts ${new Date().toISOString()} node ${process.version}; ${DOCS} documents (${corpus.length} packages repeated), ${load()}`);
 const scratch = await scratchDatabase('scale');
-const env = benchStackEnv('search-scale', base, scratch.url, { SEARCH_DEFAULT_PLAN: 'enterprise', REDIS_URL: '', START_PROCESSES: 'one' });
+const env = benchStackEnv('search-scale', base, scratch.url, { SEARCH_DEFAULT_PLAN: 'enterprise', REDIS_URL: '', START_PROCESSES: 'one', MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072' });
 const gatewayPort = Number(env.GATEWAY_PORT);
 const restPort = Number(env.REST_PORT);
 const rest = `http://127.0.0.1:${restPort}`;

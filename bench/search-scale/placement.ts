@@ -67,6 +67,8 @@ export async function placementParts(parts: Set<string>): Promise<void> {
     SEARCH_DEFAULT_PLAN: 'enterprise',
     SEARCH_MEMORY_BUDGET_MB: String(BUDGET_MB),
     SEARCH_POLL_MS: '100',
+    // as `npm start` and the image run (README, Environment)
+    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
   });
   const secret = env.INTERNAL_SECRET!;
   const nodes: Node[] = [];
