@@ -87,6 +87,15 @@ export function rssMiB(pid: number): number {
   }
 }
 
+/** The highest RSS the process has had so far (VmHWM), MiB; 0 once it has exited. */
+export function peakRssMiB(pid: number): number {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU milliseconds (user + system) spent so far by the process tree under `pid` (`tree` false: by `pid` alone). */
 export function cpuMs(pid: number, tree = true): number {
   let ticks = 0;

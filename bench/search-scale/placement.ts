@@ -11,7 +11,9 @@
 //      kind (only 503 with Retry-After allowed, ≤ 2 s of them), time until every index the dead node
 //      held answers elsewhere, and until each is loaded on R live nodes again.
 // Env besides the above: BENCH_PORT_BASE (24500; the nodes take +100..+102), BENCH_LOAD_S (20),
-// SEARCH_MEMORY_BUDGET_MB (512), DATABASE_URL (the server of the scratch database).
+// SEARCH_MEMORY_BUDGET_MB (512), DATABASE_URL (the server of the scratch database), BENCH_COMPILED=1
+// (the nodes run the production build, dist/ from `npm run build`, with NODE_ENV=production, as a
+// deployment does; default: the TypeScript sources under the development loader).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -21,7 +23,7 @@ import { requestJson } from '../../lib/http-client.js';
 import { signTenantContext, TENANT_HEADER, type TenantContext } from '../../lib/tenant.js';
 import { holdersOf } from '../../subgraphs/search/placement/ring.rules.js';
 import { nodeFlags } from '../../scripts/node-flags.js';
-import { benchStackEnv, processTree, rssMiB, scratchDatabase, waitUntilUp } from '../harness.js';
+import { benchStackEnv, peakRssMiB, processTree, rssMiB, scratchDatabase, waitUntilUp } from '../harness.js';
 import { readDataset } from '../../scripts/datasets.js';
 import { makeQueries } from '../search-corpus.js';
 import { summarize } from '../stats.js';
@@ -37,6 +39,7 @@ const BUDGET_MB = Number(process.env.SEARCH_MEMORY_BUDGET_MB ?? 512);
 const R = 2;
 const base = Number(process.env.BENCH_PORT_BASE ?? 24500) + 100;
 const TARGETS = { coldFirstMs: 1000, failedS: 2 };
+const COMPILED = process.env.BENCH_COMPILED === '1';
 
 const load = () => `load ${loadavg()[0].toFixed(2)}`;
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
@@ -55,7 +58,7 @@ export async function placementParts(parts: Set<string>): Promise<void> {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-  console.log(`# bench/search-scale/placement.ts ${new Date().toISOString()}: ${INDEXES} indexes × ${PER_INDEX} documents over 3 search nodes (R = ${R}), ${APPS} tenants, budget ${BUDGET_MB} MiB per node, ${load()}`);
+  console.log(`# bench/search-scale/placement.ts ${new Date().toISOString()}: ${INDEXES} indexes × ${PER_INDEX} documents over 3 search nodes (R = ${R}), ${APPS} tenants, budget ${BUDGET_MB} MiB per node, ${COMPILED ? 'production build' : 'TypeScript under the development loader'}, ${load()}`);
   const scratch = await scratchDatabase('placement');
   const env = benchStackEnv('search-placement', base, scratch.url, {
     SINGLE_PROCESS: '1',
@@ -64,15 +67,18 @@ export async function placementParts(parts: Set<string>): Promise<void> {
     SEARCH_DEFAULT_PLAN: 'enterprise',
     SEARCH_MEMORY_BUDGET_MB: String(BUDGET_MB),
     SEARCH_POLL_MS: '100',
+    // as `npm start` and the image run (README, Environment)
+    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
   });
   const secret = env.INTERNAL_SECRET!;
   const nodes: Node[] = [];
   const start = async (i: number): Promise<Node> => {
     const port = base + i;
     const id = `bench-node-${i}`;
-    const child = spawn(process.execPath, [...nodeFlags(ROOT), '--import', '@swc-node/register/esm-register', resolve(ROOT, 'subgraphs/search/main.ts')], {
+    const entry = COMPILED ? [resolve(ROOT, 'dist/subgraphs/search/main.js')] : ['--import', '@swc-node/register/esm-register', resolve(ROOT, 'subgraphs/search/main.ts')];
+    const child = spawn(process.execPath, [...nodeFlags(ROOT), ...entry], {
       cwd: ROOT,
-      env: { ...env, SEARCH_PORT: String(port), SEARCH_NODE_URL: `http://127.0.0.1:${port}`, SEARCH_NODE_ID: id, SEARCH_REPLICAS: String(R) },
+      env: { ...env, ...(COMPILED ? { NODE_ENV: 'production' } : {}), SEARCH_PORT: String(port), SEARCH_NODE_URL: `http://127.0.0.1:${port}`, SEARCH_NODE_ID: id, SEARCH_REPLICAS: String(R) },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     await waitUntilUp(`http://127.0.0.1:${port}/health/ready`, child, id);
@@ -104,7 +110,7 @@ export async function placementParts(parts: Set<string>): Promise<void> {
       const body = '{}';
       const header = signTenantContext({ kind: 'service', requestId: randomUUID(), scopes: [] }, secret, { audience: 'search', body });
       const r = await requestJson('POST', `http://127.0.0.1:${n.port}/internal/search/loaded`, { 'content-type': 'application/json', [TENANT_HEADER]: header }, body, 10_000);
-      return JSON.parse(r.text).ok as { indexIds: string[]; engines: { bytes: number; loaded: number }; placement: { served: number; forwarded: number; forwardFailures: number; fallbacks: number; warmed: number; unloaded: number } };
+      return JSON.parse(r.text).ok as { indexIds: string[]; engines: { bytes: number; loaded: number; loads: number; unloads: number; queue: { waited: number } }; placement: { served: number; forwarded: number; forwardFailures: number; fallbacks: number; warmed: number; unloaded: number } };
     };
     const rss = (n: Node) => processTree(n.child.pid!).reduce((s, p) => s + rssMiB(p), 0);
 
@@ -172,7 +178,11 @@ export async function placementParts(parts: Set<string>): Promise<void> {
     for (const [k, n] of nodes.entries()) {
       const s = stats[k];
       const m = rss(n);
-      say(`(b) ${n.id}: RSS ${m.toFixed(0)} MiB (budget ${BUDGET_MB}: ${verdict(m <= BUDGET_MB)}; ${rssIdle[k].toFixed(0)} MiB when it started), ${s.engines.loaded} engines loaded (${(s.engines.bytes / 2 ** 20).toFixed(0)} MiB estimated), searches served ${s.placement.served}, forwarded ${s.placement.forwarded}`);
+      // the budget counts the engines (docs/search.md, "Memory"): RSS over the process at rest is what they cost
+      const engines = m - rssIdle[k];
+      say(
+        `(b) ${n.id}: RSS ${m.toFixed(0)} MiB, ${rssIdle[k].toFixed(0)} MiB of it the process at rest, so ${engines.toFixed(0)} MiB for ${s.engines.loaded} engines (budget ${BUDGET_MB}: ${verdict(engines <= BUDGET_MB)}; ${(s.engines.bytes / 2 ** 20).toFixed(0)} MiB estimated); peak RSS ${peakRssMiB(n.child.pid!).toFixed(0)} MiB; searches served ${s.placement.served}, forwarded ${s.placement.forwarded}; loads ${s.engines.loads}, unloads ${s.engines.unloads}, ${s.engines.queue.waited} waited for a load slot`,
+      );
     }
     say(`(b) engines loaded per index: ${perIndex.size} indexes loaded somewhere, ${overR} on more than R = ${R} nodes (target 0: ${verdict(overR === 0)})`);
 

@@ -8,7 +8,7 @@ import { MatchScratch } from './match.js';
 import { buildSynonyms, type SynonymIndex } from './query.js';
 import { parseRankingRules, type Rule } from './ranking.js';
 import { runSearch } from './search.js';
-import { buildSegment, mergeSegments, type BuildSpec, type Segment } from './segment.js';
+import { buildSegment, mergeSegments, mergeSegmentSteps, type BuildSpec, type Segment } from './segment.js';
 import { documentId } from './document-id.js';
 import { checkSettings, shapeOf, vectorShapeOf } from './settings.js';
 import { VectorIndex } from './vector-index.js';
@@ -27,6 +27,12 @@ const MERGE_FACTOR = 4;
 const MAX_DEAD_SHARE = 0.3;
 const REBUILD_CHUNK = 8192;
 /**
+ * compact() makes no segment of more live documents than this: a merge holds its inputs and its output
+ * at once, so this bounds compaction's extra memory (~150-250 MB of postings at the Debian corpus's
+ * ~500 B per document) whatever the index size; an index of 1,000,000 documents keeps ~4 segments.
+ */
+export const MAX_MERGED_DOCS = 400_000;
+/**
  * addDocuments itself merges the newest segments while they are small (levels 0 and 1: under 4,000 live
  * documents each), so a batch never costs more than indexing it plus merging four small segments
  * (≤ 16,000 documents, tens of ms), whatever the index size; larger merges wait for compact().
@@ -36,6 +42,12 @@ const AUTO_MAX_LEVEL = 1;
 /** Size level of a segment: 0 below BASE, then one level per MERGE_FACTOR times more documents. */
 function level(live: number): number {
   return live < BASE ? 0 : Math.floor(Math.log(live / BASE) / Math.log(MERGE_FACTOR)) + 1;
+}
+
+function countLive(ids: Int32Array, alive: Bitset): number {
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) if (has(alive, ids[i])) n++;
+  return n;
 }
 
 export class SegmentedEngine implements Engine, EngineState {
@@ -271,36 +283,62 @@ export class SegmentedEngine implements Engine, EngineState {
 
   /**
    * Tiered merging: drop empty segments, rewrite segments with many dead documents, and merge runs of
-   * MERGE_FACTOR adjacent segments of the same size level. Each document is merged O(log n) times.
-   * The vector graph is rebuilt when too many of its nodes are dead (vector-index.ts).
+   * MERGE_FACTOR adjacent segments of the same size level (none larger than MAX_MERGED_DOCS). Each
+   * document is merged O(log n) times. Also drops dead bodies and rebuilds the vector graph when too
+   * many of its nodes are dead (doc-store.ts, vector-index.ts): compact() runs where the engine is not
+   * shared yet (the engine thread, after a load).
    */
   compact(): void {
     this.vectors?.compact(this.alive);
     this.store.compact(this.alive, this.live);
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (let i = 0; i < this.segments.length; i++) {
-        const total = this.segments[i].docIds.length;
-        if (this.segLive[i] === 0) {
-          this.segments.splice(i, 1);
-          this.segLive.splice(i, 1);
-          changed = true;
-          i--;
-        } else if (total > 0 && (total - this.segLive[i]) / total > MAX_DEAD_SHARE) {
-          this.replace(i, 1);
-          changed = true;
-        }
+    const steps = this.compactSteps();
+    while (!steps.next().done);
+  }
+
+  /**
+   * The segment merges of compact(), in steps, for an engine that keeps answering and changing between
+   * them (the search service runs them on its event loop). One merge at a time, against a copy of the
+   * liveness bitset taken when it starts; the merged segment replaces its inputs in one synchronous
+   * step, and only if they are all still there (a tail merge or a re-index meanwhile: the merge is
+   * dropped and compaction stops; the next one starts again). So memory peaks at the engine plus ONE
+   * merged segment, and the inputs are garbage as soon as it is in place. Returns the merges done.
+   */
+  *compactSteps(): Generator<void, number> {
+    let merges = 0;
+    for (let plan = this.nextMerge(); plan; plan = this.nextMerge()) {
+      const parts = this.segments.slice(plan.at, plan.at + plan.count);
+      const merged = plan.drop ? null : yield* mergeSegmentSteps(parts, this.alive.slice());
+      const at = this.segments.indexOf(parts[0]);
+      if (at < 0 || parts.some((p, k) => this.segments[at + k] !== p)) return merges;
+      if (merged) {
+        this.segments.splice(at, parts.length, merged);
+        // documents deleted while it merged are in it, dead: count its live ones now
+        this.segLive.splice(at, parts.length, countLive(merged.docIds, this.alive));
+      } else {
+        this.segments.splice(at, parts.length);
+        this.segLive.splice(at, parts.length);
       }
-      for (let i = 0; i + MERGE_FACTOR <= this.segments.length; i++) {
-        const l = level(this.segLive[i]);
-        let j = i + 1;
-        while (j < this.segments.length && level(this.segLive[j]) === l && j - i < MERGE_FACTOR) j++;
-        if (j - i === MERGE_FACTOR) {
-          this.replace(i, MERGE_FACTOR);
-          changed = true;
-        }
-      }
+      merges++;
+      yield;
     }
+    return merges;
+  }
+
+  /** The next step of tiered merging: a segment to drop (no live document) or segments to merge. */
+  private nextMerge(): { at: number; count: number; drop: boolean } | undefined {
+    for (let i = 0; i < this.segments.length; i++) {
+      const total = this.segments[i].docIds.length;
+      if (this.segLive[i] === 0) return { at: i, count: 1, drop: true };
+      if (total > 0 && (total - this.segLive[i]) / total > MAX_DEAD_SHARE) return { at: i, count: 1, drop: false };
+    }
+    for (let i = 0; i + MERGE_FACTOR <= this.segments.length; i++) {
+      const l = level(this.segLive[i]);
+      let sum = this.segLive[i];
+      let j = i + 1;
+      while (j < this.segments.length && level(this.segLive[j]) === l && j - i < MERGE_FACTOR) sum += this.segLive[j++];
+      if (j - i === MERGE_FACTOR && sum <= MAX_MERGED_DOCS) return { at: i, count: MERGE_FACTOR, drop: false };
+    }
+    return undefined;
   }
 
   private replace(at: number, count: number): void {

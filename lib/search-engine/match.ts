@@ -84,6 +84,13 @@ export class MatchScratch {
     return { typo: this.typo[w], exact: this.exact[w], minPos: this.minPos[w], head: this.head[w] };
   }
 
+  /** bytes held (the memory budget counts them: a query's words over a large index keep ~10 B per document each) */
+  bytes(): number {
+    let n = this.refSeg.data.byteLength + this.refPosting.data.byteLength + this.refNext.data.byteLength + this.refExact.data.byteLength;
+    for (let w = 0; w < this.typo.length; w++) n += (this.typo[w]?.byteLength ?? 0) * 10;
+    return n;
+  }
+
   reset(): void {
     this.refSeg.length = this.refPosting.length = this.refNext.length = this.refExact.length = 0;
   }

@@ -3,7 +3,10 @@
 //  - strings and maps (dictionaries, facet values, the id map): counted per entry, at the sizes V8
 //    gives short strings and map entries (STRING_BYTES, PER_DOC_BYTES);
 //  - documents: the document store's pages (deflated bodies, doc-store.ts) and the ranking columns
-//    (columns.ts), exactly, plus their string values estimated.
+//    (columns.ts), exactly, plus their string values estimated;
+//  - per engine: the query scratch arrays (match.ts, exactly: 64 KiB, plus ~10 B per document for each
+//    word of the longest query so far) and PER_ENGINE_BYTES for the objects around the arrays (many
+//    small indexes: 1,000 documents are ~1 MB, so these are 10 % of it).
 // Calibrated against process.memoryUsage() (heapUsed + arrayBuffers) around building an engine:
 // see docs/operations.md (memory budget).
 import type { FieldIndex } from './field-index.js';
@@ -15,6 +18,8 @@ import type { DocStore } from './doc-store.js';
 const STRING_BYTES = 32;
 /** per live document: its id-map entry, external id string and array slots */
 const PER_DOC_BYTES = 120;
+/** per engine, whatever its size: settings, analyzer, synonyms, maps and objects around the arrays */
+const PER_ENGINE_BYTES = 16 * 1024;
 
 function fieldBytes(f: FieldIndex): number {
   return (
@@ -39,7 +44,7 @@ export function segmentBytes(s: Segment): number {
 
 /** Estimated bytes held by an engine (see the header for what is counted and how). */
 export function engineBytes(e: EngineState & { store: DocStore }, live: number): number {
-  let n = e.alive.byteLength + live * PER_DOC_BYTES + e.store.bytes() + e.columns.bytes();
+  let n = PER_ENGINE_BYTES + e.alive.byteLength + live * PER_DOC_BYTES + e.store.bytes() + e.columns.bytes() + e.scratch.bytes();
   for (const s of e.segments) n += segmentBytes(s);
   const v = e.vectors;
   if (v) {

@@ -168,24 +168,74 @@ export function buildSegment(entries: { id: number; doc: Document }[], spec: Bui
   };
 }
 
+/** postings a step of mergeSegmentSteps writes (or counts) before it yields: a few ms of work */
+const MERGE_STEP_POSTINGS = 65_536;
+
 /** Merge adjacent segments (ascending id ranges) into one, dropping dead documents. No re-tokenising. */
 export function mergeSegments(parts: Segment[], alive: Bitset): Segment {
-  const nAttrs = Math.max(...parts.map((p) => p.nAttrs));
-  const docIds = new GrowInt32(1024);
-  const lensOut: number[] = [];
-  for (const p of parts) {
-    p.docIds.forEach((d, local) => {
-      if (!has(alive, d)) return;
-      docIds.push(d);
-      for (let a = 0; a < nAttrs; a++) lensOut.push(a < p.nAttrs ? p.lens[local * p.nAttrs + a] : 0);
-    });
+  const steps = mergeSegmentSteps(parts, alive);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
   }
+}
+
+/**
+ * mergeSegments in steps of about MERGE_STEP_POSTINGS postings, for a caller that lets other work run
+ * between them (`alive` must not change meanwhile: pass a copy). A first pass counts the live documents,
+ * postings and positions and the widest position, so every output array is allocated once at its final
+ * size and width: the merge holds its inputs plus exactly one output segment, never a doubling buffer
+ * or a 32-bit copy of 16-bit positions.
+ */
+export function* mergeSegmentSteps(parts: Segment[], alive: Bitset): Generator<void, Segment> {
+  const nAttrs = Math.max(...parts.map((p) => p.nAttrs));
+  let nDocs = 0;
+  let nPostings = 0;
+  let nPositions = 0;
+  let nTerms = 0;
+  let maxAttr = 0;
+  let maxWord = 0;
+  let budget = MERGE_STEP_POSTINGS;
+  for (const p of parts) {
+    for (let l = 0; l < p.docIds.length; l++) if (has(alive, p.docIds[l])) nDocs++;
+    nTerms += p.terms.length;
+    for (let q = 0; q < p.pDocs.length; q++) {
+      if (!has(alive, p.pDocs[q])) continue;
+      nPostings++;
+      for (let x = p.pPos[q]; x < p.pPos[q + 1]; x++) {
+        const v = positionAt(p, x);
+        if (v >>> 16 > maxAttr) maxAttr = v >>> 16;
+        if ((v & 0xffff) > maxWord) maxWord = v & 0xffff;
+        nPositions++;
+      }
+      if (--budget === 0) {
+        budget = MERGE_STEP_POSTINGS;
+        yield;
+      }
+    }
+  }
+  const docIds = new Int32Array(nDocs);
+  const lens = new Uint16Array(nDocs * nAttrs);
+  let k = 0;
+  for (const p of parts) {
+    for (let local = 0; local < p.docIds.length; local++) {
+      const d = p.docIds[local];
+      if (!has(alive, d)) continue;
+      for (let a = 0; a < p.nAttrs; a++) lens[k * nAttrs + a] = p.lens[local * p.nAttrs + a];
+      docIds[k++] = d;
+    }
+  }
+  yield;
+  const { posShift, wide } = positionLayout(maxAttr, maxWord);
+  const positions = wide ? new Uint32Array(nPositions) : new Uint16Array(nPositions);
   const terms: string[] = [];
-  const termStart = new GrowUint32(1024);
-  const pDocs = new GrowInt32(1024);
-  const pPos = new GrowUint32(1024);
-  const positions = new GrowUint32(1024);
+  const starts = new Uint32Array(nTerms + 1);
+  const pDocs = new Int32Array(nPostings);
+  const pPos = new Uint32Array(nPostings + 1);
+  let np = 0;
+  let nx = 0;
   const ptr = parts.map(() => 0);
+  budget = MERGE_STEP_POSTINGS;
   for (;;) {
     // k-way merge of the sorted dictionaries (k is small: a handful of segments per merge)
     let min: string | null = null;
@@ -194,7 +244,7 @@ export function mergeSegments(parts: Segment[], alive: Bitset): Segment {
       if (t !== undefined && (min === null || t < min)) min = t;
     }
     if (min === null) break;
-    const start = pDocs.length;
+    const start = np;
     for (let s = 0; s < parts.length; s++) {
       const p = parts[s];
       if (p.terms[ptr[s]] !== min) continue;
@@ -202,35 +252,45 @@ export function mergeSegments(parts: Segment[], alive: Bitset): Segment {
       for (let q = p.termStart[t]; q < p.termStart[t + 1]; q++) {
         const d = p.pDocs[q];
         if (!has(alive, d)) continue;
-        pDocs.push(d);
-        pPos.push(positions.length);
-        for (let x = p.pPos[q]; x < p.pPos[q + 1]; x++) positions.push(positionAt(p, x));
+        pDocs[np] = d;
+        pPos[np++] = nx;
+        for (let x = p.pPos[q]; x < p.pPos[q + 1]; x++) {
+          const v = positionAt(p, x);
+          positions[nx++] = wide ? v : ((v >>> 16) << posShift) | (v & 0xffff);
+        }
+        budget--;
       }
     }
-    if (pDocs.length > start) {
+    if (np > start) {
+      starts[terms.length] = start;
       terms.push(min);
-      termStart.push(start);
+    }
+    if (budget <= 0) {
+      budget = MERGE_STEP_POSTINGS;
+      yield;
     }
   }
-  termStart.push(pDocs.length);
-  pPos.push(positions.length);
+  starts[terms.length] = np;
+  pPos[np] = nx;
   const paths = new Set<string>();
-  for (const p of parts) for (const k of p.fields.keys()) paths.add(k);
+  for (const p of parts) for (const key of p.fields.keys()) paths.add(key);
   const fields = new Map<string, FieldIndex>();
   for (const path of paths) {
+    yield;
     const f = mergeFieldIndexes(parts.map((p) => p.fields.get(path)).filter((x): x is FieldIndex => !!x), alive);
     if (f.exists.length) fields.set(path, f);
   }
   const geos = parts.map((p) => p.geo).filter((g): g is GeoIndex => !!g);
   return {
-    docIds: docIds.toArray(),
+    docIds,
     terms,
-    termStart: termStart.toArray(),
-    pDocs: pDocs.toArray(),
-    pPos: pPos.toArray(),
-    ...packPositions(positions.toArray()),
+    termStart: terms.length === nTerms ? starts : starts.slice(0, terms.length + 1),
+    pDocs,
+    pPos,
+    positions,
+    posShift,
     nAttrs,
-    lens: Uint16Array.from(lensOut),
+    lens,
     fields,
     geo: geos.length ? mergeGeo(geos, alive) : null,
     key: randomUUID(),
@@ -265,6 +325,13 @@ export function storedPosition(seg: Segment, pos: number): number {
   return attr < 1 << (16 - sh) && word < 1 << sh ? (attr << sh) | word : -1;
 }
 
+/** How a segment whose largest attribute and word index are these stores positions (see packPositions). */
+export function positionLayout(maxAttr: number, maxWord: number): { posShift: number; wide: boolean } {
+  const attrBits = maxAttr ? 32 - Math.clz32(maxAttr) : 0;
+  const sh = 16 - attrBits;
+  return attrBits > 15 || maxWord >= 1 << sh ? { posShift: 16, wide: true } : { posShift: sh, wide: false };
+}
+
 /**
  * 16-bit positions when attribute and word index fit together: the attribute in the top bits (as few as
  * the segment's largest attribute needs), the word index below (4 attributes: words up to 16,383).
@@ -278,9 +345,8 @@ export function packPositions(positions: Uint32Array): { positions: Uint32Array 
     if (v >>> 16 > maxAttr) maxAttr = v >>> 16;
     if ((v & 0xffff) > maxWord) maxWord = v & 0xffff;
   }
-  const attrBits = maxAttr ? 32 - Math.clz32(maxAttr) : 0;
-  const sh = 16 - attrBits;
-  if (attrBits > 15 || maxWord >= 1 << sh) return { positions, posShift: 16 };
+  const { posShift: sh, wide } = positionLayout(maxAttr, maxWord);
+  if (wide) return { positions, posShift: 16 };
   const out = new Uint16Array(positions.length);
   for (let i = 0; i < positions.length; i++) {
     const v = positions[i];

@@ -129,6 +129,11 @@ export interface Engine {
   /** merge small segments (background compaction) */
   compact(): void;
   /**
+   * compact()'s segment merges in steps, the engine answering and changing between them (peak memory:
+   * the engine plus one merged segment); returns the merges done
+   */
+  compactSteps(): Generator<void, number>;
+  /**
    * The engine's state for fast restarts (snapshot.ts): typed arrays as base64 (JSON-safe), or, with
    * `transferCodec()`, as arrays to hand to another thread.
    */

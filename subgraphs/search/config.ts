@@ -30,6 +30,8 @@ export interface SearchConfig {
   engineThread: boolean;
   /** a search waits this long for its index's engine to load, then answers 503 with Retry-After */
   engineLoadWaitMs: number;
+  /** engine loads run at once; the others queue, the most awaited first (SEARCH_ENGINE_CONCURRENT_LOADS) */
+  engineConcurrentLoads: number;
   /** how often loaded engines are checked against deleted indexes (missed notifications) */
   engineSweepMs: number;
   /** placement of indexes across search nodes (placement/); undefined: this process serves every index itself */
@@ -75,6 +77,7 @@ export function loadSearchConfig(env: NodeJS.ProcessEnv = process.env): SearchCo
     engineThread: thread === '1',
     engineLoadWaitMs: envInt(env, 'SEARCH_ENGINE_LOAD_WAIT_MS', 20_000, 1),
     engineSweepMs: envInt(env, 'SEARCH_ENGINE_SWEEP_MS', 30_000, 100),
+    engineConcurrentLoads: envInt(env, 'SEARCH_ENGINE_CONCURRENT_LOADS', 2, 1),
     placement: placementConfig(env, envInt(env, 'SEARCH_ENGINE_LOAD_WAIT_MS', 20_000, 1)),
   };
 }

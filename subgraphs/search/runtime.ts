@@ -85,7 +85,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     namedStatements: !deps.cfg.databaseDirectUrl,
     log,
     pubsub: deps.pubsub,
-    engines: new EngineRegistry({ pool, loader, builder, log, budgetBytes: cfg.memoryBudgetBytes, snapshotEveryDocs: cfg.snapshotEveryDocs, loadWaitMs: cfg.engineLoadWaitMs }),
+    engines: new EngineRegistry({ pool, loader, builder, log, budgetBytes: cfg.memoryBudgetBytes, snapshotEveryDocs: cfg.snapshotEveryDocs, loadWaitMs: cfg.engineLoadWaitMs, concurrentLoads: cfg.engineConcurrentLoads }),
     limiter: sharedRateLimiter(redis, deps.cfg.redisKeyPrefix, log, 'search limits'),
     analytics: new AnalyticsBuffer(pool, log, cfg.analyticsFlushMs),
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,

@@ -156,6 +156,45 @@ describe('compaction', () => {
     expect(segmentsOf(e).length).toBe(1);
   });
 
+  test('compaction in steps: writes and deletes between the steps, results as a fresh index', () => {
+    const e = churned(SETTINGS);
+    const steps = e.compactSteps();
+    let n = 0;
+    let seed = 11;
+    const rand = (k: number) => (seed = (seed * 48271) % 2147483647) % k;
+    // every few steps a batch (new and replaced documents) and deletions land in the middle of a merge
+    while (!steps.next().done) {
+      if (++n % 3) continue;
+      e.addDocuments(Array.from({ length: 40 }, () => ({ id: rand(20000), t: 'alpha echo', c: 'bravo', n: rand(100), _geo: { lat: 1, lng: 2 } })), 'id');
+      e.deleteDocuments(Array.from({ length: 30 }, () => String(rand(20000))));
+    }
+    expect(n).toBeGreaterThan(3);
+    expect(results(e)).toEqual(results(fresh(e)));
+    // live counts per segment stay exact (the next compaction decides from them)
+    const segs = segmentsOf(e) as { docIds: Int32Array }[];
+    const live = new Set(e.filterIds(undefined));
+    const liveIn = segs.reduce((k, seg) => k + [...seg.docIds].filter((d) => live.has((e as unknown as { extIds: string[] }).extIds[d])).length, 0);
+    expect(liveIn).toBe(e.size);
+    e.compact();
+    expect(results(e)).toEqual(results(fresh(e)));
+  });
+
+  test('a merge whose input segments changed meanwhile is dropped, not put in place', () => {
+    const e = engineWith([], SETTINGS);
+    for (let b = 0; b < 8; b++) e.addDocuments(Array.from({ length: 4000 }, (_, i) => ({ id: b * 4000 + i, t: `w${i % 50}`, c: 'x', n: i })), 'id');
+    const before = segmentsOf(e).length;
+    const steps = e.compactSteps();
+    steps.next(); // a merge is under way
+    e.updateSettings({ ...DEFAULT_SETTINGS, ...SETTINGS, searchableAttributes: ['t', 'c'] }); // re-indexes: new segments
+    const rebuilt = [...segmentsOf(e)];
+    let r = steps.next();
+    while (!r.done) r = steps.next();
+    expect(r.value).toBe(0);
+    expect(segmentsOf(e)).toEqual(rebuilt);
+    expect(before).toBeGreaterThan(1);
+    expect(e.search({ query: 'w7' }).estimatedTotalHits).toBe(8 * 80);
+  });
+
   test('repeated compaction reaches a logarithmic number of segments', () => {
     const e = engineWith([]);
     for (let b = 0; b < 64; b++) e.addDocuments(Array.from({ length: 1000 }, (_, i) => ({ id: b * 1000 + i, t: `w${i % 50}` })), 'id');

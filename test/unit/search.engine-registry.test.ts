@@ -1,6 +1,7 @@
 // The engine registry's deferred batches (applyLater): applied in commit order, before anything
 // reads or changes the engine, after the worker's next batch has been sent, or on their own after a
-// short wait. Pure: a real engine, a builder that hands it over, no database.
+// short wait; compaction in place; the load queue; the served-alone rule. Pure: a real engine, a
+// builder that hands it over, no database.
 import { createLogger } from '../../lib/logger.js';
 import { engineFactory } from '../../lib/search-engine/index.js';
 import type { Engine } from '../../lib/search-engine/types.js';
@@ -76,13 +77,15 @@ test('a dropped engine takes no pending batch', async () => {
   expect(reg.loaded('idx_1')).toBeUndefined();
 });
 
-test('a snapshot is written from the loaded engine; one with 8+ new segments is then replaced by the compacted load of it', async () => {
+test('a snapshot is written from the loaded engine; one with 8+ new segments then has them merged in place', async () => {
   const live = engineFactory.create(toEngineSettings(settings));
-  const compacted = engineFactory.create(toEngineSettings(settings));
-  const loads: Engine[] = [live, compacted];
+  let loads = 0;
   const builder: EngineBuilder = {
     mode: 'inline',
-    load: async () => ({ engine: loads.shift()!, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: true }),
+    load: async () => {
+      loads++;
+      return { engine: live, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: true };
+    },
     stop: async () => undefined,
   };
   const written: { version: number; documents: number }[] = [];
@@ -97,11 +100,86 @@ test('a snapshot is written from the loaded engine; one with 8+ new segments is 
   // 9 batches of 5,000 documents: level-2 segments, which addDocuments never merges itself
   for (let b = 0; b < 9; b++) live.addDocuments(Array.from({ length: 5000 }, (_, i) => ({ id: b * 5000 + i, t: 'w' })), 'id');
   expect(live.segmentCount).toBeGreaterThanOrEqual(8);
+  // searches run between the merge steps: the engine answers all along
+  let searches = 0;
+  const searching = (async () => {
+    while (live.segmentCount > 6) {
+      expect(total(live)).toBe(45_000);
+      searches++;
+      await new Promise((r) => setImmediate(r));
+    }
+  })();
   expect(await reg.snapshot('idx_1')).toBe(true);
+  await searching;
   expect(written).toEqual([{ version: 1, documents: 45_000 }]);
-  // the engine loaded from that snapshot took the place of the live one, and its own snapshot is due
-  expect(reg.loaded('idx_1')?.engine).toBe(compacted);
+  // the same engine, merged where it is (no second engine was loaded), and its own snapshot is due
+  expect(loads).toBe(1);
+  expect(reg.loaded('idx_1')?.engine).toBe(live);
+  expect(live.segmentCount).toBeLessThanOrEqual(6);
+  expect(searches).toBeGreaterThan(1);
+  expect(total(live)).toBe(45_000);
   expect(reg.snapshotCandidates(5)).toEqual(['idx_1']);
+});
+
+describe('engine loads', () => {
+  /** a builder whose loads finish when the test says, in any order */
+  function gated(concurrentLoads: number) {
+    const started: string[] = [];
+    const finish = new Map<string, () => void>();
+    const builder: EngineBuilder = {
+      mode: 'inline',
+      load: (id) => {
+        started.push(id);
+        return new Promise((resolve) =>
+          finish.set(id, () => resolve({ engine: engineFactory.create(toEngineSettings(settings)), version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: false })),
+        );
+      },
+      stop: async () => undefined,
+    };
+    const loader = { catchUp: () => Promise.reject(new Error('no catch-up expected')) } as unknown as EngineLoader;
+    const reg = new EngineRegistry({ pool: undefined as never, loader, builder, log: createLogger({}, 'error'), budgetBytes: 1e12, snapshotEveryDocs: 1e9, loadWaitMs: 30, concurrentLoads });
+    const at = (id: string) => ({ id, settings, appliedTaskId: 1, purgedThroughTaskId: 0 });
+    const done = async (id: string) => {
+      finish.get(id)!();
+      await new Promise((r) => setImmediate(r));
+    };
+    return { reg, at, started, done };
+  }
+  const settle = () => new Promise((r) => setImmediate(r));
+
+  test('run at most concurrentLoads at once; the queue goes by demand, then searches before warming, then age', async () => {
+    const { reg, at, started, done } = gated(2);
+    const got = ['a', 'b', 'warm', 'c', 'd'].map((id) => reg.get(at(id), true, id === 'warm' ? 'background' : 'demand'));
+    const more = [reg.get(at('d'), true), reg.get(at('d'), true), reg.get(at('c'), true)];
+    await settle();
+    expect(started).toEqual(['a', 'b']);
+    expect(reg.stats().queue).toMatchObject({ running: 2, queued: 3 });
+    await done('a');
+    expect(started).toEqual(['a', 'b', 'd']); // three callers wait for d, two for c
+    await done('b');
+    expect(started.at(-1)).toBe('c');
+    await done('d');
+    expect(started.at(-1)).toBe('warm'); // background work last
+    await done('c');
+    await done('warm');
+    await Promise.all([...got, ...more]);
+    expect(reg.loadedIds().sort()).toEqual(['a', 'b', 'c', 'd', 'warm']);
+    expect(reg.stats().loads).toBe(5);
+  });
+
+  test('a search whose load waits in the queue past loadWaitMs answers 503 with Retry-After; the load goes on', async () => {
+    const { reg, at, started, done } = gated(1);
+    const first = reg.get(at('a'), true);
+    const err = await reg.get(at('b')).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'SERVICE_UNAVAILABLE', opts: { meta: { retryAfterMs: 2000 } } });
+    expect(started).toEqual(['a']);
+    await done('a');
+    await first;
+    expect(started).toEqual(['a', 'b']);
+    await done('b');
+    expect(reg.loaded('b')).toBeDefined();
+    await expect(reg.get(at('b'))).resolves.toBeDefined();
+  });
 });
 
 describe('an engine larger than the memory budget', () => {

@@ -29,6 +29,7 @@ import type { EngineBuilder } from './engine-builder.js';
 import type { CapturedSnapshot, EngineLoader, LoadedEngine } from './engine-loader.js';
 import { KEEP_ARRAYS } from '../../../lib/search-engine/snapshot-binary.js';
 import { rebuildNeeded, settingsKey, toEngineSettings } from './engine-settings.js';
+import { LoadQueue, type LoadPriority, type LoadQueueStats } from './load-queue.js';
 
 /** What the registry needs to know about an index (a row read by the caller). */
 export interface IndexState {
@@ -48,6 +49,8 @@ interface Holder extends LoadedEngine {
   builtSegments: number;
   /** performance.now() of its last get() */
   usedAt: number;
+  /** compactInPlace is running on it */
+  compacting?: boolean;
 }
 
 export interface EngineRegistryOptions {
@@ -67,20 +70,26 @@ export interface EngineRegistryOptions {
   loadWaitMs?: number;
   /** an engine larger than the budget stays loaded while used within this (OVERSIZED_IDLE_MS) */
   oversizedIdleMs?: number;
+  /** engine loads at once; the others queue by demand (load-queue.ts; DEFAULT_CONCURRENT_LOADS) */
+  concurrentLoads?: number;
 }
+
+/** Default for `concurrentLoads`: one load builds in the engine thread while another is assembled here. */
+export const DEFAULT_CONCURRENT_LOADS = 2;
 
 /** Default for `oversizedIdleMs`: an oversized engine not searched for 10 minutes may go. */
 export const OVERSIZED_IDLE_MS = 10 * 60_000;
 
 /**
- * After a snapshot, an engine with this many segments more than when it was built is replaced by one
- * loaded from that snapshot (the engine thread compacts what it loads): merging on this event loop
- * would stall searches.
+ * After a snapshot, an engine with this many segments more than when it was built (or last compacted)
+ * has them merged in place, a step at a time (compactInPlace).
  */
 const COMPACT_AFTER_SEGMENTS = 8;
 
 /** Retry-After of a search refused while its engine loads. */
 export const LOADING_RETRY_AFTER_MS = 2000;
+
+const nextTurn = () => new Promise<void>((r) => setImmediate(r));
 
 /** The longest a batch's engine update waits for the worker's next batch (an idle worker). */
 const LATER_MS = 50;
@@ -100,6 +109,8 @@ export interface EngineStats {
   drops: number;
   bytes: number;
   loaded: number;
+  /** the load queue: loads running, waiting for a slot, and how many ever waited */
+  queue: LoadQueueStats;
 }
 
 export class EngineRegistry {
@@ -114,14 +125,18 @@ export class EngineRegistry {
   /** committed batches not applied yet, per index, in commit order (applyLater) */
   private pending = new Map<string, PendingApply[]>();
   private pendingTimer: NodeJS.Timeout | undefined;
+  private queue: LoadQueue;
 
-  constructor(private o: EngineRegistryOptions) {}
+  constructor(private o: EngineRegistryOptions) {
+    this.queue = new LoadQueue(o.concurrentLoads ?? DEFAULT_CONCURRENT_LOADS);
+  }
 
   /**
    * The engine of `index`, loaded and caught up to `index.appliedTaskId` and its settings. A load is
-   * waited for at most `loadWaitMs` (requests); `unbounded` waits for it however long (tasks).
+   * waited for at most `loadWaitMs` (requests); `unbounded` waits for it however long (tasks). A load
+   * waits its turn in the load queue: `background` (warming) after every load a caller waits for.
    */
-  async get(index: IndexState, unbounded = false): Promise<Engine> {
+  async get(index: IndexState, unbounded = false, priority: LoadPriority = 'demand'): Promise<Engine> {
     void this.flushPending(index.id);
     let h = this.holders.get(index.id);
     if (h) {
@@ -129,7 +144,7 @@ export class EngineRegistry {
       this.holders.set(index.id, h);
       h.usedAt = performance.now();
     } else {
-      h = await (unbounded ? this.load(index.id) : this.waitForLoad(index.id));
+      h = await (unbounded ? this.load(index.id, priority) : this.waitForLoad(index.id));
       // deleted between the caller's read of its row and this build
       if (!h) throw new DomainError('index_not_found', 'Index not found.', { parameter: 'indexUid' });
     }
@@ -176,7 +191,7 @@ export class EngineRegistry {
   stats(): EngineStats {
     let bytes = 0;
     for (const h of this.holders.values()) bytes += h.bytes;
-    return { ...this.counts, bytes, loaded: this.holders.size };
+    return { ...this.counts, bytes, loaded: this.holders.size, queue: this.queue.stats() };
   }
 
   /**
@@ -313,7 +328,6 @@ export class EngineRegistry {
     this.snapshotDue.delete(indexId);
     if (!captured) return false;
     const before = h?.changedSinceSnapshot ?? 0;
-    const drops = this.dropped.get(indexId) ?? 0;
     let written;
     try {
       written = await this.o.loader.writeSnapshot(indexId, captured);
@@ -321,21 +335,40 @@ export class EngineRegistry {
       // a failed write is not retried until as many changes again (it was logged)
       if (h) h.changedSinceSnapshot = Math.max(0, h.changedSinceSnapshot - before);
     }
-    if (written && h && this.holders.get(indexId) === h && h.engine.segmentCount - h.builtSegments >= COMPACT_AFTER_SEGMENTS) await this.compactFromSnapshot(indexId, h, drops);
+    if (written && h && this.holders.get(indexId) === h && h.engine.segmentCount - h.builtSegments >= COMPACT_AFTER_SEGMENTS) await this.compactInPlace(indexId, h);
     return !!written;
   }
 
-  /** Take an engine loaded (and compacted) from the index's snapshot in place of `h`, when both are current to the same task. */
-  private async compactFromSnapshot(indexId: string, h: Holder, drops: number): Promise<void> {
-    const fresh = await this.o.builder.load(indexId);
-    if (!fresh) return;
-    await this.withLock(h, () => {
-      if (h.version !== fresh.version || h.settingsKey !== fresh.settingsKey || (this.dropped.get(indexId) ?? 0) !== drops) return;
-      const segments = h.engine.segmentCount;
-      // the compacted engine's own snapshot is due too, so a restart loads it without merging again
-      Object.assign(h, { engine: fresh.engine, fromSnapshot: fresh.fromSnapshot, bytes: fresh.engine.memoryBytes(), builtSegments: fresh.engine.segmentCount, changedSinceSnapshot: this.o.snapshotEveryDocs });
-      this.o.log.info('engine compacted: reloaded from its snapshot', { indexId, segments, now: fresh.engine.segmentCount });
-    });
+  /**
+   * Merge the engine's segments where it is (Engine.compactSteps), a step per turn of this event loop
+   * so searches and batches run between them: memory grows by one merged segment at most, never by a
+   * second engine. Stops when the engine is replaced, unloaded or dropped meanwhile.
+   */
+  private async compactInPlace(indexId: string, h: Holder): Promise<void> {
+    if (h.compacting) return;
+    h.compacting = true;
+    const engine = h.engine;
+    const segments = engine.segmentCount;
+    const started = performance.now();
+    const steps = engine.compactSteps();
+    let merges = 0;
+    try {
+      for (;;) {
+        await nextTurn();
+        if (this.holders.get(indexId) !== h || h.engine !== engine) return;
+        const r = steps.next();
+        if (r.done) {
+          merges = r.value;
+          break;
+        }
+      }
+    } finally {
+      h.compacting = false;
+    }
+    Object.assign(h, { bytes: engine.memoryBytes(), builtSegments: engine.segmentCount });
+    // the compacted engine's own snapshot is due too, so a restart loads it without merging again
+    if (merges) h.changedSinceSnapshot = Math.max(h.changedSinceSnapshot, this.o.snapshotEveryDocs);
+    this.o.log.info('engine compacted in place', { indexId, segments, now: engine.segmentCount, merges, ms: Math.round(performance.now() - started) });
   }
 
   private capture(h: Holder): CapturedSnapshot {
@@ -371,7 +404,7 @@ export class EngineRegistry {
 
   /** The load of an index's engine, waited for at most `loadWaitMs`; past it, SERVICE_UNAVAILABLE. */
   private waitForLoad(indexId: string): Promise<Holder | undefined> {
-    const p = this.load(indexId);
+    const p = this.load(indexId, 'demand');
     const bound = this.o.loadWaitMs;
     if (bound === undefined) return p;
     return new Promise((resolve, reject) => {
@@ -386,13 +419,14 @@ export class EngineRegistry {
     });
   }
 
-  /** Build the index's engine once, however many callers ask meanwhile. */
-  private load(indexId: string): Promise<Holder | undefined> {
+  /** Build the index's engine once, however many callers ask meanwhile (each one more demand on its queued load). */
+  private load(indexId: string, priority: LoadPriority): Promise<Holder | undefined> {
     let p = this.loading.get(indexId);
-    if (!p) {
+    if (p) this.queue.bump(indexId, priority);
+    else {
       const drops = this.dropped.get(indexId) ?? 0;
-      p = this.o.builder
-        .load(indexId)
+      p = this.queue
+        .run(indexId, priority, () => this.o.builder.load(indexId))
         .then((built) => {
           if (!built || (this.dropped.get(indexId) ?? 0) !== drops) return undefined;
           const h: Holder = { ...built, lock: Promise.resolve(), busy: 0, bytes: built.engine.memoryBytes(), builtSegments: built.engine.segmentCount, usedAt: performance.now() };
@@ -419,7 +453,7 @@ export class EngineRegistry {
   /** Replace the engine of `h` with a freshly built one (under its lock). */
   private async reloadInto(h: Holder, indexId: string): Promise<void> {
     const drops = this.dropped.get(indexId) ?? 0;
-    const fresh = await this.o.builder.load(indexId);
+    const fresh = await this.queue.run(`reload ${indexId}`, 'demand', () => this.o.builder.load(indexId));
     if (!fresh || (this.dropped.get(indexId) ?? 0) !== drops) {
       this.drop(indexId);
       return;

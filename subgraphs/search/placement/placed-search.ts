@@ -2,7 +2,10 @@
 // off), else forwarded to a holder (node-client.ts), trying the holders in turn and, when none
 // answers, searching here (the engine loads here and is unloaded after the grace period). A holder's
 // domain error comes back as the same DomainError, so its 503 + Retry-After (engine loading) or 400
-// (a bad filter) reaches the client as if this node had answered.
+// (a bad filter) reaches the client as if this node had answered. An index this node holds but has
+// not loaded yet, which a peer holding it had loaded (this node just took it over: a node died or
+// joined), is searched on that peer while its engine loads here (queued by demand), so a takeover
+// makes no search wait for a load.
 import { DomainError, type ErrorCode } from '../../../lib/errors.js';
 import type { SearchRequest, SearchResult } from '../../../lib/search-engine/types.js';
 import type { SearchContext } from '../context.js';
@@ -32,7 +35,14 @@ export function placedFilterIds(ctx: SearchContext, index: PlacedIndex, filter: 
 async function placed(ctx: SearchContext, index: PlacedIndex, op: EngineOp, parameterPrefix?: string): Promise<unknown> {
   const rt = ctx.runtime;
   const placement = rt.placement;
-  const holders = placement?.elsewhere(index.id);
+  let holders = placement?.elsewhere(index.id);
+  if (placement && !holders && !rt.engines.loaded(index.id)) {
+    const warm = placement.warmPeers(index.id);
+    if (warm.length) {
+      void rt.engines.get(index, true).catch((err) => ctx.log.warn('search node could not load an engine it took over', { indexId: index.id, err }));
+      holders = warm;
+    }
+  }
   if (placement && holders) {
     const call: EngineCall = { ...op, indexUid: index.uid, ...(parameterPrefix ? { parameterPrefix } : {}) };
     for (const node of holders) {

@@ -55,6 +55,8 @@ export class Placement {
   /** nodes that refused a connection, until when they are tried last */
   private unreachable = new Map<string, number>();
   private warming: Promise<void> | undefined;
+  /** the engines each peer had loaded when this node last warmed (asked at every change of the live set) */
+  private peerLoaded = new Map<string, Set<string>>();
   private warmAgain = false;
   private stopped = false;
   readonly counts = { served: 0, forwarded: 0, forwardFailures: 0, fallbacks: 0, warmed: 0, unloaded: 0 };
@@ -115,6 +117,14 @@ export class Placement {
     // a node that just refused a connection is tried last until its heartbeat says whether it is gone
     const now = Date.now();
     return [...order.filter((n) => !(this.unreachable.get(n.id)! > now)), ...order.filter((n) => this.unreachable.get(n.id)! > now)];
+  }
+
+  /**
+   * The other holders of `indexId` that had its engine loaded when last asked: a search this node
+   * holds but has not loaded yet (it just took the index over) goes to them while it loads here.
+   */
+  warmPeers(indexId: string): RingNode[] {
+    return this.holders(indexId).filter((n) => n.id !== this.self.id && this.peerLoaded.get(n.id)?.has(indexId));
   }
 
   /** A forward to `nodeId` failed to connect: try it last for a heartbeat-staleness period. */
@@ -214,6 +224,7 @@ export class Placement {
   private async warmOnce(): Promise<void> {
     const peers = this.view().filter((n) => n.id !== this.self.id);
     const lists = await Promise.all(peers.map((p) => this.loadedOn(p)));
+    this.peerLoaded = new Map(peers.map((p, i) => [p.id, new Set(lists[i])]));
     const loaded = new Set(this.o.engines.loadedIds());
     const wanted = [...new Set(lists.flat())].filter((id) => !loaded.has(id) && this.holds(id));
     if (!wanted.length) return;
@@ -225,7 +236,7 @@ export class Placement {
         if (this.stopped || this.o.engines.stats().bytes > this.o.budgetBytes * 0.9) break;
         if (!this.holds(row.id)) continue;
         await this.o.engines
-          .get({ id: row.id, settings: row.settings as unknown as IndexSettingsData, appliedTaskId: Number(row.applied_task_id), purgedThroughTaskId: Number(row.purged_through_task_id) }, true)
+          .get({ id: row.id, settings: row.settings as unknown as IndexSettingsData, appliedTaskId: Number(row.applied_task_id), purgedThroughTaskId: Number(row.purged_through_task_id) }, true, 'background')
           .then(() => n++)
           .catch((err) => this.o.log.warn('search node could not warm an engine', { indexId: row.id, err }));
       }
