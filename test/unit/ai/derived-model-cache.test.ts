@@ -1,6 +1,6 @@
 // The moderation classifier is trained once and read afterwards (lib/derived-model-cache.ts,
 // subgraphs/ai/models/moderation.classifier.ts): the file is keyed by what the model derives from.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { derivationKey, derivedModel } from '../../../lib/derived-model-cache.js';
@@ -31,7 +31,10 @@ test('derived once, then read from its file; another input is another key', asyn
 });
 
 test('an unwritable folder still answers the derived model (derived at each start)', async () => {
-  const r = await derivedModel('thing', 'k', async () => 42, '/proc/not-writable');
+  // a folder under a file: it can never be made
+  const file = join(dir, 'a-file');
+  writeFileSync(file, '');
+  const r = await derivedModel('thing', 'k', async () => 42, join(file, 'models'));
   expect(r).toMatchObject({ value: 42, cached: false });
   expect(r.writeError).toBeTruthy();
 });
