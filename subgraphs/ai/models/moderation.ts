@@ -6,16 +6,18 @@
 //     signals and group rules (moderation.lexicon.ts).
 //  3. The product's own classifier: the custom classifiers' softmax regression (classifiers/
 //     softmax.model.ts) over words, bigrams, the glove-sif-100d word vectors and spam cue markers
-//     (what it reads: moderation.features.ts), trained when the
-//     models load on the labelled texts in data/moderation-train.json (written for the purpose;
-//     the held-out part is test/ai-quality/moderation/held-out.json, never trained on).
+//     (what it reads: moderation.features.ts), trained once on the labelled texts in
+//     data/moderation-train.json (written for the purpose; the held-out part is
+//     test/ai-quality/moderation/held-out.json, never trained on) and read from its derived-model
+//     file at later starts (moderation.classifier.ts).
 // A category's score is the larger of its rule score (damped by context) and the classifier's
 // probability. `self_harm` and `harassment` are categories of their own when asked for; document
 // 2's four categories hold them too: violence = max(violence, self_harm), hate = max(hate, harassment).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
-import { indexOf, predict, train, type SoftmaxModel } from '../classifiers/softmax.model.js';
+import { indexOf, predict, type SoftmaxModel } from '../classifiers/softmax.model.js';
+import { moderationClassifier } from './moderation.classifier.js';
 import { HATE_RULES, OBSCENITY_CATEGORY, SPAM_RULES, VIOLENCE_RULES, type Rule } from './moderation.lexicon.js';
 import {
   CONTEXT_ABOUT_SPAM,
@@ -95,11 +97,11 @@ export class TextModerator {
     this.index = indexOf(model);
   }
 
-  /** Trains the classifier on `examples` (the shipped training set by default): 602 texts, 40 epochs, seconds
-   *  (3–16 s measured on the shared 2-core machine at load average 23–34; in the text worker, off the event loop). */
+  /** The classifier of `examples` (the shipped training set by default): trained once (602 texts, 40 epochs:
+   *  3–16 s on the shared 2-core machine) and read from its derived-model file afterwards (moderation.classifier.ts). */
   static async load(examples: readonly LabelledText[] = readTrainingSet()): Promise<TextModerator> {
     const labels = [NONE, ...ALL_MODERATION_CATEGORIES];
-    return new TextModerator(await train(examples.map((e) => ({ text: classifierInput(e.text), label: e.label })), labels, { epochs: 40, l2: 1e-4 }));
+    return new TextModerator((await moderationClassifier(examples.map((e) => ({ text: classifierInput(e.text), label: e.label })), labels)).value);
   }
 
   signals(text: string): ModerationSignals {

@@ -3,6 +3,7 @@
 // start; a call goes to the worker with the fewest calls in flight.
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../../lib/worker-script.js';
+import { withSharedWordVectors } from '../../../lib/word-vectors.js';
 import type { TextOp, TextOps } from './text-models.js';
 
 export type ModelState = 'loading' | 'ready' | 'failed';
@@ -23,8 +24,9 @@ class TextWorker {
   private nextId = 1;
 
   constructor() {
-    // text-models.worker.ts beside this file (.js in the compiled build), with the loader it needs
-    this.worker = startWorker(import.meta.url, 'text-models.worker');
+    // text-models.worker.ts beside this file (.js in the compiled build), with the loader it needs and
+    // this process's word vectors (shared memory: every worker reads the one copy, lib/word-vectors.ts)
+    this.worker = startWorker(import.meta.url, 'text-models.worker', { workerData: withSharedWordVectors({}) });
     this.ready = new Promise((resolve) => {
       this.worker.on('message', (m: any) => {
         if ('ready' in m) {

@@ -10,7 +10,7 @@ import type { AiContext } from '../context.js';
 import { requireRegisteredUser } from '../identities/identity.service.js';
 import { admitTextCall, AI_READ } from '../limits/limits.service.js';
 import { iso1 } from '../models/apertium.js';
-import { languageName } from '../models/language.js';
+import { languageName } from '../models/language-names.js';
 import { runModel } from '../text/text.service.js';
 
 @InputType()

@@ -11,6 +11,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../../../lib/logger.js';
 import { startWorker } from '../../../lib/worker-script.js';
+import { withSharedWordVectors } from '../../../lib/word-vectors.js';
 import type { SnapshotData } from '../../../lib/search-engine/snapshot.js';
 import { restoreSteps } from '../../../lib/search-engine/index.js';
 import type { Engine } from '../../../lib/search-engine/types.js';
@@ -111,7 +112,8 @@ export class ThreadEngineBuilder implements EngineBuilder {
   /** The engine thread, started on first use and again after it died. */
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const w = startWorker(import.meta.url, 'engine-thread.worker', { workerData: { dbUrl: this.dbUrl } });
+    // the word vectors (hybrid indexes embed documents) are this process's copy, shared, not read again
+    const w = startWorker(import.meta.url, 'engine-thread.worker', { workerData: withSharedWordVectors({ dbUrl: this.dbUrl }) });
     w.unref();
     w.on('message', (m: ThreadReply) => {
       const p = this.pending.get(m.id);

@@ -4,25 +4,51 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { cosine } from '../../../lib/hashed-embeddings.js';
-import { KEPT_WORDS, sifEmbedding, WORD_VECTOR_DIMENSIONS, wordVectors, WordVectors } from '../../../lib/word-vectors.js';
+import { Worker } from 'node:worker_threads';
+import { KEPT_WORDS, sifEmbedding, WORD_VECTOR_DIMENSIONS, wordVectors, WordVectors, withSharedWordVectors } from '../../../lib/word-vectors.js';
+import { Vocabulary } from '../../../lib/word-vocabulary.js';
 
 const sim = (a: string, b: string) => cosine(sifEmbedding(a).vector, sifEmbedding(b).vector);
 
 test('the installed model: 100k words × 100 float32, a unit common component, frequent words first', () => {
   const wv = wordVectors();
-  expect(wv.header.words).toHaveLength(KEPT_WORDS);
+  expect(wv.size).toBe(KEPT_WORDS);
   expect(wv.dimensions).toBe(WORD_VECTOR_DIMENSIONS);
-  expect(wv.header.words.slice(0, 3)).toEqual(['the', 'of', 'to']);
-  expect(Math.hypot(...wv.header.component)).toBeCloseTo(1, 5);
+  expect([0, 1, 2].map((i) => wv.word(i))).toEqual(['the', 'of', 'to']);
+  expect(Math.hypot(...wv.meta.component)).toBeCloseTo(1, 5);
   // encode → read round trip keeps header and vectors
-  const h = { ...wv.header, words: wv.header.words.slice(0, 2000) };
+  const h = { ...wv.meta, words: Array.from({ length: 2000 }, (_, i) => wv.word(i)) };
   const data = new Float32Array(h.words.length * h.dimensions);
   h.words.forEach((w, i) => data.set(wv.vectorOf(w)!, i * h.dimensions));
   const file = join(mkdtempSync(join(tmpdir(), 'wv-')), 'small.bin');
   writeFileSync(file, WordVectors.encode(h, data));
   const back = WordVectors.read(file);
-  expect(back.embed('a red car').vector).toEqual(new WordVectors(h, data).embed('a red car').vector);
+  expect(back.embed('a red car').vector).toEqual(WordVectors.of(h, data).embed('a red car').vector);
   rmSync(dirname(file), { recursive: true });
+});
+
+test('the vocabulary: every word found at its own index, unknown words not; all in shared memory', () => {
+  const wv = wordVectors();
+  for (let i = 0; i < wv.size; i += 7) if (wv.words(wv.word(i))[0] !== i && /^[\p{L}\p{N}]+$/u.test(wv.word(i))) throw new Error(`word ${i} "${wv.word(i)}" not found at ${i}`);
+  const v = Vocabulary.build(['b', 'a', 'b', 'ü', '']);
+  expect(['a', 'b', 'ü', '', 'c', 'ab'].map((w) => v.indexOf(w))).toEqual([1, 0, 3, 4, -1, -1]);
+  expect(v.word(3)).toBe('ü');
+  const { shared } = wv;
+  for (const a of [shared.data, shared.vocabulary.chars, shared.vocabulary.offsets, shared.vocabulary.slots]) expect(a.buffer).toBeInstanceOf(SharedArrayBuffer);
+});
+
+test('a worker thread handed the model (withSharedWordVectors) reads the same memory, not a copy', async () => {
+  const small = WordVectors.of({ ...wordVectors().meta, words: ['red', 'car'] }, new Float32Array(200).fill(0.5));
+  // the worker writes into the vectors it was handed; the parent sees the write: one copy, shared
+  const code = `const { workerData, parentPort } = require('node:worker_threads');
+    const d = workerData.sharedWordVectors.data; d[0] = 7; parentPort.postMessage(d.buffer instanceof SharedArrayBuffer);`;
+  const worker = new Worker(code, { eval: true, workerData: { other: 1, sharedWordVectors: small.shared } });
+  const shared = await new Promise((resolve, reject) => worker.once('message', resolve).once('error', reject));
+  await worker.terminate();
+  expect(shared).toBe(true);
+  expect(small.vectorOf('red')![0]).toBe(7);
+  // the helper hands this process's installed model
+  expect(withSharedWordVectors({ dbUrl: 'x' }).sharedWordVectors?.data).toBe(wordVectors().shared.data);
 });
 
 test('a unit vector per text, known words counted; no known word → zeros', () => {
@@ -44,9 +70,9 @@ test('SIF weighting: a frequent word weighs less than a rare one', () => {
 
 test('contractions and unknown compounds are read as GloVe read them', () => {
   const wv = wordVectors();
-  expect(wv.words("don't").map((i) => wv.header.words[i])).toEqual(['do', 'not']);
-  expect(wv.words("it's").map((i) => wv.header.words[i])).toEqual(['it']);
-  expect(wv.words('webserver').map((i) => wv.header.words[i])).toEqual(['web', 'server']);
+  expect(wv.words("don't").map((i) => wv.word(i))).toEqual(['do', 'not']);
+  expect(wv.words("it's").map((i) => wv.word(i))).toEqual(['it']);
+  expect(wv.words('webserver').map((i) => wv.word(i))).toEqual(['web', 'server']);
 });
 
 test('meaning without shared words beats shared words without meaning', () => {
