@@ -1,6 +1,8 @@
 // Search service (document 3 part B): tasks, analytics and webhooks.
 import { DomainError } from '../../lib/errors.js';
+import { freeFormNames } from '../api-schema.js';
 import { resource } from '../jsonapi.js';
+import { restParameter } from '../naming.js';
 import { getParam, intParam } from '../query.js';
 import type { ResourceObject, Route, RouteInput } from '../types.js';
 
@@ -12,12 +14,19 @@ export const MAX_TASK_PAGE = 1000;
  * documents) wherever it is answered: created, read, listed or canceled. The spec's fields of an
  * indexing task (`documents_received`, `documents_indexed`) sit at the top level, beside the full
  * `details` (null where the task counts no documents). The settings and filter it was given (JSON
- * in the schema) are kept as written.
+ * in the schema) are kept as written. A failed task's error names its parameter in GraphQL terms,
+ * spelled here for REST as the bridge's error bodies are (naming.ts restParameter).
  */
 export function taskRes(t: Record<string, unknown>): ResourceObject {
   const task = resource('indexing_tasks', t);
   const details = (task.attributes.details ?? {}) as Record<string, unknown>;
-  task.attributes = { ...task.attributes, documents_received: details.documents_received ?? null, documents_indexed: details.documents_indexed ?? null };
+  const error = task.attributes.error as { parameter?: unknown } | null | undefined;
+  task.attributes = {
+    ...task.attributes,
+    documents_received: details.documents_received ?? null,
+    documents_indexed: details.documents_indexed ?? null,
+    ...(error && typeof error.parameter === 'string' ? { error: { ...error, parameter: restParameter(error.parameter, [], freeFormNames()) } } : {}),
+  };
   return task;
 }
 

@@ -243,7 +243,7 @@ describe('GraphQL: many products in one call', () => {
       ['prod_AAAAAAAAAAAAAAAAAAAA', 'PRODUCT_NOT_FOUND'],
     ]);
     const tooMany = await gql(query, { ids: [...ids, ...ids] }, t.keyHeaders);
-    expect(tooMany.body.errors![0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', parameter: 'product_ids' });
+    expect(tooMany.body.errors![0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', parameter: 'productIds' }); // GraphQL names the argument as the schema does
 
     // newest first: the EUR-only product has no USD price: its field is null with an error at its path, the rest of the page prices
     const list = await gql('{ products(page: 1, pageSize: 3) { items { id effectivePrice(currency: "USD", quantity: 2) { amount total source } } } }', {}, t.keyHeaders);
