@@ -113,13 +113,9 @@ function pipeline(bytes: Buffer, maxPixels: number): Sharp {
   return sharp(bytes, { limitInputPixels: Math.max(1, maxPixels), failOn: 'error' }).rotate().flatten({ background: '#ffffff' }).timeout({ seconds: IMAGE_WORK_SECONDS });
 }
 
-/**
- * RGB bytes (HWC, 3 channels) of the image stretched to width × height (the detector's input);
- * `mirrored` flips it left to right first (the detector's second, flipped pass).
- */
-export async function rgbPixels(image: VisionImage, width: number, height: number, mirrored = false): Promise<Buffer> {
-  const p = pipeline(image.bytes, image.width * image.height);
-  return (mirrored ? p.flop() : p).resize(width, height, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+/** RGB bytes (HWC, 3 channels) of the image stretched to width × height (the detector's input). */
+export async function rgbPixels(image: VisionImage, width: number, height: number): Promise<Buffer> {
+  return pipeline(image.bytes, image.width * image.height).resize(width, height, { fit: 'fill' }).removeAlpha().raw().toBuffer();
 }
 
 /** A box clamped to the image, in whole pixels; throws invalid_box when nothing is left. */

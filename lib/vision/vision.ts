@@ -7,7 +7,6 @@ import { colourDescriptor, COLOUR_DIMENSIONS } from './colour.js';
 import { rgbPixels, type VisionImage } from './image.js';
 import { ModelWorker } from './model-worker.js';
 import { CENTERNET_SIZE, MOBILENET_SIZE, NSFW_CLASSES } from './models.js';
-import { mergeFlipPasses, unmirror } from './flip-test.js';
 import { nonMaxSuppression, suppressAcrossClasses, type Box } from './nms.js';
 
 export interface DetectedObject {
@@ -46,63 +45,43 @@ export const VISION_METHODS = {
 export const EMBEDDING_COLOUR_WEIGHT = 0.15;
 
 /**
- * Detections scoring below are dropped by default. Flip-tested CenterNet scores (the mean of the
- * image's and the mirror image's pass) on darknet's photos, one label per box: real objects from
- * 0.31 (the fourth horse in horses.jpg; the horse behind the girl in person.jpg is horse 0.36) to
- * 0.70; the best spurious one is a "bed" at 0.19 in scream.jpg (0.26 from one pass alone), a
- * "parking meter" (a post) at 0.26 in dog.jpg.
+ * Detections scoring below are dropped by default. CenterNet's scores on the darknet photos, one
+ * label per box: real objects from 0.30 (the horse behind the girl in person.jpg, whose surest
+ * class is sheep 0.30 before horse 0.28) to 0.71; the best spurious one is a "bed" at 0.26 in
+ * scream.jpg.
  */
 export const DETECT_MIN_CONFIDENCE = 0.28;
 export const EMBEDDING_DIMENSIONS = 1280 + COLOUR_DIMENSIONS;
 
 export class Vision {
   private readonly detector = new ModelWorker('centernet');
-  /** the flip test's mirrored pass runs beside the plain one, so a detection on an idle machine takes one pass's time */
-  private readonly mirrorDetector = new ModelWorker('centernet');
   private readonly mobilenet = new ModelWorker('mobilenet');
 
   constructor(opts: VisionOptions = {}) {
-    if (opts.preloadDetector ?? true) void Promise.all([this.detector.start(), this.mirrorDetector.start()]);
+    if (opts.preloadDetector ?? true) void this.detector.start();
     if (opts.preloadMobileNet) void this.mobilenet.start();
   }
 
-  /**
-   * COCO-80 objects: CenterNet on the image and on its mirror image, the passes' scores averaged
-   * per class (flip-test.ts), score ≥ minConfidence, per-label NMS, one label per box, boxes in
-   * image pixels.
-   */
+  /** COCO-80 objects: score ≥ minConfidence, per-label NMS, one label per box, boxes in image pixels. */
   async detect(image: VisionImage, opts: DetectOptions = {}): Promise<DetectedObject[]> {
     const minConfidence = opts.minConfidence ?? DETECT_MIN_CONFIDENCE;
-    const pass = async (mirrored: boolean) => this.candidates(await (mirrored ? this.mirrorDetector : this.detector).run<Float32Array>(await rgbPixels(image, CENTERNET_SIZE, CENTERNET_SIZE, mirrored)), image);
-    const [plain, mirrored] = await Promise.all([pass(false), pass(true)]);
-    const merged = mergeFlipPasses(plain, mirrored.map((o) => unmirror(o, image.width)));
-    const kept: DetectedObject[] = [];
-    for (const o of merged) {
-      if (!(o.confidence >= minConfidence)) continue;
-      const { x, y, width, height } = o.bbox;
-      const bbox = { x: Math.round(x), y: Math.round(y), width: Math.round(width), height: Math.round(height) };
-      if (bbox.width < 1 || bbox.height < 1) continue;
-      kept.push({ label: o.label, confidence: Math.round(o.confidence * 10_000) / 10_000, bbox });
-    }
-    return suppressAcrossClasses(nonMaxSuppression(kept, opts.iouThreshold ?? 0.5)).slice(0, opts.maxObjects ?? 20);
-  }
-
-  /** One pass's 100 rows (x1, y1, x2, y2 in input pixels, score, class) as boxes in image pixels. */
-  private candidates(rows: Float32Array, image: VisionImage): DetectedObject[] {
+    const rows = await this.detector.run<Float32Array>(await rgbPixels(image, CENTERNET_SIZE, CENTERNET_SIZE));
     const sx = image.width / CENTERNET_SIZE;
     const sy = image.height / CENTERNET_SIZE;
-    const out: DetectedObject[] = [];
+    const candidates: DetectedObject[] = [];
     for (let i = 0; i + 5 < rows.length; i += 6) {
+      const score = rows[i + 4];
       const label = COCO_LABELS[Math.round(rows[i + 5])];
-      if (!label || !(rows[i + 4] > 0)) continue;
+      if (!(score >= minConfidence) || !label) continue;
       const x1 = Math.max(0, rows[i] * sx);
       const y1 = Math.max(0, rows[i + 1] * sy);
       const x2 = Math.min(image.width, rows[i + 2] * sx);
       const y2 = Math.min(image.height, rows[i + 3] * sy);
       if (x2 - x1 < 1 || y2 - y1 < 1) continue;
-      out.push({ label, confidence: rows[i + 4], bbox: { x: x1, y: y1, width: x2 - x1, height: y2 - y1 } });
+      const bbox = { x: Math.round(x1), y: Math.round(y1), width: Math.round(x2 - x1), height: Math.round(y2 - y1) };
+      candidates.push({ label, confidence: Math.round(score * 10_000) / 10_000, bbox });
     }
-    return out;
+    return suppressAcrossClasses(nonMaxSuppression(candidates, opts.iouThreshold ?? 0.5)).slice(0, opts.maxObjects ?? 20);
   }
 
   /**
@@ -133,7 +112,7 @@ export class Vision {
 
   /** Start loading every model now; resolves when each has loaded or failed. */
   async ready(): Promise<void> {
-    await Promise.all([this.detector.start(), this.mirrorDetector.start(), this.mobilenet.start()]);
+    await Promise.all([this.detector.start(), this.mobilenet.start()]);
   }
 
   health(): Record<string, unknown> {
@@ -141,7 +120,7 @@ export class Vision {
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.detector.stop(), this.mirrorDetector.stop(), this.mobilenet.stop()]);
+    await Promise.all([this.detector.stop(), this.mobilenet.stop()]);
   }
 }
 

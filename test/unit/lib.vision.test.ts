@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { LocalObjectStore } from '../../lib/object-store.js';
-import { mergeFlipPasses, unmirror } from '../../lib/vision/flip-test.js';
 import { cosine, crop, DETECT_MIN_CONFIDENCE, EMBEDDING_DIMENSIONS, iou, loadImage, nonMaxSuppression, SAME_THING_IOU, Vision, VisionError, type VisionImage } from '../../lib/vision/index.js';
 
 const DARKNET = '/usr/share/darknet/data';
@@ -118,10 +117,11 @@ describe('detect (CenterNet COCO-80)', () => {
     const objects = await vision.detect(await load(photo('person')));
     for (let i = 0; i < objects.length; i++) for (let j = i + 1; j < objects.length; j++) expect(iou(objects[i].bbox, objects[j].bbox)).toBeLessThan(SAME_THING_IOU);
     expect(objects.map((o) => o.label)).toEqual(expect.arrayContaining(['person', 'dog']));
-    // the horse stands at the right (darknet's reference box ≈ x 400–600, y 135–345); one pass alone
-    // ranks sheep (0.30) before horse (0.28), the flip test's mean makes it a horse
+    // the horse stands at the right (darknet's reference box ≈ x 400–600, y 135–345); CenterNet reads
+    // it as an animal whose surest class is sheep (0.30) before horse (0.28)
     const horse = objects.find((o) => o.bbox.x > 350 && o.bbox.width > 150);
-    expect(horse).toMatchObject({ label: 'horse' });
+    expect(horse).toBeDefined();
+    expect(['horse', 'sheep', 'cow']).toContain(horse!.label);
   });
 
   test('a painting with no COCO object: nothing at the default threshold', async () => {
@@ -180,23 +180,5 @@ describe('crop and NMS', () => {
       0.5,
     );
     expect(kept.map((k) => `${k.label}${k.confidence}`)).toEqual(['dog0.9', 'cat0.4', 'dog0.3']);
-  });
-
-  test('flip test: a class both passes see keeps the mean; one seen by one pass keeps half; boxes are unmirrored first', () => {
-    const b = (x: number) => ({ x, y: 0, width: 100, height: 100 });
-    // person.jpg's horse in small: sheep 0.30 / horse 0.28 on the image, horse 0.44 on the mirror image
-    const plain = [
-      { label: 'sheep', confidence: 0.3, bbox: b(400) },
-      { label: 'horse', confidence: 0.28, bbox: b(400) },
-    ];
-    const mirrored = [unmirror({ label: 'horse', confidence: 0.44, bbox: b(100) }, 600)];
-    expect(mirrored[0].bbox.x).toBe(400);
-    const merged = mergeFlipPasses(plain, mirrored);
-    expect(merged.map((m) => `${m.label}${m.confidence.toFixed(2)}`)).toEqual(['horse0.36', 'sheep0.15']);
-    // a matched box is the score-weighted mean of the two
-    const shifted = mergeFlipPasses([{ label: 'dog', confidence: 0.6, bbox: b(0) }], [{ label: 'dog', confidence: 0.2, bbox: b(20) }]);
-    expect(shifted[0].bbox.x).toBeCloseTo(5);
-    // another class at the same place is not a match
-    expect(mergeFlipPasses([{ label: 'dog', confidence: 0.6, bbox: b(0) }], [{ label: 'cat', confidence: 0.2, bbox: b(0) }])).toHaveLength(2);
   });
 });
