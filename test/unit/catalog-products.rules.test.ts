@@ -90,9 +90,9 @@ describe('options and variants', () => {
 describe('bundles', () => {
   test('item shape: 1..50 distinct products, quantity 1..1000, required by default', () => {
     expect(checkBundleItemShape([{ productId: 'a', quantity: 2, required: undefined as unknown as boolean }])).toEqual([{ productId: 'a', quantity: 2, required: true }]);
-    expect(codeOf(() => checkBundleItemShape([]))).toEqual({ code: 'BUNDLE_INVALID', parameter: 'bundle_items' });
-    expect(codeOf(() => checkBundleItemShape([{ productId: 'a', quantity: 1, required: true }, { productId: 'a', quantity: 1, required: true }]))).toEqual({ code: 'BUNDLE_INVALID', parameter: 'bundle_items[1].product_id' });
-    expect(codeOf(() => checkBundleItemShape([{ productId: 'a', quantity: 1001, required: true }]))).toEqual({ code: 'BUNDLE_INVALID', parameter: 'bundle_items[0].quantity' });
+    expect(codeOf(() => checkBundleItemShape([]))).toEqual({ code: 'BUNDLE_INVALID', parameter: 'bundleItems' });
+    expect(codeOf(() => checkBundleItemShape([{ productId: 'a', quantity: 1, required: true }, { productId: 'a', quantity: 1, required: true }]))).toEqual({ code: 'BUNDLE_INVALID', parameter: 'bundleItems[1].productId' });
+    expect(codeOf(() => checkBundleItemShape([{ productId: 'a', quantity: 1001, required: true }]))).toEqual({ code: 'BUNDLE_INVALID', parameter: 'bundleItems[0].quantity' });
   });
   test('availability: the least whole number of bundles the required components allow', () => {
     const items = [{ productId: 'a', quantity: 4, required: true }, { productId: 'b', quantity: 1, required: false }];

@@ -95,10 +95,10 @@ describe('pricing: tiers', () => {
   });
 
   test.each([
-    [[tier(1, 10), tier(10, 20)], 'tiers[1].min_quantity'],
-    [[tier(5, 20), tier(1, 5)], 'tiers[0].min_quantity'],
-    [[tier(1, null), tier(100, 200)], 'tiers[1].min_quantity'],
-    [[tier(1, null), tier(1, null)], 'tiers[1].min_quantity'],
+    [[tier(1, 10), tier(10, 20)], 'tiers[1].minQuantity'],
+    [[tier(5, 20), tier(1, 5)], 'tiers[0].minQuantity'],
+    [[tier(1, null), tier(100, 200)], 'tiers[1].minQuantity'],
+    [[tier(1, null), tier(1, null)], 'tiers[1].minQuantity'],
   ])('overlaps are INVALID_PRICE naming the later tier: %j', (tiers, parameter) => {
     expect(thrown(() => checkTiers(tiers))).toMatchObject({ code: 'INVALID_PRICE', opts: { parameter } });
   });
