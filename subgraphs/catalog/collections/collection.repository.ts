@@ -5,6 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { ProductEntity } from '../products/product.entity.js';
+import { PRODUCT_ORDER } from '../products/product.repository.js';
 import { jsonList, tableOf } from '../sql.js';
 import { CollectionProductEntity, type CollectionEntity } from './collection.entity.js';
 import { rulesToSql, type CollectionRules } from './collection.rules.js';
@@ -12,15 +13,7 @@ import { rulesToSql, type CollectionRules } from './collection.rules.js';
 export const COLLECTION_SORTS = ['position', 'name', '-name', 'price', '-price', 'created_at', '-created_at'] as const;
 export type CollectionSort = (typeof COLLECTION_SORTS)[number];
 
-const ORDER: Record<CollectionSort, string> = {
-  position: 'cp.position asc, p.id asc',
-  name: 'p.name asc, p.id asc',
-  '-name': 'p.name desc, p.id desc',
-  price: 'p.price_amount asc nulls last, p.id asc',
-  '-price': 'p.price_amount desc nulls last, p.id desc',
-  created_at: 'p.created_at asc, p.id asc',
-  '-created_at': 'p.created_at desc, p.id desc',
-};
+const ORDER: Record<CollectionSort, string> = { position: 'cp.position asc, p.id asc', ...PRODUCT_ORDER };
 
 /** FROM and WHERE of a collection's live products, with their parameters. */
 function membership(em: EntityManager, part: AppPartition, c: CollectionEntity): { from: string; where: string; params: unknown[] } {

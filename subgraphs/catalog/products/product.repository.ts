@@ -16,7 +16,8 @@ import { BOUND_STRIDE } from './product.page-bounds.js';
 import type { ProductData } from './product.type.js';
 
 export const PRODUCT_SORTS = ['name', '-name', 'price', '-price', 'created_at', '-created_at'] as const;
-const ORDER: Record<(typeof PRODUCT_SORTS)[number], string> = {
+/** ORDER BY of a product list per sort (p: the products table), also the collections' product lists */
+export const PRODUCT_ORDER: Record<(typeof PRODUCT_SORTS)[number], string> = {
   name: 'p.name asc, p.id asc',
   '-name': 'p.name desc, p.id desc',
   price: 'p.price_amount asc nulls last, p.id asc',
@@ -91,7 +92,7 @@ export async function productPage(ctx: CatalogContext, q: ListQuery): Promise<{ 
     where.push(`exists (select 1 from "catalog"."product_categories" pc where pc.product_id = p.id and pc.category_id = ?)`);
     params.push(categoryId);
   }
-  let order = ORDER[sort];
+  let order = PRODUCT_ORDER[sort];
   const search = f.search?.trim();
   if (search) {
     if (search.length > 200) throw new DomainError('BAD_REQUEST', 'search is longer than 200 characters', { parameter: 'search' });
