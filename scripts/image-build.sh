@@ -18,10 +18,14 @@ mkdir -p "$CACHE"
 started=$(date +%s)
 
 if ! podman image exists localhost/debian:bookworm; then
-  if [ ! -s "$CACHE/base.tar" ]; then
+  # a cache left by an interrupted or older run (a directory, or an empty file) is made again
+  if [ ! -f "$CACHE/base.tar" ] || [ ! -s "$CACHE/base.tar" ]; then
+    rm -rf "$CACHE/base.tar" "$CACHE/base.tar.part" "$CACHE/base.part.tar"
     echo "== base: mmdebstrap --variant=minbase bookworm → $CACHE/base.tar"
-    mmdebstrap --quiet --variant=minbase --include=ca-certificates bookworm "$CACHE/base.tar.part"
-    mv "$CACHE/base.tar.part" "$CACHE/base.tar"
+    # --format=tar: mmdebstrap picks the output format from the file name otherwise, and a name it
+    # does not know (base.tar.part) makes a directory
+    mmdebstrap --quiet --format=tar --variant=minbase --include=ca-certificates bookworm "$CACHE/base.part.tar"
+    mv "$CACHE/base.part.tar" "$CACHE/base.tar"
   fi
   podman import --quiet "$CACHE/base.tar" localhost/debian:bookworm >/dev/null
 fi
