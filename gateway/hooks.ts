@@ -7,11 +7,15 @@
 //   caller's tenant and the request as sent (body not yet parsed by Apollo): a response cache answers
 //   a hit here, a policy refuses here, a registry rewrites the request; `afterExecute` sees the
 //   answer before it is sent (headers, keep).
+// - `beforeSocketOperation`: per graphql-ws subscribe message (subscriptions, queries and mutations
+//   over a socket), after the connection authenticated, before the document is parsed: a registry
+//   puts its document in or refuses here.
 // - `plugins`: Apollo Server plugins, per operation, over HTTP, in process and for queries and
 //   mutations over WebSocket: `didResolveOperation` (document parsed and validated, before
 //   execution), `responseForOperation` (answer instead of executing), `willSendResponse` (after).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLError } from 'graphql';
 import type { GraphQLAnswer, GraphQLCall } from '../lib/http.js';
 import type { TenantContext } from '../lib/tenant.js';
 import type { GatewayContext } from './data-source.js';
@@ -31,8 +35,23 @@ export type BeforeExecute = (call: GraphQLCall, tenant: TenantContext) => Promis
 /** Runs on the answer before it is sent (also on one a `BeforeExecute` gave); may change its headers in place. */
 export type AfterExecute = (call: GraphQLCall, tenant: TenantContext, answer: GraphQLAnswer) => Promise<void> | void;
 
+/** A graphql-ws subscribe message's payload, as the client sent it (`query` may be empty when an id is sent instead). */
+export interface SocketOperation {
+  query: string;
+  operationName?: string | null;
+  variables?: Record<string, unknown> | null;
+  extensions?: Record<string, unknown> | null;
+  /** a trusted document's id, beside `query` as over HTTP (graphql-ws passes members it does not know) */
+  documentId?: unknown;
+}
+/** `query`: run this document instead of the one sent; `refused`: answer this error; nothing: go on unchanged. */
+export type SocketOutcome = { query: string } | { refused: GraphQLError } | undefined;
+/** Runs per graphql-ws subscribe message, with the connection's tenant, before the document is parsed. */
+export type BeforeSocketOperation = (operation: SocketOperation, tenant: TenantContext) => Promise<SocketOutcome> | SocketOutcome;
+
 export interface RequestHooks {
   beforeExecute: BeforeExecute[];
+  beforeSocketOperation: BeforeSocketOperation[];
   afterExecute: AfterExecute[];
   aroundExecute: AroundExecute[];
   written: AfterWrite[];
@@ -52,6 +71,7 @@ export interface GatewayRoute {
 /** One feature's contribution: any of its hooks and routes. */
 export interface GatewayExtension {
   beforeExecute?: BeforeExecute;
+  beforeSocketOperation?: BeforeSocketOperation;
   afterExecute?: AfterExecute;
   aroundExecute?: AroundExecute;
   written?: AfterWrite;
@@ -63,6 +83,7 @@ export interface GatewayExtension {
 export function requestHooks(extensions: readonly GatewayExtension[]): RequestHooks {
   return {
     beforeExecute: extensions.flatMap((e) => (e.beforeExecute ? [e.beforeExecute] : [])),
+    beforeSocketOperation: extensions.flatMap((e) => (e.beforeSocketOperation ? [e.beforeSocketOperation] : [])),
     afterExecute: extensions.flatMap((e) => (e.afterExecute ? [e.afterExecute] : [])),
     aroundExecute: extensions.flatMap((e) => (e.aroundExecute ? [e.aroundExecute] : [])),
     written: extensions.flatMap((e) => (e.written ? [e.written] : [])),

@@ -3,18 +3,22 @@
 // registered document (Apollo's document store then skips parsing and validation: it is keyed by
 // the document's hash). An app or key set to "registered operations only" is refused anything else:
 // REGISTERED_OPERATIONS_ONLY (403) for a document sent, OPERATION_NOT_REGISTERED (403, naming the
-// id) for an id the app has not registered. The REST bridge's own calls (fixed operations, signed)
-// are not refused. Each app's registry is read from the platform subgraph once, kept
-// REGISTRY_TTL_MS, and dropped at once on every gateway when it changes (platform.operations.changed,
-// through Redis when set). While the platform is unreachable an app's registry reads as empty (no
-// setting) and is retried after 5 s: requests go on as they do on cached keys. README "Registered operations".
+// id) for an id the app has not registered. The same holds over HTTP, in process and for every
+// graphql-ws subscribe message (subscriptions included). The REST bridge's own calls (fixed
+// operations, signed) are not refused. Callers without an API key (platform users' and operators'
+// JWTs: the platform's console, not an app's clients) are not subject to an app's setting. Each
+// app's registry is read from the platform subgraph once, kept REGISTRY_TTL_MS, and dropped at once
+// on every gateway when it changes (platform.operations.changed, through Redis when set). While the
+// platform is unreachable an app's registry reads as empty (no setting) and is retried after 5 s:
+// requests go on as they do on cached keys. README "Registered operations".
 import { OPERATIONS_CHANGED_TOPIC, type OperationsChangedPayload } from '../lib/events.js';
 import { CLIENT_ADDRESS_HEADER, verifyClientAddress } from '../lib/client-address.js';
+import { GraphQLError } from 'graphql';
 import { jsonAnswer, type GraphQLAnswer, type GraphQLCall } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
 import type { PubSub } from '../lib/pubsub.js';
 import type { TenantContext } from '../lib/tenant.js';
-import type { GatewayExtension } from './hooks.js';
+import type { GatewayExtension, SocketOperation, SocketOutcome } from './hooks.js';
 import type { OperationRegistry } from './platform-client.js';
 
 export const REGISTRY_TTL_MS = 30_000;
@@ -64,20 +68,35 @@ export function registeredOperations(deps: { fetchRegistry: (appId: string) => P
     for await (const payload of events) cache.delete((payload as OperationsChangedPayload).appId);
   })().catch((e) => deps.log.error('registered operations listener stopped', { err: e }));
 
+  /** What the registry says of a request by this tenant: its document, a refusal, or nothing to do. */
+  async function decide(tenant: TenantContext, mayName: boolean, body: () => Body | undefined): Promise<Decision> {
+    if (tenant.kind !== 'key' || !tenant.appId) return undefined;
+    const registry = await registryOf(tenant.appId);
+    const enforcing = enforced(registry, tenant);
+    // without the setting, only a request naming an id is looked at: the others are not parsed twice
+    if (!enforcing && (registry.documents.size === 0 || !mayName)) return undefined;
+    const b = body();
+    if (!b) return undefined;
+    const id = operationIdOf(b);
+    const document = id !== undefined ? registry.documents.get(id) : undefined;
+    if (document !== undefined) return { body: b, document };
+    if (!enforcing) return undefined;
+    return { refused: id !== undefined ? notRegistered(id) : DOCUMENT_REFUSED };
+  }
+
   return {
     async beforeExecute(call, tenant) {
-      if (tenant.kind !== 'key' || !tenant.appId) return undefined;
-      const registry = await registryOf(tenant.appId);
-      const enforcing = enforced(registry, tenant);
-      // without the setting, only a request naming an id is looked at: the others are not parsed twice
-      if (!enforcing && (registry.documents.size === 0 || !mayNameId(call))) return undefined;
-      const body = bodyOf(call);
-      if (!body) return undefined;
-      const id = operationIdOf(body);
-      const document = id !== undefined ? registry.documents.get(id) : undefined;
-      if (document !== undefined) return { call: withDocument(call, body, document) };
-      if (!enforcing || fromBridge(call, deps.internalSecret)) return undefined;
-      return { answer: id !== undefined ? notRegistered(id) : documentRefused() };
+      const d = await decide(tenant, mayNameId(call), () => bodyOf(call));
+      if (!d) return undefined;
+      if ('document' in d) return { call: withDocument(call, d.body, d.document) };
+      return fromBridge(call, deps.internalSecret) ? undefined : { answer: refusalAnswer(d.refused) };
+    },
+    async beforeSocketOperation(op: SocketOperation, tenant: TenantContext): Promise<SocketOutcome> {
+      const body = (): Body => ({ query: op.query, documentId: op.documentId ?? op.extensions?.documentId, extensions: (op.extensions ?? undefined) as Body['extensions'] });
+      const d = await decide(tenant, !op.query || op.extensions != null, body);
+      if (!d) return undefined;
+      if ('document' in d) return { query: d.document };
+      return { refused: new GraphQLError(d.refused.message, { extensions: d.refused.extensions }) };
     },
     async stop() {
       await events.return?.();
@@ -85,6 +104,13 @@ export function registeredOperations(deps: { fetchRegistry: (appId: string) => P
     },
   };
 }
+
+/** A refusal, as every edge renders it (an HTTP answer's body, a graphql-ws error). */
+interface Refusal {
+  message: string;
+  extensions: { code: 'OPERATION_NOT_REGISTERED' | 'REGISTERED_OPERATIONS_ONLY'; status: 403; meta?: { operationId: string } };
+}
+type Decision = { body: Body; document: string } | { refused: Refusal } | undefined;
 
 function enforced(r: Registry, tenant: TenantContext): boolean {
   return r.appOnly || (!!tenant.keyId && r.keyIds.has(tenant.keyId));
@@ -135,12 +161,16 @@ function fromBridge(call: GraphQLCall, secret: string): boolean {
   return call.parsed !== undefined || (!!secret && verifyClientAddress(call.headers[CLIENT_ADDRESS_HEADER], secret) !== undefined);
 }
 
-function notRegistered(id: string): GraphQLAnswer {
+function notRegistered(id: string): Refusal {
   const message = `Operation ${id} is not registered for this app, which accepts registered operations only`;
-  return jsonAnswer(403, { errors: [{ message, extensions: { code: 'OPERATION_NOT_REGISTERED', status: 403, meta: { operationId: id } } }] }, 'graphql (refused)');
+  return { message, extensions: { code: 'OPERATION_NOT_REGISTERED', status: 403, meta: { operationId: id } } };
 }
 
-function documentRefused(): GraphQLAnswer {
-  const message = 'A document was sent, but this app or key accepts registered operations only: send the id of a registered operation (extensions.persistedQuery.sha256Hash or documentId)';
-  return jsonAnswer(403, { errors: [{ message, extensions: { code: 'REGISTERED_OPERATIONS_ONLY', status: 403 } }] }, 'graphql (refused)');
+const DOCUMENT_REFUSED: Refusal = {
+  message: 'A document was sent, but this app or key accepts registered operations only: send the id of a registered operation (extensions.persistedQuery.sha256Hash or documentId)',
+  extensions: { code: 'REGISTERED_OPERATIONS_ONLY', status: 403 },
+};
+
+function refusalAnswer(r: Refusal): GraphQLAnswer {
+  return jsonAnswer(403, { errors: [r] }, 'graphql (refused)');
 }

@@ -1,7 +1,9 @@
 // graphql-ws on the gateway's /graphql: authenticated once in connection_init (the upgrade request's
 // Origin applies, as over HTTP), the socket then following its credentials (live-connections.ts).
 // Subscriptions run on the full schema (subscriptions/schema.ts); queries and mutations over the
-// socket go through Apollo like any request, under the same input limits.
+// socket go through Apollo like any request, under the same input limits. Each subscribe message
+// first passes the features' socket hooks (registered operations: a registered document put in, or
+// the refusal), then is parsed and validated once here (graphql-ws is handed the result).
 import type { Server } from 'node:http';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -34,8 +36,8 @@ export function startWebSockets(deps: {
   schema: () => GraphQLSchema | undefined;
   state: ShutdownState;
   limits: { maxTokens: number; maxAliases: number };
-  /** the features' request hooks: `written` is told of each mutation executed here */
-  hooks: Pick<RequestHooks, 'written'>;
+  /** the features' request hooks: `beforeSocketOperation` per subscribe message, `written` told of each mutation executed here */
+  hooks: Pick<RequestHooks, 'written' | 'beforeSocketOperation'>;
 }): GatewaySockets {
   const { server, cfg, auth: edge, apollo, state } = deps;
   const { maxTokens, maxAliases } = deps.limits;
@@ -60,11 +62,17 @@ export function startWebSockets(deps: {
       },
       onClose: (ctx) => ctx.extra.forget?.(),
       context: (ctx) => ({ tenant: ctx.extra.tenant! }),
-      onSubscribe: (_ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
+        let query = payload.query;
+        for (const hook of deps.hooks.beforeSocketOperation) {
+          const outcome = await hook(payload, ctx.extra.tenant!);
+          if (outcome && 'refused' in outcome) return [outcome.refused];
+          if (outcome) query = outcome.query;
+        }
         // Queries and mutations over the socket go through the planner; subscriptions through the full schema.
         let doc;
         try {
-          doc = parse(payload.query, { maxTokens });
+          doc = parse(query, { maxTokens });
         } catch (e) {
           return [new GraphQLError((e as Error).message, { extensions: { code: 'GRAPHQL_PARSE_FAILED', status: 400 } })];
         }
@@ -74,7 +82,8 @@ export function startWebSockets(deps: {
         if (refused.length) return refused;
         const err = limitError(measureOperation(schema(), doc, payload.operationName, payload.variables ?? {}), cfg.maxQueryDepth, cfg.maxQueryCost, maxAliases);
         if (err) return [err];
-        return undefined;
+        // parsed and validated once: graphql-ws runs these arguments as they are
+        return { schema: schema(), document: doc, operationName: payload.operationName, variableValues: payload.variables };
       },
       execute: async (args) => {
         if (state.closed) return { errors: [new GraphQLError(SHUTTING_DOWN_MESSAGE, { extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } })] };

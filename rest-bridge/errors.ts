@@ -100,6 +100,12 @@ function httpStatusOf(v: unknown): number | undefined {
  * dropped (it can be large, and it is the client's own data).
  */
 export function coercionError(message: string): RestError {
+  // an arguments-style body's required attribute left out: `Variable "$enabled" of required type "Boolean!" was not provided.`
+  const missing = /^Variable "\$(\w+)" of required type/.exec(message)?.[1];
+  if (missing && missing !== 'input') {
+    const parameter = restName(missing);
+    return { code: 'VALIDATION_FAILED', status: 422, message: `${parameter} is required`, parameter, reason: 'missing' };
+  }
   const at = [...message.matchAll(/ at "([A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*)"; /g)].pop();
   const reasons = [...message.matchAll(/; (Field "|Expected |[A-Z]\w* cannot represent |Variable ")/g)].pop();
   let reason = reasons ? message.slice(reasons.index + 2) : message;

@@ -16,6 +16,7 @@ import { SEARCH_ROUTES } from './search.routes.js';
 import { PLATFORM_ACCOUNT_ROUTES } from './platform-accounts.routes.js';
 import { PLATFORM_OPERATOR_ROUTES } from './platform-operators.routes.js';
 import { PLATFORM_APP_ROUTES } from './platform-apps.routes.js';
+import { PLATFORM_OPERATION_ROUTES } from './platform-operations.routes.js';
 import { PLATFORM_BLOCK_ROUTES } from './platform-blocks.routes.js';
 import { PLATFORM_ACCESS_ROUTES } from './platform-access.routes.js';
 import { PLATFORM_SERVICES_ROUTES } from './platform-services.routes.js';
@@ -29,6 +30,7 @@ export const ROUTES: readonly Route[] = [
   ...PLATFORM_ACCOUNT_ROUTES,
   ...PLATFORM_OPERATOR_ROUTES,
   ...PLATFORM_APP_ROUTES,
+  ...PLATFORM_OPERATION_ROUTES,
   ...PLATFORM_BLOCK_ROUTES,
   ...PLATFORM_ACCESS_ROUTES,
   ...PLATFORM_SERVICES_ROUTES,

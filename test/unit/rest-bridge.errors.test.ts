@@ -58,6 +58,13 @@ describe('rest-bridge error normalisation', () => {
       message: 'price.sale_amount is not a known attribute',
     });
     // arguments-style bodies: the variable is the attribute
+    expect(coercionError('Variable "$gracePeriodSeconds" of required type "Int!" was not provided.')).toEqual({
+      code: 'VALIDATION_FAILED',
+      status: 422,
+      message: 'grace_period_seconds is required',
+      parameter: 'grace_period_seconds',
+      reason: 'missing',
+    });
     expect(coercionError('Variable "$tiers" got invalid value 9.5 at "tiers[0].price.amount"; Int cannot represent non-integer value: 9.5')).toMatchObject({ parameter: 'tiers[0].price.amount' });
     expect(coercionError('Variable "$productIds" got invalid value 5; String cannot represent a non string value: 5')).toMatchObject({ parameter: 'product_ids' });
   });

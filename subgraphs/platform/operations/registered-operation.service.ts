@@ -54,7 +54,7 @@ export async function setRegisteredOperationsOnly(ctx: PlatformContext, accountU
   const { app } = await getApp(ctx, accountUrlId, appId);
   if (keyId !== undefined) {
     const key = await ctx.em.findOne(ApiKeyEntity, { id: keyId, app: app.id, revokedAt: null });
-    if (!key) fail('key_id', `key ${keyId} is not a live key of app ${app.id}`);
+    if (!key) fail('keyId', `key ${keyId} is not a live key of app ${app.id}`);
   }
   const policy = (await findPolicy(ctx.em, app.id)) ?? ctx.em.create(RegisteredOperationPolicyEntity, { app, platform: app.platform });
   if (keyId === undefined) policy.appOnly = enabled;
