@@ -126,6 +126,9 @@ export async function waitUntilUp(url: string, child: ChildProcess, what = 'the 
 /** A bench tenant: its app, one header set per API key, and a JSON:API POST helper against the bridge. */
 export interface BenchTenant {
   appId: string;
+  accountUrlId: string;
+  /** the platform administrator's headers (JWT + X-Platform) */
+  platformHeaders: Record<string, string>;
   keys: Record<string, string>[];
   post(path: string, headers: Record<string, string>, type: string, attributes: Record<string, unknown>): Promise<any>;
 }
@@ -153,5 +156,5 @@ export async function benchTenant(rest: string, jwtSecret: string, label: string
     const k = await post(`/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, 'api_keys', { name: `${label}-${i}`, key_type: 'secret', rate_limit_per_minute: 100_000 });
     keys.push({ 'x-app-id': app.id as string, 'x-api-key': k.attributes.key_id as string, 'content-type': 'application/json' });
   }
-  return { appId: app.id as string, keys, post };
+  return { appId: app.id as string, accountUrlId: acct.attributes.url_id as string, platformHeaders: ph, keys, post };
 }

@@ -47,6 +47,7 @@ export function printTargets(results: ScenarioResult[], concurrency: number): vo
   const single = by('single');
   const fed = by('fed');
   const cached = by('fed-cached');
+  const registered = by('fed-registered');
   const direct = by('direct');
   const rest = by('rest');
   const restGw = by('rest-gw-keys');
@@ -62,6 +63,9 @@ export function printTargets(results: ScenarioResult[], concurrency: number): vo
     { what: 'p99 REST bridge list, ms', before: '—', from: [rest], now: () => rest!.st.p99.toFixed(1), target: '< 50', met: () => rest!.st.p99 < 50 },
     { what: 'direct to catalog, CPU per request, ms', before: `${BEFORE.singleCpu}`, from: [direct], now: () => direct!.cpu.toFixed(2), target: '≤ 1', met: () => direct!.cpu <= 1 },
     { what: "federated, the stack's CPU per request, ms", before: `${BEFORE.fedCpu}`, from: [fed], now: () => fed!.cpu.toFixed(2), target: '(no target)' },
+    { what: 'federated via gateway, registered id, req/s', before: `${BEFORE.fedRps}`, from: [registered], now: () => registered!.st.rps.toFixed(0), target: '(no target)' },
+    { what: 'federated registered id, CPU per request, ms', before: `${BEFORE.fedCpu}`, from: [registered], now: () => registered!.cpu.toFixed(2), target: '(no target)' },
+    { what: 'federated cache hit, CPU per request, ms', before: `${BEFORE.fedCpu}`, from: [cached], now: () => cached!.cpu.toFixed(2), target: '(no target)' },
     { what: 'federated via gateway, cache hit, req/s', before: `${BEFORE.fedRps}`, from: [cached], now: () => cached!.st.rps.toFixed(0), target: '≥ 10000', met: () => cached!.st.rps >= 10_000 },
   ];
   console.log(`# targets at ${concurrency} concurrent clients: before (2026-11-24, before the throughput work) → this run`);

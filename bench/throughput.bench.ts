@@ -12,6 +12,7 @@
 // BENCH_ONLY=<comma list of scenario ids>, BENCH_ROUNDS (8: the REST/gateway pair alternates in rounds; a round moves the ratio by up to ±15 %, so 8 rounds pool it),
 // BENCH_NODE_FLAGS (the stack's node options; default npm start's). Uses DATABASE_URL (a scratch database) when set.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { PlatformClient } from '../gateway/platform-client.js';
@@ -149,6 +150,15 @@ try {
   const signed = (audience: string, query: string) => ({ 'content-type': 'application/json', [TENANT_HEADER]: signTenantContext(tenant, env.INTERNAL_SECRET!, { audience, body: JSON.stringify({ query, variables: {} }) }) });
   const SINGLE = '{ products(pageSize: 20) { total items { id name sku status price { amount currency formatted } } } }';
   const FED = '{ currentApp { id name products { id name } } }';
+  // the same query as a registered operation of the main app (README "Registered operations"): sent by id, the gateway runs the registered document
+  const FED_ID = createHash('sha256').update(FED).digest('hex');
+  if (!only || only.includes('fed-registered')) await main.post(`/accounts/${main.accountUrlId}/apps/${appId}/operations`, main.platformHeaders, 'operation_manifests', { manifest: { [FED_ID]: FED } });
+  const byId = async (url: string, headers: Record<string, string>, id: string) => {
+    const r = await postJson(url, { ...headers, 'cache-control': 'no-store' }, JSON.stringify({ documentId: id }));
+    if (r.status !== 200) throw new Error(`${url}: ${r.status} ${r.text.slice(0, 300)}`);
+    const body = JSON.parse(r.text) as { errors?: unknown[] };
+    if (body.errors) throw new Error(JSON.stringify(body.errors));
+  };
   const list = loadOperations().get('ListProducts')!;
   const listVars = { page: 1, pageSize: 20, withVariants: false, withCategories: false, withImages: false };
 
@@ -260,6 +270,8 @@ try {
   await run('single', 'single-subgraph query via gateway', () => gql(gatewayUrl, kh, SINGLE));
   await run('single-stock', 'single-subgraph query via stock @apollo/gateway', () => gql(stockUrl, { 'content-type': 'application/json' }, SINGLE), stock.pid);
   await run('fed', 'federated query via gateway', () => gql(gatewayUrl, kh, FED));
+  // the same query sent as a registered operation's id (uncached): the gateway neither parses nor validates it
+  await run('fed-registered', 'federated query via gateway, registered operation id', () => byId(gatewayUrl, kh, FED_ID));
   // the same query answered from the gateway's response cache: no planning, no subgraph fetch
   await run('fed-cached', 'federated query via gateway, response cache hit', () => gql(gatewayUrl, cached.keys[0]!, FED, {}, true));
   await run('fed-stock', 'federated query via stock @apollo/gateway', () => gql(stockUrl, { 'content-type': 'application/json' }, FED), stock.pid);
@@ -299,6 +311,7 @@ try {
   console.log('# ratios (req/s)');
   ratio('single', 'single-stock', 'single-subgraph, ours / stock @apollo/gateway');
   ratio('fed', 'fed-stock', 'federated, ours / stock @apollo/gateway');
+  ratio('fed-registered', 'fed', 'federated, registered operation id / document (both uncached)');
   ratio('fed-cached', 'fed', 'federated, response cache hit / uncached');
   ratio('rest', 'rest-gw', 'REST bridge / gateway, same operation');
   ratio('rest', 'rest-gw-keys', 'REST bridge / gateway, same operation and keys');

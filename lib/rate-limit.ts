@@ -9,8 +9,23 @@ export interface RateLimitResult {
   resetMs: number;
 }
 
+export interface RateLimitHit {
+  key: string;
+  limit: number;
+}
+
 export interface RateLimiter {
   hit(key: string, limit: number, windowMs?: number): Promise<RateLimitResult>;
+  /** several counters at once (an app's budget and its key's): one round trip where the backend has them (Redis: one MULTI) */
+  hitAll?(hits: readonly RateLimitHit[], windowMs?: number): Promise<RateLimitResult[]>;
+}
+
+/** Every counter of `hits` counted once, in one step when the limiter can (RateLimiter.hitAll), else one after another. */
+export async function hitAll(limiter: RateLimiter, hits: readonly RateLimitHit[], windowMs?: number): Promise<RateLimitResult[]> {
+  if (limiter.hitAll) return limiter.hitAll(hits, windowMs);
+  const out: RateLimitResult[] = [];
+  for (const h of hits) out.push(await limiter.hit(h.key, h.limit, windowMs));
+  return out;
 }
 
 /** Counters that accumulate and are drained (e.g. API key usage, flushed to the database). */
@@ -51,6 +66,21 @@ export class RedisRateLimiter implements RateLimiter {
     const k = `${this.prefix}rl:${key}:${start}`;
     const [count] = (await this.client.multi().incr(k).pExpire(k, windowMs + 1000).exec()) as unknown as [number, unknown];
     return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetMs: start + windowMs - t };
+  }
+
+  async hitAll(hits: readonly RateLimitHit[], windowMs = 60_000): Promise<RateLimitResult[]> {
+    const t = this.now();
+    const start = t - (t % windowMs);
+    const multi = this.client.multi();
+    for (const h of hits) {
+      const k = `${this.prefix}rl:${h.key}:${start}`;
+      multi.incr(k).pExpire(k, windowMs + 1000);
+    }
+    const replies = (await multi.exec()) as unknown as unknown[];
+    return hits.map((h, i) => {
+      const count = replies[2 * i] as number;
+      return { allowed: count <= h.limit, limit: h.limit, remaining: Math.max(0, h.limit - count), resetMs: start + windowMs - t };
+    });
   }
 }
 

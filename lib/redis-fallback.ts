@@ -8,7 +8,7 @@
 //  - pub/sub: see lib/pubsub.ts (publishes during the outage are dropped, logged once).
 import type { RedisClientType } from 'redis';
 import type { Logger } from './logger.js';
-import { MemoryRateLimiter, MemoryUsageCounter, RedisRateLimiter, type RateLimiter, type RateLimitResult, type UsageCounter } from './rate-limit.js';
+import { hitAll, MemoryRateLimiter, MemoryUsageCounter, RedisRateLimiter, type RateLimiter, type RateLimitHit, type RateLimitResult, type UsageCounter } from './rate-limit.js';
 import { closeRedis, connectRedis, redisConfigured, type RedisSettings } from './redis.js';
 
 /** How a counter of this process counts now: shared in Redis, in this process because Redis is unreachable, or in this process by configuration. */
@@ -119,6 +119,11 @@ export class FallbackRateLimiter implements RateLimiter {
   async hit(key: string, limit: number, windowMs?: number): Promise<RateLimitResult> {
     const r = await this.health.attempt(() => this.primary.hit(key, limit, windowMs));
     return r ? r.value : this.memory.hit(key, limit, windowMs);
+  }
+
+  async hitAll(hits: readonly RateLimitHit[], windowMs?: number): Promise<RateLimitResult[]> {
+    const r = await this.health.attempt(() => hitAll(this.primary, hits, windowMs));
+    return r ? r.value : hitAll(this.memory, hits, windowMs);
   }
 }
 

@@ -9,7 +9,7 @@ import { hashApiKey } from '../../lib/api-key-hash.js';
 import net from 'node:net';
 import { compileAllowList, ipAllowed } from '../../lib/ip-list.js';
 import { originIn } from '../../lib/cors.js';
-import type { RateLimiter, RateLimitResult, UsageCounter } from '../../lib/rate-limit.js';
+import { hitAll, type RateLimiter, type RateLimitResult, type UsageCounter } from '../../lib/rate-limit.js';
 import type { Environment } from '../../lib/tenant.js';
 
 export const KEY_PATTERN = /^(pk|sk)_(test|live)_(sh|ent|byok)_[A-Za-z0-9]{16,}$/;
@@ -154,11 +154,12 @@ export class ApiKeyVerifier {
       return { valid: true, key, rateLimit };
     }
     const appLimit = key.appRateLimitPerMinute;
-    rateLimit = await this.limiter.hit(`app:${key.appId}`, appLimit);
-    if (!rateLimit.allowed) return { valid: false, code: 'RATE_LIMITED', message: `The app's rate limit of ${appLimit} requests per minute (shared by its keys) is exceeded`, rateLimit };
     const keyLimit = key.keyRateLimitPerMinute;
-    if (keyLimit != null) {
-      const own = await this.limiter.hit(`key:${key.keyId}`, keyLimit);
+    // the app's budget and the key's own counted in one step (one Redis round trip): a request counts against both
+    const [app, own] = await hitAll(this.limiter, keyLimit != null ? [{ key: `app:${key.appId}`, limit: appLimit }, { key: `key:${key.keyId}`, limit: keyLimit }] : [{ key: `app:${key.appId}`, limit: appLimit }]);
+    rateLimit = app!;
+    if (!rateLimit.allowed) return { valid: false, code: 'RATE_LIMITED', message: `The app's rate limit of ${appLimit} requests per minute (shared by its keys) is exceeded`, rateLimit };
+    if (own) {
       if (!own.allowed) return { valid: false, code: 'RATE_LIMITED', message: `Rate limit of ${keyLimit} requests per minute exceeded`, rateLimit: own };
       if (own.remaining < rateLimit.remaining) rateLimit = own;
     }

@@ -13,7 +13,7 @@
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestContext } from '@apollo/server';
 import { Kind, print, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
 import type { RedisClientType } from 'redis';
-import type { GraphQLAnswer, GraphQLCall } from '../../lib/http.js';
+import { storedAnswer, type GraphQLAnswer, type GraphQLCall } from '../../lib/http.js';
 import type { Logger } from '../../lib/logger.js';
 import { observeResponseCache, trackResponseCache } from '../../lib/metrics.js';
 import type { PubSub } from '../../lib/pubsub.js';
@@ -159,7 +159,8 @@ export class ResponseCache {
       const key = `${part.key}\n${observed.canonical}`;
       const { policy, tags } = observed;
       const contentType = a.headers['content-type'] ?? 'application/json; charset=utf-8';
-      const entry: CacheEntry = { key, tenant: part.tenant, app: part.app, body: a.body, route: a.route, contentType, storedAt: now, expiresAt: now + policy.maxAge * 1000, maxAge: policy.maxAge, scope: policy.scope, tags, epochs, bytes: EntryStore.sizeOf(key, a.body, tags) };
+      const body = Buffer.from(a.body, 'utf8');
+      const entry: CacheEntry = { key, tenant: part.tenant, app: part.app, body, route: a.route, contentType, storedAt: now, expiresAt: now + policy.maxAge * 1000, maxAge: policy.maxAge, scope: policy.scope, tags, epochs, bytes: EntryStore.sizeOf(key, body, tags) };
       if (this.store.put(entry, alias)) {
         a.headers['cache-control'] = `private, max-age=${policy.maxAge}`;
         a.headers.age = '0';
@@ -233,10 +234,6 @@ function fragmentsOf(doc: DocumentNode): Map<string, FragmentDefinitionNode> {
 
 /** A stored answer: its bytes as stored, with how long it has been kept (Age) and may be kept (Cache-Control). */
 function hitAnswer(e: CacheEntry, now: number): GraphQLAnswer {
-  return {
-    status: 200,
-    headers: { 'content-type': e.contentType, 'cache-control': `private, max-age=${e.maxAge}`, age: String(Math.floor((now - e.storedAt) / 1000)), 'x-response-cache': 'hit' },
-    body: e.body,
-    route: e.route,
-  };
+  const headers = { 'content-type': e.contentType, 'cache-control': `private, max-age=${e.maxAge}`, age: String(Math.floor((now - e.storedAt) / 1000)), 'x-response-cache': 'hit' };
+  return storedAnswer(200, headers, e.body, e.route);
 }

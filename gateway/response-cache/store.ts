@@ -11,8 +11,8 @@ export interface CacheEntry {
   app: string;
   /** the metrics label of the operation */
   route: string;
-  /** the serialized body, sent as is */
-  body: string;
+  /** the serialized body's bytes, sent as they are */
+  body: Buffer;
   contentType: string;
   /** when it was filled (ms), for the Age header */
   storedAt: number;
@@ -50,8 +50,8 @@ export class EntryStore {
     return this.entries.size;
   }
 
-  static sizeOf(key: string, body: string, tags: ReadonlySet<string>): number {
-    let n = OVERHEAD + 2 * (key.length + body.length);
+  static sizeOf(key: string, body: Buffer, tags: ReadonlySet<string>): number {
+    let n = OVERHEAD + 2 * key.length + body.length;
     for (const t of tags) n += 2 * t.length + 64;
     return n;
   }

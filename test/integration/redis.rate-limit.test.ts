@@ -37,6 +37,20 @@ describeRedis('Redis rate limiting and usage counters', () => {
       expect(results[0]).toEqual({ allowed: true, limit: 3, remaining: 2, resetMs: MINUTE - 1000 });
     });
 
+    test('hitAll counts several counters in one step, each against its own limit', async () => {
+      const rl = new RedisRateLimiter(client, () => T0 + 1000);
+      const hits = [{ key: `${prefix}:all-app`, limit: 3 }, { key: `${prefix}:all-key`, limit: 1 }];
+      const first = await rl.hitAll(hits);
+      expect(first).toEqual([
+        { allowed: true, limit: 3, remaining: 2, resetMs: MINUTE - 1000 },
+        { allowed: true, limit: 1, remaining: 0, resetMs: MINUTE - 1000 },
+      ]);
+      expect((await rl.hitAll(hits)).map((r) => r.allowed)).toEqual([true, false]);
+      // the same counters as hit() reads
+      expect((await rl.hit(`${prefix}:all-app`, 3)).allowed).toBe(true);
+      expect((await rl.hit(`${prefix}:all-app`, 3)).allowed).toBe(false);
+    });
+
     test('a new window resets the count', async () => {
       let t = T0;
       const rl = new RedisRateLimiter(client, () => t);

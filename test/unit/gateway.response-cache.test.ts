@@ -68,14 +68,14 @@ describe('tags', () => {
   });
 });
 
-const entry = (key: string, tenant: string, tags: string[], body = 'x'.repeat(100)): CacheEntry => ({
+const entry = (key: string, tenant: string, tags: string[], body = Buffer.from('x'.repeat(100))): CacheEntry => ({
   key, tenant, app: tenant.split(':')[0]!, route: 'q', body, contentType: 'application/json', storedAt: 0, expiresAt: Infinity, maxAge: 60, scope: 'PUBLIC',
   tags: new Set(tags), epochs: '0.0', bytes: EntryStore.sizeOf(key, body, new Set(tags)),
 });
 
 describe('store', () => {
   test('bounded by bytes: the least recently used go first; an answer over a quarter of the bound is not stored', () => {
-    const one = EntryStore.sizeOf('k0', 'x'.repeat(100), new Set(['Product:p']));
+    const one = EntryStore.sizeOf('k0', Buffer.from('x'.repeat(100)), new Set(['Product:p']));
     const s = new EntryStore(one * 4);
     for (let i = 0; i < 4; i++) expect(s.put(entry(`k${i}`, 'app:test', ['Product:p']), `a${i}`)).toBe(true);
     expect(s.lookup('a0')?.key).toBe('k0'); // k0 now the most recent
@@ -84,7 +84,7 @@ describe('store', () => {
     expect(s.lookup('a1')).toBeUndefined();
     expect(s.lookup('a0')?.key).toBe('k0');
     expect(s.bytes).toBeLessThanOrEqual(one * 4);
-    expect(s.put(entry('big', 'app:test', [], 'x'.repeat(one)), 'big')).toBe(false);
+    expect(s.put(entry('big', 'app:test', [], Buffer.from('x'.repeat(one))), 'big')).toBe(false);
   });
   test('tags invalidate within their tenant only', () => {
     const s = new EntryStore(1 << 20);

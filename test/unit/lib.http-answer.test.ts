@@ -1,7 +1,8 @@
 // lib/http.ts answerGraphQL: over HTTP the answer is text; a request handed over as a value (the REST
 // bridge's in-process calls) comes back as a value, serialised only if its body is read.
 import { ApolloServer } from '@apollo/server';
-import { answerGraphQL } from '../../lib/http.js';
+import { answerGraphQL, sendAnswer, storedAnswer } from '../../lib/http.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const typeDefs = 'type Query { hello(name: String!): String!, item: Item } type Item { id: ID!, sizeName: String }';
 const resolvers = { Query: { hello: (_: unknown, a: { name: string }) => `hi ${a.name}`, item: () => ({ id: 'i1', sizeName: 'L' }) } };
@@ -41,5 +42,30 @@ describe('answerGraphQL', () => {
     expect(a.value).toBeUndefined();
     expect(JSON.parse(a.body)).toEqual({ data: { hello: 'hi y' } });
     expect(a.headers['x-seen']).toBe('yes');
+  });
+});
+
+describe('storedAnswer', () => {
+  /** what sendAnswer writes: the status and headers in one writeHead, then the body */
+  const sent = (a: Parameters<typeof sendAnswer>[2]) => {
+    const out: { status?: number; headers?: Record<string, string>; body?: unknown } = {};
+    const res = { writeHead: (s: number, h: Record<string, string>) => Object.assign(out, { status: s, headers: h }), end: (b: unknown) => (out.body = b) } as unknown as ServerResponse;
+    sendAnswer({} as IncomingMessage, res, a);
+    return out;
+  };
+  test('the stored bytes are sent as they are; body decodes them when read', () => {
+    const bytes = Buffer.from('{"data":{"é":1}}');
+    const a = storedAnswer(200, { age: '3' }, bytes, 'q');
+    expect(a.body).toBe('{"data":{"é":1}}');
+    const out = sent(a);
+    expect(out.body).toBe(bytes);
+    expect(out).toMatchObject({ status: 200, headers: { age: '3' } });
+  });
+  test('a body replaced by a later hook, or a copy of the answer, is sent as its text', () => {
+    const a = storedAnswer(200, {}, Buffer.from('{"data":{}}'), 'q');
+    const copy = { ...a, body: '{"data":{},"extensions":{"x":1}}' };
+    expect(sent(copy).body).toBe('{"data":{},"extensions":{"x":1}}');
+    a.body = '{"data":{"changed":true}}';
+    expect(sent(a).body).toBe('{"data":{"changed":true}}');
   });
 });
