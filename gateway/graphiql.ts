@@ -17,6 +17,8 @@ const DEFAULT_QUERY = `# The supergraph: platform, AI, catalog and search in one
 # Put your credentials in the Headers tab, for example
 #   { "X-App-Id": "app_…", "X-Api-Key": "sk_live_…" }   or   { "Authorization": "Bearer <JWT>" }
 # Subscriptions (productEvents, taskEvents, aiEvents) run over WebSocket on this path.
+# Registered operations: send {"documentId": "<id>"} instead of a query (README "Registered operations").
+# Cacheable queries are answered from the gateway's response cache (Cache-Control and Age headers).
 query CurrentApp {
   currentApp { id name }
 }

@@ -363,6 +363,8 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   accounts: () => ({ name: `Security ${uniq('')}`, code: uniq('a') }),
   apps: () => ({ name: 'Security fixture' }),
   api_keys: () => ({ name: 'security fixture', key_type: 'secret' }),
+  operation_manifests: () => ({ manifest: { [operationId()]: 'query Fixture { currentApp { id } }' } }),
+  operation_settings: () => ({ enabled: false }),
   products: () => ({ name: 'Security fixture', sku: uniq('SKU-') }),
   indexes: () => ({ uid: uniq('idx_') }),
   index_settings: () => ({ filterable_attributes: ['genre'] }),
@@ -405,6 +407,9 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   ocr_requests: () => ({ image_url: photoUrl('dog') }),
   image_moderation_requests: () => ({ image_url: photoUrl('dog'), categories: ['adult'] }),
 };
+
+/** A registered operation's id (a hash's shape), unique per call. */
+const operationId = () => `sha256:${uniq('op').replace(/[^A-Za-z0-9]/g, '')}`;
 
 /** Create a resource through REST once per tenant and remember its id under `name`. */
 function once(name: string, create: (t: SecTenant) => Promise<string>): (t: SecTenant) => Promise<void> {
@@ -458,6 +463,21 @@ export const ROUTE_PARAM_FIXTURES: { path: RegExp; method?: string; param: strin
   },
   { path: /^\/platforms\/:pid\/accounts\/:id$/, param: 'id', fixture: { value: (t) => t.accountUrlId, foreignCode: 'ACCOUNT_NOT_FOUND' } },
   { path: /^\/accounts\/:url_id\/apps\/:id(\/|$)/, param: 'id', fixture: extraApp },
+  {
+    // a registered operation of the tenant's app: a fresh one each call (DELETE removes it)
+    path: /^\/accounts\/:url_id\/apps\/:app_id\/operations\/:id$/,
+    param: 'id',
+    fixture: {
+      value: (t) => t.extra.operation,
+      foreignCode: 'NOT_FOUND',
+      ensure: async (t) => {
+        const id = operationId();
+        const r = await rest('POST', `/accounts/${t.accountUrlId}/apps/${t.appId}/operations`, { body: { manifest: { [id]: 'query Fixture { currentApp { id } }' } }, headers: t.platformHeaders });
+        if (r.status !== 200) throw new Error(`fixture operation: ${describeRes(r)}`);
+        t.extra.operation = id;
+      },
+    },
+  },
   {
     path: /\/api_keys\/:id(\/|$)/,
     param: 'id',

@@ -17,7 +17,7 @@ export interface ManifestOperation {
   body: string;
 }
 
-/** Bounds of one upload (docs/platform-operations.md) */
+/** Bounds of one upload (README "Registered operations") */
 export const MANIFEST_LIMITS = { maxOperations: 1000, maxBodyChars: 100_000, maxTokens: 20_000 } as const;
 /** an id is a hash in hex or base64url, optionally prefixed by its algorithm (`sha256:`) */
 const ID_PATTERN = /^[A-Za-z0-9_:.=+/-]{8,140}$/;
