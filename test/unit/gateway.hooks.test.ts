@@ -9,9 +9,10 @@ const noop = () => undefined;
 test('hooks run in the order the extensions are listed; an extension without one adds nothing', () => {
   const a: GatewayExtension = { beforeExecute: noop, afterExecute: noop, plugins: [{}] };
   const b: GatewayExtension = { routes: [{ path: '/x', handle: noop }] };
-  const c: GatewayExtension = { beforeExecute: () => undefined };
+  const c: GatewayExtension = { beforeExecute: () => undefined, beforeSocketOperation: () => undefined };
   const hooks = requestHooks([a, b, c]);
   expect(hooks.beforeExecute).toEqual([a.beforeExecute, c.beforeExecute]);
+  expect(hooks.beforeSocketOperation).toEqual([c.beforeSocketOperation]);
   expect(hooks.afterExecute).toEqual([a.afterExecute]);
   expect(hooks.plugins).toHaveLength(1);
   expect(extraRoutes([a, b, c]).map((r) => r.path)).toEqual(['/x']);
