@@ -3,7 +3,7 @@
 // with extensions.resumeFrom) receives exactly the events it missed, then live ones.
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { createTenant, jsonApi, rest, stack, uniq, type Tenant } from '../harness/client.js';
+import { createTenant, jsonApi, mintToken, rest, stack, uniq, type Tenant } from '../harness/client.js';
 import { sseRequest, type SseStream } from '../harness/sse.js';
 
 const SUB = 'subscription { productEvents { event productId product { id name } } }';
@@ -96,6 +96,31 @@ describe('GraphQL over SSE: distinct connections mode', () => {
       sa.close();
       sb.close();
     }
+  });
+});
+
+describe('GraphQL over SSE: origin rules (lib/cors.ts, as the gateway and the REST bridge)', () => {
+  const SHOP = 'https://shop.example.com';
+  const EVIL = 'https://evil.example.com';
+
+  test("a key stream from the app's allowed origin is readable; from another origin it is refused 403", async () => {
+    const t = await createTenant();
+    const put = await rest('PUT', `/accounts/${t.accountUrlId}/apps/${t.appId}`, { body: jsonApi('apps', { allowed_origins: [SHOP] }), headers: t.platformHeaders });
+    expect(put.status).toBe(200);
+    const ok = await sseRequest(stack().gateway, { headers: { ...keyHeaders(t), origin: SHOP }, body: { query: SUB } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(SHOP);
+    ok.close();
+    const bad = await sseRequest(stack().gateway, { headers: { ...keyHeaders(t), origin: EVIL }, body: { query: SUB } });
+    expect(bad.status).toBe(403);
+    expect(bad.body.errors[0].extensions.code).toBe('ORIGIN_NOT_ALLOWED');
+    expect(bad.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  test('a JWT stream from an origin outside CORS_ORIGINS is refused 403 (as a WebSocket would be)', async () => {
+    const s = await sseRequest(stack().gateway, { headers: { authorization: `Bearer ${mintToken()}`, origin: EVIL }, body: { query: '{ __typename }' } });
+    expect(s.status).toBe(403);
+    expect(s.body.errors[0].extensions.code).toBe('ORIGIN_NOT_ALLOWED');
   });
 });
 
