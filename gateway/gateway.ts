@@ -118,7 +118,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const usage = startUsageFlush(infra, platform, log);
   const answer = createGraphQLAnswer({ cfg, apollo, auth, edgePolicy: coreEdgePolicy(), hooks });
   const health = createHealthRoute({ cfg, infra, authenticator: auth.authenticator, state, log });
-  const sse = createSse({ cfg, auth, apollo, schema: () => subSchema, state, limits, hooks });
+  const sse = createSse({ cfg, log, auth, apollo, schema: () => subSchema, state, limits, hooks });
   const serve = createRouter({ cfg, log, answer, health, state, schema: () => subSchema, routes: [...sse.routes, ...extraRoutes(extensions)] });
   const server = createServer((req, res) => {
     const path = pathOf(req);

@@ -14,13 +14,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { subscribe, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { ApolloServer } from '@apollo/server';
 import type { Config } from '../../lib/config.js';
+import type { Logger } from '../../lib/logger.js';
 import { corsHeaders, originAllowedWithoutKey, requestOrigin, responseOriginAllowed } from '../../lib/cors.js';
-import { statusOf, type ErrorCode } from '../../lib/errors.js';
-import { BodyTooLargeError, MiB, readBody, sendJson } from '../../lib/http.js';
+import type { ErrorCode } from '../../lib/errors.js';
+import { BodyTooLargeError, MiB, readBody, sendAnswer, sendJson } from '../../lib/http.js';
 import type { TenantContext } from '../../lib/tenant.js';
 import type { EdgeAuth } from '../auth/edge-auth.js';
 import type { Credentials } from '../auth/authenticate.js';
 import type { GatewayContext } from '../data-source.js';
+import { refusal } from '../graphql-answer.js';
 import type { GatewayRoute, RequestHooks } from '../hooks.js';
 import { stoppingAnswer, type ShutdownState } from '../shutdown.js';
 import { callerKey } from '../subscriptions/follow-up.js';
@@ -51,6 +53,7 @@ class Refused extends Error {
 
 export function createSse(deps: {
   cfg: Config;
+  log: Logger;
   auth: EdgeAuth;
   apollo: ApolloServer<GatewayContext>;
   schema: () => GraphQLSchema | undefined;
@@ -66,7 +69,8 @@ export function createSse(deps: {
   const route: GatewayRoute = {
     path: '/graphql',
     accepts: (req) => req.method === 'PUT' || req.method === 'DELETE' || !!streamToken(req) || acceptsEventStream(req),
-    handle: (req, res) => handle(req, res).catch((e) => refuse(res, e, {})),
+    // an unexpected failure reaches the router, which logs it and answers 500 INTERNAL if nothing was sent
+    handle: (req, res) => handle(req, res),
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -84,6 +88,7 @@ export function createSse(deps: {
       if (req.method === 'GET' || req.method === 'POST') return await distinct(req, res, caller);
       throw new Refused(405, 'METHOD_NOT_ALLOWED', `${req.method} /graphql needs ${STREAM_TOKEN_HEADER}`);
     } catch (e) {
+      if (!(e instanceof Refused)) throw e;
       refuse(res, e, caller.headers);
     }
   }
@@ -93,7 +98,11 @@ export function createSse(deps: {
     const origin = requestOrigin(req);
     const auth = await edge.authenticator.authenticate(req.headers, edge.clientAddress(req.socket.remoteAddress, req.headers));
     const headers = origin ? corsHeaders(origin, responseOriginAllowed(req, origin, auth.ok ? { ok: true, kind: auth.tenant.kind } : auth, cfg.corsOrigins)) : {};
-    if (!auth.ok) return void refuse(res, new Refused(statusOf(auth.code), auth.code, auth.message), headers);
+    // as POST /graphql refuses: the code's status, Retry-After when rate limited or a service is unavailable
+    if (!auth.ok) {
+      const a = refusal(auth, 'graphql (sse)');
+      return void sendAnswer(req, res, { ...a, headers: { ...headers, ...a.headers } });
+    }
     if (auth.tenant.kind === 'anonymous') return void refuse(res, new Refused(401, 'UNAUTHENTICATED', 'An API key or a token is required for GraphQL over SSE'), headers);
     // as over WebSocket: a non-key stream from a page of another origin is refused, not only unreadable
     if (origin && auth.tenant.kind !== 'key' && !originAllowedWithoutKey(req, origin, cfg.corsOrigins))
@@ -201,7 +210,10 @@ export function createSse(deps: {
         emit(next.value, ctx.stream?.lastEventId);
         if (ctx.stream) ctx.stream.lastEventId = undefined;
       }
-    })().catch((e) => emit({ errors: [{ message: (e as Error).message, extensions: { code: 'INTERNAL', status: 500 } }] } as unknown as ExecutionResult));
+    })().catch((e) => {
+      deps.log.error('SSE operation failed', { err: e });
+      emit({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } }] } as unknown as ExecutionResult);
+    });
     return { stop, finished };
   }
 
@@ -255,10 +267,9 @@ function parseJson(text: string, parameter: string): unknown {
   }
 }
 
-/** A refusal before the stream opens, in the gateway's error shape; once streaming, an error result then the end. */
-function refuse(res: ServerResponse, e: unknown, headers: Record<string, string>): void {
-  const r = e instanceof Refused ? e : new Refused(500, 'INTERNAL', 'Internal server error');
-  const errors = (e as { errors?: unknown[] }).errors ?? [{ message: r.message, extensions: { code: r.code as ErrorCode, status: r.status, ...(r.parameter ? { parameter: r.parameter } : {}) } }];
+/** A refusal before the stream opens, in the gateway's error shape (after it opened, the response just ends). */
+function refuse(res: ServerResponse, r: Refused, headers: Record<string, string>): void {
+  const errors = (r as { errors?: unknown[] }).errors ?? [{ message: r.message, extensions: { code: r.code as ErrorCode, status: r.status, ...(r.parameter ? { parameter: r.parameter } : {}) } }];
   if (res.headersSent) return void res.end();
   sendJson(res, r.status, { errors }, headers);
 }
