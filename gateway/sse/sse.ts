@@ -26,7 +26,7 @@ import { refusal } from '../graphql-answer.js';
 import type { GatewayRoute, RequestHooks } from '../hooks.js';
 import { stoppingAnswer, type ShutdownState } from '../shutdown.js';
 import { callerKey } from '../subscriptions/follow-up.js';
-import { checkOperation, executeThroughApollo, resumePoint, type OperationRequest } from '../subscriptions/operation.js';
+import { checkOperation, executeThroughApollo, isMutation, resumePoint, type OperationRequest } from '../subscriptions/operation.js';
 import { isSubscriptionOperation, type SubscriptionContext } from '../subscriptions/schema.js';
 import { MAX_OPERATIONS_PER_STREAM, Reservations, type Reservation } from './reservations.js';
 import { SseWriter } from './sse-writer.js';
@@ -156,6 +156,8 @@ export function createSse(deps: {
     const op = await readOperation(req);
     const lastEventId = req.headers['last-event-id'];
     const { doc, ctx } = prepare(op, caller, { value: Array.isArray(lastEventId) ? lastEventId[0] : lastEventId, parameter: 'Last-Event-ID' });
+    // as GET /graphql: a write is never a GET
+    if (req.method === 'GET' && isMutation(doc, op.operationName)) throw new Refused(405, 'METHOD_NOT_ALLOWED', 'Mutations are sent with POST');
     const running: { stop?: () => void } = {};
     const writer = stream(res, caller, () => running.stop?.());
     const done = start(op, doc, ctx, (result, id) => writer.next(result, id));

@@ -55,6 +55,14 @@ describe('GraphQL over SSE: distinct connections mode', () => {
     }
   });
 
+  test('a mutation over GET is refused 405', async () => {
+    const t = await createTenant();
+    const url = `${stack().gateway}?query=${encodeURIComponent('mutation { __typename }')}`;
+    const s = await sseRequest(url, { method: 'GET', headers: keyHeaders(t) });
+    expect(s.status).toBe(405);
+    expect(s.body.errors[0].extensions.code).toBe('METHOD_NOT_ALLOWED');
+  });
+
   test('a query over SSE answers one `next` and `complete`', async () => {
     const t = await createTenant();
     const s = await sseRequest(stack().gateway, { headers: keyHeaders(t), body: { query: '{ __typename }' } });
