@@ -396,6 +396,7 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   similarity_requests: () => ({ source: 'a red apple', targets: ['a green apple', 'stock prices'] }),
   translation_requests: () => ({ text: 'The cat sleeps.', source_language: 'en', target_language: 'es' }),
   batch_requests: () => ({ operation: 'sentiment', inputs: ['Lovely day.', 'Awful traffic.'] }),
+  model_choices: () => ({ embeddings: 'builtin' }),
   // a data.type two services share: `<service>/<type>` picks the service's own body
   'ai/webhooks': () => ({ url: 'http://127.0.0.1:9/hook', events: ['batch.completed'], secret: 'security-fixture-secret' }),
   ...AI_CUSTOM_BODIES,
