@@ -104,35 +104,50 @@ export class EntityRecognizer {
   }
 }
 
-/**
- * The character spans compromise reads: runs of consecutive sentences that hold a name-like token (a
- * proper noun by wink's tagger, unless it is the sentence's first word and compromise knows it as a
- * common word, or a capital letter anywhere in a word after the sentence's first, "I" aside). compromise tags every word it is given (about 15 ms of CPU per 1,000 characters), and
- * PERSON, ORG and LOCATION are names, so sentences without one ("That day I decided to build things
- * too.") are left out; the kept runs keep their neighbours' context. docs/ai.md, Latency.
- */
 /** compromise's own lexicon: a sentence's first word it knows as a common word ("Good", "When") is no name there. */
 const LEXICON = (nlp as unknown as { model(): { one: { lexicon: Record<string, string | string[]> } } }).model().one.lexicon;
 const COMMON_TAG = /^(Adjective|Adverb|Determiner|Preposition|Conjunction|Pronoun|QuestionWord|Modal|Copula|Negative|Expression|Verb|Infinitive|PastTense|Gerund|Auxiliary)/;
 
+/**
+ * The character spans compromise reads. compromise tags every word it is given (about 15 ms of CPU
+ * per 1,000 characters), yet PERSON, ORG and LOCATION are names: it reads only the clauses that hold
+ * a name-like token, runs of neighbouring ones together. A clause is a sentence, or a part of one
+ * that a comma or semicolon and a coordinating conjunction separate (", and I still remember…").
+ * Name-like: a proper noun by wink's tagger (a sentence's first word only when compromise does not
+ * know it as a common word: "Good", "When"), or a capital letter in any later word but "I".
+ * docs/ai.md, Speed.
+ */
 function nameSpans(wink: Wink, doc: WinkDoc, offsets: Array<[number, number]>): Array<[number, number]> {
   const its = wink.its;
   const values = doc.tokens().out(its.value) as string[];
   const pos = doc.tokens().out(its.pos) as string[];
-  const spans: Array<[number, number]> = [];
-  let last = -2;
-  doc.sentences().each((s: ItemSentence, k: number) => {
+  const clauses: Array<[number, number]> = [];
+  doc.sentences().each((s: ItemSentence) => {
     const [first, end] = s.out(its.span) as unknown as [number, number];
-    let named = false;
-    named = pos[first] === 'PROPN' && !COMMON_TAG.test(String(LEXICON[values[first].toLowerCase()] ?? ''));
-    for (let i = first + 1; i <= end && !named; i++) named = pos[i] === 'PROPN' || (values[i] !== 'I' && /\p{Lu}/u.test(values[i]));
-    if (!named) return;
-    if (last === k - 1 && spans.length) spans[spans.length - 1][1] = offsets[end][1];
-    else spans.push([offsets[first][0], offsets[end][1]]);
-    last = k;
+    let from = first;
+    for (let i = first + 1; i < end; i++) {
+      if ((values[i] === ',' || values[i] === ';') && pos[i + 1] === 'CCONJ') {
+        clauses.push([from, i]);
+        from = i + 1;
+      }
+    }
+    clauses.push([from, end]);
   });
+  const starts = new Set<number>();
+  doc.sentences().each((s: ItemSentence) => starts.add((s.out(its.span) as unknown as [number, number])[0]));
+  const spans: Array<[number, number]> = [];
+  let previous = false;
+  for (const [first, end] of clauses) {
+    let named = starts.has(first) ? pos[first] === 'PROPN' && !COMMON_TAG.test(String(LEXICON[values[first].toLowerCase()] ?? '')) : nameLike(values[first], pos[first]);
+    for (let i = first + 1; i <= end && !named; i++) named = nameLike(values[i], pos[i]);
+    if (named && previous) spans[spans.length - 1][1] = offsets[end][1];
+    else if (named) spans.push([offsets[first][0], offsets[end][1]]);
+    previous = named;
+  }
   return spans;
 }
+
+const nameLike = (value: string, pos: string) => pos === 'PROPN' || (value !== 'I' && /\p{Lu}/u.test(value));
 
 /** Leading and trailing punctuation and spaces are not part of a name ("Microsoft." → "Microsoft"). */
 function trim(text: string, start: number, end: number): [number, number] {
