@@ -13,11 +13,11 @@ import { BUILTIN, hasServers, MODEL_TASKS, OPERATOR_DEFAULT, type ModelTask, typ
 import { ModelChoiceEntity } from './model-choice.entity.js';
 import type { ModelChoices, ModelChoicesInput } from './model-choice.types.js';
 
-/** Plans whose tenants choose their models (the plans above starter: their own servers are the operator's cost). */
+/** Plans whose tenants choose their models (the plans above starter: the servers are the operator's cost). */
 export const CHOOSING_PLANS: readonly AiPlan[] = ['growth', 'enterprise'];
 
-type Registry = ServerRegistry;
-type Server<T extends ModelTask> = NonNullable<Registry['defaults'][T]>;
+/** The server type of a task: an embedding or moderation server, or a chat-completions client. */
+type Server<T extends ModelTask> = NonNullable<ServerRegistry['defaults'][T]>;
 
 export async function getModelChoices(ctx: AiContext): Promise<ModelChoices> {
   await requireRegisteredUser(ctx, AI_READ);
