@@ -5,6 +5,7 @@
 //   graphql-answer.ts   POST/GET /graphql: authentication, CORS and rate-limit headers, hooks, Apollo
 //   router.ts           the HTTP paths (GraphiQL in graphiql.ts, health in health.ts)
 //   websocket.ts        graphql-ws subscriptions on the same port
+//   sse/sse.ts          GraphQL over SSE (graphql-sse, both modes) on /graphql, resumable
 //   local.ts            the in-process twin the REST bridge of this process calls
 //   usage-flush.ts      usage counts flushed to the platform in batches
 //   shutdown.ts         drain, then stop
@@ -43,6 +44,7 @@ import { createGraphQLAnswer } from './graphql-answer.js';
 import { createHealthRoute } from './health.js';
 import { createRouter } from './router.js';
 import { startWebSockets } from './websocket.js';
+import { createSse } from './sse/sse.js';
 import { serveInProcess } from './local.js';
 import { startUsageFlush } from './usage-flush.js';
 import { registeredOperations } from './registered-operations.js';
@@ -116,7 +118,8 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const usage = startUsageFlush(infra, platform, log);
   const answer = createGraphQLAnswer({ cfg, apollo, auth, edgePolicy: coreEdgePolicy(), hooks });
   const health = createHealthRoute({ cfg, infra, authenticator: auth.authenticator, state, log });
-  const serve = createRouter({ cfg, log, answer, health, state, schema: () => subSchema, routes: extraRoutes(extensions) });
+  const sse = createSse({ cfg, log, auth, apollo, schema: () => subSchema, state, limits, hooks });
+  const serve = createRouter({ cfg, log, answer, health, state, schema: () => subSchema, routes: [...sse.routes, ...extraRoutes(extensions)] });
   const server = createServer((req, res) => {
     const path = pathOf(req);
     if (path === METRICS_PATH) return void sendMetrics(req, res, cfg.metricsToken).catch((e) => log.error('metrics failed', { err: e }));
@@ -130,7 +133,9 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   const url = `http://${cfg.host}:${port}/graphql`;
   const unregister = serveInProcess(opts.local, cfg, url, port, answer, state);
   log.info('gateway listening', { url });
-  const shutdown = shutdownSequence(state, server, sockets, [
+  // open WebSockets and SSE streams are told to go away together: their clients resume elsewhere
+  const streams = { dispose: async () => void (await Promise.all([sockets.dispose(), sse.dispose()])) };
+  const shutdown = shutdownSequence(state, server, streams, [
     unregister,
     sockets.untrack,
     auth.stop,

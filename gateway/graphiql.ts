@@ -2,7 +2,8 @@
 // under /graphql/static/. A `query` (with `variables`) and `headers` (a JSON object) in the URL are prefilled in the
 // editor. The header editor takes the API key (X-App-Id, X-Api-Key) or a JWT (Authorization);
 // subscriptions go over graphql-ws on the same path, the headers becoming the connection_init
-// payload the gateway authenticates. The page may load and connect only to this origin (CSP), and
+// payload the gateway authenticates (GraphiQL's fetcher speaks graphql-ws, not SSE: the page's help
+// names the SSE endpoint for clients that want it, docs/subscriptions.md). The page may load and connect only to this origin (CSP), and
 // may not be framed, so no third-party script ever sees the credentials typed into it.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -16,7 +17,10 @@ export const GRAPHIQL_STATIC = '/graphql/static/';
 const DEFAULT_QUERY = `# The supergraph: platform, AI, catalog and search in one schema.
 # Put your credentials in the Headers tab, for example
 #   { "X-App-Id": "app_…", "X-Api-Key": "sk_live_…" }   or   { "Authorization": "Bearer <JWT>" }
-# Subscriptions (productEvents, taskEvents, aiEvents) run over WebSocket on this path.
+# Subscriptions (productEvents, inventoryEvents, inventoryAlerts, taskEvents, aiEvents) run over WebSocket
+# on this path (here); SSE clients (graphql-sse) use the same path with Accept: text/event-stream.
+# Both resume: results carry an event id (WebSocket: extensions.eventId; SSE: the event's id), and
+# extensions: { "resumeFrom": "<id>" } (or SSE's Last-Event-ID) replays what was missed.
 # Registered operations: send {"documentId": "<id>"} instead of a query (README "Registered operations").
 # Cacheable queries are answered from the gateway's response cache (Cache-Control and Age headers).
 query CurrentApp {
@@ -40,6 +44,7 @@ export function isBareGet(req: IncomingMessage, url: URL): boolean {
 export const BARE_GET_MESSAGE =
   'This is the GraphQL endpoint. Send a query as POST /graphql with content-type application/json and a body {"query": "...", "variables": {...}}, ' +
   'or as GET /graphql?query=... with the header apollo-require-preflight: 1 (queries only). ' +
+  'Subscriptions: graphql-ws on this path, or SSE (graphql-sse) with Accept: text/event-stream. ' +
   'Authenticate with X-App-Id and X-Api-Key, or Authorization: Bearer <JWT>. Open this URL in a browser for GraphiQL; the schema is at /graphql/schema.graphql.';
 
 /** Headers of every GraphiQL page: only this origin may serve its scripts, styles, workers and sockets; no framing. */

@@ -7,9 +7,9 @@
 //   caller's tenant and the request as sent (body not yet parsed by Apollo): a response cache answers
 //   a hit here, a policy refuses here, a registry rewrites the request; `afterExecute` sees the
 //   answer before it is sent (headers, keep).
-// - `beforeSocketOperation`: per graphql-ws subscribe message (subscriptions, queries and mutations
-//   over a socket), after the connection authenticated, before the document is parsed: a registry
-//   puts its document in or refuses here.
+// - `beforeSocketOperation`: per streamed operation (a graphql-ws subscribe message, a graphql-sse
+//   request: subscriptions, queries and mutations), after the caller authenticated, before the
+//   document is parsed (subscriptions/operation.ts): a registry puts its document in or refuses here.
 // - `plugins`: Apollo Server plugins, per operation, over HTTP, in process and for queries and
 //   mutations over WebSocket: `didResolveOperation` (document parsed and validated, before
 //   execution), `responseForOperation` (answer instead of executing), `willSendResponse` (after).
@@ -46,7 +46,7 @@ export interface SocketOperation {
 }
 /** `query`: run this document instead of the one sent; `refused`: answer this error; nothing: go on unchanged. */
 export type SocketOutcome = { query: string } | { refused: GraphQLError } | undefined;
-/** Runs per graphql-ws subscribe message, with the connection's tenant, before the document is parsed. */
+/** Runs per streamed operation (graphql-ws, graphql-sse), with the caller's tenant, before the document is parsed. */
 export type BeforeSocketOperation = (operation: SocketOperation, tenant: TenantContext) => Promise<SocketOutcome> | SocketOutcome;
 
 export interface RequestHooks {

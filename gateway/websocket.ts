@@ -1,13 +1,14 @@
 // graphql-ws on the gateway's /graphql: authenticated once in connection_init (the upgrade request's
 // Origin applies, as over HTTP), the socket then following its credentials (live-connections.ts).
 // Subscriptions run on the full schema (subscriptions/schema.ts); queries and mutations over the
-// socket go through Apollo like any request, under the same input limits. Each subscribe message
-// first passes the features' socket hooks (registered operations: a registered document put in, or
-// the refusal), then is parsed and validated once here (graphql-ws is handed the result).
+// socket go through Apollo like any request, under the same input limits (subscriptions/operation.ts),
+// after the features' hooks (registered operations: a registered document put in, or the refusal).
+// Resumable: a subscribe message's `extensions.resumeFrom` (an event id received earlier) replays
+// the tenant's events missed since, and every subscription result carries `extensions.eventId`.
 import type { Server } from 'node:http';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { getOperationAST, parse, print, validate, GraphQLError, type GraphQLSchema, type ExecutionResult } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { ApolloServer } from '@apollo/server';
 import type { Config } from '../lib/config.js';
 import { originAllowedWithoutKey, requestOrigin } from '../lib/cors.js';
@@ -15,9 +16,8 @@ import { trackWebSockets } from '../lib/metrics.js';
 import type { EdgeAuth } from './auth/edge-auth.js';
 import type { GatewayContext } from './data-source.js';
 import type { RequestHooks } from './hooks.js';
-import { limitError, measureOperation } from './limits.js';
-import { subscribeRequestErrors } from './request-policy.js';
-import { isSubscriptionOperation } from './subscriptions/schema.js';
+import { checkOperation, executeThroughApollo, operationThroughHooks, resumePoint } from './subscriptions/operation.js';
+import { isSubscriptionOperation, type SubscriptionContext } from './subscriptions/schema.js';
 import { SHUTTING_DOWN_MESSAGE, type ShutdownState } from './shutdown.js';
 
 export interface GatewaySockets {
@@ -61,43 +61,30 @@ export function startWebSockets(deps: {
         return true;
       },
       onClose: (ctx) => ctx.extra.forget?.(),
-      context: (ctx) => ({ tenant: ctx.extra.tenant! }),
+      // one context per operation: its tenant, and its place in the tenant's event stream
+      context: (ctx, _id, payload): SubscriptionContext => {
+        const at = resumePoint(payload);
+        return { tenant: ctx.extra.tenant!, stream: { resumeFrom: 'resumeFrom' in at ? at.resumeFrom : undefined } };
+      },
       onSubscribe: async (ctx, _id, payload) => {
-        let query = payload.query;
-        for (const hook of deps.hooks.beforeSocketOperation) {
-          const outcome = await hook(payload, ctx.extra.tenant!);
-          if (outcome && 'refused' in outcome) return [outcome.refused];
-          if (outcome) query = outcome.query;
-        }
+        // the features' hooks first (registered operations), then the checks; graphql-ws is handed the parsed document
+        const through = await operationThroughHooks(deps.hooks, payload, ctx.extra.tenant!);
+        if ('refused' in through) return [through.refused];
         // Queries and mutations over the socket go through the planner; subscriptions through the full schema.
-        let doc;
-        try {
-          doc = parse(query, { maxTokens });
-        } catch (e) {
-          return [new GraphQLError((e as Error).message, { extensions: { code: 'GRAPHQL_PARSE_FAILED', status: 400 } })];
-        }
-        const errors = validate(schema(), doc);
-        if (errors.length) return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', status: 400 } }));
-        const refused = subscribeRequestErrors(schema(), doc, payload.operationName, payload.variables);
-        if (refused.length) return refused;
-        const err = limitError(measureOperation(schema(), doc, payload.operationName, payload.variables ?? {}), cfg.maxQueryDepth, cfg.maxQueryCost, maxAliases);
-        if (err) return [err];
-        // parsed and validated once: graphql-ws runs these arguments as they are
-        return { schema: schema(), document: doc, operationName: payload.operationName, variableValues: payload.variables };
+        const checked = checkOperation(schema(), through.req, { maxTokens, maxAliases, maxDepth: cfg.maxQueryDepth, maxCost: cfg.maxQueryCost });
+        if ('errors' in checked) return checked.errors;
+        const at = resumePoint(payload);
+        if ('error' in at) return [at.error];
+        return { schema: schema(), document: checked.doc, operationName: payload.operationName, variableValues: payload.variables };
+      },
+      onNext: (_ctx, _id, _payload, args, result) => {
+        const eventId = (args.contextValue as SubscriptionContext).stream?.lastEventId;
+        return eventId ? ({ ...result, extensions: { ...result.extensions, eventId } } as typeof result) : undefined;
       },
       execute: async (args) => {
         if (state.closed) return { errors: [new GraphQLError(SHUTTING_DOWN_MESSAGE, { extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } })] };
         if (isSubscriptionOperation(args.document, args.operationName)) throw new Error('unreachable');
-        const ctx = args.contextValue as GatewayContext;
-        const r = await apollo.executeOperation(
-          { query: print(args.document), variables: (args.variableValues ?? undefined) as Record<string, unknown> | undefined, operationName: args.operationName ?? undefined },
-          { contextValue: ctx },
-        );
-        if (getOperationAST(args.document, args.operationName)?.operation === 'mutation') for (const written of deps.hooks.written) await written(ctx.tenant);
-        if (r.body.kind !== 'single') return { errors: [new GraphQLError('incremental delivery unsupported')] };
-        // Apollo's result carries formatted (plain) errors; graphql-ws serialises GraphQLErrors (toJSON)
-        const { errors, ...rest } = r.body.singleResult;
-        return { ...rest, ...(errors ? { errors: errors.map((e) => new GraphQLError(e.message, { path: e.path, extensions: e.extensions })) } : {}) } as ExecutionResult;
+        return executeThroughApollo(apollo, deps.hooks, { document: args.document, variables: args.variableValues as Record<string, unknown> | undefined, operationName: args.operationName }, args.contextValue as GatewayContext);
       },
     },
     wss,

@@ -87,6 +87,8 @@ export interface Config {
   webhookMaxAttempts: number;
   /** namespaces this deployment's shared Redis keys (usage counters), so deployments can share one Redis */
   redisKeyPrefix: string;
+  /** SUBSCRIPTION_RETAIN_EVENTS / SUBSCRIPTION_RETAIN_SECONDS: each tenant's resumable event stream keeps at most this many events, none older (docs/subscriptions.md) */
+  subscriptionRetention: { retainEvents: number; retainMs: number };
   /** resolvers for domain verification (`ip` or `ip:port`, comma-separated); empty: the system's */
   dnsServers: string[];
   /** what a verified domain's SPF record must `include:` (our sending domain) */
@@ -368,6 +370,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     allowPrivateNetworkFetch: env.ALLOW_PRIVATE_NETWORK_FETCH === '1',
     redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() ?? '',
+    subscriptionRetention: { retainEvents: envInt(env, 'SUBSCRIPTION_RETAIN_EVENTS', 1000), retainMs: envInt(env, 'SUBSCRIPTION_RETAIN_SECONDS', 300) * 1000 },
     dnsServers: dnsServerList(env, 'DNS_SERVERS'),
     mailSpfInclude: dnsName(env, 'MAIL_SPF_INCLUDE', '_spf.mail.example.com'),
     mailDkimSelector: dnsName(env, 'MAIL_DKIM_SELECTOR', 'sg1'),

@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** What CORS reads of a request: its headers (and method), over HTTP or in process. */
 export type RequestHead = Pick<IncomingMessage, 'headers' | 'method'>;
 
-export const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-api-key', 'x-app-id', 'x-platform', 'x-request-id', 'traceparent', 'tracestate'];
+export const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'x-api-key', 'x-app-id', 'x-platform', 'x-request-id', 'traceparent', 'tracestate', 'last-event-id', 'x-graphql-event-stream-token'];
 export const CORS_EXPOSED_HEADERS = ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'location', 'content-disposition'];
 const METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 const MAX_AGE_S = '600';

@@ -52,6 +52,8 @@ const KERNEL_ERRORS = {
   // the gateway's registered operations (gateway/registered-operations.ts)
   OPERATION_NOT_REGISTERED: { status: 403, title: 'Operation not registered' },
   REGISTERED_OPERATIONS_ONLY: { status: 403, title: 'Only registered operations are accepted' },
+  // resumable subscriptions (gateway/subscriptions/schema.ts): the resume point left the retention window
+  RESUME_POINT_GONE: { status: 410, title: 'Resume point no longer retained' },
 } as const satisfies Record<string, ErrorDef>;
 
 /** The codes of one registration, for declaration merging into ErrorCodes. */

@@ -3,6 +3,7 @@
 import type { RedisClientType } from 'redis';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { contractStreams } from './events.js';
 import { createMemoryPubSub, createRedisPubSub, type PubSub } from './pubsub.js';
 import { MemoryUsageCounter, RedisRateLimiter, RedisUsageCounter, type RateLimiter, type UsageCounter } from './rate-limit.js';
 import { closeRedis, connectRedis, redisConfigured } from './redis.js';
@@ -19,7 +20,7 @@ export interface Infra {
 export async function createInfra(cfg: Config, log: Logger, shared?: Partial<Infra>): Promise<Infra> {
   if (redisConfigured(cfg)) {
     const redis = await connectRedis(cfg, log);
-    const pubsub = await createRedisPubSub(cfg, log, cfg.redisKeyPrefix);
+    const pubsub = await createRedisPubSub(cfg, log, cfg.redisKeyPrefix, contractStreams(cfg.subscriptionRetention));
     return {
       pubsub,
       // without Redis, counted in memory until it returns (lib/redis-fallback.ts)
@@ -32,7 +33,7 @@ export async function createInfra(cfg: Config, log: Logger, shared?: Partial<Inf
       },
     };
   }
-  const pubsub = shared?.pubsub ?? createMemoryPubSub();
+  const pubsub = shared?.pubsub ?? createMemoryPubSub(contractStreams(cfg.subscriptionRetention));
   return {
     pubsub,
     rateLimiter: shared?.rateLimiter ?? sharedRateLimiter(undefined, '', log, 'rate limits'),

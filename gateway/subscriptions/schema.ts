@@ -3,9 +3,13 @@
 // selection set (fragments and variables included), shared by the subscribers of one event
 // (follow-up.ts). The same schema answers introspection (introspection.ts), so the Subscription root
 // is visible to GraphiQL, codegen and schema downloads.
+// Every event carries its id in the tenant's stream (lib/event-stream.ts): a subscription resumes
+// after `stream.resumeFrom`, and each result's event id is left in `stream.lastEventId` for the
+// transport (graphql-ws: `extensions.eventId`; SSE: the event's `id:`).
 import { GraphQLError, extendSchema, parse, Kind, type GraphQLSchema, type GraphQLResolveInfo } from 'graphql';
 import { DomainError, toGraphQLError } from '../../lib/errors.js';
 import type { PubSub } from '../../lib/pubsub.js';
+import { isGone, type StreamItem } from '../../lib/event-stream.js';
 import type { GatewayContext } from '../data-source.js';
 import type { SubscriptionRegistry } from './registry.js';
 import { buildFollowUp, callerKey, FollowUpShare } from './follow-up.js';
@@ -13,6 +17,24 @@ import { buildFollowUp, callerKey, FollowUpShare } from './follow-up.js';
 export type RunQuery = (query: string, variables: Record<string, unknown>, ctx: GatewayContext) => Promise<{ data?: any; errors?: readonly unknown[] }>;
 
 export type FollowUpResult = Awaited<ReturnType<RunQuery>>;
+
+/** A subscription operation's place in its tenant's stream: where it resumes, the id of the event last resolved. */
+export interface StreamCursor {
+  resumeFrom?: string;
+  lastEventId?: string;
+}
+
+/** The context of one subscription operation (the transports make one per operation). */
+export type SubscriptionContext = GatewayContext & { stream?: StreamCursor };
+
+/** The answer in place of the missed events when the resume point left the retention window: refetch, the stream goes on live. */
+export function resumeGoneError(after: string): GraphQLError {
+  return toGraphQLError(
+    new DomainError('RESUME_POINT_GONE', `Events after ${after} are no longer retained; refetch the current state (the subscription continues with live events)`, {
+      meta: { resumeFrom: after },
+    }),
+  );
+}
 
 /** `subscriptions`: the contract's Subscription root (registry.ts), read by the gateway at start. */
 export function buildSubscriptionSchema(
@@ -26,17 +48,21 @@ export function buildSubscriptionSchema(
   const root = schema.getSubscriptionType()!.getFields();
   for (const def of subscriptions.defs) {
     const field = root[def.field];
-    field.subscribe = (_src, args: Record<string, unknown>, ctx: GatewayContext) => {
+    field.subscribe = (_src, args: Record<string, unknown>, ctx: SubscriptionContext) => {
       const t = ctx.tenant;
       if (t.kind === 'anonymous') throw toGraphQLError(new DomainError('UNAUTHENTICATED'));
       if (!t.scopes.includes(def.scope)) throw toGraphQLError(new DomainError('INSUFFICIENT_SCOPE', `Missing scope: ${def.scope}`));
       const topic = def.topic(t);
       if (!topic) throw toGraphQLError(new DomainError('UNAUTHENTICATED', 'An API key is required for this subscription'));
-      const events = pubsub.subscribe(topic);
+      const events = pubsub.subscribeFrom(topic, ctx.stream?.resumeFrom);
       const keep = def.filter;
-      return keep ? filtered(events, (p) => keep(p, args)) : events;
+      return keep ? filtered(events, (item) => isGone(item as StreamItem) || keep((item as { payload: unknown }).payload, args)) : events;
     };
-    field.resolve = (payload) => payload;
+    field.resolve = (item: StreamItem, _args, ctx: SubscriptionContext) => {
+      if (isGone(item)) throw resumeGoneError(item.after);
+      if (ctx.stream) ctx.stream.lastEventId = item.id;
+      return item.payload;
+    };
     const eventType = schema.getType(def.eventType) as import('graphql').GraphQLObjectType;
     const link = def.link;
     eventType.getFields()[link.field].resolve = async (payload, _args, ctx: GatewayContext, info: GraphQLResolveInfo) => {

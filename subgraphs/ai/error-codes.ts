@@ -17,6 +17,9 @@ export const AI_ERRORS = defineErrors({
   classifier_not_trained: { status: 409, title: 'Classifier has no trained model yet' },
   prompt_not_found: { status: 404, title: 'Prompt does not exist' },
   missing_placeholder: { status: 422, title: 'A placeholder of the prompt has no value' },
+  // model choices (docs/ai.md, Model choices)
+  plan_upgrade_required: { status: 403, title: 'The plan does not include this feature' },
+  invalid_model_choice: { status: 400, title: 'Not a model server the operator configured' },
   // image endpoints (lib/vision)
   invalid_image_format: { status: 400, title: 'Unsupported image format' },
 });

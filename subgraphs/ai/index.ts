@@ -26,6 +26,8 @@ import { AiWebhookAdminResolver } from './webhooks/ai-webhook.admin.js';
 import { ProductModerationResolver, productReference, ProductRef } from './products/product-moderation.js';
 import { ImageAnalysisResolver } from './images/image.resolver.js';
 import { migrations } from './migrations/index.js';
+import { ModelChoiceEntity } from './model-choices/model-choice.entity.js';
+import { ModelChoiceResolver } from './model-choices/model-choice.resolver.js';
 // custom classifiers, recommendations, prompts, agent context
 import { ClassifierEntity, ClassifierTrainingEntity } from './classifiers/classifier.entity.js';
 import { ClassifierResolver } from './classifiers/classifier.resolver.js';
@@ -45,11 +47,11 @@ import { aiHealth, createAiRuntime, type AiRuntime } from './runtime.js';
 export const ai: SubgraphDefinition<AiLoaders, AiRuntime> = {
   name: 'ai',
   dbSchema: 'ai',
-  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver, AiWebhookAdminResolver, ProductModerationResolver, ImageAnalysisResolver, ...AI_II_RESOLVERS],
+  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver, AiWebhookAdminResolver, ProductModerationResolver, ImageAnalysisResolver, ModelChoiceResolver, ...AI_II_RESOLVERS],
   // Product is the catalog's entity; this subgraph only adds fields to it
   orphanedTypes: [ProductRef],
   referenceResolvers: { ...identityReference, ...appReference, ...productReference },
-  entities: [IdentityEntity, AiBatchEntity, JobEntity, TenantSequenceEntity, ...webhookEntities, ...AI_II_ENTITIES],
+  entities: [IdentityEntity, AiBatchEntity, JobEntity, TenantSequenceEntity, ...webhookEntities, ModelChoiceEntity, ...AI_II_ENTITIES],
   migrations,
   errorCodes: AI_ERRORS,
   eventTypes: [AI_EVENT_TYPES],

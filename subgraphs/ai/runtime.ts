@@ -20,6 +20,7 @@ import { ClassifierModelCache } from './classifiers/model-cache.js';
 import { loadLlmConfig, type LlmConfig } from './prompts/llm.client.js';
 import { ChatText, loadChatTextConfig } from './operator-models/chat-text.js';
 import { loadModelServersConfig, modelServers, type ModelServers } from './operator-models/model-servers.js';
+import { buildServerRegistry, type ServerRegistry } from './operator-models/server-registry.js';
 import { Vision } from '../../lib/vision/index.js';
 import { OcrEngine } from './images/ocr.engine.js';
 
@@ -42,6 +43,8 @@ export interface AiRuntime {
   chatText: ChatText;
   /** the operator's embedding and moderation servers (AI_EMBEDDINGS_URL, AI_MODERATION_URL), null when not set */
   servers: ModelServers;
+  /** every server a tenant may pick per text task (AI_MODEL_SERVERS) and the operator's defaults above (model-choices/) */
+  registry: ServerRegistry;
   /** CenterNet and MobileNetV2 in worker threads (lib/vision), loaded in the background at start */
   vision: Vision;
   ocr: OcrEngine;
@@ -67,6 +70,9 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     pollMs: deps.cfg.webhookPollMs,
   });
   const llm = loadLlmConfig();
+  const serversCfg = loadModelServersConfig();
+  const chatText = new ChatText(llm, loadChatTextConfig(llm));
+  const servers = modelServers(serversCfg);
   const value: AiRuntime = {
     cfg,
     text,
@@ -79,8 +85,9 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
     classifierModels: new ClassifierModelCache(),
     llm,
-    chatText: new ChatText(llm, loadChatTextConfig(llm)),
-    servers: modelServers(loadModelServersConfig()),
+    chatText,
+    servers,
+    registry: buildServerRegistry({ servers, chatText }, llm, chatText.cfg, serversCfg.resilience),
     // each vision model loads in its worker on its first call (CenterNet 1–3 s, MobileNetV2 5–10 s),
     // so processes that never see an image pay nothing; AI_VISION_PRELOAD=1 loads both in the
     // background at start instead

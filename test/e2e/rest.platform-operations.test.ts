@@ -1,6 +1,6 @@
 // An app's registered operations over REST (/accounts/:url_id/apps/:app_id/operations and
-// /operation_settings) and "registered operations only" enforced on every way in: HTTP, and
-// graphql-ws subscribe messages (subscriptions, queries). Platform JWTs are not subject to an app's
+// /operation_settings) and "registered operations only" enforced on every way in: HTTP, graphql-ws
+// subscribe messages (subscriptions, queries) and graphql-sse. Platform JWTs are not subject to an app's
 // setting (README "Registered operations").
 import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
@@ -153,6 +153,14 @@ describe('"registered operations only" on every way in', () => {
     } finally {
       await client.dispose();
     }
+
+    // graphql-sse (distinct connections): a document refused with the same code before any stream opens
+    const sse = await fetch(stack().gateway, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...t.keyHeaders }, body: JSON.stringify({ query: SUB_DOC }) });
+    expect(sse.status).toBe(403);
+    expect(((await sse.json()) as { errors: { extensions: Record<string, unknown> }[] }).errors[0].extensions).toMatchObject({ code: 'REGISTERED_OPERATIONS_ONLY', status: 403 });
+    const sseUnknown = await fetch(stack().gateway, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...t.keyHeaders }, body: JSON.stringify({ query: '', ...byId('w'.repeat(64)) }) });
+    expect(sseUnknown.status).toBe(403);
+    expect(((await sseUnknown.json()) as { errors: { extensions: Record<string, unknown> }[] }).errors[0].extensions).toMatchObject({ code: 'OPERATION_NOT_REGISTERED', meta: { operationId: 'w'.repeat(64) } });
 
     // a platform JWT is no app client: the app's setting does not apply to it
     const jwt = await gql('query($accountUrlId: String!, $appId: ID!) { registeredOperationsSetting(accountUrlId: $accountUrlId, appId: $appId) { appOnly } }', { accountUrlId: t.accountUrlId, appId: t.appId }, t.platformHeaders);

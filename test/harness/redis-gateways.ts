@@ -8,12 +8,15 @@ import { spawnScript, stop, waitFor } from './spawn.js';
 export interface RedisGateways {
   gatewayA: string;
   gatewayB: string;
+  /** SIGKILL gateway A (a crash mid-stream: nothing is drained or told) and wait until it is gone */
+  killGatewayA(): Promise<void>;
 }
 
 /** `offset`: from TEST_PORT_BASE, one per test file; `label`: log file prefix under .data/test-logs; `gatewayEnv`: more settings of both gateways. */
 export function twoGatewaysOverRedis(redisUrl: string, offset: number, label: string, startMs = 150_000, gatewayEnv: Record<string, string> = {}): RedisGateways {
   const base = Number(process.env.TEST_PORT_BASE ?? 14000) + offset;
   const procs: ChildProcess[] = [];
+  let gatewayAProcess: ChildProcess | undefined;
   beforeAll(async () => {
     const s = stack();
     const env = {
@@ -34,10 +37,18 @@ export function twoGatewaysOverRedis(redisUrl: string, offset: number, label: st
     const gwA = spawnScript('gateway/main.ts', { ...env, ...gatewayEnv, GATEWAY_PORT: String(base) }, `${label}-gateway-a`);
     const gwB = spawnScript('gateway/main.ts', { ...env, ...gatewayEnv, GATEWAY_PORT: String(base + 10) }, `${label}-gateway-b`);
     procs.push(gwA, gwB);
+    gatewayAProcess = gwA;
     await Promise.all([waitFor(`http://127.0.0.1:${base}/health`, startMs, gwA), waitFor(`http://127.0.0.1:${base + 10}/health`, startMs, gwB)]);
   }, 3 * startMs);
   afterAll(async () => {
     await Promise.all(procs.map((p) => stop(p)));
   });
-  return { gatewayA: `http://127.0.0.1:${base}/graphql`, gatewayB: `http://127.0.0.1:${base + 10}/graphql` };
+  const killGatewayA = async () => {
+    const p = gatewayAProcess;
+    if (!p || p.exitCode !== null || p.signalCode !== null) return;
+    const exited = new Promise((r) => p.once('exit', r));
+    p.kill('SIGKILL');
+    await exited;
+  };
+  return { gatewayA: `http://127.0.0.1:${base}/graphql`, gatewayB: `http://127.0.0.1:${base + 10}/graphql`, killGatewayA };
 }

@@ -179,7 +179,7 @@ export interface SecTenant extends Tenant {
   webhookId?: string;
 }
 
-/** Search routes' tenants are on the growth plan (their fixtures create more indexes than Free allows). */
+/** Search routes' tenants are on the growth plan (their fixtures create more indexes than Free allows), as is PATCH /ai/v1/model-choices. */
 export async function createSecTenant(opts: { plan?: string } = {}): Promise<SecTenant> {
   const operator = uniq('op_');
   const t = await createTenant({ ...opts, operator });
@@ -398,6 +398,7 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   similarity_requests: () => ({ source: 'a red apple', targets: ['a green apple', 'stock prices'] }),
   translation_requests: () => ({ text: 'The cat sleeps.', source_language: 'en', target_language: 'es' }),
   batch_requests: () => ({ operation: 'sentiment', inputs: ['Lovely day.', 'Awful traffic.'] }),
+  model_choices: () => ({ embeddings: 'builtin' }),
   // a data.type two services share: `<service>/<type>` picks the service's own body
   'ai/webhooks': () => ({ url: 'http://127.0.0.1:9/hook', events: ['batch.completed'], secret: 'security-fixture-secret' }),
   ...AI_CUSTOM_BODIES,
@@ -1062,9 +1063,12 @@ export function expectNothingOf(t: SecTenant, res: HttpResult): void {
   expect({ shown, where: describeRes(res) }).toEqual({ shown: [], where: describeRes(res) });
 }
 
+/** Routes whose tenants must be on the growth plan: choosing AI models is a growth feature (docs/ai.md, Model choices). */
+const GROWTH_ROUTES = new Set(['PATCH /ai/v1/model-choices']);
+
 /** Tenants A and B for one route's cases. */
 export async function securityTenants(route?: Route): Promise<{ a: SecTenant; b: SecTenant }> {
-  const opts = route?.service === 'search' ? { plan: 'growth' } : {};
+  const opts = route?.service === 'search' || (route && GROWTH_ROUTES.has(`${route.method} ${route.path}`)) ? { plan: 'growth' } : {};
   if (route?.service === 'ai') await imageServer();
   const [a, b] = await Promise.all([createSecTenant(opts), createSecTenant(opts)]);
   return { a, b };

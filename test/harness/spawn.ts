@@ -40,7 +40,7 @@ export async function waitFor(url: string, timeoutMs = 90_000, child?: ChildProc
 }
 
 export function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return Promise.resolve();
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((res) => {
     const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
     child.once('exit', () => {

@@ -148,3 +148,26 @@ describe('engine errors', () => {
     }
   });
 });
+
+describe('documents table statistics (statsStale)', () => {
+  // the documents table is analysed each time an index crosses a power of two from 8,192 documents
+  it('refreshes at each doubling from 8,192 documents, never below', async () => {
+    const { statsStale } = await import('../../subgraphs/search/documents/document.store.js');
+    expect(statsStale(0, 1000)).toBe(false);
+    expect(statsStale(7000, 8191)).toBe(false);
+    expect(statsStale(7000, 8192)).toBe(true);
+    expect(statsStale(0, 9000)).toBe(true);
+    expect(statsStale(9000, 10000)).toBe(false);
+    expect(statsStale(16000, 17000)).toBe(true);
+    expect(statsStale(500_000, 600_000)).toBe(true);
+    expect(statsStale(600_000, 601_000)).toBe(false);
+    expect(statsStale(20000, 20000)).toBe(false);
+    let n = 0;
+    let crossings = 0;
+    while (n < 1_000_000) {
+      if (statsStale(n, n + 1000)) crossings++;
+      n += 1000;
+    }
+    expect(crossings).toBe(7);
+  });
+});

@@ -11,6 +11,8 @@ import { round } from '../models/sentiment.js';
 import { runModel } from '../text/text.service.js';
 import { WORD_VECTOR_DIMENSIONS, WORD_VECTORS_MODEL } from '../../../lib/word-vectors.js';
 import type { EmbeddingModel, EmbeddingsInput, SimilarityInput } from './embedding.types.js';
+import { chosenServer } from '../model-choices/model-choice.service.js';
+import type { EmbeddingServer } from '../operator-models/model-servers.js';
 
 export const MAX_INPUTS = 64;
 /** The model of a call that names none. */
@@ -45,17 +47,23 @@ export async function similarity(ctx: AiContext, input: SimilarityInput) {
 
 export function listEmbeddingModels(ctx: AiContext): EmbeddingModel[] {
   const onnx = ctx.runtime.onnx.names().map((name) => ({ name, kind: 'onnx', dimensions: null }));
-  const server = ctx.runtime.servers.embeddings;
+  const servers = [...new Set(embeddingServers(ctx).map((s) => s.name))].map((name) => ({ name, kind: 'server', dimensions: null }));
   return [
-    ...(server ? [{ name: server.name, kind: 'server', dimensions: null }] : []),{ name: WORD_VECTORS_MODEL, kind: 'builtin', dimensions: WORD_VECTOR_DIMENSIONS }, { name: HASHED_MODEL, kind: 'builtin', dimensions: HASHED_DIMENSIONS }, ...onnx];
+    ...servers, { name: WORD_VECTORS_MODEL, kind: 'builtin', dimensions: WORD_VECTOR_DIMENSIONS }, { name: HASHED_MODEL, kind: 'builtin', dimensions: HASHED_DIMENSIONS }, ...onnx];
 }
 
-/** Vectors of `texts` (L2-normalised) with the named model; when absent the operator's server (AI_EMBEDDINGS_URL)
- *  if there is one, else glove-sif-100d; also used by agent context. */
+/** The operator's default embedding server and the ones tenants may choose (AI_MODEL_SERVERS). */
+function embeddingServers(ctx: AiContext): EmbeddingServer[] {
+  const { defaults, named } = ctx.runtime.registry;
+  return [...(defaults.embeddings ? [defaults.embeddings] : []), ...named.embeddings.values()];
+}
+
+/** Vectors of `texts` (L2-normalised) with the named model; when absent the server the tenant chose or the
+ *  operator's (AI_EMBEDDINGS_URL) if there is one, else glove-sif-100d (model-choices/); also used by agent context. */
 export async function embed(ctx: AiContext, texts: string[], model: string | null | undefined): Promise<Embedded> {
-  const server = ctx.runtime.servers.embeddings;
+  const server = model ? embeddingServers(ctx).find((s) => s.name === model) : await chosenServer(ctx, 'embeddings');
   const name = model ?? server?.name ?? DEFAULT_EMBEDDING_MODEL;
-  if (server && name === server.name) {
+  if (server) {
     try {
       const r = await server.embed(texts);
       return { model: name, vectors: r.vectors, tokens: r.tokens };

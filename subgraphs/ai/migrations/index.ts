@@ -5,6 +5,7 @@ import { Migration20261124093126_webhooks } from './Migration20261124093126_webh
 import { Migration20261124120730_classifiers_recommendations_prompts_agents } from './Migration20261124120730_classifiers_recommendations_prompts_agents.js';
 import { Migration20261127180000_tenant_rendered_prompt_ids } from './Migration20261127180000_tenant_rendered_prompt_ids.js';
 import { Migration20261129051038_extra_attributes } from './Migration20261129051038_extra_attributes.js';
+import { Migration20261129120000_model_choices } from './Migration20261129120000_model_choices.js';
 
 export const migrations = [
   { name: 'Migration20261122085906_init', class: Migration20261122085906_init },
@@ -13,4 +14,5 @@ export const migrations = [
   { name: 'Migration20261124120730_classifiers_recommendations_prompts_agents', class: Migration20261124120730_classifiers_recommendations_prompts_agents },
   { name: 'Migration20261127180000_tenant_rendered_prompt_ids', class: Migration20261127180000_tenant_rendered_prompt_ids },
   { name: 'Migration20261129051038_extra_attributes', class: Migration20261129051038_extra_attributes },
+  { name: 'Migration20261129120000_model_choices', class: Migration20261129120000_model_choices },
 ];

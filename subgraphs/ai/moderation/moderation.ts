@@ -9,6 +9,7 @@ import { ALL_MODERATION_CATEGORIES, MODERATION_CATEGORIES, verdict, type Moderat
 import { admitText, runModel } from '../text/text.service.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import { emitAiEvent } from '../webhooks/ai-webhook.js';
+import { chosenServer } from '../model-choices/model-choice.service.js';
 
 export const MODERATION_MODEL = 'intent-rules+obscenity-0.4.6+softmax-glove-sif-100d';
 
@@ -62,12 +63,12 @@ export async function moderateText(ctx: AiContext, input: ModerationInput): Prom
 }
 
 /**
- * The operator's moderation server (AI_MODERATION_URL) when there is one, for the categories it has,
+ * The moderation server chosen for the tenant, else the operator's (AI_MODERATION_URL), when there is one, for the categories it has,
  * with our own spam score beside it; our method alone when there is none or it fails (the answer's
  * `model` says which).
  */
 async function moderate(ctx: AiContext, text: string, asked: ModerationCategory[]): Promise<{ r: TextModerationResult; model: string }> {
-  const server = ctx.runtime.servers.moderation;
+  const server = await chosenServer(ctx, 'moderation');
   if (server) {
     try {
       const [remote, local] = await Promise.all([server.scores(text), asked.includes('spam') ? runModel(ctx, 'moderate', { text, categories: ['spam'] }) : null]);

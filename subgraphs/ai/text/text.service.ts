@@ -7,6 +7,7 @@ import { admitTextCall } from '../limits/limits.service.js';
 import { ENTITY_TYPES, type EntityType } from '../models/entities.js';
 import { round } from '../models/sentiment.js';
 import { defaultSummaryLength } from '../models/summarize.js';
+import { chosenServer } from '../model-choices/model-choice.service.js';
 import type { TextOp, TextOps } from '../models/text-models.js';
 import type { EntitiesInput, KeyPhrasesInput, LanguageInput, SentimentInput, SummarizeInput } from './text.inputs.js';
 
@@ -71,11 +72,12 @@ export async function summarizeText(ctx: AiContext, input: SummarizeInput) {
   return { id: newId('sum'), summary: r.summary, length: r.length, compressionRatio: r.compression_ratio, model: r.model };
 }
 
-/** The operator's chat model's summary when one is configured and answers; null: TextRank answers. */
+/** The chat model chosen for the tenant (or the operator's default) when there is one and it answers; null: TextRank answers. */
 async function summaryByOperator(ctx: AiContext, text: string, maxLength: number) {
-  if (!ctx.runtime.chatText.configured('summary')) return null;
+  const chat = await chosenServer(ctx, 'summaries');
+  if (!chat) return null;
   try {
-    const a = await ctx.runtime.chatText.summarize(text, maxLength);
+    const a = await chat.summarize(text, maxLength);
     return { summary: a.text, length: a.text.length, compression_ratio: round(a.text.length / text.length), model: a.model };
   } catch (e) {
     ctx.log.warn('summary model server failed; TextRank answers', { err: e });

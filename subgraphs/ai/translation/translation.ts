@@ -1,6 +1,6 @@
 // Translation (ai.md, Translation) with Apertium, for exactly the language pairs installed on the
 // machine (models/apertium.ts), or, when the operator names a model (AI_TRANSLATION_LLM), through
-// their chat-completions server for any pair of languages it is asked for, with Apertium answering
+// their chat-completions server (or the one the tenant chose, model-choices/) for any pair of languages it is asked for, with Apertium answering
 // the installed pairs while that server fails (operator-models/chat-text.ts). Without
 // source_language, the language identifier picks it.
 import { Arg, Ctx, Field, Float, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
@@ -12,6 +12,8 @@ import { admitTextCall, AI_READ } from '../limits/limits.service.js';
 import { iso1 } from '../models/apertium.js';
 import { languageName } from '../models/language-names.js';
 import { runModel } from '../text/text.service.js';
+import { chosenServer } from '../model-choices/model-choice.service.js';
+import type { ChatText } from '../operator-models/chat-text.js';
 
 @InputType()
 export class TranslateInput {
@@ -43,8 +45,9 @@ export async function translate(ctx: AiContext, input: TranslateInput): Promise<
   if (!input.text.trim()) throw new DomainError('VALIDATION_FAILED', 'text must not be empty', { parameter: 'text' });
   const engine = await ctx.runtime.translator;
   let operatorFailure: string | null = null;
-  if (ctx.runtime.chatText.configured('translation')) {
-    const byOperator = await translateByOperator(ctx, input);
+  const chat = await chosenServer(ctx, 'translation');
+  if (chat) {
+    const byOperator = await translateByOperator(ctx, chat, input);
     if (!(byOperator instanceof Error)) return byOperator;
     operatorFailure = byOperator.message;
   }
@@ -73,11 +76,11 @@ export async function translate(ctx: AiContext, input: TranslateInput): Promise<
 }
 
 /** The operator's chat model's translation, or why its server failed (an Apertium pair may answer instead). */
-async function translateByOperator(ctx: AiContext, input: TranslateInput): Promise<TranslationResult | Error> {
+async function translateByOperator(ctx: AiContext, chat: ChatText, input: TranslateInput): Promise<TranslationResult | Error> {
   const target = languageCode(input.targetLanguage, 'target_language');
   const source = input.sourceLanguage ? languageCode(input.sourceLanguage, 'source_language') : (await runModel(ctx, 'language', { text: input.text, alternatives: 0 })).language;
   try {
-    const a = await ctx.runtime.chatText.translate(input.text, languageName(source), languageName(target));
+    const a = await chat.translate(input.text, languageName(source), languageName(target));
     const heard = a.text ? await runModel(ctx, 'language', { text: a.text, alternatives: 5 }) : null;
     const confidence = !heard ? 0 : heard.language === target ? heard.confidence : (heard.alternatives.find((g) => g.language === target)?.confidence ?? 0);
     return { id: newId('trn'), translatedText: a.text, sourceLanguage: source, targetLanguage: target, confidence, model: a.model };

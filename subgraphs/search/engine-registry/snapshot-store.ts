@@ -230,21 +230,35 @@ export async function writeChunks(
   return { written, chunks: refs.length, bytes, rawBytes, reused };
 }
 
+/** chunks read (and inflated) ahead of the one being decoded */
+const READ_AHEAD = 2;
+
 /**
  * The stored snapshot's sections in order, each as its key and its chunks (inflated), every chunk
- * checked against its CRC-32 before inflating.
+ * checked against its CRC-32 before inflating. Up to READ_AHEAD chunks are fetched and inflated
+ * (zlib's thread pool) while the caller decodes the current one, so PostgreSQL's read, the inflate
+ * and the decode overlap instead of taking turns. Sections must be consumed in order, each whole.
  */
 export async function* readSections(pool: pg.Pool, indexId: string, s: StoredSnapshot): AsyncGenerator<{ key: string | null; chunks: AsyncGenerator<Buffer> }> {
   const m = await readManifest(pool, indexId, s);
-  let n = 1;
+  const refs = m.sections.flatMap((sec) => sec.refs);
+  const pending: Promise<Buffer>[] = [];
+  let next = 0;
+  const take = (): Promise<Buffer> => {
+    while (next < refs.length && pending.length <= READ_AHEAD) {
+      const read = readChunk(pool, indexId, refs[next], `${next + 1} of ${s.chunks}`);
+      read.catch(() => undefined); // a read ahead that nobody awaits (the caller stopped) is not unhandled
+      pending.push(read);
+      next++;
+    }
+    return pending.shift()!;
+  };
   for (const sec of m.sections) {
-    const refs = sec.refs;
-    const from = n;
-    n += refs.length;
+    const count = sec.refs.length;
     yield {
       key: sec.key,
       chunks: (async function* () {
-        for (let i = 0; i < refs.length; i++) yield await readChunk(pool, indexId, refs[i], `${from + i} of ${s.chunks}`);
+        for (let i = 0; i < count; i++) yield await take();
       })(),
     };
   }

@@ -5,7 +5,7 @@ import { DomainError } from '../../../lib/errors.js';
 import { one, run } from '../db.js';
 import type { Document } from '../../../lib/search-engine/types.js';
 import { engineCall } from '../errors.js';
-import { countLive, deleteAllOfIndex, tombstone, upsertDocumentsFromPayload } from '../documents/document.store.js';
+import { deleteAllOfIndex, refreshDocumentStats, statsStale, tombstone, upsertDocumentsFromPayload } from '../documents/document.store.js';
 import { documentSlots, inferPrimaryKey } from '../documents/primary-key.rules.js';
 import { defaultSettings, mergeSettings, type IndexSettingsData, type IndexSettingsPatch } from '../indexes/index-settings.rules.js';
 import { notifyIndexDropped } from '../engine-registry/engine-drops.js';
@@ -64,20 +64,21 @@ const addDocuments: Handler = async ({ c, task, index, payload, rt, elapsed }) =
   const pk = index.primary_key ?? given ?? inferPrimaryKey(documents[0]);
   const slots = documentSlots(documents, pk);
   const ids = [...slots.keys()];
-  const added = ids.length - (await countLive(c, index.id, ids));
-  const limit = PLAN_LIMITS[(payload.plan as PlanCode) ?? rt.cfg.defaultPlan]?.documentsPerIndex ?? null;
-  if (limit !== null && Number(index.number_of_documents) + added > limit) {
-    throw new DomainError(
-      'document_limit_exceeded',
-      `Index \`${index.uid}\` would hold ${Number(index.number_of_documents) + added} documents; the ${payload.plan ?? rt.cfg.defaultPlan} plan allows ${limit} per index.`,
-      { parameter: 'documents' },
-    );
-  }
   // the documents' bodies come from this task's payload row, which the task deletes at its end;
   // while PostgreSQL writes them, the engine takes the batch of the previous task (applyLater)
   const written = upsertDocumentsFromPayload(c, index.id, Number(task.id), slots);
   void rt.engines.flushPending(index.id);
-  await written;
+  const added = await written;
+  const before = Number(index.number_of_documents);
+  const limit = PLAN_LIMITS[(payload.plan as PlanCode) ?? rt.cfg.defaultPlan]?.documentsPerIndex ?? null;
+  if (limit !== null && before + added > limit) {
+    // thrown inside the task's transaction: the rows just written roll back with it
+    throw new DomainError(
+      'document_limit_exceeded',
+      `Index \`${index.uid}\` would hold ${before + added} documents; the ${payload.plan ?? rt.cfg.defaultPlan} plan allows ${limit} per index.`,
+      { parameter: 'documents' },
+    );
+  }
   await run(c, `update ${T.indexes} set number_of_documents = number_of_documents + $2, primary_key = $3 where id = $1`, [index.id, added, pk]);
   const docs = ids.map((id) => documents[slots.get(id)!]);
   return {
@@ -85,7 +86,13 @@ const addDocuments: Handler = async ({ c, task, index, payload, rt, elapsed }) =
     count: slots.size,
     webhook: { event: 'indexing.completed', data: { task_id: String(task.uid), index_uid: index.uid, documents_indexed: slots.size, duration_ms: elapsed() } },
     // the engine takes the batch later, in commit order, before anything reads it (applyLater)
-    after: async () => void rt.engines.applyLater(index.id, previous(index), Number(task.id), (e) => engineCall(() => e.addDocuments(docs, pk))),
+    after: async () => {
+      if (statsStale(before, before + added)) {
+        // in the background, on a connection of its own: the next batches are planned on it
+        void refreshDocumentStats(rt.pool).catch((e) => rt.log.warn('analyze of search documents failed', { err: e }));
+      }
+      void rt.engines.applyLater(index.id, previous(index), Number(task.id), (e) => engineCall(() => e.addDocuments(docs, pk)));
+    },
   };
 };
 

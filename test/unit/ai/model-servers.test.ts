@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { CircuitOpenError } from '../../../lib/resilient-call.js';
 import { embed } from '../../../subgraphs/ai/embeddings/embedding.service.js';
 import { EmbeddingServer, loadModelServersConfig, ModerationServer, modelServers } from '../../../subgraphs/ai/operator-models/model-servers.js';
+import { parseModelServers } from '../../../subgraphs/ai/operator-models/server-registry.js';
 
 const port = Number(process.env.TEST_PORT_BASE ?? 14000) + 1600;
 const url = `http://127.0.0.1:${port}/v1`;
@@ -107,9 +108,34 @@ test('moderation: the OpenAI category scores become ours (highest of each group)
 
 test('the embeddings service: the server is the default when configured, named in the answer; a failing server is 503, never another model', async () => {
   const errors: unknown[] = [];
-  const ctx = { runtime: { servers: { embeddings: new EmbeddingServer(cfg(), { ...resilience, retries: 0 }), moderation: null } }, log: { error: (...a: unknown[]) => errors.push(a) } } as any;
+  const embeddings = new EmbeddingServer(cfg(), { ...resilience, retries: 0 });
+  const registry = { defaults: { embeddings, moderation: null, summaries: null, translation: null }, named: { embeddings: new Map(), moderation: new Map(), summaries: new Map(), translation: new Map() } };
+  const ctx = { tenant: { plan: 'free' }, runtime: { cfg: { defaultPlan: 'free' }, registry }, log: { error: (...a: unknown[]) => errors.push(a) } } as any;
   await expect(embed(ctx, ['hello'], null)).resolves.toMatchObject({ model: 'remote:bge-small', tokens: 7 });
   script['/v1/embeddings'] = [502];
   await expect(embed(ctx, ['hello'], 'remote:bge-small')).rejects.toMatchObject({ code: 'model_unavailable' });
   expect(errors).toHaveLength(1);
+});
+
+test('AI_MODEL_SERVERS: named servers per task; a bad entry stops start-up naming the variable and the entry', () => {
+  const llm = { baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'llm-key', model: null, timeoutMs: 1000, maxTokens: 10 };
+  const env = {
+    AI_MODEL_SERVERS: JSON.stringify([
+      { name: 'bge', task: 'embeddings', url: `${url}/`, model: 'bge-small', api_key_env: 'BGE_KEY' },
+      { name: 'llama', task: 'summaries', model: 'llama-3' },
+    ]),
+    BGE_KEY: 'k1',
+  };
+  expect(parseModelServers(env, llm)).toEqual([
+    { name: 'bge', task: 'embeddings', server: { url, model: 'bge-small', apiKey: 'k1' } },
+    { name: 'llama', task: 'summaries', server: { url: 'http://127.0.0.1:9/v1', model: 'llama-3', apiKey: 'llm-key' } },
+  ]);
+  const bad = (list: unknown, e: Record<string, string> = {}) => () => parseModelServers({ AI_MODEL_SERVERS: JSON.stringify(list), ...e }, { ...llm, baseUrl: null });
+  expect(bad([{ name: 'builtin', task: 'embeddings', url, model: 'm' }])).toThrow(/AI_MODEL_SERVERS: entry 0: name/);
+  expect(bad([{ name: 'x', task: 'ocr', url, model: 'm' }])).toThrow(/entry 0 \(x\): task must be one of embeddings, moderation, summaries, translation/);
+  expect(bad([{ name: 'x', task: 'moderation', model: 'm' }])).toThrow(/url is required/);
+  expect(bad([{ name: 'x', task: 'translation', model: 'm' }])).toThrow(/url is required \(or set AI_LLM_BASE_URL\)/);
+  expect(bad([{ name: 'x', task: 'embeddings', url, model: 'm', api_key_env: 'NOPE' }])).toThrow(/api_key_env names NOPE, which is not set/);
+  expect(bad([{ name: 'x', task: 'embeddings', url, model: 'm' }, { name: 'x', task: 'embeddings', url, model: 'n' }])).toThrow(/named twice/);
+  expect(() => parseModelServers({ AI_MODEL_SERVERS: '{' }, llm)).toThrow(/AI_MODEL_SERVERS: is not JSON/);
 });
