@@ -11,6 +11,11 @@ export interface RateLimitResult {
 
 export interface RateLimiter {
   hit(key: string, limit: number, windowMs?: number): Promise<RateLimitResult>;
+  /**
+   * Spend `amount` units of a budget of `limit` per window (a cost budget): kept when the window's
+   * total stays within `limit`, else given back and refused (a smaller spend may still fit).
+   */
+  spend(key: string, limit: number, amount: number, windowMs?: number): Promise<RateLimitResult>;
 }
 
 /** Counters that accumulate and are drained (e.g. API key usage, flushed to the database). */
@@ -36,6 +41,20 @@ export class MemoryRateLimiter implements RateLimiter {
     return { allowed: w.count <= limit, limit, remaining: Math.max(0, limit - w.count), resetMs: start + windowMs - t };
   }
 
+  async spend(key: string, limit: number, amount: number, windowMs = 60_000): Promise<RateLimitResult> {
+    const t = this.now();
+    const start = t - (t % windowMs);
+    let w = this.windows.get(key);
+    if (!w || w.start !== start) {
+      w = { start, count: 0 };
+      this.windows.set(key, w);
+      if (this.windows.size > 100_000) this.sweep(start);
+    }
+    const allowed = w.count + amount <= limit;
+    if (allowed) w.count += amount;
+    return { allowed, limit, remaining: Math.max(0, limit - w.count), resetMs: start + windowMs - t };
+  }
+
   private sweep(current: number) {
     for (const [k, w] of this.windows) if (w.start < current) this.windows.delete(k);
   }
@@ -51,6 +70,17 @@ export class RedisRateLimiter implements RateLimiter {
     const k = `${this.prefix}rl:${key}:${start}`;
     const [count] = (await this.client.multi().incr(k).pExpire(k, windowMs + 1000).exec()) as unknown as [number, unknown];
     return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetMs: start + windowMs - t };
+  }
+
+  async spend(key: string, limit: number, amount: number, windowMs = 60_000): Promise<RateLimitResult> {
+    const t = this.now();
+    const start = t - (t % windowMs);
+    const k = `${this.prefix}rl:${key}:${start}`;
+    const [count] = (await this.client.multi().incrBy(k, amount).pExpire(k, windowMs + 1000).exec()) as unknown as [number, unknown];
+    if (count <= limit) return { allowed: true, limit, remaining: limit - count, resetMs: start + windowMs - t };
+    // over: give the amount back (one atomic step; a concurrent spend sees the total with or without it, never less)
+    const after = await this.client.decrBy(k, amount);
+    return { allowed: false, limit, remaining: Math.max(0, limit - after), resetMs: start + windowMs - t };
   }
 }
 
