@@ -64,7 +64,7 @@ export function errorStatuses(route: Route): number[] {
 const COST_HEADERS: Record<string, Schema> = {
   'X-Cost-Requested': { description: "the call's estimated query cost (the supergraph's @cost/@listSize), charged to the key's budget", schema: { type: 'integer' } },
   'X-Cost-Limit': { description: "the key's cost budget per minute (by its account's plan; API keys only)", schema: { type: 'integer' } },
-  'X-Cost-Remaining': { description: 'units left in the current minute after this call (API keys only); spent: 429 `rate_limit_exceeded` with Retry-After', schema: { type: 'integer' } },
+  'X-Cost-Remaining': { description: 'units left in the current minute after this call (API keys only); spent: 429 with Retry-After', schema: { type: 'integer' } },
   'X-Cost-Reset': { description: 'seconds until the budget starts again (API keys only)', schema: { type: 'integer' } },
 };
 const COST_HEADER_REFS = Object.fromEntries(Object.keys(COST_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
@@ -278,7 +278,7 @@ export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Rout
       version: opts.version,
       description:
         'JSON:API over the federated GraphQL API. Every response carries `X-Request-Id` (sent back as given, or generated); quote it when reporting a problem.\n\n' +
-        "**Query cost.** Every call is charged its estimated query cost (the GraphQL operation behind the route, weighed by the supergraph's `@cost`/`@listSize`) to the API key's budget per minute, by the account's plan; answers carry `X-Cost-Requested`, `X-Cost-Limit`, `X-Cost-Remaining` and `X-Cost-Reset`, and a spent budget answers 429 `rate_limit_exceeded` with `Retry-After`.\n\n" +
+        "**Query cost.** Every call is charged its estimated query cost (the GraphQL operation behind the route, weighed by the supergraph's `@cost`/`@listSize`) to the API key's budget per minute, by the account's plan; answers carry `X-Cost-Requested`, `X-Cost-Limit`, `X-Cost-Remaining` and `X-Cost-Reset`, and a spent budget answers 429 (`RATE_LIMITED`; `rate_limit_exceeded` in the platform shape) with `Retry-After`.\n\n" +
         '**Authorize** asks for five schemes; fill two: `bearerJwt` and `platformHeader` for the platform paths (a JWT from `npm run -s mint-token`, the platform code), or `appId` and `apiKeyHeader` for products, search and AI (`npm run seed` prints both). AI identity paths add the user\'s JWT in `bearerJwt`.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },

@@ -40,7 +40,8 @@ export interface CostDeps {
 }
 
 function report(requested: number, b: { limit: number } | undefined, r: { remaining: number; resetMs: number } | undefined, now = Date.now()): CostReport {
-  return { requested, limit: b?.limit ?? null, remaining: r ? r.remaining : null, resetAt: r ? new Date(now + r.resetMs).toISOString() : null };
+  // windows end on whole seconds (lib/rate-limit.ts): rounding takes away the ms between the limiter's clock reading and this one
+  return { requested, limit: b?.limit ?? null, remaining: r ? r.remaining : null, resetAt: r ? new Date(Math.round((now + r.resetMs) / 1000) * 1000).toISOString() : null };
 }
 
 function headersOf(c: CostReport, now = Date.now()): [string, string][] {
@@ -62,7 +63,8 @@ function costPlugin({ limiter, budgets, measures, maxCost }: CostDeps): ApolloSe
     async requestDidStart() {
       return {
         async didResolveOperation(rc: GraphQLRequestContext<GatewayContext>) {
-          if (!rc.operation || !rc.document || rc.operation.operation === 'subscription' || rc.contextValue.costExempt) return;
+          // no report for callers without credentials (introspection, __typename): they have no budget
+          if (!rc.operation || !rc.document || rc.operation.operation === 'subscription' || rc.contextValue.costExempt || rc.contextValue.tenant.kind === 'anonymous') return;
           const requested = measures.measure(rc.schema, rc.document, rc.operationName, rc.request.variables ?? {}).cost;
           const budget = budgetOf(rc.contextValue.tenant, budgets);
           if (!budget || requested > maxCost) return void charged.set(rc, { report: report(requested, budget, undefined) });
