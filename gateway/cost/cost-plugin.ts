@@ -52,12 +52,32 @@ function headersOf(c: CostReport, now = Date.now()): [string, string][] {
   return h;
 }
 
-/** The cost feature as a gateway extension (hooks.ts): the Apollo plugin, and the report of a response-cache hit. */
-export function costExtension(deps: CostDeps): GatewayExtension {
-  return { plugins: [costPlugin(deps)], afterExecute: (_call, tenant, answer) => reportCachedAnswer(deps, tenant, answer) };
+/**
+ * The last budget state this gateway saw per limiter key, for the report on a response-cache hit:
+ * a hit must stay free of a Redis round trip (docs/response-cache.md's target), so it reports what
+ * the key's last charge here left (other gateways' charges since then are not in it).
+ */
+class LastSeen {
+  private states = new Map<string, { remaining: number; resetAt: number }>();
+  set(key: string, remaining: number, resetAt: number): void {
+    if (this.states.size > 100_000) this.states.clear();
+    this.states.set(key, { remaining, resetAt });
+  }
+  /** remaining and the window's end; a window that has ended is whole again */
+  get(key: string, limit: number, now: number): { remaining: number; resetMs: number } {
+    const s = this.states.get(key);
+    if (s && s.resetAt > now) return { remaining: s.remaining, resetMs: s.resetAt - now };
+    return { remaining: limit, resetMs: 60_000 - (now % 60_000) };
+  }
 }
 
-function costPlugin({ limiter, budgets, measures, maxCost }: CostDeps): ApolloServerPlugin<GatewayContext> {
+/** The cost feature as a gateway extension (hooks.ts): the Apollo plugin, and the report of a response-cache hit. */
+export function costExtension(deps: CostDeps): GatewayExtension {
+  const seen = new LastSeen();
+  return { plugins: [costPlugin(deps, seen)], afterExecute: (_call, tenant, answer) => reportCachedAnswer(deps, seen, tenant, answer) };
+}
+
+function costPlugin({ limiter, budgets, measures, maxCost }: CostDeps, seen: LastSeen): ApolloServerPlugin<GatewayContext> {
   const charged = new WeakMap<object, Charged>();
   return {
     async requestDidStart() {
@@ -69,6 +89,7 @@ function costPlugin({ limiter, budgets, measures, maxCost }: CostDeps): ApolloSe
           const budget = budgetOf(rc.contextValue.tenant, budgets);
           if (!budget || requested > maxCost) return void charged.set(rc, { report: report(requested, budget, undefined) });
           const r = await limiter.spend(budget.key, budget.limit, requested);
+          seen.set(budget.key, r.remaining, Date.now() + r.resetMs);
           charged.set(rc, { report: report(requested, budget, r), ...(r.allowed ? {} : { refusedFor: Math.max(1000, r.resetMs) }) });
         },
         async responseForOperation(rc: GraphQLRequestContext<GatewayContext>) {
@@ -96,11 +117,11 @@ const MARK = '"cost":{"requested":';
 
 /**
  * A response-cache hit is answered without executing and is not charged; its stored body carries
- * the report of the request that filled it. The report is replaced by one with the budget as it
- * stands now (the estimate stays): the stored text's last `"cost":{"requested":…}` object, which the
+ * the report of the request that filled it. The report is replaced by one with the budget as this
+ * gateway last saw it (the estimate stays): the stored text's last `"cost":{"requested":…}` object, which the
  * plugin above serialised last.
  */
-async function reportCachedAnswer(deps: CostDeps, tenant: TenantContext, a: GraphQLAnswer): Promise<void> {
+function reportCachedAnswer(deps: CostDeps, seen: LastSeen, tenant: TenantContext, a: GraphQLAnswer): void {
   if (a.headers['x-response-cache'] !== 'hit' || a.value !== undefined) return;
   const body = a.body;
   const at = body.lastIndexOf(MARK);
@@ -114,7 +135,7 @@ async function reportCachedAnswer(deps: CostDeps, tenant: TenantContext, a: Grap
   }
   const budget = budgetOf(tenant, deps.budgets);
   const now = Date.now();
-  const fresh = report(stored.requested, budget, budget ? await deps.limiter.spend(budget.key, budget.limit, 0) : undefined, now);
+  const fresh = report(stored.requested, budget, budget ? seen.get(budget.key, budget.limit, now) : undefined, now);
   a.body = `${body.slice(0, at)}"cost":${JSON.stringify(fresh)}${body.slice(end + 1)}`;
   for (const [k, v] of headersOf(fresh, now)) a.headers[k] = v;
 }
