@@ -17,12 +17,13 @@ const DEFAULT_QUERY = `# The supergraph: platform, AI, catalog and search in one
 # Put your credentials in the Headers tab, for example
 #   { "X-App-Id": "app_…", "X-Api-Key": "sk_live_…" }   or   { "Authorization": "Bearer <JWT>" }
 # Subscriptions (productEvents, taskEvents, aiEvents) run over WebSocket on this path.
-# Query cost: every answer's extensions.cost = { requested, limit, remaining, resetAt } is the
-# operation's estimate (the schema's @cost/@listSize: objects 1, scalars 0, lists × their page size)
-# and your API key's cost budget for this minute, by plan (MAX_QUERY_COST per operation; docs/cost.md).
 query CurrentApp {
   currentApp { id name }
 }
+
+# Query cost: every answer's extensions.cost = { requested, limit, remaining, resetAt } is the
+# operation's estimate (the schema's @cost/@listSize: objects 1, scalars 0, lists × their page size)
+# and your API key's cost budget for this minute, by plan (MAX_QUERY_COST per operation; docs/cost.md).
 `;
 
 /** Prefilled text is capped: the editor is for reading and typing, not for megabytes. */
