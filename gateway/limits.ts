@@ -71,22 +71,22 @@ function measure(
   operationName: string | null | undefined,
   variables: Record<string, unknown>,
   weights: CostWeights,
-): { measure: OperationMeasure; readsVariables: boolean } {
+): { measure: OperationMeasure; read: ReadonlySet<string> } {
   const fragments = new Map<string, FragmentDefinitionNode>();
   let operation: OperationDefinitionNode | undefined;
   for (const d of document.definitions) {
     if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
     if (d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName)) operation ??= d;
   }
-  if (!operation) return { measure: { depth: 0, cost: 0 }, readsVariables: false };
-  let readsVariables = false;
+  if (!operation) return { measure: { depth: 0, cost: 0 }, read: new Set() };
+  const read = new Set<string>();
   const root =
     operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
   const valueOf = (v: ValueNode): unknown => {
     if (v.kind === Kind.INT) return Number(v.value);
     if (v.kind === Kind.BOOLEAN) return v.value;
     if (v.kind === Kind.VARIABLE) {
-      readsVariables = true;
+      read.add(v.name.value);
       return variables[v.name.value];
     }
     return undefined;
@@ -234,31 +234,54 @@ function measure(
   const { aliases, intro, ...m } = walk(operation.selectionSet, root, 1);
   return {
     measure: { ...m, ...(introspectionDepth ? { introspectionDepth } : {}), ...(aliases ? { aliases } : {}), ...(intro ? { introspections: intro } : {}) },
-    readsVariables,
+    read,
   };
 }
 
 /**
  * Measures per operation document, kept while Apollo keeps the document (its parsed-document cache
- * hands the same DocumentNode to every request of the same text): a measure that read no variable
- * is computed once; one that did (a variable slicing argument or @skip condition) each time.
+ * hands the same DocumentNode to every request of the same text). A measure depends only on the
+ * variables it read (slicing arguments, @skip/@include conditions): it is kept under those
+ * variables' values, so a page size or an include switch costs one lookup after its first request.
  */
 export class OperationMeasures {
-  private known = new WeakMap<DocumentNode, Map<string, OperationMeasure>>();
+  private known = new WeakMap<DocumentNode, Map<string, MeasuresOf>>();
   constructor(private weights: CostWeights) {}
 
   measure(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> = {}): OperationMeasure {
-    const byName = this.known.get(document);
-    const hit = byName?.get(operationName ?? '');
-    if (hit) return hit;
+    let byName = this.known.get(document);
+    if (!byName) this.known.set(document, (byName = new Map()));
+    const name = operationName ?? '';
+    let of = byName.get(name);
+    if (!of) byName.set(name, (of = { readSets: [], entries: new Map() }));
+    for (const names of of.readSets) {
+      const hit = of.entries.get(keyOf(names, variables));
+      if (hit) return hit;
+    }
     const m = measure(schema, document, operationName, variables, this.weights);
-    if (!m.readsVariables) {
-      const table = byName ?? new Map<string, OperationMeasure>();
-      table.set(operationName ?? '', m.measure);
-      if (!byName) this.known.set(document, table);
+    const names = [...m.read].sort();
+    const key = keyOf(names, variables);
+    // bounded: values of a free-text variable read in a condition would otherwise grow it per request
+    if (key.length <= MAX_MEASURE_KEY && of.entries.size < MAX_MEASURES_PER_OPERATION) {
+      if (!of.readSets.some((r) => r.join() === names.join())) of.readSets.push(names);
+      of.entries.set(key, m.measure);
     }
     return m.measure;
   }
+}
+
+interface MeasuresOf {
+  /** the sets of variable names measures of this operation read (usually one) */
+  readSets: string[][];
+  /** variable names and values read → measure */
+  entries: Map<string, OperationMeasure>;
+}
+
+const MAX_MEASURES_PER_OPERATION = 256;
+const MAX_MEASURE_KEY = 512;
+
+function keyOf(names: readonly string[], variables: Record<string, unknown>): string {
+  return names.length ? `${names.join()}|${JSON.stringify(names.map((n) => variables[n] ?? null))}` : '';
 }
 
 export function limitError(m: OperationMeasure, maxDepth: number, maxCost: number, maxAliases = DEFAULT_MAX_ALIASES): GraphQLError | undefined {

@@ -215,14 +215,19 @@ describe('measureOperation', () => {
 });
 
 describe('OperationMeasures', () => {
-  test('a measure that reads no variable is kept per document; one that does is computed each time', () => {
+  test('a measure is kept per document and the values of the variables it read', () => {
     const measures = new OperationMeasures(weights);
     const fixed = parse('{ products(first: 5) { id } }');
     const a = measures.measure(schema, fixed, undefined);
     expect(measures.measure(schema, fixed, undefined)).toBe(a);
-    const variable = parse('query Q($n: Int) { products(first: $n) { id } }');
-    expect(measures.measure(schema, variable, undefined, { n: 7 }).cost).toBe(7);
-    expect(measures.measure(schema, variable, undefined, { n: 9 }).cost).toBe(9);
+    const variable = parse('query Q($n: Int, $on: Boolean!, $q: String) { products(first: $n, after: $q) { id variants(first: 2) @include(if: $on) { sku } } }');
+    const seven = measures.measure(schema, variable, undefined, { n: 7, on: false, q: 'a' });
+    expect(seven.cost).toBe(7);
+    // a variable it did not read ($q) does not matter
+    expect(measures.measure(schema, variable, undefined, { n: 7, on: false, q: 'b' })).toBe(seven);
+    expect(measures.measure(schema, variable, undefined, { n: 9, on: false }).cost).toBe(9);
+    expect(measures.measure(schema, variable, undefined, { n: 7, on: true }).cost).toBe(7 * (1 + 2));
+    expect(measures.measure(schema, variable, undefined, { n: 7, on: false, q: 'c' })).toBe(seven);
   });
 });
 
