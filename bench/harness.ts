@@ -60,6 +60,8 @@ export function benchStackEnv(label: string, base: number, databaseUrl: string |
     LOG_LEVEL: 'error',
     // benches measure throughput, not the per-key image budget (docs/security.md, Limits)
     IMAGE_BUDGET_PER_MINUTE: '1000000',
+    // nor the per-key query cost budget (docs/cost.md): its counting still runs on every request
+    COST_BUDGET_PER_MINUTE: '1000000000000',
     ...extra,
   };
 }

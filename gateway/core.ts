@@ -7,10 +7,11 @@
 import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { parse, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { InFlight, SubgraphDataSource, type CoreContext } from './data-source.js';
 import { SingleFetch } from './single-fetch.js';
-import { DEFAULT_MAX_ALIASES, limitError, measureOperation } from './limits.js';
+import { DEFAULT_MAX_ALIASES, limitError, OperationMeasures } from './limits.js';
+import { costWeights } from './cost/weights.js';
 import { checkGraphQLSearch, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_TOKENS, parseGraphQLBody, requestPolicyPlugin } from './request-policy.js';
 import type { GraphQLEdgePolicy } from '../lib/http.js';
 import { envInt } from '../lib/config.js';
@@ -41,6 +42,8 @@ export interface GatewayCoreOptions<C extends CoreContext & BaseContext> {
   onSchema?: (apiSchema: GraphQLSchema) => void;
   /** automatic persisted queries' store (hash → query text); default Apollo's in-process LRU */
   persistedQueries?: StringCache;
+  /** the operations' measures (shared with a layer that reads them too); default: from the supergraph's @cost/@listSize */
+  measures?: OperationMeasures;
 }
 
 export interface GatewayCore<C extends BaseContext> {
@@ -59,6 +62,11 @@ export function coreLimits(maxDepth: number, maxCost: number, env: NodeJS.Proces
   return { maxDepth, maxCost, maxAliases: envInt(env, 'MAX_QUERY_ALIASES', DEFAULT_MAX_ALIASES), maxTokens: envInt(env, 'MAX_QUERY_TOKENS', DEFAULT_MAX_TOKENS) };
 }
 
+/** The operations' measures with the cost weights of the supergraph's @cost/@listSize (docs/cost.md). */
+export function supergraphMeasures(supergraphSdl: string): OperationMeasures {
+  return new OperationMeasures(costWeights(parse(supergraphSdl)));
+}
+
 /** The HTTP half of the input policy (request-policy.ts), for lib/http's answerGraphQL. */
 export function coreEdgePolicy(env: NodeJS.ProcessEnv = process.env): GraphQLEdgePolicy {
   return { parseBody: parseGraphQLBody, checkSearch: checkGraphQLSearch, maxResponseBytes: envInt(env, 'MAX_RESPONSE_BYTES', DEFAULT_MAX_RESPONSE_BYTES) };
@@ -67,6 +75,7 @@ export function coreEdgePolicy(env: NodeJS.ProcessEnv = process.env): GraphQLEdg
 /** Build and start the core (Apollo started; no HTTP: the caller serves `apollo`). */
 export async function startGatewayCore<C extends CoreContext & BaseContext>(opts: GatewayCoreOptions<C>): Promise<GatewayCore<C>> {
   const { supergraphSdl, limits } = opts;
+  const measures = opts.measures ?? supergraphMeasures(supergraphSdl);
   let apiSchema: GraphQLSchema | undefined;
   const inFlight = opts.shareInFlight ? new InFlight() : undefined;
   const dataSources = new Map<string, GraphQLDataSource>();
@@ -87,7 +96,7 @@ export async function startGatewayCore<C extends CoreContext & BaseContext>(opts
       return {
         async didResolveOperation({ document, operationName, request }) {
           if (!apiSchema) return;
-          const err = limitError(measureOperation(apiSchema, document, operationName, request.variables ?? {}), limits.maxDepth, limits.maxCost, limits.maxAliases);
+          const err = limitError(measures.measure(apiSchema, document, operationName, request.variables ?? {}), limits.maxDepth, limits.maxCost, limits.maxAliases);
           if (err) throw err;
         },
       };

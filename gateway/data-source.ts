@@ -32,6 +32,8 @@ export interface GatewayContext extends CoreContext {
   tenant: TenantContext;
   /** the encoded tenant context, computed once per request and signed per subgraph fetch */
   encodedTenant?: string;
+  /** a subscription event's follow-up query: not charged to the cost budget (gateway/cost/) */
+  costExempt?: boolean;
 }
 
 type GraphQLResponse = Awaited<ReturnType<RemoteGraphQLDataSource['process']>>;

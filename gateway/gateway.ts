@@ -30,7 +30,9 @@ import { RedisStringCache } from '../lib/redis-kv-cache.js';
 import type { ApiKeyVerifier } from './auth/api-key.js';
 import { createEdgeAuth } from './auth/edge-auth.js';
 import { SignedDataSource, type GatewayContext } from './data-source.js';
-import { coreEdgePolicy, coreLimits, startGatewayCore } from './core.js';
+import { coreEdgePolicy, coreLimits, startGatewayCore, supergraphMeasures } from './core.js';
+import { costExtension } from './cost/cost-plugin.js';
+import { costBudgets } from './cost/budget.js';
 import { subgraphUnavailable } from './unavailable.js';
 import { PlatformClient } from './platform-client.js';
 import { buildSubscriptionSchema } from './subscriptions/schema.js';
@@ -83,8 +85,12 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   // answers of queries kept per tenant partition, invalidated by events and writes (docs/response-cache.md)
   const responseCache = ResponseCache.create(responseCacheOptions(), { pubsub: infra.pubsub, redis: infra.redis, redisKeyPrefix: cfg.redisKeyPrefix, log });
   const cache: GatewayExtension = { aroundExecute: (call, tenant, run) => responseCache.serve(call, tenant, run), plugins: [responseCache.plugin<GatewayContext>()], written: (tenant) => responseCache.written(tenant) };
-  // registered operations first: a cached answer is keyed by the document the registry put in
-  const extensions: GatewayExtension[] = [registered, cache];
+  // query cost charged to the key's budget per minute and reported on every answer (docs/cost.md)
+  const measures = supergraphMeasures(supergraphSdl);
+  const cost = costExtension({ limiter: infra.rateLimiter, budgets: costBudgets(), measures, maxCost: cfg.maxQueryCost });
+  // registered operations first: a cached answer is keyed by the document the registry put in; cost
+  // after the cache, so that it reports on a cached answer as it goes out
+  const extensions: GatewayExtension[] = [registered, cache, cost];
   const hooks = requestHooks(extensions);
 
   let subSchema: GraphQLSchema | undefined;
@@ -98,6 +104,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
     singleFetch: cfg.gatewaySingleFetch,
     shareInFlight: cfg.gatewayShareInFlight,
     limits,
+    measures,
     dataSource: ({ name }, inFlight) => new SignedDataSource(cfg.subgraphUrls[name as SubgraphName] ?? '', cfg.internalSecret, name, inFlight, tracing, opts.local),
     formatError: withUnavailable(createErrorFormatter(log)),
     plugins: [imageBudgetPlugin(infra.rateLimiter, cfg.imageBudgetPerMinute), fullSchemaIntrospection<GatewayContext>(() => subSchema), requestIdPlugin, ...hooks.plugins],
@@ -111,7 +118,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   // subscription events' follow-up queries (subscriptions/schema.ts), run once the core has started
   async function runQuery(query: string, variables: Record<string, unknown>, ctx: GatewayContext) {
     // a fresh context per follow-up: the connection's tenant may have changed since the subscription began (a plan change)
-    const r = await apollo.executeOperation({ query, variables }, { contextValue: { tenant: ctx.tenant } });
+    const r = await apollo.executeOperation({ query, variables }, { contextValue: { tenant: ctx.tenant, costExempt: true } });
     return r.body.kind === 'single' ? r.body.singleResult : { errors: [new GraphQLError('incremental delivery unsupported')] };
   }
 

@@ -26,6 +26,10 @@ const DEFAULT_QUERY = `# The supergraph: platform, AI, catalog and search in one
 query CurrentApp {
   currentApp { id name }
 }
+
+# Query cost: every answer's extensions.cost = { requested, limit, remaining, resetAt } is the
+# operation's estimate (the schema's @cost/@listSize: objects 1, scalars 0, lists × their page size)
+# and your API key's cost budget for this minute, by plan (MAX_QUERY_COST per operation; docs/cost.md).
 `;
 
 /** Prefilled text is capped: the editor is for reading and typing, not for megabytes. */

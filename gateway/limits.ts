@@ -1,15 +1,21 @@
-// Depth and cost limits, checked before execution. Cost model (documented in README):
-// every field costs 1; a field returning a list multiplies its sub-selection's cost by its page
-// argument (first | limit | pageSize | perPage) when given, else by DEFAULT_LIST_SIZE.
+// Depth and cost limits, checked before execution. Cost model (docs/cost.md, the IBM GraphQL cost
+// spec's static estimate): a field costs its @cost weight, else its type's @cost, else 1 for an
+// object (interface, union) and 0 for a scalar or enum; a mutation's root field costs
+// MUTATION_WEIGHT unless it says otherwise; an argument with @cost adds its weight when given. A list
+// field multiplies its cost and its sub-selection's by its size: its @listSize slicing argument
+// (given, else that argument's default), else its assumedSize, else a parent's @listSize naming it in
+// sizedFields, else DEFAULT_LIST_SIZE. The weights come from the supergraph (cost/weights.ts).
 import {
   GraphQLError,
   Kind,
   getNamedType,
   getNullableType,
+  isLeafType,
   isListType,
   isObjectType,
   isInterfaceType,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLSchema,
   type GraphQLOutputType,
@@ -17,12 +23,16 @@ import {
   type SelectionSetNode,
   type OperationDefinitionNode,
   type ValueNode,
+  type GraphQLField,
+  type GraphQLNamedType,
 } from 'graphql';
+import { NO_WEIGHTS, type CostWeights, type FieldCost } from './cost/weights.js';
 
 export const DEFAULT_LIST_SIZE = 20;
 /** Introspection (__schema, __type) has its own depth budget: the standard introspection query nests ~13 deep. */
 export const MAX_INTROSPECTION_DEPTH = 20;
-const PAGE_ARGS = new Set(['first', 'limit', 'pageSize', 'perPage', 'last']);
+/** A mutation's root field without @cost (Apollo's demand control uses the same default). */
+export const MUTATION_WEIGHT = 10;
 
 export interface OperationMeasure {
   depth: number;
@@ -49,20 +59,36 @@ export function measureOperation(
   document: DocumentNode,
   operationName: string | null | undefined,
   variables: Record<string, unknown> = {},
+  weights: CostWeights = NO_WEIGHTS,
 ): OperationMeasure {
+  return measure(schema, document, operationName, variables, weights).measure;
+}
+
+/** The measure and whether it read a variable (a measure that did not holds for every request of the document). */
+function measure(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown>,
+  weights: CostWeights,
+): { measure: OperationMeasure; read: ReadonlySet<string> } {
   const fragments = new Map<string, FragmentDefinitionNode>();
   let operation: OperationDefinitionNode | undefined;
   for (const d of document.definitions) {
     if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
     if (d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName)) operation ??= d;
   }
-  if (!operation) return { depth: 0, cost: 0 };
+  if (!operation) return { measure: { depth: 0, cost: 0 }, read: new Set() };
+  const read = new Set<string>();
   const root =
     operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
   const valueOf = (v: ValueNode): unknown => {
     if (v.kind === Kind.INT) return Number(v.value);
     if (v.kind === Kind.BOOLEAN) return v.value;
-    if (v.kind === Kind.VARIABLE) return variables[v.name.value];
+    if (v.kind === Kind.VARIABLE) {
+      read.add(v.name.value);
+      return variables[v.name.value];
+    }
     return undefined;
   };
   // A selection that @skip / @include leave out is not executed, so it costs nothing (an
@@ -83,15 +109,15 @@ export function measureOperation(
   const memo = new Map<string, Measure>();
   const introMemo = new Map<string, Measure>();
   const active = new Set<string>();
-  const spread = (name: string, table: Map<string, Measure>, measure: (f: FragmentDefinitionNode) => Measure): Measure | undefined => {
-    const known = table.get(name);
+  const spread = (name: string, table: Map<string, Measure>, measure: (f: FragmentDefinitionNode) => Measure, key = name): Measure | undefined => {
+    const known = table.get(key);
     if (known) return known;
     const frag = fragments.get(name);
     if (!frag || active.has(name)) return undefined;
     active.add(name);
     const m = measure(frag);
     active.delete(name);
-    table.set(name, m);
+    table.set(key, m);
     return m;
   };
 
@@ -127,13 +153,28 @@ export function measureOperation(
     return { depth: maxDepth, cost, aliases };
   };
 
-  const walk = (set: SelectionSetNode, parent: GraphQLOutputType | null | undefined, depth: number): Measure => {
+  // A list's size from its @listSize: the largest positive slicing argument given (else its
+  // default), else assumedSize; undefined when the field says nothing.
+  const sizeOf = (sel: FieldNode, def: GraphQLField<unknown, unknown> | undefined, ls: FieldCost['listSize']): number | undefined => {
+    if (!ls) return undefined;
+    let size: number | undefined;
+    for (const name of ls.slicingArguments ?? []) {
+      const given = sel.arguments?.find((a) => a.name.value === name);
+      const n = Number(given ? valueOf(given.value) : def?.args.find((a) => a.name === name)?.defaultValue);
+      if (Number.isFinite(n) && n > 0) size = Math.max(size ?? 0, n);
+    }
+    return size ?? ls.assumedSize;
+  };
+  // `sized`: the sizedFields of the parent's @listSize and the size they take
+  type Sized = { fields: readonly string[]; size: number } | undefined;
+  const walk = (set: SelectionSetNode, parent: GraphQLOutputType | null | undefined, depth: number, sized?: Sized): Measure => {
     let maxDepth = depth;
     let cost = 0;
     let aliases = 0;
     let intro = 0;
     const named = parent ? getNamedType(parent) : undefined;
     const fields = named && (isObjectType(named) || isInterfaceType(named)) ? named.getFields() : undefined;
+    const isMutationRoot = !!named && named === schema.getMutationType();
     for (const sel of set.selections) {
       if (excluded(sel)) continue;
       if (sel.kind === Kind.FIELD) {
@@ -148,30 +189,39 @@ export function measureOperation(
           continue;
         }
         const def = fields?.[sel.name.value];
-        cost += 1;
+        const fc = named ? weights.fields.get(`${named.name}.${sel.name.value}`) : undefined;
+        const returns: GraphQLNamedType | undefined = def ? getNamedType(def.type) : undefined;
+        const composite = returns ? !isLeafType(returns) : !!sel.selectionSet;
+        const own = fc?.weight ?? (returns ? weights.types.get(returns.name) : undefined) ?? (isMutationRoot ? MUTATION_WEIGHT : composite ? 1 : 0);
+        let argCost = 0;
+        for (const a of sel.arguments ?? []) argCost += fc?.argWeights?.get(a.name.value) ?? 0;
+        const size = sizeOf(sel, def, fc?.listSize);
+        const childSized: Sized = fc?.listSize?.sizedFields?.length ? { fields: fc.listSize.sizedFields, size: size ?? DEFAULT_LIST_SIZE } : undefined;
+        let childCost = 0;
         if (sel.selectionSet) {
-          const child = walk(sel.selectionSet, def?.type, depth + 1);
+          const child = walk(sel.selectionSet, def?.type, depth + 1, childSized);
           maxDepth = Math.max(maxDepth, child.depth);
-          let multiplier = 1;
-          if (def && isListType(getNullableType(def.type))) {
-            const arg = sel.arguments?.find((a) => PAGE_ARGS.has(a.name.value));
-            const n = arg ? Number(valueOf(arg.value)) : NaN;
-            multiplier = Number.isFinite(n) && n > 0 ? n : DEFAULT_LIST_SIZE;
-          }
-          cost += multiplier * child.cost;
+          childCost = child.cost;
           aliases += child.aliases;
           intro += child.intro ?? 0;
         }
+        let multiplier = 1;
+        if (def && isListType(getNullableType(def.type))) {
+          const fromParent = sized?.fields.includes(sel.name.value) ? sized.size : undefined;
+          multiplier = (childSized ? undefined : size) ?? fromParent ?? DEFAULT_LIST_SIZE;
+        }
+        cost += argCost + multiplier * (own + childCost);
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
         const typeName = sel.typeCondition?.name.value;
         const t = typeName ? (schema.getType(typeName) as GraphQLOutputType | undefined) : parent;
-        const child = walk(sel.selectionSet, t, depth);
+        const child = walk(sel.selectionSet, t, depth, sized);
         maxDepth = Math.max(maxDepth, child.depth);
         cost += child.cost;
         aliases += child.aliases;
         intro += child.intro ?? 0;
       } else {
-        const m = spread(sel.name.value, memo, (f) => walk(f.selectionSet, schema.getType(f.typeCondition.name.value) as GraphQLOutputType, 0));
+        const key = sized ? `${sel.name.value}|${sized.size}|${sized.fields.join(',')}` : sel.name.value;
+        const m = spread(sel.name.value, memo, (f) => walk(f.selectionSet, schema.getType(f.typeCondition.name.value) as GraphQLOutputType, 0, sized), key);
         if (!m) continue;
         maxDepth = Math.max(maxDepth, depth + m.depth);
         cost += m.cost;
@@ -182,7 +232,56 @@ export function measureOperation(
     return { depth: maxDepth, cost, aliases, intro };
   };
   const { aliases, intro, ...m } = walk(operation.selectionSet, root, 1);
-  return { ...m, ...(introspectionDepth ? { introspectionDepth } : {}), ...(aliases ? { aliases } : {}), ...(intro ? { introspections: intro } : {}) };
+  return {
+    measure: { ...m, ...(introspectionDepth ? { introspectionDepth } : {}), ...(aliases ? { aliases } : {}), ...(intro ? { introspections: intro } : {}) },
+    read,
+  };
+}
+
+/**
+ * Measures per operation document, kept while Apollo keeps the document (its parsed-document cache
+ * hands the same DocumentNode to every request of the same text). A measure depends only on the
+ * variables it read (slicing arguments, @skip/@include conditions): it is kept under those
+ * variables' values, so a page size or an include switch costs one lookup after its first request.
+ */
+export class OperationMeasures {
+  private known = new WeakMap<DocumentNode, Map<string, MeasuresOf>>();
+  constructor(private weights: CostWeights) {}
+
+  measure(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> = {}): OperationMeasure {
+    let byName = this.known.get(document);
+    if (!byName) this.known.set(document, (byName = new Map()));
+    const name = operationName ?? '';
+    let of = byName.get(name);
+    if (!of) byName.set(name, (of = { readSets: [], entries: new Map() }));
+    for (const names of of.readSets) {
+      const hit = of.entries.get(keyOf(names, variables));
+      if (hit) return hit;
+    }
+    const m = measure(schema, document, operationName, variables, this.weights);
+    const names = [...m.read].sort();
+    const key = keyOf(names, variables);
+    // bounded: values of a free-text variable read in a condition would otherwise grow it per request
+    if (key.length <= MAX_MEASURE_KEY && of.entries.size < MAX_MEASURES_PER_OPERATION) {
+      if (!of.readSets.some((r) => r.join() === names.join())) of.readSets.push(names);
+      of.entries.set(key, m.measure);
+    }
+    return m.measure;
+  }
+}
+
+interface MeasuresOf {
+  /** the sets of variable names measures of this operation read (usually one) */
+  readSets: string[][];
+  /** variable names and values read → measure */
+  entries: Map<string, OperationMeasure>;
+}
+
+const MAX_MEASURES_PER_OPERATION = 256;
+const MAX_MEASURE_KEY = 512;
+
+function keyOf(names: readonly string[], variables: Record<string, unknown>): string {
+  return names.length ? `${names.join()}|${JSON.stringify(names.map((n) => variables[n] ?? null))}` : '';
 }
 
 export function limitError(m: OperationMeasure, maxDepth: number, maxCost: number, maxAliases = DEFAULT_MAX_ALIASES): GraphQLError | undefined {

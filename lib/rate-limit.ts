@@ -18,6 +18,11 @@ export interface RateLimiter {
   hit(key: string, limit: number, windowMs?: number): Promise<RateLimitResult>;
   /** several counters at once (an app's budget and its key's): one round trip where the backend has them (Redis: one MULTI) */
   hitAll?(hits: readonly RateLimitHit[], windowMs?: number): Promise<RateLimitResult[]>;
+  /**
+   * Spend `amount` units of a budget of `limit` per window (a cost budget): kept when the window's
+   * total stays within `limit`, else given back and refused (a smaller spend may still fit).
+   */
+  spend(key: string, limit: number, amount: number, windowMs?: number): Promise<RateLimitResult>;
 }
 
 /** Every counter of `hits` counted once, in one step when the limiter can (RateLimiter.hitAll), else one after another. */
@@ -51,6 +56,20 @@ export class MemoryRateLimiter implements RateLimiter {
     return { allowed: w.count <= limit, limit, remaining: Math.max(0, limit - w.count), resetMs: start + windowMs - t };
   }
 
+  async spend(key: string, limit: number, amount: number, windowMs = 60_000): Promise<RateLimitResult> {
+    const t = this.now();
+    const start = t - (t % windowMs);
+    let w = this.windows.get(key);
+    if (!w || w.start !== start) {
+      w = { start, count: 0 };
+      this.windows.set(key, w);
+      if (this.windows.size > 100_000) this.sweep(start);
+    }
+    const allowed = w.count + amount <= limit;
+    if (allowed) w.count += amount;
+    return { allowed, limit, remaining: Math.max(0, limit - w.count), resetMs: start + windowMs - t };
+  }
+
   private sweep(current: number) {
     for (const [k, w] of this.windows) if (w.start < current) this.windows.delete(k);
   }
@@ -81,6 +100,17 @@ export class RedisRateLimiter implements RateLimiter {
       const count = replies[2 * i] as number;
       return { allowed: count <= h.limit, limit: h.limit, remaining: Math.max(0, h.limit - count), resetMs: start + windowMs - t };
     });
+  }
+
+  async spend(key: string, limit: number, amount: number, windowMs = 60_000): Promise<RateLimitResult> {
+    const t = this.now();
+    const start = t - (t % windowMs);
+    const k = `${this.prefix}rl:${key}:${start}`;
+    const [count] = (await this.client.multi().incrBy(k, amount).pExpire(k, windowMs + 1000).exec()) as unknown as [number, unknown];
+    if (count <= limit) return { allowed: true, limit, remaining: limit - count, resetMs: start + windowMs - t };
+    // over: give the amount back (one atomic step; a concurrent spend sees the total with or without it, never less)
+    const after = await this.client.decrBy(k, amount);
+    return { allowed: false, limit, remaining: Math.max(0, limit - after), resetMs: start + windowMs - t };
   }
 }
 

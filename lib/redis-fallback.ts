@@ -125,6 +125,11 @@ export class FallbackRateLimiter implements RateLimiter {
     const r = await this.health.attempt(() => hitAll(this.primary, hits, windowMs));
     return r ? r.value : hitAll(this.memory, hits, windowMs);
   }
+
+  async spend(key: string, limit: number, amount: number, windowMs?: number): Promise<RateLimitResult> {
+    const r = await this.health.attempt(() => this.primary.spend(key, limit, amount, windowMs));
+    return r ? r.value : this.memory.spend(key, limit, amount, windowMs);
+  }
 }
 
 export class FallbackUsageCounter implements UsageCounter {

@@ -31,7 +31,7 @@ import { guardedFields } from './field-access.js';
 import { VERSION } from './version.js';
 
 export const FEDERATION_LINK =
-  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@inaccessible"])';
+  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@shareable", "@external", "@requires", "@inaccessible", "@cost", "@listSize"])';
 
 export interface SubgraphContext<L = unknown, R = unknown> {
   tenant: TenantContext;

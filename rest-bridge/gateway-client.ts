@@ -14,8 +14,19 @@ import type { LocalRoutes } from '../lib/local-transport.js';
 
 // traceparent/tracestate: a client's trace continues at the gateway (replaced by the bridge's own span when tracing is on)
 const FORWARDED_REQUEST_HEADERS = ['authorization', 'x-app-id', 'x-api-key', 'x-platform', 'origin', 'x-request-id', 'traceparent', 'tracestate'] as const;
-/** gateway response headers a REST client should see (rate limiting) */
-export const FORWARDED_RESPONSE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'access-control-allow-origin'] as const;
+/** gateway response headers a REST client should see (rate limiting, query cost) */
+export const FORWARDED_RESPONSE_HEADERS = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'retry-after',
+  'access-control-allow-origin',
+  // the query cost of the call and the key's cost budget (docs/cost.md)
+  'x-cost-requested',
+  'x-cost-limit',
+  'x-cost-remaining',
+  'x-cost-reset',
+] as const;
 
 export interface CallerInfo {
   headers: IncomingHttpHeaders;

@@ -60,6 +60,15 @@ export function errorStatuses(route: Route): number[] {
   return [...s].sort((a, b) => a - b);
 }
 
+/** The query cost headers (docs/cost.md): every answer of a route that calls the gateway; limit, remaining and reset for API-key callers. */
+const COST_HEADERS: Record<string, Schema> = {
+  'X-Cost-Requested': { description: "the call's estimated query cost (the supergraph's @cost/@listSize), charged to the key's budget", schema: { type: 'integer' } },
+  'X-Cost-Limit': { description: "the key's cost budget per minute (by its account's plan; API keys only)", schema: { type: 'integer' } },
+  'X-Cost-Remaining': { description: 'units left in the current minute after this call (API keys only); spent: 429 with Retry-After', schema: { type: 'integer' } },
+  'X-Cost-Reset': { description: 'seconds until the budget starts again (API keys only)', schema: { type: 'integer' } },
+};
+const COST_HEADER_REFS = Object.fromEntries(Object.keys(COST_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
+
 const REQUEST_META = { type: 'object', properties: { request_id: { type: 'string', description: 'the X-Request-Id of the request' } } };
 
 /** `products_404`: the name of a service's error response for one status in components.responses. */
@@ -133,9 +142,10 @@ function operationOf(route: Route, derived: DerivedRoute, sources: ExampleSource
   const rendered = op && sources ? renderedResponse(route, op.source, sources.schema, derived) : undefined;
   const success = rendered?.schema ?? documentSchema(route.responseType, !!route.list, derived.attributes);
   const json = { 'application/json': { schema: success, example: rendered ? rendered.example : exampleOf(success) } };
+  const headers = route.auth !== 'none' ? { headers: COST_HEADER_REFS } : {};
   const responses: Record<string, Schema> = {
-    [String(route.status)]: { description: 'success', content: json },
-    ...(route.statusOf ? { '200': { description: 'already there (idempotent repeat)', content: json } } : {}),
+    [String(route.status)]: { description: 'success', ...headers, content: json },
+    ...(route.statusOf ? { '200': { description: 'already there (idempotent repeat)', ...headers, content: json } } : {}),
   };
   for (const status of errorStatuses(route)) responses[String(status)] ??= { $ref: `#/components/responses/${errorResponseName(route.service, status)}` };
   const out: Schema = {
@@ -268,6 +278,7 @@ export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Rout
       version: opts.version,
       description:
         'JSON:API over the federated GraphQL API. Every response carries `X-Request-Id` (sent back as given, or generated); quote it when reporting a problem.\n\n' +
+        "**Query cost.** Every call is charged its estimated query cost (the GraphQL operation behind the route, weighed by the supergraph's `@cost`/`@listSize`) to the API key's budget per minute, by the account's plan; answers carry `X-Cost-Requested`, `X-Cost-Limit`, `X-Cost-Remaining` and `X-Cost-Reset`, and a spent budget answers 429 (`RATE_LIMITED`; `rate_limit_exceeded` in the platform shape) with `Retry-After`.\n\n" +
         '**Authorize** asks for five schemes; fill two: `bearerJwt` and `platformHeader` for the platform paths (a JWT from `npm run -s mint-token`, the platform code), or `appId` and `apiKeyHeader` for products, search and AI (`npm run seed` prints both). AI identity paths add the user\'s JWT in `bearerJwt`.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
@@ -290,6 +301,7 @@ export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Rout
         appId: { type: 'apiKey', in: 'header', name: 'X-App-Id', description: 'Products, search and AI: the app id (app_…), with apiKeyHeader.' },
       },
       responses: errorResponses(errorsUsed),
+      headers: COST_HEADERS,
       schemas: {
         PlatformError: {
           type: 'object',

@@ -75,7 +75,7 @@ describeBrowser('GraphiQL in Chromium', () => {
       step = 'query';
       await execute(page);
       await page.waitForFunction(() => /currentApp/.test((window as any).__MONACO.editor.getModels().find((m: any) => m.uri.path.endsWith('-response.json')).getValue()));
-      expect(JSON.parse(await model(page, '-response.json'))).toEqual({ data: { currentApp: { id: t.appId, name: 'App' } } });
+      expect(JSON.parse(await model(page, '-response.json')).data).toEqual({ currentApp: { id: t.appId, name: 'App' } }); // extensions.cost beside it (docs/cost.md)
 
       step = 'subscription';
       const subscription = 'subscription { productEvents { event productId product { name sku } } }';
@@ -133,7 +133,7 @@ describeBrowser('GraphiQL in Chromium', () => {
       await page.waitForFunction((q) => (window as any).__MONACO.editor.getModels().some((m: any) => m.uri.path.endsWith('-operation.graphql') && m.getValue() === q), query);
       await execute(page);
       await page.waitForFunction(() => /__typename/.test((window as any).__MONACO.editor.getModels().find((m: any) => m.uri.path.endsWith('-response.json')).getValue()));
-      expect(JSON.parse(await model(page, '-response.json'))).toEqual({ data: { __typename: 'Query' } });
+      expect(JSON.parse(await model(page, '-response.json')).data).toEqual({ __typename: 'Query' }); // extensions.cost beside it (docs/cost.md)
       expect(foreignRequests(seen, [new URL(stack().gateway).origin])).toEqual([]);
       // a CSP violation is a console error: none
       expect(seen.errors).toEqual([]);
@@ -155,7 +155,7 @@ describeBrowser('GraphiQL in Chromium', () => {
       await typeInto(page, '.graphiql-query-editor', 'query CurrentApp { currentApp { id name } }');
       await execute(page);
       await page.waitForFunction(() => /currentApp/.test((window as any).__MONACO.editor.getModels().find((m: any) => m.uri.path.endsWith('-response.json')).getValue()));
-      expect(JSON.parse(await model(page, '-response.json'))).toEqual({ data: { currentApp: { id: t.appId, name: 'App' } } });
+      expect(JSON.parse(await model(page, '-response.json')).data).toEqual({ currentApp: { id: t.appId, name: 'App' } }); // extensions.cost beside it (docs/cost.md)
       expect(seen.errors).toEqual([]);
     } finally {
       await context.close();

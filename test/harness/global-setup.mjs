@@ -85,6 +85,9 @@ export default async function globalSetup() {
     // the visual-search and image suites send dozens of photos with one key: the per-key image budget
     // (IMAGE_BUDGET_PER_MINUTE, 30) is lifted here; test/e2e/image-bounds.test.ts checks it on a gateway of its own
     IMAGE_BUDGET_PER_MINUTE: '1000000',
+    // suites send thousands of operations with one key: the per-key query cost budget (COST_BUDGET_PER_MINUTE,
+    // by plan, docs/cost.md) is lifted here; test/e2e/cost.test.ts checks it on a gateway of its own
+    COST_BUDGET_PER_MINUTE: '1000000000',
     // tokens minted without a sub share one (test/harness/client.ts HARNESS_OPERATOR): the whole run's
     // platform traffic must not meet the per-user JWT limit
     JWT_RATE_LIMIT_PER_MINUTE: '1000000',

@@ -12,7 +12,7 @@ const never = () => new Promise<never>(() => undefined);
 
 describe('Redis lost', () => {
   test('a disconnected client is not called: the limit is counted in memory at once', async () => {
-    const primary: RateLimiter = { hit: jest.fn(never) as never };
+    const primary: RateLimiter = { hit: jest.fn(never) as never, spend: jest.fn(never) as never };
     const limiter = new FallbackRateLimiter(primary, new RedisHealth({ isReady: false }, log, 'rate limits'));
     const t = performance.now();
     const r = await limiter.hit('k', 2);
@@ -24,7 +24,7 @@ describe('Redis lost', () => {
   });
 
   test('a connected client that does not answer is abandoned after the call timeout', async () => {
-    const limiter = new FallbackRateLimiter({ hit: never }, new RedisHealth({ isReady: true }, log, 'rate limits'));
+    const limiter = new FallbackRateLimiter({ hit: never, spend: never }, new RedisHealth({ isReady: true }, log, 'rate limits'));
     const t = performance.now();
     expect((await limiter.hit('k', 5)).allowed).toBe(true);
     expect(performance.now() - t).toBeLessThan(REDIS_CALL_TIMEOUT_MS + 500);

@@ -1,4 +1,4 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Mutation, Query, Resolver, Directive } from 'type-graphql';
 import type { AiContext } from '../context.js';
 import { ClassificationResult, Classifier, ClassifierTraining, ClassifyInput, CreateClassifierInput, TrainClassifierInput } from './classifier.types.js';
 import * as classifiers from './classifier.service.js';
@@ -11,11 +11,13 @@ export class ClassifierResolver {
     return classifiers.createClassifier(ctx, input);
   }
 
+  @Directive('@cost(weight: 100)')
   @Mutation(() => ClassifierTraining, { description: 'Queue a training on examples (answers at once); classifier.trained announces the result (scope ai:write)' })
   trainClassifier(@Ctx() ctx: AiContext, @Arg('classifierId', () => ID) classifierId: string, @Arg('input', () => TrainClassifierInput) input: TrainClassifierInput): Promise<ClassifierTraining> {
     return classifiers.trainClassifier(ctx, classifierId, input);
   }
 
+  @Directive('@cost(weight: 20)')
   @Mutation(() => ClassificationResult, { description: 'Per-label probabilities of a text under the classifier\'s current model' })
   classify(@Ctx() ctx: AiContext, @Arg('classifierId', () => ID) classifierId: string, @Arg('input', () => ClassifyInput) input: ClassifyInput): Promise<ClassificationResult> {
     return classifiers.classify(ctx, classifierId, input.text);

@@ -1,7 +1,7 @@
 // Text moderation (ai.md, Moderation): intent rules, lexicons and the product's own classifier (models/moderation.ts,
 // docs/ai.md). `self_harm` and `harassment` answer when asked for; violence and hate include them.
 // A flagged text is announced as `moderation.flagged` to the app's webhooks.
-import { Arg, Ctx, Field, Float, ID, InputType, Mutation, ObjectType, Resolver } from 'type-graphql';
+import { Arg, Ctx, Directive, Field, Float, ID, InputType, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { AiContext } from '../context.js';
@@ -91,6 +91,7 @@ function graphqlNames(c: Record<string, { flagged: boolean; score: number }>): M
 
 @Resolver()
 export class ModerationResolver {
+  @Directive('@cost(weight: 20)')
   @Mutation(() => ModerationResult, { description: 'Moderate a text for hate, violence, sexual content and spam' })
   moderateText(@Ctx() ctx: AiContext, @Arg('input', () => ModerationInput) input: ModerationInput): Promise<ModerationResult> {
     return moderateText(ctx, input);

@@ -26,6 +26,7 @@ export function productText(p: Pick<ProductRef, 'name' | 'description'>): string
 @Resolver(() => ProductRef)
 export class ProductModerationResolver {
   @Directive('@requires(fields: "name description")')
+  @Directive('@cost(weight: 20)')
   @FieldResolver(() => ModerationResult, { description: "Text moderation of the product's name and description (every category; one text call of the plan)" })
   async moderation(@Root() p: ProductRef, @Ctx() ctx: AiContext): Promise<ModerationResult> {
     const text = productText(p);

@@ -1,4 +1,4 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Mutation, Query, Resolver, Directive } from 'type-graphql';
 import type { AiContext } from '../context.js';
 import { CreatePromptInput, Prompt, PromptExecution, RenderedPrompt, RenderPromptInput } from './prompt.types.js';
 import * as prompts from './prompt.service.js';
@@ -16,11 +16,13 @@ export class PromptResolver {
     return prompts.createPrompt(ctx, input);
   }
 
+  @Directive('@cost(weight: 20)')
   @Mutation(() => RenderedPrompt, { description: 'Render a prompt with placeholder values' })
   renderPrompt(@Ctx() ctx: AiContext, @Arg('uniqueId', () => ID) uniqueId: string, @Arg('input', () => RenderPromptInput) input: RenderPromptInput): Promise<RenderedPrompt> {
     return prompts.renderPrompt(ctx, uniqueId, input);
   }
 
+  @Directive('@cost(weight: 50)')
   @Mutation(() => PromptExecution, { description: 'Render a prompt and run it on the configured language model (503 model_unavailable when none is)' })
   executePrompt(@Ctx() ctx: AiContext, @Arg('uniqueId', () => ID) uniqueId: string, @Arg('input', () => RenderPromptInput) input: RenderPromptInput): Promise<PromptExecution> {
     return prompts.executePrompt(ctx, uniqueId, input);

@@ -1,4 +1,4 @@
-import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Arg, Ctx, Mutation, Resolver, Directive } from 'type-graphql';
 import type { AiContext } from '../context.js';
 import { RecommendationEventAck, RecommendationEventInput, RecommendationInput, RecommendationResult } from './recommendation.types.js';
 import * as recs from './recommendation.service.js';
@@ -11,6 +11,7 @@ export class RecommendationResolver {
     return recs.recordEvent(ctx, input);
   }
 
+  @Directive('@cost(weight: 20)')
   @Mutation(() => RecommendationResult, { description: 'Recommendations for a user, an item or a session context, with score, reason and model_version' })
   recommendations(@Ctx() ctx: AiContext, @Arg('input', () => RecommendationInput) input: RecommendationInput): Promise<RecommendationResult> {
     return recs.recommend(ctx, input);

@@ -3,7 +3,7 @@
 // their chat-completions server (or the one the tenant chose, model-choices/) for any pair of languages it is asked for, with Apertium answering
 // the installed pairs while that server fails (operator-models/chat-text.ts). Without
 // source_language, the language identifier picks it.
-import { Arg, Ctx, Field, Float, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Directive, Field, Float, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { AiContext } from '../context.js';
@@ -111,6 +111,7 @@ export async function translationLanguages(ctx: AiContext): Promise<TranslationL
 
 @Resolver()
 export class TranslationResolver {
+  @Directive('@cost(weight: 20)')
   @Mutation(() => TranslationResult, { description: "Translate a text with an installed Apertium pair, or by the operator's chat model when AI_TRANSLATION_LLM names one" })
   translate(@Ctx() ctx: AiContext, @Arg('input', () => TranslateInput) input: TranslateInput): Promise<TranslationResult> {
     return translate(ctx, input);

@@ -1,7 +1,7 @@
 // Reading and removing AI webhooks: one endpoint of the caller's app partition, its delivery log,
 // and deactivation (no new deliveries; queued ones are still sent). Another
 // app's (or environment's) endpoint id is NOT_FOUND, as an unknown one.
-import { Arg, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root, Directive } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import { deactivateEndpoint, deliveryView, getEndpoint, listDeliveries, ownerOfApp, type EndpointRules } from '../../../lib/webhooks/index.js';
@@ -55,6 +55,7 @@ export class AiWebhookAdminResolver {
     return view(await deactivateEndpoint(ctx.em, await owner(ctx, 'ai:write'), id, RULES));
   }
 
+  @Directive('@listSize(slicingArguments: ["limit"], requireOneSlicingArgument: false)')
   @FieldResolver(() => [AiWebhookDelivery], { description: 'Latest deliveries first, with every attempt' })
   async deliveries(@Root() hook: AiWebhook, @Ctx() ctx: AiContext, @Arg('limit', () => Int, { nullable: true }) limit?: number | null): Promise<AiWebhookDelivery[]> {
     const n = limit ?? 20;

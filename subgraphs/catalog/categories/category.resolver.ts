@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root, Directive } from 'type-graphql';
 import type { CatalogContext } from '../context.js';
 import { Product, toProduct } from '../products/product.type.js';
 import { MAX_PAGE_SIZE } from '../request.js';
@@ -27,6 +27,7 @@ export class CategoryResolver {
   }
 
   @Authorized('products:read')
+  @Directive('@listSize(slicingArguments: ["pageSize"], sizedFields: ["items"], requireOneSlicingArgument: false)')
   @Query(() => CategoryPage, { description: 'Categories by position; rootsOnly or parentId narrow to one level' })
   async categories(
     @Ctx() ctx: CatalogContext,
@@ -94,6 +95,7 @@ export class CategoryResolver {
     return ctx.loaders.productCountByCategory.load(c.id);
   }
 
+  @Directive('@listSize(slicingArguments: ["first"], requireOneSlicingArgument: false)')
   @FieldResolver(() => [Product], { description: 'products assigned directly to this category, newest first' })
   async products(
     @Root() c: Category,

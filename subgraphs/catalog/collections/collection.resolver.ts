@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver, Directive } from 'type-graphql';
 import type { CatalogContext } from '../context.js';
 import { ProductPage, toProduct } from '../products/product.type.js';
 import { CreateCollectionInput, UpdateCollectionInput } from './collection.inputs.js';
@@ -14,6 +14,7 @@ export class CollectionResolver {
   }
 
   @Authorized('products:read')
+  @Directive('@listSize(slicingArguments: ["pageSize"], sizedFields: ["items"], requireOneSlicingArgument: false)')
   @Query(() => CollectionPage, { description: 'Collections, newest first' })
   async collections(
     @Ctx() ctx: CatalogContext,
@@ -28,6 +29,7 @@ export class CollectionResolver {
   }
 
   @Authorized('products:read')
+  @Directive('@listSize(slicingArguments: ["pageSize"], sizedFields: ["items"], requireOneSlicingArgument: false)')
   @Query(() => ProductPage, { description: "A collection's live products: manual by position, automated by its rules (evaluated now)" })
   async collectionProducts(
     @Ctx() ctx: CatalogContext,

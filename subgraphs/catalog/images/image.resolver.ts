@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Directive } from 'type-graphql';
 import { StoredUploadInput } from '../../../lib/stored-upload.js';
 import { mapNow } from '../../../lib/loaders.js';
 import type { CatalogContext } from '../context.js';
@@ -12,6 +12,7 @@ const view = (ctx: CatalogContext) => (e: ProductImageRow) => toProductImage(ctx
 
 @Resolver(() => Product)
 export class ProductImagesFieldResolver {
+  @Directive('@listSize(slicingArguments: ["first"], requireOneSlicingArgument: false)')
   @FieldResolver(() => [ProductImage], { description: 'the product images, by position (the first `first` of them)' })
   // not async: a page primed the loader with its images (product.page.ts), answered at once
   images(@Ctx() ctx: CatalogContext, @Root() p: Product, @Arg('first', () => Int, { defaultValue: IMAGES_PER_PRODUCT }) first: number): ProductImage[] | Promise<ProductImage[]> {
@@ -41,6 +42,7 @@ export class ProductImageResolver {
   }
 
   /** Public: the signed token and the bridge's receipt are the credentials. Called by the REST bridge once the bytes are stored. */
+  @Directive('@cost(weight: 50)')
   @Mutation(() => ProductImage, { description: 'Record a product image the REST bridge streamed into the object store (token, receipt and stored size checked); thumbnails follow in a job' })
   async recordProductImageUpload(
     @Ctx() ctx: CatalogContext,

@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver, Directive } from 'type-graphql';
 import type { CatalogContext } from '../context.js';
 import * as inventory from './inventory.service.js';
 import * as reservations from './reservation.service.js';
@@ -22,6 +22,7 @@ export class InventoryResolver {
   }
 
   @Authorized('products:read', SECRET_KEY)
+  @Directive('@listSize(slicingArguments: ["pageSize"], sizedFields: ["items"], requireOneSlicingArgument: false)')
   @Query(() => InventoryAdjustmentPage, { description: 'The adjustment ledger of a product (or variant), newest first' })
   async inventoryAdjustments(
     @Ctx() ctx: CatalogContext,

@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Field, ID, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Field, ID, Int, ObjectType, Query, Resolver, Directive } from 'type-graphql';
 import type { CatalogContext } from '../context.js';
 import { Product, toProduct } from '../products/product.type.js';
 import * as search from './search.service.js';
@@ -49,6 +49,8 @@ export class ProductSuggestions {
 @Resolver()
 export class ProductSearchResolver {
   @Authorized('products:read')
+  @Directive('@cost(weight: 10)')
+  @Directive('@listSize(slicingArguments: ["perPage"], sizedFields: ["items"], requireOneSlicingArgument: false)')
   @Query(() => ProductSearchResult, { description: 'Typo-tolerant ranked search over active products, with facets (category, brand, price_range) and suggestions' })
   async productSearch(
     @Ctx() ctx: CatalogContext,
@@ -68,6 +70,8 @@ export class ProductSearchResolver {
   }
 
   @Authorized('products:read')
+  @Directive('@cost(weight: 5)')
+  @Directive('@listSize(slicingArguments: ["limit"], sizedFields: ["products"], requireOneSlicingArgument: false)')
   @Query(() => ProductSuggestions, { description: 'Type-ahead suggestions and matching products for a prefix' })
   async productSuggest(@Ctx() ctx: CatalogContext, @Arg('q') q: string, @Arg('limit', () => Int, { defaultValue: 8 }) limit: number): Promise<ProductSuggestions> {
     const r = await search.suggestProducts(ctx, q, limit);

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, Directive, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { mapNow } from '../../../lib/loaders.js';
 import type { CatalogContext } from '../context.js';
 import type { CategoryRow } from '../categories/category.entity.js';
@@ -25,6 +25,7 @@ export class ProductResolver {
   }
 
   @Authorized('products:read')
+  @Directive('@listSize(slicingArguments: ["pageSize"], sizedFields: ["items"], requireOneSlicingArgument: false)')
   @Query(() => ProductPage, { description: 'Products, filtered and sorted (default newest first; by relevance with a search and no sort)' })
   async products(
     @Ctx() ctx: CatalogContext,
@@ -63,6 +64,7 @@ export class ProductResolver {
   }
 
   @Authorized('products:read')
+  @Directive('@listSize(slicingArguments: ["first"], requireOneSlicingArgument: false)')
   @FieldResolver(() => [Category], { description: 'categories the product is assigned to' })
   // not async: a page primed the loader with its categories (product.page.ts), answered at once
   categories(@Root() p: Product, @Ctx() ctx: CatalogContext, @Arg('first', () => Int, { defaultValue: 50 }) first: number): Category[] | Promise<Category[]> {

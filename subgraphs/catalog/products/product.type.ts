@@ -7,6 +7,8 @@ import { formatMoney, inventoryFlags } from './product.rules.js';
 
 export { formatMoney } from './product.rules.js';
 
+// read from the product's own row: no work of its own (docs/cost.md)
+@Directive('@cost(weight: 0)')
 @ObjectType({ description: 'Money in the smallest currency unit' })
 export class Money {
   @Field(() => Int) amount!: number;
@@ -16,6 +18,8 @@ export class Money {
   @Field({ nullable: true }) compareAtFormatted?: string;
 }
 
+// read from the product's own row: no work of its own (docs/cost.md)
+@Directive('@cost(weight: 0)')
 @ObjectType({ description: 'Cost of goods in the smallest currency unit' })
 export class Cost {
   @Field(() => Int) amount!: number;
@@ -23,6 +27,8 @@ export class Cost {
   @Field() formatted!: string;
 }
 
+// read from the product's own row: no work of its own (docs/cost.md)
+@Directive('@cost(weight: 0)')
 @ObjectType()
 export class Inventory {
   @Field(() => Int) quantity!: number;
@@ -35,12 +41,16 @@ export class Inventory {
   @Field({ description: 'tracked and available below low_stock_threshold' }) lowStock!: boolean;
 }
 
+// read from the product's own row: no work of its own (docs/cost.md)
+@Directive('@cost(weight: 0)')
 @ObjectType()
 export class Weight {
   @Field(() => Float) value!: number;
   @Field() unit!: string;
 }
 
+// read from the product's own row: no work of its own (docs/cost.md)
+@Directive('@cost(weight: 0)')
 @ObjectType()
 export class Dimensions {
   @Field(() => Float) length!: number;
@@ -49,6 +59,8 @@ export class Dimensions {
   @Field() unit!: string;
 }
 
+// read from the product's own row: no work of its own (docs/cost.md)
+@Directive('@cost(weight: 0)')
 @ObjectType()
 export class ProductSeo {
   @Field({ nullable: true }) title?: string;
@@ -56,12 +68,16 @@ export class ProductSeo {
   @Field({ nullable: true }) slug?: string;
 }
 
+// read from the product's own row: no work of its own (docs/cost.md)
+@Directive('@cost(weight: 0)')
 @ObjectType()
 export class ProductOption {
   @Field() name!: string;
   @Field(() => [String]) values!: string[];
 }
 
+// read from the product's own row: no work of its own (docs/cost.md)
+@Directive('@cost(weight: 0)')
 @ObjectType()
 export class BundleItem {
   @Field(() => ID) productId!: string;

@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, Directive } from 'type-graphql';
 import type { CatalogContext } from '../context.js';
 import { Product, toProduct } from '../products/product.type.js';
 import * as related from './related.service.js';
@@ -21,6 +21,7 @@ const toRelated = (r: related.RelatedProduct): RelatedProduct => Object.assign(n
 @Resolver(() => Product)
 export class RelatedProductsResolver {
   @Authorized('products:read')
+  @Directive('@listSize(slicingArguments: ["limit"], requireOneSlicingArgument: false)')
   @Query(() => [RelatedProduct], { description: 'Related products in order; deleted ones drop out' })
   async relatedProducts(
     @Ctx() ctx: CatalogContext,
@@ -39,6 +40,7 @@ export class RelatedProductsResolver {
   }
 
   @Authorized('products:read')
+  @Directive('@listSize(slicingArguments: ["limit"], requireOneSlicingArgument: false)')
   @FieldResolver(() => [RelatedProduct], { description: 'related products (a page batches them in one statement)' })
   async related(
     @Root() p: Product,

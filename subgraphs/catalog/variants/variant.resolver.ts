@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Directive } from 'type-graphql';
 import { mapNow } from '../../../lib/loaders.js';
 import type { CatalogContext } from '../context.js';
 import type { EffectivePriceValue } from '../pricing/pricing.service.js';
@@ -58,6 +58,7 @@ export class VariantResolver {
 @Resolver(() => Product)
 export class ProductVariantsResolver {
   @Authorized('products:read')
+  @Directive('@listSize(slicingArguments: ["first"], requireOneSlicingArgument: false)')
   @FieldResolver(() => [Variant], { description: 'variants, by position (the first `first`)' })
   // not async: a page primed the loader with its variants (product.page.ts), answered at once
   variants(@Root() p: Product, @Ctx() ctx: CatalogContext, @Arg('first', () => Int, { defaultValue: 100 }) first: number): Variant[] | Promise<Variant[]> {

@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver, Directive } from 'type-graphql';
 import { StoredUploadInput } from '../../../lib/stored-upload.js';
 import type { CatalogContext } from '../context.js';
 import { toProduct } from '../products/product.type.js';
@@ -19,6 +19,7 @@ function view(o: search.VisualSearchOutcome): VisualSearchResult {
 @Resolver()
 export class ProductVisionResolver {
   @Authorized('products:write')
+  @Directive('@cost(weight: 100)')
   @Mutation(() => ProductFileProcessing, { description: 'Process a product file (an image of the product): object_detection finds the objects in it and stores a suggested crop of each' })
   async processProductFile(
     @Ctx() ctx: CatalogContext,
@@ -30,6 +31,8 @@ export class ProductVisionResolver {
   }
 
   @Authorized('products:read')
+  @Directive('@cost(weight: 100)')
+  @Directive('@listSize(slicingArguments: ["perPage"], sizedFields: ["groups"], requireOneSlicingArgument: false)')
   @Query(() => VisualSearchResult, { description: "Products whose images look like the photo at imageUrl (fetched through the URL guard); with detection, one search per object when it holds 2 or more" })
   async visualProductSearch(
     @Ctx() ctx: CatalogContext,
@@ -47,6 +50,8 @@ export class ProductVisionResolver {
   }
 
   /** Public: the signed token and the bridge's receipt are the credentials. Called by the REST bridge once the photo is stored. */
+  @Directive('@cost(weight: 100)')
+  @Directive('@listSize(slicingArguments: ["perPage"], sizedFields: ["groups"], requireOneSlicingArgument: false)')
   @Mutation(() => VisualSearchResult, { description: 'Visual search with a photo the REST bridge stored (token, receipt and size checked); the photo is deleted after the search' })
   async visualProductSearchUpload(
     @Ctx() ctx: CatalogContext,

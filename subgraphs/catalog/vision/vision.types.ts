@@ -1,5 +1,5 @@
 // The API shapes of object detection on a product file and of visual search (docs/catalog-images.md).
-import { Arg, Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Arg, Field, Float, ID, Int, ObjectType, Directive } from 'type-graphql';
 import { Product } from '../products/product.type.js';
 
 @ObjectType({ description: 'A box in pixels of the image as displayed (EXIF orientation applied)' })
@@ -80,6 +80,7 @@ export class VisualSearchResult {
   /** every search's hits, grouped in object order, best first within a search */
   hits!: VisualSearchHit[];
 
+  @Directive('@listSize(slicingArguments: ["first"], requireOneSlicingArgument: false)')
   @Field(() => [VisualSearchHit], { description: "every search's results, grouped in object order (detectionMetadata.objectIndex), best first within a search" })
   results(@Arg('first', () => Int, { defaultValue: VISUAL_SEARCH_MAX_RESULTS }) first: number): VisualSearchHit[] {
     return this.hits.slice(0, Math.max(0, first));

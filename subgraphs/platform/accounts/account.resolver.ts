@@ -1,6 +1,6 @@
 // Accounts on both path families: the X-Platform platform (/accounts...), or a platform named in
 // the path (/platforms/:pid/accounts...) when `platformId` is given (see inPathPlatform).
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Directive } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
 import { OPERATOR } from '../../../lib/tenant.js';
 import type { PlatformContext } from '../context.js';
@@ -32,6 +32,7 @@ function outPage(sctx: PlatformContext, p: AccountPage): AccountPage {
 @Resolver(() => Account)
 export class AccountResolver {
   @Authorized('platform:read')
+  @Directive('@listSize(slicingArguments: ["pageSize"], sizedFields: ["items"], requireOneSlicingArgument: false)')
   @Query(() => AccountPage, { description: 'Live accounts of the platform (soft-deleted ones left out), oldest first' })
   async accounts(
     @Ctx() ctx: PlatformContext,
@@ -44,6 +45,7 @@ export class AccountResolver {
   }
 
   @Authorized('platform:admin')
+  @Directive('@listSize(slicingArguments: ["pageSize"], sizedFields: ["items"], requireOneSlicingArgument: false)')
   @Query(() => AccountPage, { description: 'Accounts of the platforms the caller administers (every platform with platform:superadmin), newest first' })
   async globalAccounts(
     @Ctx() ctx: PlatformContext,

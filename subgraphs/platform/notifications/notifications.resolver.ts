@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver, Directive } from 'type-graphql';
 import type { PlatformContext } from '../context.js';
 import { NotificationSettingsInput } from './notifications.inputs.js';
 import { AppWebhookSecret, NotificationSettings, toDelivery, toNotificationSettings, WebhookDelivery } from './notifications.type.js';
@@ -25,6 +25,7 @@ export class NotificationsResolver {
   }
 
   @Authorized('platform:read')
+  @Directive('@listSize(slicingArguments: ["limit"], requireOneSlicingArgument: false)')
   @Query(() => [WebhookDelivery], { description: "The account's latest webhook deliveries, newest first" })
   async webhookDeliveries(
     @Ctx() ctx: PlatformContext,

@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver, Directive } from 'type-graphql';
 import type { SearchContext } from '../context.js';
 import * as analytics from './analytics.service.js';
 import { requireRoles } from '../../../lib/subgraph.js';
@@ -10,6 +10,8 @@ const PERIOD = 'one of 24h, 7d (default), 30d, 90d';
 @Resolver()
 export class AnalyticsResolver {
   @Authorized('search:read', SECRET_KEY)
+  @Directive('@cost(weight: 5)')
+  @Directive('@listSize(slicingArguments: ["limit"], sizedFields: ["popularSearches"], requireOneSlicingArgument: false)')
   @Query(() => PopularSearches)
   popularSearches(
     @Ctx() ctx: SearchContext,
@@ -21,6 +23,8 @@ export class AnalyticsResolver {
   }
 
   @Authorized('search:read', SECRET_KEY)
+  @Directive('@cost(weight: 5)')
+  @Directive('@listSize(slicingArguments: ["limit"], sizedFields: ["noResultSearches"], requireOneSlicingArgument: false)')
   @Query(() => NoResultSearches)
   noResultSearches(
     @Ctx() ctx: SearchContext,
@@ -32,6 +36,8 @@ export class AnalyticsResolver {
   }
 
   @Authorized('search:read', SECRET_KEY)
+  @Directive('@cost(weight: 5)')
+  @Directive('@listSize(slicingArguments: ["limit"], sizedFields: ["clickData"], requireOneSlicingArgument: false)')
   @Query(() => ClickAnalytics)
   searchClickAnalytics(
     @Ctx() ctx: SearchContext,

@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver, Directive } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import type { SearchContext } from '../context.js';
 import { Task, toTask } from '../tasks/task.type.js';
@@ -19,6 +19,7 @@ export class DocumentResolver {
   }
 
   @Authorized('search:read')
+  @Directive('@listSize(slicingArguments: ["limit"], sizedFields: ["results"], requireOneSlicingArgument: false)')
   @Query(() => SearchDocumentPage, { description: `Documents in insertion order; limit at most ${documents.MAX_LIST_LIMIT}` })
   async indexDocuments(
     @Ctx() ctx: SearchContext,

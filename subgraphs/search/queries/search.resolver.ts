@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Query, Resolver, Directive } from 'type-graphql';
 import type { SearchContext } from '../context.js';
 import { suggest } from '../suggestions/suggestion.service.js';
 import { MultiSearchQueryInput, SearchInput, SuggestInput } from './search.inputs.js';
@@ -8,6 +8,7 @@ import { IndexSearchResults, SearchSuggestions, toResults } from './search.type.
 @Resolver(() => IndexSearchResults)
 export class SearchResolver {
   @Authorized('search:read')
+  @Directive('@cost(weight: 10)')
   @Query(() => IndexSearchResults, { description: 'Search one index (counts against the plan\'s searches per second)' })
   async searchIndex(
     @Ctx() ctx: SearchContext,
@@ -18,12 +19,15 @@ export class SearchResolver {
   }
 
   @Authorized('search:read')
+  @Directive('@cost(weight: 10)')
+  @Directive('@listSize(assumedSize: 10)')
   @Query(() => [IndexSearchResults], { description: `Several searches in one call, answered in order (at most ${searching.MAX_MULTI_SEARCH_QUERIES})` })
   async multiSearch(@Ctx() ctx: SearchContext, @Arg('queries', () => [MultiSearchQueryInput]) queries: MultiSearchQueryInput[]): Promise<IndexSearchResults[]> {
     return (await searching.multiSearch(ctx, queries.map((q) => ({ ...q }) as searching.SearchParams & { indexUid: string }))).map(toResults);
   }
 
   @Authorized('search:read')
+  @Directive('@cost(weight: 5)')
   @Query(() => SearchSuggestions, { description: 'Suggestions for a partial query, per the index\'s suggestion settings' })
   async indexSuggestions(
     @Ctx() ctx: SearchContext,

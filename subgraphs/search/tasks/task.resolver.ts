@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver, Directive } from 'type-graphql';
 import { SECRET_KEY } from '../../../lib/tenant.js';
 import type { SearchContext } from '../context.js';
 import * as tasks from './task.service.js';
@@ -13,6 +13,7 @@ export class TaskResolver {
   }
 
   @Authorized('search:read', SECRET_KEY)
+  @Directive('@listSize(slicingArguments: ["limit"], sizedFields: ["results"], requireOneSlicingArgument: false)')
   @Query(() => TaskPage, { description: 'Tasks of the calling app, newest first' })
   async searchTasks(
     @Ctx() ctx: SearchContext,

@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Directive } from 'type-graphql';
 import { SECRET_KEY } from '../../../lib/tenant.js';
 import type { SearchContext } from '../context.js';
 import * as webhooks from './webhook.service.js';
@@ -31,6 +31,7 @@ export class WebhookResolver {
   }
 
   @Authorized('search:read')
+  @Directive('@listSize(slicingArguments: ["limit"], requireOneSlicingArgument: false)')
   @FieldResolver(() => [SearchWebhookDelivery], { description: 'Latest deliveries first, with every attempt' })
   async deliveries(@Root() hook: SearchWebhook, @Ctx() ctx: SearchContext, @Arg('limit', () => Int, { nullable: true }) limit?: number): Promise<SearchWebhookDelivery[]> {
     return (await webhooks.deliveries(ctx, hook.id, limit ?? 20)).map(toDelivery);

@@ -1,0 +1,141 @@
+// Query cost, reported and budgeted (docs/cost.md). Every operation's estimate (gateway/limits.ts,
+// from the supergraph's @cost/@listSize) is charged to the caller key's budget per minute before
+// execution; a spent budget answers 429 RATE_LIMITED with Retry-After. Every answer carries
+// `extensions.cost = { requested, limit, remaining, resetAt }` and the same as X-Cost-* headers
+// (the REST bridge forwards them). Subscriptions and their events' follow-up queries are not charged.
+import { GraphQLError } from 'graphql';
+import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContext } from '@apollo/server';
+import type { RateLimiter } from '../../lib/rate-limit.js';
+import type { GraphQLAnswer } from '../../lib/http.js';
+import type { TenantContext } from '../../lib/tenant.js';
+import type { GatewayContext } from '../data-source.js';
+import type { GatewayExtension } from '../hooks.js';
+import type { OperationMeasures } from '../limits.js';
+import { budgetOf, type CostBudgets } from './budget.js';
+
+/** `extensions.cost`: the estimate, and the key's budget after it (null for callers without a budget). */
+export interface CostReport {
+  requested: number;
+  /** units per minute of the key's plan */
+  limit: number | null;
+  remaining: number | null;
+  /** when the budget's minute ends (ISO 8601) */
+  resetAt: string | null;
+}
+
+export const COST_HEADERS = ['x-cost-requested', 'x-cost-limit', 'x-cost-remaining', 'x-cost-reset'] as const;
+
+interface Charged {
+  report: CostReport;
+  /** ms until the budget's window ends, when refused */
+  refusedFor?: number;
+}
+
+export interface CostDeps {
+  limiter: RateLimiter;
+  budgets: CostBudgets;
+  measures: OperationMeasures;
+  /** MAX_QUERY_COST: an operation over it is refused by the core's limits (400), not charged */
+  maxCost: number;
+}
+
+function report(requested: number, b: { limit: number } | undefined, r: { remaining: number; resetMs: number } | undefined, now = Date.now()): CostReport {
+  // windows end on whole seconds (lib/rate-limit.ts): rounding takes away the ms between the limiter's clock reading and this one
+  return { requested, limit: b?.limit ?? null, remaining: r ? r.remaining : null, resetAt: r ? new Date(Math.round((now + r.resetMs) / 1000) * 1000).toISOString() : null };
+}
+
+function headersOf(c: CostReport, now = Date.now()): [string, string][] {
+  const h: [string, string][] = [['x-cost-requested', String(c.requested)]];
+  if (c.limit !== null) h.push(['x-cost-limit', String(c.limit)]);
+  if (c.remaining !== null) h.push(['x-cost-remaining', String(c.remaining)]);
+  if (c.resetAt !== null) h.push(['x-cost-reset', String(Math.max(0, Math.ceil((Date.parse(c.resetAt) - now) / 1000)))]);
+  return h;
+}
+
+/**
+ * The last budget state this gateway saw per limiter key, for the report on a response-cache hit:
+ * a hit must stay free of a Redis round trip (docs/response-cache.md's target), so it reports what
+ * the key's last charge here left (other gateways' charges since then are not in it).
+ */
+class LastSeen {
+  private states = new Map<string, { remaining: number; resetAt: number }>();
+  set(key: string, remaining: number, resetAt: number): void {
+    if (this.states.size > 100_000) this.states.clear();
+    this.states.set(key, { remaining, resetAt });
+  }
+  /** remaining and the window's end; a window that has ended is whole again */
+  get(key: string, limit: number, now: number): { remaining: number; resetMs: number } {
+    const s = this.states.get(key);
+    if (s && s.resetAt > now) return { remaining: s.remaining, resetMs: s.resetAt - now };
+    return { remaining: limit, resetMs: 60_000 - (now % 60_000) };
+  }
+}
+
+/** The cost feature as a gateway extension (hooks.ts): the Apollo plugin, and the report of a response-cache hit. */
+export function costExtension(deps: CostDeps): GatewayExtension {
+  const seen = new LastSeen();
+  return { plugins: [costPlugin(deps, seen)], afterExecute: (_call, tenant, answer) => reportCachedAnswer(deps, seen, tenant, answer) };
+}
+
+function costPlugin({ limiter, budgets, measures, maxCost }: CostDeps, seen: LastSeen): ApolloServerPlugin<GatewayContext> {
+  const charged = new WeakMap<object, Charged>();
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation(rc: GraphQLRequestContext<GatewayContext>) {
+          // no report for callers without credentials (introspection, __typename): they have no budget
+          if (!rc.operation || !rc.document || rc.operation.operation === 'subscription' || rc.contextValue.costExempt || rc.contextValue.tenant.kind === 'anonymous') return;
+          const requested = measures.measure(rc.schema, rc.document, rc.operationName, rc.request.variables ?? {}).cost;
+          const budget = budgetOf(rc.contextValue.tenant, budgets);
+          if (!budget || requested > maxCost) return void charged.set(rc, { report: report(requested, budget, undefined) });
+          const r = await limiter.spend(budget.key, budget.limit, requested);
+          seen.set(budget.key, r.remaining, Date.now() + r.resetMs);
+          charged.set(rc, { report: report(requested, budget, r), ...(r.allowed ? {} : { refusedFor: Math.max(1000, r.resetMs) }) });
+        },
+        async responseForOperation(rc: GraphQLRequestContext<GatewayContext>) {
+          const c = charged.get(rc);
+          if (c?.refusedFor === undefined) return null;
+          const seconds = Math.ceil(c.refusedFor / 1000);
+          const message = `The key's cost budget of ${c.report.limit} units per minute has ${c.report.remaining} left, less than this operation's ${c.report.requested}; retry in ${seconds} s`;
+          const error = new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', status: 429, meta: { retryAfterMs: c.refusedFor, resetAt: c.report.resetAt } } });
+          return { http: { status: 429, headers: new HeaderMap([['retry-after', String(seconds)]]) }, body: { kind: 'single', singleResult: { errors: [error.toJSON()] } } };
+        },
+        async willSendResponse(rc: GraphQLRequestContext<GatewayContext>) {
+          const c = charged.get(rc);
+          if (!c) return;
+          for (const [k, v] of headersOf(c.report)) rc.response.http.headers.set(k, v);
+          const body = rc.response.body;
+          // set last, so that the serialised answer ends with it (reportCachedAnswer finds it there)
+          if (body?.kind === 'single') body.singleResult.extensions = { ...body.singleResult.extensions, cost: c.report };
+        },
+      };
+    },
+  };
+}
+
+const MARK = '"cost":{"requested":';
+
+/**
+ * A response-cache hit is answered without executing and is not charged; its stored body carries
+ * the report of the request that filled it. The report is replaced by one with the budget as this
+ * gateway last saw it (the estimate stays): the stored text's last `"cost":{"requested":…}` object, which the
+ * plugin above serialised last.
+ */
+function reportCachedAnswer(deps: CostDeps, seen: LastSeen, tenant: TenantContext, a: GraphQLAnswer): void {
+  if (a.headers['x-response-cache'] !== 'hit' || a.value !== undefined) return;
+  const body = a.body;
+  const at = body.lastIndexOf(MARK);
+  const end = at < 0 ? -1 : body.indexOf('}', at);
+  if (end < 0) return;
+  let stored: CostReport;
+  try {
+    stored = JSON.parse(body.slice(at + '"cost":'.length, end + 1)) as CostReport;
+  } catch {
+    return;
+  }
+  const budget = budgetOf(tenant, deps.budgets);
+  const now = Date.now();
+  const fresh = report(stored.requested, budget, budget ? seen.get(budget.key, budget.limit, now) : undefined, now);
+  a.body = `${body.slice(0, at)}"cost":${JSON.stringify(fresh)}${body.slice(end + 1)}`;
+  for (const [k, v] of headersOf(fresh, now)) a.headers[k] = v;
+}
