@@ -2,7 +2,8 @@
 // the catalog and platform subgraphs in processes of their own: hits and their headers, what is
 // never cached, tenant partitions, exact invalidation by a domain event, and the correctness rule:
 // a write acknowledged through one gateway is never followed by a stale read through the other.
-import { createClient } from 'redis';
+import { createLogger } from '../../lib/logger.js';
+import { createRedisPubSub } from '../../lib/pubsub.js';
 import { postJson } from '../../lib/http-client.js';
 import { createTenant, gql, jsonApi, rest, uniq } from '../harness/client.js';
 import { twoGatewaysOverRedis } from '../harness/redis-gateways.js';
@@ -93,13 +94,13 @@ maybe('response cache on two gateway processes over Redis', () => {
       await post(gatewayB, h, PRODUCT, { id: pid });
       expect((await post(gatewayB, h, PRODUCT, { id: pid })).headers['x-response-cache']).toBe('hit');
     }
-    // the catalog's after-commit event for `id` alone, as the catalog publishes it (its topic, through Redis)
-    const redis = createClient({ url: REDIS_URL });
-    await redis.connect();
+    // the catalog's after-commit event for `id` alone, published as the catalog publishes it (lib/pubsub
+    // over Redis: a Subscription topic travels as an envelope with its stream id)
+    const pubsub = await createRedisPubSub({ redisUrl: REDIS_URL }, createLogger({}, 'silent'), process.env.REDIS_KEY_PREFIX ?? '');
     try {
-      await redis.publish(`${process.env.REDIS_KEY_PREFIX ?? ''}product.events:${t.appId}:live`, JSON.stringify({ event: 'product.updated', occurredAt: new Date().toISOString(), productId: id }));
+      await pubsub.publish(`product.events:${t.appId}:live`, { event: 'product.updated', occurredAt: new Date().toISOString(), productId: id });
     } finally {
-      await redis.quit();
+      await pubsub.close();
     }
     const deadline = Date.now() + 5000;
     while (Date.now() < deadline && (await post(gatewayB, h, PRODUCT, { id })).headers['x-response-cache'] === 'hit') await new Promise((r) => setTimeout(r, 20));
