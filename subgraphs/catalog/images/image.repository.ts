@@ -5,7 +5,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { rowMapper } from '../../../lib/row-mapper.js';
-import { ANY_TEXT, groupRows, jsonList, ofProduct, rowsOfProducts } from '../sql.js';
+import { groupRows } from '../../../lib/loaders.js';
+import { ANY_TEXT, jsonList, ofProduct, rowsOfProducts } from '../sql.js';
 import { ProductImageEntity } from './image.entity.js';
 
 const T = '"catalog"."product_images"';

@@ -5,7 +5,7 @@
 // 1–3: a sideways query photo then meets an upright copy), and each object the detector finds in it
 // (regions 4…, DETECT_FOR_INDEX), then replaces the image's rows and marks it `ready` in one transaction. An
 // image that cannot be decoded is marked `failed`; one deleted meanwhile leaves nothing (its rows
-// would go with it: foreign key, cascade). The kind runs on a worker of its own (workers.ts), so a
+// would go with it: foreign key, cascade). The kind runs on a queue of its own (vision.module.ts), so a
 // model load or a slow embedding never delays reservation expiry or webhooks.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { enqueueJob, type JobKind } from '../../../lib/jobs/index.js';
