@@ -36,6 +36,9 @@ export interface SubgraphModule<C extends SubgraphContext = SubgraphContext> {
   /** type-graphql resolver classes (a field the aggregate adds to another type included) */
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   resolvers?: Function[];
+  /** types the schema needs though no resolver returns them (another subgraph's entity this one adds fields to) */
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  orphanedTypes?: Function[];
   /** `__resolveReference` of the federated entities the aggregate owns */
   referenceResolvers?: ReferenceResolvers;
   /**
@@ -57,6 +60,8 @@ export interface ComposedModules<L> {
   entities: Entities;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   resolvers: Function[];
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  orphanedTypes: Function[];
   referenceResolvers: ReferenceResolvers;
   createLoaders(base: object): L;
   /**
@@ -119,6 +124,7 @@ export function composeModules<L extends object, C extends SubgraphContext<L> = 
   return {
     entities: modules.flatMap((m) => [...(m.entities ?? [])]) as Entities,
     resolvers: modules.flatMap((m) => m.resolvers ?? []),
+    orphanedTypes: modules.flatMap((m) => m.orphanedTypes ?? []),
     referenceResolvers,
     createLoaders,
     workers: (deps) => startModuleWorkers(modules, deps as ModuleWorkerDeps<C>, jobQueues),
