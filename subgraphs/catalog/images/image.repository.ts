@@ -93,3 +93,17 @@ export async function existingImages(em: EntityManager, ids: readonly string[]):
   const rows = (await em.execute(`select id from ${T} where id in ${ANY_TEXT}`, [jsonList(ids)])) as { id: string }[];
   return new Set(rows.map((r) => r.id));
 }
+
+/** The thumbnail job's outcome on the image row. */
+export async function markThumbnailStatus(em: EntityManager, imageId: string, status: 'ready' | 'failed'): Promise<void> {
+  await em.execute(`update ${T} set thumbnail_status = ?, updated_at = now() where id = ?`, [status, imageId]);
+}
+
+/** A new alt text (null clears it). */
+export async function setAltText(em: EntityManager, imageId: string, altText: string | null): Promise<void> {
+  await em.execute(`update ${T} set alt_text = ?, updated_at = now() where id = ?`, [altText, imageId]);
+}
+
+export async function removeImage(em: EntityManager, imageId: string): Promise<void> {
+  await em.execute(`delete from ${T} where id = ?`, [imageId]);
+}

@@ -11,11 +11,8 @@
 // used partitions leave first).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
-import { tableIn, tableOf } from '../sql.js';
-import { ProductEntity } from './product.entity.js';
+import { BOUND_STRIDE, pageBoundKeys } from './product.repository.js';
 
-/** Products between two kept keys: a page skips fewer than this many index entries. */
-export const BOUND_STRIDE = 1000;
 const MAX_PARTITIONS = 1000;
 /** The least time between two reads of one partition's keys: under constant writes they would be stale at once. */
 const REFRESH_INTERVAL_MS = 1000;
@@ -86,19 +83,7 @@ export class PageBounds {
     this.readAt.delete(k);
     this.readAt.set(k, now);
     while (this.readAt.size > this.maxPartitions * 2) this.readAt.delete(this.readAt.keys().next().value!);
-    const products = tableOf(em, ProductEntity);
-    const counts = tableIn(em, ProductEntity, 'product_counts');
-    const order = dir === 'desc' ? 'p.created_at desc, p.id desc' : 'p.created_at asc, p.id asc';
-    void (
-      em.execute(
-        `select x.created_at, x.id, (select order_version from ${counts} where app_id = ? and environment = ?)::text as version
-           from (select p.created_at::text as created_at, p.id, row_number() over (order by ${order}) as rn
-                   from ${products} p where p.app_id = ? and p.environment = ? and p.deleted_at is null) x
-          where (x.rn - 1) % ${BOUND_STRIDE} = 0 order by x.rn`,
-        [part.appId, part.environment, part.appId, part.environment],
-        'all',
-      ) as Promise<{ created_at: string; id: string; version: string | null }[]>
-    )
+    void pageBoundKeys(em, part, dir, BOUND_STRIDE)
       .then((rows) => {
         if (!rows.length || rows[0].version == null) return;
         this.entries.delete(k);

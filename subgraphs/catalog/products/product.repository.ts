@@ -12,8 +12,10 @@ import { rowMapper } from '../../../lib/row-mapper.js';
 import { tableIn, tableOf } from '../sql.js';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity } from './product.entity.js';
 import type { ProductFilterInput } from './product.inputs.js';
-import { BOUND_STRIDE } from './product.page-bounds.js';
 import type { ProductData } from './product.type.js';
+
+/** Products between two kept page-bound keys (product.page-bounds.ts): a page skips fewer than this many index entries. */
+export const BOUND_STRIDE = 1000;
 
 export const PRODUCT_SORTS = ['name', '-name', 'price', '-price', 'created_at', '-created_at'] as const;
 /** ORDER BY of a product list per sort (p: the products table), also the collections' product lists */
@@ -169,4 +171,31 @@ export async function newestProducts(em: EntityManager, part: AppPartition): Pro
     [part.appId, part.environment],
   )) as Record<string, unknown>[];
   return rows.map(productRows(em));
+}
+
+/**
+ * The key (created_at as text, id) of every `stride`-th live product of a partition in `dir` order,
+ * with the partition's order version (product_counts) the keys hold for: the page-bound index.
+ */
+export function pageBoundKeys(em: EntityManager, part: AppPartition, dir: 'asc' | 'desc', stride: number): Promise<{ created_at: string; id: string; version: string | null }[]> {
+  const products = tableOf(em, ProductEntity);
+  const counts = tableIn(em, ProductEntity, 'product_counts');
+  const order = dir === 'desc' ? 'p.created_at desc, p.id desc' : 'p.created_at asc, p.id asc';
+  return em.execute(
+    `select x.created_at, x.id, (select order_version from ${counts} where app_id = ? and environment = ?)::text as version
+       from (select p.created_at::text as created_at, p.id, row_number() over (order by ${order}) as rn
+               from ${products} p where p.app_id = ? and p.environment = ? and p.deleted_at is null) x
+      where (x.rn - 1) % ${Number(stride)} = 0 order by x.rn`,
+    [part.appId, part.environment, part.appId, part.environment],
+    'all',
+  ) as Promise<{ created_at: string; id: string; version: string | null }[]>;
+}
+
+/** The SKUs the variants of product `productId` hold (the permanent delete; the product's own go through the ORM). */
+export async function deleteVariantSkus(em: EntityManager, part: AppPartition, productId: string): Promise<void> {
+  await em.execute(
+    `delete from "catalog"."skus" s using "catalog"."product_variants" v
+      where s.app_id = ? and s.environment = ? and v.product_id = ? and s.owner_id = v.id`,
+    [part.appId, part.environment, productId],
+  );
 }

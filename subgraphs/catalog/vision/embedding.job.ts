@@ -9,12 +9,11 @@
 // model load or a slow embedding never delays reservation expiry or webhooks.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { enqueueJob, type JobKind } from '../../../lib/jobs/index.js';
-import { sqlRows } from '../../../lib/jobs/sql.js';
 import { readObject, type ObjectStore } from '../../../lib/object-store.js';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { loadImage, VISION_METHODS, VisionError, type Vision } from '../../../lib/vision/index.js';
 import { IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS } from '../images/image.rules.js';
-import { markEmbeddingStatus, replaceEmbeddings, type RegionEmbedding } from './embedding.repository.js';
+import { markEmbeddingFailed, markEmbeddingStatus, replaceEmbeddings, type RegionEmbedding } from './embedding.repository.js';
 import { detectObjects, embedObject, rotatedImage } from './vision.regions.js';
 import { DETECT_FOR_INDEX, INDEXED_ROTATIONS, round4 } from './vision.rules.js';
 
@@ -67,7 +66,7 @@ export function imageEmbeddingJob(em: () => EntityManager, objects: ObjectStore,
     leaseMs: 120_000,
     handle: ({ job }) => runEmbedding(em(), objects, vision, job.payload),
     async onDead(job, _error, tx) {
-      await sqlRows(tx, `update "catalog"."product_images" set embedding_status = 'failed', updated_at = now() where id = $1`, [job.payload.imageId]);
+      await markEmbeddingFailed(tx, job.payload.imageId);
     },
   };
 }
