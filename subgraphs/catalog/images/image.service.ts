@@ -33,7 +33,7 @@ import {
   thumbnailKey,
 } from './image.rules.js';
 import { enqueueThumbnails } from './image.thumbnails.js';
-import { enqueueEmbedding } from '../vision/embedding.job.js';
+import { enqueueEmbedding } from './image.embedding-queue.js';
 
 export interface ImageFields {
   altText?: string | null;

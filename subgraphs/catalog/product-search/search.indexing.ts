@@ -1,28 +1,12 @@
 // Product search indexing through the kernel job queue: every product write enqueues one
-// `catalog.products.index` job in its own transaction (so a committed change always has its job,
-// even if the process dies right after), and the job rebuilds those products' search documents.
-// Jobs of one partition share a key, so they apply in commit order.
+// `catalog.products.index` job in its own transaction (products/product.indexing-queue.ts: so a
+// committed change always has its job, even if the process dies right after), and the job rebuilds
+// those products' search documents. Jobs of one partition share a key, so they apply in commit order.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { enqueueJob, type JobKind } from '../../../lib/jobs/index.js';
-import type { AppPartition } from '../../../lib/tenant-entity.js';
+import type { JobKind } from '../../../lib/jobs/index.js';
+import { INDEX_JOB, type IndexJobPayload } from '../products/product.indexing-queue.js';
 import { productsToIndex, writeSearchDocuments } from './search.repository.js';
 import { toSearchDocument } from './search.rules.js';
-
-export const INDEX_JOB = 'catalog.products.index';
-
-export interface IndexJobPayload {
-  appId: string;
-  environment: string;
-  productIds: string[];
-}
-
-export async function enqueueProductIndexing(em: EntityManager, part: AppPartition, productIds: string[]): Promise<void> {
-  await enqueueJob<IndexJobPayload>(em, 'catalog', {
-    kind: INDEX_JOB,
-    key: `products-index:${part.appId}:${part.environment}`,
-    payload: { appId: part.appId, environment: part.environment, productIds },
-  });
-}
 
 /** Rebuild the documents of `productIds` of one partition (a job has no request tenant: the statements name the partition). */
 export async function indexProducts(em: EntityManager, p: IndexJobPayload): Promise<number> {

@@ -9,7 +9,7 @@ import { resolveCategoryRef, setProductCategories } from '../categories/category
 import type { CatalogContext } from '../context.js';
 import { EventLog, publishEvents } from '../events/catalog.events.js';
 import type { CatalogEventName } from '../event-types.js';
-import { enqueueProductIndexing } from '../product-search/search.indexing.js';
+import { enqueueProductIndexing } from './product.indexing-queue.js';
 import { checkBundle, productValues } from './product.checks.js';
 import { ProductEntity } from './product.entity.js';
 import type { CreateProductInput, UpdateProductInput } from './product.inputs.js';

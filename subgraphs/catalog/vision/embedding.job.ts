@@ -8,25 +8,14 @@
 // would go with it: foreign key, cascade). The kind runs on a queue of its own (vision.module.ts), so a
 // model load or a slow embedding never delays reservation expiry or webhooks.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { enqueueJob, type JobKind } from '../../../lib/jobs/index.js';
+import type { JobKind } from '../../../lib/jobs/index.js';
 import { readObject, type ObjectStore } from '../../../lib/object-store.js';
-import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { loadImage, VISION_METHODS, VisionError, type Vision } from '../../../lib/vision/index.js';
+import { EMBEDDING_JOB, type EmbeddingJobPayload } from '../images/image.embedding-queue.js';
 import { IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS } from '../images/image.rules.js';
 import { markEmbeddingFailed, markEmbeddingStatus, replaceEmbeddings, type RegionEmbedding } from './embedding.repository.js';
 import { detectObjects, embedObject, rotatedImage } from './vision.regions.js';
 import { DETECT_FOR_INDEX, INDEXED_ROTATIONS, round4 } from './vision.rules.js';
-
-export const EMBEDDING_JOB = 'catalog.images.embedding';
-
-export interface EmbeddingJobPayload extends AppPartition {
-  imageId: string;
-  objectKey: string;
-}
-
-export async function enqueueEmbedding(em: EntityManager, p: EmbeddingJobPayload): Promise<void> {
-  await enqueueJob<EmbeddingJobPayload>(em, 'catalog', { kind: EMBEDDING_JOB, payload: p, dedupeKey: `embedding:${p.imageId}` });
-}
 
 /** Embed one image and its objects; answers what became of it. */
 export async function runEmbedding(em: EntityManager, objects: ObjectStore, vision: Vision, p: EmbeddingJobPayload): Promise<'ready' | 'failed' | 'gone'> {
