@@ -9,10 +9,9 @@
 // and an answer read at another version is discarded and the page read by its offset. Several
 // processes each keep their own keys and stay right on their own. Memory is bounded (least recently
 // used partitions leave first).
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
-import { BOUND_STRIDE, pageBoundKeys } from './product.repository.js';
-
+/** Products between two kept keys: a page skips fewer than this many index entries. */
+export const BOUND_STRIDE = 1000;
 const MAX_PARTITIONS = 1000;
 /** The least time between two reads of one partition's keys: under constant writes they would be stale at once. */
 const REFRESH_INTERVAL_MS = 1000;
@@ -32,6 +31,13 @@ interface Entry {
   /** the key of the product at place i * BOUND_STRIDE of the order (0-based) */
   keys: { createdAt: string; id: string }[];
   stale: boolean;
+}
+
+/** A kept key as the repository reads it (product.repository.ts `pageBoundKeys`), with the order version it holds for. */
+export interface BoundKeyRow {
+  created_at: string;
+  id: string;
+  version: string | null;
 }
 
 export class PageBounds {
@@ -75,7 +81,7 @@ export class PageBounds {
    * partition written to all the time has its deep pages walk their offset, not one walk more each.
    * Not awaited by the page that asks for it.
    */
-  refresh(em: EntityManager, part: AppPartition, dir: OrderDirection): void {
+  refresh(part: AppPartition, dir: OrderDirection, read: () => Promise<BoundKeyRow[]>): void {
     const k = PageBounds.key(part, dir);
     const now = Date.now();
     if (this.building.has(k) || now - (this.readAt.get(k) ?? -Infinity) < this.minIntervalMs) return;
@@ -83,7 +89,7 @@ export class PageBounds {
     this.readAt.delete(k);
     this.readAt.set(k, now);
     while (this.readAt.size > this.maxPartitions * 2) this.readAt.delete(this.readAt.keys().next().value!);
-    void pageBoundKeys(em, part, dir, BOUND_STRIDE)
+    void read()
       .then((rows) => {
         if (!rows.length || rows[0].version == null) return;
         this.entries.delete(k);

@@ -12,10 +12,8 @@ import { rowMapper } from '../../../lib/row-mapper.js';
 import { tableIn, tableOf } from '../sql.js';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity } from './product.entity.js';
 import type { ProductFilterInput } from './product.inputs.js';
+import { BOUND_STRIDE, type BoundKeyRow, type OrderDirection } from './product.page-bounds.js';
 import type { ProductData } from './product.type.js';
-
-/** Products between two kept page-bound keys (product.page-bounds.ts): a page skips fewer than this many index entries. */
-export const BOUND_STRIDE = 1000;
 
 export const PRODUCT_SORTS = ['name', '-name', 'price', '-price', 'created_at', '-created_at'] as const;
 /** ORDER BY of a product list per sort (p: the products table), also the collections' product lists */
@@ -134,14 +132,14 @@ export async function productPage(ctx: CatalogContext, q: ListQuery): Promise<{ 
     const bounds = ctx.runtime.pageBounds;
     const at = bounds.seek(part, dir, offset);
     if (!at) {
-      bounds.refresh(ctx.em, part, dir);
+      bounds.refresh(part, dir, () => pageBoundKeys(ctx.em, part, dir));
       return pageAt(offset);
     }
     const rows = await pageAt(at.skip, { sql: ` and (p.created_at, p.id) ${dir === 'desc' ? '<=' : '>='} (?::timestamptz, ?)`, params: [at.createdAt, at.id] });
     if (rows.length > 0 && rows[0]._order_version === at.version) return rows;
     // the order moved since the keys were read (or the page is past the end): by the offset, and keys anew
     bounds.markStale(part, dir);
-    bounds.refresh(ctx.em, part, dir);
+    bounds.refresh(part, dir, () => pageBoundKeys(ctx.em, part, dir));
     return pageAt(offset);
   };
   const countAll = async () => ((await ctx.em.execute(countSql, params)) as { n: number }[])[0].n;
@@ -174,10 +172,10 @@ export async function newestProducts(em: EntityManager, part: AppPartition): Pro
 }
 
 /**
- * The key (created_at as text, id) of every `stride`-th live product of a partition in `dir` order,
+ * The key (created_at as text, id) of every BOUND_STRIDE-th live product of a partition in `dir` order,
  * with the partition's order version (product_counts) the keys hold for: the page-bound index.
  */
-export function pageBoundKeys(em: EntityManager, part: AppPartition, dir: 'asc' | 'desc', stride: number): Promise<{ created_at: string; id: string; version: string | null }[]> {
+export function pageBoundKeys(em: EntityManager, part: AppPartition, dir: OrderDirection): Promise<BoundKeyRow[]> {
   const products = tableOf(em, ProductEntity);
   const counts = tableIn(em, ProductEntity, 'product_counts');
   const order = dir === 'desc' ? 'p.created_at desc, p.id desc' : 'p.created_at asc, p.id asc';
@@ -185,10 +183,10 @@ export function pageBoundKeys(em: EntityManager, part: AppPartition, dir: 'asc' 
     `select x.created_at, x.id, (select order_version from ${counts} where app_id = ? and environment = ?)::text as version
        from (select p.created_at::text as created_at, p.id, row_number() over (order by ${order}) as rn
                from ${products} p where p.app_id = ? and p.environment = ? and p.deleted_at is null) x
-      where (x.rn - 1) % ${Number(stride)} = 0 order by x.rn`,
+      where (x.rn - 1) % ${BOUND_STRIDE} = 0 order by x.rn`,
     [part.appId, part.environment, part.appId, part.environment],
     'all',
-  ) as Promise<{ created_at: string; id: string; version: string | null }[]>;
+  ) as Promise<BoundKeyRow[]>;
 }
 
 /** The SKUs the variants of product `productId` hold (the permanent delete; the product's own go through the ORM). */

@@ -11,14 +11,12 @@ declare module '../context.js' {
   }
 }
 
-type Own = Pick<PlatformContext['loaders'], 'apiKeyById' | 'apiKeysByApp'>;
+/** live keys: not revoked */
+const LIVE = { revokedAt: null };
 
-export function apiKeyLoaders(ctx: PlatformContext): Own {
-  const { em } = ctx;
-  return {
-    apiKeyById: new DataLoader(async (ids) => oneByKey(ids, await em.find(ApiKeyEntity, { id: { $in: [...ids] }, revokedAt: null, app: { deletedAt: null } }), (r) => r.id)),
-    apiKeysByApp: new DataLoader(async (appIds) =>
-      groupRows(appIds, await em.find(ApiKeyEntity, { app: { $in: [...appIds] }, revokedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } }), (r) => r.app.id),
-    ),
-  };
+export function apiKeyLoaders({ em }: PlatformContext): Pick<PlatformContext['loaders'], 'apiKeyById' | 'apiKeysByApp'> {
+  const byId = async (ids: readonly string[]) => oneByKey(ids, await em.find(ApiKeyEntity, { id: { $in: [...ids] }, ...LIVE, app: { deletedAt: null } }), (r) => r.id);
+  const byApp = async (appIds: readonly string[]) =>
+    groupRows(appIds, await em.find(ApiKeyEntity, { app: { $in: [...appIds] }, ...LIVE }, { orderBy: { createdAt: 'asc', id: 'asc' } }), (r) => r.app.id);
+  return { apiKeyById: new DataLoader(byId), apiKeysByApp: new DataLoader(byApp) };
 }
