@@ -78,3 +78,16 @@ export class ChildRowsLoader<V> extends PrimedLoader<string, V[]> {
     this.prime(id, rows.map(this.json.fromRow));
   }
 }
+
+/** The row of each key (null for a key with none), in the keys' order: a batch's answer by id. */
+export function oneByKey<T, K>(keys: readonly K[], rows: readonly T[], keyOf: (r: T) => K): (T | null)[] {
+  const m = new Map(rows.map((r) => [keyOf(r), r]));
+  return keys.map((k) => m.get(k) ?? null);
+}
+
+/** The rows of each key (empty for a key with none), in the keys' order and the rows' own order. */
+export function groupRows<T>(keys: readonly string[], rows: readonly T[], keyOf: (r: T) => string): T[][] {
+  const m = new Map<string, T[]>(keys.map((k) => [k, []]));
+  for (const r of rows) m.get(keyOf(r))?.push(r);
+  return keys.map((k) => m.get(k)!);
+}

@@ -28,8 +28,10 @@
 //    `key`: jobs sharing it run one at a time in acceptance order. `dedupeKey`: nothing is enqueued while a
 //    queued or running job has it. `db` may be a pg client in a transaction, a pool, or an EntityManager.
 //
-// 4. Start the worker through the subgraph's workers hook (stopped gracefully with the process):
-//        workers: async (deps) => [await startJobWorker(deps, { schema: 'catalog', kinds: [expireReservation] })]
+// 4. Declare the kind in its aggregate's module; composeModules starts the subgraph's job workers
+//    through its workers hook (stopped gracefully with the process), lib/subgraph-module.ts:
+//        export const inventoryModule: SubgraphModule<CatalogContext> = { ..., jobs: (deps) => [expireReservation] };
+//        const modules = composeModules([...], { schema: 'catalog' });   workers: modules.workers
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { WorkerDeps } from '../subgraph.js';

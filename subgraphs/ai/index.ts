@@ -1,70 +1,72 @@
-// The ai subgraph: identities, plan limits, text analysis, moderation, embeddings and translation
-// (document 2). Model code lives in ./models (no GraphQL, no HTTP); runtime.ts holds the loaded
-// models of this process, on every request as ctx.runtime.
+// The ai subgraph: identities, plan limits, text analysis, moderation, embeddings and translation,
+// custom classifiers, recommendations, prompts and agent context. Model code lives in ./models (no
+// GraphQL, no HTTP); runtime.ts holds the loaded models of this process, on every request as
+// ctx.runtime. One module per aggregate (`<aggregate>/<aggregate>.module.ts`: its entities,
+// resolvers, reference resolvers, loaders, job kinds and workers), merged here by composeModules.
 import { AI_EVENT_TYPES } from './event-types.js';
+import { composeModules } from '../../lib/subgraph-module.js';
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { AI_ERRORS } from './error-codes.js';
 import { AI_SUBSCRIPTIONS } from './subscription-fields.js';
 import { scopeToApp } from '../../lib/tenant-entity.js';
-import { createAiLoaders, type AiLoaders } from './context.js';
-import { JobEntity, startJobWorker } from '../../lib/jobs/index.js';
-import { webhookEntities } from '../../lib/webhooks/index.js';
-import { IdentityEntity } from './identities/identity.entity.js';
-import { TenantSequenceEntity } from '../../lib/tenant-sequence.js';
-import { AiBatchEntity } from './batches/batch.entity.js';
-import { batchJobKind } from './batches/batch.job.js';
-import { BatchResolver } from './batches/batch.resolver.js';
-import { IdentityResolver } from './identities/identity.resolver.js';
-import { identityReference } from './identities/identity.reference.js';
-import { AppIdentitiesResolver, appReference } from './apps/app.resolver.js';
-import { TextAnalysisResolver } from './text/text.resolver.js';
-import { ModerationResolver } from './moderation/moderation.js';
-import { EmbeddingResolver } from './embeddings/embedding.resolver.js';
-import { TranslationResolver } from './translation/translation.js';
-import { AiWebhookResolver } from './webhooks/ai-webhook.js';
-import { AiWebhookAdminResolver } from './webhooks/ai-webhook.admin.js';
-import { ProductModerationResolver, productReference, ProductRef } from './products/product-moderation.js';
-import { ImageAnalysisResolver } from './images/image.resolver.js';
+import type { AiContext, AiLoaders } from './context.js';
 import { migrations } from './migrations/index.js';
-import { ModelChoiceEntity } from './model-choices/model-choice.entity.js';
-import { ModelChoiceResolver } from './model-choices/model-choice.resolver.js';
-// custom classifiers, recommendations, prompts, agent context
-import { ClassifierEntity, ClassifierTrainingEntity } from './classifiers/classifier.entity.js';
-import { ClassifierResolver } from './classifiers/classifier.resolver.js';
-import { classifierTrainJobKind } from './classifiers/classifier.job.js';
-import { RecEventEntity, RecItemEntity, RecModelEntity, RecNeighborEntity, RecPairEntity, RecUserItemEntity } from './recommendations/recommendation.entity.js';
-import { RecommendationResolver } from './recommendations/recommendation.resolver.js';
-import { recRefreshJobKind } from './recommendations/recommendation.job.js';
-import { PromptEntity, PromptExecutionEntity, RenderedPromptEntity } from './prompts/prompt.entity.js';
-import { PromptResolver } from './prompts/prompt.resolver.js';
-import { AgentContextEntity } from './agents/agent-context.entity.js';
-import { AgentContextResolver } from './agents/agent-context.resolver.js';
-
-const AI_II_RESOLVERS = [ClassifierResolver, RecommendationResolver, PromptResolver, AgentContextResolver] as const;
-const AI_II_ENTITIES = [ClassifierEntity, ClassifierTrainingEntity, RecEventEntity, RecUserItemEntity, RecItemEntity, RecPairEntity, RecNeighborEntity, RecModelEntity, PromptEntity, RenderedPromptEntity, PromptExecutionEntity, AgentContextEntity];
 import { aiHealth, createAiRuntime, type AiRuntime } from './runtime.js';
+// imported in the order of the list below: type-graphql orders the schema's fields as their classes load
+import { batchModule } from './batches/batch.module.js';
+import { identityModule } from './identities/identity.module.js';
+import { appModule } from './apps/app.module.js';
+import { textModule } from './text/text.module.js';
+import { moderationModule } from './moderation/moderation.module.js';
+import { embeddingModule } from './embeddings/embedding.module.js';
+import { translationModule } from './translation/translation.module.js';
+import { webhookModule } from './webhooks/webhook.module.js';
+import { productModule } from './products/product.module.js';
+import { imageModule } from './images/image.module.js';
+import { modelChoiceModule } from './model-choices/model-choice.module.js';
+import { classifierModule } from './classifiers/classifier.module.js';
+import { recommendationModule } from './recommendations/recommendation.module.js';
+import { promptModule } from './prompts/prompt.module.js';
+import { agentContextModule } from './agents/agent-context.module.js';
+
+const modules = composeModules<AiLoaders, AiContext>(
+  [
+    batchModule,
+    identityModule,
+    appModule,
+    textModule,
+    moderationModule,
+    embeddingModule,
+    translationModule,
+    // its worker (the webhook sender) starts before the job worker, and stops after it
+    webhookModule,
+    productModule,
+    imageModule,
+    modelChoiceModule,
+    classifierModule,
+    recommendationModule,
+    promptModule,
+    agentContextModule,
+  ],
+  { schema: 'ai' },
+);
 
 export const ai: SubgraphDefinition<AiLoaders, AiRuntime> = {
   name: 'ai',
   dbSchema: 'ai',
-  resolvers: [IdentityResolver, AppIdentitiesResolver, TextAnalysisResolver, ModerationResolver, EmbeddingResolver, TranslationResolver, BatchResolver, AiWebhookResolver, AiWebhookAdminResolver, ProductModerationResolver, ImageAnalysisResolver, ModelChoiceResolver, ...AI_II_RESOLVERS],
-  // Product is the catalog's entity; this subgraph only adds fields to it
-  orphanedTypes: [ProductRef],
-  referenceResolvers: { ...identityReference, ...appReference, ...productReference },
-  entities: [IdentityEntity, AiBatchEntity, JobEntity, TenantSequenceEntity, ...webhookEntities, ModelChoiceEntity, ...AI_II_ENTITIES],
+  resolvers: modules.resolvers as SubgraphDefinition['resolvers'],
+  orphanedTypes: modules.orphanedTypes,
+  referenceResolvers: modules.referenceResolvers,
+  entities: modules.entities,
   migrations,
   errorCodes: AI_ERRORS,
   eventTypes: [AI_EVENT_TYPES],
   subscriptions: AI_SUBSCRIPTIONS,
   scope: scopeToApp,
-  createLoaders: createAiLoaders,
+  createLoaders: modules.createLoaders,
   // the text-model workers, the ONNX model directory, Apertium, catalogue names and the plan counters
   runtime: createAiRuntime,
-  // batches run on the kernel job queue (ai.jobs); the webhook sender delivers AI events
-  workers: async (deps) => {
-    const jobs = await startJobWorker(deps, { schema: 'ai', kinds: [batchJobKind(deps), classifierTrainJobKind(deps), recRefreshJobKind(deps)] });
-    await deps.runtime.webhooks.start();
-    return [jobs, { stop: () => deps.runtime.webhooks.stop() }];
-  },
+  // the webhook sender, then the job worker of the modules' kinds (batches, classifier training, recommendation refreshes)
+  workers: modules.workers,
   health: aiHealth,
 };

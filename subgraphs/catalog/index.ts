@@ -1,5 +1,5 @@
 // The catalog subgraph: one module per aggregate (`<aggregate>/<aggregate>.module.ts`: its entities,
-// resolvers, reference resolvers and loaders), merged here by composeModules.
+// resolvers, reference resolvers, loaders and job kinds), merged here by composeModules.
 import { composeModules } from '../../lib/subgraph-module.js';
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { CATALOG_ERRORS } from './error-codes.js';
@@ -9,8 +9,7 @@ import { CATALOG_LIMITS } from './limits.js';
 import { scopeToApp } from '../../lib/tenant-entity.js';
 import type { CatalogContext, CatalogLoaders } from './context.js';
 import { migrations } from './migrations/index.js';
-import { createCatalogRuntime, type CatalogRuntime } from './runtime.js';
-import { startCatalogWorkers } from './workers.js';
+import { CATALOG_SCHEMA, createCatalogRuntime, type CatalogRuntime } from './runtime.js';
 // imported in the order of the list below: type-graphql orders the schema's fields as their classes load
 import { productModule } from './products/product.module.js';
 import { appModule } from './apps/app.module.js';
@@ -40,7 +39,8 @@ const modules = composeModules<CatalogLoaders, CatalogContext>([
   inventoryModule,
   locationModule,
   visionModule,
-]);
+  // the job kinds of the modules: one worker for all but the visual-search embeddings, one for those
+], { schema: CATALOG_SCHEMA, worker: { pollMs: 500 } });
 
 export const catalog: SubgraphDefinition<CatalogLoaders, CatalogRuntime> = {
   name: 'catalog',
@@ -62,5 +62,6 @@ export const catalog: SubgraphDefinition<CatalogLoaders, CatalogRuntime> = {
   // the vision models' state and load time (lib/vision) and the visual-search vectors held, in
   // /health/ready and the bridge's /health/detailed
   health: async (rt) => ({ vision: rt.vision.health(), visual_search_vectors: rt.vectors.stats() }),
-  workers: startCatalogWorkers,
+  // every module's job kinds (lib/subgraph-module.ts)
+  workers: modules.workers,
 };

@@ -17,7 +17,7 @@ export const CATALOG_SCHEMA = 'catalog';
 export interface CatalogRuntime {
   secrets: SecretBox;
   allowPrivate: boolean;
-  /** the outbox and its delivery job kind, run by the catalog's job worker (workers.ts) */
+  /** the outbox and its delivery job kind, run by the catalog's default job worker (events/webhook.module.ts) */
   webhooks: WebhookRuntime;
   /** product images: the object store, public base URL and upload secret */
   images: ImageStore;

@@ -30,12 +30,6 @@ export function jsonList(values: readonly unknown[]): string {
 /** `x in ${ANY_TEXT}` with jsonList(values) as the parameter. */
 export const ANY_TEXT = '(select jsonb_array_elements_text(?::jsonb))';
 
-/** Rows grouped under `keys`, in row order; a key without rows gets an empty list (a loader's answer). */
-export function groupRows<T>(keys: readonly string[], rows: readonly T[], keyOf: (r: T) => string): T[][] {
-  const m = new Map<string, T[]>(keys.map((k) => [k, []]));
-  for (const r of rows) m.get(keyOf(r))?.push(r);
-  return keys.map((k) => m.get(k)!);
-}
 
 /**
  * The condition joining a child row (`alias`) to its product (`product`, default `p`) within the

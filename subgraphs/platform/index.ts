@@ -1,79 +1,68 @@
-// The platform subgraph: platforms, accounts, apps and API keys (this issue); block licensing,
-// subscriptions, user access... come later. Owns the `App` entity other subgraphs extend.
+// The platform subgraph: platforms, operators, accounts, apps and API keys, blocks, user access and
+// the account services, subscriptions and billing, reporting. Owns the `App` entity other subgraphs
+// extend. One module per aggregate (`<aggregate>/<aggregate>.module.ts`: its entities, resolvers,
+// reference resolvers, loaders, job kinds and workers), merged here by composeModules.
+import { composeModules } from '../../lib/subgraph-module.js';
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { PLATFORM_ERRORS } from './error-codes.js';
 import { ACCOUNT_PAGE } from './accounts/account.service.js';
 import { ACCOUNT_EVENTS } from './event-types.js';
-import { createPlatformLoaders, type PlatformLoaders } from './context.js';
+import type { PlatformContext, PlatformLoaders } from './context.js';
 import { scopeToPlatform } from './tenancy.js';
-import { PlatformEntity } from './platforms/platform.entity.js';
-import { PlatformResolver } from './platforms/platform.resolver.js';
-import { platformReference } from './platforms/platform.reference.js';
-import { PlatformOperatorEntity } from './operators/platform-operator.entity.js';
-import { PlatformOperatorResolver } from './operators/platform-operator.resolver.js';
-import { AccountEntity } from './accounts/account.entity.js';
-import { AccountResolver } from './accounts/account.resolver.js';
-import { accountReference } from './accounts/account.reference.js';
-import { AppEntity } from './apps/app.entity.js';
-import { AppResolver } from './apps/app.resolver.js';
-import { appReference } from './apps/app.reference.js';
-import { ApiKeyEntity } from './api-keys/api-key.entity.js';
-import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
-import { apiKeyReference } from './api-keys/api-key.reference.js';
-import { BlockEntity, BlockInstanceEntity, BlockLicenseEntity } from './blocks/block.entity.js';
-import { AccountBlocksResolver, AppBlocksResolver, BlockResolver } from './blocks/block.resolver.js';
-import { blockReference } from './blocks/block.reference.js';
-import { UserAccessEntity } from './user-access/user-access.entity.js';
-import { UserAccessResolver } from './user-access/user-access.resolver.js';
-import { DomainResolver } from './domains/domain.resolver.js';
-import { RegisteredOperationResolver } from './operations/registered-operation.resolver.js';
-import { RegisteredOperationEntity, RegisteredOperationPolicyEntity } from './operations/registered-operation.entity.js';
 import { migrations } from './migrations/index.js';
-// account services and data transfers (issue 3, parts 7-8)
-import { CredentialEntity } from './credentials/credential.entity.js';
-import { CredentialResolver } from './credentials/credential.resolver.js';
-import { ExchangeEntity } from './exchanges/exchange.entity.js';
-import { ExchangeResolver } from './exchanges/exchange.resolver.js';
-import { AccountDetailsEntity } from './account-details/account-details.entity.js';
-import { AccountDetailsResolver } from './account-details/account-details.resolver.js';
-import { AccountStorageEntity } from './storage/account-storage.entity.js';
-import { StorageResolver } from './storage/storage.resolver.js';
-import { NotificationSettingsEntity } from './notifications/notification-settings.entity.js';
-import { AccountEventEntity } from './notifications/account-event.entity.js';
-import { webhookEntities } from '../../lib/webhooks/index.js';
-import { AppWebhookSecretEntity } from './notifications/app-webhook-secret.entity.js';
-import { NotificationsResolver } from './notifications/notifications.resolver.js';
-import { DataTransferAccessCodeEntity, DataTransferAuditEntity, DataTransferEntity } from './data-transfers/data-transfer.entity.js';
-import { DataTransferResolver } from './data-transfers/data-transfer.resolver.js';
-import { DataTransferPublicResolver } from './data-transfers/data-transfer-public.resolver.js';
-import { createPlatformRuntime, startWebhookSender, type PlatformRuntime } from './runtime.js';
-
-const SERVICE_RESOLVERS = [CredentialResolver, ExchangeResolver, AccountDetailsResolver, StorageResolver, NotificationsResolver, DataTransferResolver, DataTransferPublicResolver];
-const SERVICE_ENTITIES = [
-  CredentialEntity,
-  ExchangeEntity,
-  AccountDetailsEntity,
-  AccountStorageEntity,
-  NotificationSettingsEntity,
-  AccountEventEntity,
-  ...webhookEntities,
-  AppWebhookSecretEntity,
-  DataTransferEntity,
-  DataTransferAccessCodeEntity,
-  DataTransferAuditEntity,
-];
-import { BILLING_ENTITIES, BILLING_RESOLVERS } from './subscriptions/billing.module.js';
-import { REPORTING_RESOLVERS } from './reporting/reporting.module.js';
-import { startBillingWorker } from './subscriptions/billing.worker.js';
-import { JobEntity } from '../../lib/jobs/index.js';
+import { createPlatformRuntime, type PlatformRuntime } from './runtime.js';
 import { useReportCacheFromConfig } from './reporting/reporting.cache.js';
+// imported in the order of the list below: type-graphql orders the schema's fields as their classes load
+import { platformModule } from './platforms/platform.module.js';
+import { operatorModule } from './operators/platform-operator.module.js';
+import { accountModule } from './accounts/account.module.js';
+import { appModule } from './apps/app.module.js';
+import { apiKeyModule } from './api-keys/api-key.module.js';
+import { blockModule } from './blocks/block.module.js';
+import { userAccessModule } from './user-access/user-access.module.js';
+import { domainModule } from './domains/domain.module.js';
+import { registeredOperationModule } from './operations/registered-operation.module.js';
+import { credentialModule } from './credentials/credential.module.js';
+import { exchangeModule } from './exchanges/exchange.module.js';
+import { accountDetailsModule } from './account-details/account-details.module.js';
+import { storageModule } from './storage/storage.module.js';
+import { notificationsModule } from './notifications/notifications.module.js';
+import { dataTransferModule } from './data-transfers/data-transfer.module.js';
+import { invoiceModule } from './invoices/invoice.module.js';
+import { billingModule } from './subscriptions/billing.module.js';
+import { reportingModule } from './reporting/reporting.module.js';
+
+const modules = composeModules<PlatformLoaders, PlatformContext>(
+  [
+    platformModule,
+    operatorModule,
+    accountModule,
+    appModule,
+    apiKeyModule,
+    blockModule,
+    userAccessModule,
+    domainModule,
+    registeredOperationModule,
+    credentialModule,
+    exchangeModule,
+    accountDetailsModule,
+    storageModule,
+    // its worker (the webhook sender) starts before the job worker: the renewal job records account events that wake it
+    notificationsModule,
+    dataTransferModule,
+    invoiceModule,
+    billingModule,
+    reportingModule,
+  ],
+  { schema: 'platform' },
+);
 
 export const platform: SubgraphDefinition<PlatformLoaders, PlatformRuntime> = {
   name: 'platform',
   dbSchema: 'platform',
-  resolvers: [PlatformResolver, PlatformOperatorResolver, AccountResolver, AppResolver, ApiKeyResolver, BlockResolver, AccountBlocksResolver, AppBlocksResolver, UserAccessResolver, DomainResolver, RegisteredOperationResolver, ...SERVICE_RESOLVERS, ...BILLING_RESOLVERS, ...REPORTING_RESOLVERS],
-  referenceResolvers: { ...platformReference, ...accountReference, ...appReference, ...apiKeyReference, ...blockReference },
-  entities: [PlatformEntity, PlatformOperatorEntity, AccountEntity, AppEntity, ApiKeyEntity, BlockEntity, BlockLicenseEntity, BlockInstanceEntity, UserAccessEntity, RegisteredOperationEntity, RegisteredOperationPolicyEntity, ...SERVICE_ENTITIES, ...BILLING_ENTITIES, JobEntity],
+  resolvers: modules.resolvers as SubgraphDefinition['resolvers'],
+  referenceResolvers: modules.referenceResolvers,
+  entities: modules.entities,
   migrations,
   eventTypes: [ACCOUNT_EVENTS],
   errorCodes: PLATFORM_ERRORS,
@@ -94,9 +83,9 @@ export const platform: SubgraphDefinition<PlatformLoaders, PlatformRuntime> = {
       },
     };
   },
-  createLoaders: createPlatformLoaders,
-  // background work of this process, started in this order before the server listens and stopped
-  // in reverse: the webhook sender first, since the renewal job records account events that wake
-  // it; then subscription renewals (subscriptions/billing.worker.ts, a recurring job of lib/jobs)
-  workers: async (deps) => [await startWebhookSender(deps.runtime), await startBillingWorker({ ...deps, outbox: deps.runtime.outbox })],
+  createLoaders: modules.createLoaders,
+  // background work of this process, started in this order before the server listens and stopped in
+  // reverse: the modules' workers (the webhook sender), then the job worker of their job kinds
+  // (subscription renewals, subscriptions/billing.worker.ts)
+  workers: modules.workers,
 };

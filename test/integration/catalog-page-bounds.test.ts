@@ -16,6 +16,7 @@ import type { CatalogContext } from '../../subgraphs/catalog/context.js';
 import { createCatalogRuntime, type CatalogRuntime } from '../../subgraphs/catalog/runtime.js';
 import { listProducts } from '../../subgraphs/catalog/products/product.service.js';
 import { PageBounds } from '../../subgraphs/catalog/products/product.page-bounds.js';
+import { pageBoundKeys } from '../../subgraphs/catalog/products/product.repository.js';
 import { scratchDatabase } from '../harness/scratch-db.js';
 
 const db = scratchDatabase('catalog_bounds');
@@ -132,11 +133,11 @@ test('an update that moves no product in the order keeps the keys', async () => 
 
 test('the keys of a partition are read at most once per interval, whatever the pages ask', async () => {
   const bounds = new PageBounds(undefined, 60_000);
-  bounds.refresh(orm.em.fork(), part, 'desc');
+  bounds.refresh(part, 'desc', () => pageBoundKeys(orm.em.fork(), part, 'desc'));
   for (let i = 0; i < 100 && !bounds.seek(part, 'desc', 2500); i++) await new Promise((r) => setTimeout(r, 20));
   expect(bounds.seek(part, 'desc', 2500)).toBeDefined();
   bounds.markStale(part, 'desc');
-  bounds.refresh(orm.em.fork(), part, 'desc');
+  bounds.refresh(part, 'desc', () => pageBoundKeys(orm.em.fork(), part, 'desc'));
   await new Promise((r) => setTimeout(r, 300));
   // not read again within the interval: the deep pages walk their offset meanwhile
   expect(bounds.seek(part, 'desc', 2500)).toBeUndefined();

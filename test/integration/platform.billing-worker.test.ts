@@ -8,12 +8,12 @@ import { ManualClock } from '../../lib/clock.js';
 import { masterSecretBox } from '../../lib/crypto.js';
 import { loadConfig } from '../../lib/config.js';
 import { createOrm, migrate } from '../../lib/db.js';
-import { listJobs } from '../../lib/jobs/index.js';
+import { listJobs, startJobWorker } from '../../lib/jobs/index.js';
 import { createLogger } from '../../lib/logger.js';
 import { createMemoryPubSub } from '../../lib/pubsub.js';
 import type { Worker } from '../../lib/subgraph.js';
 import { platform } from '../../subgraphs/platform/index.js';
-import { BILLING_JOB_KIND, startBillingWorker } from '../../subgraphs/platform/subscriptions/billing.worker.js';
+import { BILLING_JOB_KIND, billingJobs } from '../../subgraphs/platform/subscriptions/billing.worker.js';
 
 const scratch = scratchDatabase('billing_jobs');
 const url = scratch.url;
@@ -40,8 +40,8 @@ test('two workers share one renewal cycle: one pending run at a time, each run s
   const deps = { cfg, orm, pubsub: createMemoryPubSub(), log: createLogger({ test: 'billing-worker' }, 'silent'), outbox };
   const clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
   const workers: Worker[] = [];
-  workers.push(await startBillingWorker(deps, { intervalMs: 300, clock, firstRunMs: 100 }));
-  workers.push(await startBillingWorker(deps, { intervalMs: 300, clock, firstRunMs: 100 }));
+  // two processes' job workers running the subscription module's kinds (as composeModules starts them)
+  for (let i = 0; i < 2; i++) workers.push(await startJobWorker(deps, { schema: 'platform', kinds: await billingJobs(deps, { intervalMs: 300, clock, firstRunMs: 100 }) }));
   try {
     const deadline = Date.now() + 15_000;
     let jobs = await listJobs(pool, 'platform', { kind: BILLING_JOB_KIND });

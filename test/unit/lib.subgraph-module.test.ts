@@ -1,9 +1,9 @@
 // lib/subgraph-module.ts and lib/loaders.ts: modules merge into one definition (a name declared twice
 // stops the start), every module's loaders land in one ctx.loaders per request and see that request's
 // context; a primed key answers at once, anything else loads in a batch.
-import { composeModules, type SubgraphModule } from '../../lib/subgraph-module.js';
+import { composeModules, loadersFor, type SubgraphModule } from '../../lib/subgraph-module.js';
 import { ChildRowsLoader, loaderFamily, mapNow, PrimedLoader } from '../../lib/loaders.js';
-import type { SubgraphContext } from '../../lib/subgraph.js';
+import type { SubgraphContext, WorkerDeps } from '../../lib/subgraph.js';
 
 interface L {
   a: PrimedLoader<string, string>;
@@ -68,4 +68,30 @@ test('ChildRowsLoader primes from JSON rows with its mapper; loaderFamily keeps 
   const family = loaderFamily(String, (limit: number) => ({ limit }));
   expect(family(5)).toBe(family(5));
   expect(family(6)).not.toBe(family(5));
+});
+
+test('loadersFor: a derived context gets loaders made by the same modules, seeing its own fields', async () => {
+  const m = composeModules<L, C>([modA, modB]);
+  const loaders = m.createLoaders({ requestId: 'r' });
+  const derived = loadersFor(loaders, { requestId: 'derived' });
+  expect(derived).not.toBe(loaders);
+  expect(Object.keys(derived)).toEqual(['a', 'b']);
+  expect(await derived.b.load('x')).toBe('b:a:x');
+  expect(() => loadersFor({}, {})).toThrow(/not made by composeModules/);
+});
+
+test('workers: module workers start in order; a job kind declared twice, or job kinds without queues, stop the start and stop what started', async () => {
+  const started: string[] = [];
+  const stopped: string[] = [];
+  const worker = (name: string) => async () => (started.push(name), [{ stop: async () => void stopped.push(name) }]);
+  const kind = { kind: 'x.run', handle: async () => undefined };
+  const deps = { runtime: undefined } as unknown as WorkerDeps & { runtime: unknown };
+  const ok = composeModules<L, C>([{ name: 'w1', workers: worker('w1') }, { name: 'w2', workers: worker('w2') }]);
+  const ws = await ok.workers(deps);
+  expect(started).toEqual(['w1', 'w2']);
+  expect(ws).toHaveLength(2);
+  const twice = composeModules<L, C>([{ name: 'w3', workers: worker('w3'), jobs: () => [kind] }, { name: 'j2', jobs: () => [kind] }], { schema: 's' });
+  await expect(twice.workers(deps)).rejects.toThrow(/job kind x.run of module j2 is declared twice/);
+  expect(stopped).toEqual(['w3']);
+  await expect(composeModules<L, C>([{ name: 'j', jobs: () => [kind] }]).workers(deps)).rejects.toThrow(/no job queues/);
 });

@@ -1,10 +1,9 @@
 // Per-request loaders of the category aggregate: one statement per relation for a whole page (no
 // query per category); the statements are in category.repository.ts.
 import DataLoader from 'dataloader';
-import { ChildRowsLoader, loaderFamily } from '../../../lib/loaders.js';
+import { ChildRowsLoader, groupRows, loaderFamily } from '../../../lib/loaders.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import type { CatalogContext } from '../context.js';
-import { groupRows } from '../sql.js';
 import type { ProductData } from '../products/product.type.js';
 import { CategoryEntity, type CategoryRow } from './category.entity.js';
 import { categoriesColumn, categoriesOfProducts, categoryRows, newestProductsOf, productCountsOf } from './category.repository.js';

@@ -5,7 +5,8 @@
 // explicitly (raw SQL bypasses the tenant filter).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowMapper } from '../../../lib/row-mapper.js';
-import { ANY_TEXT, groupRows, jsonList, ofProduct, tableOf } from '../sql.js';
+import { groupRows } from '../../../lib/loaders.js';
+import { ANY_TEXT, jsonList, ofProduct, tableOf } from '../sql.js';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { ProductEntity } from '../products/product.entity.js';
 import { productRows } from '../products/product.repository.js';

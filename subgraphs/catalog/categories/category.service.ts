@@ -9,7 +9,7 @@ import { ProductEntity } from '../products/product.entity.js';
 import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
 import { checkDescription, checkPage, checkSeo, checkSlug, requiredText, slugify } from '../request.js';
 import { lockPartition } from '../sql.js';
-import { enqueueProductIndexing } from '../product-search/search.indexing.js';
+import { enqueueProductIndexing } from '../products/product.indexing-queue.js';
 import { EventLog } from '../events/catalog.events.js';
 import { CategoryEntity, ProductCategoryEntity } from './category.entity.js';
 import type { CreateCategoryInput, UpdateCategoryInput } from './category.inputs.js';

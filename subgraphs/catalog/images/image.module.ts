@@ -1,14 +1,16 @@
-// The image aggregate: product images (and `Product.images`), with their loader (the thumbnail job is
-// started by ../workers.ts).
+// The image aggregate: product images (and `Product.images`), with their loader and the thumbnail
+// job (kind catalog.images.thumbnails).
 import type { SubgraphModule } from '../../../lib/subgraph-module.js';
 import type { CatalogContext } from '../context.js';
 import { ProductImageEntity } from './image.entity.js';
 import { imageLoaders } from './image.loaders.js';
 import { ProductImageResolver, ProductImagesFieldResolver } from './image.resolver.js';
+import { imageThumbnailJob } from './image.thumbnails.js';
 
 export const imageModule: SubgraphModule<CatalogContext> = {
   name: 'images',
   entities: [ProductImageEntity],
   resolvers: [ProductImageResolver, ProductImagesFieldResolver],
   loaders: imageLoaders,
+  jobs: (deps) => [imageThumbnailJob(() => deps.orm.em.fork(), deps.runtime.images.objects)],
 };

@@ -5,7 +5,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { rowMapper } from '../../../lib/row-mapper.js';
-import { ANY_TEXT, groupRows, jsonList, ofProduct, rowsOfProducts } from '../sql.js';
+import { groupRows } from '../../../lib/loaders.js';
+import { ANY_TEXT, jsonList, ofProduct, rowsOfProducts } from '../sql.js';
 import { ProductImageEntity } from './image.entity.js';
 
 const T = '"catalog"."product_images"';
@@ -91,4 +92,18 @@ export async function servableImage(em: EntityManager, imageId: string): Promise
 export async function existingImages(em: EntityManager, ids: readonly string[]): Promise<Set<string>> {
   const rows = (await em.execute(`select id from ${T} where id in ${ANY_TEXT}`, [jsonList(ids)])) as { id: string }[];
   return new Set(rows.map((r) => r.id));
+}
+
+/** The thumbnail job's outcome on the image row. */
+export async function markThumbnailStatus(em: EntityManager, imageId: string, status: 'ready' | 'failed'): Promise<void> {
+  await em.execute(`update ${T} set thumbnail_status = ?, updated_at = now() where id = ?`, [status, imageId]);
+}
+
+/** A new alt text (null clears it). */
+export async function setAltText(em: EntityManager, imageId: string, altText: string | null): Promise<void> {
+  await em.execute(`update ${T} set alt_text = ?, updated_at = now() where id = ?`, [altText, imageId]);
+}
+
+export async function removeImage(em: EntityManager, imageId: string): Promise<void> {
+  await em.execute(`delete from ${T} where id = ?`, [imageId]);
 }

@@ -16,7 +16,7 @@ import type { CatalogContext } from '../context.js';
 import { getProduct } from '../products/product.service.js';
 import { ProductImageEntity } from './image.entity.js';
 import { inspectImage } from './image.processing.js';
-import { imagesOf, lockProduct, servableImage, setOrder, setPrimary, shiftPositions } from './image.repository.js';
+import { imagesOf, lockProduct, removeImage, servableImage, setAltText, setOrder, setPrimary, shiftPositions } from './image.repository.js';
 import {
   ALT_TEXT_MAX,
   checkReorder,
@@ -33,7 +33,7 @@ import {
   thumbnailKey,
 } from './image.rules.js';
 import { enqueueThumbnails } from './image.thumbnails.js';
-import { enqueueEmbedding } from '../vision/embedding.job.js';
+import { enqueueEmbedding } from './image.embedding-queue.js';
 
 export interface ImageFields {
   altText?: string | null;
@@ -167,7 +167,7 @@ export async function updateImage(ctx: CatalogContext, productId: string, imageI
   await imageWrite(ctx, productId, async (em, part, images) => {
     const img = images.find((i) => i.id === imageId);
     if (!img) throw notFound(imageId);
-    if (f.altText !== undefined) await em.execute(`update "catalog"."product_images" set alt_text = ?, updated_at = now() where id = ?`, [f.altText, imageId]);
+    if (f.altText !== undefined) await setAltText(em, imageId, f.altText);
     if (f.isPrimary) await setPrimary(em, part, productId, imageId);
   });
   return (await listImages(ctx, productId)).find((i) => i.id === imageId)!;
@@ -178,7 +178,7 @@ export async function deleteImage(ctx: CatalogContext, productId: string, imageI
   const removed = await imageWrite(ctx, productId, async (em, part, images) => {
     const img = images.find((i) => i.id === imageId);
     if (!img) throw notFound(imageId);
-    await em.execute(`delete from "catalog"."product_images" where id = ?`, [imageId]);
+    await removeImage(em, imageId);
     await shiftPositions(em, part, productId, img.position + 1, -1);
     const next = images.find((i) => i.id !== imageId);
     if (img.isPrimary && next) await setPrimary(em, part, productId, next.id);

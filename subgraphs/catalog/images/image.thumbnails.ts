@@ -8,7 +8,7 @@ import { enqueueJob, type JobKind } from '../../../lib/jobs/index.js';
 import { readObject, type ObjectStore } from '../../../lib/object-store.js';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { makeThumbnails } from './image.processing.js';
-import { existingImages } from './image.repository.js';
+import { existingImages, markThumbnailStatus as markStatus } from './image.repository.js';
 import { IMAGE_MAX_BYTES, THUMBNAIL_NAMES, thumbnailKey } from './image.rules.js';
 
 export const THUMBNAIL_JOB = 'catalog.images.thumbnails';
@@ -20,10 +20,6 @@ export interface ThumbnailJobPayload extends AppPartition {
 
 export async function enqueueThumbnails(em: EntityManager, p: ThumbnailJobPayload): Promise<void> {
   await enqueueJob<ThumbnailJobPayload>(em, 'catalog', { kind: THUMBNAIL_JOB, payload: p });
-}
-
-async function markStatus(em: EntityManager, imageId: string, status: 'ready' | 'failed'): Promise<void> {
-  await em.execute(`update "catalog"."product_images" set thumbnail_status = ?, updated_at = now() where id = ?`, [status, imageId]);
 }
 
 /** Make and store the thumbnails of one image; answers what became of it. */

@@ -2,10 +2,9 @@
 // levels keep adding up to it.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
-import { newId } from '../../../lib/ids.js';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { defaultLocation } from '../locations/location.service.js';
-import { itemIdOf, levelsOfItem, type ItemRef } from './inventory.repository.js';
+import { levelsOfItem, setLevel, type ItemRef } from './inventory.repository.js';
 
 /**
  * A product or variant PATCH that sets `inventory.quantity` (the total) once levels exist: the
@@ -20,9 +19,5 @@ export async function alignDefaultLevel(em: EntityManager, part: AppPartition, i
   if (total < others) {
     throw new DomainError('VALIDATION_FAILED', `other locations hold ${others}; set per-location levels with PUT /inventory`, { parameter: 'inventory.quantity' });
   }
-  await em.execute(
-    `insert into "catalog"."inventory_levels" as l (id, app_id, environment, item_id, product_id, variant_id, location_id, quantity, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, now()) on conflict (item_id, location_id) do update set quantity = excluded.quantity, updated_at = now()`,
-    [newId('lvl'), part.appId, part.environment, itemIdOf(item), item.productId, item.variantId, loc.id, total - others],
-  );
+  await setLevel(em, part, item, loc.id, total - others);
 }

@@ -3,7 +3,10 @@
 // writers can never both take the last unit (PostgreSQL re-checks the condition on the row version
 // the winner committed). Each statement names the tenant explicitly (appPartition).
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../../../lib/ids.js';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
+import type { Environment } from '../../../lib/tenant.js';
+import type { ReservationStatus } from './inventory.entities.js';
 
 /** A product (variantId null) or one of its variants: what holds stock. */
 export interface ItemRef {
@@ -314,4 +317,45 @@ function outcomeOf(r: Record<string, unknown>): GroupOutcome {
     return { outcome: 'existing', reservation, after };
   }
   return { outcome: 'refused', after };
+}
+
+/** An item's quantity at one location, made or replaced (the default level a PATCH of the total aligns). */
+export async function setLevel(em: EntityManager, part: AppPartition, item: ItemRef, locationId: string, quantity: number): Promise<void> {
+  await em.execute(
+    `insert into "catalog"."inventory_levels" as l (id, app_id, environment, item_id, product_id, variant_id, location_id, quantity, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, now()) on conflict (item_id, location_id) do update set quantity = excluded.quantity, updated_at = now()`,
+    [newId('lvl'), part.appId, part.environment, itemIdOf(item), item.productId, item.variantId, locationId, quantity],
+  );
+}
+
+export interface MovedRow {
+  itemId: string;
+  productId: string;
+  variantId: string | null;
+  quantity: number;
+  isBundle: boolean;
+  orderId: string;
+}
+
+/** Moves the reservation and its components from one status to another in one statement; the rows moved (empty: none was in `from`). */
+export async function moveReservation(em: EntityManager, part: AppPartition, id: string, from: ReservationStatus, to: ReservationStatus, liveOnly: boolean): Promise<MovedRow[]> {
+  const rows = await em.execute(
+    `update "catalog"."inventory_reservations" set status = ?, updated_at = now()
+      where app_id = ? and environment = ? and (id = ? or parent_id = ?) and status = ? ${liveOnly ? 'and expires_at > now()' : ''}
+      returning item_id as "itemId", product_id as "productId", variant_id as "variantId", quantity, is_bundle as "isBundle", order_id as "orderId"`,
+    [to, part.appId, part.environment, id, id, from],
+    'all',
+  );
+  return (rows as MovedRow[]).map((r) => ({ ...r, quantity: Number(r.quantity) })).sort((a, b) => (a.itemId < b.itemId ? -1 : 1));
+}
+
+/** The items with an active reservation past expires_at, across app partitions (the expiry job has no request), `limit` at most. */
+export async function expiredItems(em: EntityManager, limit: number): Promise<(AppPartition & ItemRef & { itemId: string })[]> {
+  const rows = await em.execute(
+    `select distinct app_id as "appId", environment, item_id as "itemId", product_id as "productId", variant_id as "variantId"
+       from "catalog"."inventory_reservations" where status = 'active' and expires_at <= now() limit ${Number(limit)}`,
+    [],
+    'all',
+  );
+  return rows.map((r) => ({ appId: String(r.appId), environment: r.environment as Environment, itemId: String(r.itemId), productId: String(r.productId), variantId: (r.variantId as string | null) ?? null }));
 }

@@ -7,9 +7,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { envInt } from '../../../lib/config.js';
 import { enqueueJob, type JobKind, type SqlClient } from '../../../lib/jobs/index.js';
 import type { WorkerDeps } from '../../../lib/subgraph.js';
-import type { Environment } from '../../../lib/tenant.js';
 import { CATALOG_SCHEMA } from '../runtime.js';
-import { releaseExpired } from './inventory.repository.js';
+import { expiredItems, releaseExpired } from './inventory.repository.js';
 
 export const EXPIRY_JOB_KIND = 'catalog.inventory.expire';
 /** INVENTORY_EXPIRY_SWEEP_MS: time between runs (default 5 s). */
@@ -24,15 +23,10 @@ export function scheduleExpiry(tx: SqlClient, inMs: number) {
 export async function releaseAllExpired(em: EntityManager): Promise<number> {
   let touched = 0;
   for (;;) {
-    const rows = await em.execute(
-      `select distinct app_id as "appId", environment, item_id as "itemId", product_id as "productId", variant_id as "variantId"
-         from "catalog"."inventory_reservations" where status = 'active' and expires_at <= now() limit ${BATCH}`,
-      [],
-      'all',
-    );
+    const rows = await expiredItems(em, BATCH);
     for (const r of rows) {
       await em.transactional(async (tx) => {
-        await releaseExpired(tx as EntityManager, { appId: String(r.appId), environment: r.environment as Environment }, { productId: String(r.productId), variantId: (r.variantId as string | null) ?? null });
+        await releaseExpired(tx as EntityManager, { appId: r.appId, environment: r.environment }, { productId: r.productId, variantId: r.variantId });
       });
     }
     touched += rows.length;

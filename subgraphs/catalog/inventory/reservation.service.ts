@@ -18,7 +18,7 @@ import { defaultLocation, locationsById } from '../locations/location.service.js
 import { ReservationEntity, type ReservationStatus } from './inventory.entities.js';
 import type { InventoryEvents } from './inventory.events.js';
 import { applyLevelChange, inventoryWrite, lockForLevels, resolveItem } from './inventory.service.js';
-import { changeCounters, holdGroup, holdStock, readItem, releaseExpired, type ItemRef, type ItemState } from './inventory.repository.js';
+import { changeCounters, holdGroup, holdStock, moveReservation as move, readItem, releaseExpired, type ItemRef, type ItemState } from './inventory.repository.js';
 import { GroupQueue } from './reservation.queue.js';
 import { checkExpiry, checkInt, checkText } from './inventory.rules.js';
 
@@ -253,27 +253,6 @@ async function findReservation(em: EntityManager, id: string): Promise<Reservati
   const r = await em.findOne(ReservationEntity, { id, parentId: null }, { refresh: true });
   if (!r) throw new DomainError('RESERVATION_NOT_FOUND', `Reservation ${id} not found`, { parameter: 'reservationId' });
   return r;
-}
-
-interface MovedRow {
-  itemId: string;
-  productId: string;
-  variantId: string | null;
-  quantity: number;
-  isBundle: boolean;
-  orderId: string;
-}
-
-/** Moves the reservation and its components from one status to another in one statement; the rows moved (empty: none was in `from`). */
-async function move(em: EntityManager, part: AppPartition, id: string, from: ReservationStatus, to: ReservationStatus, liveOnly: boolean): Promise<MovedRow[]> {
-  const rows = await em.execute(
-    `update "catalog"."inventory_reservations" set status = ?, updated_at = now()
-      where app_id = ? and environment = ? and (id = ? or parent_id = ?) and status = ? ${liveOnly ? 'and expires_at > now()' : ''}
-      returning item_id as "itemId", product_id as "productId", variant_id as "variantId", quantity, is_bundle as "isBundle", order_id as "orderId"`,
-    [to, part.appId, part.environment, id, id, from],
-    'all',
-  );
-  return (rows as MovedRow[]).map((r) => ({ ...r, quantity: Number(r.quantity) })).sort((a, b) => (a.itemId < b.itemId ? -1 : 1));
 }
 
 async function reload(em: EntityManager, id: string): Promise<ReservationView> {

@@ -13,6 +13,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { envInt } from '../../../lib/config.js';
 import { engineFactory, type Engine } from '../../../lib/search-engine/index.js';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
+import { documentsAfter } from './search.repository.js';
 import { PRODUCT_INDEX_SETTINGS } from './search.rules.js';
 
 interface Entry {
@@ -83,13 +84,7 @@ export class ProductEngines {
   private async catchUp(em: EntityManager, part: AppPartition, e: Entry): Promise<number> {
     let applied = 0;
     for (;;) {
-      const rows = (await em.execute(
-        // seq travels as text (a bigint); ordered by the column, not by the text alias
-        `select d.product_id, d.seq::text as seq_text, d.doc from "catalog"."product_search_documents" d
-          where d.app_id = ? and d.environment = ? and d.seq > ?::bigint order by d.seq limit ?`,
-        [part.appId, part.environment, e.seq.toString(), BATCH],
-        'all',
-      )) as { product_id: string; seq_text: string; doc: Record<string, unknown> | null }[];
+      const rows = await documentsAfter(em, part, e.seq, BATCH);
       if (!rows.length) return applied;
       applied += rows.length;
       const live = rows.filter((r) => r.doc).map((r) => r.doc!);

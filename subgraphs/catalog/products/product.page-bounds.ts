@@ -9,11 +9,7 @@
 // and an answer read at another version is discarded and the page read by its offset. Several
 // processes each keep their own keys and stay right on their own. Memory is bounded (least recently
 // used partitions leave first).
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
-import { tableIn, tableOf } from '../sql.js';
-import { ProductEntity } from './product.entity.js';
-
 /** Products between two kept keys: a page skips fewer than this many index entries. */
 export const BOUND_STRIDE = 1000;
 const MAX_PARTITIONS = 1000;
@@ -35,6 +31,13 @@ interface Entry {
   /** the key of the product at place i * BOUND_STRIDE of the order (0-based) */
   keys: { createdAt: string; id: string }[];
   stale: boolean;
+}
+
+/** A kept key as the repository reads it (product.repository.ts `pageBoundKeys`), with the order version it holds for. */
+export interface BoundKeyRow {
+  created_at: string;
+  id: string;
+  version: string | null;
 }
 
 export class PageBounds {
@@ -78,7 +81,7 @@ export class PageBounds {
    * partition written to all the time has its deep pages walk their offset, not one walk more each.
    * Not awaited by the page that asks for it.
    */
-  refresh(em: EntityManager, part: AppPartition, dir: OrderDirection): void {
+  refresh(part: AppPartition, dir: OrderDirection, read: () => Promise<BoundKeyRow[]>): void {
     const k = PageBounds.key(part, dir);
     const now = Date.now();
     if (this.building.has(k) || now - (this.readAt.get(k) ?? -Infinity) < this.minIntervalMs) return;
@@ -86,19 +89,7 @@ export class PageBounds {
     this.readAt.delete(k);
     this.readAt.set(k, now);
     while (this.readAt.size > this.maxPartitions * 2) this.readAt.delete(this.readAt.keys().next().value!);
-    const products = tableOf(em, ProductEntity);
-    const counts = tableIn(em, ProductEntity, 'product_counts');
-    const order = dir === 'desc' ? 'p.created_at desc, p.id desc' : 'p.created_at asc, p.id asc';
-    void (
-      em.execute(
-        `select x.created_at, x.id, (select order_version from ${counts} where app_id = ? and environment = ?)::text as version
-           from (select p.created_at::text as created_at, p.id, row_number() over (order by ${order}) as rn
-                   from ${products} p where p.app_id = ? and p.environment = ? and p.deleted_at is null) x
-          where (x.rn - 1) % ${BOUND_STRIDE} = 0 order by x.rn`,
-        [part.appId, part.environment, part.appId, part.environment],
-        'all',
-      ) as Promise<{ created_at: string; id: string; version: string | null }[]>
-    )
+    void read()
       .then((rows) => {
         if (!rows.length || rows[0].version == null) return;
         this.entries.delete(k);

@@ -12,7 +12,7 @@ import { rowMapper } from '../../../lib/row-mapper.js';
 import { tableIn, tableOf } from '../sql.js';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity } from './product.entity.js';
 import type { ProductFilterInput } from './product.inputs.js';
-import { BOUND_STRIDE } from './product.page-bounds.js';
+import { BOUND_STRIDE, type BoundKeyRow, type OrderDirection } from './product.page-bounds.js';
 import type { ProductData } from './product.type.js';
 
 export const PRODUCT_SORTS = ['name', '-name', 'price', '-price', 'created_at', '-created_at'] as const;
@@ -132,14 +132,14 @@ export async function productPage(ctx: CatalogContext, q: ListQuery): Promise<{ 
     const bounds = ctx.runtime.pageBounds;
     const at = bounds.seek(part, dir, offset);
     if (!at) {
-      bounds.refresh(ctx.em, part, dir);
+      bounds.refresh(part, dir, () => pageBoundKeys(ctx.em, part, dir));
       return pageAt(offset);
     }
     const rows = await pageAt(at.skip, { sql: ` and (p.created_at, p.id) ${dir === 'desc' ? '<=' : '>='} (?::timestamptz, ?)`, params: [at.createdAt, at.id] });
     if (rows.length > 0 && rows[0]._order_version === at.version) return rows;
     // the order moved since the keys were read (or the page is past the end): by the offset, and keys anew
     bounds.markStale(part, dir);
-    bounds.refresh(ctx.em, part, dir);
+    bounds.refresh(part, dir, () => pageBoundKeys(ctx.em, part, dir));
     return pageAt(offset);
   };
   const countAll = async () => ((await ctx.em.execute(countSql, params)) as { n: number }[])[0].n;
@@ -169,4 +169,31 @@ export async function newestProducts(em: EntityManager, part: AppPartition): Pro
     [part.appId, part.environment],
   )) as Record<string, unknown>[];
   return rows.map(productRows(em));
+}
+
+/**
+ * The key (created_at as text, id) of every BOUND_STRIDE-th live product of a partition in `dir` order,
+ * with the partition's order version (product_counts) the keys hold for: the page-bound index.
+ */
+export function pageBoundKeys(em: EntityManager, part: AppPartition, dir: OrderDirection): Promise<BoundKeyRow[]> {
+  const products = tableOf(em, ProductEntity);
+  const counts = tableIn(em, ProductEntity, 'product_counts');
+  const order = dir === 'desc' ? 'p.created_at desc, p.id desc' : 'p.created_at asc, p.id asc';
+  return em.execute(
+    `select x.created_at, x.id, (select order_version from ${counts} where app_id = ? and environment = ?)::text as version
+       from (select p.created_at::text as created_at, p.id, row_number() over (order by ${order}) as rn
+               from ${products} p where p.app_id = ? and p.environment = ? and p.deleted_at is null) x
+      where (x.rn - 1) % ${BOUND_STRIDE} = 0 order by x.rn`,
+    [part.appId, part.environment, part.appId, part.environment],
+    'all',
+  ) as Promise<BoundKeyRow[]>;
+}
+
+/** The SKUs the variants of product `productId` hold (the permanent delete; the product's own go through the ORM). */
+export async function deleteVariantSkus(em: EntityManager, part: AppPartition, productId: string): Promise<void> {
+  await em.execute(
+    `delete from "catalog"."skus" s using "catalog"."product_variants" v
+      where s.app_id = ? and s.environment = ? and v.product_id = ? and s.owner_id = v.id`,
+    [part.appId, part.environment, productId],
+  );
 }

@@ -9,12 +9,12 @@ import { resolveCategoryRef, setProductCategories } from '../categories/category
 import type { CatalogContext } from '../context.js';
 import { EventLog, publishEvents } from '../events/catalog.events.js';
 import type { CatalogEventName } from '../event-types.js';
-import { enqueueProductIndexing } from '../product-search/search.indexing.js';
+import { enqueueProductIndexing } from './product.indexing-queue.js';
 import { checkBundle, productValues } from './product.checks.js';
 import { ProductEntity } from './product.entity.js';
 import type { CreateProductInput, UpdateProductInput } from './product.inputs.js';
 import { primePage, relationColumns, type PageSelection } from './product.page.js';
-import { productPage, productRows, type ListQuery } from './product.repository.js';
+import { deleteVariantSkus, productPage, productRows, type ListQuery } from './product.repository.js';
 import type { ProductData } from './product.type.js';
 import { SkuEntity } from './sku.entity.js';
 import { alignDefaultLevel } from '../inventory/inventory.levels.js';
@@ -165,11 +165,7 @@ export async function deleteProduct(ctx: CatalogContext, id: string, permanent: 
     await productEvent(em, part, events, 'product.deleted', p, { permanent });
     if (permanent) {
       await em.nativeDelete(SkuEntity, { ownerId: p.id });
-      await em.execute(
-        `delete from "catalog"."skus" s using "catalog"."product_variants" v
-          where s.app_id = ? and s.environment = ? and v.product_id = ? and s.owner_id = v.id`,
-        [part.appId, part.environment, p.id],
-      );
+      await deleteVariantSkus(em, part, p.id);
       await em.nativeDelete(ProductEntity, { id: p.id });
     } else {
       p.deletedAt = new Date();

@@ -3,7 +3,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { rowMapper } from '../../../lib/row-mapper.js';
-import { groupRows, ofProduct, rowsOfProducts, tableOf } from '../sql.js';
+import { groupRows } from '../../../lib/loaders.js';
+import { ofProduct, rowsOfProducts, tableOf } from '../sql.js';
 import { VariantEntity } from './variant.entity.js';
 
 /** A product's variants in this order (the loader and the page's column alike). */

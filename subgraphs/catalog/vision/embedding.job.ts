@@ -5,29 +5,17 @@
 // 1–3: a sideways query photo then meets an upright copy), and each object the detector finds in it
 // (regions 4…, DETECT_FOR_INDEX), then replaces the image's rows and marks it `ready` in one transaction. An
 // image that cannot be decoded is marked `failed`; one deleted meanwhile leaves nothing (its rows
-// would go with it: foreign key, cascade). The kind runs on a worker of its own (workers.ts), so a
+// would go with it: foreign key, cascade). The kind runs on a queue of its own (vision.module.ts), so a
 // model load or a slow embedding never delays reservation expiry or webhooks.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { enqueueJob, type JobKind } from '../../../lib/jobs/index.js';
-import { sqlRows } from '../../../lib/jobs/sql.js';
+import type { JobKind } from '../../../lib/jobs/index.js';
 import { readObject, type ObjectStore } from '../../../lib/object-store.js';
-import type { AppPartition } from '../../../lib/tenant-entity.js';
 import { loadImage, VISION_METHODS, VisionError, type Vision } from '../../../lib/vision/index.js';
+import { EMBEDDING_JOB, type EmbeddingJobPayload } from '../images/image.embedding-queue.js';
 import { IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS } from '../images/image.rules.js';
-import { markEmbeddingStatus, replaceEmbeddings, type RegionEmbedding } from './embedding.repository.js';
+import { markEmbeddingFailed, markEmbeddingStatus, replaceEmbeddings, type RegionEmbedding } from './embedding.repository.js';
 import { detectObjects, embedObject, rotatedImage } from './vision.regions.js';
 import { DETECT_FOR_INDEX, INDEXED_ROTATIONS, round4 } from './vision.rules.js';
-
-export const EMBEDDING_JOB = 'catalog.images.embedding';
-
-export interface EmbeddingJobPayload extends AppPartition {
-  imageId: string;
-  objectKey: string;
-}
-
-export async function enqueueEmbedding(em: EntityManager, p: EmbeddingJobPayload): Promise<void> {
-  await enqueueJob<EmbeddingJobPayload>(em, 'catalog', { kind: EMBEDDING_JOB, payload: p, dedupeKey: `embedding:${p.imageId}` });
-}
 
 /** Embed one image and its objects; answers what became of it. */
 export async function runEmbedding(em: EntityManager, objects: ObjectStore, vision: Vision, p: EmbeddingJobPayload): Promise<'ready' | 'failed' | 'gone'> {
@@ -67,7 +55,7 @@ export function imageEmbeddingJob(em: () => EntityManager, objects: ObjectStore,
     leaseMs: 120_000,
     handle: ({ job }) => runEmbedding(em(), objects, vision, job.payload),
     async onDead(job, _error, tx) {
-      await sqlRows(tx, `update "catalog"."product_images" set embedding_status = 'failed', updated_at = now() where id = $1`, [job.payload.imageId]);
+      await markEmbeddingFailed(tx, job.payload.imageId);
     },
   };
 }

@@ -4,6 +4,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
 import type { Box } from '../../../lib/vision/index.js';
+import { sqlRows } from '../../../lib/jobs/sql.js';
+import type { SqlClient } from '../../../lib/jobs/index.js';
 import type { EmbeddingStatus } from '../images/image.rules.js';
 import { fromBytes, toBytes, type IndexedVector } from './scan.calc.js';
 
@@ -93,4 +95,9 @@ export async function activeProductIds(em: EntityManager, part: AppPartition): P
     part.environment,
   ])) as { id: string }[];
   return new Set(rows.map((r) => r.id));
+}
+
+/** A dead-lettered embedding job's image, in the job's dead-letter transaction (a pg client or an EntityManager). */
+export async function markEmbeddingFailed(tx: SqlClient, imageId: string): Promise<void> {
+  await sqlRows(tx, `update "catalog"."product_images" set embedding_status = 'failed', updated_at = now() where id = $1`, [imageId]);
 }

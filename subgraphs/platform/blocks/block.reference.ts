@@ -1,5 +1,4 @@
 import type { PlatformContext } from '../context.js';
-import { blockLoaders } from './block.loaders.js';
 import { toBlock, type Block } from './block.type.js';
 
 export const blockReference = {
@@ -7,7 +6,7 @@ export const blockReference = {
     /** The catalog is public to every authenticated caller: other subgraphs may point at a Block by id. */
     async __resolveReference(ref: { id: string }, ctx: PlatformContext): Promise<Block | null> {
       if (ctx.tenant.kind === 'anonymous') return null;
-      const row = await blockLoaders(ctx).blockById.load(ref.id);
+      const row = await ctx.loaders.blockById.load(ref.id);
       return row ? toBlock(row) : null;
     },
   },

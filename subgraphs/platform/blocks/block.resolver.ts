@@ -4,7 +4,6 @@ import { Account } from '../accounts/account.type.js';
 import { App } from '../apps/app.type.js';
 import { BlockRefInput, LicenseBlockInput } from './block.inputs.js';
 import { Block, BlockInstance, BlockLicense, LicenseBlockResult, ProvisionBlockResult, toBlock, toBlockInstance, toBlockLicense } from './block.type.js';
-import { blockLoaders } from './block.loaders.js';
 import * as blocks from './block.service.js';
 
 @Resolver(() => Block)
@@ -70,13 +69,13 @@ export class BlockResolver {
   }
 }
 
-/** Account.blockLicenses: batched per request (block.loaders.ts). */
+/** Account.blockLicenses: batched per request (block.loaders.ts, on ctx.loaders). */
 @Resolver(() => Account)
 export class AccountBlocksResolver {
   @Authorized('platform:read')
   @FieldResolver(() => [BlockLicense], { description: 'Blocks licensed to the account' })
   async blockLicenses(@Root() account: Account, @Ctx() ctx: PlatformContext): Promise<BlockLicense[]> {
-    const loaders = blockLoaders(ctx);
+    const loaders = ctx.loaders;
     const licenses = await loaders.licensesByAccount.load(account.id);
     const appIds = await Promise.all(licenses.map((l) => loaders.appIdsByLicense.load(l.id)));
     return licenses.map((l, i) => toBlockLicense(l, l.block, appIds[i]));
@@ -89,6 +88,6 @@ export class AppBlocksResolver {
   @Authorized('platform:read')
   @FieldResolver(() => [BlockInstance], { description: 'Blocks provisioned to the app' })
   async blocks(@Root() app: App, @Ctx() ctx: PlatformContext): Promise<BlockInstance[]> {
-    return (await blockLoaders(ctx).instancesByApp.load(app.id)).map((i) => toBlockInstance(i, i.block));
+    return (await ctx.loaders.instancesByApp.load(app.id)).map((i) => toBlockInstance(i, i.block));
   }
 }

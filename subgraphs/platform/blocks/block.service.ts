@@ -19,7 +19,6 @@ import { getApp } from '../apps/app.service.js';
 import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { requiredText } from '../validation.js';
 import { BlockEntity, BlockInstanceEntity, BlockLicenseEntity } from './block.entity.js';
-import { blockLoaders } from './block.loaders.js';
 import { insertInstance, insertLicense } from './block.repository.js';
 
 export interface LicenseRow {
@@ -42,14 +41,14 @@ export async function listBlocks(ctx: PlatformContext): Promise<BlockEntity[]> {
 /** A catalog block by unique_id (blk_crm); BLOCK_NOT_FOUND (404) naming `parameter` otherwise. */
 export async function getBlock(ctx: PlatformContext, uniqueId: string | undefined | null, parameter: string): Promise<BlockEntity> {
   const id = requiredText(uniqueId, parameter, 64);
-  const block = await blockLoaders(ctx).blockById.load(id);
+  const block = await ctx.loaders.blockById.load(id);
   if (!block) throw new DomainError('BLOCK_NOT_FOUND', `No block "${id}" in the catalog (GET /blocks lists them, e.g. blk_crm)`, { parameter });
   return block;
 }
 
 export async function listLicenses(ctx: PlatformContext, accountUrlId: string): Promise<LicenseRow[]> {
   const account = await getAccount(ctx, accountUrlId);
-  const loaders = blockLoaders(ctx);
+  const loaders = ctx.loaders;
   const licenses = await loaders.licensesByAccount.load(account.id);
   const appIds = await Promise.all(licenses.map((l) => loaders.appIdsByLicense.load(l.id)));
   return licenses.map((license, i) => ({ license, block: license.block, appIds: appIds[i] }));
@@ -74,7 +73,7 @@ export async function licenseBlock(ctx: PlatformContext, accountUrlId: string, b
     if (created) await recordAccountEvent(tx, { account, event: 'block.licensed', subject: { type: 'block_license', id: license.id }, data: licenseEventData(license, block) });
     return { created, license };
   });
-  const appIds = created ? [] : await blockLoaders(ctx).appIdsByLicense.load(license.id);
+  const appIds = created ? [] : await ctx.loaders.appIdsByLicense.load(license.id);
   return { license, block, appIds, created };
 }
 
@@ -123,7 +122,7 @@ async function refuseWhileProvisioned(ctx: PlatformContext, license: BlockLicens
 
 export async function listInstances(ctx: PlatformContext, accountUrlId: string, appId: string): Promise<InstanceRow[]> {
   const { app } = await getApp(ctx, accountUrlId, appId);
-  return (await blockLoaders(ctx).instancesByApp.load(app.id)).map((instance) => ({ instance, block: instance.block }));
+  return (await ctx.loaders.instancesByApp.load(app.id)).map((instance) => ({ instance, block: instance.block }));
 }
 
 export async function provisionBlock(

@@ -1,5 +1,6 @@
 // A platform named in the path (/platforms/:pid/accounts...): the caller's context, re-scoped to it.
-import { createPlatformLoaders, type PlatformContext } from '../context.js';
+import { loadersFor } from '../../../lib/subgraph-module.js';
+import type { PlatformContext } from '../context.js';
 import { scopeToFixedPlatform } from '../tenancy.js';
 import { reachPlatform } from './platform.service.js';
 
@@ -17,5 +18,5 @@ export async function inPathPlatform(ctx: PlatformContext, pid: string, scope: s
   const em = ctx.em.fork();
   scopeToFixedPlatform(em, t, target);
   const base = { tenant: t, em, log: ctx.log, pubsub: ctx.pubsub, requestId: ctx.requestId, runtime: ctx.runtime };
-  return { ...base, loaders: createPlatformLoaders(base) };
+  return { ...base, loaders: loadersFor(ctx.loaders, base) };
 }

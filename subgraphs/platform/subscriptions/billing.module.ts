@@ -1,10 +1,18 @@
-// What subscriptions and billing add to the platform subgraph definition (../index.ts).
-import { InvoiceEntity } from '../invoices/invoice.entity.js';
-import { InvoiceResolver } from '../invoices/invoice.resolver.js';
+// The subscription aggregate: subscription models, subscriptions and their events (and the billing
+// fields they add to Account), their loaders, and the recurring renewal job (billing.worker.ts).
+import type { SubgraphModule } from '../../../lib/subgraph-module.js';
+import type { PlatformContext } from '../context.js';
+import { billingLoaders } from './billing.loaders.js';
+import { billingJobs } from './billing.worker.js';
 import { SubscriptionEventEntity } from './subscription-event.entity.js';
 import { SubscriptionModelEntity } from './subscription-model.entity.js';
 import { SubscriptionEntity } from './subscription.entity.js';
 import { AccountBillingResolver, SubscriptionResolver } from './subscription.resolver.js';
 
-export const BILLING_ENTITIES = [SubscriptionModelEntity, SubscriptionEntity, SubscriptionEventEntity, InvoiceEntity];
-export const BILLING_RESOLVERS = [SubscriptionResolver, AccountBillingResolver, InvoiceResolver] as const;
+export const billingModule: SubgraphModule<PlatformContext> = {
+  name: 'subscriptions',
+  entities: [SubscriptionModelEntity, SubscriptionEntity, SubscriptionEventEntity],
+  resolvers: [SubscriptionResolver, AccountBillingResolver],
+  loaders: billingLoaders,
+  jobs: (deps) => billingJobs({ ...deps, outbox: deps.runtime.outbox }),
+};

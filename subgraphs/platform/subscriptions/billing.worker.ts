@@ -5,8 +5,8 @@
 // retried with backoff; one dead-lettered still schedules the next, so the cycle never stops.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { systemClock, type Clock } from '../../../lib/clock.js';
-import { enqueueJob, startJobWorker, type JobKind, type SqlClient } from '../../../lib/jobs/index.js';
-import type { Worker, WorkerDeps } from '../../../lib/subgraph.js';
+import { enqueueJob, type JobKind, type SqlClient } from '../../../lib/jobs/index.js';
+import type { WorkerDeps } from '../../../lib/subgraph.js';
 import type { OutboxDeps } from '../notifications/account-events.js';
 import { runBillingCycle } from './billing.job.js';
 
@@ -42,7 +42,11 @@ export function billingRenewalKind(deps: WorkerDeps & { outbox: OutboxDeps }, op
   };
 }
 
-export async function startBillingWorker(deps: WorkerDeps & { outbox: OutboxDeps }, opts: { intervalMs?: number; clock?: Clock; firstRunMs?: number } = {}): Promise<Worker> {
+/**
+ * The renewal kind, after making sure a run is pending (the first `firstRunMs` after start when none
+ * is): the subscription module's jobs (billing.module.ts), run by the platform's job worker.
+ */
+export async function billingJobs(deps: WorkerDeps & { outbox: OutboxDeps }, opts: { intervalMs?: number; clock?: Clock; firstRunMs?: number } = {}): Promise<JobKind[]> {
   await scheduleNext(deps.orm.em.fork(), opts.firstRunMs ?? FIRST_RUN_MS);
-  return startJobWorker(deps, { schema: SCHEMA, kinds: [billingRenewalKind(deps, opts)] });
+  return [billingRenewalKind(deps, opts)];
 }

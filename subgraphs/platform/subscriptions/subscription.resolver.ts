@@ -2,7 +2,6 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Roo
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { Account, toAccount } from '../accounts/account.type.js';
-import { billingLoaders } from './billing.loaders.js';
 import { ChangeSubscriptionPlanInput, CreateSubscriptionInput } from './subscription.inputs.js';
 import { SubscriptionModel, toSubscriptionModel } from './subscription-model.type.js';
 import { AccountSubscription, toSubscription } from './subscription.type.js';
@@ -90,12 +89,12 @@ export class SubscriptionResolver {
 export class AccountBillingResolver {
   @FieldResolver(() => String, { description: "The account's plan: the model code of its trialing, active or past-due subscription, else free" })
   async plan(@Root() account: Account, @Ctx() ctx: PlatformContext): Promise<string> {
-    return billingLoaders(ctx).planByAccount.load(account.id);
+    return ctx.loaders.planByAccount.load(account.id);
   }
 
   @Authorized('platform:read')
   @FieldResolver(() => [AccountSubscription])
   async subscriptions(@Root() account: Account, @Ctx() ctx: PlatformContext): Promise<AccountSubscription[]> {
-    return (await billingLoaders(ctx).subscriptionsByAccount.load(account.id)).map(toSubscription);
+    return (await ctx.loaders.subscriptionsByAccount.load(account.id)).map(toSubscription);
   }
 }

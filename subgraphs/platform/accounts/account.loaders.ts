@@ -1,0 +1,24 @@
+// Per-request loaders of the account aggregate (rows pass through the platform filter).
+import DataLoader from 'dataloader';
+import { oneByKey } from '../../../lib/loaders.js';
+import type { PlatformContext } from '../context.js';
+import { AccountEntity } from './account.entity.js';
+
+declare module '../context.js' {
+  interface PlatformLoaders {
+    /** includes soft-deleted accounts: used to follow App.account */
+    accountById: DataLoader<string, AccountEntity | null>;
+    /** live accounts only: the lookup behind every /accounts/:url_id path */
+    accountByUrlId: DataLoader<string, AccountEntity | null>;
+  }
+}
+
+type Own = Pick<PlatformContext['loaders'], 'accountById' | 'accountByUrlId'>;
+
+export function accountLoaders(ctx: PlatformContext): Own {
+  const { em } = ctx;
+  return {
+    accountById: new DataLoader(async (ids) => oneByKey(ids, await em.find(AccountEntity, { id: { $in: [...ids] } }), (r) => r.id)),
+    accountByUrlId: new DataLoader(async (urlIds) => oneByKey(urlIds, await em.find(AccountEntity, { urlId: { $in: [...urlIds] }, deletedAt: null }), (r) => r.urlId)),
+  };
+}
