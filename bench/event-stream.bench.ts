@@ -4,7 +4,7 @@
 // Run: node --import @swc-node/register/esm-register bench/event-stream.bench.ts [events=1000]
 import { randomUUID } from 'node:crypto';
 import { createLogger } from '../lib/logger.js';
-import { tenantStreamOf } from '../lib/events.js';
+import { tenantStreamOf } from '../lib/event-stream.js';
 import { createMemoryPubSub, createRedisPubSub, type PubSub } from '../lib/pubsub.js';
 
 const N = Number(process.argv[2] ?? 1000);

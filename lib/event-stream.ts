@@ -4,6 +4,7 @@
 // after the last id it received: the stream replays what it missed, then the live events follow,
 // each exactly once. Redis Streams back it when REDIS_URL is set (lib/pubsub.ts), an in-process ring
 // otherwise (EventRing below). docs/subscriptions.md describes ids, the window and the gone signal.
+import { loadContract } from './contract.js';
 
 /** An event of a streamed topic: its id in the tenant's stream and its payload. */
 export interface StreamEvent {
@@ -178,4 +179,25 @@ export class EventRing {
     if (drop) ring.splice(0, drop);
     if (!ring.length) this.streams.delete(stream);
   }
+}
+
+/** The retention of each tenant's event stream unless configured (SUBSCRIPTION_RETAIN_EVENTS, SUBSCRIPTION_RETAIN_SECONDS). */
+export const DEFAULT_STREAM_RETENTION = { retainEvents: 1000, retainMs: 300_000 } as const;
+
+/**
+ * The streamed topics: the contract's Subscription topics (`<name>:<app id>:<environment>`), each
+ * app and environment one stream (`<app id>:<environment>`) shared by all its topics, so one id
+ * orders every Subscription event of the tenant.
+ */
+export function contractStreams(retention: Pick<StreamSettings, 'retainEvents' | 'retainMs'> = DEFAULT_STREAM_RETENTION): StreamSettings {
+  return { ...retention, streamOf: tenantStreamOf(loadContract().subscriptions.fields.map((f) => f.topic)) };
+}
+
+/** `<name>:<tenant>` → `<tenant>` for the names given; undefined for any other topic. */
+export function tenantStreamOf(names: readonly string[]): (topic: string) => string | undefined {
+  const set = new Set(names);
+  return (topic) => {
+    const i = topic.indexOf(':');
+    return i > 0 && set.has(topic.slice(0, i)) ? topic.slice(i + 1) : undefined;
+  };
 }

@@ -2,8 +2,6 @@
 // `event-types.ts` (defineEventTypes below) and publishes them after the commit they describe; the
 // same payload feeds GraphQL subscriptions (the gateway) and webhooks. Topics carry the tenant (an
 // app and environment, or a platform), so a subscriber can only ever listen to its own tenant.
-import { loadContract } from './contract.js';
-import type { StreamSettings } from './event-stream.js';
 import type { Logger } from './logger.js';
 import type { PubSub } from './pubsub.js';
 import type { Environment } from './tenant.js';
@@ -33,27 +31,6 @@ export function defineEventTypes<const N extends string>(owner: string, names: r
 /** The topic naming rule for app data: `<name>:<app id>:<environment>`. */
 export function appTopic(name: string): (appId: string, environment: Environment) => string {
   return (appId, environment) => `${name}:${appId}:${environment}`;
-}
-
-/** The retention of each tenant's event stream unless configured (SUBSCRIPTION_RETAIN_EVENTS, SUBSCRIPTION_RETAIN_SECONDS). */
-export const DEFAULT_STREAM_RETENTION = { retainEvents: 1000, retainMs: 300_000 } as const;
-
-/**
- * The streamed topics: the contract's Subscription topics (`<name>:<app id>:<environment>`), each
- * app and environment one stream (`<app id>:<environment>`) shared by all its topics, so one id
- * orders every Subscription event of the tenant.
- */
-export function contractStreams(retention: Pick<StreamSettings, 'retainEvents' | 'retainMs'> = DEFAULT_STREAM_RETENTION): StreamSettings {
-  return { ...retention, streamOf: tenantStreamOf(loadContract().subscriptions.fields.map((f) => f.topic)) };
-}
-
-/** `<name>:<tenant>` → `<tenant>` for the names given; undefined for any other topic. */
-export function tenantStreamOf(names: readonly string[]): (topic: string) => string | undefined {
-  const set = new Set(names);
-  return (topic) => {
-    const i = topic.indexOf(':');
-    return i > 0 && set.has(topic.slice(0, i)) ? topic.slice(i + 1) : undefined;
-  };
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { RedisClientType } from 'redis';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { contractStreams } from './events.js';
+import { contractStreams } from './event-stream.js';
 import { createMemoryPubSub, createRedisPubSub, type PubSub } from './pubsub.js';
 import { MemoryUsageCounter, RedisRateLimiter, RedisUsageCounter, type RateLimiter, type UsageCounter } from './rate-limit.js';
 import { closeRedis, connectRedis, redisConfigured } from './redis.js';

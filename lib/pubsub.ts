@@ -11,7 +11,7 @@ import type { Logger } from './logger.js';
 import { closeRedis, connectClient, logErrorsOnce, newRedisClient, type RedisSettings } from './redis.js';
 import { RedisHealth } from './redis-fallback.js';
 import { EventRing, nothingAfter, resumableEvents, type LiveListen, type StreamEvent, type StreamHistory, type StreamItem, type StreamSettings } from './event-stream.js';
-import { contractStreams } from './events.js';
+import { contractStreams } from './event-stream.js';
 
 export interface PubSub {
   publish(topic: string, payload: unknown): Promise<void>;

@@ -1,7 +1,7 @@
 // The resumable streams over Redis (lib/pubsub.ts): ids from XADD, the window trimmed by count in
 // the same step as the publish, resume after an id on another connection (what another gateway
 // does), and the gone signal only when events after the resume point were trimmed.
-import { tenantStreamOf } from '../../lib/events.js';
+import { tenantStreamOf } from '../../lib/event-stream.js';
 import { isGone, type StreamItem } from '../../lib/event-stream.js';
 import { createLogger } from '../../lib/logger.js';
 import { createRedisPubSub, type PubSub } from '../../lib/pubsub.js';

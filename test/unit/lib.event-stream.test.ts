@@ -1,7 +1,7 @@
 // lib/event-stream.ts with the in-process pub/sub: ids per tenant stream, the retention window by
 // count and age, resume after an id (missed events once, then live), the gone signal.
 import { EventRing, compareEventIds, isGone, nothingAfter, type StreamItem } from '../../lib/event-stream.js';
-import { tenantStreamOf } from '../../lib/events.js';
+import { tenantStreamOf } from '../../lib/event-stream.js';
 import { createMemoryPubSub } from '../../lib/pubsub.js';
 
 const streams = (retainEvents = 1000, retainMs = 300_000) => ({ retainEvents, retainMs, streamOf: tenantStreamOf(['product.events', 'inventory.events']) });
