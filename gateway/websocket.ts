@@ -8,17 +8,13 @@
 import type { Server } from 'node:http';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
-import type { ApolloServer } from '@apollo/server';
-import type { Config } from '../lib/config.js';
+import { GraphQLError } from 'graphql';
 import { originAllowedWithoutKey, requestOrigin } from '../lib/cors.js';
 import { trackWebSockets } from '../lib/metrics.js';
-import type { EdgeAuth } from './auth/edge-auth.js';
 import type { GatewayContext } from './data-source.js';
-import type { RequestHooks } from './hooks.js';
-import { checkOperation, executeThroughApollo, operationThroughHooks, resumePoint } from './subscriptions/operation.js';
+import { checkOperation, executeThroughApollo, operationThroughHooks, resumePoint, type StreamingTransportDeps } from './subscriptions/operation.js';
 import { isSubscriptionOperation, type SubscriptionContext } from './subscriptions/schema.js';
-import { SHUTTING_DOWN_MESSAGE, type ShutdownState } from './shutdown.js';
+import { SHUTTING_DOWN_MESSAGE } from './shutdown.js';
 
 export interface GatewaySockets {
   /** close every socket (1001: going away, clients reconnect elsewhere) */
@@ -27,18 +23,7 @@ export interface GatewaySockets {
   untrack(): void;
 }
 
-export function startWebSockets(deps: {
-  server: Server;
-  cfg: Config;
-  auth: EdgeAuth;
-  apollo: ApolloServer<GatewayContext>;
-  /** the full schema (Subscription root included), loaded before the server listens */
-  schema: () => GraphQLSchema | undefined;
-  state: ShutdownState;
-  limits: { maxTokens: number; maxAliases: number };
-  /** the features' request hooks: `beforeSocketOperation` per subscribe message, `written` told of each mutation executed here */
-  hooks: Pick<RequestHooks, 'written' | 'beforeSocketOperation'>;
-}): GatewaySockets {
+export function startWebSockets(deps: StreamingTransportDeps & { server: Server }): GatewaySockets {
   const { server, cfg, auth: edge, apollo, state } = deps;
   const { maxTokens, maxAliases } = deps.limits;
   const schema = () => deps.schema()!;

@@ -44,19 +44,20 @@ export class MemoryRateLimiter implements RateLimiter {
   constructor(private now: () => number = Date.now) {}
 
   async hit(key: string, limit: number, windowMs = 60_000): Promise<RateLimitResult> {
-    const t = this.now();
-    const start = t - (t % windowMs);
-    let w = this.windows.get(key);
-    if (!w || w.start !== start) {
-      w = { start, count: 0 };
-      this.windows.set(key, w);
-      if (this.windows.size > 100_000) this.sweep(start);
-    }
+    const { w, resetMs } = this.window(key, windowMs);
     w.count++;
-    return { allowed: w.count <= limit, limit, remaining: Math.max(0, limit - w.count), resetMs: start + windowMs - t };
+    return { allowed: w.count <= limit, limit, remaining: Math.max(0, limit - w.count), resetMs };
   }
 
   async spend(key: string, limit: number, amount: number, windowMs = 60_000): Promise<RateLimitResult> {
+    const { w, resetMs } = this.window(key, windowMs);
+    const allowed = w.count + amount <= limit;
+    if (allowed) w.count += amount;
+    return { allowed, limit, remaining: Math.max(0, limit - w.count), resetMs };
+  }
+
+  /** The key's counter in the current window (a new one when the window moved on), and the ms until it ends. */
+  private window(key: string, windowMs: number): { w: { start: number; count: number }; resetMs: number } {
     const t = this.now();
     const start = t - (t % windowMs);
     let w = this.windows.get(key);
@@ -65,9 +66,7 @@ export class MemoryRateLimiter implements RateLimiter {
       this.windows.set(key, w);
       if (this.windows.size > 100_000) this.sweep(start);
     }
-    const allowed = w.count + amount <= limit;
-    if (allowed) w.count += amount;
-    return { allowed, limit, remaining: Math.max(0, limit - w.count), resetMs: start + windowMs - t };
+    return { w, resetMs: start + windowMs - t };
   }
 
   private sweep(current: number) {

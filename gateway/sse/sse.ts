@@ -11,22 +11,18 @@
 //     DELETE ?operationId= stops it; events carry `{ id: <operation id>, payload }`.
 // docs/subscriptions.md describes both, the codes and the limits.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { subscribe, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import type { ApolloServer } from '@apollo/server';
-import type { Config } from '../../lib/config.js';
+import { subscribe, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Logger } from '../../lib/logger.js';
 import { corsHeaders, originAllowedWithoutKey, requestOrigin, responseOriginAllowed } from '../../lib/cors.js';
 import type { ErrorCode } from '../../lib/errors.js';
 import { BodyTooLargeError, MiB, readBody, sendAnswer, sendJson } from '../../lib/http.js';
 import type { TenantContext } from '../../lib/tenant.js';
-import type { EdgeAuth } from '../auth/edge-auth.js';
 import type { Credentials } from '../auth/authenticate.js';
-import type { GatewayContext } from '../data-source.js';
 import { refusal } from '../graphql-answer.js';
-import type { GatewayRoute, RequestHooks } from '../hooks.js';
-import { stoppingAnswer, type ShutdownState } from '../shutdown.js';
+import type { GatewayRoute } from '../hooks.js';
+import { stoppingAnswer } from '../shutdown.js';
 import { callerKey } from '../subscriptions/follow-up.js';
-import { checkOperation, executeThroughApollo, isMutation, operationThroughHooks, resumePoint, type OperationRequest } from '../subscriptions/operation.js';
+import { checkOperation, executeThroughApollo, isMutation, operationThroughHooks, resumePoint, type OperationRequest, type StreamingTransportDeps } from '../subscriptions/operation.js';
 import { isSubscriptionOperation, type SubscriptionContext } from '../subscriptions/schema.js';
 import { MAX_OPERATIONS_PER_STREAM, Reservations, type Reservation } from './reservations.js';
 import { SseWriter } from './sse-writer.js';
@@ -51,17 +47,7 @@ class Refused extends Error {
   }
 }
 
-export function createSse(deps: {
-  cfg: Config;
-  log: Logger;
-  auth: EdgeAuth;
-  apollo: ApolloServer<GatewayContext>;
-  schema: () => GraphQLSchema | undefined;
-  state: ShutdownState;
-  limits: { maxTokens: number; maxAliases: number };
-  /** `beforeSocketOperation` on each operation (registered operations), `written` told of each mutation */
-  hooks: Pick<RequestHooks, 'written' | 'beforeSocketOperation'>;
-}): GatewaySse {
+export function createSse(deps: StreamingTransportDeps & { log: Logger }): GatewaySse {
   const { cfg, auth: edge, state } = deps;
   const limits = { ...deps.limits, maxDepth: cfg.maxQueryDepth, maxCost: cfg.maxQueryCost };
   const reservations = new Reservations();

@@ -3,13 +3,29 @@
 // run a query or mutation through Apollo (subscriptions run on the full schema, schema.ts).
 import { getOperationAST, parse, print, validate, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { ApolloServer } from '@apollo/server';
+import type { Config } from '../../lib/config.js';
 import { DomainError, toGraphQLError } from '../../lib/errors.js';
 import { isEventId } from '../../lib/event-stream.js';
 import type { GatewayContext } from '../data-source.js';
 import type { TenantContext } from '../../lib/tenant.js';
 import type { RequestHooks } from '../hooks.js';
+import type { EdgeAuth } from '../auth/edge-auth.js';
+import type { ShutdownState } from '../shutdown.js';
 import { limitError, measureOperation } from '../limits.js';
 import { subscribeRequestErrors } from '../request-policy.js';
+
+/** What a streaming transport is made from (graphql-ws: websocket.ts; graphql-sse: sse/). */
+export interface StreamingTransportDeps {
+  cfg: Config;
+  auth: EdgeAuth;
+  apollo: ApolloServer<GatewayContext>;
+  /** the full schema (Subscription root included), loaded before the server listens */
+  schema: () => GraphQLSchema | undefined;
+  state: ShutdownState;
+  limits: { maxTokens: number; maxAliases: number };
+  /** the features' hooks: `beforeSocketOperation` on each operation (registered operations), `written` told of each mutation executed here */
+  hooks: Pick<RequestHooks, 'written' | 'beforeSocketOperation'>;
+}
 
 export interface OperationRequest {
   query: string;
