@@ -7,7 +7,7 @@
 // refusal, unknown names, and that one tenant's choice never reaches another.
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { aiUser, type AiUser } from '../harness/ai.js';
+import { aiUser, spawnAiSubgraph, type AiUser } from '../harness/ai.js';
 import { jsonApi, stack, type HttpResult } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
 import { spawnScript, stop, waitFor } from '../harness/spawn.js';
@@ -54,19 +54,9 @@ beforeAll(async () => {
     { name: 'guard', task: 'moderation', url: URL_V1, model: 'guard-mod' },
     { name: 'llama', task: 'summaries', url: URL_V1, model: 'llama-sum' },
   ];
-  ai = spawnScript(
-    'subgraphs/ai/main.ts',
+  ai = spawnAiSubgraph(
+    AI_PORT,
     {
-      DATABASE_URL: s.env.DATABASE_URL,
-      DATA_DIR: s.env.DATA_DIR,
-      JWT_SECRET: s.env.JWT_SECRET,
-      INTERNAL_SECRET: s.env.INTERNAL_SECRET,
-      ALLOW_PRIVATE_NETWORK_FETCH: s.env.ALLOW_PRIVATE_NETWORK_FETCH,
-      PLATFORM_PORT: s.env.PLATFORM_PORT,
-      CATALOG_PORT: s.env.CATALOG_PORT,
-      SEARCH_PORT: s.env.SEARCH_PORT,
-      LOG_LEVEL: 'warn',
-      AI_PORT: String(AI_PORT),
       AI_EMBEDDINGS_URL: URL_V1,
       AI_EMBEDDINGS_MODEL: 'operator-embed',
       AI_MODEL_SERVERS: JSON.stringify(named),

@@ -5,9 +5,8 @@
 // server fails, TextRank answers and says so.
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { aiUser, type AiUser } from '../harness/ai.js';
-import { stack } from '../harness/client.js';
-import { spawnScript, stop, waitFor } from '../harness/spawn.js';
+import { aiUser, spawnAiSubgraph, type AiUser } from '../harness/ai.js';
+import { stop, waitFor } from '../harness/spawn.js';
 import { spawnStackGateway } from '../harness/stack-gateway.js';
 
 const BASE = Number(process.env.TEST_PORT_BASE ?? 14000);
@@ -35,20 +34,9 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => llm.listen(LLM_PORT, '127.0.0.1', r));
-  const s = stack();
-  ai = spawnScript(
-    'subgraphs/ai/main.ts',
+  ai = spawnAiSubgraph(
+    AI_PORT,
     {
-      DATABASE_URL: s.env.DATABASE_URL,
-      DATA_DIR: s.env.DATA_DIR,
-      JWT_SECRET: s.env.JWT_SECRET,
-      INTERNAL_SECRET: s.env.INTERNAL_SECRET,
-      ALLOW_PRIVATE_NETWORK_FETCH: s.env.ALLOW_PRIVATE_NETWORK_FETCH,
-      PLATFORM_PORT: s.env.PLATFORM_PORT,
-      CATALOG_PORT: s.env.CATALOG_PORT,
-      SEARCH_PORT: s.env.SEARCH_PORT,
-      LOG_LEVEL: 'warn',
-      AI_PORT: String(AI_PORT),
       AI_LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
       AI_LLM_MODEL: 'prompt-model',
       AI_SUMMARY_LLM: 'summary-model',
