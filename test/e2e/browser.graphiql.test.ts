@@ -103,9 +103,10 @@ describeBrowser('GraphiQL in Chromium', () => {
         created.body.data.id as string,
         { timeout: 15_000 },
       );
-      expect(JSON.parse(await model(page, '-response.json'))).toEqual({
-        data: { productEvents: { event: 'product.created', productId: created.body.data.id, product: { name: 'Browser lamp', sku } } },
-      });
+      const shown = JSON.parse(await model(page, '-response.json'));
+      expect(shown.data).toEqual({ productEvents: { event: 'product.created', productId: created.body.data.id, product: { name: 'Browser lamp', sku } } });
+      // the event's id in its tenant's stream, to resume from (docs/subscriptions.md)
+      expect(shown.extensions?.eventId).toMatch(/^\d+-\d+$/);
 
       await page.screenshot({ path: outputPath('graphiql.png') });
 
