@@ -77,7 +77,8 @@ describeBrowser('CORS in Chromium', () => {
 
   test('a publishable key from an origin in allowed_origins works: the page reads both answers', async () => {
     const { outcome, seen } = await from(SHOP);
-    expect(outcome.gateway).toEqual({ status: 200, body: { data: { products: { items: [] } } } });
+    // the answer and its cost report (docs/cost.md), both readable by the page
+    expect(outcome.gateway).toMatchObject({ status: 200, body: { data: { products: { items: [] } }, extensions: { cost: { requested: expect.any(Number) } } } });
     expect(outcome.rest).toMatchObject({ status: 200, body: { data: [] } });
     expect(seen.errors).toEqual([]);
   }, 90_000); // a browser on a loaded CI machine: the page, the editor and the socket take their time
