@@ -6,6 +6,7 @@
 //   documents and unknown ids with their codes, and a deletion through A is seen by B at once.
 import { createHash } from 'node:crypto';
 import { createTenant, gql, uniq } from '../harness/client.js';
+import { poll } from '../harness/spawn.js';
 import { twoGatewaysOverRedis } from '../harness/redis-gateways.js';
 
 const REDIS_URL = process.env.REDIS_URL;
@@ -110,12 +111,3 @@ maybe('persisted and registered operations over Redis', () => {
   );
 });
 
-/** true once `ok` holds for an answer within `ms` */
-async function poll<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  do {
-    if (ok(await f())) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  } while (Date.now() < end);
-  return false;
-}

@@ -5,6 +5,7 @@
 import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
 import { createTenant, gql, jsonApi, rest, stack, uniq, type Tenant } from '../harness/client.js';
+import { poll } from '../harness/spawn.js';
 import { expectServiceError } from '../harness/security.js';
 
 const base = (t: Tenant, appId = t.appId) => `/accounts/${t.accountUrlId}/apps/${appId}`;
@@ -42,15 +43,6 @@ async function setOnly(t: Tenant, attributes: Record<string, unknown>) {
   return r.body.data;
 }
 
-/** true once `ok` holds within ms (the registry is dropped on the platform's event, published after commit) */
-async function poll<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 3000): Promise<boolean> {
-  const end = Date.now() + ms;
-  do {
-    if (ok(await f())) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  } while (Date.now() < end);
-  return false;
-}
 
 describe('registered operations over REST', () => {
   test('upload (both manifest formats), list, delete; the setting read and written', async () => {

@@ -39,6 +39,16 @@ export async function waitFor(url: string, timeoutMs = 90_000, child?: ChildProc
   throw new Error(`${url} not ready after ${timeoutMs} ms: ${last}`);
 }
 
+/** true once `ok` holds for an answer of `f` within `ms` (e.g. a cache dropped on an event published after commit) */
+export async function poll<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 3000): Promise<boolean> {
+  const end = Date.now() + ms;
+  do {
+    if (ok(await f())) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  } while (Date.now() < end);
+  return false;
+}
+
 export function stop(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((res) => {
