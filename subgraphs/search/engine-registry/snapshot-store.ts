@@ -18,10 +18,11 @@
 // Writing streams: one chunk in memory at a time, compressed on libuv's thread pool, one statement
 // per chunk; the snapshot row switches to the new task id in one transaction (which checks that every
 // chunk it points at still exists) with the removal of the unreferenced chunks. Reading streams the
-// same way, one chunk per statement, checked before inflating.
+// same way, one chunk per statement (a binary COPY), checked before inflating.
 import { crc32, gunzip, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type pg from 'pg';
+import { copyOutRows, integer, literal } from '../../../lib/pg-copy-out.js';
 import { one, run, withTx } from '../db.js';
 import { T } from '../sql.js';
 
@@ -102,11 +103,16 @@ export async function* chunked(pieces: Iterable<Uint8Array>, size: number): Asyn
 }
 
 async function readChunk(pool: pg.Pool, indexId: string, [taskId, seq]: Ref, what: string): Promise<Buffer> {
-  const r = await one<{ data: Buffer; crc32: string }>(pool, `select data, crc32 from ${T.snapshotChunks} where index_id = $1 and task_id = $2 and seq = $3`, [indexId, taskId, seq]);
-  if (!r) throw new SnapshotCorruptError(`snapshot chunk ${what} is missing`);
-  if (crc32(r.data) !== Number(r.crc32)) throw new SnapshotCorruptError(`snapshot chunk ${what} fails its checksum`);
+  // binary COPY: the stored bytes as they are, not bytea's hex text (lib/pg-copy-out.ts)
+  const [row] = await copyOutRows(
+    pool,
+    `select data, crc32::text from ${T.snapshotChunks} where index_id = ${literal(indexId)} and task_id = ${integer(taskId)} and seq = ${integer(seq)}`,
+  );
+  const [data, sum] = row ?? [];
+  if (!data || !sum) throw new SnapshotCorruptError(`snapshot chunk ${what} is missing`);
+  if (crc32(data) !== Number(sum.toString('latin1'))) throw new SnapshotCorruptError(`snapshot chunk ${what} fails its checksum`);
   try {
-    return await gunzipAsync(r.data);
+    return await gunzipAsync(data);
   } catch {
     throw new SnapshotCorruptError(`snapshot chunk ${what} does not inflate`);
   }
