@@ -18,6 +18,13 @@ describe('rest-bridge OpenAPI document', () => {
     expect(doc.info.version).toBe('1.2.3');
   });
 
+  test("names the gateway's live-update transports (SSE with Last-Event-ID, graphql-ws) and the registered-operations paths", () => {
+    expect(doc.info.description).toMatch(/graphql-sse/);
+    expect(doc.info.description).toMatch(/Last-Event-ID/);
+    expect(doc.info.description).toMatch(/graphql-ws/);
+    expect(doc.paths['/accounts/{url_id}/apps/{app_id}/operations']).toBeDefined();
+  });
+
   test('states which key types a key route answers (x-key-types), from the fields it selects', () => {
     expect(doc.paths['/v1/webhooks'].get['x-key-types']).toEqual(['secret']);
     expect(doc.paths['/v1/webhooks'].get.description).toMatch(/secret key/);
