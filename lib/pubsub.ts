@@ -5,6 +5,7 @@
 // The Subscription topics are also streamed (lib/event-stream.ts): each event gets an id in its
 // tenant's stream (XADD, or the in-process ring) and travels as `{ id, payload }`, so a subscriber
 // can resume after the last id it saw (`subscribeFrom`); `subscribe` still yields the bare payload.
+import { createHash } from 'node:crypto';
 import { createPubSub } from '@graphql-yoga/subscription';
 import type { RedisClientType } from 'redis';
 import type { Logger } from './logger.js';
@@ -161,6 +162,7 @@ redis.call('XTRIM', KEYS[1], 'MINID', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[6])
 redis.call('PUBLISH', ARGV[5], '{"id":"' .. id .. '","payload":' .. ARGV[4] .. '}')
 return id`;
+const STREAM_PUBLISH_SHA = createHash('sha1').update(STREAM_PUBLISH).digest('hex');
 
 const STREAM_KEY_TTL_MS = 24 * 3600_000;
 
@@ -227,7 +229,10 @@ export async function createRedisPubSub(cfg: RedisSettings, log: Logger, prefix 
       const json = JSON.stringify(payload ?? null);
       if (!stream) return void (await health.attempt(() => pub.publish(prefix + topic, json), 2000));
       const args = [String(streams.retainEvents), String(Math.max(0, Date.now() - streams.retainMs)), topic, json, prefix + topic, String(STREAM_KEY_TTL_MS)];
-      await health.attempt(() => pub.eval(STREAM_PUBLISH, { keys: [`${prefix}stream:${stream}`], arguments: args }), 2000);
+      const opts = { keys: [`${prefix}stream:${stream}`], arguments: args };
+      // by its SHA-1 (the script's text is not sent per event); a Redis that has not seen it yet
+      // (restarted, flushed) answers NOSCRIPT once, and EVAL loads it
+      await health.attempt(() => pub.evalSha(STREAM_PUBLISH_SHA, opts).catch((e: Error) => (/^NOSCRIPT/.test(e.message) ? pub.eval(STREAM_PUBLISH, opts) : Promise.reject(e))), 2000);
     },
   };
 }

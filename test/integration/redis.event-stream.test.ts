@@ -70,4 +70,21 @@ describeRedis('resumable event streams over Redis', () => {
     expect(payloadOf(six)).toEqual({ n: 6 });
     await atNewest.return!();
   });
+  test('a Redis that lost its script cache (SCRIPT FLUSH, a restart) still takes the publish: NOSCRIPT, then EVAL', async () => {
+    const { createClient } = await import('redis');
+    const admin = createClient({ url: REDIS_URL! });
+    await admin.connect();
+    await admin.scriptFlush();
+    await admin.quit();
+    const topic = 'product.events:app_r4:live';
+    const live = gateway.subscribeFrom(topic);
+    const first = live.next();
+    await new Promise((r) => setTimeout(r, 100));
+    await publisher.publish(topic, { n: 1 });
+    expect(payloadOf((await first).value)).toEqual({ n: 1 });
+    const second = live.next();
+    await publisher.publish(topic, { n: 2 });
+    expect(payloadOf((await second).value)).toEqual({ n: 2 });
+    await live.return!();
+  });
 });
