@@ -175,7 +175,10 @@ try {
   }
   /** processes that use none of the stack (the bare server): their own CPU only, no idle rate subtracted */
   const standalone = new Set<number>();
-  const cpuOf = (pid: number) => cpuMs(pid) + (pid === stack.pid || standalone.has(pid) ? 0 : cpuMs(stack.pid!));
+  /** processes measured together: the gateway replicas, under the first one's pid */
+  const groups = new Map<number, number[]>();
+  const ownCpu = (pid: number) => (groups.get(pid) ?? [pid]).reduce((sum, p) => sum + cpuMs(p), 0);
+  const cpuOf = (pid: number) => ownCpu(pid) + (pid === stack.pid || standalone.has(pid) ? 0 : cpuMs(stack.pid!));
   const idleOf = (pid: number) => (standalone.has(pid) ? 0 : idleRate);
   const warmUp = async (fn: (i: number) => Promise<unknown>) => {
     const warm = performance.now();
@@ -282,8 +285,31 @@ try {
     results.push({ id, label, st: w.st, cpu, errors });
     console.log(`${fmt(label, w.st)}  cpu ${cpu.toFixed(2)} ms/req (wrk ${w.clientCpu.toFixed(3)})${errors ? `  ${errors} errors (non-2xx ${w.non2xx}, socket ${w.socketErrors})` : ''}  (p95 column: wrk's p90${hits})`);
   };
+  /**
+   * The production topology: gateway replicas. Two gateway processes (gateway/main.ts) on the stack's
+   * subgraphs share one port (GATEWAY_REUSE_PORT: SO_REUSEPORT, the kernel spreads the 16 connections
+   * over them) and one Redis (rate limits, cost budgets, the cache's write epochs: the cache stays
+   * exact across them, test/e2e/response-cache.redis.test.ts). CPU: both replicas and the stack.
+   */
+  async function runReplicas(request: { body: string; headers: Record<string, string> }): Promise<void> {
+    if (!process.env.REDIS_URL) return void console.log('# fed-cached-replicas: skipped, replicas need REDIS_URL');
+    const port = base + 94;
+    const replicas = [0, 1].map(() => {
+      const child = spawn(process.execPath, [...NODE_FLAGS, ...entry('gateway/main.ts')], { cwd: ROOT, env: { ...env, GATEWAY_PORT: String(port), GATEWAY_REUSE_PORT: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(child);
+      return child;
+    });
+    await Promise.all(replicas.map((child, i) => new Promise<void>((ok, fail) => {
+      child.stdout!.on('data', (b: Buffer) => b.toString().includes('gateway ready') && ok());
+      child.once('exit', (c) => fail(new Error(`gateway replica ${i} exited (${c})`)));
+    })));
+    groups.set(replicas[0]!.pid!, replicas.map((c) => c.pid!));
+    const url = `http://127.0.0.1:${port}/graphql`;
+    await run('fed-cached-replicas', 'the same hit, 2 gateway replicas on one port', () => gql(url, request.headers, FED, {}, true), replicas[0]!.pid);
+    await runWith('fed-cached-replicas-wrk', 'the same hit, 2 gateway replicas on one port, wrk', url, request, replicas[0]!.pid!);
+  }
   async function runCachedWithWrk(): Promise<void> {
-    const wanted = ['fed-cached-wrk', 'ceiling', 'ceiling-wrk'].filter((id) => !only || only.includes(id));
+    const wanted = ['fed-cached-wrk', 'fed-cached-replicas', 'fed-cached-replicas-wrk', 'ceiling', 'ceiling-wrk'].filter((id) => !only || only.includes(id));
     if (!wanted.length) return;
     if (!(await hasWrk())) return void console.log(`# ${wanted.join(', ')}: skipped, wrk is not installed (apt-get install wrk)`);
     const request = { body: JSON.stringify({ query: FED, variables: {} }), headers: cached.keys[0]! };
@@ -291,6 +317,7 @@ try {
     const sample = await postJson(gatewayUrl, request.headers, request.body);
     if (sample.status !== 200 || sample.headers['x-response-cache'] !== 'hit') throw new Error(`the cached query was not a hit: ${sample.status} ${String(sample.headers['x-response-cache'])}`);
     await runWith('fed-cached-wrk', 'federated query via gateway, response cache hit, wrk', gatewayUrl, request, stack.pid!, cacheHits);
+    if (wanted.some((id) => id.startsWith('fed-cached-replicas'))) await runReplicas(request);
     if (!wanted.some((id) => id.startsWith('ceiling'))) return;
     const headers: Record<string, string> = {};
     for (const h of ['content-type', 'cache-control', 'age', 'x-response-cache', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-cost-requested', 'x-cost-limit', 'x-cost-remaining', 'x-cost-reset']) if (typeof sample.headers[h] === 'string') headers[h] = sample.headers[h];
