@@ -12,6 +12,7 @@
 // BENCH_ONLY=<comma list of scenario ids>, BENCH_ROUNDS (8: the REST/gateway pair alternates in rounds; a round moves the ratio by up to ±15 %, so 8 rounds pool it),
 // BENCH_NODE_FLAGS (the stack's node options; default npm start's). Uses DATABASE_URL (a scratch database) when set.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -271,19 +272,33 @@ try {
     const r = await requestJson('GET', `http://127.0.0.1:${base}/metrics`, {});
     return Number(/^gateway_response_cache_total\{result="hit"\} (\d+)/m.exec(r.text)?.[1] ?? 0);
   };
+  /** a local redis-server's pid (its CPU per request is printed beside the stack's: a hit's Redis commands run on the same cores), when one is visible in /proc */
+  const redisPid = (() => {
+    for (const d of readdirSync('/proc')) {
+      if (!/^\d+$/.test(d)) continue;
+      try {
+        if (readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'redis-server') return Number(d);
+      } catch {
+        /* exited */
+      }
+    }
+    return undefined;
+  })();
   const runWith = async (id: string, label: string, url: string, request: { body: string; headers: Record<string, string> }, pid: number, check?: () => Promise<number>) => {
     if (only && !only.includes(id)) return;
     await runWrk({ ...request, url, seconds: 1, connections: CONCURRENCY });
     const hits0 = check ? await check() : 0;
     const cpu0 = cpuOf(pid);
+    const redis0 = redisPid ? cpuMs(redisPid, false) : 0;
     const t0 = performance.now();
     const w = await runWrk({ ...request, url, seconds: SECONDS, connections: CONCURRENCY });
     const wall = performance.now() - t0;
     const cpu = Math.max(0, cpuOf(pid) - cpu0 - idleOf(pid) * wall) / Math.max(1, w.st.n);
+    const redis = redisPid ? `, redis ${((cpuMs(redisPid, false) - redis0) / Math.max(1, w.st.n)).toFixed(3)}` : '';
     const errors = w.non2xx + w.socketErrors;
     const hits = check ? `, ${(((await check()) - hits0) / Math.max(1, w.st.n) * 100).toFixed(1)} % of them cache hits` : '';
     results.push({ id, label, st: w.st, cpu, errors });
-    console.log(`${fmt(label, w.st)}  cpu ${cpu.toFixed(2)} ms/req (wrk ${w.clientCpu.toFixed(3)})${errors ? `  ${errors} errors (non-2xx ${w.non2xx}, socket ${w.socketErrors})` : ''}  (p95 column: wrk's p90${hits})`);
+    console.log(`${fmt(label, w.st)}  cpu ${cpu.toFixed(2)} ms/req (wrk ${w.clientCpu.toFixed(3)}${redis})${errors ? `  ${errors} errors (non-2xx ${w.non2xx}, socket ${w.socketErrors})` : ''}  (p95 column: wrk's p90${hits})`);
   };
   /**
    * The production topology: gateway replicas. Two gateway processes (gateway/main.ts) on the stack's
