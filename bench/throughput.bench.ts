@@ -12,6 +12,7 @@
 // BENCH_ONLY=<comma list of scenario ids>, BENCH_ROUNDS (8: the REST/gateway pair alternates in rounds; a round moves the ratio by up to ±15 %, so 8 rounds pool it),
 // BENCH_NODE_FLAGS (the stack's node options; default npm start's). Uses DATABASE_URL (a scratch database) when set.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -23,6 +24,7 @@ import { loadOperations } from '../rest-bridge/operations.js';
 import { nodeFlags } from '../scripts/node-flags.js';
 import { benchStackEnv, benchTenant, cpuMs, processTree, rssMiB, scratchDatabase, waitUntilUp } from './harness.js';
 import { fmt, summarize, type Stats } from './stats.js';
+import { hasWrk, runWrk } from './wrk.js';
 import { printProfileBeforeAfter, printTargets, type ScenarioResult } from './throughput-report.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -169,8 +171,16 @@ try {
     lastError: string;
     wall: number;
     busy: number;
+    /** CPU of this process (the node client), ms */
+    client: number;
   }
-  const cpuOf = (pid: number) => cpuMs(pid) + (pid === stack.pid ? 0 : cpuMs(stack.pid!));
+  /** processes that use none of the stack (the bare server): their own CPU only, no idle rate subtracted */
+  const standalone = new Set<number>();
+  /** processes measured together: the gateway replicas, under the first one's pid */
+  const groups = new Map<number, number[]>();
+  const ownCpu = (pid: number) => (groups.get(pid) ?? [pid]).reduce((sum, p) => sum + cpuMs(p), 0);
+  const cpuOf = (pid: number) => ownCpu(pid) + (pid === stack.pid || standalone.has(pid) ? 0 : cpuMs(stack.pid!));
+  const idleOf = (pid: number) => (standalone.has(pid) ? 0 : idleRate);
   const warmUp = async (fn: (i: number) => Promise<unknown>) => {
     const warm = performance.now();
     let w = 0;
@@ -179,9 +189,10 @@ try {
     }));
   };
   const measure = async (fn: (i: number) => Promise<unknown>, seconds: number, pid: number, into?: Measured): Promise<Measured> => {
-    const m = into ?? { samples: [], errors: 0, lastError: '', wall: 0, busy: 0 };
+    const m = into ?? { samples: [], errors: 0, lastError: '', wall: 0, busy: 0, client: 0 };
     let i = m.samples.length + m.errors;
     const cpu0 = cpuOf(pid);
+    const client0 = process.cpuUsage();
     const t0 = performance.now();
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
       while (performance.now() - t0 < seconds * 1000) {
@@ -197,9 +208,11 @@ try {
       }
     }));
     const wall = performance.now() - t0;
+    const client = process.cpuUsage(client0);
+    m.client += (client.user + client.system) / 1000;
     m.wall += wall;
     // less what the processes burn when idle (job pollers), measured before the scenarios
-    m.busy += cpuOf(pid) - cpu0 - idleRate * wall;
+    m.busy += cpuOf(pid) - cpu0 - idleOf(pid) * wall;
     return m;
   };
   const report = (id: string, label: string, m: Measured): Stats | undefined => {
@@ -210,7 +223,7 @@ try {
     const cpu = Math.max(0, m.busy) / m.samples.length;
     const st = summarize(m.samples, m.wall);
     results.push({ id, label, st, cpu, errors: m.errors });
-    console.log(`${fmt(label, st)}  cpu ${cpu.toFixed(2)} ms/req${m.errors ? `  ${m.errors} errors (last: ${m.lastError})` : ''}`);
+    console.log(`${fmt(label, st)}  cpu ${cpu.toFixed(2)} ms/req (client ${(m.client / m.samples.length).toFixed(2)})${m.errors ? `  ${m.errors} errors (last: ${m.lastError})` : ''}`);
     return st;
   };
 
@@ -254,6 +267,88 @@ try {
     }
   };
 
+  /** hits counted by the gateway's metrics (gateway_response_cache_total{result="hit"}) */
+  const cacheHits = async () => {
+    const r = await requestJson('GET', `http://127.0.0.1:${base}/metrics`, {});
+    return Number(/^gateway_response_cache_total\{result="hit"\} (\d+)/m.exec(r.text)?.[1] ?? 0);
+  };
+  /** a local redis-server's pid (its CPU per request is printed beside the stack's: a hit's Redis commands run on the same cores), when one is visible in /proc */
+  const redisPid = (() => {
+    for (const d of readdirSync('/proc')) {
+      if (!/^\d+$/.test(d)) continue;
+      try {
+        if (readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'redis-server') return Number(d);
+      } catch {
+        /* exited */
+      }
+    }
+    return undefined;
+  })();
+  const runWith = async (id: string, label: string, url: string, request: { body: string; headers: Record<string, string> }, pid: number, check?: () => Promise<number>) => {
+    if (only && !only.includes(id)) return;
+    await runWrk({ ...request, url, seconds: 1, connections: CONCURRENCY });
+    const hits0 = check ? await check() : 0;
+    const cpu0 = cpuOf(pid);
+    const redis0 = redisPid ? cpuMs(redisPid, false) : 0;
+    const t0 = performance.now();
+    const w = await runWrk({ ...request, url, seconds: SECONDS, connections: CONCURRENCY });
+    const wall = performance.now() - t0;
+    const cpu = Math.max(0, cpuOf(pid) - cpu0 - idleOf(pid) * wall) / Math.max(1, w.st.n);
+    const redis = redisPid ? `, redis ${((cpuMs(redisPid, false) - redis0) / Math.max(1, w.st.n)).toFixed(3)}` : '';
+    const errors = w.non2xx + w.socketErrors;
+    const hits = check ? `, ${(((await check()) - hits0) / Math.max(1, w.st.n) * 100).toFixed(1)} % of them cache hits` : '';
+    results.push({ id, label, st: w.st, cpu, errors });
+    console.log(`${fmt(label, w.st)}  cpu ${cpu.toFixed(2)} ms/req (wrk ${w.clientCpu.toFixed(3)}${redis})${errors ? `  ${errors} errors (non-2xx ${w.non2xx}, socket ${w.socketErrors})` : ''}  (p95 column: wrk's p90${hits})`);
+  };
+  /**
+   * The production topology: gateway replicas. Two gateway processes (gateway/main.ts) on the stack's
+   * subgraphs share one port (GATEWAY_REUSE_PORT: SO_REUSEPORT, the kernel spreads the 16 connections
+   * over them) and one Redis (rate limits, cost budgets, the cache's write epochs: the cache stays
+   * exact across them, test/e2e/response-cache.redis.test.ts). CPU: both replicas and the stack.
+   */
+  async function runReplicas(request: { body: string; headers: Record<string, string> }): Promise<void> {
+    if (!process.env.REDIS_URL) return void console.log('# fed-cached-replicas: skipped, replicas need REDIS_URL');
+    const port = base + 94;
+    const replicas = [0, 1].map(() => {
+      const child = spawn(process.execPath, [...NODE_FLAGS, ...entry('gateway/main.ts')], { cwd: ROOT, env: { ...env, GATEWAY_PORT: String(port), GATEWAY_REUSE_PORT: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(child);
+      return child;
+    });
+    await Promise.all(replicas.map((child, i) => new Promise<void>((ok, fail) => {
+      child.stdout!.on('data', (b: Buffer) => b.toString().includes('gateway ready') && ok());
+      child.once('exit', (c) => fail(new Error(`gateway replica ${i} exited (${c})`)));
+    })));
+    groups.set(replicas[0]!.pid!, replicas.map((c) => c.pid!));
+    const url = `http://127.0.0.1:${port}/graphql`;
+    await run('fed-cached-replicas', 'the same hit, 2 gateway replicas on one port', () => gql(url, request.headers, FED, {}, true), replicas[0]!.pid);
+    await runWith('fed-cached-replicas-wrk', 'the same hit, 2 gateway replicas on one port, wrk', url, request, replicas[0]!.pid!);
+  }
+  async function runCachedWithWrk(): Promise<void> {
+    const wanted = ['fed-cached-wrk', 'fed-cached-replicas', 'fed-cached-replicas-wrk', 'ceiling', 'ceiling-wrk'].filter((id) => !only || only.includes(id));
+    if (!wanted.length) return;
+    if (!(await hasWrk())) return void console.log(`# ${wanted.join(', ')}: skipped, wrk is not installed (apt-get install wrk)`);
+    const request = { body: JSON.stringify({ query: FED, variables: {} }), headers: cached.keys[0]! };
+    await postJson(gatewayUrl, request.headers, request.body); // fills the entry when the node client's scenario did not run
+    const sample = await postJson(gatewayUrl, request.headers, request.body);
+    if (sample.status !== 200 || sample.headers['x-response-cache'] !== 'hit') throw new Error(`the cached query was not a hit: ${sample.status} ${String(sample.headers['x-response-cache'])}`);
+    await runWith('fed-cached-wrk', 'federated query via gateway, response cache hit, wrk', gatewayUrl, request, stack.pid!, cacheHits);
+    if (wanted.some((id) => id.startsWith('fed-cached-replicas'))) await runReplicas(request);
+    if (!wanted.some((id) => id.startsWith('ceiling'))) return;
+    const headers: Record<string, string> = {};
+    for (const h of ['content-type', 'cache-control', 'age', 'x-response-cache', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-cost-requested', 'x-cost-limit', 'x-cost-remaining', 'x-cost-reset']) if (typeof sample.headers[h] === 'string') headers[h] = sample.headers[h];
+    const port = base + 93;
+    const bare = spawn(process.execPath, [...LOADER, resolve(ROOT, 'bench', 'bare-server.ts')], { cwd: ROOT, env: { ...process.env, BARE_PORT: String(port), BARE_BODY: sample.text, BARE_HEADERS: JSON.stringify(headers) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(bare);
+    standalone.add(bare.pid!);
+    await new Promise<void>((ok, fail) => {
+      bare.stdout!.on('data', (b: Buffer) => b.toString().includes('ready') && ok());
+      bare.once('exit', (c) => fail(new Error(`bare server exited (${c})`)));
+    });
+    const bareUrl = `http://127.0.0.1:${port}/graphql`;
+    await run('ceiling', 'ceiling: bare node:http, the same bytes', () => gql(bareUrl, request.headers, FED, {}, true), bare.pid);
+    await runWith('ceiling-wrk', 'ceiling: bare node:http, the same bytes, wrk', bareUrl, request, bare.pid!);
+  }
+
   let idleRate = 0;
   if (profileDir) stack.kill('SIGUSR2');
   console.log(`# bench/throughput.bench.ts  ${new Date().toISOString()}  node ${process.version}  build=${build}  processes=${processes || 'default'}`);
@@ -274,6 +369,10 @@ try {
   await run('fed-registered', 'federated query via gateway, registered operation id', () => byId(gatewayUrl, kh, FED_ID));
   // the same query answered from the gateway's response cache: no planning, no subgraph fetch
   await run('fed-cached', 'federated query via gateway, response cache hit', () => gql(gatewayUrl, cached.keys[0]!, FED, {}, true));
+  // The same hit from wrk (bench/wrk.ts: C, one thread), which spends a small part of the CPU the
+  // node client above does; and the ceiling: a bare node:http server answering the hit's bytes
+  // (bench/bare-server.ts), from the node client and from wrk.
+  await runCachedWithWrk();
   await run('fed-stock', 'federated query via stock @apollo/gateway', () => gql(stockUrl, { 'content-type': 'application/json' }, FED), stock.pid);
   await run('rest-gw', 'same operation (ListProducts) via gateway', () => gql(gatewayUrl, kh, list.source, listVars));
   // the same 80 keys in both: a tenant context per key, so nothing is shared in flight

@@ -84,7 +84,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   // features layered on the request path (hooks.ts), in the order they run
   // answers of queries kept per tenant partition, invalidated by events and writes (docs/response-cache.md)
   const responseCache = ResponseCache.create(responseCacheOptions(), { pubsub: infra.pubsub, redis: infra.redis, redisKeyPrefix: cfg.redisKeyPrefix, log });
-  const cache: GatewayExtension = { aroundExecute: (call, tenant, run) => responseCache.serve(call, tenant, run), plugins: [responseCache.plugin<GatewayContext>()], written: (tenant) => responseCache.written(tenant) };
+  const cache: GatewayExtension = { arrived: (call) => responseCache.arrived(call), aroundExecute: (call, tenant, run) => responseCache.serve(call, tenant, run), plugins: [responseCache.plugin<GatewayContext>()], written: (tenant) => responseCache.written(tenant) };
   // query cost charged to the key's budget per minute and reported on every answer (docs/cost.md)
   const measures = supergraphMeasures(supergraphSdl);
   const cost = costExtension({ limiter: infra.rateLimiter, budgets: costBudgets(), measures, maxCost: cfg.maxQueryCost });
@@ -136,7 +136,7 @@ export async function startGateway(opts: { cfg: Config; log: Logger; infra: Infr
   answerClientErrorsWithJson(server);
   const sockets = startWebSockets({ server, cfg, auth, apollo, schema: () => subSchema, state, limits, hooks });
 
-  const port = await listen(server, opts.port ?? cfg.gatewayPort, cfg.host, 'GATEWAY_PORT');
+  const port = await listen(server, opts.port ?? cfg.gatewayPort, cfg.host, 'GATEWAY_PORT', { reusePort: cfg.gatewayReusePort });
   const url = `http://${cfg.host}:${port}/graphql`;
   const unregister = serveInProcess(opts.local, cfg, url, port, answer, state);
   log.info('gateway listening', { url });

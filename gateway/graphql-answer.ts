@@ -17,6 +17,7 @@ export type AnswerGraphQL = (call: GraphQLCall, remoteAddress: string | undefine
 export function createGraphQLAnswer(deps: { cfg: Config; apollo: ApolloServer<GatewayContext>; auth: EdgeAuth; edgePolicy: GraphQLEdgePolicy; hooks: RequestHooks }): AnswerGraphQL {
   const { cfg, apollo, auth: edge, edgePolicy, hooks } = deps;
   return async (call, remoteAddress, clientAddress) => {
+    for (const arrived of hooks.arrived) arrived(call);
     const route = graphqlOperationLabel(undefined, call.url);
     const origin = requestOrigin(call);
     const auth = await edge.authenticator.authenticate(call.headers, clientAddress ?? edge.clientAddress(remoteAddress, call.headers));

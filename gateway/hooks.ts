@@ -3,6 +3,7 @@
 // hands them to the pieces that run them (graphql-answer.ts, router.ts, core.ts's plugins).
 //
 // Two levels of request hook:
+// - `arrived`: per HTTP or in-process request, before authentication (start a read early; no answer).
 // - `beforeExecute` / `afterExecute`: per HTTP or in-process request, after authentication, with the
 //   caller's tenant and the request as sent (body not yet parsed by Apollo): a response cache answers
 //   a hit here, a policy refuses here, a registry rewrites the request; `afterExecute` sees the
@@ -22,6 +23,12 @@ import type { GatewayContext } from './data-source.js';
 
 /** Wraps the execution (after the beforeExecute hooks): may answer itself, or call `run` with context to add to the request's (a response cache fills here). */
 export type AroundExecute = (call: GraphQLCall, tenant: TenantContext, run: (context: Record<string, unknown>) => Promise<GraphQLAnswer>) => Promise<GraphQLAnswer>;
+/**
+ * Told of every HTTP or in-process request as it arrives, before authentication: a chance to start a
+ * read the request will need in the same round trip as authentication's own (the response cache's
+ * write epoch, read beside the key's rate-limit counters).
+ */
+export type Arrived = (call: GraphQLCall) => void;
 /** Told once a mutation sent over WebSocket has been executed (HTTP and in-process mutations go through aroundExecute). */
 export type AfterWrite = (tenant: TenantContext) => Promise<void>;
 /**
@@ -50,6 +57,7 @@ export type SocketOutcome = { query: string } | { refused: GraphQLError } | unde
 export type BeforeSocketOperation = (operation: SocketOperation, tenant: TenantContext) => Promise<SocketOutcome> | SocketOutcome;
 
 export interface RequestHooks {
+  arrived: Arrived[];
   beforeExecute: BeforeExecute[];
   beforeSocketOperation: BeforeSocketOperation[];
   afterExecute: AfterExecute[];
@@ -70,6 +78,7 @@ export interface GatewayRoute {
 
 /** One feature's contribution: any of its hooks and routes. */
 export interface GatewayExtension {
+  arrived?: Arrived;
   beforeExecute?: BeforeExecute;
   beforeSocketOperation?: BeforeSocketOperation;
   afterExecute?: AfterExecute;
@@ -82,6 +91,7 @@ export interface GatewayExtension {
 /** The extensions' hooks in the order given: the first extension's beforeExecute and afterExecute run first. */
 export function requestHooks(extensions: readonly GatewayExtension[]): RequestHooks {
   return {
+    arrived: extensions.flatMap((e) => (e.arrived ? [e.arrived] : [])),
     beforeExecute: extensions.flatMap((e) => (e.beforeExecute ? [e.beforeExecute] : [])),
     beforeSocketOperation: extensions.flatMap((e) => (e.beforeSocketOperation ? [e.beforeSocketOperation] : [])),
     afterExecute: extensions.flatMap((e) => (e.afterExecute ? [e.afterExecute] : [])),

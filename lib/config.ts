@@ -60,6 +60,8 @@ export interface Config {
   databaseDirectUrl?: string;
   /** GATEWAY_SHARE_INFLIGHT=0 turns off the sharing of identical in-flight subgraph queries (gateway/data-source.ts) */
   gatewayShareInFlight: boolean;
+  /** GATEWAY_REUSE_PORT=1: the gateway listens with SO_REUSEPORT, so several gateway processes on one host share its port (the kernel spreads connections over them) */
+  gatewayReusePort: boolean;
   /** GATEWAY_SINGLE_FETCH=0: one-fetch operations go through ApolloGateway's result shaping too (gateway/single-fetch.ts) */
   gatewaySingleFetch: boolean;
   /** IN_PROCESS_FETCH=0: in the one-process stack the gateway still fetches subgraphs over HTTP (lib/local-transport.ts) */
@@ -363,6 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apolloTelemetry: envFlag(env, 'APOLLO_TELEMETRY', false),
     databaseDirectUrl: url(env, 'DATABASE_DIRECT_URL', ['postgres:', 'postgresql:']),
     gatewayShareInFlight: env.GATEWAY_SHARE_INFLIGHT !== '0' && env.GATEWAY_SHARE_INFLIGHT !== 'false',
+    gatewayReusePort: env.GATEWAY_REUSE_PORT === '1' || env.GATEWAY_REUSE_PORT === 'true',
     gatewaySingleFetch: env.GATEWAY_SINGLE_FETCH !== '0' && env.GATEWAY_SINGLE_FETCH !== 'false',
     inProcessFetch: env.IN_PROCESS_FETCH !== '0' && env.IN_PROCESS_FETCH !== 'false',
     maxQueryDepth: envInt(env, 'MAX_QUERY_DEPTH', 12),

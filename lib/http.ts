@@ -82,29 +82,44 @@ export interface GraphQLAnswer {
 }
 
 /** Answers whose body is already encoded (storedAnswer): sendAnswer writes these bytes as they are. */
-const encodedBodies = new WeakMap<GraphQLAnswer, Buffer>();
+const encodedBodies = new WeakMap<GraphQLAnswer, { bytes: Buffer; text?: string }>();
 
 /**
  * An answer whose body is stored bytes (a cached answer), sent with no encoding per request: `body`
  * decodes them only when read; replacing `body` (a later hook rewriting the answer) forgets the
  * bytes, and a copy of the answer (`{ ...a }`) is a plain answer, so what is sent is always `body`.
+ * A hook that changes a part of the bytes can do so without decoding the rest (replaceAnswerBytes).
  */
 export function storedAnswer(status: number, headers: Record<string, string>, bytes: Buffer, route: string): GraphQLAnswer {
-  let text: string | undefined;
+  const stored: { bytes: Buffer; text?: string } = { bytes };
   const a: GraphQLAnswer = {
     status,
     headers,
     route,
     get body() {
-      return (text ??= bytes.toString('utf8'));
+      return (stored.text ??= stored.bytes.toString('utf8'));
     },
     set body(v: string) {
-      text = v;
+      stored.text = v;
       encodedBodies.delete(a);
     },
   };
-  encodedBodies.set(a, bytes);
+  encodedBodies.set(a, stored);
   return a;
+}
+
+/** A stored answer's bytes (storedAnswer), as they will be sent; undefined for an answer whose body is text. */
+export function answerBytes(a: GraphQLAnswer): Buffer | undefined {
+  return encodedBodies.get(a)?.bytes;
+}
+
+/** Send `bytes` instead of a stored answer's bytes (`body` then reads them); false, and nothing done, for an answer whose body is text. */
+export function replaceAnswerBytes(a: GraphQLAnswer, bytes: Buffer): boolean {
+  const stored = encodedBodies.get(a);
+  if (!stored) return false;
+  stored.bytes = bytes;
+  stored.text = undefined;
+  return true;
 }
 
 export function jsonAnswer(status: number, body: unknown, route: string, headers: Record<string, string> = {}): GraphQLAnswer {
@@ -248,7 +263,7 @@ export function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: Gr
   labelRoute(req, answer.route);
   // one writeHead with every header (merged with any set before): fewer steps than a setHeader each
   res.writeHead(answer.status, answer.headers);
-  res.end(encodedBodies.get(answer) ?? answer.body);
+  res.end(encodedBodies.get(answer)?.bytes ?? answer.body);
 }
 
 /**
@@ -319,8 +334,8 @@ export async function closeServer(server: Server, graceMs: number): Promise<void
   }
 }
 
-/** listen() that turns EADDRINUSE into one clear line naming the variable. */
-export function listen(server: Server, port: number, host: string, variable: string): Promise<number> {
+/** listen() that turns EADDRINUSE into one clear line naming the variable; `reusePort`: SO_REUSEPORT (Node 22.12+ on Linux), several processes on one port. */
+export function listen(server: Server, port: number, host: string, variable: string, opts: { reusePort?: boolean } = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException) => {
       server.off('listening', onListening);
@@ -333,7 +348,8 @@ export function listen(server: Server, port: number, host: string, variable: str
     };
     server.once('error', onError);
     server.once('listening', onListening);
-    server.listen(port, host);
+    if (opts.reusePort) server.listen({ port, host, reusePort: true });
+    else server.listen(port, host);
   });
 }
 

@@ -150,7 +150,7 @@ export class ApiKeyVerifier {
       const limit = key.rateLimitPerMinute ?? this.opts.defaultRateLimit ?? 1000;
       rateLimit = await this.limiter.hit(`key:${key.keyId}`, limit);
       if (!rateLimit.allowed) return { valid: false, code: 'RATE_LIMITED', message: `Rate limit of ${limit} requests per minute exceeded`, rateLimit };
-      await this.usage.incr(key.keyId);
+      this.countUsage(key.keyId);
       return { valid: true, key, rateLimit };
     }
     const appLimit = key.appRateLimitPerMinute;
@@ -163,8 +163,17 @@ export class ApiKeyVerifier {
       if (!own.allowed) return { valid: false, code: 'RATE_LIMITED', message: `Rate limit of ${keyLimit} requests per minute exceeded`, rateLimit: own };
       if (own.remaining < rateLimit.remaining) rateLimit = own;
     }
-    await this.usage.incr(key.keyId);
+    this.countUsage(key.keyId);
     return { valid: true, key, rateLimit };
+  }
+
+  /**
+   * One more use of the key. Not waited for: the answer does not depend on it, and a request should
+   * not wait a Redis round trip for it (the count is sent at once, before any later command on the
+   * same connection; FallbackUsageCounter keeps it in memory when Redis fails).
+   */
+  private countUsage(keyId: string): void {
+    this.usage.incr(keyId).catch(() => undefined);
   }
 
   /** Drop cached records (e.g. on a key revocation event). */

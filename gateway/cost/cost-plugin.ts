@@ -6,7 +6,7 @@
 import { GraphQLError } from 'graphql';
 import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContext } from '@apollo/server';
 import type { RateLimiter } from '../../lib/rate-limit.js';
-import type { GraphQLAnswer } from '../../lib/http.js';
+import { answerBytes, replaceAnswerBytes, type GraphQLAnswer } from '../../lib/http.js';
 import type { TenantContext } from '../../lib/tenant.js';
 import type { GatewayContext } from '../data-source.js';
 import type { GatewayExtension } from '../hooks.js';
@@ -113,7 +113,8 @@ function costPlugin({ limiter, budgets, measures, maxCost }: CostDeps, seen: Las
   };
 }
 
-const MARK = '"cost":{"requested":';
+const COST_KEY = '"cost":';
+const MARK = `${COST_KEY}{"requested":`;
 
 /**
  * A response-cache hit is answered without executing and is not charged; its stored body carries
@@ -123,19 +124,45 @@ const MARK = '"cost":{"requested":';
  */
 function reportCachedAnswer(deps: CostDeps, seen: LastSeen, tenant: TenantContext, a: GraphQLAnswer): void {
   if (a.headers['x-response-cache'] !== 'hit' || a.value !== undefined) return;
-  const body = a.body;
-  const at = body.lastIndexOf(MARK);
-  const end = at < 0 ? -1 : body.indexOf('}', at);
-  if (end < 0) return;
-  let stored: CostReport;
-  try {
-    stored = JSON.parse(body.slice(at + '"cost":'.length, end + 1)) as CostReport;
-  } catch {
-    return;
-  }
+  // the stored bytes when the answer still has them (the report is rewritten in them: the rest is neither decoded nor encoded again), else its text
+  const bytes = answerBytes(a);
+  const found = bytes ? storedReportIn(bytes) : findReport(a.body);
+  if (!found) return;
   const budget = budgetOf(tenant, deps.budgets);
   const now = Date.now();
-  const fresh = report(stored.requested, budget, budget ? seen.get(budget.key, budget.limit, now) : undefined, now);
-  a.body = `${body.slice(0, at)}"cost":${JSON.stringify(fresh)}${body.slice(end + 1)}`;
+  const fresh = report(found.requested, budget, budget ? seen.get(budget.key, budget.limit, now) : undefined, now);
+  const replacement = `${COST_KEY}${JSON.stringify(fresh)}`;
+  const { at, end } = found;
+  if (bytes) replaceAnswerBytes(a, Buffer.concat([bytes.subarray(0, at), Buffer.from(replacement, 'utf8'), bytes.subarray(end + 1)]));
+  else a.body = `${a.body.slice(0, at)}${replacement}${a.body.slice(end + 1)}`;
   for (const [k, v] of headersOf(fresh, now)) a.headers[k] = v;
+}
+
+/** Where a serialised answer's report is (`"cost":{…}` from `at` to `end`, inclusive) and its estimate. */
+interface FoundReport {
+  at: number;
+  end: number;
+  requested: number;
+}
+
+/** The report in a text or in bytes (offsets in bytes then): its last `"cost":{"requested":…}` object. */
+function findReport(body: string | Buffer): FoundReport | undefined {
+  const at = body.lastIndexOf(MARK);
+  const end = at < 0 ? -1 : body.indexOf('}', at);
+  if (end < 0) return undefined;
+  const text = typeof body === 'string' ? body.slice(at + COST_KEY.length, end + 1) : body.toString('utf8', at + COST_KEY.length, end + 1);
+  try {
+    const { requested } = JSON.parse(text) as CostReport;
+    return typeof requested === 'number' ? { at, end, requested } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A stored answer's bytes do not change: where their report is, found once per stored body. */
+const storedReports = new WeakMap<Buffer, FoundReport | null>();
+function storedReportIn(bytes: Buffer): FoundReport | undefined {
+  let found = storedReports.get(bytes);
+  if (found === undefined) storedReports.set(bytes, (found = findReport(bytes) ?? null));
+  return found ?? undefined;
 }

@@ -83,8 +83,16 @@ function requestDirectives(headers: GraphQLCall['headers']): { read: boolean; fi
   return { read: true, fill: true };
 }
 
+/** An HTTP request the cache may read or fill (the REST bridge's in-process calls read the answer as a value: computed, never stored). */
+function overHttp(call: GraphQLCall): boolean {
+  const method = call.method.toUpperCase();
+  return call.parsed === undefined && (method === 'GET' || (method === 'POST' && !!call.raw));
+}
+
 export class ResponseCache {
   readonly store: EntryStore;
+  /** epochs read as a request arrived (arrived()), by its headers object (a registry's rewrite of the call keeps it): app and the read */
+  private readonly early = new WeakMap<object, { app: string; epochs: Promise<string | undefined> }>();
   readonly invalidation: EventInvalidation;
   private readonly policies = new WeakMap<DocumentNode, Map<string, CachePolicy | null>>();
   private readonly untrack: () => void;
@@ -115,6 +123,30 @@ export class ResponseCache {
   }
 
   /**
+   * A request arrived (before authentication): an HTTP request naming an app (X-App-Id) reads its
+   * app's epochs now, so that the read goes to Redis with the key's rate-limit counters (one round
+   * trip; node-redis writes the commands of one turn of the event loop together). serve() uses it
+   * when the caller's app turns out to be that app. Reading at arrival keeps the guarantee: the read
+   * still starts after the request did, and before its answer is computed.
+   */
+  arrived(call: GraphQLCall): void {
+    if (!this.enabled || !overHttp(call)) return;
+    const app = call.headers['x-app-id'];
+    if (typeof app !== 'string' || !app) return;
+    const directives = requestDirectives(call.headers);
+    if (!directives.read && !directives.fill) return;
+    this.early.set(call.headers, { app, epochs: this.epoch(app) });
+  }
+
+  /** The epochs read as the request arrived, when they are its caller's app's (once); else read now. */
+  private epochOf(call: GraphQLCall, app: string): Promise<string | undefined> {
+    const early = this.early.get(call.headers);
+    if (!early) return this.epoch(app);
+    this.early.delete(call.headers);
+    return early.app === app ? early.epochs : this.epoch(app);
+  }
+
+  /**
    * Answer `call` for `tenant`: from the cache when a current entry matches, else by `run` (given
    * the context fields the plugin reports through), storing a cacheable answer. A mutation's answer
    * is returned only once its app's epoch has moved.
@@ -123,17 +155,19 @@ export class ResponseCache {
     const observed: Observed = { fill: false };
     const part = this.enabled ? partitionOf(tenant) : undefined;
     const method = call.method.toUpperCase();
-    // the REST bridge's in-process calls read the answer as a value: computed, never stored
-    const http = part && call.parsed === undefined && (method === 'GET' || (method === 'POST' && call.raw));
+    const http = part && overHttp(call);
     const directives = http ? requestDirectives(call.headers) : { read: false, fill: false };
     let alias: string | undefined;
+    /** the epochs this request reads (once: a stale entry's read serves the fill too, both before the answer is computed) */
+    let read: Promise<string | undefined> | undefined;
     if (http) {
+      if (directives.read || directives.fill) read = this.epochOf(call, part.app);
       alias = `${part.key}\n${call.headers.accept ?? ''}\n${method === 'GET' ? call.url : call.raw!.toString('latin1')}`;
       if (!directives.read) observeResponseCache('bypass');
       const e = directives.read ? this.store.lookup(alias) : undefined;
       if (e) {
         const now = Date.now();
-        if (e.expiresAt > now && (await this.epoch(part.app)) === e.epochs) {
+        if (e.expiresAt > now && (await read) === e.epochs) {
           observeResponseCache('hit');
           return hitAnswer(e, now);
         }
@@ -147,7 +181,7 @@ export class ResponseCache {
       observed.fill = true;
       this.invalidation.follow(part.tenant, tenant.appId!, tenant.environment!);
       // read before the answer is computed: a write acknowledged meanwhile moves it (epochs.ts)
-      epochs = await this.epoch(part.app);
+      epochs = await (read ?? this.epoch(part.app));
       seq = this.invalidation.sequence(part.tenant);
     }
     const a = await run({ [RESPONSE_CACHE_SLOT]: observed });

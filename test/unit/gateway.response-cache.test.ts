@@ -140,4 +140,45 @@ describe('serve', () => {
     expect((await cache.serve(call, tenant, run('query'))).headers['x-response-cache']).toBeUndefined();
     await cache.stop();
   });
+
+  test('the epochs read as a request arrives are the ones it compares (one read a request); a write before it arrived is seen', async () => {
+    class CountingEpochs extends MemoryEpochs {
+      reads = 0;
+      override async read(scopes: readonly string[]): Promise<string> {
+        this.reads++;
+        return super.read(scopes);
+      }
+    }
+    const epochs = new CountingEpochs();
+    const cache = new ResponseCache({ maxBytes: 1 << 20 }, epochs, createMemoryPubSub(), createLogger({}, 'silent'));
+    const run = async (ctx: Record<symbol, any>): Promise<GraphQLAnswer> => {
+      const o = ctx[RESPONSE_CACHE_SLOT];
+      o.kind = 'query';
+      if (o.fill) Object.assign(o, { policy: { maxAge: 60, scope: 'PUBLIC' }, tags: new Set(['Product:p1']), canonical: 'q' });
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":{}}', route: 'q' };
+    };
+    // a request as the gateway receives it: its own headers object (the early read is kept by it)
+    const arrive = (app = 'app_1') => {
+      const call = { method: 'POST', headers: { 'x-app-id': app }, url: '/graphql', raw: Buffer.from('{"query":"{ product }"}') };
+      cache.arrived(call);
+      return call;
+    };
+    const served = async (call: ReturnType<typeof arrive>) => (await cache.serve(call, tenant, run)).headers['x-response-cache'];
+    expect(await served(arrive())).toBeUndefined();
+    expect(epochs.reads).toBe(1);
+    expect(await served(arrive())).toBe('hit');
+    expect(epochs.reads).toBe(2);
+    // another gateway's write, acknowledged before the next request arrived: its early read sees it
+    await epochs.bump('app_1');
+    expect(await served(arrive())).toBeUndefined();
+    expect(await served(arrive())).toBe('hit');
+    // a read for the app named in X-App-Id is not used for another caller's app
+    expect(await served(arrive('app_2'))).toBe('hit');
+    expect(epochs.reads).toBe(6);
+    // no-store: nothing read
+    const bypass = { method: 'POST', headers: { 'x-app-id': 'app_1', 'cache-control': 'no-store' }, url: '/graphql', raw: Buffer.from('{}') };
+    cache.arrived(bypass);
+    expect(epochs.reads).toBe(6);
+    await cache.stop();
+  });
 });
