@@ -41,7 +41,7 @@ function parts(e: SegmentedEngine): string {
     `docIds ${per(sum((s) => s.docIds.byteLength))}`,
     `termStart ${per(sum((s) => s.termStart.byteLength))} (${sum((s) => s.terms.length)} terms)`,
     `pDocs ${per(sum((s) => s.pDocs.byteLength))}`,
-    `pPos ${per(sum((s) => s.pPos.byteLength))}`,
+    `posting starts ${per(sum((s) => s.pBase.byteLength + s.pRel.byteLength))}`,
     `positions ${per(sum((s) => s.positions.byteLength))}`,
     `lens ${per(sum((s) => s.lens.byteLength))}`,
     `field arrays ${per(fields)}`,

@@ -36,7 +36,7 @@ function fieldBytes(f: FieldIndex): number {
 }
 
 export function segmentBytes(s: Segment): number {
-  let n = s.docIds.byteLength + s.termStart.byteLength + s.pDocs.byteLength + s.pPos.byteLength + s.positions.byteLength + s.lens.byteLength;
+  let n = s.docIds.byteLength + s.termStart.byteLength + s.pDocs.byteLength + s.pBase.byteLength + s.pRel.byteLength + s.positions.byteLength + s.lens.byteLength;
   n += s.terms.length * STRING_BYTES;
   for (const f of s.fields.values()) n += fieldBytes(f);
   if (s.geo) n += s.geo.lat.byteLength + s.geo.lng.byteLength + s.geo.docs.byteLength;
