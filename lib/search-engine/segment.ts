@@ -238,7 +238,8 @@ export function* mergeSegmentSteps(parts: Segment[], alive: Bitset): Generator<v
   const terms: string[] = [];
   const starts = new Uint32Array(nTerms + 1);
   const pDocs = new Int32Array(nPostings);
-  const pPos = new Uint32Array(nPostings + 1);
+  // written straight in the two-level form: no 32-bit array of every posting's start while merging
+  const postingStarts = new PostingStartsWriter(nPostings + 1);
   let np = 0;
   let nx = 0;
   const ptr = parts.map(() => 0);
@@ -259,8 +260,8 @@ export function* mergeSegmentSteps(parts: Segment[], alive: Bitset): Generator<v
       for (let q = p.termStart[t]; q < p.termStart[t + 1]; q++) {
         const d = p.pDocs[q];
         if (!has(alive, d)) continue;
-        pDocs[np] = d;
-        pPos[np++] = nx;
+        pDocs[np++] = d;
+        postingStarts.push(nx);
         for (let x = postingStart(p, q), end = postingStart(p, q + 1); x < end; x++) {
           const v = positionAt(p, x);
           positions[nx++] = wide ? v : ((v >>> 16) << posShift) | (v & 0xffff);
@@ -278,7 +279,7 @@ export function* mergeSegmentSteps(parts: Segment[], alive: Bitset): Generator<v
     }
   }
   starts[terms.length] = np;
-  pPos[np] = nx;
+  postingStarts.push(nx);
   const paths = new Set<string>();
   for (const p of parts) for (const key of p.fields.keys()) paths.add(key);
   const fields = new Map<string, FieldIndex>();
@@ -293,7 +294,7 @@ export function* mergeSegmentSteps(parts: Segment[], alive: Bitset): Generator<v
     terms,
     termStart: terms.length === nTerms ? starts : starts.slice(0, terms.length + 1),
     pDocs,
-    ...packPostingStarts(pPos),
+    ...postingStarts.finish(),
     positions,
     posShift,
     nAttrs,
@@ -342,6 +343,42 @@ export function packPostingStarts(pPos: Uint32Array): { pBase: Uint32Array; pRel
     pRel[q] = pPos[q] - pBase[q >>> sh];
   }
   return { pBase, pRel, pShift: sh };
+}
+
+/** Posting starts pushed in order (their count known ahead), into the two-level form as they come. */
+class PostingStartsWriter {
+  private readonly pBase: Uint32Array;
+  private readonly pRel: Uint16Array;
+  /** the flat form, once a block spans 65,536 positions (packed with a smaller block by finish()) */
+  private flat: Uint32Array | null = null;
+  private n = 0;
+
+  constructor(private readonly count: number) {
+    this.pBase = new Uint32Array(count ? ((count - 1) >>> POSTING_BLOCK_SHIFT) + 1 : 0);
+    this.pRel = new Uint16Array(count);
+  }
+
+  push(start: number): void {
+    const q = this.n++;
+    if (this.flat) {
+      this.flat[q] = start;
+      return;
+    }
+    const b = q >>> POSTING_BLOCK_SHIFT;
+    if ((q & ((1 << POSTING_BLOCK_SHIFT) - 1)) === 0) this.pBase[b] = start;
+    const rel = start - this.pBase[b];
+    if (rel <= 0xffff) {
+      this.pRel[q] = rel;
+      return;
+    }
+    this.flat = new Uint32Array(this.count);
+    for (let k = 0; k < q; k++) this.flat[k] = this.pBase[k >>> POSTING_BLOCK_SHIFT] + this.pRel[k];
+    this.flat[q] = start;
+  }
+
+  finish(): { pBase: Uint32Array; pRel: Uint16Array; pShift: number } {
+    return this.flat ? packPostingStarts(this.flat) : { pBase: this.pBase, pRel: this.pRel, pShift: POSTING_BLOCK_SHIFT };
+  }
 }
 
 /** Position x of the segment as attribute * 65536 + word index (whatever its storage). */

@@ -3,6 +3,7 @@
 import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings, type SearchRequest } from '../../lib/search-engine/index.js';
 import { decodeSegment, transferCodec } from '../../lib/search-engine/snapshot.js';
 import { packPostingStarts, postingStart } from '../../lib/search-engine/segment.js';
+import type { SegmentedEngine } from '../../lib/search-engine/engine.js';
 import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 
 const segmentsOf = (e: Engine) => (e as unknown as { segments: unknown[] }).segments;
@@ -319,4 +320,19 @@ describe('posting starts (two-level: a 32-bit base per block, a 16-bit offset pe
     const back = decodeSegment(old);
     expect(Array.from(back.pRel, (_, q) => postingStart(back, q))).toEqual(Array.from(pPos));
   });
+});
+
+test('a merge whose postings span 65,536 positions in one block (a long, repetitive document) keeps every start', () => {
+  const e = engineFactory.create({ ...DEFAULT_SETTINGS, searchableAttributes: ['title', 'body'] }) as unknown as SegmentedEngine;
+  const long = Array.from({ length: 40_000 }, () => 'echo').join(' ');
+  for (let b = 0; b < 4; b++) e.addDocuments([{ id: `a${b}`, title: long, body: `${long} tail${b}` }, { id: `b${b}`, title: `echo tail${b}`, body: 'short' }], 'id');
+  const before = ids(e, { query: 'echo tail2', limit: 20 });
+  e.compact();
+  expect(e.segmentCount).toBe(1);
+  const seg = e.segments[0];
+  const n = seg.pDocs.length;
+  expect(postingStart(seg, n)).toBe(seg.positions.length);
+  for (let q = 0; q < n; q++) expect(postingStart(seg, q + 1)).toBeGreaterThanOrEqual(postingStart(seg, q));
+  expect(seg.pShift).toBeLessThan(6);
+  expect(ids(e, { query: 'echo tail2', limit: 20 })).toEqual(before);
 });
