@@ -25,13 +25,17 @@ const settings = {
   sortableAttributes: ['installed_size_kb'],
 } as Partial<EngineSettings> as EngineSettings;
 const gc = (globalThis as { gc?: () => void }).gc;
-const measured = () => {
-  gc?.();
+/** after full GCs with turns of the event loop between them (array buffers are freed after their GC) */
+const measured = async () => {
+  for (let i = 0; gc && i < 4; i++) {
+    gc();
+    await new Promise((r) => setImmediate(r));
+  }
   const m = process.memoryUsage();
   return { js: m.heapUsed + m.arrayBuffers, rss: m.rss };
 };
 const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
-const before = measured();
+const before = await measured();
 /** bytes per document of each part the estimate counts exactly (typed arrays), the rest estimated */
 function parts(e: SegmentedEngine): string {
   const sum = (f: (s: SegmentedEngine['segments'][number]) => number) => e.segments.reduce((n, s) => n + f(s), 0);
@@ -64,7 +68,7 @@ console.log(`indexed ${N} in ${((performance.now() - t) / 1000).toFixed(1)} s, $
 t = performance.now();
 engine.compact();
 console.log(`compact ${((performance.now() - t) / 1000).toFixed(1)} s: ${engine.segmentCount} segments  [${load()}]`);
-const after = measured();
+const after = await measured();
 const est = engine.memoryBytes();
 console.log(
   `memory: estimate ${parts(engine as unknown as SegmentedEngine)}\n        `,
