@@ -4,12 +4,15 @@
 // per query (process.cpuUsage: steadier than wall time on a shared machine), p50/p95/p99 and a hash of
 // every answer (hit ids, total, facet counts) so two builds can be checked for the same results.
 // BENCH_PROFILE=<file.cpuprofile>: a CPU profile of the last round (bench:profile-summary reads it).
-// Run: node --import @swc-node/register/esm-register bench/search-engine-scale.bench.ts
+// Memory after compact(): the engine's estimate (memoryBytes) against what the process measures
+// (heapUsed + arrayBuffers, over the same before the engine; after a full GC when run with --expose-gc).
+// Run: node --expose-gc --import @swc-node/register/esm-register bench/search-engine-scale.bench.ts
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { engineFactory, type EngineSettings } from '../lib/search-engine/index.js';
+import type { SegmentedEngine } from '../lib/search-engine/engine.js';
 import { FILTERS, loadDebian, makeQueries } from './search-corpus.js';
 import { summarize } from './stats.js';
 
@@ -21,6 +24,37 @@ const settings = {
   filterableAttributes: ['section', 'priority', 'installed_size_kb'],
   sortableAttributes: ['installed_size_kb'],
 } as Partial<EngineSettings> as EngineSettings;
+const gc = (globalThis as { gc?: () => void }).gc;
+/** after full GCs with turns of the event loop between them (array buffers are freed after their GC) */
+const measured = async () => {
+  for (let i = 0; gc && i < 4; i++) {
+    gc();
+    await new Promise((r) => setImmediate(r));
+  }
+  const m = process.memoryUsage();
+  return { js: m.heapUsed + m.arrayBuffers, rss: m.rss };
+};
+const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+const before = await measured();
+/** bytes per document of each part the estimate counts exactly (typed arrays), the rest estimated */
+function parts(e: SegmentedEngine): string {
+  const sum = (f: (s: SegmentedEngine['segments'][number]) => number) => e.segments.reduce((n, s) => n + f(s), 0);
+  const per = (b: number) => (b / N).toFixed(0);
+  const fields = sum((s) => [...s.fields.values()].reduce((n, f) => n + f.strStart.byteLength + f.strDocs.byteLength + f.numValues.byteLength + f.numDocs.byteLength + f.exists.byteLength, 0));
+  return [
+    `docIds ${per(sum((s) => s.docIds.byteLength))}`,
+    `termStart ${per(sum((s) => s.termStart.byteLength))} (${sum((s) => s.terms.length)} terms)`,
+    `pDocs ${per(sum((s) => s.pDocs.byteLength))}`,
+    `posting starts ${per(sum((s) => s.pBase.byteLength + s.pRel.byteLength))}`,
+    `positions ${per(sum((s) => s.positions.byteLength))}`,
+    `lens ${per(sum((s) => s.lens.byteLength))}`,
+    `field arrays ${per(fields)}`,
+    `store ${per(e.store.bytes())}`,
+    `columns ${per(e.columns.bytes())}`,
+    `alive ${per(e.alive.byteLength)}`,
+    `B/doc`,
+  ].join(', ');
+}
 const engine = engineFactory.create(settings);
 
 let t = performance.now();
@@ -34,6 +68,14 @@ console.log(`indexed ${N} in ${((performance.now() - t) / 1000).toFixed(1)} s, $
 t = performance.now();
 engine.compact();
 console.log(`compact ${((performance.now() - t) / 1000).toFixed(1)} s: ${engine.segmentCount} segments  [${load()}]`);
+const after = await measured();
+const est = engine.memoryBytes();
+console.log(
+  `memory: estimate ${parts(engine as unknown as SegmentedEngine)}\n        `,
+);
+console.log(
+  `memory: estimate ${mib(est)} (${(est / N).toFixed(0)} B/doc); measured heap + array buffers ${mib(after.js - before.js)} (${((after.js - before.js) / N).toFixed(0)} B/doc)${gc ? '' : ' (no --expose-gc: includes garbage)'}; rss ${mib(after.rss)} (${mib(before.rss)} before)  [${load()}]`,
+);
 
 const queries = makeQueries(corpus, 200);
 const session = new Session();

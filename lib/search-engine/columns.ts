@@ -1,7 +1,9 @@
 // Per-document values that ranking reads, kept as columns by internal id so that sort, custom ranking
 // rules, `distinctAttribute` and `_geoPoint` sorting never read a document body (doc-store.ts):
 //   sort column per attribute named in sortableAttributes or in an `attr:asc|desc` rule:
-//     asc/desc   the value sorting uses in each direction, when a number (NaN: not a number)
+//     asc/desc   the value sorting uses in each direction, when a number (NaN: not a number); one
+//                array for both (desc === asc) until a document's two directions differ (an array
+//                value): scalars sort the same both ways, so most columns cost 8 bytes per id, not 16
 //     strAsc/strDesc   the lowercased string value, for the ids whose value is a string
 //   distinct   a code per id (-1: no value) of the distinct attribute's value (`keyOf`)
 //   geo        `_geo` as lat/lng (NaN: no location), when `_geo` is sortable
@@ -72,6 +74,13 @@ export interface ColumnsData {
 
 const nanArray = (n: number) => new Float64Array(n).fill(NaN);
 
+/** Same length and numbers (NaN equal to NaN): a snapshot's desc column that can share asc's array. */
+function sameNumbers(a: Float64Array, b: Float64Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !(a[i] !== a[i] && b[i] !== b[i])) return false;
+  return true;
+}
+
 function growF64(a: Float64Array, n: number): Float64Array {
   const next = nanArray(n);
   next.set(a);
@@ -87,7 +96,10 @@ export class Columns {
   private capacity = 0;
 
   constructor(readonly spec: ColumnSpec) {
-    for (const a of spec.sort) this.sorts.set(a, { asc: nanArray(0), desc: nanArray(0), strAsc: new Map(), strDesc: new Map() });
+    for (const a of spec.sort) {
+      const asc = nanArray(0);
+      this.sorts.set(a, { asc, desc: asc, strAsc: new Map(), strDesc: new Map() });
+    }
     if (spec.distinct) this.codes = new Int32Array(0);
     if (spec.geo) {
       this.lat = nanArray(0);
@@ -106,8 +118,11 @@ export class Columns {
     for (const [attr, c] of this.sorts) {
       const v = valueAt(doc, attr);
       if (v === undefined) continue;
-      this.setValue(c, id, sortValue(v, false), false);
-      this.setValue(c, id, sortValue(v, true), true);
+      const asc = sortValue(v, false);
+      const desc = sortValue(v, true);
+      if (c.desc === c.asc && !Object.is(typeof asc === 'number' ? asc : NaN, typeof desc === 'number' ? desc : NaN)) c.desc = c.asc.slice();
+      this.setValue(c, id, asc, false);
+      this.setValue(c, id, desc, true);
     }
     if (this.codes) {
       const k = keyOf(valueAt(doc, this.spec.distinct!));
@@ -164,7 +179,7 @@ export class Columns {
 
   bytes(): number {
     let n = 0;
-    for (const c of this.sorts.values()) n += c.asc.byteLength + c.desc.byteLength + (c.strAsc.size + c.strDesc.size) * 48;
+    for (const c of this.sorts.values()) n += c.asc.byteLength + (c.desc === c.asc ? 0 : c.desc.byteLength) + (c.strAsc.size + c.strDesc.size) * 48;
     if (this.codes) n += this.codes.byteLength + this.keys.size * 64;
     if (this.lat && this.lng) n += this.lat.byteLength + this.lng.byteLength;
     return n;
@@ -199,7 +214,7 @@ export class Columns {
       const col = c.sorts.get(s.attr);
       if (!col) return null;
       col.asc = s.asc;
-      col.desc = s.desc;
+      col.desc = sameNumbers(s.asc, s.desc) ? s.asc : s.desc;
       n = s.asc.length;
       s.strIds.forEach((id, i) => {
         // an empty string stands for "this direction has a number"
@@ -230,8 +245,9 @@ export class Columns {
     if (n <= this.capacity) return;
     const cap = Math.max(n, this.capacity * 2, 1024);
     for (const c of this.sorts.values()) {
+      const shared = c.desc === c.asc;
       c.asc = growF64(c.asc, cap);
-      c.desc = growF64(c.desc, cap);
+      c.desc = shared ? c.asc : growF64(c.desc, cap);
     }
     if (this.codes) {
       const next = new Int32Array(cap).fill(-1);

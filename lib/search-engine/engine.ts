@@ -13,6 +13,7 @@ import { documentId } from './document-id.js';
 import { checkSettings, shapeOf, vectorShapeOf } from './settings.js';
 import { VectorIndex } from './vector-index.js';
 import { DocStore } from './doc-store.js';
+import { IdTable } from './id-table.js';
 import { Columns, columnShapeOf, columnSpec } from './columns.js';
 import { snapshotOf, type Codec } from './snapshot.js';
 import { engineBytes } from './memory.js';
@@ -65,7 +66,8 @@ export class SegmentedEngine implements Engine, EngineState {
   store = new DocStore();
   columns!: Columns;
   extIds: (string | undefined)[] = [];
-  idMap = new Map<string, number>();
+  /** external id → internal id, reading the keys from extIds (id-table.ts: no second copy, no Map entry) */
+  idMap = new IdTable((id) => this.extIds[id]);
   scratch = new MatchScratch();
   /** attribute rank of each top-level field when searchable is ['*']: order of first appearance */
   fieldOrder = new Map<string, number>();

@@ -11,7 +11,7 @@
 import type { Bitset } from './bitset.js';
 import { GrowInt32 } from './growable.js';
 import type { QueryWord } from './query.js';
-import { positionAt, storedPosition, type Segment } from './segment.js';
+import { positionAt, postingStart, storedPosition, type Segment } from './segment.js';
 import { exactIndex, fuzzyLookup } from './typo.js';
 
 export const ABSENT = 255;
@@ -128,14 +128,14 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
     const refs = m;
     /** fold postings [from, to) of segment s into the word's per-document arrays */
     const foldRange = (s: number, seg: Segment, from: number, to: number, typos: number, isExact: boolean) => {
-      const { pDocs, pPos } = seg;
+      const { pDocs, pBase, pRel, pShift } = seg;
       const keepRef = allRefs || isExact;
       for (let q = from; q < to; q++) {
         const d = pDocs[q];
         if ((allowed[d >>> 5] & (1 << (d & 31))) === 0) continue;
         if (prev !== null && prev[d] === ABSENT) continue;
         const cur = typo[d];
-        const p0 = positionAt(seg, pPos[q]);
+        const p0 = positionAt(seg, pBase[q >>> pShift] + pRel[q]);
         if (cur === ABSENT) {
           if (w === 0) first.push(d);
           typo[d] = typos;
@@ -211,7 +211,7 @@ export function exactAt(m: MatchData, w: number, d: number, pos: number): boolea
     const seg = m.segments[m.refSeg.data[r]];
     const q = m.refPosting.data[r];
     const stored = storedPosition(seg, pos);
-    for (let x = seg.pPos[q]; x < seg.pPos[q + 1]; x++) if (seg.positions[x] === stored) return true;
+    for (let x = postingStart(seg, q), end = postingStart(seg, q + 1); x < end; x++) if (seg.positions[x] === stored) return true;
   }
   return false;
 }
@@ -230,10 +230,10 @@ export function pairDistance(m: MatchData, a: number, b: number, d: number, cap:
     const qa = m.refPosting.data[ra];
     for (let rb = m.head[b][d]; rb >= 0; rb = m.refNext.data[rb]) {
       const qb = m.refPosting.data[rb];
-      const b0 = seg.pPos[qb];
-      const b1 = seg.pPos[qb + 1];
+      const b0 = postingStart(seg, qb);
+      const b1 = postingStart(seg, qb + 1);
       let j = b0;
-      for (let x = seg.pPos[qa]; x < seg.pPos[qa + 1]; x++) {
+      for (let x = postingStart(seg, qa), a1 = postingStart(seg, qa + 1); x < a1; x++) {
         const p = P[x];
         while (j < b1 && P[j] < p) j++;
         if (j < b1 && P[j] >>> sh === p >>> sh && P[j] !== p && P[j] - p < best) best = P[j] - p;
@@ -257,6 +257,6 @@ export function forExactPositions(m: MatchData, w: number, d: number, fn: (pos: 
     if (!m.refExact.data[r]) continue;
     const seg = m.segments[m.refSeg.data[r]];
     const q = m.refPosting.data[r];
-    for (let x = seg.pPos[q]; x < seg.pPos[q + 1]; x++) fn(positionAt(seg, x));
+    for (let x = postingStart(seg, q), end = postingStart(seg, q + 1); x < end; x++) fn(positionAt(seg, x));
   }
 }

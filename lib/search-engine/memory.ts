@@ -1,6 +1,6 @@
 // An estimate of the memory one engine holds, for the search service's memory budget. Three parts:
 //  - typed arrays (segments, field and geo indexes, liveness, vectors): their exact byteLength;
-//  - strings and maps (dictionaries, facet values, the id map): counted per entry, at the sizes V8
+//  - strings and maps (dictionaries, facet values, the external ids): counted per entry, at the sizes V8
 //    gives short strings and map entries (STRING_BYTES, PER_DOC_BYTES);
 //  - documents: the document store's pages (deflated bodies, doc-store.ts) and the ranking columns
 //    (columns.ts), exactly, plus their string values estimated;
@@ -13,11 +13,12 @@ import type { FieldIndex } from './field-index.js';
 import type { Segment } from './segment.js';
 import type { EngineState } from './state.js';
 import type { DocStore } from './doc-store.js';
+import type { IdTable } from './id-table.js';
 
 /** a dictionary term or facet value: header plus one byte per (Latin-1) character, rounded */
 const STRING_BYTES = 32;
-/** per live document: its id-map entry, external id string and array slots */
-const PER_DOC_BYTES = 120;
+/** per live document: its external id string and array slots (the id table's slots are counted exactly) */
+const PER_DOC_BYTES = 80;
 /** per engine, whatever its size: settings, analyzer, synonyms, maps and objects around the arrays */
 const PER_ENGINE_BYTES = 16 * 1024;
 
@@ -35,7 +36,7 @@ function fieldBytes(f: FieldIndex): number {
 }
 
 export function segmentBytes(s: Segment): number {
-  let n = s.docIds.byteLength + s.termStart.byteLength + s.pDocs.byteLength + s.pPos.byteLength + s.positions.byteLength + s.lens.byteLength;
+  let n = s.docIds.byteLength + s.termStart.byteLength + s.pDocs.byteLength + s.pBase.byteLength + s.pRel.byteLength + s.positions.byteLength + s.lens.byteLength;
   n += s.terms.length * STRING_BYTES;
   for (const f of s.fields.values()) n += fieldBytes(f);
   if (s.geo) n += s.geo.lat.byteLength + s.geo.lng.byteLength + s.geo.docs.byteLength;
@@ -43,8 +44,8 @@ export function segmentBytes(s: Segment): number {
 }
 
 /** Estimated bytes held by an engine (see the header for what is counted and how). */
-export function engineBytes(e: EngineState & { store: DocStore }, live: number): number {
-  let n = PER_ENGINE_BYTES + e.alive.byteLength + live * PER_DOC_BYTES + e.store.bytes() + e.columns.bytes() + e.scratch.bytes();
+export function engineBytes(e: EngineState & { store: DocStore; idMap: IdTable }, live: number): number {
+  let n = PER_ENGINE_BYTES + e.alive.byteLength + live * PER_DOC_BYTES + e.idMap.bytes() + e.store.bytes() + e.columns.bytes() + e.scratch.bytes();
   for (const s of e.segments) n += segmentBytes(s);
   const v = e.vectors;
   if (v) {

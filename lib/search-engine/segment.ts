@@ -4,7 +4,10 @@
 //
 //   terms[t]                    sorted dictionary (the typo walk runs over it, see typo.ts)
 //   termStart[t]..termStart[t+1] postings of term t: pDocs[p] (global doc ids, ascending)
-//   pPos[p]..pPos[p+1]          positions of posting p in `positions`, ascending;
+//   postingStart(p)..postingStart(p+1)  positions of posting p in `positions`, ascending; the start
+//                                is pBase[p >>> pShift] + pRel[p]: a 32-bit base per block of 64 postings
+//                                and a 16-bit offset per posting (6 bytes per posting instead of 8 as
+//                                one Uint32Array; a smaller block when 64 postings span 65,536 positions);
 //                                a position is attribute * 65536 + word index within the attribute,
 //                                so the first one is the best attribute and the earliest word;
 //                                stored as attribute << posShift | word: 16-bit when both fit (posShift
@@ -35,7 +38,11 @@ export interface Segment {
   terms: string[];
   termStart: Uint32Array;
   pDocs: Int32Array;
-  pPos: Uint32Array;
+  /** where each block of 2^pShift postings starts in `positions` (see postingStart) */
+  pBase: Uint32Array;
+  /** per posting (and one past the last): its start in `positions` over its block's base */
+  pRel: Uint16Array;
+  pShift: number;
   positions: Uint32Array | Uint16Array;
   /** where the attribute starts in a stored position: 16 for 32-bit positions, less for 16-bit ones */
   posShift: number;
@@ -158,7 +165,7 @@ export function buildSegment(entries: { id: number; doc: Document }[], spec: Bui
     terms: order.map((t) => termStrs[t]),
     termStart,
     pDocs: pDocs.toArray(),
-    pPos: pPos.toArray(),
+    ...packPostingStarts(pPos.toArray()),
     ...packPositions(positions),
     nAttrs,
     lens,
@@ -202,7 +209,7 @@ export function* mergeSegmentSteps(parts: Segment[], alive: Bitset): Generator<v
     for (let q = 0; q < p.pDocs.length; q++) {
       if (!has(alive, p.pDocs[q])) continue;
       nPostings++;
-      for (let x = p.pPos[q]; x < p.pPos[q + 1]; x++) {
+      for (let x = postingStart(p, q), end = postingStart(p, q + 1); x < end; x++) {
         const v = positionAt(p, x);
         if (v >>> 16 > maxAttr) maxAttr = v >>> 16;
         if ((v & 0xffff) > maxWord) maxWord = v & 0xffff;
@@ -231,7 +238,8 @@ export function* mergeSegmentSteps(parts: Segment[], alive: Bitset): Generator<v
   const terms: string[] = [];
   const starts = new Uint32Array(nTerms + 1);
   const pDocs = new Int32Array(nPostings);
-  const pPos = new Uint32Array(nPostings + 1);
+  // written straight in the two-level form: no 32-bit array of every posting's start while merging
+  const postingStarts = new PostingStartsWriter(nPostings + 1);
   let np = 0;
   let nx = 0;
   const ptr = parts.map(() => 0);
@@ -252,9 +260,9 @@ export function* mergeSegmentSteps(parts: Segment[], alive: Bitset): Generator<v
       for (let q = p.termStart[t]; q < p.termStart[t + 1]; q++) {
         const d = p.pDocs[q];
         if (!has(alive, d)) continue;
-        pDocs[np] = d;
-        pPos[np++] = nx;
-        for (let x = p.pPos[q]; x < p.pPos[q + 1]; x++) {
+        pDocs[np++] = d;
+        postingStarts.push(nx);
+        for (let x = postingStart(p, q), end = postingStart(p, q + 1); x < end; x++) {
           const v = positionAt(p, x);
           positions[nx++] = wide ? v : ((v >>> 16) << posShift) | (v & 0xffff);
         }
@@ -271,7 +279,7 @@ export function* mergeSegmentSteps(parts: Segment[], alive: Bitset): Generator<v
     }
   }
   starts[terms.length] = np;
-  pPos[np] = nx;
+  postingStarts.push(nx);
   const paths = new Set<string>();
   for (const p of parts) for (const key of p.fields.keys()) paths.add(key);
   const fields = new Map<string, FieldIndex>();
@@ -286,7 +294,7 @@ export function* mergeSegmentSteps(parts: Segment[], alive: Bitset): Generator<v
     terms,
     termStart: terms.length === nTerms ? starts : starts.slice(0, terms.length + 1),
     pDocs,
-    pPos,
+    ...postingStarts.finish(),
     positions,
     posShift,
     nAttrs,
@@ -307,6 +315,70 @@ export function localIndex(seg: Segment, id: number): number {
     else hi = mid;
   }
   return lo < seg.docIds.length && seg.docIds[lo] === id ? lo : -1;
+}
+
+/** Postings per block of pBase (a smaller block when one would span 65,536 positions or more). */
+const POSTING_BLOCK_SHIFT = 6;
+
+/** Where posting q's positions start in `positions` (q = the number of postings: where they end). */
+export function postingStart(seg: Segment, q: number): number {
+  return seg.pBase[q >>> seg.pShift] + seg.pRel[q];
+}
+
+/** The two-level form of posting starts (pPos[q]: start of posting q, pPos[n]: the end), see the header. */
+export function packPostingStarts(pPos: Uint32Array): { pBase: Uint32Array; pRel: Uint16Array; pShift: number } {
+  const n = pPos.length;
+  if (n === 0) return { pBase: new Uint32Array(0), pRel: new Uint16Array(0), pShift: POSTING_BLOCK_SHIFT };
+  let sh = POSTING_BLOCK_SHIFT;
+  for (; sh > 0; sh--) {
+    let fits = true;
+    for (let b = 0; b < n && fits; b += 1 << sh) fits = pPos[Math.min(n, b + (1 << sh)) - 1] - pPos[b] <= 0xffff;
+    if (fits) break;
+  }
+  const pBase = new Uint32Array(((n - 1) >>> sh) + 1);
+  const pRel = new Uint16Array(n);
+  const mask = (1 << sh) - 1;
+  for (let q = 0; q < n; q++) {
+    if ((q & mask) === 0) pBase[q >>> sh] = pPos[q];
+    pRel[q] = pPos[q] - pBase[q >>> sh];
+  }
+  return { pBase, pRel, pShift: sh };
+}
+
+/** Posting starts pushed in order (their count known ahead), into the two-level form as they come. */
+class PostingStartsWriter {
+  private readonly pBase: Uint32Array;
+  private readonly pRel: Uint16Array;
+  /** the flat form, once a block spans 65,536 positions (packed with a smaller block by finish()) */
+  private flat: Uint32Array | null = null;
+  private n = 0;
+
+  constructor(private readonly count: number) {
+    this.pBase = new Uint32Array(count ? ((count - 1) >>> POSTING_BLOCK_SHIFT) + 1 : 0);
+    this.pRel = new Uint16Array(count);
+  }
+
+  push(start: number): void {
+    const q = this.n++;
+    if (this.flat) {
+      this.flat[q] = start;
+      return;
+    }
+    const b = q >>> POSTING_BLOCK_SHIFT;
+    if ((q & ((1 << POSTING_BLOCK_SHIFT) - 1)) === 0) this.pBase[b] = start;
+    const rel = start - this.pBase[b];
+    if (rel <= 0xffff) {
+      this.pRel[q] = rel;
+      return;
+    }
+    this.flat = new Uint32Array(this.count);
+    for (let k = 0; k < q; k++) this.flat[k] = this.pBase[k >>> POSTING_BLOCK_SHIFT] + this.pRel[k];
+    this.flat[q] = start;
+  }
+
+  finish(): { pBase: Uint32Array; pRel: Uint16Array; pShift: number } {
+    return this.flat ? packPostingStarts(this.flat) : { pBase: this.pBase, pRel: this.pRel, pShift: POSTING_BLOCK_SHIFT };
+  }
 }
 
 /** Position x of the segment as attribute * 65536 + word index (whatever its storage). */

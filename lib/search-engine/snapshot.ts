@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { FieldIndex } from './field-index.js';
 import { finish } from './field-index.js';
 import type { GeoIndex } from './geo.js';
-import type { Segment } from './segment.js';
+import { packPostingStarts, type Segment } from './segment.js';
 import type { Codec, Encoded } from './types.js';
 import { VectorIndex } from './vector-index.js';
 import { DocStore, type DocStoreData } from './doc-store.js';
@@ -231,7 +231,9 @@ export function encodeSegment(s: Segment, codec: Codec = BASE64): Record<string,
     terms: s.terms.join('\n'),
     termStart: b64(s.termStart),
     pDocs: b64(s.pDocs),
-    pPos: b64(s.pPos),
+    pBase: b64(s.pBase),
+    pRel: b64(s.pRel),
+    pShift: s.pShift,
     positions: b64(s.positions),
     posShift: s.posShift,
     pos16: s.positions instanceof Uint16Array,
@@ -249,7 +251,8 @@ export function decodeSegment(o: Record<string, any>): Segment {
     terms: o.terms ? (o.terms as string).split('\n') : [],
     termStart: u32(o.termStart),
     pDocs: i32(o.pDocs),
-    pPos: u32(o.pPos),
+    // segments written before the two-level posting starts (reused by an incremental snapshot) hold pPos
+    ...(o.pRel ? { pBase: u32(o.pBase), pRel: u16(o.pRel), pShift: o.pShift as number } : packPostingStarts(u32(o.pPos))),
     positions: o.pos16 === true ? u16(o.positions) : u32(o.positions),
     posShift: typeof o.posShift === 'number' ? o.posShift : 16,
     nAttrs: o.nAttrs,

@@ -5,6 +5,7 @@ import { bitset, set } from '../../lib/search-engine/bitset.js';
 import { BLOCK, DocStore } from '../../lib/search-engine/doc-store.js';
 import { engineFactory, type Engine } from '../../lib/search-engine/index.js';
 import { DEFAULT_SETTINGS } from '../../lib/search-engine/settings.js';
+import { Columns, columnSpec } from '../../lib/search-engine/columns.js';
 import { KEEP_ARRAYS, SnapshotDecoder, encodeSnapshot } from '../../lib/search-engine/snapshot-binary.js';
 import { engineWith, ids } from './search-engine.fixtures.js';
 
@@ -98,5 +99,32 @@ describe('ranking columns', () => {
       { ...DEFAULT_SETTINGS, sortableAttributes: ['nested'] },
     );
     expect(ids(e2, { query: 'common', sort: ['nested.n:asc'], limit: 2 })).toEqual(['299', '298']);
+  });
+});
+
+describe('sort column memory', () => {
+  const spec = columnSpec({ ...DEFAULT_SETTINGS, sortableAttributes: ['n'] });
+
+  test('one array for both directions until an array value makes them differ; shared again after a restore', () => {
+    const c = new Columns(spec);
+    c.add(0, { n: 5 });
+    c.add(1, { n: 7 });
+    const one = c.bytes();
+    c.add(2, { n: [1, 9] });
+    expect(c.bytes()).toBe(2 * one);
+    expect([c.sortValueOf('n', 2, false), c.sortValueOf('n', 2, true)]).toEqual([1, 9]);
+    expect([c.sortValueOf('n', 0, false), c.sortValueOf('n', 0, true)]).toEqual([5, 5]);
+    // a string value lives in the maps, the numbers stay shared
+    const d = new Columns(spec);
+    d.add(0, { n: 5 });
+    d.add(1, { n: 'x' });
+    d.add(2, { n: [3, 'y'] });
+    expect([d.sortValueOf('n', 2, false), d.sortValueOf('n', 2, true)]).toEqual([3, 'y']);
+    const back = Columns.fromData(c.toData(3), spec)!;
+    expect([back.sortValueOf('n', 2, false), back.sortValueOf('n', 2, true), back.sortValueOf('n', 1, true)]).toEqual([1, 9, 7]);
+    const scalars = new Columns(spec);
+    scalars.add(0, { n: 5 });
+    scalars.add(1, { n: 6 });
+    expect(Columns.fromData(scalars.toData(2), spec)!.bytes()).toBe(2 * 8);
   });
 });

@@ -1,7 +1,9 @@
 // Segments: each batch is a new immutable segment; updates and deletes only flip liveness; compaction
 // and snapshots must not change any result.
 import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings, type SearchRequest } from '../../lib/search-engine/index.js';
-import { transferCodec } from '../../lib/search-engine/snapshot.js';
+import { decodeSegment, transferCodec } from '../../lib/search-engine/snapshot.js';
+import { packPostingStarts, postingStart } from '../../lib/search-engine/segment.js';
+import type { SegmentedEngine } from '../../lib/search-engine/engine.js';
 import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 
 const segmentsOf = (e: Engine) => (e as unknown as { segments: unknown[] }).segments;
@@ -275,4 +277,62 @@ describe('snapshots', () => {
   test('anything else is refused', () => {
     expect(errorOf(() => engineFactory.fromSnapshot({ hello: 1 }, DEFAULT_SETTINGS)).code).toBe('invalid_settings');
   });
+});
+
+describe('posting starts (two-level: a 32-bit base per block, a 16-bit offset per posting)', () => {
+  const starts = (pPos: number[]) => {
+    const packed = packPostingStarts(Uint32Array.from(pPos));
+    const seg = packed as unknown as Parameters<typeof postingStart>[0];
+    return { packed, back: pPos.map((_, q) => postingStart(seg, q)) };
+  };
+
+  test('reads back every start, in 64-posting blocks when they fit in 16 bits', () => {
+    const pPos = Array.from({ length: 1000 }, (_, q) => q * 3 + (q >= 512 ? 70_000 : 0));
+    const { packed, back } = starts(pPos);
+    expect(back).toEqual(pPos);
+    expect(packed.pShift).toBe(6);
+    expect(packed.pBase.length).toBe(Math.ceil(1000 / 64));
+  });
+
+  test('a smaller block where 64 postings span 65,536 positions or more (a long, repetitive document)', () => {
+    const pPos = Array.from({ length: 300 }, (_, q) => q * 2000);
+    const { packed, back } = starts(pPos);
+    expect(back).toEqual(pPos);
+    expect(packed.pShift).toBe(5);
+    const huge = [0, 70_000, 140_000, 140_001];
+    const h = starts(huge);
+    expect(h.back).toEqual(huge);
+    expect(h.packed.pShift).toBe(0);
+  });
+
+  test('a snapshot segment written with one Uint32Array of starts (pPos) is read as the two-level form', () => {
+    const e = engineWith([
+      { id: 1, title: 'red apple pie', body: 'apple apple' },
+      { id: 2, title: 'green apple', body: 'pie' },
+    ]);
+    const snap = e.toSnapshot(transferCodec()) as { segments: Record<string, unknown>[] };
+    const seg = decodeSegment(snap.segments[0]);
+    const pPos = new Uint32Array(seg.pRel.length).map((_, q) => postingStart(seg, q));
+    const old = { ...snap.segments[0], pPos } as Record<string, unknown>;
+    delete old.pBase;
+    delete old.pRel;
+    delete old.pShift;
+    const back = decodeSegment(old);
+    expect(Array.from(back.pRel, (_, q) => postingStart(back, q))).toEqual(Array.from(pPos));
+  });
+});
+
+test('a merge whose postings span 65,536 positions in one block (a long, repetitive document) keeps every start', () => {
+  const e = engineFactory.create({ ...DEFAULT_SETTINGS, searchableAttributes: ['title', 'body'] }) as unknown as SegmentedEngine;
+  const long = Array.from({ length: 40_000 }, () => 'echo').join(' ');
+  for (let b = 0; b < 4; b++) e.addDocuments([{ id: `a${b}`, title: long, body: `${long} tail${b}` }, { id: `b${b}`, title: `echo tail${b}`, body: 'short' }], 'id');
+  const before = ids(e, { query: 'echo tail2', limit: 20 });
+  e.compact();
+  expect(e.segmentCount).toBe(1);
+  const seg = e.segments[0];
+  const n = seg.pDocs.length;
+  expect(postingStart(seg, n)).toBe(seg.positions.length);
+  for (let q = 0; q < n; q++) expect(postingStart(seg, q + 1)).toBeGreaterThanOrEqual(postingStart(seg, q));
+  expect(seg.pShift).toBeLessThan(6);
+  expect(ids(e, { query: 'echo tail2', limit: 20 })).toEqual(before);
 });
