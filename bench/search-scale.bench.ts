@@ -12,10 +12,10 @@
 // Env: BENCH_DOCS, BENCH_IN_FLIGHT, BENCH_N (queries, 200), BENCH_PORT_BASE (24500), BENCH_SETTLE_S (900:
 // the longest wait for the compacted snapshot before the searches), BENCH_STACK_FLAGS
 // (extra Node flags of the stack, e.g. --cpu-prof --cpu-prof-dir=<dir>), DATABASE_URL (a
-// scratch database on that server), DATASETS_DIR (where debian-packages.jsonl.gz is), BENCH_COMPILED=1
-// (the stack as `NODE_ENV=production npm start` runs it: dist/ from `npm run build`, plain Node; by
-// default the TypeScript loader, as `npm start` runs without NODE_ENV: ~190 MiB more at rest, see
-// docs/search.md, "What the memory budget counts").
+// scratch database on that server), DATASETS_DIR (where debian-packages.jsonl.gz is), BENCH_COMPILED (1:
+// the stack as `npm start` runs it: dist/ from `npm run build`, plain Node; 0: the TypeScript loader, as
+// `START_FROM_SOURCE=1 npm start` runs it: ~190 MiB more at rest, see docs/search.md, "What the memory
+// budget counts").
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -39,7 +39,7 @@ const base = Number(process.env.BENCH_PORT_BASE ?? 24500);
 const BATCH = 1000;
 /** extra Node flags for the stack (e.g. `--cpu-prof --cpu-prof-dir=…`: Node refuses them in NODE_OPTIONS) */
 const STACK_FLAGS = (process.env.BENCH_STACK_FLAGS ?? '').split(' ').filter(Boolean);
-const COMPILED = process.env.BENCH_COMPILED === '1';
+const COMPILED = process.env.BENCH_COMPILED !== '0';
 const TARGETS = { docsPerSec: 10_000, engineP95: 40, restP95: 60, rssMiB: 1536, coldS: 15 };
 
 const load = () => `load ${loadavg()[0].toFixed(2)}`;
@@ -62,7 +62,7 @@ const corpus = gunzipSync(readFileSync(resolve(datasetsDir(), 'debian-packages.j
 const docAt = (i: number) => ({ ...corpus[i % corpus.length], id: i + 1 });
 
 console.log(
-  `# bench/search-scale.bench.ts ${new Date().toISOString()} node ${process.version}; ${DOCS} documents (${corpus.length} packages repeated), npm start ${COMPILED ? 'with NODE_ENV=production (dist/)' : 'without NODE_ENV (TypeScript loader)'}, ${load()}`,
+  `# bench/search-scale.bench.ts ${new Date().toISOString()} node ${process.version}; ${DOCS} documents (${corpus.length} packages repeated), npm start ${COMPILED ? 'compiled (dist/)' : 'from source (START_FROM_SOURCE=1, TypeScript loader)'}, ${load()}`,
 );
 const scratch = await scratchDatabase('scale');
 const env = benchStackEnv('search-scale', base, scratch.url, {
@@ -70,10 +70,9 @@ const env = benchStackEnv('search-scale', base, scratch.url, {
   REDIS_URL: '',
   START_PROCESSES: 'one',
   MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
-  ...(COMPILED ? { NODE_ENV: 'production' } : {}),
 });
 if (COMPILED) execFileSync(process.execPath, [resolve(ROOT, 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
-/** what `npm start` runs: dist/ with NODE_ENV=production, else the sources through the loader */
+/** what `npm start` runs: dist/ (rebuilt when stale), or with START_FROM_SOURCE=1 the sources through the loader */
 const ENTRY = COMPILED ? [resolve(ROOT, 'dist', 'scripts', 'start-all.js')] : ['--import', '@swc-node/register/esm-register', resolve(ROOT, 'scripts', 'start-all.ts')];
 const gatewayPort = Number(env.GATEWAY_PORT);
 const restPort = Number(env.REST_PORT);
