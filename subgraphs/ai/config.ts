@@ -3,6 +3,8 @@
 import { join } from 'node:path';
 import { ConfigError } from '../../lib/config.js';
 import { isAiPlan, type AiPlan } from './limits/plans.js';
+import { DEFAULT_POOL } from './models/apertium.js';
+import type { PoolOptions } from './models/apertium.pool.js';
 
 export interface AiConfig {
   /** where operators drop ONNX embedding models, one folder per model */
@@ -11,6 +13,16 @@ export interface AiConfig {
   textWorkers: number;
   /** plan limits applied when the tenant context carries no plan */
   defaultPlan: AiPlan;
+  /** Apertium's persistent pipelines: per pair at most, idle close, deadline per call */
+  translation: PoolOptions;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(name, `"${raw}" must be an integer from ${min} to ${max}`);
+  return n;
 }
 
 export function loadAiConfig(dataDir: string, env: NodeJS.ProcessEnv = process.env): AiConfig {
@@ -19,5 +31,10 @@ export function loadAiConfig(dataDir: string, env: NodeJS.ProcessEnv = process.e
   if (!Number.isInteger(n) || n < 1 || n > 16) throw new ConfigError('AI_TEXT_WORKERS', `"${workers}" must be an integer from 1 to 16`);
   const plan = (env.AI_DEFAULT_PLAN || 'free').toLowerCase();
   if (!isAiPlan(plan)) throw new ConfigError('AI_DEFAULT_PLAN', `"${plan}" must be one of free, starter, growth, enterprise`);
-  return { modelsDir: env.AI_MODELS_DIR || join(dataDir, 'models'), textWorkers: n, defaultPlan: plan };
+  const translation: PoolOptions = {
+    max: integer(env, 'AI_TRANSLATION_PIPELINES', DEFAULT_POOL.max, 1, 16),
+    idleMs: integer(env, 'AI_TRANSLATION_IDLE_MS', DEFAULT_POOL.idleMs, 1000, 86_400_000),
+    timeoutMs: integer(env, 'AI_TRANSLATION_TIMEOUT_MS', DEFAULT_POOL.timeoutMs, 100, 600_000),
+  };
+  return { modelsDir: env.AI_MODELS_DIR || join(dataDir, 'models'), textWorkers: n, defaultPlan: plan, translation };
 }

@@ -77,7 +77,7 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     cfg,
     text,
     onnx: new OnnxModelDirectory(cfg.modelsDir),
-    translator: Apertium.discover(),
+    translator: Apertium.discover(cfg.translation),
     limiter: sharedRateLimiter(redis, deps.cfg.redisKeyPrefix, deps.log, 'AI limits'),
     productNames: new CatalogProductNames(deps.cfg.subgraphUrls.catalog, deps.cfg.internalSecret, deps.log),
     webhooks,
@@ -99,6 +99,7 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     async stop() {
       await text.stop();
       await value.vision.stop();
+      (await value.translator).stop();
       await closeRedis(redis);
     },
   };
@@ -109,7 +110,7 @@ export async function aiHealth(rt: AiRuntime): Promise<Record<string, unknown>> 
   const t = await rt.translator;
   return {
     text: rt.text.health(),
-    translation: { status: t.pairs.length ? 'ready' : 'unavailable', engine: t.version, pairs: t.pairs.map((p) => `${p.source}-${p.target}`) },
+    translation: { status: t.pairs.length ? 'ready' : 'unavailable', engine: t.version, pairs: t.pairs.map((p) => `${p.source}-${p.target}`), pipelines: t.running() },
     vision: rt.vision.health(),
     embeddings: {
       status: 'ready',
