@@ -9,12 +9,23 @@ import type { PoolOptions } from './models/apertium.pool.js';
 export interface AiConfig {
   /** where operators drop ONNX embedding models, one folder per model */
   modelsDir: string;
-  /** worker threads hosting the text models (each loads its own copy) */
+  /** worker threads hosting the text models (each loads its own copy of the models it is asked for) */
   textWorkers: number;
+  /** AI_PRELOAD=1: every model at start (text models, vision, one Apertium pipeline per pair) instead of on first use */
+  preload: boolean;
+  /** AI_VISION_PRELOAD=1: the vision models alone at start */
+  visionPreload: boolean;
   /** plan limits applied when the tenant context carries no plan */
   defaultPlan: AiPlan;
   /** Apertium's persistent pipelines: per pair at most, idle close, deadline per call */
   translation: PoolOptions;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(name, `"${raw}" must be 1 or 0`);
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -36,5 +47,12 @@ export function loadAiConfig(dataDir: string, env: NodeJS.ProcessEnv = process.e
     idleMs: integer(env, 'AI_TRANSLATION_IDLE_MS', DEFAULT_POOL.idleMs, 1000, 86_400_000),
     timeoutMs: integer(env, 'AI_TRANSLATION_TIMEOUT_MS', DEFAULT_POOL.timeoutMs, 100, 600_000),
   };
-  return { modelsDir: env.AI_MODELS_DIR || join(dataDir, 'models'), textWorkers: n, defaultPlan: plan, translation };
+  return {
+    modelsDir: env.AI_MODELS_DIR || join(dataDir, 'models'),
+    textWorkers: n,
+    defaultPlan: plan,
+    translation,
+    preload: flag(env, 'AI_PRELOAD'),
+    visionPreload: flag(env, 'AI_VISION_PRELOAD'),
+  };
 }

@@ -53,8 +53,9 @@ export interface AiRuntime {
 export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime<AiRuntime>> {
   const cfg = loadAiConfig(deps.cfg.dataDir);
   const redis: RedisClientType | undefined = redisConfigured(deps.cfg) ? await connectRedis(deps.cfg, deps.log) : undefined;
-  const text = new TextModelPool(cfg.textWorkers);
-  void text.ready().then(() => deps.log.info('AI text models loaded', text.health()));
+  // the text models load on first use (each model on the first call that needs it); AI_PRELOAD=1 at start
+  const text = new TextModelPool(cfg.textWorkers, cfg.preload);
+  if (cfg.preload) void text.ready().then(() => deps.log.info('AI text models loaded', text.health()));
   const webhookSecrets = masterSecretBox(deps.cfg, deps.log);
   const webhooks = new WebhookRuntime({
     schema: 'ai',
@@ -73,11 +74,13 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
   const serversCfg = loadModelServersConfig();
   const chatText = new ChatText(llm, loadChatTextConfig(llm));
   const servers = modelServers(serversCfg);
+  const translator = Apertium.discover(cfg.translation);
+  if (cfg.preload) void translator.then((t) => t.warm());
   const value: AiRuntime = {
     cfg,
     text,
     onnx: new OnnxModelDirectory(cfg.modelsDir),
-    translator: Apertium.discover(cfg.translation),
+    translator,
     limiter: sharedRateLimiter(redis, deps.cfg.redisKeyPrefix, deps.log, 'AI limits'),
     productNames: new CatalogProductNames(deps.cfg.subgraphUrls.catalog, deps.cfg.internalSecret, deps.log),
     webhooks,
@@ -89,9 +92,9 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     servers,
     registry: buildServerRegistry({ servers, chatText }, llm, chatText.cfg, serversCfg.resilience),
     // each vision model loads in its worker on its first call (CenterNet 1–3 s, MobileNetV2 5–10 s),
-    // so processes that never see an image pay nothing; AI_VISION_PRELOAD=1 loads both in the
-    // background at start instead
-    vision: new Vision({ preloadDetector: process.env.AI_VISION_PRELOAD === '1', preloadMobileNet: process.env.AI_VISION_PRELOAD === '1' }),
+    // so processes that never see an image pay nothing; AI_PRELOAD=1 (or AI_VISION_PRELOAD=1 for
+    // these two alone) loads both in the background at start instead
+    vision: new Vision({ preloadDetector: cfg.preload || cfg.visionPreload, preloadMobileNet: cfg.preload || cfg.visionPreload }),
     ocr: new OcrEngine(),
   };
   return {

@@ -15,8 +15,12 @@ import { PairPool, type PoolOptions } from './apertium.pool.js';
 
 const run = promisify(execFile);
 const DATA_DIR = process.env.APERTIUM_DATADIR || '/usr/share/apertium';
-/** Two pipelines per pair, closed after ten idle minutes, 30 s per call (config.ts reads the operator's). */
-export const DEFAULT_POOL: PoolOptions = { max: 2, idleMs: 600_000, timeoutMs: 30_000 };
+/**
+ * One pipeline per pair (calls on one pair queue; eng-spa's stages hold ~115 MB PSS, so each further
+ * pipeline is memory an operator chooses to spend), closed after five idle minutes, 30 s per call
+ * (config.ts reads AI_TRANSLATION_PIPELINES, AI_TRANSLATION_IDLE_MS, AI_TRANSLATION_TIMEOUT_MS).
+ */
+export const DEFAULT_POOL: PoolOptions = { max: 1, idleMs: 300_000, timeoutMs: 30_000 };
 
 /** Apertium's three-letter codes → ISO 639-1, so the API speaks one code system. */
 const ISO1: Record<string, string> = {
@@ -100,6 +104,11 @@ export class Apertium {
     const marked = (stdout.match(/(?<![\p{L}\p{N}])[*#@][\p{L}\p{N}]/gu) ?? []).length;
     const clean = stdout.replace(/(?<![\p{L}\p{N}])[*#@](?=[\p{L}\p{N}])/gu, '').replace(/[ \t]+\n/g, '\n').trimEnd();
     return { translated_text: clean, confidence: words ? round(1 - marked / words) : 0 };
+  }
+
+  /** One pipeline per pair started now (AI_PRELOAD=1), by translating a word: the first call then pays no start. */
+  async warm(): Promise<void> {
+    for (const pair of this.pairs) await this.translate(pair, 'a').catch(() => undefined);
   }
 
   /** Running pipelines per mode, for health. */
