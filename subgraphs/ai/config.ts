@@ -11,7 +11,7 @@ export interface AiConfig {
   modelsDir: string;
   /** worker threads hosting the text models (each loads its own copy of the models it is asked for) */
   textWorkers: number;
-  /** AI_PRELOAD=1: every model at start (text models, vision, one Apertium pipeline per pair) instead of on first use */
+  /** AI_PRELOAD=1: the text and vision models at start instead of on first use (Apertium's pipelines still start per pair on first call) */
   preload: boolean;
   /** AI_VISION_PRELOAD=1: the vision models alone at start */
   visionPreload: boolean;

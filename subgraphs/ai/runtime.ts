@@ -74,8 +74,9 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
   const serversCfg = loadModelServersConfig();
   const chatText = new ChatText(llm, loadChatTextConfig(llm));
   const servers = modelServers(serversCfg);
+  // Apertium's pipelines start on a pair's first call (~0.5–1.5 s once), even with AI_PRELOAD=1:
+  // one per installed mode would hold ~115 MB each (PSS) whether used or not
   const translator = Apertium.discover(cfg.translation);
-  if (cfg.preload) void translator.then((t) => t.warm());
   const value: AiRuntime = {
     cfg,
     text,

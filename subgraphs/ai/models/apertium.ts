@@ -106,11 +106,6 @@ export class Apertium {
     return { translated_text: clean, confidence: words ? round(1 - marked / words) : 0 };
   }
 
-  /** One pipeline per pair started now (AI_PRELOAD=1), by translating a word: the first call then pays no start. */
-  async warm(): Promise<void> {
-    for (const pair of this.pairs) await this.translate(pair, 'a').catch(() => undefined);
-  }
-
   /** Running pipelines per mode, for health. */
   running(): Record<string, number> {
     return Object.fromEntries([...this.pools].map(([mode, pool]) => [mode, pool.size]));
