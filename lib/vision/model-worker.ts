@@ -24,13 +24,17 @@ export class ModelWorker {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
-  constructor(readonly model: VisionModelName) {}
+  /** @param options handed to the model's loader in the worker (CenterNet: flip averaging) */
+  constructor(
+    readonly model: VisionModelName,
+    private readonly options: Record<string, unknown> = {},
+  ) {}
 
   /** Start the worker (idempotent); resolves when the model has loaded or failed to. */
   start(): Promise<void> {
     this.readyPromise ??= new Promise((resolve) => {
       this.state = 'loading';
-      const w = startWorker(import.meta.url, 'vision.worker', { workerData: { model: this.model } });
+      const w = startWorker(import.meta.url, 'vision.worker', { workerData: { model: this.model, options: this.options } });
       this.worker = w;
       w.on('message', (m: any) => {
         if ('ready' in m) {

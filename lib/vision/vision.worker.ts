@@ -4,10 +4,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { CenterNet, MobileNet, type VisionModelName } from './models.js';
 
 const port = parentPort!;
-const name = (workerData as { model: VisionModelName }).model;
+const { model: name, options } = workerData as { model: VisionModelName; options?: { flipAveraging?: boolean } };
 const started = performance.now();
 try {
-  const net = name === 'centernet' ? await CenterNet.load() : await MobileNet.load();
+  const net = name === 'centernet' ? await CenterNet.load(options?.flipAveraging ?? true) : await MobileNet.load();
   port.on('message', (m: { id: number; pixels: Uint8Array }) => {
     const t0 = performance.now();
     net.run(m.pixels).then(

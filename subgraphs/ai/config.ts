@@ -3,14 +3,37 @@
 import { join } from 'node:path';
 import { ConfigError } from '../../lib/config.js';
 import { isAiPlan, type AiPlan } from './limits/plans.js';
+import { DEFAULT_POOL } from './models/apertium.js';
+import type { PoolOptions } from './models/apertium.pool.js';
 
 export interface AiConfig {
   /** where operators drop ONNX embedding models, one folder per model */
   modelsDir: string;
-  /** worker threads hosting the text models (each loads its own copy) */
+  /** worker threads hosting the text models (each loads its own copy of the models it is asked for) */
   textWorkers: number;
+  /** AI_PRELOAD=1: the text and vision models at start instead of on first use (Apertium's pipelines still start per pair on first call) */
+  preload: boolean;
+  /** AI_VISION_PRELOAD=1: the vision models alone at start */
+  visionPreload: boolean;
   /** plan limits applied when the tenant context carries no plan */
   defaultPlan: AiPlan;
+  /** Apertium's persistent pipelines: per pair at most, idle close, deadline per call */
+  translation: PoolOptions;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').trim();
+  if (raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(name, `"${raw}" must be 1 or 0`);
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(name, `"${raw}" must be an integer from ${min} to ${max}`);
+  return n;
 }
 
 export function loadAiConfig(dataDir: string, env: NodeJS.ProcessEnv = process.env): AiConfig {
@@ -19,5 +42,17 @@ export function loadAiConfig(dataDir: string, env: NodeJS.ProcessEnv = process.e
   if (!Number.isInteger(n) || n < 1 || n > 16) throw new ConfigError('AI_TEXT_WORKERS', `"${workers}" must be an integer from 1 to 16`);
   const plan = (env.AI_DEFAULT_PLAN || 'free').toLowerCase();
   if (!isAiPlan(plan)) throw new ConfigError('AI_DEFAULT_PLAN', `"${plan}" must be one of free, starter, growth, enterprise`);
-  return { modelsDir: env.AI_MODELS_DIR || join(dataDir, 'models'), textWorkers: n, defaultPlan: plan };
+  const translation: PoolOptions = {
+    max: integer(env, 'AI_TRANSLATION_PIPELINES', DEFAULT_POOL.max, 1, 16),
+    idleMs: integer(env, 'AI_TRANSLATION_IDLE_MS', DEFAULT_POOL.idleMs, 1000, 86_400_000),
+    timeoutMs: integer(env, 'AI_TRANSLATION_TIMEOUT_MS', DEFAULT_POOL.timeoutMs, 100, 600_000),
+  };
+  return {
+    modelsDir: env.AI_MODELS_DIR || join(dataDir, 'models'),
+    textWorkers: n,
+    defaultPlan: plan,
+    translation,
+    preload: flag(env, 'AI_PRELOAD'),
+    visionPreload: flag(env, 'AI_VISION_PRELOAD'),
+  };
 }

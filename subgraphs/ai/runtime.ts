@@ -53,8 +53,9 @@ export interface AiRuntime {
 export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime<AiRuntime>> {
   const cfg = loadAiConfig(deps.cfg.dataDir);
   const redis: RedisClientType | undefined = redisConfigured(deps.cfg) ? await connectRedis(deps.cfg, deps.log) : undefined;
-  const text = new TextModelPool(cfg.textWorkers);
-  void text.ready().then(() => deps.log.info('AI text models loaded', text.health()));
+  // the text models load on first use (each model on the first call that needs it); AI_PRELOAD=1 at start
+  const text = new TextModelPool(cfg.textWorkers, cfg.preload);
+  if (cfg.preload) void text.ready().then(() => deps.log.info('AI text models loaded', text.health()));
   const webhookSecrets = masterSecretBox(deps.cfg, deps.log);
   const webhooks = new WebhookRuntime({
     schema: 'ai',
@@ -73,11 +74,14 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
   const serversCfg = loadModelServersConfig();
   const chatText = new ChatText(llm, loadChatTextConfig(llm));
   const servers = modelServers(serversCfg);
+  // Apertium's pipelines start on a pair's first call (~0.5–1.5 s once), even with AI_PRELOAD=1:
+  // one per installed mode would hold ~115 MB each (PSS) whether used or not
+  const translator = Apertium.discover(cfg.translation);
   const value: AiRuntime = {
     cfg,
     text,
     onnx: new OnnxModelDirectory(cfg.modelsDir),
-    translator: Apertium.discover(),
+    translator,
     limiter: sharedRateLimiter(redis, deps.cfg.redisKeyPrefix, deps.log, 'AI limits'),
     productNames: new CatalogProductNames(deps.cfg.subgraphUrls.catalog, deps.cfg.internalSecret, deps.log),
     webhooks,
@@ -89,9 +93,9 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     servers,
     registry: buildServerRegistry({ servers, chatText }, llm, chatText.cfg, serversCfg.resilience),
     // each vision model loads in its worker on its first call (CenterNet 1–3 s, MobileNetV2 5–10 s),
-    // so processes that never see an image pay nothing; AI_VISION_PRELOAD=1 loads both in the
-    // background at start instead
-    vision: new Vision({ preloadDetector: process.env.AI_VISION_PRELOAD === '1', preloadMobileNet: process.env.AI_VISION_PRELOAD === '1' }),
+    // so processes that never see an image pay nothing; AI_PRELOAD=1 (or AI_VISION_PRELOAD=1 for
+    // these two alone) loads both in the background at start instead
+    vision: new Vision({ preloadDetector: cfg.preload || cfg.visionPreload, preloadMobileNet: cfg.preload || cfg.visionPreload }),
     ocr: new OcrEngine(),
   };
   return {
@@ -99,6 +103,7 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     async stop() {
       await text.stop();
       await value.vision.stop();
+      (await value.translator).stop();
       await closeRedis(redis);
     },
   };
@@ -109,7 +114,7 @@ export async function aiHealth(rt: AiRuntime): Promise<Record<string, unknown>> 
   const t = await rt.translator;
   return {
     text: rt.text.health(),
-    translation: { status: t.pairs.length ? 'ready' : 'unavailable', engine: t.version, pairs: t.pairs.map((p) => `${p.source}-${p.target}`) },
+    translation: { status: t.pairs.length ? 'ready' : 'unavailable', engine: t.version, pairs: t.pairs.map((p) => `${p.source}-${p.target}`), pipelines: t.running() },
     vision: rt.vision.health(),
     embeddings: {
       status: 'ready',

@@ -49,5 +49,8 @@ export async function createCatalogRuntime(deps: WorkerDeps): Promise<CatalogRun
     pollMs: deps.cfg.webhookPollMs,
   });
   const images = await openImageStore(deps.cfg); // an unusable store stops start-up with one line
-  return { secrets, allowPrivate, webhooks, images, vision: new Vision({ preloadDetector: false }), vectors: new PartitionVectors(), pageBounds: new PageBounds() };
+  // one CenterNet pass per image: visual search's thresholds (vision.rules.ts) were set on one view's
+  // scores, and flip averaging lowers the collage dog's "cat" from 0.46 to 0.40, below DETECT_FOR_SEARCH
+  const vision = new Vision({ preloadDetector: false, flipAveraging: false });
+  return { secrets, allowPrivate, webhooks, images, vision, vectors: new PartitionVectors(), pageBounds: new PageBounds() };
 }

