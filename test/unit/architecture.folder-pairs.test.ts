@@ -20,7 +20,6 @@ const KNOWN: Record<string, string[]> = {
     'accounts <-> notifications',
     'accounts <-> platforms',
     'accounts <-> subscriptions',
-    'api-keys <-> apps',
     'invoices <-> subscriptions',
     'operators <-> platforms',
   ],
