@@ -16,7 +16,6 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const KNOWN: Record<string, string[]> = {
   catalog: [],
   platform: [
-    'accounts <-> apps',
     'accounts <-> notifications',
     'accounts <-> platforms',
     'accounts <-> subscriptions',
