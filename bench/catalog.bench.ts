@@ -19,7 +19,7 @@ import { signJwt } from '../gateway/auth/jwt.js';
 import { requestJson } from '../lib/http-client.js';
 import { enqueueJob } from '../lib/jobs/index.js';
 import { startStack } from '../scripts/stack.js';
-import { scratchDatabase, stackPorts } from './harness.js';
+import { BENCH_BUDGETS, scratchDatabase, stackPorts } from './harness.js';
 import { fmt, summarize } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -39,7 +39,8 @@ const origQuery = pg.Client.prototype.query;
 };
 
 const scratch = await scratchDatabase('catalog');
-const shared = { JWT_SECRET: 'bench-secret', INTERNAL_SECRET: 'bench-internal', LOG_LEVEL: 'error', REDIS_URL: '' };
+// the per-key budgets lifted as every bench stack's (a page of 100 with its relations costs ~2,700)
+const shared = { JWT_SECRET: 'bench-secret', INTERNAL_SECRET: 'bench-internal', LOG_LEVEL: 'error', REDIS_URL: '', ...BENCH_BUDGETS };
 Object.assign(process.env, shared);
 const cfg = loadConfig({ ...process.env, ...shared, ...stackPorts(base), DATABASE_URL: scratch.url ?? '', DATA_DIR: resolve(ROOT, '.data', 'bench-catalog') });
 const stack = await startStack(cfg, createLogger({}, 'error'));

@@ -77,6 +77,11 @@ export class ChildRowsLoader<V> extends PrimedLoader<string, V[]> {
   primeRows(id: string, rows: readonly Record<string, unknown>[]): void {
     this.prime(id, rows.map(this.json.fromRow));
   }
+
+  /** A `first`-limited list field (`Product.variants(first:)`): the parent's first rows, mapped; at once when primed. */
+  firstNow<U>(id: string, first: number, f: (row: V) => U): U[] | Promise<U[]> {
+    return mapNow(this.loadNow(id), (rows) => rows.slice(0, Math.max(0, first)).map((r) => f(r)));
+  }
 }
 
 /** The row of each key (null for a key with none), in the keys' order: a batch's answer by id. */

@@ -11,6 +11,7 @@ import {
   isUnionType,
   Kind,
   parse,
+  type GraphQLField,
   type GraphQLNamedType,
   type GraphQLSchema,
 } from 'graphql';
@@ -34,28 +35,42 @@ function objectTypesOf(schema: GraphQLSchema, t: GraphQLNamedType): string[] {
 }
 
 /**
- * Breadth first from the Query root fields the key passes, through every field it passes. (Mutation
- * results are what the caller just wrote; what they name is reachable from Query too.)
+ * The fields of the object and interface types reachable from Query, breadth first, each type once
+ * (with the state it was first reached with). `visit` sees a field (`Type.field`) with its type's
+ * state; `follow(next)` walks on into the field's type with `next`; returning true ends the walk.
  */
-export function keyReach(schema: GraphQLSchema, access: FieldAccess, keyType: KeyType): Reach {
-  const reach: Reach = new Map();
+function walkFields<S>(
+  schema: GraphQLSchema,
+  start: S,
+  visit: (key: string, name: string, f: GraphQLField<unknown, unknown>, state: S, follow: (next: S) => void) => boolean | void,
+): void {
+  const queue: { type: string; state: S }[] = [{ type: schema.getQueryType()!.name, state: start }];
   const seen = new Set<string>();
-  const queue: { type: string; path: string }[] = [];
-  queue.push({ type: schema.getQueryType()!.name, path: '' });
   while (queue.length) {
-    const { type, path } = queue.shift()!;
+    const { type, state } = queue.shift()!;
     if (seen.has(type)) continue;
     seen.add(type);
     const t = schema.getType(type);
     if (!isObjectType(t) && !isInterfaceType(t)) continue;
     for (const [name, f] of Object.entries(t.getFields())) {
-      const key = `${type}.${name}`;
-      if (name.startsWith('_') || !keyPasses(keyType, access[key])) continue;
-      const at = path ? `${path}.${name}` : name;
-      if (!reach.has(key)) reach.set(key, at);
-      for (const next of objectTypesOf(schema, getNamedType(f.type))) queue.push({ type: next, path: at });
+      const follow = (next: S) => objectTypesOf(schema, getNamedType(f.type)).forEach((n) => queue.push({ type: n, state: next }));
+      if (visit(`${type}.${name}`, name, f, state, follow)) return;
     }
   }
+}
+
+/**
+ * Breadth first from the Query root fields the key passes, through every field it passes. (Mutation
+ * results are what the caller just wrote; what they name is reachable from Query too.)
+ */
+export function keyReach(schema: GraphQLSchema, access: FieldAccess, keyType: KeyType): Reach {
+  const reach: Reach = new Map();
+  walkFields(schema, '', (key, name, _f, path, follow) => {
+    if (name.startsWith('_') || !keyPasses(keyType, access[key])) return;
+    const at = path ? `${path}.${name}` : name;
+    if (!reach.has(key)) reach.set(key, at);
+    follow(at);
+  });
   return reach;
 }
 
@@ -171,25 +186,19 @@ function render(steps: Step[], i: number): string {
 }
 
 function shortestPath(schema: GraphQLSchema, access: FieldAccess, target: string, keyType: KeyType, argValue: ArgValue, onlyPassing: boolean): Step[] | undefined {
-  const queue: { type: string; steps: Step[] }[] = [{ type: schema.getQueryType()!.name, steps: [] }];
-  const seen = new Set<string>();
-  while (queue.length) {
-    const { type, steps } = queue.shift()!;
-    if (seen.has(type)) continue;
-    seen.add(type);
-    const t = schema.getType(type);
-    if (!isObjectType(t) && !isInterfaceType(t)) continue;
-    for (const [name, f] of Object.entries(t.getFields())) {
-      const key = `${type}.${name}`;
-      if (name.startsWith('_')) continue;
-      const args = f.args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined).map((a) => [a.name, argValue(a.name, getNamedType(a.type).name)] as const);
-      if (args.some(([, v]) => v === undefined)) continue;
-      const step: Step = { key, name, args: args.length ? `(${args.map(([n, v]) => `${n}: ${v}`).join(', ')})` : '', leaf: !(isObjectType(getNamedType(f.type)) || isInterfaceType(getNamedType(f.type)) || isUnionType(getNamedType(f.type))) };
-      if (key === target) return [...steps, step];
-      const passes = keyPasses(keyType, access[key]);
-      if ((steps.length === 0 || onlyPassing) && !passes) continue; // the root must be one the key calls
-      for (const next of objectTypesOf(schema, getNamedType(f.type))) queue.push({ type: next, steps: [...steps, step] });
+  let found: Step[] | undefined;
+  walkFields<Step[]>(schema, [], (key, name, f, steps, follow) => {
+    if (name.startsWith('_')) return;
+    const args = f.args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined).map((a) => [a.name, argValue(a.name, getNamedType(a.type).name)] as const);
+    if (args.some(([, v]) => v === undefined)) return;
+    const step: Step = { key, name, args: args.length ? `(${args.map(([n, v]) => `${n}: ${v}`).join(', ')})` : '', leaf: !(isObjectType(getNamedType(f.type)) || isInterfaceType(getNamedType(f.type)) || isUnionType(getNamedType(f.type))) };
+    if (key === target) {
+      found = [...steps, step];
+      return true;
     }
-  }
-  return undefined;
+    const passes = keyPasses(keyType, access[key]);
+    if ((steps.length === 0 || onlyPassing) && !passes) return; // the root must be one the key calls
+    follow([...steps, step]);
+  });
+  return found;
 }

@@ -8,30 +8,15 @@ import { deactivateEndpoint, deliveryView, getEndpoint, listDeliveries, ownerOfA
 import type { AiContext } from '../context.js';
 import { requireRegisteredUser } from '../identities/identity.service.js';
 import { AiWebhook } from './ai-webhook.js';
+import { WebhookAttemptFields, WebhookDeliveryFields } from '../../../lib/webhooks/delivery.type.js';
 
 const RULES: Pick<EndpointRules, 'notFound' | 'idParameter'> = { notFound: 'NOT_FOUND', idParameter: 'webhook_id' };
 
 @ObjectType()
-export class AiWebhookAttempt {
-  @Field(() => Int) attempt!: number;
-  @Field(() => Int, { nullable: true }) statusCode!: number | null;
-  @Field(() => String, { nullable: true }) error!: string | null;
-  @Field(() => Int) durationMs!: number;
-  @Field() createdAt!: Date;
-}
+export class AiWebhookAttempt extends WebhookAttemptFields {}
 
 @ObjectType()
-export class AiWebhookDelivery {
-  @Field(() => ID, { description: 'sent as X-Webhook-Id (receivers deduplicate on it)' }) id!: string;
-  @Field() event!: string;
-  @Field({ description: 'pending, delivering, delivered or failed (after the last retry)' }) status!: string;
-  @Field(() => Int) attempts!: number;
-  @Field(() => Int, { nullable: true }) lastStatusCode!: number | null;
-  @Field(() => String, { nullable: true }) lastError!: string | null;
-  @Field() nextAttemptAt!: Date;
-  @Field() createdAt!: Date;
-  @Field(() => Date, { nullable: true }) deliveredAt!: Date | null;
-  @Field({ description: 'the exact JSON body sent (and signed)' }) body!: string;
+export class AiWebhookDelivery extends WebhookDeliveryFields {
   @Field(() => [AiWebhookAttempt]) attemptLog!: AiWebhookAttempt[];
 }
 

@@ -11,6 +11,8 @@ import { categoriesColumn, categoriesOfProducts, categoryRows, newestProductsOf,
 declare module '../context.js' {
   interface CatalogLoaders {
     categoryById: DataLoader<string, CategoryEntity | null>;
+    /** the category an id or a slug names (`filter.category` of the product list), the id first */
+    categoryByRef: DataLoader<string, CategoryEntity | null>;
     /** direct children, by position */
     childrenByParent: DataLoader<string, CategoryEntity[]>;
     /** products (not deleted) assigned directly to the category */
@@ -22,7 +24,7 @@ declare module '../context.js' {
   }
 }
 
-type Own = Pick<CatalogContext['loaders'], 'categoryById' | 'childrenByParent' | 'productCountByCategory' | 'productsByCategory' | 'categoriesByProduct'>;
+type Own = Pick<CatalogContext['loaders'], 'categoryById' | 'categoryByRef' | 'childrenByParent' | 'productCountByCategory' | 'productsByCategory' | 'categoriesByProduct'>;
 
 export function categoryLoaders(ctx: CatalogContext): Own {
   const { em } = ctx;
@@ -32,6 +34,10 @@ export function categoryLoaders(ctx: CatalogContext): Own {
       const rows = await em.find(CategoryEntity, { id: { $in: [...ids] } });
       const m = new Map(rows.map((r) => [r.id, r]));
       return ids.map((id) => m.get(id) ?? null);
+    }),
+    categoryByRef: new DataLoader(async (refs) => {
+      const rows = await em.find(CategoryEntity, { $or: [{ id: { $in: [...refs] } }, { slug: { $in: [...refs] } }] });
+      return refs.map((r) => rows.find((c) => c.id === r) ?? rows.find((c) => c.slug === r) ?? null);
     }),
     childrenByParent: new DataLoader(async (ids) =>
       groupRows(ids, await em.find(CategoryEntity, { parentId: { $in: [...ids] } }, { orderBy: { position: 'asc', id: 'asc' } }), (r) => r.parentId!),

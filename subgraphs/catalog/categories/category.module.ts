@@ -5,10 +5,11 @@ import type { CatalogContext } from '../context.js';
 import { CategoryEntity, ProductCategoryEntity } from './category.entity.js';
 import { categoryLoaders } from './category.loaders.js';
 import { CategoryResolver } from './category.resolver.js';
+import { ProductCategoriesResolver } from './product-categories.resolver.js';
 
 export const categoryModule: SubgraphModule<CatalogContext> = {
   name: 'categories',
   entities: [CategoryEntity, ProductCategoryEntity],
-  resolvers: [CategoryResolver],
+  resolvers: [CategoryResolver, ProductCategoriesResolver],
   loaders: categoryLoaders,
 };

@@ -30,16 +30,6 @@ export async function getCategoryBySlug(ctx: CatalogContext, slug: string): Prom
   return c;
 }
 
-/**
- * The category named by an id or a slug (the product list's filter.category); CATEGORY_NOT_FOUND
- * naming `parameter` otherwise.
- */
-export async function resolveCategoryRef(ctx: CatalogContext, idOrSlug: string, parameter = 'filter.category'): Promise<CategoryEntity> {
-  const c = await ctx.em.findOne(CategoryEntity, { $or: [{ id: idOrSlug }, { slug: idOrSlug }] });
-  if (!c) throw new DomainError('CATEGORY_NOT_FOUND', `No category has the id or slug "${idOrSlug}"`, { parameter });
-  return c;
-}
-
 export interface CategoryListQuery {
   /** undefined: every category; null: roots only; an id: that category's children */
   parentId?: string | null;
@@ -251,23 +241,4 @@ export async function unassignProduct(ctx: CatalogContext, id: string, productId
   });
   ctx.runtime.webhooks.kick();
   return category;
-}
-
-/**
- * Set the categories of a product (create/update with relationships.categories): unknown ids →
- * CATEGORY_NOT_FOUND naming `parameter`. Call inside the product's own transaction (pass its em).
- */
-export async function setProductCategories(
-  em: EntityManager,
-  part: AppPartition,
-  productId: string,
-  categoryIds: string[],
-  parameter = 'relationships.categories',
-): Promise<void> {
-  const ids = [...new Set(categoryIds)];
-  const found = ids.length ? await em.find(CategoryEntity, { id: { $in: ids } }, { fields: ['id'] }) : [];
-  const missing = ids.filter((i) => !found.some((f) => f.id === i));
-  if (missing.length) throw new DomainError('CATEGORY_NOT_FOUND', `No such category: ${missing.join(', ')}`, { parameter });
-  await em.nativeDelete(ProductCategoryEntity, { productId, categoryId: { $nin: ids } });
-  for (const categoryId of ids) await repo.insertAssignments(em, part, categoryId, [productId]);
 }

@@ -7,9 +7,7 @@ import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
 import type { CatalogContext } from '../context.js';
-import { getProduct } from '../products/product.service.js';
 import { checkPage } from '../request.js';
-import { VariantEntity } from '../variants/variant.entity.js';
 import { defaultLocation, locationsById } from '../locations/location.service.js';
 import { LocationEntity } from '../locations/location.entity.js';
 import { InventoryAdjustmentEntity, InventoryLevelEntity } from './inventory.entities.js';
@@ -46,11 +44,24 @@ export async function inventoryWrite<T>(ctx: CatalogContext, fn: (em: EntityMana
   return result;
 }
 
+/** a product as the product aggregate's `productById` loader gives it */
+type LiveProduct = NonNullable<Awaited<ReturnType<CatalogContext['loaders']['productById']['load']>>>;
+
+/**
+ * A live product a request names, read through the product aggregate's loader (`ctx.loaders`: the
+ * inventory imports no other aggregate); 404 PRODUCT_NOT_FOUND otherwise.
+ */
+export async function liveProduct(ctx: CatalogContext, id: string): Promise<LiveProduct> {
+  const p = await ctx.loaders.productById.load(id);
+  if (!p) throw new DomainError('PRODUCT_NOT_FOUND', `Product ${id} not found`, { parameter: 'id' });
+  return p;
+}
+
 /** The product (and variant) a request names; 404 PRODUCT_NOT_FOUND / VARIANT_NOT_FOUND. */
 export async function resolveItem(ctx: CatalogContext, productId: string, variantId?: string | null): Promise<{ item: ItemRef; bundle: boolean }> {
-  const p = await getProduct(ctx, productId);
+  const p = await liveProduct(ctx, productId);
   if (variantId) {
-    const v = await ctx.em.findOne(VariantEntity, { id: variantId, productId: p.id }, { fields: ['id'] });
+    const v = (await ctx.loaders.variantsByProduct.load(p.id)).find((x) => x.id === variantId);
     if (!v) throw new DomainError('VARIANT_NOT_FOUND', `Variant ${variantId} not found on product ${p.id}`, { parameter: 'variantId' });
     return { item: { productId: p.id, variantId: v.id }, bundle: false };
   }
@@ -220,7 +231,7 @@ export async function getInventory(ctx: CatalogContext, productId: string, varia
 }
 
 async function bundleInventory(ctx: CatalogContext, part: AppPartition, bundleId: string): Promise<InventoryView> {
-  const b = await getProduct(ctx, bundleId);
+  const b = await liveProduct(ctx, bundleId);
   const required = (b.bundleItems ?? []).filter((c) => c.required);
   const held = await heldNow(ctx.em, part, required.map((c) => c.productId));
   let allows: number | null = null;

@@ -13,11 +13,10 @@ import { newId } from '../../../lib/ids.js';
 import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
 import type { CatalogContext } from '../context.js';
 import type { CatalogRuntime } from '../runtime.js';
-import { getProduct } from '../products/product.service.js';
 import { defaultLocation, locationsById } from '../locations/location.service.js';
 import { ReservationEntity, type ReservationStatus } from './inventory.entities.js';
 import type { InventoryEvents } from './inventory.events.js';
-import { applyLevelChange, inventoryWrite, lockForLevels, resolveItem } from './inventory.service.js';
+import { applyLevelChange, inventoryWrite, liveProduct, lockForLevels, resolveItem } from './inventory.service.js';
 import { changeCounters, holdGroup, holdStock, moveReservation as move, readItem, releaseExpired, type ItemRef, type ItemState } from './inventory.repository.js';
 import { GroupQueue } from './reservation.queue.js';
 import { checkExpiry, checkInt, checkText } from './inventory.rules.js';
@@ -227,7 +226,7 @@ async function holdTogether(requests: HoldRequest[]): Promise<PromiseSettledResu
 
 /** A bundle: one parent row and one held row per required component (ids in order, so bundles sharing components cannot deadlock). */
 async function reserveBundle(ctx: CatalogContext, bundleId: string, q: number, orderId: string, expiresAt: Date): Promise<ReservationView> {
-  const bundle = await getProduct(ctx, bundleId);
+  const bundle = await liveProduct(ctx, bundleId);
   const items = (bundle.bundleItems ?? []).map((c, i) => ({ ...c, i })).filter((c) => c.required);
   items.sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
   return onceMore(() =>

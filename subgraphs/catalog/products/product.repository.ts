@@ -9,7 +9,7 @@ import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
 import type { CatalogContext } from '../context.js';
 import { checkPage } from '../request.js';
 import { rowMapper } from '../../../lib/row-mapper.js';
-import { tableIn, tableOf } from '../sql.js';
+import { jsonList, tableIn, tableOf } from '../sql.js';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, ProductEntity } from './product.entity.js';
 import type { ProductFilterInput } from './product.inputs.js';
 import { BOUND_STRIDE, type BoundKeyRow, type OrderDirection } from './product.page-bounds.js';
@@ -36,7 +36,7 @@ export interface ListQuery {
   filter?: ProductFilterInput | null;
   /** select-list columns the page's statement adds (products aliased `p`): the included relations (product.page.ts) */
   columns?: string;
-  /** the id of the category `filter.category` names (its id or slug), or its error (the category service's) */
+  /** the id of the category `filter.category` names (its id or slug), or its error (CATEGORY_NOT_FOUND) */
   categoryId(ref: string, parameter: string): Promise<string>;
 }
 
@@ -195,5 +195,18 @@ export async function deleteVariantSkus(em: EntityManager, part: AppPartition, p
     `delete from "catalog"."skus" s using "catalog"."product_variants" v
       where s.app_id = ? and s.environment = ? and v.product_id = ? and s.owner_id = v.id`,
     [part.appId, part.environment, productId],
+  );
+}
+
+/**
+ * A new product's side of its category links (create with categories): one row per category, whose
+ * ids the category loader has found. The link table is the category aggregate's (its entity,
+ * category.entity.ts, holds the foreign keys); it is named here as the list's category filter does.
+ */
+export async function linkCategories(em: EntityManager, part: AppPartition, productId: string, categoryIds: readonly string[]): Promise<void> {
+  await em.execute(
+    `insert into "catalog"."product_categories" (category_id, product_id, app_id, environment, created_at)
+     select cid, ?, ?, ?, now() from jsonb_array_elements_text(?::jsonb) as u(cid) on conflict do nothing`,
+    [productId, part.appId, part.environment, jsonList(categoryIds)],
   );
 }

@@ -1,9 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, Directive, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { mapNow } from '../../../lib/loaders.js';
 import type { CatalogContext } from '../context.js';
-import type { CategoryRow } from '../categories/category.entity.js';
-import { Category, toCategory } from '../categories/category.type.js';
 import { CreateProductInput, ProductFilterInput, UpdateProductInput } from './product.inputs.js';
 import { pageSelection } from './product.page.js';
 import { bundleAvailable, inventoryFlags } from './product.rules.js';
@@ -61,14 +58,6 @@ export class ProductResolver {
   @Mutation(() => Product, { description: 'Bring back a soft-deleted product' })
   async restoreProduct(@Ctx() ctx: CatalogContext, @Arg('id', () => ID) id: string): Promise<Product> {
     return toProduct(await products.restoreProduct(ctx, id));
-  }
-
-  @Authorized('products:read')
-  @Directive('@listSize(slicingArguments: ["first"], requireOneSlicingArgument: false)')
-  @FieldResolver(() => [Category], { description: 'categories the product is assigned to' })
-  // not async: a page primed the loader with its categories (product.page.ts), answered at once
-  categories(@Root() p: Product, @Ctx() ctx: CatalogContext, @Arg('first', () => Int, { defaultValue: 50 }) first: number): Category[] | Promise<Category[]> {
-    return mapNow(ctx.loaders.categoriesByProduct.loadNow(p.id), (rows: CategoryRow[]) => rows.slice(0, Math.max(0, first)).map((c) => toCategory(c)));
   }
 
   @Authorized('products:read')

@@ -5,7 +5,6 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
 import { appPartition, type AppPartition } from '../../../lib/tenant-entity.js';
-import { resolveCategoryRef, setProductCategories } from '../categories/category.service.js';
 import type { CatalogContext } from '../context.js';
 import { EventLog, publishEvents } from '../events/catalog.events.js';
 import type { CatalogEventName } from '../event-types.js';
@@ -14,7 +13,7 @@ import { checkBundle, productValues } from './product.checks.js';
 import { ProductEntity } from './product.entity.js';
 import type { CreateProductInput, UpdateProductInput } from './product.inputs.js';
 import { primePage, relationColumns, type PageSelection } from './product.page.js';
-import { deleteVariantSkus, productPage, productRows, type ListQuery } from './product.repository.js';
+import { deleteVariantSkus, linkCategories, productPage, productRows, type ListQuery } from './product.repository.js';
 import type { ProductData } from './product.type.js';
 import { SkuEntity } from './sku.entity.js';
 import { alignDefaultLevel } from '../inventory/inventory.levels.js';
@@ -77,14 +76,35 @@ export async function releaseSku(em: EntityManager, sku: string, ownerId: string
   await em.nativeDelete(SkuEntity, { sku, ownerId });
 }
 
+/**
+ * The categories a new product goes in, each read through the category aggregate's loader (before
+ * the write's transaction: no second connection held while it is open); CATEGORY_NOT_FOUND naming
+ * the unknown ones.
+ */
+async function knownCategories(ctx: CatalogContext, categoryIds: readonly string[]): Promise<string[]> {
+  const ids = [...new Set(categoryIds)];
+  const found = await Promise.all(ids.map((id) => ctx.loaders.categoryById.load(id)));
+  const missing = ids.filter((_, i) => !found[i]);
+  if (missing.length) throw new DomainError('CATEGORY_NOT_FOUND', `No such category: ${missing.join(', ')}`, { parameter: 'relationships.categories' });
+  return ids;
+}
+
+/** The id of the category an id or a slug names (the list's filter.category); CATEGORY_NOT_FOUND naming `parameter`. */
+async function categoryIdOf(ctx: CatalogContext, ref: string, parameter: string): Promise<string> {
+  const c = await ctx.loaders.categoryByRef.load(ref);
+  if (!c) throw new DomainError('CATEGORY_NOT_FOUND', `No category has the id or slug "${ref}"`, { parameter });
+  return c.id;
+}
+
 export async function createProduct(ctx: CatalogContext, input: CreateProductInput): Promise<ProductEntity> {
   const values = productValues(input, true);
+  const categoryIds = input.categoryIds?.length ? await knownCategories(ctx, input.categoryIds) : [];
   return productWrite(ctx, values.sku, async (em, part, events) => {
     const p = em.create(ProductEntity, { ...part, ...values, name: values.name!, sku: values.sku! });
     await checkBundle(em, p);
     await reserveSku(em, part, p.sku, p.id);
     await em.flush();
-    if (input.categoryIds?.length) await setProductCategories(em, part, p.id, input.categoryIds);
+    if (categoryIds.length) await linkCategories(em, part, p.id, categoryIds);
     await productEvent(em, part, events, 'product.created', p);
     if (p.status === 'active') await productEvent(em, part, events, 'product.published', p);
     return p;
@@ -104,7 +124,7 @@ export async function getProduct(ctx: CatalogContext, id: string, parameter = 'i
  */
 export async function listProducts(ctx: CatalogContext, q: Omit<ListQuery, 'columns' | 'categoryId'>, selection?: PageSelection): Promise<{ items: ProductData[]; total: number }> {
   const columns = selection ? relationColumns(ctx, selection.relations) : '';
-  const { rows, total } = await productPage(ctx, { ...q, columns, categoryId: async (ref, parameter) => (await resolveCategoryRef(ctx, ref, parameter)).id });
+  const { rows, total } = await productPage(ctx, { ...q, columns, categoryId: (ref, parameter) => categoryIdOf(ctx, ref, parameter) });
   const items = rows.map(productRows(ctx.em));
   if (selection) await primePage(ctx, rows, items, selection);
   return { items, total };

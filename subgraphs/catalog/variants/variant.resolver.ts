@@ -6,7 +6,6 @@ import { ProductOptionInput } from '../products/product.inputs.js';
 import { formatMoney, variantPrice } from '../products/product.rules.js';
 import { Product, toProduct } from '../products/product.type.js';
 import { CreateVariantInput, UpdateVariantInput } from './variant.inputs.js';
-import type { VariantRow } from './variant.repository.js';
 import * as variants from './variant.service.js';
 import { Variant, VariantPrice, toVariant } from './variant.type.js';
 
@@ -62,7 +61,7 @@ export class ProductVariantsResolver {
   @FieldResolver(() => [Variant], { description: 'variants, by position (the first `first`)' })
   // not async: a page primed the loader with its variants (product.page.ts), answered at once
   variants(@Root() p: Product, @Ctx() ctx: CatalogContext, @Arg('first', () => Int, { defaultValue: 100 }) first: number): Variant[] | Promise<Variant[]> {
-    return mapNow(ctx.loaders.variantsByProduct.loadNow(p.id), (rows: VariantRow[]) => rows.slice(0, Math.max(0, first)).map(toVariant));
+    return ctx.loaders.variantsByProduct.firstNow(p.id, first, toVariant);
   }
 }
 

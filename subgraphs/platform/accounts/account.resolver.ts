@@ -6,7 +6,6 @@ import { OPERATOR } from '../../../lib/tenant.js';
 import type { PlatformContext } from '../context.js';
 import { inPathPlatform } from '../platforms/in-path-platform.js';
 import { Platform, toPlatform } from '../platforms/platform.type.js';
-import { App, toApp } from '../apps/app.type.js';
 import { CreateAccountInput, UpdateAccountInput } from './account.inputs.js';
 import { Account, AccountPage, toAccount, toAccountPage } from './account.type.js';
 import * as accounts from './account.service.js';
@@ -107,12 +106,5 @@ export class AccountResolver {
     const row = await ctx.loaders.platformById.load(account.platformId);
     if (!row) throw new DomainError('PLATFORM_NOT_FOUND', `Platform ${account.platformId} not found`);
     return toPlatform(row);
-  }
-
-  /** platform:read, so an API key reaching its account through App.account cannot list sibling apps */
-  @Authorized('platform:read')
-  @FieldResolver(() => [App])
-  async apps(@Root() account: Account, @Ctx() ctx: PlatformContext): Promise<App[]> {
-    return (await (account.loaders ?? ctx.loaders).appsByAccount.load(account.id)).map(toApp);
   }
 }

@@ -5,7 +5,6 @@ import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { publishKeysInvalidated } from '../events.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
-import { ApiKeyEntity } from '../api-keys/api-key.entity.js';
 import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { inBillingTx } from '../subscriptions/billing.tx.js';
 import { endLiveSubscription } from '../subscriptions/subscription.closure.js';
@@ -161,7 +160,7 @@ export async function updateAccount(ctx: PlatformContext, ref: string, input: Up
   if (input.deploymentModel != null && input.deploymentModel !== account.deploymentModel) {
     const model = oneOf(input.deploymentModel, DEPLOYMENT_MODELS, 'deployment_model', account.deploymentModel);
     if (!hasTestEnvironment(model)) {
-      const testKeys = await ctx.em.count(ApiKeyEntity, { app: { account: account.id, deletedAt: null }, environment: 'test', revokedAt: null });
+      const testKeys = await ctx.loaders.testKeyCountByAccount.load(account.id);
       if (testKeys > 0) {
         throw new DomainError('DEPLOYMENT_MODEL_CONFLICT', `${model} has no staging environment, but the account has ${testKeys} active test key(s); revoke them first`, {
           parameter: 'deploymentModel',

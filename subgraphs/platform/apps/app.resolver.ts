@@ -3,7 +3,6 @@ import { DomainError } from '../../../lib/errors.js';
 import { OPERATOR } from '../../../lib/tenant.js';
 import type { PlatformContext } from '../context.js';
 import { Account, toAccount } from '../accounts/account.type.js';
-import { ApiKey, toApiKey } from '../api-keys/api-key.type.js';
 import { CreateAppInput, UpdateAppInput } from './app.inputs.js';
 import { App, toApp } from './app.type.js';
 import * as apps from './app.service.js';
@@ -56,12 +55,6 @@ export class AppResolver {
     const row = await ctx.loaders.accountById.load(app.accountId);
     if (!row) throw new DomainError('ACCOUNT_NOT_FOUND', `Account ${app.accountId} not found`);
     return toAccount(row);
-  }
-
-  @Authorized('platform:read')
-  @FieldResolver(() => [ApiKey], { description: 'Keys of the app (revoked keys left out); key values masked' })
-  async apiKeys(@Root() app: App, @Ctx() ctx: PlatformContext): Promise<ApiKey[]> {
-    return (await ctx.loaders.apiKeysByApp.load(app.id)).map((k) => toApiKey(k));
   }
 
   // The app's configuration: operators read it (GET /accounts/:url_id/apps/:id), an API key of the

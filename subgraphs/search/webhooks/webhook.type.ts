@@ -1,5 +1,6 @@
-import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { deliveryView, type DeliveryLogEntry, type WebhookEndpointEntity } from '../../../lib/webhooks/index.js';
+import { WebhookAttemptFields, WebhookDeliveryFields } from '../../../lib/webhooks/delivery.type.js';
 
 @InputType()
 export class RegisterWebhookInput {
@@ -18,26 +19,10 @@ export class SearchWebhook {
 }
 
 @ObjectType('SearchWebhookAttempt')
-export class SearchWebhookAttempt {
-  @Field(() => Int) attempt!: number;
-  @Field(() => Int, { nullable: true }) statusCode!: number | null;
-  @Field(() => String, { nullable: true }) error!: string | null;
-  @Field(() => Int) durationMs!: number;
-  @Field() createdAt!: Date;
-}
+export class SearchWebhookAttempt extends WebhookAttemptFields {}
 
 @ObjectType('SearchWebhookDelivery')
-export class SearchWebhookDelivery {
-  @Field(() => ID, { description: 'sent as X-Webhook-Id (receivers deduplicate on it)' }) id!: string;
-  @Field() event!: string;
-  @Field({ description: 'pending, delivering, delivered or failed (after the last retry)' }) status!: string;
-  @Field(() => Int) attempts!: number;
-  @Field(() => Int, { nullable: true }) lastStatusCode!: number | null;
-  @Field(() => String, { nullable: true }) lastError!: string | null;
-  @Field() nextAttemptAt!: Date;
-  @Field() createdAt!: Date;
-  @Field(() => Date, { nullable: true }) deliveredAt!: Date | null;
-  @Field({ description: 'the exact JSON body sent (and signed)' }) body!: string;
+export class SearchWebhookDelivery extends WebhookDeliveryFields {
   @Field(() => [SearchWebhookAttempt]) attemptLog!: SearchWebhookAttempt[];
 }
 
