@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
-import { aiBenchTenant } from './ai-tenant.js';
+import { AI_BENCH_SECRET, aiBenchEnv, aiBenchTenant } from './ai-tenant.js';
 import { startStack } from '../scripts/stack.js';
 import { eventWeight, decayed } from '../subgraphs/ai/recommendations/recommendation.rules.js';
 import { tedSessions } from './data/ted-sessions.js';
@@ -22,23 +22,12 @@ import { fmt, sequential, summarize } from './stats.js';
 const base = Number(process.env.BENCH_PORT_BASE ?? 22600);
 const N = Number(process.env.BENCH_N ?? 100);
 const USERS = Number(process.env.BENCH_REC_USERS ?? 7700);
-const secret = 'bench-secret';
+const secret = AI_BENCH_SECRET;
 const only = new Set((process.env.BENCH_ONLY ?? 'classifier,render,recs').split(',').map((x) => x.trim()));
 /** how long the model may take to hold every stored event before the bench fails */
 const REFRESH_TIMEOUT_MS = Number(process.env.BENCH_REFRESH_TIMEOUT_MS ?? 15 * 60_000);
 const db = await scratchDatabase('aicustom');
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  DATABASE_URL: db.url ?? '',
-  JWT_SECRET: secret,
-  INTERNAL_SECRET: 'bench-internal',
-  LOG_LEVEL: 'error',
-  REDIS_URL: '',
-  AI_DEFAULT_PLAN: 'enterprise',
-  ...stackPorts(base),
-  DATA_DIR: resolve(import.meta.dirname, '..', '.data', 'bench-ai-custom'),
-};
-Object.assign(process.env, { AI_DEFAULT_PLAN: 'enterprise' });
+const env = aiBenchEnv(db.url, stackPorts(base), 'bench-ai-custom');
 const stack = await startStack(loadConfig(env), createLogger({}, 'error'));
 const url = stack.rest.url;
 const gatewayHealth = stack.gateway.url.replace(/\/graphql$/, '/health/detailed');

@@ -4,10 +4,9 @@
 // The images are served by a local server (ALLOW_PRIVATE_NETWORK_FETCH=1 for this bench), so each
 // call includes the image fetch through the URL guard. Prints p50/p95/p99, model load and RSS.
 // Run: BENCH_PORT_BASE=22600 DATABASE_URL=postgres://… npm run bench:ai-images
-import { resolve } from 'node:path';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
-import { aiBenchTenant } from './ai-tenant.js';
+import { AI_BENCH_SECRET, aiBenchEnv, aiBenchTenant } from './ai-tenant.js';
 import { startStack } from '../scripts/stack.js';
 import { scratchDatabase, stackPorts } from './harness.js';
 import { fmt, sequential } from './stats.js';
@@ -18,24 +17,13 @@ import { scannedPage } from '../test/harness/scanned-page.js';
 
 const base = Number(process.env.BENCH_PORT_BASE ?? 22600);
 const N = Number(process.env.BENCH_N ?? 30);
-const secret = 'bench-secret';
+const secret = AI_BENCH_SECRET;
 const db = await scratchDatabase('ai_images');
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  DATABASE_URL: db.url ?? '',
-  JWT_SECRET: secret,
-  INTERNAL_SECRET: 'bench-internal',
-  LOG_LEVEL: 'error',
+const env = aiBenchEnv(db.url, stackPorts(base), 'bench-ai-images', {
   // the bench measures throughput, not the per-key image budget (docs/security.md, Limits)
   IMAGE_BUDGET_PER_MINUTE: '1000000',
-  REDIS_URL: '',
-  AI_DEFAULT_PLAN: 'enterprise',
   ALLOW_PRIVATE_NETWORK_FETCH: '1',
-  ...stackPorts(base),
-  DATA_DIR: resolve(import.meta.dirname, '..', '.data', 'bench-ai-images'),
-};
-// the AI runtime reads its settings from process.env
-Object.assign(process.env, { AI_DEFAULT_PLAN: 'enterprise', AI_VISION_PRELOAD: '1' });
+}, { AI_VISION_PRELOAD: '1' });
 const rssBefore = process.memoryUsage().rss;
 const started = performance.now();
 const stack = await startStack(loadConfig(env), createLogger({}, 'error'));

@@ -5,29 +5,17 @@
 // Run: BENCH_PORT_BASE=22500 DATABASE_URL=postgres://… npm run bench:ai-memory
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
-import { aiBenchTenant } from './ai-tenant.js';
+import { AI_BENCH_SECRET, aiBenchEnv, aiBenchTenant } from './ai-tenant.js';
 import { startStack } from '../scripts/stack.js';
 import { scratchDatabase, stackPorts } from './harness.js';
 
 const base = Number(process.env.BENCH_PORT_BASE ?? 22500);
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 3000);
-const secret = 'bench-secret';
+const secret = AI_BENCH_SECRET;
 const db = await scratchDatabase('ai_memory');
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  DATABASE_URL: db.url ?? '',
-  JWT_SECRET: secret,
-  INTERNAL_SECRET: 'bench-internal',
-  LOG_LEVEL: 'error',
-  REDIS_URL: '',
-  AI_DEFAULT_PLAN: 'enterprise',
-  ...stackPorts(base),
-  DATA_DIR: resolve(import.meta.dirname, '..', '.data', 'bench-ai-memory'),
-};
-Object.assign(process.env, { AI_DEFAULT_PLAN: 'enterprise' });
+const env = aiBenchEnv(db.url, stackPorts(base), 'bench-ai-memory');
 
 const MB = 1024 * 1024;
 /** The RSS (MB) of this process's descendants, read from /proc (Apertium's pipelines, destxt/retxt). */

@@ -2,6 +2,7 @@
 // so the benches measure latency, not the plan), a web app, a live secret key and a registered user,
 // all made through the REST bridge; plus the JSON call helper and the detailed health (which needs a
 // super-admin token since /health/detailed shows up/down only to anyone else).
+import { resolve } from 'node:path';
 import { signJwt } from '../gateway/auth/jwt.js';
 import { SUPER_ADMIN_SCOPE } from '../lib/tenant.js';
 
@@ -48,4 +49,28 @@ export async function aiBenchTenant(url: string, gatewayHealthUrl: string, secre
   const superAdmin = { authorization: `Bearer ${token('bench-operator', SUPER_ADMIN_SCOPE)}` };
   const health = async () => (await fetch(gatewayHealthUrl, { headers: superAdmin })).json();
   return { call, doc, headers, appId: app.data.id, health };
+}
+
+/** the JWT secret of the AI benches' stacks (their tenant's tokens are signed with it) */
+export const AI_BENCH_SECRET = 'bench-secret';
+
+/**
+ * The env of an AI bench's in-process stack: its scratch database and ports, quiet logs, no Redis,
+ * the enterprise plan, its own data folder (.data/<dataDir>) and `extra` (e.g. lifted image budgets).
+ * The AI runtime reads its plan (and `processEnv`) from process.env, so those are set there too.
+ */
+export function aiBenchEnv(dbUrl: string | undefined, ports: NodeJS.ProcessEnv, dataDir: string, extra: NodeJS.ProcessEnv = {}, processEnv: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  Object.assign(process.env, { AI_DEFAULT_PLAN: 'enterprise', ...processEnv });
+  return {
+    ...process.env,
+    DATABASE_URL: dbUrl ?? '',
+    JWT_SECRET: AI_BENCH_SECRET,
+    INTERNAL_SECRET: 'bench-internal',
+    LOG_LEVEL: 'error',
+    REDIS_URL: '',
+    AI_DEFAULT_PLAN: 'enterprise',
+    ...extra,
+    ...ports,
+    DATA_DIR: resolve(import.meta.dirname, '..', '.data', dataDir),
+  };
 }

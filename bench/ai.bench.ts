@@ -4,31 +4,18 @@
 // The whole stack runs in this process, so RSS covers every subgraph plus the AI models.
 // Run: BENCH_PORT_BASE=22500 DATABASE_URL=postgres://… npm run bench:ai
 import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
-import { aiBenchTenant } from './ai-tenant.js';
+import { AI_BENCH_SECRET, aiBenchEnv, aiBenchTenant } from './ai-tenant.js';
 import { startStack } from '../scripts/stack.js';
 import { scratchDatabase, stackPorts } from './harness.js';
 import { fmt, sequential } from './stats.js';
 
 const base = Number(process.env.BENCH_PORT_BASE ?? 22500);
 const N = Number(process.env.BENCH_N ?? 100);
-const secret = 'bench-secret';
+const secret = AI_BENCH_SECRET;
 const db = await scratchDatabase('ai');
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  DATABASE_URL: db.url ?? '',
-  JWT_SECRET: secret,
-  INTERNAL_SECRET: 'bench-internal',
-  LOG_LEVEL: 'error',
-  REDIS_URL: '',
-  AI_DEFAULT_PLAN: 'enterprise',
-  ...stackPorts(base),
-  DATA_DIR: resolve(import.meta.dirname, '..', '.data', 'bench-ai'),
-};
-// the AI runtime reads its settings from process.env
-Object.assign(process.env, { AI_DEFAULT_PLAN: 'enterprise' });
+const env = aiBenchEnv(db.url, stackPorts(base), 'bench-ai');
 const rssBefore = process.memoryUsage().rss;
 const started = performance.now();
 const stack = await startStack(loadConfig(env), createLogger({}, 'error'));

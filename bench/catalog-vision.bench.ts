@@ -12,7 +12,6 @@
 // Run: BENCH_PORT_BASE=22700 DATABASE_URL=postgres://… npm run bench:catalog-vision
 // Small run: BENCH_N=5 BENCH_SCAN_ROWS=2000
 import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
@@ -20,27 +19,19 @@ import { startStack } from '../scripts/stack.js';
 import { VISION_METHODS, EMBEDDING_DIMENSIONS } from '../lib/vision/index.js';
 import { toBytes } from '../subgraphs/catalog/vision/scan.calc.js';
 import { collage, DARKNET_PHOTOS, darknetPhoto } from '../test/harness/vision-photos.js';
-import { aiBenchTenant } from './ai-tenant.js';
+import { AI_BENCH_SECRET, aiBenchEnv, aiBenchTenant } from './ai-tenant.js';
 import { scratchDatabase, stackPorts } from './harness.js';
 import { fmt, sequential } from './stats.js';
 
 const base = Number(process.env.BENCH_PORT_BASE ?? 22700);
 const N = Number(process.env.BENCH_N ?? 30);
 const SCAN_ROWS = Number(process.env.BENCH_SCAN_ROWS ?? 10_000);
-const secret = 'bench-secret';
+const secret = AI_BENCH_SECRET;
 const db = await scratchDatabase('catalog_vision');
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  DATABASE_URL: db.url ?? '',
-  JWT_SECRET: secret,
-  INTERNAL_SECRET: 'bench-internal',
-  LOG_LEVEL: 'error',
+const env = aiBenchEnv(db.url, stackPorts(base), 'bench-catalog-vision', {
   // the bench measures throughput, not the per-key image budget (docs/security.md, Limits)
   IMAGE_BUDGET_PER_MINUTE: '1000000',
-  REDIS_URL: '',
-  ...stackPorts(base),
-  DATA_DIR: resolve(import.meta.dirname, '..', '.data', 'bench-catalog-vision'),
-};
+});
 const stack = await startStack(loadConfig(env), createLogger({}, 'error'));
 const url = stack.rest.url;
 const t = await aiBenchTenant(url, stack.gateway.url.replace(/\/graphql$/, '/health/detailed'), secret, 'vbench', 3);
