@@ -4,6 +4,8 @@
 // per query (process.cpuUsage: steadier than wall time on a shared machine), p50/p95/p99 and a hash of
 // every answer (hit ids, total, facet counts) so two builds can be checked for the same results.
 // BENCH_PROFILE=<file.cpuprofile>: a CPU profile of the last round (bench:profile-summary reads it).
+// BENCH_TAIL=<n>: the n slowest queries of the last round (wall ms, total hits, query, filter): which
+// queries make the p95/p99.
 // Run: node --import @swc-node/register/esm-register bench/search-engine-scale.bench.ts
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { FILTERS, loadDebian, makeQueries } from './search-corpus.js';
 import { summarize } from './stats.js';
 
 const N = Number(process.env.BENCH_DOCS ?? 300_000);
+const TAIL = Number(process.env.BENCH_TAIL ?? 0);
 const load = () => `load ${loadavg()[0].toFixed(2)}`;
 const corpus = loadDebian();
 const settings = {
@@ -42,12 +45,14 @@ for (let round = 0; round < 3; round++) {
   const profile = round === 2 && process.env.BENCH_PROFILE;
   if (profile) await session.post('Profiler.enable').then(() => session.post('Profiler.start'));
   const ms: number[] = [];
+  const totals: number[] = [];
   const hash = createHash('sha1');
   const c0 = process.cpuUsage();
   queries.forEach((query, i) => {
     const q0 = performance.now();
     const r = engine.search({ query, filter: FILTERS[i % FILTERS.length], facets: ['section', 'priority'], limit: 20 });
     ms.push(performance.now() - q0);
+    totals.push(r.estimatedTotalHits);
     hash.update(JSON.stringify([r.hits.map((h) => h.id), r.estimatedTotalHits, r.facetDistribution]));
   });
   const c = process.cpuUsage(c0);
@@ -55,5 +60,9 @@ for (let round = 0; round < 3; round++) {
   console.log(
     `round ${round + 1}: ${((c.user + c.system) / 1000 / queries.length).toFixed(2)} ms CPU per query; p50 ${s.p50.toFixed(1)} / p95 ${s.p95.toFixed(1)} / p99 ${s.p99.toFixed(1)} ms; answers ${hash.digest('hex').slice(0, 10)}  [${load()}]`,
   );
+  if (round === 2 && TAIL > 0) {
+    const slowest = ms.map((m, i) => i).sort((a, b) => ms[b] - ms[a]).slice(0, TAIL);
+    for (const i of slowest) console.log(`  ${ms[i].toFixed(1).padStart(6)} ms  ${String(totals[i]).padStart(7)} hits  ${JSON.stringify(queries[i])}  ${FILTERS[i % FILTERS.length]}`);
+  }
   if (profile) writeFileSync(profile, JSON.stringify((await session.post('Profiler.stop')).profile));
 }
