@@ -11,7 +11,7 @@
 import { type Step } from './bucket-sort.js';
 import { valueAt } from './fields.js';
 import { geoOf, haversine } from './geo.js';
-import { ABSENT, exactAt, forExactPositions, pairDistance, segmentOf, type MatchData } from './match.js';
+import { exactAt, forExactPositions, pairDistance, segmentOf, type MatchData } from './match.js';
 import type { Rule, SortCriterion } from './ranking.js';
 import { localIndex } from './segment.js';
 import type { Document } from './types.js';
@@ -37,20 +37,14 @@ export function buildSteps(rules: readonly Rule[], ctx: StepContext): Step[] {
   return steps;
 }
 
-/** Matched words counted from the first, as the words rule counts them. */
-function matchedWords(m: MatchData, d: number): number {
-  let k = 0;
-  while (k < m.words.length && m.typo[k][d] !== ABSENT) k++;
-  return k;
-}
-
 function textStep(kind: 'words' | 'typo' | 'proximity' | 'attribute' | 'exactness', m: MatchData): Step {
   const n = m.words.length;
   const per =
     (f: (d: number, k: number) => number): Step =>
     (docs) => {
       const keys = new Float64Array(docs.length);
-      for (let i = 0; i < docs.length; i++) keys[i] = f(docs[i], matchedWords(m, docs[i]));
+      const matched = m.matched;
+      for (let i = 0; i < docs.length; i++) keys[i] = f(docs[i], matched[docs[i]]);
       return keys;
     };
   switch (kind) {
