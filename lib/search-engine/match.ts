@@ -141,7 +141,10 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
     candidates: new Int32Array(0),
     terms: new TermMatcher(words),
   };
+  // the first word's documents: listed while few (then sorted); past size/32 they are read off its typo array
   const first = new GrowInt32(1024);
+  const listMax = size >>> 5;
+  let firstCount = 0;
   // A single-word query has no proximity: only the exact postings are referenced (exactness reads them).
   const allRefs = words.length > 1;
   words.forEach((word, w) => {
@@ -170,7 +173,7 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
         const cur = typo[d];
         const p0 = positionAt(seg, pPos[q]);
         if (cur === ABSENT) {
-          if (w === 0) first.push(d);
+          if (w === 0 && firstCount++ < listMax) first.push(d);
           typo[d] = typos;
           matched[d] = count;
           minPos[d] = p0;
@@ -202,17 +205,16 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
     });
     for (const alt of word.synonyms) for (const t of alt) m.terms.add(t, w);
   });
-  m.candidates = ascending(first, m.typo[0], size);
+  m.candidates = firstCount < listMax || !m.typo[0] ? first.toArray().sort() : ascending(firstCount, m.typo[0], size);
   return m;
 }
 
 /**
- * The first word's documents, ascending: sorted when they are few, else read off its typo array in
- * one pass over the ids (cheaper than sorting hundreds of thousands).
+ * The first word's `n` documents, ascending, read off its typo array in one pass over the ids (cheaper
+ * than listing and sorting hundreds of thousands).
  */
-function ascending(first: GrowInt32, typo: Uint8Array | undefined, size: number): Int32Array {
-  if (!typo || first.length < size >>> 5) return first.toArray().sort();
-  const out = new Int32Array(first.length);
+function ascending(n: number, typo: Uint8Array, size: number): Int32Array {
+  const out = new Int32Array(n);
   let k = 0;
   for (let d = 0; d < size; d++) if (typo[d] !== ABSENT) out[k++] = d;
   return out;
