@@ -1,11 +1,14 @@
 // The engine alone at scale, in one process (no HTTP, no database): the Debian corpus repeated with new
 // ids to BENCH_DOCS documents (300,000), added in 1,000-document batches, compact(), then the bench's
 // 200 queries (typo + prefix + a filter + 2 facets, 20 hits) three times. Prints per round the CPU time
-// per query (process.cpuUsage: steadier than wall time on a shared machine), p50/p95/p99 and a hash of
+// per query (process.cpuUsage: steadier than wall time on a shared machine), p50/p95/p99 of wall time and
+// of each query's own CPU time (comparable across loads, where wall time is not), and a hash of
 // every answer (hit ids, total, facet counts) so two builds can be checked for the same results.
 // BENCH_PROFILE=<file.cpuprofile>: a CPU profile of the last round (bench:profile-summary reads it).
 // Memory after compact(): the engine's estimate (memoryBytes) against what the process measures
 // (heapUsed + arrayBuffers, over the same before the engine; after a full GC when run with --expose-gc).
+// BENCH_TAIL=<n>: the n slowest queries of the last round (wall ms, total hits, query, filter): which
+// queries make the p95/p99.
 // Run: node --expose-gc --import @swc-node/register/esm-register bench/search-engine-scale.bench.ts
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -17,6 +20,7 @@ import { FILTERS, loadDebian, makeQueries } from './search-corpus.js';
 import { summarize } from './stats.js';
 
 const N = Number(process.env.BENCH_DOCS ?? 300_000);
+const TAIL = Number(process.env.BENCH_TAIL ?? 0);
 const load = () => `load ${loadavg()[0].toFixed(2)}`;
 const corpus = loadDebian();
 const settings = {
@@ -84,18 +88,29 @@ for (let round = 0; round < 3; round++) {
   const profile = round === 2 && process.env.BENCH_PROFILE;
   if (profile) await session.post('Profiler.enable').then(() => session.post('Profiler.start'));
   const ms: number[] = [];
+  const cpuMs: number[] = [];
+  const totals: number[] = [];
   const hash = createHash('sha1');
   const c0 = process.cpuUsage();
   queries.forEach((query, i) => {
     const q0 = performance.now();
+    const qc = process.cpuUsage();
     const r = engine.search({ query, filter: FILTERS[i % FILTERS.length], facets: ['section', 'priority'], limit: 20 });
     ms.push(performance.now() - q0);
+    const dc = process.cpuUsage(qc);
+    cpuMs.push((dc.user + dc.system) / 1000);
+    totals.push(r.estimatedTotalHits);
     hash.update(JSON.stringify([r.hits.map((h) => h.id), r.estimatedTotalHits, r.facetDistribution]));
   });
   const c = process.cpuUsage(c0);
   const s = summarize(ms, 1);
+  const sc = summarize(cpuMs, 1);
   console.log(
-    `round ${round + 1}: ${((c.user + c.system) / 1000 / queries.length).toFixed(2)} ms CPU per query; p50 ${s.p50.toFixed(1)} / p95 ${s.p95.toFixed(1)} / p99 ${s.p99.toFixed(1)} ms; answers ${hash.digest('hex').slice(0, 10)}  [${load()}]`,
+    `round ${round + 1}: ${((c.user + c.system) / 1000 / queries.length).toFixed(2)} ms CPU per query; p50 ${s.p50.toFixed(1)} / p95 ${s.p95.toFixed(1)} / p99 ${s.p99.toFixed(1)} ms; CPU p50 ${sc.p50.toFixed(1)} / p95 ${sc.p95.toFixed(1)} / p99 ${sc.p99.toFixed(1)} ms; answers ${hash.digest('hex').slice(0, 10)}  [${load()}]`,
   );
+  if (round === 2 && TAIL > 0) {
+    const slowest = ms.map((m, i) => i).sort((a, b) => ms[b] - ms[a]).slice(0, TAIL);
+    for (const i of slowest) console.log(`  ${ms[i].toFixed(1).padStart(6)} ms (CPU ${cpuMs[i].toFixed(1).padStart(6)})  ${String(totals[i]).padStart(7)} hits  ${JSON.stringify(queries[i])}  ${FILTERS[i % FILTERS.length]}`);
+  }
   if (profile) writeFileSync(profile, JSON.stringify((await session.post('Profiler.stop')).profile));
 }

@@ -40,55 +40,79 @@ export function bucketSort(docs: Int32Array, steps: readonly Step[], out: Collec
     return;
   }
   const keys = steps[i]!(docs);
-  let same = true;
-  for (let k = 1; k < keys.length && same; k++) if (keys[k] !== keys[0]) same = false;
-  if (same) return bucketSort(docs, steps, out, i + 1);
+  const { min, max, integral } = keyRange(keys);
+  if (min === max) return bucketSort(docs, steps, out, i + 1);
 
   // only the best `remaining` documents (and their ties) can reach the page: select them in O(n)
   const remaining = out.need - out.ids.length;
-  const threshold = docs.length > 4 * remaining + 64 ? kthSmallest(keys, remaining) : Infinity;
-  for (const group of groupByKey(docs, keys, threshold)) {
+  const select = docs.length > 4 * remaining + 64;
+  const { groups, threshold } =
+    integral && max - min < MAX_COUNTING_SPAN
+      ? countingGroups(docs, keys, min, max, select ? remaining : 0)
+      : mapGroups(docs, keys, select ? kthSmallest(keys, remaining) : Infinity);
+  for (const group of groups) {
     if (out.full()) return;
     bucketSort(group, steps, out, i + 1);
   }
   // distinct may have dropped documents: continue with the ones beyond the threshold (collected only
   // then: with hundreds of thousands of candidates, almost all of them are beyond it)
-  if (!out.full() && threshold !== Infinity) {
+  if (!out.full() && threshold < max) {
     const rest = docs.filter((_, k) => keys[k] > threshold);
     if (rest.length) bucketSort(rest, steps, out, i);
   }
 }
 
-/**
- * Docs with key <= threshold grouped by key, groups in ascending key order, docs keeping their order.
- * Rule scores are mostly small integers: those take a counting sort (two passes, no Map); others a Map.
- */
-function groupByKey(docs: Int32Array, keys: Float64Array, threshold: number): Int32Array[] {
+/** Rule scores spanning fewer values than this (small integers: words, typos, proximity…) take a counting sort. */
+const MAX_COUNTING_SPAN = 4096;
+
+function keyRange(keys: Float64Array): { min: number; max: number; integral: boolean } {
   let min = Infinity;
   let max = -Infinity;
   let integral = true;
   for (let k = 0; k < keys.length; k++) {
     const v = keys[k];
-    if (v > threshold) continue;
     if (v < min) min = v;
     if (v > max) max = v;
     if (integral && !Number.isInteger(v)) integral = false;
   }
-  const out: Int32Array[] = [];
-  if (integral && max - min < 4096) {
-    const span = max - min + 1;
-    const counts = new Int32Array(span);
-    for (let k = 0; k < keys.length; k++) if (keys[k] <= threshold) counts[keys[k] - min]++;
-    const groups = Array.from(counts, (c) => (c ? new Int32Array(c) : null));
-    const fill = new Int32Array(span);
-    for (let k = 0; k < keys.length; k++) {
-      if (keys[k] > threshold) continue;
-      const g = keys[k] - min;
-      groups[g]![fill[g]++] = docs[k];
-    }
-    for (const g of groups) if (g) out.push(g);
-    return out;
+  return { min, max, integral };
+}
+
+interface Groups {
+  /** docs with key <= threshold grouped by key, groups in ascending key order, docs keeping their order */
+  groups: Int32Array[];
+  threshold: number;
+}
+
+/**
+ * Integer keys in [min, max]: one histogram gives both the threshold (the smallest key with at least
+ * `k` documents at or below it; `max` when k is 0) and the group sizes, without copying the keys.
+ */
+function countingGroups(docs: Int32Array, keys: Float64Array, min: number, max: number, k: number): Groups {
+  const span = max - min + 1;
+  const counts = new Int32Array(span);
+  for (let j = 0; j < keys.length; j++) counts[keys[j] - min]++;
+  let top = span - 1;
+  if (k > 0) {
+    let seen = 0;
+    for (top = 0; top < span - 1; top++) if ((seen += counts[top]) >= k) break;
   }
+  const threshold = min + top;
+  const slots: (Int32Array | null)[] = new Array(top + 1);
+  for (let g = 0; g <= top; g++) slots[g] = counts[g] ? new Int32Array(counts[g]) : null;
+  const fill = new Int32Array(top + 1);
+  for (let j = 0; j < keys.length; j++) {
+    const g = keys[j] - min;
+    if (g > top) continue;
+    slots[g]![fill[g]++] = docs[j];
+  }
+  const groups: Int32Array[] = [];
+  for (const g of slots) if (g) groups.push(g);
+  return { groups, threshold };
+}
+
+/** Any other keys (fractions, Infinity for missing values, wide ranges): a Map per key. */
+function mapGroups(docs: Int32Array, keys: Float64Array, threshold: number): Groups {
   const map = new Map<number, number[]>();
   for (let k = 0; k < docs.length; k++) {
     if (keys[k] > threshold) continue;
@@ -96,8 +120,9 @@ function groupByKey(docs: Int32Array, keys: Float64Array, threshold: number): In
     if (!g) map.set(keys[k], (g = []));
     g.push(docs[k]);
   }
-  for (const key of [...map.keys()].sort((a, b) => a - b)) out.push(Int32Array.from(map.get(key)!));
-  return out;
+  const groups: Int32Array[] = [];
+  for (const key of [...map.keys()].sort((a, b) => a - b)) groups.push(Int32Array.from(map.get(key)!));
+  return { groups, threshold };
 }
 
 /** The k-th smallest value (1-based, clamped) of `keys`, by quickselect on a copy. */

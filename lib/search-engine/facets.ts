@@ -80,7 +80,8 @@ export interface FacetOptions {
 
 export function computeFacets(
   segments: readonly Segment[],
-  candidates: Bitset,
+  /** the candidates as a bitset, or a function making it (called only when a facet needs the scan) */
+  candidateBits: Bitset | (() => Bitset),
   facets: readonly string[],
   opts: FacetOptions,
   /** the candidates as ascending ids, when the caller has them (enables the forward path) */
@@ -89,6 +90,8 @@ export function computeFacets(
   const forward = candidateIds !== undefined;
   const distribution: Record<string, Record<string, number>> = {};
   const stats: Record<string, FacetStats> = {};
+  let bits = typeof candidateBits === 'function' ? null : candidateBits;
+  const candidates = (): Bitset => (bits ??= (candidateBits as () => Bitset)());
   for (const attr of facets) {
     const counts = new Map<string, { display: string; count: number }>();
     let min = Infinity;
@@ -111,16 +114,17 @@ export function computeFacets(
     for (const seg of counted ? [] : segments) {
       const f = seg.fields.get(attr);
       if (!f) continue;
+      const cands = candidates();
       for (let i = 0; i < f.strValues.length; i++) {
         let c = 0;
-        for (let j = f.strStart[i]; j < f.strStart[i + 1]; j++) if (has(candidates, f.strDocs[j])) c++;
+        for (let j = f.strStart[i]; j < f.strStart[i + 1]; j++) if (has(cands, f.strDocs[j])) c++;
         bump(f.strValues[i], f.strDisplay[i], c);
       }
       let j = 0;
       while (j < f.numValues.length) {
         const v = f.numValues[j];
         let c = 0;
-        for (; j < f.numValues.length && f.numValues[j] === v; j++) if (has(candidates, f.numDocs[j])) c++;
+        for (; j < f.numValues.length && f.numValues[j] === v; j++) if (has(cands, f.numDocs[j])) c++;
         if (c) {
           const key = String(v);
           bump(key, key, c);

@@ -6,6 +6,9 @@
 //   minPos[w][d] smallest encoded position (best attribute, then earliest word) of any match
 //   head[w][d]   linked list of the matching postings (segment, position range), read lazily by the
 //                proximity and exactness rules for the few documents they have to order.
+//   matched[d]   words matched counted from the first (the words rule's count; every rule reads it)
+// A reference is three Int32 side by side in one array (RefList): the proximity rule follows the lists
+// of hundreds of thousands of documents, and one cache line per reference beats three arrays.
 // Dead documents and documents outside the filter are skipped here, so everything after sees only
 // candidates.
 import type { Bitset } from './bitset.js';
@@ -42,6 +45,29 @@ export class TermMatcher {
   }
 }
 
+/**
+ * Posting references, REF_STRIDE Int32 each: segment index << 1 | exact flag, posting index, next
+ * reference of the same (word, document) list (-1 ends it). Capacity is reserved once per posting range.
+ */
+export class RefList {
+  data = new Int32Array(REF_STRIDE * 4096);
+  /** references held */
+  length = 0;
+
+  /** room for `n` more references */
+  reserve(n: number): Int32Array {
+    const need = (this.length + n) * REF_STRIDE;
+    if (need > this.data.length) {
+      const next = new Int32Array(Math.max(need, this.data.length * 2));
+      next.set(this.data.subarray(0, this.length * REF_STRIDE));
+      this.data = next;
+    }
+    return this.data;
+  }
+}
+
+export const REF_STRIDE = 3;
+
 export interface MatchData {
   words: QueryWord[];
   segments: readonly Segment[];
@@ -49,11 +75,9 @@ export interface MatchData {
   exact: Uint8Array[];
   minPos: Uint32Array[];
   head: Int32Array[];
-  /** posting references: segment index, posting index, next reference (-1 ends), exact flag */
-  refSeg: GrowInt32;
-  refPosting: GrowInt32;
-  refNext: GrowInt32;
-  refExact: GrowInt32;
+  /** per candidate: how many words it matches counted from the first (1..words.length) */
+  matched: Uint8Array;
+  refs: RefList;
   /** documents matching the first word, ascending */
   candidates: Int32Array;
   /** matched terms, for highlighting */
@@ -66,10 +90,8 @@ export class MatchScratch {
   private exact: Uint8Array[] = [];
   private minPos: Uint32Array[] = [];
   private head: Int32Array[] = [];
-  readonly refSeg = new GrowInt32(4096);
-  readonly refPosting = new GrowInt32(4096);
-  readonly refNext = new GrowInt32(4096);
-  readonly refExact = new GrowInt32(4096);
+  private matched = new Uint8Array(0);
+  readonly refs = new RefList();
 
   /** Arrays for word `w` over `size` documents; only `typo` is reset (the others are written before read). */
   word(w: number, size: number): { typo: Uint8Array; exact: Uint8Array; minPos: Uint32Array; head: Int32Array } {
@@ -84,15 +106,24 @@ export class MatchScratch {
     return { typo: this.typo[w], exact: this.exact[w], minPos: this.minPos[w], head: this.head[w] };
   }
 
+  /**
+   * The matched-word counts over `size` documents. Not reset: only candidates are read, and the first
+   * word's fold writes every candidate's count before any later word does.
+   */
+  matchedCounts(size: number): Uint8Array {
+    if (this.matched.length < size) this.matched = new Uint8Array(Math.max(size, Math.ceil(this.matched.length * 1.5)));
+    return this.matched;
+  }
+
   /** bytes held (the memory budget counts them: a query's words over a large index keep ~10 B per document each) */
   bytes(): number {
-    let n = this.refSeg.data.byteLength + this.refPosting.data.byteLength + this.refNext.data.byteLength + this.refExact.data.byteLength;
+    let n = this.refs.data.byteLength + this.matched.byteLength;
     for (let w = 0; w < this.typo.length; w++) n += (this.typo[w]?.byteLength ?? 0) * 10;
     return n;
   }
 
   reset(): void {
-    this.refSeg.length = this.refPosting.length = this.refNext.length = this.refExact.length = 0;
+    this.refs.length = 0;
   }
 }
 
@@ -105,14 +136,15 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
     exact: [],
     minPos: [],
     head: [],
-    refSeg: scratch.refSeg,
-    refPosting: scratch.refPosting,
-    refNext: scratch.refNext,
-    refExact: scratch.refExact,
+    matched: scratch.matchedCounts(size),
+    refs: scratch.refs,
     candidates: new Int32Array(0),
     terms: new TermMatcher(words),
   };
+  // the first word's documents: listed while few (then sorted); past size/32 they are read off its typo array
   const first = new GrowInt32(1024);
+  const listMax = size >>> 5;
+  let firstCount = 0;
   // A single-word query has no proximity: only the exact postings are referenced (exactness reads them).
   const allRefs = words.length > 1;
   words.forEach((word, w) => {
@@ -125,11 +157,15 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
     // in steps.ts counts from the first), so word w folds only those: the previous word's typo array
     // prunes the postings of a common later word (a short prefix) to the first words' documents.
     const prev = w > 0 ? m.typo[w - 1] : null;
-    const refs = m;
+    const { refs, matched } = m;
+    const count = w + 1;
     /** fold postings [from, to) of segment s into the word's per-document arrays */
     const foldRange = (s: number, seg: Segment, from: number, to: number, typos: number, isExact: boolean) => {
       const { pDocs, pBase, pRel, pShift } = seg;
       const keepRef = allRefs || isExact;
+      const R = keepRef ? refs.reserve(to - from) : refs.data;
+      const segBits = (s << 1) | (isExact ? 1 : 0);
+      let r = refs.length;
       for (let q = from; q < to; q++) {
         const d = pDocs[q];
         if ((allowed[d >>> 5] & (1 << (d & 31))) === 0) continue;
@@ -137,8 +173,9 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
         const cur = typo[d];
         const p0 = positionAt(seg, pBase[q >>> pShift] + pRel[q]);
         if (cur === ABSENT) {
-          if (w === 0) first.push(d);
+          if (w === 0 && firstCount++ < listMax) first.push(d);
           typo[d] = typos;
+          matched[d] = count;
           minPos[d] = p0;
           exact[d] = 0;
           head[d] = -1;
@@ -148,13 +185,13 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
         }
         if (isExact) exact[d] = 1;
         if (!keepRef) continue;
-        const r = refs.refSeg.length;
-        refs.refSeg.push(s);
-        refs.refPosting.push(q);
-        refs.refNext.push(head[d]);
-        refs.refExact.push(isExact ? 1 : 0);
-        head[d] = r;
+        const o = r * REF_STRIDE;
+        R[o] = segBits;
+        R[o + 1] = q;
+        R[o + 2] = head[d];
+        head[d] = r++;
       }
+      refs.length = r;
     };
     segments.forEach((seg, s) => {
       fuzzyLookup(seg.terms, word.text, word.maxTypos, word.prefix, (t, typos) => {
@@ -168,17 +205,16 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
     });
     for (const alt of word.synonyms) for (const t of alt) m.terms.add(t, w);
   });
-  m.candidates = ascending(first, m.typo[0], size);
+  m.candidates = firstCount < listMax || !m.typo[0] ? first.toArray().sort() : ascending(firstCount, m.typo[0], size);
   return m;
 }
 
 /**
- * The first word's documents, ascending: sorted when they are few, else read off its typo array in
- * one pass over the ids (cheaper than sorting hundreds of thousands).
+ * The first word's `n` documents, ascending, read off its typo array in one pass over the ids (cheaper
+ * than listing and sorting hundreds of thousands).
  */
-function ascending(first: GrowInt32, typo: Uint8Array | undefined, size: number): Int32Array {
-  if (!typo || first.length < size >>> 5) return first.toArray().sort();
-  const out = new Int32Array(first.length);
+function ascending(n: number, typo: Uint8Array, size: number): Int32Array {
+  const out = new Int32Array(n);
   let k = 0;
   for (let d = 0; d < size; d++) if (typo[d] !== ABSENT) out[k++] = d;
   return out;
@@ -206,10 +242,12 @@ function foldSynonym(seg: Segment, alt: string[], emit: (posting: number) => voi
 
 /** Does word `w` match doc `d` exactly (not by typo/prefix/synonym) at encoded position `pos`? */
 export function exactAt(m: MatchData, w: number, d: number, pos: number): boolean {
-  for (let r = m.head[w][d]; r >= 0; r = m.refNext.data[r]) {
-    if (!m.refExact.data[r]) continue;
-    const seg = m.segments[m.refSeg.data[r]];
-    const q = m.refPosting.data[r];
+  const R = m.refs.data;
+  for (let r = m.head[w][d]; r >= 0; r = R[r * REF_STRIDE + 2]) {
+    const o = r * REF_STRIDE;
+    if (!(R[o] & 1)) continue;
+    const seg = m.segments[R[o] >> 1];
+    const q = R[o + 1];
     const stored = storedPosition(seg, pos);
     for (let x = postingStart(seg, q), end = postingStart(seg, q + 1); x < end; x++) if (seg.positions[x] === stored) return true;
   }
@@ -222,14 +260,15 @@ export function exactAt(m: MatchData, w: number, d: number, pos: number): boolea
  */
 export function pairDistance(m: MatchData, a: number, b: number, d: number, cap: number): number {
   let best = cap;
-  for (let ra = m.head[a][d]; ra >= 0; ra = m.refNext.data[ra]) {
-    const seg = m.segments[m.refSeg.data[ra]];
+  const R = m.refs.data;
+  for (let ra = m.head[a][d]; ra >= 0; ra = R[ra * REF_STRIDE + 2]) {
+    const seg = m.segments[R[ra * REF_STRIDE] >> 1];
     const P = seg.positions;
     // attribute = stored >>> sh (16-bit or 32-bit storage); within one attribute, stored values differ by the word gap
     const sh = seg.posShift;
-    const qa = m.refPosting.data[ra];
-    for (let rb = m.head[b][d]; rb >= 0; rb = m.refNext.data[rb]) {
-      const qb = m.refPosting.data[rb];
+    const qa = R[ra * REF_STRIDE + 1];
+    for (let rb = m.head[b][d]; rb >= 0; rb = R[rb * REF_STRIDE + 2]) {
+      const qb = R[rb * REF_STRIDE + 1];
       const b0 = postingStart(seg, qb);
       const b1 = postingStart(seg, qb + 1);
       let j = b0;
@@ -248,15 +287,17 @@ export function pairDistance(m: MatchData, a: number, b: number, d: number, cap:
 /** The segment holding doc `d` (from its first matching posting of word 0). */
 export function segmentOf(m: MatchData, d: number): Segment | null {
   const r = m.head[0][d];
-  return r >= 0 ? m.segments[m.refSeg.data[r]] : null;
+  return r >= 0 ? m.segments[m.refs.data[r * REF_STRIDE] >> 1] : null;
 }
 
 /** Calls `fn` with every exact-match position of word `w` in doc `d`. */
 export function forExactPositions(m: MatchData, w: number, d: number, fn: (pos: number) => void): void {
-  for (let r = m.head[w][d]; r >= 0; r = m.refNext.data[r]) {
-    if (!m.refExact.data[r]) continue;
-    const seg = m.segments[m.refSeg.data[r]];
-    const q = m.refPosting.data[r];
+  const R = m.refs.data;
+  for (let r = m.head[w][d]; r >= 0; r = R[r * REF_STRIDE + 2]) {
+    const o = r * REF_STRIDE;
+    if (!(R[o] & 1)) continue;
+    const seg = m.segments[R[o] >> 1];
+    const q = R[o + 1];
     for (let x = postingStart(seg, q), end = postingStart(seg, q + 1); x < end; x++) fn(positionAt(seg, x));
   }
 }

@@ -102,11 +102,15 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
 
   const result: SearchResult = { hits, query, offset, limit, estimatedTotalHits: total, processingTimeMs: 0 };
   if (facets.length) {
-    let candidateBits: Bitset = allowed;
+    // the keyword candidates as a bitset only if a facet scans its values (most read the forward arrays)
+    let candidateBits: Bitset | (() => Bitset) = allowed;
     if (ranking) candidateBits = ranking.facetBase;
     else if (words.length) {
-      candidateBits = bitset(st.nextId);
-      setAll(candidateBits, candidates);
+      candidateBits = () => {
+        const bits = bitset(st.nextId);
+        setAll(bits, candidates);
+        return bits;
+      };
     }
     const f = computeFacets(
       st.segments,

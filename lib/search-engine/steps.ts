@@ -11,7 +11,7 @@
 import { type Step } from './bucket-sort.js';
 import { valueAt } from './fields.js';
 import { geoOf, haversine } from './geo.js';
-import { ABSENT, exactAt, forExactPositions, pairDistance, segmentOf, type MatchData } from './match.js';
+import { exactAt, forExactPositions, pairDistance, segmentOf, type MatchData } from './match.js';
 import type { Rule, SortCriterion } from './ranking.js';
 import { localIndex } from './segment.js';
 import type { Document } from './types.js';
@@ -37,52 +37,81 @@ export function buildSteps(rules: readonly Rule[], ctx: StepContext): Step[] {
   return steps;
 }
 
-/** Matched words counted from the first, as the words rule counts them. */
-function matchedWords(m: MatchData, d: number): number {
-  let k = 0;
-  while (k < m.words.length && m.typo[k][d] !== ABSENT) k++;
-  return k;
-}
-
+/**
+ * One loop per rule, each its own function: a shared loop calling the rule as a closure made that call
+ * megamorphic (five rules through one site, none inlined), ~20 % of a common-word query at 1M.
+ */
 function textStep(kind: 'words' | 'typo' | 'proximity' | 'attribute' | 'exactness', m: MatchData): Step {
   const n = m.words.length;
-  const per =
-    (f: (d: number, k: number) => number): Step =>
-    (docs) => {
-      const keys = new Float64Array(docs.length);
-      for (let i = 0; i < docs.length; i++) keys[i] = f(docs[i], matchedWords(m, docs[i]));
-      return keys;
-    };
   switch (kind) {
     case 'words':
-      return n <= 1 ? null : per((_d, k) => n - k);
+      return n <= 1 ? null : (docs) => wordsKeys(m, docs);
     case 'typo':
-      return m.words.every((w) => w.maxTypos === 0)
-        ? null
-        : per((d, k) => {
-            let s = 0;
-            for (let w = 0; w < k; w++) s += m.typo[w][d];
-            return s;
-          });
+      return m.words.every((w) => w.maxTypos === 0) ? null : (docs) => typoKeys(m, docs);
     case 'proximity':
-      return n <= 1 ? null : per((d, k) => proximity(m, d, k));
+      return n <= 1 ? null : (docs) => proximityKeys(m, docs);
     case 'attribute':
-      return per((d, k) => {
-        let attrs = 0;
-        let pos = 0;
-        for (let w = 0; w < k; w++) {
-          attrs += m.minPos[w][d] >>> 16;
-          pos += m.minPos[w][d] & 0xffff;
-        }
-        return attrs * 65536 + Math.min(pos, 65535);
-      });
+      return (docs) => attributeKeys(m, docs);
     case 'exactness':
-      return per((d, k) => {
-        let inexact = 0;
-        for (let w = 0; w < k; w++) if (!m.exact[w][d]) inexact++;
-        return (k === n && inexact === 0 && wholeAttribute(m, d) ? 0 : 1) * 64 + inexact;
-      });
+      return (docs) => exactnessKeys(m, docs);
   }
+}
+
+function wordsKeys(m: MatchData, docs: Int32Array): Float64Array {
+  const keys = new Float64Array(docs.length);
+  const { matched } = m;
+  const n = m.words.length;
+  for (let i = 0; i < docs.length; i++) keys[i] = n - matched[docs[i]];
+  return keys;
+}
+
+function typoKeys(m: MatchData, docs: Int32Array): Float64Array {
+  const keys = new Float64Array(docs.length);
+  const { matched, typo } = m;
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i];
+    let s = 0;
+    for (let w = 0, k = matched[d]; w < k; w++) s += typo[w][d];
+    keys[i] = s;
+  }
+  return keys;
+}
+
+function proximityKeys(m: MatchData, docs: Int32Array): Float64Array {
+  const keys = new Float64Array(docs.length);
+  const { matched } = m;
+  for (let i = 0; i < docs.length; i++) keys[i] = proximity(m, docs[i], matched[docs[i]]);
+  return keys;
+}
+
+function attributeKeys(m: MatchData, docs: Int32Array): Float64Array {
+  const keys = new Float64Array(docs.length);
+  const { matched, minPos } = m;
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i];
+    let attrs = 0;
+    let pos = 0;
+    for (let w = 0, k = matched[d]; w < k; w++) {
+      attrs += minPos[w][d] >>> 16;
+      pos += minPos[w][d] & 0xffff;
+    }
+    keys[i] = attrs * 65536 + Math.min(pos, 65535);
+  }
+  return keys;
+}
+
+function exactnessKeys(m: MatchData, docs: Int32Array): Float64Array {
+  const keys = new Float64Array(docs.length);
+  const { matched, exact } = m;
+  const n = m.words.length;
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i];
+    const k = matched[d];
+    let inexact = 0;
+    for (let w = 0; w < k; w++) if (!exact[w][d]) inexact++;
+    keys[i] = (k === n && inexact === 0 && wholeAttribute(m, d) ? 0 : 1) * 64 + inexact;
+  }
+  return keys;
 }
 
 function proximity(m: MatchData, d: number, k: number): number {
