@@ -30,7 +30,7 @@ const env: NodeJS.ProcessEnv = {
 Object.assign(process.env, { AI_DEFAULT_PLAN: 'enterprise' });
 
 const MB = 1024 * 1024;
-/** The RSS (MB) of this process's descendants, read from /proc (Apertium's pipelines, destxt/retxt). */
+/** The RSS (MB) of this process's descendants, read from /proc (Apertium's pipelines). */
 function childrenRss(): number {
   const parent = new Map<number, number>();
   const rss = new Map<number, number>();
