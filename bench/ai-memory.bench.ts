@@ -18,7 +18,7 @@ const db = await scratchDatabase('ai_memory');
 const env = aiBenchEnv(db.url, stackPorts(base), 'bench-ai-memory');
 
 const MB = 1024 * 1024;
-/** The RSS (MB) of this process's descendants, read from /proc (Apertium's pipelines, destxt/retxt). */
+/** The RSS (MB) of this process's descendants, read from /proc (Apertium's pipelines). */
 function childrenRss(): number {
   const parent = new Map<number, number>();
   const rss = new Map<number, number>();

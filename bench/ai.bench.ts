@@ -3,6 +3,8 @@
 // time and the process RSS.
 // The whole stack runs in this process, so RSS covers every subgraph plus the AI models.
 // Run: BENCH_PORT_BASE=22500 DATABASE_URL=postgres://… npm run bench:ai
+// BENCH_ONLY=translate runs only the cases whose label contains it; BENCH_TRANSLATE_N (default 20)
+// sets the translation calls measured.
 import { loadavg } from 'node:os';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
@@ -13,6 +15,8 @@ import { fmt, sequential } from './stats.js';
 
 const base = Number(process.env.BENCH_PORT_BASE ?? 22500);
 const N = Number(process.env.BENCH_N ?? 100);
+const TRANSLATE_N = Number(process.env.BENCH_TRANSLATE_N ?? 20);
+const ONLY = process.env.BENCH_ONLY ?? '';
 const secret = AI_BENCH_SECRET;
 const db = await scratchDatabase('ai');
 const env = aiBenchEnv(db.url, stackPorts(base), 'bench-ai');
@@ -57,8 +61,8 @@ const cases: Array<[string, string, string, Record<string, unknown>]> = [
 /** Issue 31's budget: p50 of each text endpoint at 1,000 characters (docs/ai.md, Latency). */
 const BUDGET_MS = 20;
 console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}; stack start (+ AI models with AI_PRELOAD=1): ${ready.toFixed(0)} ms; text models: ${JSON.stringify(health.components.ai.details.text)}`);
-for (const [label, path, type, attrs] of cases) {
-  const n = path === '/ai/v1/translate' ? Math.min(N, 20) : N;
+for (const [label, path, type, attrs] of cases.filter(([label]) => label.includes(ONLY))) {
+  const n = path === '/ai/v1/translate' ? TRANSLATE_N : N;
   // CPU of the whole process (client, bridge, gateway, subgraph and the model worker thread) per call:
   // what a call costs, which the machine's load does not inflate as it inflates wall time
   const cpu0 = process.cpuUsage();

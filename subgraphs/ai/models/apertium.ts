@@ -4,13 +4,14 @@
 // Apertium marks words it does not know with `*` (and generation problems with `#`); the share of
 // words without a mark is the translation's confidence, and the marks are removed from the text.
 // Each pair's stages stay alive between calls in null-flush mode (apertium.pool.ts), so a call costs
-// the translation, not the start of ten programs and the loading of their dictionaries.
+// the translation, not the start of ten programs and the loading of their dictionaries; the plain-text
+// deformatter and reformatter run in-process (apertium.format.ts), so a call spawns nothing.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { wordTokens } from '../../../lib/hashed-embeddings.js';
 import { round } from './sentiment.js';
-import { FormatFilter } from './apertium.format.js';
+import { deformatText, reformatText } from './apertium.format.js';
 import { PairPool, type PoolOptions } from './apertium.pool.js';
 
 const run = promisify(execFile);
@@ -48,8 +49,6 @@ export function iso1(code: string): string {
 
 export class Apertium {
   private readonly pools = new Map<string, PairPool>();
-  private readonly destxt: FormatFilter;
-  private readonly retxt: FormatFilter;
 
   private constructor(
     readonly pairs: readonly LanguagePair[],
@@ -58,10 +57,7 @@ export class Apertium {
     private readonly commands: ReadonlyMap<string, string>,
     private readonly env: NodeJS.ProcessEnv,
     private readonly opts: PoolOptions,
-  ) {
-    this.destxt = new FormatFilter('apertium-destxt', env);
-    this.retxt = new FormatFilter('apertium-retxt', env);
-  }
+  ) {}
 
   /** Reads the installed pairs; no pairs (or no apertium binary) → an engine with none. */
   static async discover(opts: PoolOptions = DEFAULT_POOL): Promise<Apertium> {
@@ -92,14 +88,13 @@ export class Apertium {
     return this.pairs.find((p) => p.source === source && p.target === target);
   }
 
-  /** destxt → the pair's persistent pipeline → retxt: what `apertium <mode>` prints for the text. */
+  /** destxt → the pair's persistent pipeline → retxt (the format filters in-process, apertium.format.ts): what `apertium <mode>` prints for the text. */
   async translate(pair: LanguagePair, text: string): Promise<Translation> {
     const command = this.commands.get(pair.mode);
     if (!command) throw new Error(`no Apertium mode ${pair.mode}`);
     let pool = this.pools.get(pair.mode);
     if (!pool) this.pools.set(pair.mode, (pool = new PairPool(command, this.env, this.opts)));
-    const deformatted = await this.destxt.run(text, this.opts.timeoutMs);
-    const stdout = await this.retxt.run(await pool.run(deformatted), this.opts.timeoutMs);
+    const stdout = reformatText(await pool.run(deformatText(text)));
     const words = wordTokens(stdout).length;
     const marked = (stdout.match(/(?<![\p{L}\p{N}])[*#@][\p{L}\p{N}]/gu) ?? []).length;
     const clean = stdout.replace(/(?<![\p{L}\p{N}])[*#@](?=[\p{L}\p{N}])/gu, '').replace(/[ \t]+\n/g, '\n').trimEnd();
@@ -113,8 +108,6 @@ export class Apertium {
 
   stop(): void {
     for (const pool of this.pools.values()) pool.stop();
-    this.destxt.stop();
-    this.retxt.stop();
   }
 }
 

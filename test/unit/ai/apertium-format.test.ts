@@ -1,0 +1,145 @@
+// The in-process plain-text deformatter and reformatter (subgraphs/ai/models/apertium.format.ts)
+// print byte for byte what apertium-destxt and apertium-retxt print: on the translation tests'
+// texts and on generated ones with every special character, tabs, CRLF, runs of blank lines,
+// unicode, leading and trailing blanks, NUL and the empty string; retxt also on what the pipelines
+// answer and on text full of brackets, escapes and `.[]`. Then every installed pair translates the
+// generated texts as `apertium <mode>` does. Skipped where Apertium is absent.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Apertium } from '../../../subgraphs/ai/models/apertium.js';
+import { deformatText, reformatText } from '../../../subgraphs/ai/models/apertium.format.js';
+
+const run = promisify(execFile);
+
+/** The binary's stdout for `input` on its stdin, as bytes. */
+function binary(program: string, input: string | Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, [], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C.UTF-8' } });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`${program} exited ${code}`))));
+    child.stdin.end(input);
+  });
+}
+
+async function installed(): Promise<boolean> {
+  try {
+    await run('which', ['apertium-destxt', 'apertium-retxt']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const SPECIAL = ['[', ']', '\\', '/', '@', '<', '>', '^', '$', '{', '}', '*', '#', '~', '|', '.', '[]', '.[]', '[@', '[\\@', '\\@'];
+const BLANKS = [' ', '  ', '\t', '\n', '\n\n', '\n\n\n', '\r\n', '\r\n\r\n', '\r\n\r\n\r\n', '\n\r\n\r\n', '\r', ' \t ', '~', ' ~ ', '\n \n', '\n\n\r\n\r\n\n\n'];
+const WORDS = ['Hello', 'world.', 'ñandú', '日本語', 'émigré', '😀', 'x', '3.5', 'e-mail', "l'eau", '¿qué?', 'Ελλάδα'];
+
+/** The translation tests' texts, and generated ones (seeded, so a failure repeats). */
+function texts(): string[] {
+  const fixed = [
+    '',
+    ' ',
+    '\n',
+    '\n\n',
+    'Hello world.',
+    'Hello world',
+    '  leading and trailing  ',
+    '\n\nleading paragraph',
+    'trailing paragraph\n\n',
+    'First paragraph here.\n\nSecond paragraph,  with two spaces\tand a tab.\nA new line without a stop',
+    'Brackets [like this], a caret ^ and dollar $, at @ sign, slash / and back\\slash, <angle> {curly} *star #hash ~tilde | bar.',
+    'Zorblax frobnicated the quuxes!   Trailing spaces   ',
+    'Good engineering is patient, curious and a little stubborn. '.repeat(20),
+    'El gato está en la mesa. Mañana iremos a la playa con mis amigos.',
+    'Línea uno.\n\nLínea dos: ¿qué tal? ¡Muy bien!',
+    "Aujourd'hui,  il fait beau.\n\nC'est vrai.",
+    'line one\r\nline two\r\n\r\nline three\r\n',
+    'a\0b \0 c\0',
+    '[@/etc/hostname]',
+    SPECIAL.join(''),
+    SPECIAL.join(' '),
+    BLANKS.join('w'),
+  ];
+  let seed = 31;
+  const next = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  const pools = [SPECIAL, BLANKS, WORDS, WORDS];
+  const generated = Array.from({ length: 300 }, () => {
+    let s = '';
+    for (let k = next(40); k >= 0; k--) {
+      const pool = pools[next(pools.length)];
+      s += pool[next(pool.length)];
+    }
+    return s;
+  });
+  return [...fixed, ...generated];
+}
+
+let available = false;
+beforeAll(async () => {
+  available = await installed();
+});
+
+test('deformatText prints what apertium-destxt prints, byte for byte', async () => {
+  if (!available) return console.warn('apertium-destxt not installed: skipped');
+  for (const text of texts()) {
+    expect({ text, out: Buffer.from(deformatText(text), 'utf8').toString('latin1') }).toEqual({
+      text,
+      out: (await binary('apertium-destxt', text)).toString('latin1'),
+    });
+  }
+}, 120_000);
+
+test('reformatText prints what apertium-retxt prints, byte for byte (destxt output, and raw text)', async () => {
+  if (!available) return console.warn('apertium-retxt not installed: skipped');
+  for (const text of texts()) {
+    // a [@file] block makes retxt read (or fail on) a file: ours refuses it, checked below
+    for (const input of [deformatText(text), text].filter((t) => !/\[@[^\]]+\]/.test(t))) {
+      expect({ input, out: Buffer.from(reformatText(input), 'utf8').toString('latin1') }).toEqual({
+        input,
+        out: (await binary('apertium-retxt', input)).toString('latin1'),
+      });
+    }
+  }
+}, 120_000);
+
+test('a [@file] block in a pipeline answer is refused, not read; the escaped text never makes one', () => {
+  expect(() => reformatText('a [@/etc/hostname] b')).toThrow(/not read/);
+  expect(reformatText(deformatText('a [@/etc/hostname] b'))).toBe('a [@/etc/hostname] b');
+  expect(reformatText('[@] [@')).toBe('@ @');
+});
+
+test('a blank over 8,192 characters (destxt spills it to a file) stays inline and comes back whole', () => {
+  const text = `a${' \n'.repeat(5000)}b`;
+  expect(reformatText(deformatText(text))).toBe(text);
+});
+
+test('every installed pair translates the generated texts as apertium <mode> does', async () => {
+  const engine = await Apertium.discover({ max: 1, idleMs: 60_000, timeoutMs: 30_000 });
+  try {
+    if (!engine.pairs.length) return console.warn('no Apertium pair installed: skipped');
+    const dir = await mkdtemp(join(tmpdir(), 'apertium-format-'));
+    const cleaned = (s: string): string =>
+      s.replace(/(?<![\p{L}\p{N}])[*#@](?=[\p{L}\p{N}])/gu, '').replace(/[ \t]+\n/g, '\n').trimEnd();
+    try {
+      // plus a blank destxt spills to a file (over 8,192 characters): ours stays inline, same translation
+      const sample = [...texts().filter((_, i) => i % 10 === 0 || i < 22), `The cat.${' \n'.repeat(5000)}The dog.`];
+      for (const pair of engine.pairs) {
+        for (const [i, text] of sample.entries()) {
+          const file = join(dir, `${pair.mode}-${i}.txt`);
+          await writeFile(file, text, 'utf8');
+          const expected = cleaned((await run('apertium', [pair.mode, file], { timeout: 30_000 })).stdout);
+          expect({ mode: pair.mode, text, got: (await engine.translate(pair, text)).translated_text }).toEqual({ mode: pair.mode, text, got: expected });
+        }
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  } finally {
+    engine.stop();
+  }
+}, 600_000);
