@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Apertium } from '../../../subgraphs/ai/models/apertium.js';
 import { deformatText, reformatText } from '../../../subgraphs/ai/models/apertium.format.js';
+import { sentenceSegments } from '../../../subgraphs/ai/models/apertium.pipeline.js';
 
 const run = promisify(execFile);
 
@@ -118,6 +119,28 @@ test('a blank over 8,192 characters (destxt spills it to a file) stays inline an
   expect(reformatText(deformatText(text))).toBe(text);
 });
 
+/** Texts long enough to go in as several segments, in every pair's source language. */
+const LONG_TEXTS = [
+  (
+    'When I was a kid, I was always fascinated by how things worked. My father was an engineer at Boeing in Seattle, and he took me to the factory in June 1998. ' +
+    'I saw the wings of a plane being built by hundreds of people. That day I decided I wanted to build things too. Years later I studied engineering at MIT, ' +
+    'and the first thing I built was a terrible robot that could not walk. But building that robot taught me more than any lecture. Today our team at Microsoft ' +
+    'spends $5 million a year on robots, and I still remember that factory. Good engineering is patient, curious and a little stubborn. '
+  ).repeat(2),
+  'Mr. Smith met Dr. Jones at 10 a.m. on Monday. They talked about the plan, e.g. The budget and the team. Was it good? Nobody knew! '.repeat(12),
+  'El gato duerme en la casa. Mañana vamos a la playa con mis amigos. ¿Dónde está el libro? ¡Qué bonito día hace hoy! '.repeat(10),
+  "Le chat dort dans la maison. Demain nous allons à la plage avec mes amis. Où est le livre? Quelle belle journée aujourd'hui! ".repeat(10),
+];
+
+test('a long text goes in as sentence segments, cut only after a word of two lower-case letters', () => {
+  expect(sentenceSegments('short. Text')).toEqual(['short. Text']);
+  const segs = sentenceSegments(deformatText(LONG_TEXTS[0]));
+  expect(segs.length).toBeGreaterThan(1);
+  expect(segs.join('')).toBe(deformatText(LONG_TEXTS[0]));
+  for (const s of segs.slice(0, -1)) expect(s).toMatch(/\p{Ll}\p{Ll}[.!?] $/u);
+  for (const s of sentenceSegments(LONG_TEXTS[1]).slice(0, -1)) expect(s).not.toMatch(/(Mr|Dr|a\.m|e\.g)\. $/);
+});
+
 test('every installed pair translates the generated texts as apertium <mode> does', async () => {
   const engine = await Apertium.discover({ max: 1, idleMs: 60_000, timeoutMs: 30_000 });
   try {
@@ -127,7 +150,9 @@ test('every installed pair translates the generated texts as apertium <mode> doe
       s.replace(/(?<![\p{L}\p{N}])[*#@](?=[\p{L}\p{N}])/gu, '').replace(/[ \t]+\n/g, '\n').trimEnd();
     try {
       // plus a blank destxt spills to a file (over 8,192 characters): ours stays inline, same translation
-      const sample = [...texts().filter((_, i) => i % 10 === 0 || i < 22), `The cat.${' \n'.repeat(5000)}The dog.`];
+      // and long texts the pipeline takes in sentence segments (apertium.pipeline.ts), with the
+      // abbreviations and punctuation a cut must not split on or change
+      const sample = [...texts().filter((_, i) => i % 10 === 0 || i < 22), `The cat.${' \n'.repeat(5000)}The dog.`, ...LONG_TEXTS];
       for (const pair of engine.pairs) {
         for (const [i, text] of sample.entries()) {
           const file = join(dir, `${pair.mode}-${i}.txt`);
