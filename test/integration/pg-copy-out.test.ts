@@ -41,9 +41,11 @@ describe('lib/pg-copy-out', () => {
     expect(await copyOutRows(pool, 'select 2::int')).toHaveLength(1);
   });
 
-  it('quotes literals and refuses anything but an integer', () => {
-    expect(literal("a'b")).toBe("'a''b'");
-    expect(literal('a\\b')).toBe("E'a\\\\b'");
+  it('quotes literals so PostgreSQL reads back the very string, and refuses anything but an integer', async () => {
+    const tricky = ["a'b", 'a\\b', "'; drop table x; --", 'ünï\\\'code', ''];
+    const rows = await copyOutRows(pool, tricky.map((t, i) => `select ${integer(i)} as i, ${literal(t)}::text as t`).join(' union all '));
+    const byIndex = [...rows].sort((a, b) => a[0]!.readInt32BE(0) - b[0]!.readInt32BE(0));
+    expect(byIndex.map((r) => r[1]!.toString('utf8'))).toEqual(tricky);
     expect(integer(42)).toBe('42');
     expect(() => integer(1.5)).toThrow();
     expect(() => integer(Number.NaN)).toThrow();
