@@ -123,8 +123,8 @@ export class ResponseCache {
   }
 
   /**
-   * A request arrived (before authentication): an HTTP request naming an app (X-App-Id) reads its
-   * app's epochs now, so that the read goes to Redis with the key's rate-limit counters (one round
+   * A request arrived (before authentication): an HTTP request naming an app (X-App-Id) that has
+   * entries in this gateway reads its app's epochs now, so that the read goes to Redis with the key's rate-limit counters (one round
    * trip; node-redis writes the commands of one turn of the event loop together). serve() uses it
    * when the caller's app turns out to be that app. Reading at arrival keeps the guarantee: the read
    * still starts after the request did, and before its answer is computed.
@@ -132,7 +132,8 @@ export class ResponseCache {
   arrived(call: GraphQLCall): void {
     if (!this.enabled || !overHttp(call)) return;
     const app = call.headers['x-app-id'];
-    if (typeof app !== 'string' || !app) return;
+    // only an app with entries here can be a hit: any other request reads its epochs when (if) it fills
+    if (typeof app !== 'string' || !app || !this.store.holds(app)) return;
     const directives = requestDirectives(call.headers);
     if (!directives.read && !directives.fill) return;
     this.early.set(call.headers, { app, epochs: this.epoch(app) });

@@ -38,6 +38,8 @@ export class EntryStore {
   /** `tenant|tag` → entry keys */
   private readonly byTag = new Map<string, Set<string>>();
   private readonly byTenant = new Map<string, Set<string>>();
+  /** entries per app (their epochs decide whether a request can be a hit) */
+  private readonly perApp = new Map<string, number>();
   private used = 0;
 
   constructor(readonly maxBytes: number) {}
@@ -54,6 +56,11 @@ export class EntryStore {
     let n = OVERHEAD + 2 * key.length + body.length;
     for (const t of tags) n += 2 * t.length + 64;
     return n;
+  }
+
+  /** Whether any entry of `app` is stored (a request of another app cannot be a hit here). */
+  holds(app: string): boolean {
+    return this.perApp.has(app);
   }
 
   /** The entry a request's bytes were last answered by (recency refreshed). */
@@ -75,6 +82,7 @@ export class EntryStore {
     this.used += e.bytes;
     for (const t of e.tags) this.index(this.byTag, `${e.tenant}|${t}`, e.key);
     this.index(this.byTenant, e.tenant, e.key);
+    this.perApp.set(e.app, (this.perApp.get(e.app) ?? 0) + 1);
     if (this.aliases.size >= MAX_ALIASES) this.aliases.clear();
     this.aliases.set(alias, e.key);
     for (const [k] of this.entries) {
@@ -91,6 +99,9 @@ export class EntryStore {
     this.used -= e.bytes;
     for (const t of e.tags) this.unindex(this.byTag, `${e.tenant}|${t}`, key);
     this.unindex(this.byTenant, e.tenant, key);
+    const left = (this.perApp.get(e.app) ?? 1) - 1;
+    if (left > 0) this.perApp.set(e.app, left);
+    else this.perApp.delete(e.app);
   }
 
   /** Drop the tenant's entries carrying any of `tags`; how many were dropped. */

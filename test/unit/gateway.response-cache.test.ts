@@ -141,7 +141,7 @@ describe('serve', () => {
     await cache.stop();
   });
 
-  test('the epochs read as a request arrives are the ones it compares (one read a request); a write before it arrived is seen', async () => {
+  test('the epochs read as a request arrives are the ones it compares (one read a request, none for an app with no entry); a write before it arrived is seen', async () => {
     class CountingEpochs extends MemoryEpochs {
       reads = 0;
       override async read(scopes: readonly string[]): Promise<string> {
@@ -172,13 +172,16 @@ describe('serve', () => {
     await epochs.bump('app_1');
     expect(await served(arrive())).toBeUndefined();
     expect(await served(arrive())).toBe('hit');
-    // a read for the app named in X-App-Id is not used for another caller's app
+    expect(epochs.reads).toBe(4);
+    // an app with no entry here reads nothing as it arrives (it cannot be a hit); serve reads the caller's app's once
+    cache.arrived({ method: 'POST', headers: { 'x-app-id': 'app_2' }, url: '/graphql', raw: Buffer.from('{}') });
+    expect(epochs.reads).toBe(4);
     expect(await served(arrive('app_2'))).toBe('hit');
-    expect(epochs.reads).toBe(6);
+    expect(epochs.reads).toBe(5);
     // no-store: nothing read
     const bypass = { method: 'POST', headers: { 'x-app-id': 'app_1', 'cache-control': 'no-store' }, url: '/graphql', raw: Buffer.from('{}') };
     cache.arrived(bypass);
-    expect(epochs.reads).toBe(6);
+    expect(epochs.reads).toBe(5);
     await cache.stop();
   });
 });
