@@ -185,14 +185,15 @@ export async function createOrm(o: OrmOptions): Promise<MikroORM> {
  * connection, or released under the run).
  */
 export async function migrate(orm: MikroORM, schema: string, directUrl?: string): Promise<string[]> {
-  const conn = orm.em.getConnection();
-  await conn.execute(`create schema if not exists "${schema}"`);
   const lockKey = hash32(`migrate:${schema}`);
   // The lock is session-scoped: take it on a dedicated client so it is held for the whole run.
   const client = new pg.Client({ connectionString: directUrl ?? orm.config.get('clientUrl') });
   await client.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [lockKey]);
+    // under the lock: two replicas racing on `create schema if not exists` can both miss the schema
+    // and one then fails on pg_namespace's unique index
+    await client.query(`create schema if not exists "${schema}"`);
     const done = await orm.migrator.up({ schema });
     return done.map((m) => m.name);
   } finally {
