@@ -3,11 +3,11 @@
 // null-flush mode (`-z`, the pipeline `apertium-wblank-mode -z` prints from the pair's mode file):
 // a text terminated by \0 goes in, and its translation comes out followed by \0. One text at a
 // time: the pool (apertium.pool.ts) hands a pipeline to one caller until it answers.
-// A longer text goes in as a few segments cut at sentence ends, each followed by \0: the stages
-// (separate processes) then work on different segments at once instead of each waiting for the
-// whole text (1,000 characters: ~26 -> ~18 ms on 2 cores); the translation is the same, since the
-// tagger's and the transfer's windows end at a sentence end anyway (tested against `apertium <mode>`
-// on every installed pair).
+// A longer text goes in as segments of ~160 characters cut at sentence ends, each followed by \0:
+// the stages (separate processes) then work on different segments at once, on both cores, instead
+// of each waiting for the whole text. Each segment translates as if the text began there: the whole
+// text's translation for most pairs, a word near a cut otherwise where a pair's rules carry context
+// across a sentence end (fr-es, spa-cat; measured in docs/ai.md, Translation pipelines).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 
 /** The last stderr bytes kept for an error message. */
