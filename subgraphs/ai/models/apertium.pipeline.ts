@@ -43,9 +43,11 @@ export class ApertiumPipeline {
     return !this.exited;
   }
 
-  /** The pipeline's output for one deformatted text (apertium-destxt's output). */
-  run(input: string, timeoutMs: number): Promise<string> {
-    const segments = sentenceSegments(input.replaceAll('\0', ''));
+  /**
+   * The pipeline's output for one deformatted text (apertium-destxt's output), put in as `segments`
+   * (by default its sentence segments; bench/apertium-cuts.bench.ts passes other cuts to compare).
+   */
+  run(input: string, timeoutMs: number, segments = sentenceSegments(input.replaceAll('\0', ''))): Promise<string> {
     if (this.exited) return Promise.reject(new Error('the Apertium pipeline has exited'));
     if (this.waiting) return Promise.reject(new Error('the Apertium pipeline is busy'));
     return new Promise((resolve, reject) => {
@@ -57,8 +59,8 @@ export class ApertiumPipeline {
       this.chunks = [];
       this.outputs = [];
       this.pending = segments.length;
-      // \0 ends a text in null-flush mode, so the text itself carries none (removed above)
-      this.child.stdin.write(segments.map((x) => `${x}\0`).join(''));
+      // \0 ends a text in null-flush mode, so the text itself carries none
+      this.child.stdin.write(segments.map((x) => `${x.replaceAll('\0', '')}\0`).join(''));
     });
   }
 

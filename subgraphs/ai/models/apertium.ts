@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { wordTokens } from '../../../lib/hashed-embeddings.js';
 import { round } from './sentiment.js';
 import { deformatText, reformatText } from './apertium.format.js';
+import { ApertiumPipeline } from './apertium.pipeline.js';
 import { PairPool, type PoolOptions } from './apertium.pool.js';
 
 const run = promisify(execFile);
@@ -99,6 +100,13 @@ export class Apertium {
     const marked = (stdout.match(/(?<![\p{L}\p{N}])[*#@][\p{L}\p{N}]/gu) ?? []).length;
     const clean = stdout.replace(/(?<![\p{L}\p{N}])[*#@](?=[\p{L}\p{N}])/gu, '').replace(/[ \t]+\n/g, '\n').trimEnd();
     return { translated_text: clean, confidence: words ? round(1 - marked / words) : 0 };
+  }
+
+  /** A pipeline of the pair's stages of its own, outside the pools (bench/apertium-cuts.bench.ts); the caller stops it. */
+  pipeline(pair: LanguagePair): ApertiumPipeline {
+    const command = this.commands.get(pair.mode);
+    if (!command) throw new Error(`no Apertium mode ${pair.mode}`);
+    return new ApertiumPipeline(command, this.env);
   }
 
   /** Running pipelines per mode, for health. */
