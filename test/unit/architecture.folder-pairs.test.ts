@@ -17,10 +17,8 @@ const KNOWN: Record<string, string[]> = {
   catalog: [],
   platform: [
     'accounts <-> notifications',
-    'accounts <-> platforms',
     'accounts <-> subscriptions',
     'invoices <-> subscriptions',
-    'operators <-> platforms',
   ],
   ai: ['classifiers <-> models'],
   search: ['documents <-> tasks', 'engine-registry <-> indexes', 'indexes <-> suggestions', 'indexes <-> tasks'],

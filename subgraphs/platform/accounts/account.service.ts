@@ -12,7 +12,7 @@ import { checkUrlId, fail, insertWithUrlId, oneOf, optionalDomain, optionalText,
 import { ACCOUNT_STATUSES, AccountEntity } from './account.entity.js';
 import type { CreateAccountInput, UpdateAccountInput } from './account.inputs.js';
 import { findGlobalAccounts } from './account.repository.js';
-import { operatedPlatformIds } from '../operators/platform-access.js';
+import { operatedPlatformIds } from '../platforms/platform-access.js';
 import { DEPLOYMENT_MODELS, hasTestEnvironment } from './capabilities.rules.js';
 
 export const ACCOUNT_CODE_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
