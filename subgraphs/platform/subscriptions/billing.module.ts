@@ -1,9 +1,12 @@
 // The subscription aggregate: subscription models, subscriptions and their events (and the billing
-// fields they add to Account), their loaders, and the recurring renewal job (billing.worker.ts).
+// fields they add to Account), the invoices the ledger issues in a move's transaction and the payment
+// processors that collect them, their loaders, and the recurring renewal job (billing.worker.ts). The
+// invoices' own API (list, get, pay, void) is the invoices module above it.
 import type { SubgraphModule } from '../../../lib/subgraph-module.js';
 import type { PlatformContext } from '../context.js';
 import { billingLoaders } from './billing.loaders.js';
 import { billingJobs } from './billing.worker.js';
+import { InvoiceEntity } from './invoice.entity.js';
 import { SubscriptionEventEntity } from './subscription-event.entity.js';
 import { SubscriptionModelEntity } from './subscription-model.entity.js';
 import { SubscriptionEntity } from './subscription.entity.js';
@@ -11,7 +14,7 @@ import { AccountBillingResolver, SubscriptionResolver } from './subscription.res
 
 export const billingModule: SubgraphModule<PlatformContext> = {
   name: 'subscriptions',
-  entities: [SubscriptionModelEntity, SubscriptionEntity, SubscriptionEventEntity],
+  entities: [SubscriptionModelEntity, SubscriptionEntity, SubscriptionEventEntity, InvoiceEntity],
   resolvers: [SubscriptionResolver, AccountBillingResolver],
   loaders: billingLoaders,
   jobs: (deps) => billingJobs({ ...deps, outbox: deps.runtime.outbox }),
