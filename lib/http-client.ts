@@ -63,3 +63,16 @@ export function headerValue(h: http.IncomingHttpHeaders, name: string): string |
   const v = h[name];
   return Array.isArray(v) ? v.join(', ') : v;
 }
+
+/**
+ * A response's text as its reader wants it: parsed when it is JSON, the text as it is otherwise (an
+ * HTML error page, a plain-text line), undefined when empty. The API clients of the scripts and the
+ * tests read every answer through it, so a non-JSON answer is shown rather than thrown.
+ */
+export function bodyOf(text: string): any {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text;
+  }
+}

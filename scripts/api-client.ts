@@ -2,6 +2,7 @@
 // subscriptions over graphql-ws on the gateway. Nothing here reaches a subgraph or the database.
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { bodyOf } from '../lib/http-client.js';
 
 export interface ApiResult {
   status: number;
@@ -35,14 +36,7 @@ export class RestApi {
       headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...this.headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const text = await r.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* not JSON: kept as text */
-    }
-    return { status: r.status, body: parsed, headers: r.headers };
+    return { status: r.status, body: bodyOf(await r.text()), headers: r.headers };
   }
 
   /** The call, which must answer one of `ok` (else ApiError naming `what`). */

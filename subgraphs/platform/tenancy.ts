@@ -8,7 +8,7 @@
 // Which platform: user and service callers name it in X-Platform (tenant.platformCode), resolved
 // through a per-request DataLoader by code; a user token reaches it only through an operator
 // record (the gateway's lookup: tenant.operatorPlatformId), a `platform` claim naming it or the
-// super-admin scope (operators/platform-access.ts), else it is PLATFORM_NOT_FOUND as if it did not
+// super-admin scope (platforms/platform-access.ts), else it is PLATFORM_NOT_FOUND as if it did not
 // exist. API-key callers are bound to their key's platform (tenant.platformId, put there by the
 // gateway from _verifyApiKey), whatever X-Platform they send.
 import DataLoader from 'dataloader';
@@ -17,7 +17,7 @@ import { DomainError } from '../../lib/errors.js';
 import type { TenantContext } from '../../lib/tenant.js';
 import { setTenantScope, TenantScope, tenantScopeOf } from '../../lib/tenant-entity.js';
 import { PlatformEntity } from './platforms/platform.entity.js';
-import { reachesByHeader } from './operators/platform-access.js';
+import { reachesByHeader } from './platforms/platform-access.js';
 
 export class PlatformScope {
   readonly platformByCode: DataLoader<string, PlatformEntity | null>;

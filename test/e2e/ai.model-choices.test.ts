@@ -6,8 +6,9 @@
 // REST bridge (+ 1683) of its own in front. Checks: the answers' `model` names what ran, the plan
 // refusal, unknown names, and that one tenant's choice never reaches another.
 import type { ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { aiUser, spawnAiSubgraph, type AiUser } from '../harness/ai.js';
+import { listenLocal } from '../harness/json-server.js';
 import { jsonApi, stack, type HttpResult } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
 import { spawnScript, stop, waitFor } from '../harness/spawn.js';
@@ -30,24 +31,13 @@ let other: AiUser;
 let free: AiUser;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const body = JSON.parse(raw || '{}');
-      const path = req.url ?? '';
-      received.push({ path, model: body.model });
-      const send = (b: unknown) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(b));
-      };
-      if (path === '/v1/embeddings') return send({ data: (body.input as string[]).map((t, index) => ({ index, embedding: [t.length, 1, 0] })), model: body.model, usage: { prompt_tokens: 3 } });
-      if (path === '/v1/moderations') return send({ results: [{ category_scores: { violence: 0.91, hate: 0.02 } }] });
-      if (path === '/v1/chat/completions') return send({ model: body.model, choices: [{ message: { role: 'assistant', content: 'A short summary.' } }], usage: { total_tokens: 5 } });
-      res.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(SERVER_PORT, '127.0.0.1', r));
+  server = await listenLocal(({ path, body }) => {
+    received.push({ path, model: body.model });
+    if (path === '/v1/embeddings') return { body: { data: (body.input as string[]).map((t, index) => ({ index, embedding: [t.length, 1, 0] })), model: body.model, usage: { prompt_tokens: 3 } } };
+    if (path === '/v1/moderations') return { body: { results: [{ category_scores: { violence: 0.91, hate: 0.02 } }] } };
+    if (path === '/v1/chat/completions') return { body: { model: body.model, choices: [{ message: { role: 'assistant', content: 'A short summary.' } }], usage: { total_tokens: 5 } } };
+    return undefined;
+  }, SERVER_PORT);
   const s = stack();
   const named = [
     { name: 'bge', task: 'embeddings', url: URL_V1, model: 'bge-small' },

@@ -4,8 +4,9 @@
 // (+ 1650), behind a gateway of its own (+ 1652). The answers name the method in `model`; while the
 // server fails, TextRank answers and says so.
 import type { ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { aiUser, spawnAiSubgraph, type AiUser } from '../harness/ai.js';
+import { listenLocal } from '../harness/json-server.js';
 import { stop, waitFor } from '../harness/spawn.js';
 import { spawnStackGateway } from '../harness/stack-gateway.js';
 
@@ -21,19 +22,12 @@ let gateway: ChildProcess;
 let u: AiUser;
 
 beforeAll(async () => {
-  llm = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const body = JSON.parse(raw);
-      received.push(body);
-      res.writeHead(failing ? 503 : 200, { 'content-type': 'application/json' });
-      const system = body.messages[0].content as string;
-      const content = system.includes('translate') ? 'El consejo votó a favor de autobuses gratuitos para los jóvenes.' : 'Buses become free for under-18s.';
-      res.end(JSON.stringify(failing ? { error: { message: 'overloaded' } } : { model: body.model, choices: [{ message: { role: 'assistant', content } }], usage: { total_tokens: 12 } }));
-    });
-  });
-  await new Promise<void>((r) => llm.listen(LLM_PORT, '127.0.0.1', r));
+  llm = await listenLocal(({ body }) => {
+    received.push(body);
+    const system = body.messages[0].content as string;
+    const content = system.includes('translate') ? 'El consejo votó a favor de autobuses gratuitos para los jóvenes.' : 'Buses become free for under-18s.';
+    return failing ? { status: 503, body: { error: { message: 'overloaded' } } } : { body: { model: body.model, choices: [{ message: { role: 'assistant', content } }], usage: { total_tokens: 12 } } };
+  }, LLM_PORT);
   ai = spawnAiSubgraph(
     AI_PORT,
     {

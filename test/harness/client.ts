@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { signJwt } from '../../gateway/auth/jwt.js';
+import { bodyOf } from '../../lib/http-client.js';
 import { ROOT } from './spawn.js';
 
 export interface StackInfo {
@@ -57,14 +58,7 @@ export async function rest<T = any>(method: string, path: string, opts: { body?:
   const headers: Record<string, string> = { ...(opts.body !== undefined || opts.raw !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers };
   const payload = opts.form ?? opts.raw ?? (opts.body !== undefined ? JSON.stringify(opts.body) : undefined);
   const r = await fetch(`${stack().rest}${path}`, { method, headers, body: payload });
-  const text = await r.text();
-  let body: any = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* not JSON: keep the text */
-  }
-  return { status: r.status, body, headers: r.headers };
+  return { status: r.status, body: bodyOf(await r.text()), headers: r.headers };
 }
 
 export async function gql<T = any>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}, url = stack().gateway): Promise<HttpResult<{ data?: T; errors?: any[] }>> {

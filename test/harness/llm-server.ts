@@ -3,7 +3,8 @@
 // and the tests that execute prompts start this server there. Its answer is derived from the
 // prompt (word count and first line), with usage counted in words, so assertions are exact.
 // Markers in the prompt: [[status:NNN]] answers that HTTP status; [[sleep:MS]] waits first.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { jsonServer } from './json-server.js';
 
 export const LLM_API_KEY = 'test-llm-key';
 export const LLM_MODEL = 'test-chat';
@@ -30,34 +31,27 @@ export function llmAnswer(prompt: string): { content: string; promptTokens: numb
 
 export function startLlmServer(port = llmPort()): Promise<Server> {
   g.__llmServer ??= new Promise((resolve, reject) => {
-    const server = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (c) => (raw += c));
-      req.on('end', async () => {
-        const send = (status: number, body: unknown) => {
-          res.writeHead(status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(body));
-        };
-        if (req.method === 'GET' && req.url === '/__received') return send(200, received);
-        if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, { error: { message: 'not found' } });
-        if (req.headers.authorization !== `Bearer ${LLM_API_KEY}`) return send(401, { error: { message: 'bad key' } });
-        const body = JSON.parse(raw);
-        received.push({ authorization: req.headers.authorization, body });
-        const prompt: string = body.messages?.find((m: any) => m.role === 'user')?.content ?? '';
-        const sleep = /\[\[sleep:(\d+)\]\]/.exec(prompt);
-        if (sleep) await new Promise((r) => setTimeout(r, Number(sleep[1])));
-        const status = /\[\[status:(\d{3})\]\]/.exec(prompt);
-        if (status) return send(Number(status[1]), { error: { message: 'asked to fail' } });
-        const a = llmAnswer(prompt);
-        send(200, {
+    const server = jsonServer(async ({ method, path, headers, body }) => {
+      if (method === 'GET' && path === '/__received') return { body: received };
+      if (method !== 'POST' || path !== '/v1/chat/completions') return { status: 404, body: { error: { message: 'not found' } } };
+      if (headers.authorization !== `Bearer ${LLM_API_KEY}`) return { status: 401, body: { error: { message: 'bad key' } } };
+      received.push({ authorization: headers.authorization, body });
+      const prompt: string = body.messages?.find((m: any) => m.role === 'user')?.content ?? '';
+      const sleep = /\[\[sleep:(\d+)\]\]/.exec(prompt);
+      if (sleep) await new Promise((r) => setTimeout(r, Number(sleep[1])));
+      const status = /\[\[status:(\d{3})\]\]/.exec(prompt);
+      if (status) return { status: Number(status[1]), body: { error: { message: 'asked to fail' } } };
+      const a = llmAnswer(prompt);
+      return {
+        body: {
           id: 'chatcmpl-test',
           object: 'chat.completion',
           created: Math.floor(Date.now() / 1000),
           model: body.model,
           choices: [{ index: 0, message: { role: 'assistant', content: a.content }, finish_reason: 'stop' }],
           usage: { prompt_tokens: a.promptTokens, completion_tokens: a.completionTokens, total_tokens: a.promptTokens + a.completionTokens },
-        });
-      });
+        },
+      };
     });
     // an earlier suite of this jest process (own module registry and globals, same process) may
     // already serve the port with this same server: use it

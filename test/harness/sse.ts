@@ -1,5 +1,7 @@
 // A GraphQL-over-SSE client for tests (the graphql-sse protocol, read by hand so the tests see the
 // wire): a response's status, then its events (`event`, `id`, `data` parsed as JSON) as a queue.
+import { EventQueue } from './event-queue.js';
+
 export interface SseEvent<T = any> {
   event: string;
   id?: string;
@@ -27,25 +29,12 @@ export async function sseRequest(url: string, init: { method?: string; headers?:
     body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
     signal: ac.signal,
   });
-  const queue: SseEvent[] = [];
-  const waiters: ((e: SseEvent) => void)[] = [];
+  const events = new EventQueue<SseEvent>('SSE event');
   const stream: SseStream = {
     status: res.status,
     headers: res.headers,
-    next(timeoutMs = 8000) {
-      if (queue.length) return Promise.resolve(queue.shift()!);
-      return new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`no SSE event within ${timeoutMs} ms`)), timeoutMs);
-        waiters.push((e) => {
-          clearTimeout(t);
-          resolve(e);
-        });
-      });
-    },
-    async quiet(ms) {
-      await new Promise((r) => setTimeout(r, ms));
-      return queue.length === 0;
-    },
+    next: (timeoutMs = 8000) => events.next(timeoutMs),
+    quiet: (ms) => events.quiet(ms),
     ended: Promise.resolve(),
     close: () => ac.abort(),
   };
@@ -58,11 +47,6 @@ export async function sseRequest(url: string, init: { method?: string; headers?:
     }
     return stream;
   }
-  const deliver = (e: SseEvent) => {
-    const w = waiters.shift();
-    if (w) w(e);
-    else queue.push(e);
-  };
   stream.ended = (async () => {
     const decoder = new TextDecoder();
     let buf = '';
@@ -74,7 +58,7 @@ export async function sseRequest(url: string, init: { method?: string; headers?:
           const block = buf.slice(0, at);
           buf = buf.slice(at + 2);
           const e = parseBlock(block);
-          if (e) deliver(e);
+          if (e) events.push(e);
         }
       }
     } catch {

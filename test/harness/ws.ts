@@ -1,6 +1,7 @@
 // graphql-ws client helpers for subscription tests: a subscription as an async queue of events.
 import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
+import { EventQueue } from './event-queue.js';
 
 export interface Subscription<T = any> {
   next(timeoutMs?: number): Promise<T>;
@@ -14,9 +15,8 @@ export function wsClient(url: string, connectionParams: Record<string, string>):
 }
 
 export async function subscribe<T = any>(client: Client, query: string): Promise<Subscription<T>> {
-  const queue: T[] = [];
-  const waiters: ((v: T) => void)[] = [];
   let failure: unknown;
+  const events = new EventQueue<T>('subscription event', () => failure);
   let ack!: () => void;
   const acked = new Promise<void>((r) => (ack = r));
   const off = client.on('connected', () => ack());
@@ -24,10 +24,7 @@ export async function subscribe<T = any>(client: Client, query: string): Promise
     { query },
     {
       next: (v) => {
-        const item = (v.errors ? { errors: v.errors } : v.data) as T;
-        const w = waiters.shift();
-        if (w) w(item);
-        else queue.push(item);
+        events.push((v.errors ? { errors: v.errors } : v.data) as T);
       },
       error: (e) => {
         failure = e;
@@ -42,21 +39,8 @@ export async function subscribe<T = any>(client: Client, query: string): Promise
   // The subscribe message is sent right after the ack; give the server a moment to register the topic.
   await new Promise((r) => setTimeout(r, 150));
   return {
-    next(timeoutMs = 5000) {
-      if (queue.length) return Promise.resolve(queue.shift()!);
-      if (failure) return Promise.reject(failure);
-      return new Promise<T>((res, rej) => {
-        const t = setTimeout(() => rej(new Error(`no subscription event within ${timeoutMs} ms`)), timeoutMs);
-        waiters.push((v) => {
-          clearTimeout(t);
-          res(v);
-        });
-      });
-    },
-    async quiet(ms) {
-      await new Promise((r) => setTimeout(r, ms));
-      return queue.length === 0;
-    },
+    next: (timeoutMs = 5000) => events.next(timeoutMs),
+    quiet: (ms) => events.quiet(ms),
     async close() {
       dispose();
       await client.dispose();

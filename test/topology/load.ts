@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import { createClient, type Client } from 'graphql-ws';
 import { randomBytes } from 'node:crypto';
 import { signJwt } from '../../gateway/auth/jwt.js';
+import { bodyOf } from '../../lib/http-client.js';
 import { SECRETS } from './cluster.js';
 
 export const uniq = (p: string) => `${p}${randomBytes(5).toString('hex')}`;
@@ -23,14 +24,7 @@ export async function call(base: string, method: string, path: string, body?: un
     body: body !== undefined ? JSON.stringify(body) : undefined,
     signal: AbortSignal.timeout(30_000),
   });
-  const text = await r.text();
-  let parsed: any = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* not JSON */
-  }
-  return { status: r.status, body: parsed, headers: r.headers };
+  return { status: r.status, body: bodyOf(await r.text()), headers: r.headers };
 }
 
 const jsonApi = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });

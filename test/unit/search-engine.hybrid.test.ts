@@ -8,7 +8,7 @@ import { engineFactory, DEFAULT_SETTINGS, type Document } from '../../lib/search
 import { sifEmbedding } from '../../lib/word-vectors.js';
 import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 import { defaultSettings, parseSettingsPatch } from '../../subgraphs/search/indexes/index-settings.rules.js';
-import { settingsKey, toEngineSettings } from '../../subgraphs/search/engine-registry/engine-settings.js';
+import { settingsKey, toEngineSettings } from '../../subgraphs/search/indexes/engine-settings.js';
 
 describe('weighted reciprocal rank fusion', () => {
   it('scores (1 − r)/(60 + keyword rank) + r/(60 + vector rank)', () => {

@@ -8,7 +8,7 @@ import type { Engine } from '../../lib/search-engine/types.js';
 import type { EngineBuilder } from '../../subgraphs/search/engine-registry/engine-builder.js';
 import type { EngineLoader } from '../../subgraphs/search/engine-registry/engine-loader.js';
 import { EngineRegistry } from '../../subgraphs/search/engine-registry/engine-registry.js';
-import { settingsKey, toEngineSettings } from '../../subgraphs/search/engine-registry/engine-settings.js';
+import { settingsKey, toEngineSettings } from '../../subgraphs/search/indexes/engine-settings.js';
 import { defaultSettings } from '../../subgraphs/search/indexes/index-settings.rules.js';
 
 const settings = defaultSettings();

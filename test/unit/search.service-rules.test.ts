@@ -9,7 +9,7 @@ import { mergeSettings, defaultSettings, parseSettingsPatch } from '../../subgra
 import { PLAN_LIMITS, planOf } from '../../subgraphs/search/plans.js';
 import { loadSearchConfig } from '../../subgraphs/search/config.js';
 import { fold, highlight } from '../../subgraphs/search/suggestions/suggestion.service.js';
-import { mergeSuggestionSettings, defaultSuggestionSettings } from '../../subgraphs/search/suggestions/suggestion-settings.rules.js';
+import { mergeSuggestionSettings, defaultSuggestionSettings } from '../../subgraphs/search/indexes/suggestion-settings.rules.js';
 import { blockedReason } from '../../lib/net-guard.js';
 import { checkWebhookUrl as checkUrl, signWebhook, verifyWebhook } from '../../lib/webhooks/index.js';
 import { normaliseQuery } from '../../subgraphs/search/analytics/analytics.buffer.js';

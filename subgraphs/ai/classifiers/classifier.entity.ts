@@ -4,7 +4,7 @@ import { Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/decorators
 import type { Opt } from '@mikro-orm/core';
 import { AppScopedEntity } from '../../../lib/tenant-entity.js';
 import { newId } from '../../../lib/ids.js';
-import type { SoftmaxModel } from './softmax.model.js';
+import type { SoftmaxModel } from '../models/softmax.model.js';
 
 export const CLASSIFIER_STATUSES = ['untrained', 'training', 'trained', 'failed'] as const;
 export type ClassifierStatus = (typeof CLASSIFIER_STATUSES)[number];

@@ -15,7 +15,7 @@ import { aiEventsTopic, type AiEventPayload } from '../event-types.js';
 import type { AiRuntime } from '../runtime.js';
 import { emitAiEvent } from '../webhooks/ai-webhook.js';
 import { ClassifierEntity, ClassifierTrainingEntity, type TrainingResult } from './classifier.entity.js';
-import { heldOutSplit, predict, train } from './softmax.model.js';
+import { heldOutSplit, predict, train } from '../models/softmax.model.js';
 
 export const CLASSIFIER_TRAIN_JOB = 'ai.classifier.train';
 

@@ -12,7 +12,7 @@ import { round } from '../models/sentiment.js';
 import { ClassifierEntity, ClassifierTrainingEntity } from './classifier.entity.js';
 import { CLASSIFIER_TRAIN_JOB } from './classifier.job.js';
 import type { ClassificationResult, Classifier, ClassifierTraining, CreateClassifierInput, TrainClassifierInput } from './classifier.types.js';
-import { predict } from './softmax.model.js';
+import { predict } from '../models/softmax.model.js';
 
 export const MAX_LABELS = 100;
 export const MAX_EXAMPLES = 10_000;

@@ -1,7 +1,7 @@
 // Trained models of this process, by classifier and model version: a classify call reads the
 // classifier's row (tenant check, current version) and parses the model JSON only when the version
 // is new to this process. A retrained model has a new version, so the old entry is never served.
-import { indexOf, type SoftmaxModel } from './softmax.model.js';
+import { indexOf, type SoftmaxModel } from '../models/softmax.model.js';
 
 export interface LoadedModel {
   version: number;

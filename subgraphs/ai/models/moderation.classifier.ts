@@ -2,13 +2,13 @@
 // training 602 texts for 40 epochs took 3–16 s at every text worker's start; the trained model is
 // kept as a derived model (lib/derived-model-cache.ts) keyed by a hash of the texts as the
 // classifier reads them, the labels, the training options, the source of the feature and training
-// code (this file, classifiers/softmax.model.ts, lib/word-vectors.ts and its vocabulary) and the
+// code (this file, models/softmax.model.ts, lib/word-vectors.ts and its vocabulary) and the
 // installed word vectors' fingerprint. Any change to them trains anew on the next start (once per
 // machine); a training set edited by hand never meets stale weights.
 import { fileURLToPath } from 'node:url';
 import { derivationKey, derivedModel, type Derived } from '../../../lib/derived-model-cache.js';
 import { wordVectorsFingerprint, WORD_VECTORS_SOURCES } from '../../../lib/word-vectors.js';
-import { SOFTMAX_SOURCE, train, type SoftmaxModel } from '../classifiers/softmax.model.js';
+import { SOFTMAX_SOURCE, train, type SoftmaxModel } from './softmax.model.js';
 
 /** Training options of the moderation classifier (part of the key). */
 export const MODERATION_TRAINING = { epochs: 40, l2: 1e-4 } as const;

@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
-import { indexOf, predict, type SoftmaxModel } from '../classifiers/softmax.model.js';
+import { indexOf, predict, type SoftmaxModel } from './softmax.model.js';
 import { moderationClassifier } from './moderation.classifier.js';
 import { HATE_RULES, OBSCENITY_CATEGORY, SPAM_RULES, VIOLENCE_RULES, type Rule } from './moderation.lexicon.js';
 import {

@@ -10,15 +10,23 @@ declare module '../context.js' {
     accountById: DataLoader<string, AccountEntity | null>;
     /** live accounts only: the lookup behind every /accounts/:url_id path */
     accountByUrlId: DataLoader<string, AccountEntity | null>;
+    /**
+     * live accounts of a platform, across the platform filter (the emptiness check before a platform
+     * is deleted runs without an X-Platform context)
+     */
+    liveAccountCountByPlatform: DataLoader<string, number>;
   }
 }
 
-type Own = Pick<PlatformContext['loaders'], 'accountById' | 'accountByUrlId'>;
+type Own = Pick<PlatformContext['loaders'], 'accountById' | 'accountByUrlId' | 'liveAccountCountByPlatform'>;
 
 export function accountLoaders(ctx: PlatformContext): Own {
   const { em } = ctx;
   return {
     accountById: new DataLoader(async (ids) => oneByKey(ids, await em.find(AccountEntity, { id: { $in: [...ids] } }), (r) => r.id)),
     accountByUrlId: new DataLoader(async (urlIds) => oneByKey(urlIds, await em.find(AccountEntity, { urlId: { $in: [...urlIds] }, deletedAt: null }), (r) => r.urlId)),
+    liveAccountCountByPlatform: new DataLoader((platformIds) =>
+      Promise.all(platformIds.map((platform) => em.count(AccountEntity, { platform, deletedAt: null }, { filters: false }))),
+    ),
   };
 }

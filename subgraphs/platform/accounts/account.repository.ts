@@ -1,17 +1,13 @@
-// The account queries that cross platforms, so they switch the platform filter off and state the
-// platform predicate themselves: the operator's global list, and the emptiness check before a
-// platform is deleted (which runs without an X-Platform context).
+// The account query that crosses platforms, so it switches the platform filter off and states the
+// platform predicate itself: the operator's global list. (The emptiness check before a platform is
+// deleted is the liveAccountCountByPlatform loader.)
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AccountEntity } from './account.entity.js';
-
-export async function countLiveAccounts(em: EntityManager, platformId: string): Promise<number> {
-  return em.count(AccountEntity, { platform: platformId, deletedAt: null }, { filters: false });
-}
 
 export interface GlobalAccountQuery {
   page: number;
   pageSize: number;
-  /** the platforms the caller operates (operators/platform-access.ts); null: every platform (super-admin) */
+  /** the platforms the caller operates (platforms/platform-access.ts); null: every platform (super-admin) */
   platformIds: string[] | null;
   includeDeleted: boolean;
 }

@@ -4,24 +4,11 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver
 import { DomainError } from '../../../lib/errors.js';
 import { OPERATOR } from '../../../lib/tenant.js';
 import type { PlatformContext } from '../context.js';
-import { inPathPlatform } from '../platforms/in-path-platform.js';
 import { Platform, toPlatform } from '../platforms/platform.type.js';
 import { CreateAccountInput, UpdateAccountInput } from './account.inputs.js';
 import { Account, AccountPage, toAccount, toAccountPage } from './account.type.js';
 import * as accounts from './account.service.js';
-
-const PID = { nullable: true, description: "a platform's id, url_id or code: work in that platform instead of X-Platform's" } as const;
-
-/** `scope`: what the resolver's @Authorized asks, which the operator record of a path platform must grant too. */
-function scoped(ctx: PlatformContext, platformId: string | undefined | null, scope: string): Promise<PlatformContext> | PlatformContext {
-  return platformId ? inPathPlatform(ctx, platformId, scope) : ctx;
-}
-
-/** Accounts read in a path platform's context keep its loaders, so nested fields (apps) resolve there too. */
-function out(sctx: PlatformContext, a: Account): Account {
-  a.loaders = sctx.loaders;
-  return a;
-}
+import { out, PID, scoped } from './account.scope.js';
 
 function outPage(sctx: PlatformContext, p: AccountPage): AccountPage {
   p.items.forEach((a) => out(sctx, a));
@@ -83,13 +70,6 @@ export class AccountResolver {
   ): Promise<Account> {
     const sctx = await scoped(ctx, platformId, 'platform:manage');
     return out(sctx, toAccount(await accounts.updateAccount(sctx, urlId, input)));
-  }
-
-  @Authorized('platform:manage')
-  @Mutation(() => Account, { description: 'Soft delete: gone from lists and lookups, its keys stop working; restoreAccount undoes it' })
-  async deleteAccount(@Ctx() ctx: PlatformContext, @Arg('urlId') urlId: string, @Arg('platformId', () => ID, PID) platformId?: string): Promise<Account> {
-    const sctx = await scoped(ctx, platformId, 'platform:manage');
-    return out(sctx, toAccount(await accounts.deleteAccount(sctx, urlId)));
   }
 
   @Authorized('platform:admin')

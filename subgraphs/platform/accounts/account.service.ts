@@ -1,18 +1,15 @@
 // Accounts of the caller's platform. The `tenant` filter (../tenancy.ts) limits every query here
 // to that platform, so an account of another platform is simply not found (404).
-import { systemClock } from '../../../lib/clock.js';
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { publishKeysInvalidated } from '../events.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
-import { inBillingTx } from '../subscriptions/billing.tx.js';
-import { endLiveSubscription } from '../subscriptions/subscription.closure.js';
 import { checkUrlId, fail, insertWithUrlId, oneOf, optionalDomain, optionalText, requiredText, slugify, suffixedUrlId, uniqueConstraintOf } from '../validation.js';
 import { ACCOUNT_STATUSES, AccountEntity } from './account.entity.js';
 import type { CreateAccountInput, UpdateAccountInput } from './account.inputs.js';
 import { findGlobalAccounts } from './account.repository.js';
-import { operatedPlatformIds } from '../operators/platform-access.js';
+import { operatedPlatformIds } from '../platforms/platform-access.js';
 import { DEPLOYMENT_MODELS, hasTestEnvironment } from './capabilities.rules.js';
 
 export const ACCOUNT_CODE_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -126,7 +123,7 @@ export async function createAccount(ctx: PlatformContext, input: CreateAccountIn
 }
 
 /** What account events carry: the account as REST shows its main attributes (snake_case). */
-function accountEventData(a: AccountEntity): Record<string, unknown> {
+export function accountEventData(a: AccountEntity): Record<string, unknown> {
   return {
     account_id: a.id,
     url_id: a.urlId,
@@ -193,22 +190,6 @@ export async function updateAccount(ctx: PlatformContext, ref: string, input: Up
     rethrowUnique(e, account.code, account.urlId);
   }
   await publishKeysInvalidated(ctx, { accountIds: [account.id] }, 'account.updated');
-  return account;
-}
-
-/**
- * Soft delete: gone from lists and lookups (its keys stop working), kept in the database, restorable.
- * Its live subscription ends now in the same transaction (MRR stops counting it; a restore does not
- * bring it back), with the subscription's events and account.deleted in the outbox.
- */
-export async function deleteAccount(ctx: PlatformContext, ref: string): Promise<AccountEntity> {
-  const account = await getAccount(ctx, ref);
-  await inBillingTx({ em: ctx.em, clock: systemClock, pubsub: ctx.pubsub, log: ctx.log, outbox: ctx.runtime.outbox }, async (tx) => {
-    const ended = await endLiveSubscription(tx, account.id);
-    account.deletedAt = tx.now;
-    await recordAccountEvent(tx, { account, event: 'account.deleted', data: { ...accountEventData(account), canceled_subscription_id: ended?.id ?? null } });
-  });
-  await publishKeysInvalidated(ctx, { accountIds: [account.id] }, 'account.deleted');
   return account;
 }
 

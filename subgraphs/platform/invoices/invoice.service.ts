@@ -12,9 +12,9 @@ import { SubscriptionEntity } from '../subscriptions/subscription.entity.js';
 import { applyMove, invoiceEvent, type BillingTx } from '../subscriptions/subscription.ledger.js';
 import { earliestOverdue } from '../subscriptions/subscription.repository.js';
 import { fail, oneOf, optionalText } from '../validation.js';
-import { INVOICE_STATUSES, InvoiceEntity } from './invoice.entity.js';
+import { INVOICE_STATUSES, InvoiceEntity } from '../subscriptions/invoice.entity.js';
 import type { PayInvoiceInput } from './invoice.type.js';
-import { processorNamed } from './payment-processor.js';
+import { processorNamed } from '../subscriptions/payment-processor.js';
 
 export interface InvoiceFilter {
   status?: string | null;

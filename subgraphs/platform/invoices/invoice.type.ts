@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import type { InvoiceEntity } from './invoice.entity.js';
+import type { InvoiceEntity } from '../subscriptions/invoice.entity.js';
 
 @ObjectType()
 export class Invoice {
@@ -36,21 +36,6 @@ export function toInvoice(e: InvoiceEntity, now: Date): Invoice {
   i.voidedAt = e.voidedAt ?? undefined;
   i.paymentReference = e.paymentReference ?? undefined;
   return i;
-}
-
-export function invoiceSnapshot(e: InvoiceEntity): Record<string, unknown> {
-  return {
-    id: e.id,
-    subscription_id: e.subscription.id,
-    account_id: e.account.id,
-    amount_cents: e.amountCents,
-    currency: e.currency,
-    period_start: e.periodStart.toISOString(),
-    period_end: e.periodEnd.toISOString(),
-    status: e.status,
-    due_at: e.dueAt.toISOString(),
-    paid_at: e.paidAt?.toISOString() ?? null,
-  };
 }
 
 @InputType()

@@ -9,8 +9,8 @@ import { getPlatform } from '../platforms/platform.service.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { publishKeysInvalidated } from '../events.js';
 import { fail, requiredText, uniqueConstraintOf } from '../validation.js';
-import { findOperator } from './platform-access.js';
-import { PlatformOperatorEntity } from './platform-operator.entity.js';
+import { findOperator } from '../platforms/platform-access.js';
+import { PlatformOperatorEntity } from '../platforms/platform-operator.entity.js';
 import type { AddPlatformOperatorInput } from './platform-operator.inputs.js';
 
 const ADMIN = 'platform:admin';

@@ -1,6 +1,6 @@
 // API shape of a platform operator, and the gateway's internal view of one (@inaccessible).
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
-import type { PlatformOperatorEntity } from './platform-operator.entity.js';
+import type { PlatformOperatorEntity } from '../platforms/platform-operator.entity.js';
 
 @ObjectType({ description: 'A user (JWT sub) who may operate the platform, with the platform scopes the record grants' })
 export class PlatformOperator {

@@ -7,7 +7,7 @@ import { reachPlatform } from './platform.service.js';
 /**
  * The context for a platform named in the path (/platforms/:pid/accounts...): the caller must reach
  * it (an operator record of its `sub`, a `platform` claim naming it, or the super-admin scope:
- * operators/platform-access.ts) with `scope` granted there; anything else is PLATFORM_NOT_FOUND
+ * platforms/platform-access.ts) with `scope` granted there; anything else is PLATFORM_NOT_FOUND
  * (404), never a hint that the platform exists. The returned context has its own EntityManager fork
  * whose platform filter is fixed to that platform, and the caller's scopes capped to the record's,
  * so the account services run unchanged.

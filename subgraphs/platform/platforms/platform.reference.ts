@@ -1,10 +1,10 @@
 import type { PlatformContext } from '../context.js';
-import { platformAccess } from '../operators/platform-access.js';
+import { platformAccess } from './platform-access.js';
 import { toPlatform, type Platform } from './platform.type.js';
 
 export const platformReference = {
   Platform: {
-    /** Only a platform the caller reaches (operators/platform-access.ts); any other resolves to null. */
+    /** Only a platform the caller reaches (platforms/platform-access.ts); any other resolves to null. */
     async __resolveReference(ref: { id: string }, ctx: PlatformContext): Promise<Platform | null> {
       if (ctx.tenant.kind === 'anonymous') return null;
       const row = await ctx.loaders.platformById.load(ref.id);

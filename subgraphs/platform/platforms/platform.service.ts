@@ -4,11 +4,10 @@ import type { PlatformContext } from '../context.js';
 import { checkUrlId, insertWithUrlId, oneOf, optionalEmail, optionalHttpUrl, optionalText, requiredText, slugify, suffixedUrlId, uniqueConstraintOf, fail } from '../validation.js';
 import { PLATFORM_STATUSES, PlatformEntity } from './platform.entity.js';
 import type { CreatePlatformInput, UpdatePlatformInput } from './platform.inputs.js';
-import { countLiveAccounts } from '../accounts/account.repository.js';
 import { publishKeysInvalidated } from '../events.js';
 import { PLATFORM_SCOPES } from '../../../lib/tenant.js';
-import { operatedPlatformIds, requirePlatformAccess } from '../operators/platform-access.js';
-import { PlatformOperatorEntity } from '../operators/platform-operator.entity.js';
+import { operatedPlatformIds, requirePlatformAccess } from './platform-access.js';
+import { PlatformOperatorEntity } from './platform-operator.entity.js';
 
 export const PLATFORM_CODE_RE = /^[a-z0-9][a-z0-9_-]{1,62}$/;
 
@@ -139,7 +138,7 @@ export async function updatePlatform(ctx: PlatformContext, idOrCode: string, inp
 export async function deletePlatform(ctx: PlatformContext, idOrCode: string): Promise<PlatformEntity> {
   const platform = await getPlatform(ctx, idOrCode, { scope: 'platform:admin' }); // first: a foreign platform is a 404, never a 403
   if (ctx.tenant.boundPlatform) throw new DomainError('FORBIDDEN', 'A token bound to one platform cannot delete platforms');
-  const live = await countLiveAccounts(ctx.em, platform.id);
+  const live = await ctx.loaders.liveAccountCountByPlatform.load(platform.id); // the account aggregate's loader
   if (live > 0) {
     throw new DomainError('PLATFORM_NOT_EMPTY', `Platform ${platform.code} still has ${live} account(s); delete them first`, { parameter: 'uniqueId', meta: { accounts: live } });
   }

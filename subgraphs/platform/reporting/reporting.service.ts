@@ -1,6 +1,6 @@
 // The investor reports: numbers from ReportingRepository's SQL, assembled and cached per
 // (report, period, platforms covered). platform:admin only (the resolver checks it). A report covers
-// the platforms the caller administers (operators/platform-access.ts: every platform for a super-admin,
+// the platforms the caller administers (platforms/platform-access.ts: every platform for a super-admin,
 // the bound one for a `platform` claim, else those whose operator record grants platform:admin):
 // asking for another answers 404, like any foreign record.
 import { createHash } from 'node:crypto';
@@ -9,7 +9,7 @@ import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { cachedReport } from './reporting.cache.js';
 import { ReportingRepository, type Pids } from './reporting.repository.js';
-import { operatedPlatformIds } from '../operators/platform-access.js';
+import { operatedPlatformIds } from '../platforms/platform-access.js';
 import { cents, fillSeries, mrrOf, parsePeriod, rate, windowOf, type ReportWindow } from './reporting.rules.js';
 import type {
   CustomersReport,

@@ -9,9 +9,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
 import type { AccountEventName, AccountEventPayload } from '../event-types.js';
 import type { OutboxDeps } from '../notifications/account-events.js';
-import { InvoiceEntity } from '../invoices/invoice.entity.js';
-import { invoiceSnapshot } from '../invoices/invoice.type.js';
-import { processorNamed } from '../invoices/payment-processor.js';
+import { InvoiceEntity } from './invoice.entity.js';
+import { processorNamed } from './payment-processor.js';
 import { SubscriptionEventEntity } from './subscription-event.entity.js';
 import type { SubscriptionEntity } from './subscription.entity.js';
 import { subscriptionSnapshot } from './subscription.type.js';
@@ -201,5 +200,21 @@ export function invoiceEvent(event: AccountEventName, inv: InvoiceEntity, at: Da
     accountId: inv.account.id,
     subject: { type: 'invoice', id: inv.id },
     data: invoiceSnapshot(inv),
+  };
+}
+
+/** An invoice as its events carry it (snake_case, as webhook receivers read it). */
+function invoiceSnapshot(e: InvoiceEntity): Record<string, unknown> {
+  return {
+    id: e.id,
+    subscription_id: e.subscription.id,
+    account_id: e.account.id,
+    amount_cents: e.amountCents,
+    currency: e.currency,
+    period_start: e.periodStart.toISOString(),
+    period_end: e.periodEnd.toISOString(),
+    status: e.status,
+    due_at: e.dueAt.toISOString(),
+    paid_at: e.paidAt?.toISOString() ?? null,
   };
 }

@@ -3,7 +3,7 @@
 // or one when a test or an operator asks).
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { InvoiceEntity } from '../invoices/invoice.entity.js';
+import { InvoiceEntity } from './invoice.entity.js';
 import { SubscriptionEntity } from './subscription.entity.js';
 import { PLAN_STATUSES } from './subscription.rules.js';
 

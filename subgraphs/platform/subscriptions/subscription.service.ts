@@ -8,7 +8,7 @@ import { systemClock, type Clock } from '../../../lib/clock.js';
 import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { getAccount } from '../accounts/account.service.js';
-import { processorNamed } from '../invoices/payment-processor.js';
+import { processorNamed } from './payment-processor.js';
 import { fail, oneOf, uniqueConstraintOf } from '../validation.js';
 import { inBillingTx, type BillingDeps } from './billing.tx.js';
 import { SubscriptionModelEntity } from './subscription-model.entity.js';

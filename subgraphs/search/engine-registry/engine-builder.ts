@@ -16,7 +16,7 @@ import type { SnapshotData } from '../../../lib/search-engine/snapshot.js';
 import { restoreSteps } from '../../../lib/search-engine/index.js';
 import type { Engine } from '../../../lib/search-engine/types.js';
 import type { EngineLoader, LoadedEngine } from './engine-loader.js';
-import { settingsKey, toEngineSettings } from './engine-settings.js';
+import { settingsKey, toEngineSettings } from '../indexes/engine-settings.js';
 import type { BuiltEngine, ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
 
 /** external ids per message from the engine thread (a few ms to receive) */

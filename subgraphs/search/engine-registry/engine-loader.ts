@@ -17,7 +17,7 @@ import type { Document, Engine, EngineFactory } from '../../../lib/search-engine
 import type { IndexSettingsData } from '../indexes/index-settings.rules.js';
 import { T } from '../sql.js';
 import { encodeSnapshot, SnapshotDecoder } from '../../../lib/search-engine/snapshot-binary.js';
-import { rebuildNeeded, settingsKey, toEngineSettings } from './engine-settings.js';
+import { rebuildNeeded, settingsKey, toEngineSettings } from '../indexes/engine-settings.js';
 import { discardSnapshot, readSections, type StoredSnapshot, SNAPSHOT_STORE_FORMAT, SnapshotCorruptError, storedSnapshot, writeChunks } from './snapshot-store.js';
 
 /** rows fetched per round trip when (re)building an engine */

@@ -28,7 +28,7 @@ import { T } from '../sql.js';
 import type { EngineBuilder } from './engine-builder.js';
 import type { CapturedSnapshot, EngineLoader, LoadedEngine } from './engine-loader.js';
 import { KEEP_ARRAYS } from '../../../lib/search-engine/snapshot-binary.js';
-import { rebuildNeeded, settingsKey, toEngineSettings } from './engine-settings.js';
+import { rebuildNeeded, settingsKey, toEngineSettings } from '../indexes/engine-settings.js';
 import { LoadQueue, type LoadPriority, type LoadQueueStats } from './load-queue.js';
 
 /** What the registry needs to know about an index (a row read by the caller). */

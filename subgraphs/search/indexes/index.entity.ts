@@ -5,7 +5,7 @@ import { BigIntType, type Opt } from '@mikro-orm/core';
 import { AppScopedEntity } from '../../../lib/tenant-entity.js';
 import { newId } from '../../../lib/ids.js';
 import { defaultSettings, type IndexSettingsData } from './index-settings.rules.js';
-import type { SuggestionSettingsData } from '../suggestions/suggestion-settings.rules.js';
+import type { SuggestionSettingsData } from './suggestion-settings.rules.js';
 
 @Entity({ tableName: 'indexes' })
 // The unique index also serves lookups by uid and listing in uid order within a partition.

@@ -5,7 +5,7 @@ import { newId } from '../../../lib/ids.js';
 import type { SearchContext } from '../context.js';
 import { one, onePrepared, withTx } from '../db.js';
 import { T } from '../sql.js';
-import { defaultSuggestionSettings, mergeSuggestionSettings, type SuggestionSettingsData } from '../suggestions/suggestion-settings.rules.js';
+import { defaultSuggestionSettings, mergeSuggestionSettings, type SuggestionSettingsData } from './suggestion-settings.rules.js';
 import { insertFinishedTask, type TaskRow } from '../tasks/task.queue.js';
 import { publishAfterCommit } from '../../../lib/events.js';
 import { publishTaskEvent } from '../tasks/task.events.js';

@@ -3,9 +3,9 @@
 import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { Environment } from '../../../lib/tenant.js';
-import { defaultSuggestionSettings, type SuggestionSettingsData } from '../suggestions/suggestion-settings.rules.js';
+import { defaultSuggestionSettings, type SuggestionSettingsData } from './suggestion-settings.rules.js';
 import { defaultSettings, type IndexSettingsData } from './index-settings.rules.js';
-import { toEngineSettings } from '../engine-registry/engine-settings.js';
+import { toEngineSettings } from './engine-settings.js';
 
 /** What toIndex needs: an IndexEntity, or a row read with plain SQL (recordFromRow). */
 export interface IndexRecord {

@@ -13,7 +13,7 @@ import type { Document } from '../../../lib/search-engine/types.js';
 import { placedSearch } from '../placement/placed-search.js';
 import { getIndex } from '../indexes/index.service.js';
 import { T } from '../sql.js';
-import { defaultSuggestionSettings } from './suggestion-settings.rules.js';
+import { defaultSuggestionSettings } from '../indexes/suggestion-settings.rules.js';
 
 export interface Suggestion {
   suggestion: string;

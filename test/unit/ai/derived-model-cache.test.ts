@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { derivationKey, derivedModel } from '../../../lib/derived-model-cache.js';
 import { moderationClassifier, moderationClassifierKey } from '../../../subgraphs/ai/models/moderation.classifier.js';
 import { readTrainingSet } from '../../../subgraphs/ai/models/moderation.js';
-import { predict } from '../../../subgraphs/ai/classifiers/softmax.model.js';
+import { predict } from '../../../subgraphs/ai/models/softmax.model.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,6 +1,6 @@
 // Pure parts of the custom classifiers (softmax regression) and the recommender (pair updates,
 // decay, scoring).
-import { heldOutSplit, predict, train } from '../../../subgraphs/ai/classifiers/softmax.model.js';
+import { heldOutSplit, predict, train } from '../../../subgraphs/ai/models/softmax.model.js';
 import { decayed, HALF_LIFE_MS, pairDeltas, scoreNeighbours, eventWeight, matchesFilters } from '../../../subgraphs/ai/recommendations/recommendation.rules.js';
 
 test('softmax regression: probabilities sum to 1, training is deterministic, the split is stratified', async () => {

@@ -2,7 +2,7 @@ import { Entity, Enum, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-or
 import type { Opt } from '@mikro-orm/core';
 import { newId } from '../../../lib/ids.js';
 import { TenantScoped } from '../../../lib/tenant-entity.js';
-import { PlatformEntity } from '../platforms/platform.entity.js';
+import { PlatformEntity } from './platform.entity.js';
 
 export const OPERATOR_ROLES = ['owner', 'operator'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];

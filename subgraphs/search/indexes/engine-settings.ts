@@ -2,7 +2,7 @@
 import { shapeOf, vectorShapeOf } from '../../../lib/search-engine/settings.js';
 import { columnShapeOf } from '../../../lib/search-engine/columns.js';
 import type { EngineSettings } from '../../../lib/search-engine/types.js';
-import { defaultSettings, type IndexSettingsData } from '../indexes/index-settings.rules.js';
+import { defaultSettings, type IndexSettingsData } from './index-settings.rules.js';
 
 export function toEngineSettings(stored: IndexSettingsData): EngineSettings {
   const s = { ...defaultSettings(), ...stored };

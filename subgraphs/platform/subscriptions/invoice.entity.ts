@@ -3,7 +3,7 @@ import type { Opt } from '@mikro-orm/core';
 import { newId } from '../../../lib/ids.js';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
-import { SubscriptionEntity } from '../subscriptions/subscription.entity.js';
+import { SubscriptionEntity } from './subscription.entity.js';
 import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 export const INVOICE_STATUSES = ['due', 'paid', 'void'] as const;

@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../../lib/errors.js';
 import { capPlatformScopes, isSuperAdmin, PLATFORM_SCOPES, type TenantContext } from '../../../lib/tenant.js';
-import { PlatformEntity } from '../platforms/platform.entity.js';
+import { PlatformEntity } from './platform.entity.js';
 import { PlatformOperatorEntity } from './platform-operator.entity.js';
 
 /**
