@@ -116,6 +116,16 @@ export function cpuMs(pid: number, tree = true): number {
   return ticks * 10; // USER_HZ = 100
 }
 
+/** CPU milliseconds (user + system) spent so far by the main thread of `pid` (a Node process: its event loop). */
+export function mainThreadCpuMs(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 /** Poll `url` until it answers 2xx; fails as soon as `child` (the stack) has exited. */
 export async function waitUntilUp(url: string, child: ChildProcess, what = 'the stack'): Promise<void> {
   for (;;) {

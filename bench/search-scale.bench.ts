@@ -26,7 +26,7 @@ import { signJwt } from '../gateway/auth/jwt.js';
 import { requestJson } from '../lib/http-client.js';
 import { datasetsDir } from '../scripts/datasets.js';
 import { nodeFlags } from '../scripts/node-flags.js';
-import { benchStackEnv, peakRssMiB, processTree, rssMiB, scratchDatabase, waitUntilUp } from './harness.js';
+import { benchStackEnv, cpuMs, mainThreadCpuMs, peakRssMiB, processTree, rssMiB, scratchDatabase, waitUntilUp } from './harness.js';
 import { FILTERS, makeQueries } from './search-corpus.js';
 import { summarize } from './stats.js';
 import { placementParts } from './search-scale/placement.js';
@@ -128,6 +128,18 @@ const rssEmpty = rssOfStack();
 
 // ---------------------------------------------------------------- indexing
 const batches = Math.ceil(DOCS / BATCH);
+/** CPU ms so far: the stack's event loop, the whole stack process (its threads too), the scratch database's backends */
+const pgAdmin = new pg.Client({ connectionString: scratch.url });
+await pgAdmin.connect();
+const dbName = scratch.name!;
+const backends = new Set<number>();
+async function cpuNow(): Promise<{ loop: number; proc: number; db: number }> {
+  for (const r of (await pgAdmin.query('select pid from pg_stat_activity where datname = $1', [dbName])).rows) backends.add(Number(r.pid));
+  let db = 0;
+  for (const pid of backends) db += cpuMs(pid, false);
+  return { loop: mainThreadCpuMs(stack!.pid!), proc: cpuMs(stack!.pid!), db };
+}
+const cpu0 = await cpuNow();
 const t0 = performance.now();
 let next = 0;
 let lastTask = 0;
@@ -156,9 +168,13 @@ for (;;) {
   await new Promise((r) => setTimeout(r, 50));
 }
 const indexedAt = performance.now();
+const cpu1 = await cpuNow();
+await pgAdmin.end();
 const total = (await call('POST', `/search/v1/indexes/${uid}/search`, kh, jd('search_queries', { query: '', limit: 0 }))).data.attributes.estimated_total_hits;
 const failed = (await call('GET', `/search/v1/tasks?index_uid=${uid}&status=failed&limit=100`, kh)).data.length;
 const rate = Math.round(DOCS / ((indexedAt - t0) / 1000));
+const perBatch = (k: 'loop' | 'proc' | 'db') => ((cpu1[k] - cpu0[k]) / batches).toFixed(1);
+say(`indexing CPU per ${BATCH}-document batch: event loop ${perBatch('loop')} ms, the stack process ${perBatch('proc')} ms (its threads too), PostgreSQL backends of the scratch database ${perBatch('db')} ms (those connected when read)`);
 say(`indexing: ${DOCS} docs in ${((indexedAt - t0) / 1000).toFixed(1)} s = ${rate} docs/s (target ≥ ${TARGETS.docsPerSec}: ${verdict(rate >= TARGETS.docsPerSec)}); searchable ${total}, failed tasks ${failed}`);
 
 // ---------------------------------------------------------------- snapshot

@@ -6,12 +6,14 @@
 //   pages[p]                         byte pages of up to PAGE_BYTES, the last one growing by doubling
 //                                    (a larger block gets a page of its own)
 //   blockPage/blockOff/blockLen[k]   where block k (ids k*BLOCK .. k*BLOCK+BLOCK-1) is stored
-//   open                             JSON text of the ids after the last sealed block (fewer than BLOCK)
+//   sealing                          full blocks being deflated on libuv's thread pool (their text is
+//                                    read from here meanwhile), stored in block order as they finish
+//   open                             JSON text of the ids after the last full block (fewer than BLOCK)
 //
 // A block's text is its documents' JSON joined by '\n' (JSON text has no raw newline); an empty line is
 // an id without a body. Deleting a document only clears its liveness bit (engine.ts); compact(alive)
 // rewrites the blocks once dead bodies are a large share of what is stored.
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { has, type Bitset } from './bitset.js';
 import type { Document } from './types.js';
 
@@ -25,6 +27,20 @@ const CACHE_BLOCKS = 16;
 const MAX_DEAD_SHARE = 0.3;
 /** deflate level 1: ~3x faster than the default for 5-10 % more bytes (Debian: ~170 B per document) */
 const LEVEL = 1;
+
+/**
+ * Full blocks waiting for the thread pool at most: beyond it the oldest is stored at once (deflated
+ * here if need be), so a long synchronous run of puts holds at most this much text (~2,000 bodies).
+ */
+const MAX_SEALING = 64;
+
+/** A full block on its way to the pages: its lines, then its deflated bytes once the pool has them. */
+interface Sealing {
+  lines: string[];
+  z: Buffer | undefined;
+  /** stored (or given up by a reset): a late deflate result is dropped */
+  done: boolean;
+}
 
 /** The store as a snapshot holds it (typed arrays; `open` is short). */
 export interface DocStoreData {
@@ -53,13 +69,17 @@ export class DocStore {
   private blockOff: Uint32Array = new Uint32Array(64);
   private blockLen: Uint32Array = new Uint32Array(64);
   private sealed = 0;
+  /** full blocks after the sealed ones, oldest first (see seal) */
+  private sealing: Sealing[] = [];
   private open: string[] = [];
+  /** deflate here, not on the pool (compaction rewrites every block in one synchronous run) */
+  private syncSeal = false;
   private stored = 0;
   private cache = new Map<number, string[]>();
 
   /** internal ids covered (sealed blocks and the open one) */
   get size(): number {
-    return this.sealed * BLOCK + this.open.length;
+    return (this.sealed + this.sealing.length) * BLOCK + this.open.length;
   }
 
   /** Store the body of `id`; ids come in ascending order (the engine's next ids), gaps stay empty. */
@@ -74,7 +94,8 @@ export class DocStore {
     const k = Math.floor(id / BLOCK);
     let text: string | undefined;
     if (k < this.sealed) text = this.lines(k)[id - k * BLOCK];
-    else text = this.open[id - this.sealed * BLOCK];
+    else if (k < this.sealed + this.sealing.length) text = this.sealing[k - this.sealed].lines[id - k * BLOCK];
+    else text = this.open[id - (this.sealed + this.sealing.length) * BLOCK];
     return text ? (JSON.parse(text) as Document) : undefined;
   }
 
@@ -87,17 +108,19 @@ export class DocStore {
     }
   }
 
-  /** Bytes held: pages, block table, the open block's text. */
+  /** Bytes held: pages, block table, the text of the open block and of the blocks being deflated. */
   bytes(): number {
     let n = this.blockPage.byteLength * 3;
     for (const p of this.pages) n += p.byteLength;
     for (const t of this.open) n += t.length + 16;
+    for (const b of this.sealing) for (const t of b.lines) n += t.length + 16;
     return n;
   }
 
   /** Rewrite the blocks without dead bodies when those are over MAX_DEAD_SHARE of what is stored. */
   compact(alive: Bitset, live: number): void {
     if (this.stored === 0 || (this.stored - live) / this.stored <= MAX_DEAD_SHARE) return;
+    this.settle();
     const old = { pages: this.pages, page: this.blockPage, off: this.blockOff, len: this.blockLen, sealed: this.sealed, open: this.open };
     const decode = (k: number) => inflateRawSync(old.pages[old.page[k]].subarray(old.off[k], old.off[k] + old.len[k])).toString('utf8').split('\n');
     this.pages = [];
@@ -109,6 +132,7 @@ export class DocStore {
     this.open = [];
     this.cache.clear();
     this.stored = 0;
+    this.syncSeal = true;
     for (let k = 0; k < old.sealed; k++) {
       const base = k * BLOCK;
       let any = false;
@@ -117,9 +141,11 @@ export class DocStore {
       for (let i = 0; i < BLOCK; i++) this.keep(has(alive, base + i) ? (lines[i] ?? '') : '');
     }
     for (let i = 0; i < old.open.length; i++) this.keep(has(alive, old.sealed * BLOCK + i) ? old.open[i] : '');
+    this.syncSeal = false;
   }
 
   toData(): DocStoreData {
+    this.settle();
     const last = this.pages.length - 1;
     return {
       block: BLOCK,
@@ -158,8 +184,47 @@ export class DocStore {
     if (this.open.length === BLOCK) this.seal();
   }
 
+  /**
+   * A full block is deflated on libuv's thread pool, off the thread that indexes (deflate was ~15 % of
+   * indexing a batch); its text answers reads meanwhile. Blocks reach the pages in block order, each
+   * when it and every block before it are deflated.
+   */
   private seal(): void {
-    const z = deflateRawSync(Buffer.from(this.open.join('\n'), 'utf8'), { level: LEVEL });
+    const b: Sealing = { lines: this.open, z: undefined, done: false };
+    this.open = [];
+    this.sealing.push(b);
+    if (this.syncSeal) {
+      this.storeDeflated(true);
+      return;
+    }
+    if (this.sealing.length > MAX_SEALING) this.storeHead();
+    deflateRaw(Buffer.from(b.lines.join('\n'), 'utf8'), { level: LEVEL }, (err, z) => {
+      if (b.done) return;
+      // a failed deflate (out of memory) is done again synchronously when the block's turn comes
+      if (!err) b.z = z;
+      this.storeDeflated(false);
+    });
+  }
+
+  /** Every block being deflated is in the pages when this returns (deflated here if the pool has not yet). */
+  settle(): void {
+    this.storeDeflated(true);
+  }
+
+  /** Store the deflated blocks at the head of `sealing`; `all`: deflate the rest here and store them too. */
+  private storeDeflated(all: boolean): void {
+    while (this.sealing.length && (all || this.sealing[0].z)) this.storeHead();
+  }
+
+  /** Store the oldest block of `sealing`, deflated here when the pool's result is not in yet. */
+  private storeHead(): void {
+    const b = this.sealing.shift()!;
+    this.append(b.z ?? deflateRawSync(Buffer.from(b.lines.join('\n'), 'utf8'), { level: LEVEL }));
+    b.done = true;
+  }
+
+  /** Store the next block's deflated bytes in the pages. */
+  private append(z: Buffer): void {
     let page = this.pages.length - 1;
     if (page < 0 || this.pageUsed + z.byteLength > this.pages[page].byteLength) {
       const last = this.pages[page];
@@ -183,7 +248,6 @@ export class DocStore {
     this.blockOff[k] = this.pageUsed;
     this.blockLen[k] = z.byteLength;
     this.pageUsed += z.byteLength;
-    this.open = [];
   }
 
   private lines(k: number): string[] {

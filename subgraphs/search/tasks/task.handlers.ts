@@ -2,7 +2,7 @@
 // a client error (DomainError/EngineError) to fail the task with nothing applied.
 import type pg from 'pg';
 import { DomainError } from '../../../lib/errors.js';
-import { one, run } from '../db.js';
+import { run } from '../db.js';
 import type { Document } from '../../../lib/search-engine/types.js';
 import { engineCall } from '../errors.js';
 import { deleteAllOfIndex, refreshDocumentStats, statsStale, tombstone, upsertDocumentsFromPayload } from '../documents/document.store.js';
@@ -45,6 +45,10 @@ export interface HandlerResult {
   after?: () => Promise<void>;
   /** the task removed the index row */
   indexDeleted?: boolean;
+  /** documents the index gained (or lost, negative): the index row's count moves with the task's commit */
+  documentsDelta?: number;
+  /** the index's primary key, set by the task (its first addition infers or takes it) */
+  primaryKey?: string;
 }
 
 export type Handler = (i: HandlerInput) => Promise<HandlerResult>;
@@ -79,11 +83,12 @@ const addDocuments: Handler = async ({ c, task, index, payload, rt, elapsed }) =
       { parameter: 'documents' },
     );
   }
-  await run(c, `update ${T.indexes} set number_of_documents = number_of_documents + $2, primary_key = $3 where id = $1`, [index.id, added, pk]);
   const docs = ids.map((id) => documents[slots.get(id)!]);
   return {
     details: { ...task.details, documents_received: documents.length, documents_indexed: slots.size, primary_key: pk },
     count: slots.size,
+    documentsDelta: added,
+    primaryKey: pk,
     webhook: { event: 'indexing.completed', data: { task_id: String(task.uid), index_uid: index.uid, documents_indexed: slots.size, duration_ms: elapsed() } },
     // the engine takes the batch later, in commit order, before anything reads it (applyLater)
     after: async () => {
@@ -99,10 +104,10 @@ const addDocuments: Handler = async ({ c, task, index, payload, rt, elapsed }) =
 async function deleteIds(i: HandlerInput, ids: string[], details: Record<string, unknown>): Promise<HandlerResult> {
   const { c, task, index, rt, elapsed } = i;
   const gone = await tombstone(c, index.id, Number(task.id), ids);
-  if (gone.length) await run(c, `update ${T.indexes} set number_of_documents = number_of_documents - $2 where id = $1`, [index.id, gone.length]);
   return {
     details: { ...task.details, ...details, deleted_documents: gone.length },
     count: gone.length,
+    documentsDelta: -gone.length,
     webhook: { event: 'indexing.completed', data: { task_id: String(task.uid), index_uid: index.uid, documents_indexed: 0, deleted_documents: gone.length, duration_ms: elapsed() } },
     after: () => rt.engines.applyCommitted(index.id, previous(index), Number(task.id), (e) => (gone.length ? e.deleteDocuments(gone) : 0)),
   };
@@ -156,16 +161,6 @@ export const HANDLERS: Partial<Record<TaskType, Handler>> = {
   settings_update: updateSettings,
   index_deletion: deleteIndex,
 };
-
-/** The index row, locked for the task's transaction. */
-export async function lockIndex(c: pg.PoolClient, indexId: string | null): Promise<IndexRow | undefined> {
-  if (!indexId) return undefined;
-  return one<IndexRow>(
-    c,
-    `select id, uid, primary_key, settings, number_of_documents, applied_task_id, purged_through_task_id from ${T.indexes} where id = $1 for update`,
-    [indexId],
-  );
-}
 
 /** Which webhook event a failed task raises, if any. */
 export function failureEvent(type: TaskType): WebhookEvent | undefined {

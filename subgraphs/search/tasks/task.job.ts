@@ -19,7 +19,7 @@ import { T } from '../sql.js';
 import { queueWebhookEvent } from '../webhooks/webhook.events.js';
 import type { TaskErrorData } from './task.entity.js';
 import { publishTaskEvent } from './task.events.js';
-import { failureEvent, HANDLERS, lockIndex, type HandlerResult } from './task.handlers.js';
+import { failureEvent, HANDLERS, type HandlerResult, type IndexRow } from './task.handlers.js';
 import { TASK_COLUMNS, TASK_JOB_KIND, type TaskRow } from './task.queue.js';
 
 export interface TaskJobPayload {
@@ -45,26 +45,14 @@ async function runTask(rt: SearchRuntime, ctx: JobContext<TaskJobPayload>): Prom
   let result: HandlerResult | null;
   try {
     result = await withTx(rt.pool, async (c) => {
-      const cur = await one<{ status: string; worker: string | null }>(c, `select status, worker from ${T.tasks} where id = $1 for update`, [task.id]);
-      if (!cur || cur.status !== 'processing' || cur.worker !== ctx.job.worker) return null;
-      const index = await lockIndex(c, task.index_id);
+      const locked = await lockTask(c, task.id);
+      if (!locked || locked.status !== 'processing' || locked.worker !== ctx.job.worker) return null;
+      const { index, body } = locked;
       if (!index) throw new DomainError('index_not_found', `Index \`${task.index_uid}\` not found.`, { parameter: 'indexUid' });
       const handler = HANDLERS[task.type];
       if (!handler) throw new DomainError('BAD_REQUEST', `Task type ${task.type} is not processed by workers.`);
-      const payload = await one<{ body: string }>(c, `select body from ${T.payloads} where task_id = $1`, [task.id]);
-      const r = await handler({ c, task, index, payload: payload ? JSON.parse(payload.body) : {}, rt, elapsed: () => Date.now() - startedAt });
-      await run(
-        c,
-        `update ${T.tasks} set status = 'succeeded', details = $2, error = null, finished_at = clock_timestamp(),
-                duration_ms = greatest(0, round(extract(epoch from clock_timestamp() - started_at) * 1000))::int
-          where id = $1`,
-        [task.id, JSON.stringify(r.details)],
-      );
-      if (!r.indexDeleted) {
-        // Tasks of an index are applied in id order, so the applied task only moves forward.
-        await run(c, `update ${T.indexes} set applied_task_id = greatest(applied_task_id, $2), is_indexing = false, updated_at = clock_timestamp() where id = $1`, [index.id, task.id]);
-      }
-      await run(c, `delete from ${T.payloads} where task_id = $1`, [task.id]);
+      const r = await handler({ c, task, index, payload: body === null ? {} : JSON.parse(body), rt, elapsed: () => Date.now() - startedAt });
+      await finish(c, task.id, index.id, r);
       if (r.webhook) await queueWebhookEvent(c, { appId: task.app_id, environment: task.environment }, r.webhook.event, r.webhook.data);
       await ctx.complete(c);
       return r;
@@ -81,21 +69,74 @@ async function runTask(rt: SearchRuntime, ctx: JobContext<TaskJobPayload>): Prom
   if (result.webhook) rt.wakeDispatcher();
 }
 
-/** Step 1: the task reads processing (this worker, this attempt); undefined when it was canceled. */
+/**
+ * Step 1: the task reads processing (this worker, this attempt), its index is_indexing; undefined
+ * when it was canceled. One statement, so one round trip and its own transaction.
+ */
 async function start(rt: SearchRuntime, ctx: JobContext<TaskJobPayload>): Promise<TaskRow | undefined> {
-  const task = await withTx(rt.pool, async (c) => {
-    const t = await one<TaskRow>(
-      c,
-      `update ${T.tasks} set status = 'processing', started_at = clock_timestamp(), attempts = $2, worker = $3
+  const task = await one<TaskRow>(
+    rt.pool,
+    `with t as (
+       update ${T.tasks} set status = 'processing', started_at = clock_timestamp(), attempts = $2, worker = $3
         where id = $1 and status in ('enqueued', 'processing')
-        returning ${TASK_COLUMNS}`,
-      [ctx.job.payload.taskId, ctx.job.attempts, ctx.job.worker],
-    );
-    if (t?.index_id) await run(c, `update ${T.indexes} set is_indexing = true where id = $1`, [t.index_id]);
-    return t;
-  });
+        returning ${TASK_COLUMNS}),
+     i as (update ${T.indexes} set is_indexing = true where id = (select index_id from t))
+     select ${TASK_COLUMNS} from t`,
+    [ctx.job.payload.taskId, ctx.job.attempts, ctx.job.worker],
+  );
   if (task) await publishTaskEvent(rt, task, 'task.processing', null);
   return task;
+}
+
+interface LockedTask {
+  status: string;
+  worker: string | null;
+  /** the task's index row, locked too; undefined when the index is gone */
+  index: IndexRow | undefined;
+  /** the payload's JSON text; null when the task has none */
+  body: string | null;
+}
+
+/**
+ * Step 2's first statement: lock the task row, then its index row (in that order, as every task
+ * does), and read the payload, in one round trip.
+ */
+async function lockTask(c: pg.PoolClient, taskId: string): Promise<LockedTask | undefined> {
+  const r = await one<IndexRow & { status: string; worker: string | null; body: string | null; locked: boolean }>(
+    c,
+    `with t as materialized (select id, status, worker, index_id from ${T.tasks} where id = $1 for update),
+     i as materialized (
+       select id, uid, primary_key, settings, number_of_documents, applied_task_id, purged_through_task_id
+         from ${T.indexes} where id = (select index_id from t) for update)
+     select t.status, t.worker, i.id is not null as locked, i.id, i.uid, i.primary_key, i.settings, i.number_of_documents,
+            i.applied_task_id, i.purged_through_task_id, (select body from ${T.payloads} where task_id = t.id) as body
+       from t left join i on true`,
+    [taskId],
+  );
+  if (!r) return undefined;
+  const { status, worker, body, locked, ...index } = r;
+  return { status, worker, body, index: locked ? index : undefined };
+}
+
+/**
+ * Step 2's last statement: the task succeeded, the index row takes the task's changes (documents
+ * gained or lost, primary key) and moves its applied task forward (tasks of an index are applied in
+ * id order, so it only moves forward), the payload is deleted.
+ */
+async function finish(c: pg.PoolClient, taskId: string, indexId: string, r: HandlerResult): Promise<void> {
+  await run(
+    c,
+    `with t as (
+       update ${T.tasks} set status = 'succeeded', details = $2, error = null, finished_at = clock_timestamp(),
+              duration_ms = greatest(0, round(extract(epoch from clock_timestamp() - started_at) * 1000))::int
+        where id = $1),
+     i as (
+       update ${T.indexes} set applied_task_id = greatest(applied_task_id, $1), is_indexing = false, updated_at = clock_timestamp(),
+              number_of_documents = number_of_documents + $4, primary_key = coalesce($5, primary_key)
+        where id = $3 and not $6::boolean)
+     delete from ${T.payloads} where task_id = $1`,
+    [taskId, JSON.stringify(r.details), indexId, r.documentsDelta ?? 0, r.primaryKey ?? null, !!r.indexDeleted],
+  );
 }
 
 /** Mark the task failed with its outbox event and complete the job, in one transaction. */
