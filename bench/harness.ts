@@ -174,3 +174,13 @@ export async function benchTenant(rest: string, jwtSecret: string, label: string
   }
   return { appId: app.id as string, accountUrlId: acct.attributes.url_id as string, platformHeaders: ph, keys, post };
 }
+
+/** SIGTERM every child still running, the last started first, each awaited until it exits. */
+export async function stopChildren(children: readonly ChildProcess[]): Promise<void> {
+  for (const c of [...children].reverse()) {
+    if (c.exitCode !== null) continue;
+    const exited = new Promise((r) => c.once('exit', r));
+    c.kill('SIGTERM');
+    await exited;
+  }
+}

@@ -22,7 +22,7 @@ import { postJson, requestJson } from '../lib/http-client.js';
 import { signTenantContext, TENANT_HEADER, type TenantContext } from '../lib/tenant.js';
 import { loadOperations } from '../rest-bridge/operations.js';
 import { nodeFlags } from '../scripts/node-flags.js';
-import { benchStackEnv, benchTenant, cpuMs, processTree, rssMiB, scratchDatabase, waitUntilUp } from './harness.js';
+import { benchStackEnv, benchTenant, cpuMs, processTree, rssMiB, scratchDatabase, stopChildren, waitUntilUp } from './harness.js';
 import { fmt, summarize, type Stats } from './stats.js';
 import { hasWrk, runWrk } from './wrk.js';
 import { printProfileBeforeAfter, printTargets, type ScenarioResult } from './throughput-report.js';
@@ -71,12 +71,7 @@ const started = performance.now();
 const stack = spawn(process.execPath, [...NODE_FLAGS, ...entry(profileDir ? 'bench/profiled-stack.ts' : 'scripts/start-all.ts')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
 children.push(stack);
 const stopAll = async () => {
-  for (const c of children.reverse()) {
-    if (c.exitCode !== null) continue;
-    const exited = new Promise((r) => c.once('exit', r));
-    c.kill('SIGTERM');
-    await exited;
-  }
+  await stopChildren(children);
   await scratch.drop();
 };
 process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));

@@ -16,6 +16,8 @@ export type AnswerGraphQL = (call: GraphQLCall, remoteAddress: string | undefine
 
 export function createGraphQLAnswer(deps: { cfg: Config; apollo: ApolloServer<GatewayContext>; auth: EdgeAuth; edgePolicy: GraphQLEdgePolicy; hooks: RequestHooks }): AnswerGraphQL {
   const { cfg, apollo, auth: edge, edgePolicy, hooks } = deps;
+  // the around hooks from the innermost out, once (not copied and reversed per request)
+  const arounds = [...hooks.aroundExecute].reverse();
   return async (call, remoteAddress, clientAddress) => {
     for (const arrived of hooks.arrived) arrived(call);
     const route = graphqlOperationLabel(undefined, call.url);
@@ -47,7 +49,7 @@ export function createGraphQLAnswer(deps: { cfg: Config; apollo: ApolloServer<Ga
       // the around hooks nest: the first given is the outermost; each may add context for Apollo's plugins
       const sent = call;
       let run = (context: Record<string, unknown>) => answerGraphQL(apollo, sent, async () => ({ ...context, tenant }), MiB, edgePolicy);
-      for (const around of [...hooks.aroundExecute].reverse()) {
+      for (const around of arounds) {
         const inner = run;
         run = (context) => around(sent, tenant, (more) => inner({ ...context, ...more }));
       }

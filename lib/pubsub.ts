@@ -5,11 +5,10 @@
 // The Subscription topics are also streamed (lib/event-stream.ts): each event gets an id in its
 // tenant's stream (XADD, or the in-process ring) and travels as `{ id, payload }`, so a subscriber
 // can resume after the last id it saw (`subscribeFrom`); `subscribe` still yields the bare payload.
-import { createHash } from 'node:crypto';
 import { createPubSub } from '@graphql-yoga/subscription';
 import type { RedisClientType } from 'redis';
 import type { Logger } from './logger.js';
-import { closeRedis, connectClient, logErrorsOnce, newRedisClient, type RedisSettings } from './redis.js';
+import { closeRedis, connectClient, logErrorsOnce, newRedisClient, redisScript, runScript, type RedisSettings } from './redis.js';
 import { RedisHealth } from './redis-fallback.js';
 import { EventRing, nothingAfter, resumableEvents, type LiveListen, type StreamEvent, type StreamHistory, type StreamItem, type StreamSettings } from './event-stream.js';
 import { contractStreams } from './event-stream.js';
@@ -156,13 +155,12 @@ class RedisEventTarget implements EventTarget {
  * point after which nothing happened is not "gone").
  * KEYS[1] stream; ARGV: max events, min id (now - max age), topic, payload JSON, channel, expiry ms.
  */
-const STREAM_PUBLISH = `
+const STREAM_PUBLISH = redisScript(`
 local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 't', ARGV[3], 'p', ARGV[4])
 redis.call('XTRIM', KEYS[1], 'MINID', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[6])
 redis.call('PUBLISH', ARGV[5], '{"id":"' .. id .. '","payload":' .. ARGV[4] .. '}')
-return id`;
-const STREAM_PUBLISH_SHA = createHash('sha1').update(STREAM_PUBLISH).digest('hex');
+return id`);
 
 const STREAM_KEY_TTL_MS = 24 * 3600_000;
 
@@ -230,9 +228,8 @@ export async function createRedisPubSub(cfg: RedisSettings, log: Logger, prefix 
       if (!stream) return void (await health.attempt(() => pub.publish(prefix + topic, json), 2000));
       const args = [String(streams.retainEvents), String(Math.max(0, Date.now() - streams.retainMs)), topic, json, prefix + topic, String(STREAM_KEY_TTL_MS)];
       const opts = { keys: [`${prefix}stream:${stream}`], arguments: args };
-      // by its SHA-1 (the script's text is not sent per event); a Redis that has not seen it yet
-      // (restarted, flushed) answers NOSCRIPT once, and EVAL loads it
-      await health.attempt(() => pub.evalSha(STREAM_PUBLISH_SHA, opts).catch((e: Error) => (/^NOSCRIPT/.test(e.message) ? pub.eval(STREAM_PUBLISH, opts) : Promise.reject(e))), 2000);
+      // by its SHA-1 (the script's text is not sent per event; lib/redis.ts runScript)
+      await health.attempt(() => runScript(pub, STREAM_PUBLISH, opts), 2000);
     },
   };
 }

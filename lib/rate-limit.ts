@@ -1,6 +1,7 @@
-// Fixed one-minute windows per key. In-process by default; Redis (INCR + PEXPIRE in one MULTI)
+// Fixed one-minute windows per key. In-process by default; Redis (INCR + PEXPIRE in one Lua step)
 // when REDIS_URL is set, so replicas share one budget. Counters only ever change in one atomic step.
 import type { RedisClientType } from 'redis';
+import { redisScript, runScript } from './redis.js';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -74,29 +75,45 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
+/**
+ * INCR + PEXPIRE of every key (KEYS), in one step: the counts, in order. ARGV[1]: the expiry (ms).
+ * One EVALSHA instead of a MULTI of 2n + 2 commands: each command costs the client a promise,
+ * its encoding and its reply's decoding, on every request of a key caller.
+ */
+const HIT = redisScript(`local out = {}
+for i, k in ipairs(KEYS) do
+  out[i] = redis.call('INCR', k)
+  redis.call('PEXPIRE', k, ARGV[1])
+end
+return out`);
+
+/**
+ * Spend ARGV[1] units of KEYS[1] with a limit of ARGV[3]: INCRBY + PEXPIRE (ARGV[2] ms), and over
+ * the limit the units given back in the same step. Returns { 1 kept | 0 refused, the total }.
+ */
+const SPEND = redisScript(`local c = redis.call('INCRBY', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if c > tonumber(ARGV[3]) then
+  return { 0, redis.call('DECRBY', KEYS[1], ARGV[1]) }
+end
+return { 1, c }`);
+
 export class RedisRateLimiter implements RateLimiter {
   /** `prefix`: REDIS_KEY_PREFIX, so deployments sharing one Redis keep separate budgets */
   constructor(private client: RedisClientType, private now: () => number = Date.now, private prefix = '') {}
 
   async hit(key: string, limit: number, windowMs = 60_000): Promise<RateLimitResult> {
-    const t = this.now();
-    const start = t - (t % windowMs);
-    const k = `${this.prefix}rl:${key}:${start}`;
-    const [count] = (await this.client.multi().incr(k).pExpire(k, windowMs + 1000).exec()) as unknown as [number, unknown];
-    return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetMs: start + windowMs - t };
+    const [r] = await this.hitAll([{ key, limit }], windowMs);
+    return r!;
   }
 
   async hitAll(hits: readonly RateLimitHit[], windowMs = 60_000): Promise<RateLimitResult[]> {
     const t = this.now();
     const start = t - (t % windowMs);
-    const multi = this.client.multi();
-    for (const h of hits) {
-      const k = `${this.prefix}rl:${h.key}:${start}`;
-      multi.incr(k).pExpire(k, windowMs + 1000);
-    }
-    const replies = (await multi.exec()) as unknown as unknown[];
+    const keys = hits.map((h) => `${this.prefix}rl:${h.key}:${start}`);
+    const counts = (await runScript(this.client, HIT, { keys, arguments: [String(windowMs + 1000)] })) as number[];
     return hits.map((h, i) => {
-      const count = replies[2 * i] as number;
+      const count = counts[i]!;
       return { allowed: count <= h.limit, limit: h.limit, remaining: Math.max(0, h.limit - count), resetMs: start + windowMs - t };
     });
   }
@@ -105,11 +122,9 @@ export class RedisRateLimiter implements RateLimiter {
     const t = this.now();
     const start = t - (t % windowMs);
     const k = `${this.prefix}rl:${key}:${start}`;
-    const [count] = (await this.client.multi().incrBy(k, amount).pExpire(k, windowMs + 1000).exec()) as unknown as [number, unknown];
-    if (count <= limit) return { allowed: true, limit, remaining: limit - count, resetMs: start + windowMs - t };
-    // over: give the amount back (one atomic step; a concurrent spend sees the total with or without it, never less)
-    const after = await this.client.decrBy(k, amount);
-    return { allowed: false, limit, remaining: Math.max(0, limit - after), resetMs: start + windowMs - t };
+    // over the limit the amount is given back in the same step: a concurrent spend sees the total without it
+    const [kept, count] = (await runScript(this.client, SPEND, { keys: [k], arguments: [String(amount), String(windowMs + 1000), String(limit)] })) as [number, number];
+    return { allowed: kept === 1, limit, remaining: Math.max(0, limit - count), resetMs: start + windowMs - t };
   }
 }
 

@@ -37,7 +37,7 @@ export function sharedRateLimiter(redis: RedisClientType | undefined, prefix: st
     counters.set(what, () => 'in-process');
     return new MemoryRateLimiter();
   }
-  return new FallbackRateLimiter(new RedisRateLimiter(redis, Date.now, prefix), new RedisHealth(redis, log, what));
+  return new FallbackRateLimiter(new RedisRateLimiter(boundByAttempt(redis), Date.now, prefix), new RedisHealth(redis, log, what));
 }
 
 /**
@@ -90,23 +90,68 @@ export class RedisHealth {
       this.failed(new Error('not connected'));
       return undefined;
     }
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const value = await Promise.race([
-        call(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-        }),
-      ]);
+      const value = await deadlines.bound(call(), timeoutMs);
       this.succeeded();
       return { value };
     } catch (e) {
       this.failed(e);
       return undefined;
-    } finally {
-      clearTimeout(timer);
     }
   }
+}
+
+/**
+ * The calls attempt() bounds, each with the time it is abandoned at, swept by one timer (every
+ * SWEEP_MS while any is pending) instead of a timer set and cleared per call: the rate limits, usage
+ * counts and cache epochs of every request go through here. A call is abandoned between its
+ * deadline and SWEEP_MS after it.
+ */
+const SWEEP_MS = 50;
+class Deadlines {
+  private readonly pending = new Set<{ at: number; ms: number; reject(e: Error): void }>();
+  private timer: NodeJS.Timeout | undefined;
+
+  bound<T>(p: Promise<T>, ms: number): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const d = { at: Date.now() + ms, ms, reject };
+      this.pending.add(d);
+      this.timer ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
+      p.then(
+        (v) => {
+          this.pending.delete(d);
+          resolve(v);
+        },
+        (e: unknown) => {
+          this.pending.delete(d);
+          reject(e);
+        },
+      );
+    });
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const d of this.pending) {
+      if (d.at > now) continue;
+      this.pending.delete(d);
+      d.reject(new Error(`no answer within ${d.ms} ms`));
+    }
+    if (this.pending.size) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+const deadlines = new Deadlines();
+
+/**
+ * `redis` for calls that attempt() bounds: without node-redis's own per-command timeout (5 s by
+ * default, an AbortSignal.timeout per command that cannot be cancelled, so each one lives 5 s and
+ * then fires), which attempt's shorter bound makes redundant. MULTI/EXEC never had one.
+ */
+export function boundByAttempt(redis: RedisClientType): RedisClientType {
+  // a client without the method (a test double, a Sentinel client of another shape) is used as given
+  return typeof redis.withCommandOptions === 'function' ? (redis.withCommandOptions({ timeout: 0 }) as unknown as RedisClientType) : redis;
 }
 
 export class FallbackRateLimiter implements RateLimiter {

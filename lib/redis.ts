@@ -3,6 +3,7 @@
 // REDIS_SENTINELS + REDIS_SENTINEL_NAME a primary that Redis Sentinel watches (docs/deploy.md,
 // "Redis Sentinel"). Through Sentinel, node-redis's sentinel client asks the sentinels for the
 // primary, and after a failover finds the new one and sends the commands (and re-subscribes) there.
+import { createHash } from 'node:crypto';
 import { createClient, createSentinel, type RedisClientType } from 'redis';
 import { ConfigError, type Config } from './config.js';
 import type { Logger } from './logger.js';
@@ -92,4 +93,19 @@ export function logErrorsOnce(client: RedisClientType, log: Logger): void {
     if (quiet) log.info('redis connection ready again');
     quiet = false;
   });
+}
+
+/** A Lua script run by its SHA-1 (the text is not sent per call): `redisScript` once, `runScript` per call. */
+export interface RedisScript {
+  text: string;
+  sha: string;
+}
+
+export function redisScript(text: string): RedisScript {
+  return { text, sha: createHash('sha1').update(text).digest('hex') };
+}
+
+/** EVALSHA; a Redis that has not seen the script yet (restarted, flushed) answers NOSCRIPT once, and EVAL loads it. */
+export function runScript(client: RedisClientType, script: RedisScript, opts: { keys: string[]; arguments: string[] }): Promise<unknown> {
+  return client.evalSha(script.sha, opts).catch((e: Error) => (/^NOSCRIPT/.test(e.message) ? client.eval(script.text, opts) : Promise.reject(e)));
 }

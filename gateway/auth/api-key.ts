@@ -76,6 +76,9 @@ export class ApiKeyVerifier {
   private blockedUntil = new Map<string, number>();
   /** bumped by invalidate(): a lookup that started before an invalidation must not cache its (stale) answer */
   private generation = 0;
+  /** uses counted since the last send (countUsage) */
+  private pendingUsage = new Map<string, number>();
+  private usageScheduled = false;
 
   constructor(
     private lookup: KeyLookup,
@@ -169,11 +172,21 @@ export class ApiKeyVerifier {
 
   /**
    * One more use of the key. Not waited for: the answer does not depend on it, and a request should
-   * not wait a Redis round trip for it (the count is sent at once, before any later command on the
-   * same connection; FallbackUsageCounter keeps it in memory when Redis fails).
+   * not wait a Redis round trip for it. The uses of one turn of the event loop are sent together at
+   * its end, one increment per key (FallbackUsageCounter keeps them in memory when Redis fails).
    */
   private countUsage(keyId: string): void {
-    this.usage.incr(keyId).catch(() => undefined);
+    this.pendingUsage.set(keyId, (this.pendingUsage.get(keyId) ?? 0) + 1);
+    if (this.usageScheduled) return;
+    this.usageScheduled = true;
+    setImmediate(() => this.sendUsage());
+  }
+
+  private sendUsage(): void {
+    this.usageScheduled = false;
+    const pending = this.pendingUsage;
+    this.pendingUsage = new Map();
+    for (const [keyId, n] of pending) this.usage.incr(keyId, n).catch(() => undefined);
   }
 
   /** Drop cached records (e.g. on a key revocation event). */

@@ -133,7 +133,7 @@ function reportCachedAnswer(deps: CostDeps, seen: LastSeen, tenant: TenantContex
   const fresh = report(found.requested, budget, budget ? seen.get(budget.key, budget.limit, now) : undefined, now);
   const replacement = `${COST_KEY}${JSON.stringify(fresh)}`;
   const { at, end } = found;
-  if (bytes) replaceAnswerBytes(a, Buffer.concat([bytes.subarray(0, at), Buffer.from(replacement, 'utf8'), bytes.subarray(end + 1)]));
+  if (bytes) replaceAnswerBytes(a, withReport(bytes, found, replacement));
   else a.body = `${a.body.slice(0, at)}${replacement}${a.body.slice(end + 1)}`;
   for (const [k, v] of headersOf(fresh, now)) a.headers[k] = v;
 }
@@ -165,4 +165,18 @@ function storedReportIn(bytes: Buffer): FoundReport | undefined {
   let found = storedReports.get(bytes);
   if (found === undefined) storedReports.set(bytes, (found = findReport(bytes) ?? null));
   return found ?? undefined;
+}
+
+/**
+ * The stored bytes with `replacement` in place of their report. The report changes only when this
+ * gateway charges the key again or its minute ends, so the bytes of the last one are kept per stored
+ * body and sent again while it is the same (no copy of the body per hit).
+ */
+const lastReported = new WeakMap<Buffer, { replacement: string; bytes: Buffer }>();
+function withReport(bytes: Buffer, found: FoundReport, replacement: string): Buffer {
+  const last = lastReported.get(bytes);
+  if (last?.replacement === replacement) return last.bytes;
+  const out = Buffer.concat([bytes.subarray(0, found.at), Buffer.from(replacement, 'utf8'), bytes.subarray(found.end + 1)]);
+  lastReported.set(bytes, { replacement, bytes: out });
+  return out;
 }

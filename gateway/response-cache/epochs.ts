@@ -9,7 +9,7 @@
 // before the increment (it read the epoch before executing), so it no longer matches and is not served.
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../../lib/logger.js';
-import { RedisHealth } from '../../lib/redis-fallback.js';
+import { boundByAttempt, RedisHealth } from '../../lib/redis-fallback.js';
 
 export interface Epochs {
   /** the epochs of `scopes` now, as one string to compare; undefined when they cannot be known (Redis unreachable): then nothing is served from or stored in the cache */
@@ -37,8 +37,10 @@ const EPOCH_TTL_SECONDS = 7 * 24 * 3600;
 export class RedisEpochs implements Epochs {
   readonly kind = 'redis';
   private readonly health: RedisHealth;
-  constructor(private readonly redis: RedisClientType, private readonly prefix: string, log: Logger) {
+  private readonly redis: RedisClientType;
+  constructor(redis: RedisClientType, private readonly prefix: string, log: Logger) {
     this.health = new RedisHealth(redis, log, 'response cache (bypassed)');
+    this.redis = boundByAttempt(redis);
   }
 
   private key(scope: string): string {

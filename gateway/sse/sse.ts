@@ -227,7 +227,10 @@ function acceptsEventStream(req: IncomingMessage): boolean {
 function streamToken(req: IncomingMessage): string | undefined {
   const h = req.headers[STREAM_TOKEN_HEADER];
   const v = Array.isArray(h) ? h[0] : h;
-  return v || new URL(req.url ?? '/', 'http://x').searchParams.get('token') || undefined;
+  if (v) return v;
+  // the URL is parsed only when it can carry a token: every plain POST /graphql is asked this
+  const url = req.url ?? '/';
+  return url.includes('token=') ? new URL(url, 'http://x').searchParams.get('token') || undefined : undefined;
 }
 
 /** The operation of a POST (JSON body) or GET (query string: query, variables, operationName, extensions). */

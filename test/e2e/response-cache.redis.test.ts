@@ -86,6 +86,60 @@ maybe('response cache on two gateway processes over Redis', () => {
     expect(foreign.body.data?.product ?? null).toBeNull();
   }, 120_000);
 
+  test("a hit is found by the request's bytes but served only within its partition: another app's key, or a key of the same app with other scopes, misses", async () => {
+    const a = await tenantWithProduct('Partitioned');
+    const b = await tenantWithProduct('Other app');
+    // a second secret key of app A with fewer scopes: the same request bytes but for the credential
+    const k = await rest('POST', `/accounts/${a.t.accountUrlId}/apps/${a.t.appId}/api_keys`, {
+      body: jsonApi('api_keys', { name: 'narrow', key_type: 'secret', environment: 'live', scopes: ['products:read'] }),
+      headers: a.t.platformHeaders,
+    });
+    expect(k.status).toBe(201);
+    const narrow = { 'x-app-id': a.t.appId, 'x-api-key': k.body.data.attributes.key_id as string };
+    const list = '{ products(pageSize: 5) { items { name } } }';
+    await post(gatewayB, a.h, list);
+    expect((await post(gatewayB, a.h, list)).headers['x-response-cache']).toBe('hit');
+    // another app, the very same body: computed for it, never A's entry
+    const other = await post(gatewayB, b.h, list);
+    expect(other.headers['x-response-cache']).toBeUndefined();
+    expect(other.body.data.products.items.map((p: any) => p.name)).toEqual(['Other app']);
+    // another key of A with other scopes: its own partition (first request computed), then its own hits
+    const first = await post(gatewayB, narrow, list);
+    expect(first.headers['x-response-cache']).toBeUndefined();
+    expect(first.body.data.products.items.map((p: any) => p.name)).toEqual(['Partitioned']);
+    expect((await post(gatewayB, narrow, list)).headers['x-response-cache']).toBe('hit');
+    // A's publishable key (read scopes, another key type): its own partition too
+    const publishable = { 'x-app-id': a.t.appId, 'x-api-key': a.t.publishableKey };
+    expect((await post(gatewayB, publishable, list)).headers['x-response-cache']).toBeUndefined();
+    // a key that does not verify gets the refusal, not the entry its bytes would name
+    const wrong = await post(gatewayB, { 'x-app-id': a.t.appId, 'x-api-key': `${a.t.secretKey.slice(0, -4)}zzzz` }, list);
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers['x-response-cache']).toBeUndefined();
+  }, 120_000);
+
+  test('a hit still counts against the rate limits and reports the cost budget: X-RateLimit-Remaining falls hit by hit, extensions.cost and X-Cost-* on every hit', async () => {
+    const { h, id } = await tenantWithProduct('Counted');
+    const first = await post(gatewayB, h, PRODUCT, { id });
+    const cost = first.body.extensions?.cost;
+    expect(cost).toMatchObject({ requested: expect.any(Number), limit: expect.any(Number), remaining: expect.any(Number), resetAt: expect.any(String) });
+    let remaining = Number(first.headers['x-ratelimit-remaining']);
+    for (let i = 0; i < 3; i++) {
+      const hit = await post(gatewayB, h, PRODUCT, { id });
+      expect(hit.headers['x-response-cache']).toBe('hit');
+      const now = Number(hit.headers['x-ratelimit-remaining']);
+      expect(now).toBeLessThan(remaining);
+      remaining = now;
+      // the stored estimate, and the budget as this gateway last charged it (a hit is not charged: docs/cost.md)
+      // (or, past the end of that minute, the whole budget again)
+      const reported = hit.body.extensions?.cost;
+      expect(reported).toMatchObject({ requested: cost.requested, limit: cost.limit });
+      expect([cost.remaining, cost.limit]).toContain(reported.remaining);
+      expect(hit.headers['x-cost-requested']).toBe(String(cost.requested));
+      expect(hit.headers['x-cost-remaining']).toBe(String(reported.remaining));
+      expect(hit.body.data).toEqual(first.body.data);
+    }
+  }, 120_000);
+
   test('an event drops exactly the entries tagged with what it names, on the gateway that did not forward the write', async () => {
     const { t, h, id } = await tenantWithProduct('Tagged');
     const c = await gql(CREATE, { input: { name: 'Untouched', sku: uniq('SKU-'), price: { amount: 500, currency: 'USD' } } }, h, gatewayA);

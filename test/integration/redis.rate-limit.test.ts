@@ -37,6 +37,27 @@ describeRedis('Redis rate limiting and usage counters', () => {
       expect(results[0]).toEqual({ allowed: true, limit: 3, remaining: 2, resetMs: MINUTE - 1000 });
     });
 
+    test('spend keeps units within the limit; over it they are given back in the same step, so a smaller spend still fits', async () => {
+      const rl = new RedisRateLimiter(client, () => T0 + 1000);
+      const key = `${prefix}:spend`;
+      expect(await rl.spend(key, 100, 60)).toEqual({ allowed: true, limit: 100, remaining: 40, resetMs: MINUTE - 1000 });
+      expect(await rl.spend(key, 100, 50)).toMatchObject({ allowed: false, remaining: 40 });
+      expect(await rl.spend(key, 100, 40)).toMatchObject({ allowed: true, remaining: 0 });
+      // the counter carries an expiry (the window plus a second), set in the same step
+      const ttl = await client.pTTL(`rl:${key}:${T0}`);
+      expect(ttl).toBeGreaterThan(MINUTE - 5000);
+      expect(ttl).toBeLessThanOrEqual(MINUTE + 1000);
+    });
+
+    test('a Redis that lost its scripts (restart, SCRIPT FLUSH) loads them again on the next call', async () => {
+      const rl = new RedisRateLimiter(client, () => T0 + 1000);
+      await rl.hit(`${prefix}:flush`, 5);
+      await client.scriptFlush();
+      expect(await rl.hit(`${prefix}:flush`, 5)).toMatchObject({ allowed: true, remaining: 3 });
+      await client.scriptFlush();
+      expect(await rl.spend(`${prefix}:flush-spend`, 5, 2)).toMatchObject({ allowed: true, remaining: 3 });
+    });
+
     test('hitAll counts several counters in one step, each against its own limit', async () => {
       const rl = new RedisRateLimiter(client, () => T0 + 1000);
       const hits = [{ key: `${prefix}:all-app`, limit: 3 }, { key: `${prefix}:all-key`, limit: 1 }];

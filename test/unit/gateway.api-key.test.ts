@@ -204,7 +204,24 @@ describe('ApiKeyVerifier', () => {
         message: 'Rate limit of 3 requests per minute exceeded',
         rateLimit: { allowed: false, limit: 3, remaining: 0, resetMs: 60_000 },
       });
+      // the uses of one turn of the event loop are sent together at its end (one increment per key)
+      await new Promise((r) => setImmediate(r));
       expect(await s.usage.drain()).toEqual(new Map([['key_1', 3]]));
+    });
+
+    test("the uses of one turn of the event loop reach the usage counter as one increment per key, at the turn's end", async () => {
+      const s = setup();
+      const increments: [string, number | undefined][] = [];
+      const incr = s.usage.incr.bind(s.usage);
+      s.usage.incr = (key: string, by?: number) => {
+        increments.push([key, by]);
+        return incr(key, by);
+      };
+      await Promise.all([0, 1, 2, 3].map(() => s.verifier.verify({ appId: APP, key: KEY })));
+      expect(increments).toEqual([]);
+      await new Promise((r) => setImmediate(r));
+      expect(increments).toEqual([['key_1', 4]]);
+      expect(await s.usage.drain()).toEqual(new Map([['key_1', 4]]));
     });
 
     test('the next minute allows again', async () => {
@@ -228,12 +245,14 @@ describe('ApiKeyVerifier', () => {
       const s = setup({ [KEY]: record({ rateLimitPerMinute: 1 }), [other]: record({ keyId: 'key_2', rateLimitPerMinute: 1 }) });
       expect((await s.verifier.verify({ appId: APP, key: KEY })).valid).toBe(true);
       expect((await s.verifier.verify({ appId: APP, key: other })).valid).toBe(true);
+      await new Promise((r) => setImmediate(r));
       expect(await s.usage.drain()).toEqual(new Map([['key_1', 1], ['key_2', 1]]));
     });
 
     test('refused requests do not count as usage or spend the budget', async () => {
       const s = setup({ [KEY]: record({ allowedIps: ['10.0.0.0/8'], rateLimitPerMinute: 1 }) });
       expect(await s.verifier.verify({ appId: APP, key: KEY, ip: '192.0.2.1' })).toMatchObject({ code: 'IP_NOT_ALLOWED' });
+      await new Promise((r) => setImmediate(r));
       expect((await s.usage.drain()).size).toBe(0);
       expect((await s.verifier.verify({ appId: APP, key: KEY, ip: '10.0.0.1' })).valid).toBe(true);
     });
