@@ -116,16 +116,22 @@ function attributeKeys(m: MatchData, docs: Int32Array): Float64Array {
 }
 
 function exactnessKeys(m: MatchData, docs: Int32Array): Float64Array {
-  ensureRefs(m, docs);
   const keys = new Float64Array(docs.length);
   const { matched, exact } = m;
   const n = m.words.length;
+  // only a document matching every word exactly can equal an attribute: only those read references
+  let whole: number[] | null = null;
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i];
     const k = matched[d];
     let inexact = 0;
     for (let w = 0; w < k; w++) if (!exact[w][d]) inexact++;
-    keys[i] = (k === n && inexact === 0 && wholeAttribute(m, d) ? 0 : 1) * 64 + inexact;
+    keys[i] = 64 + inexact;
+    if (k === n && inexact === 0) (whole ??= []).push(i);
+  }
+  if (whole) {
+    ensureRefs(m, Int32Array.from(whole, (i) => docs[i]));
+    for (const i of whole) if (wholeAttribute(m, docs[i])) keys[i] = 0;
   }
   return keys;
 }
