@@ -146,18 +146,23 @@ function segmentIndex(segments: readonly Segment[], d: number): number {
   return found >= 0 && segments[found].docIds[segments[found].docIds.length - 1] >= d ? found : -1;
 }
 
-/** Does word `w` match doc `d` exactly (not by typo/prefix/synonym) at encoded position `pos`? */
-export function exactAt(m: RefSource, w: number, d: number, pos: number): boolean {
+/** Calls `fn` with each exact posting (not typo/prefix/synonym) of word `w` in doc `d` until it returns true. */
+function someExactPosting(m: RefSource, w: number, d: number, fn: (seg: Segment, posting: number) => boolean): boolean {
   const R = m.refs.data;
   for (let r = m.head[w][d]; r >= 0; r = R[r * REF_STRIDE + 2]) {
     const o = r * REF_STRIDE;
-    if (!(R[o] & 1)) continue;
-    const seg = m.segments[R[o] >> 1];
-    const q = R[o + 1];
-    const stored = storedPosition(seg, pos);
-    for (let x = postingStart(seg, q), end = postingStart(seg, q + 1); x < end; x++) if (seg.positions[x] === stored) return true;
+    if (R[o] & 1 && fn(m.segments[R[o] >> 1], R[o + 1])) return true;
   }
   return false;
+}
+
+/** Does word `w` match doc `d` exactly (not by typo/prefix/synonym) at encoded position `pos`? */
+export function exactAt(m: RefSource, w: number, d: number, pos: number): boolean {
+  return someExactPosting(m, w, d, (seg, q) => {
+    const stored = storedPosition(seg, pos);
+    for (let x = postingStart(seg, q), end = postingStart(seg, q + 1); x < end; x++) if (seg.positions[x] === stored) return true;
+    return false;
+  });
 }
 
 /**
@@ -198,12 +203,8 @@ export function segmentOf(m: RefSource, d: number): Segment | null {
 
 /** Calls `fn` with every exact-match position of word `w` in doc `d`. */
 export function forExactPositions(m: RefSource, w: number, d: number, fn: (pos: number) => void): void {
-  const R = m.refs.data;
-  for (let r = m.head[w][d]; r >= 0; r = R[r * REF_STRIDE + 2]) {
-    const o = r * REF_STRIDE;
-    if (!(R[o] & 1)) continue;
-    const seg = m.segments[R[o] >> 1];
-    const q = R[o + 1];
+  someExactPosting(m, w, d, (seg, q) => {
     for (let x = postingStart(seg, q), end = postingStart(seg, q + 1); x < end; x++) fn(positionAt(seg, x));
-  }
+    return false;
+  });
 }
