@@ -4,20 +4,20 @@
 //   typo[w][d]   fewest typos with which word w matches doc d (255: not at all)
 //   exact[w][d]  1 when the word itself (no typo, not a prefix extension, not a synonym) is in d
 //   minPos[w][d] smallest encoded position (best attribute, then earliest word) of any match
-//   head[w][d]   linked list of the matching postings (segment, position range), read lazily by the
-//                proximity and exactness rules for the few documents they have to order.
 //   matched[d]   words matched counted from the first (the words rule's count; every rule reads it)
-// A reference is three Int32 side by side in one array (RefList): the proximity rule follows the lists
-// of hundreds of thousands of documents, and one cache line per reference beats three arrays.
+// The matched posting ranges are recorded per word; the references to each document's postings
+// (head[w][d], read by the proximity and exactness rules) are listed from them only for the documents
+// those rules score (match-refs.ts).
 // Dead documents and documents outside the filter are skipped here, so everything after sees only
 // candidates.
 import type { Bitset } from './bitset.js';
 import { GrowInt32 } from './growable.js';
+import { ABSENT, RANGE_STRIDE, RefList, type RefSource } from './match-refs.js';
 import type { QueryWord } from './query.js';
-import { positionAt, postingStart, storedPosition, type Segment } from './segment.js';
+import { positionAt, type Segment } from './segment.js';
 import { exactIndex, fuzzyLookup } from './typo.js';
 
-export const ABSENT = 255;
+export { ABSENT };
 
 export interface HighlightTerm {
   word: number;
@@ -45,39 +45,12 @@ export class TermMatcher {
   }
 }
 
-/**
- * Posting references, REF_STRIDE Int32 each: segment index << 1 | exact flag, posting index, next
- * reference of the same (word, document) list (-1 ends it). Capacity is reserved once per posting range.
- */
-export class RefList {
-  data = new Int32Array(REF_STRIDE * 4096);
-  /** references held */
-  length = 0;
-
-  /** room for `n` more references */
-  reserve(n: number): Int32Array {
-    const need = (this.length + n) * REF_STRIDE;
-    if (need > this.data.length) {
-      const next = new Int32Array(Math.max(need, this.data.length * 2));
-      next.set(this.data.subarray(0, this.length * REF_STRIDE));
-      this.data = next;
-    }
-    return this.data;
-  }
-}
-
-export const REF_STRIDE = 3;
-
-export interface MatchData {
+export interface MatchData extends RefSource {
   words: QueryWord[];
-  segments: readonly Segment[];
-  typo: Uint8Array[];
   exact: Uint8Array[];
   minPos: Uint32Array[];
-  head: Int32Array[];
   /** per candidate: how many words it matches counted from the first (1..words.length) */
   matched: Uint8Array;
-  refs: RefList;
   /** documents matching the first word, ascending */
   candidates: Int32Array;
   /** matched terms, for highlighting */
@@ -91,6 +64,9 @@ export class MatchScratch {
   private minPos: Uint32Array[] = [];
   private head: Int32Array[] = [];
   private matched = new Uint8Array(0);
+  private built = new Int32Array(0);
+  private want = new Uint32Array(0);
+  private epoch = 0;
   readonly refs = new RefList();
 
   /** Arrays for word `w` over `size` documents; only `typo` is reset (the others are written before read). */
@@ -115,9 +91,23 @@ export class MatchScratch {
     return this.matched;
   }
 
+  /** The reference marks over `size` documents and this search's epoch (match-refs.ts). */
+  marks(size: number): { built: Int32Array; want: Uint32Array; epoch: number } {
+    if (this.built.length < size) {
+      this.built = new Int32Array(Math.max(size, Math.ceil(this.built.length * 1.5)));
+      this.epoch = 0;
+    }
+    if (this.want.length < (size + 31) >>> 5) this.want = new Uint32Array(((this.built.length + 31) >>> 5) + 1);
+    if (++this.epoch === 0x7fffffff) {
+      this.built.fill(0);
+      this.epoch = 1;
+    }
+    return { built: this.built, want: this.want, epoch: this.epoch };
+  }
+
   /** bytes held (the memory budget counts them: a query's words over a large index keep ~10 B per document each) */
   bytes(): number {
-    let n = this.refs.data.byteLength + this.matched.byteLength;
+    let n = this.refs.data.byteLength + this.matched.byteLength + this.built.byteLength + this.want.byteLength;
     for (let w = 0; w < this.typo.length; w++) n += (this.typo[w]?.byteLength ?? 0) * 10;
     return n;
   }
@@ -138,6 +128,10 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
     head: [],
     matched: scratch.matchedCounts(size),
     refs: scratch.refs,
+    ranges: [],
+    rangeStart: [],
+    rangePostings: 0,
+    ...scratch.marks(size),
     candidates: new Int32Array(0),
     terms: new TermMatcher(words),
   };
@@ -153,19 +147,25 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
     m.exact.push(exact);
     m.minPos.push(minPos);
     m.head.push(head);
+    const ranges = new GrowInt32(64);
+    const rangeStart = new Int32Array(segments.length + 1);
+    m.ranges.push(ranges);
+    m.rangeStart.push(rangeStart);
     // The rules read word w of a document only when it matches every word before it (matchedWords
     // in steps.ts counts from the first), so word w folds only those: the previous word's typo array
     // prunes the postings of a common later word (a short prefix) to the first words' documents.
     const prev = w > 0 ? m.typo[w - 1] : null;
-    const { refs, matched } = m;
+    const { matched } = m;
     const count = w + 1;
     /** fold postings [from, to) of segment s into the word's per-document arrays */
     const foldRange = (s: number, seg: Segment, from: number, to: number, typos: number, isExact: boolean) => {
       const { pDocs, pBase, pRel, pShift } = seg;
-      const keepRef = allRefs || isExact;
-      const R = keepRef ? refs.reserve(to - from) : refs.data;
-      const segBits = (s << 1) | (isExact ? 1 : 0);
-      let r = refs.length;
+      if (allRefs || isExact) {
+        ranges.push((s << 1) | (isExact ? 1 : 0));
+        ranges.push(from);
+        ranges.push(to);
+        m.rangePostings += to - from;
+      }
       for (let q = from; q < to; q++) {
         const d = pDocs[q];
         if ((allowed[d >>> 5] & (1 << (d & 31))) === 0) continue;
@@ -178,22 +178,15 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
           matched[d] = count;
           minPos[d] = p0;
           exact[d] = 0;
-          head[d] = -1;
         } else {
           if (typos < cur) typo[d] = typos;
           if (p0 < minPos[d]) minPos[d] = p0;
         }
         if (isExact) exact[d] = 1;
-        if (!keepRef) continue;
-        const o = r * REF_STRIDE;
-        R[o] = segBits;
-        R[o + 1] = q;
-        R[o + 2] = head[d];
-        head[d] = r++;
       }
-      refs.length = r;
     };
     segments.forEach((seg, s) => {
+      rangeStart[s] = ranges.length / RANGE_STRIDE;
       fuzzyLookup(seg.terms, word.text, word.maxTypos, word.prefix, (t, typos) => {
         const term = seg.terms[t];
         const isExact = typos === 0 && term === word.text;
@@ -203,6 +196,7 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
       });
       for (const alt of word.synonyms) foldSynonym(seg, alt, (q) => foldRange(s, seg, q, q + 1, 0, false));
     });
+    rangeStart[segments.length] = ranges.length / RANGE_STRIDE;
     for (const alt of word.synonyms) for (const t of alt) m.terms.add(t, w);
   });
   m.candidates = firstCount < listMax || !m.typo[0] ? first.toArray().sort() : ascending(firstCount, m.typo[0], size);
@@ -237,67 +231,5 @@ function foldSynonym(seg: Segment, alt: string[], emit: (posting: number) => voi
       }
     }
     if (all) emit(q);
-  }
-}
-
-/** Does word `w` match doc `d` exactly (not by typo/prefix/synonym) at encoded position `pos`? */
-export function exactAt(m: MatchData, w: number, d: number, pos: number): boolean {
-  const R = m.refs.data;
-  for (let r = m.head[w][d]; r >= 0; r = R[r * REF_STRIDE + 2]) {
-    const o = r * REF_STRIDE;
-    if (!(R[o] & 1)) continue;
-    const seg = m.segments[R[o] >> 1];
-    const q = R[o + 1];
-    const stored = storedPosition(seg, pos);
-    for (let x = postingStart(seg, q), end = postingStart(seg, q + 1); x < end; x++) if (seg.positions[x] === stored) return true;
-  }
-  return false;
-}
-
-/**
- * Closest distance between words `a` and `b` in doc `d` over all their matching postings:
- * b after a costs the gap, b before a costs the gap + 1, other attributes `cap`. No allocation.
- */
-export function pairDistance(m: MatchData, a: number, b: number, d: number, cap: number): number {
-  let best = cap;
-  const R = m.refs.data;
-  for (let ra = m.head[a][d]; ra >= 0; ra = R[ra * REF_STRIDE + 2]) {
-    const seg = m.segments[R[ra * REF_STRIDE] >> 1];
-    const P = seg.positions;
-    // attribute = stored >>> sh (16-bit or 32-bit storage); within one attribute, stored values differ by the word gap
-    const sh = seg.posShift;
-    const qa = R[ra * REF_STRIDE + 1];
-    for (let rb = m.head[b][d]; rb >= 0; rb = R[rb * REF_STRIDE + 2]) {
-      const qb = R[rb * REF_STRIDE + 1];
-      const b0 = postingStart(seg, qb);
-      const b1 = postingStart(seg, qb + 1);
-      let j = b0;
-      for (let x = postingStart(seg, qa), a1 = postingStart(seg, qa + 1); x < a1; x++) {
-        const p = P[x];
-        while (j < b1 && P[j] < p) j++;
-        if (j < b1 && P[j] >>> sh === p >>> sh && P[j] !== p && P[j] - p < best) best = P[j] - p;
-        if (j > b0 && P[j - 1] >>> sh === p >>> sh && p - P[j - 1] + 1 < best) best = p - P[j - 1] + 1;
-        if (best <= 1) return 1;
-      }
-    }
-  }
-  return best;
-}
-
-/** The segment holding doc `d` (from its first matching posting of word 0). */
-export function segmentOf(m: MatchData, d: number): Segment | null {
-  const r = m.head[0][d];
-  return r >= 0 ? m.segments[m.refs.data[r * REF_STRIDE] >> 1] : null;
-}
-
-/** Calls `fn` with every exact-match position of word `w` in doc `d`. */
-export function forExactPositions(m: MatchData, w: number, d: number, fn: (pos: number) => void): void {
-  const R = m.refs.data;
-  for (let r = m.head[w][d]; r >= 0; r = R[r * REF_STRIDE + 2]) {
-    const o = r * REF_STRIDE;
-    if (!(R[o] & 1)) continue;
-    const seg = m.segments[R[o] >> 1];
-    const q = R[o + 1];
-    for (let x = postingStart(seg, q), end = postingStart(seg, q + 1); x < end; x++) fn(positionAt(seg, x));
   }
 }

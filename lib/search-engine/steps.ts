@@ -8,10 +8,11 @@
 //   exactness  an attribute equal to the whole query first, then fewer words matched inexactly
 //   sort / attr:asc|desc  field values: numbers before strings, missing values last in both directions;
 //              arrays sort by their smallest value ascending, their largest descending
-import { type Step } from './bucket-sort.js';
+import type { Step, StepFn } from './bucket-sort.js';
 import { valueAt } from './fields.js';
 import { geoOf, haversine } from './geo.js';
-import { exactAt, forExactPositions, pairDistance, segmentOf, type MatchData } from './match.js';
+import type { MatchData } from './match.js';
+import { ensureRefs, exactAt, forExactPositions, pairDistance, segmentOf } from './match-refs.js';
 import type { Rule, SortCriterion } from './ranking.js';
 import { localIndex } from './segment.js';
 import type { Document } from './types.js';
@@ -45,16 +46,29 @@ function textStep(kind: 'words' | 'typo' | 'proximity' | 'attribute' | 'exactnes
   const n = m.words.length;
   switch (kind) {
     case 'words':
-      return n <= 1 ? null : (docs) => wordsKeys(m, docs);
+      return n <= 1 ? null : cheap((docs) => wordsKeys(m, docs));
     case 'typo':
-      return m.words.every((w) => w.maxTypos === 0) ? null : (docs) => typoKeys(m, docs);
+      return m.words.every((w) => w.maxTypos === 0) ? null : cheap((docs) => typoKeys(m, docs));
     case 'proximity':
-      return n <= 1 ? null : (docs) => proximityKeys(m, docs);
+      return n <= 1 ? null : Object.assign((docs: Int32Array) => proximityKeys(m, docs), { floor: (docs: Int32Array) => proximityFloor(m, docs) });
     case 'attribute':
-      return (docs) => attributeKeys(m, docs);
+      return cheap((docs) => attributeKeys(m, docs));
     case 'exactness':
       return (docs) => exactnessKeys(m, docs);
   }
+}
+
+/** A step that reads only per-document arrays: cheap to score a whole bucket (bucket-sort.ts, lazyStep). */
+function cheap(fn: (docs: Int32Array) => Float64Array): StepFn {
+  return Object.assign(fn, { cheap: true });
+}
+
+/** Proximity's best possible score over `docs`: each pair of matched words adjacent (1 per pair). */
+function proximityFloor(m: MatchData, docs: Int32Array): number {
+  const { matched } = m;
+  let k = Infinity;
+  for (let i = 0; i < docs.length; i++) if (matched[docs[i]] < k) k = matched[docs[i]];
+  return Math.max(0, k - 1);
 }
 
 function wordsKeys(m: MatchData, docs: Int32Array): Float64Array {
@@ -78,6 +92,7 @@ function typoKeys(m: MatchData, docs: Int32Array): Float64Array {
 }
 
 function proximityKeys(m: MatchData, docs: Int32Array): Float64Array {
+  ensureRefs(m, docs);
   const keys = new Float64Array(docs.length);
   const { matched } = m;
   for (let i = 0; i < docs.length; i++) keys[i] = proximity(m, docs[i], matched[docs[i]]);
@@ -104,12 +119,19 @@ function exactnessKeys(m: MatchData, docs: Int32Array): Float64Array {
   const keys = new Float64Array(docs.length);
   const { matched, exact } = m;
   const n = m.words.length;
+  // only a document matching every word exactly can equal an attribute: only those read references
+  let whole: number[] | null = null;
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i];
     const k = matched[d];
     let inexact = 0;
     for (let w = 0; w < k; w++) if (!exact[w][d]) inexact++;
-    keys[i] = (k === n && inexact === 0 && wholeAttribute(m, d) ? 0 : 1) * 64 + inexact;
+    keys[i] = 64 + inexact;
+    if (k === n && inexact === 0) (whole ??= []).push(i);
+  }
+  if (whole) {
+    ensureRefs(m, Int32Array.from(whole, (i) => docs[i]));
+    for (const i of whole) if (wholeAttribute(m, docs[i])) keys[i] = 0;
   }
   return keys;
 }
