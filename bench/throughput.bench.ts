@@ -92,11 +92,12 @@ try {
     benchTenant(rest, env.JWT_SECRET!, 'tputflight', 1), // in flight, the stack's gateway
     benchTenant(rest, env.JWT_SECRET!, 'tputalone', 1), // in flight, the gateways alone (sharing on / off)
     benchTenant(rest, env.JWT_SECRET!, 'tputcache', 1), // the cached federated query (its own app: it sends ~40,000 requests in a scenario)
+    benchTenant(rest, env.JWT_SECRET!, 'tputreplicas', 1), // the same hit through 2 replicas (its own app: the two scenarios send ~80,000 more, past one app's minute)
   ]);
   await Promise.all(tenants.map(async (t) => {
     for (let i = 0; i < 20; i++) await t.post('/v1/products', t.keys[0]!, 'products', { name: `Product ${i}`, sku: `SKU-${i}`, description: `The ${i}th product`, price: { amount: 100 * i + 99, currency: 'USD' } });
   }));
-  const [main, restTenant, flight, alone, cached] = tenants;
+  const [main, restTenant, flight, alone, cached, cachedReplicas] = tenants;
   const { appId } = main;
   const kh = main.keys[0]!;
   const restKeys = restTenant.keys;
@@ -327,7 +328,7 @@ try {
     const sample = await postJson(gatewayUrl, request.headers, request.body);
     if (sample.status !== 200 || sample.headers['x-response-cache'] !== 'hit') throw new Error(`the cached query was not a hit: ${sample.status} ${String(sample.headers['x-response-cache'])}`);
     await runWith('fed-cached-wrk', 'federated query via gateway, response cache hit, wrk', gatewayUrl, request, stack.pid!, cacheHits);
-    if (wanted.some((id) => id.startsWith('fed-cached-replicas'))) await runReplicas(request);
+    if (wanted.some((id) => id.startsWith('fed-cached-replicas'))) await runReplicas({ ...request, headers: cachedReplicas.keys[0]! });
     if (!wanted.some((id) => id.startsWith('ceiling'))) return;
     const headers: Record<string, string> = {};
     for (const h of ['content-type', 'cache-control', 'age', 'x-response-cache', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-cost-requested', 'x-cost-limit', 'x-cost-remaining', 'x-cost-reset']) if (typeof sample.headers[h] === 'string') headers[h] = sample.headers[h];
