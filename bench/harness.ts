@@ -104,26 +104,24 @@ export function peakRssMiB(pid: number): number {
 
 /** CPU milliseconds (user + system) spent so far by the process tree under `pid` (`tree` false: by `pid` alone). */
 export function cpuMs(pid: number, tree = true): number {
-  let ticks = 0;
-  for (const p of tree ? processTree(pid) : [pid]) {
-    try {
-      const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      /* exited */
-    }
+  let ms = 0;
+  for (const p of tree ? processTree(pid) : [pid]) ms += statCpuMs(`/proc/${p}/stat`);
+  return ms;
+}
+
+/** user + system CPU ms of a /proc stat file (a process's or one thread's); 0 once it has exited */
+function statCpuMs(path: string): number {
+  try {
+    const f = readFileSync(path, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10; // USER_HZ = 100
+  } catch {
+    return 0;
   }
-  return ticks * 10; // USER_HZ = 100
 }
 
 /** CPU milliseconds (user + system) spent so far by the main thread of `pid` (a Node process: its event loop). */
 export function mainThreadCpuMs(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return 0;
-  }
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
 }
 
 /** Poll `url` until it answers 2xx; fails as soon as `child` (the stack) has exited. */

@@ -57,6 +57,8 @@ type HealthClient = Pick<RedisClientType, 'isReady'> & { on?(event: 'ready', lis
 /** Whether Redis is usable now, with the outage logged once per transition. */
 export class RedisHealth {
   private down = false;
+  /** the deadlines of this mechanism's pending calls (attempt), one sweeping timer for all of them */
+  private readonly deadlines = new Deadlines();
   constructor(
     private client: HealthClient,
     private log: Logger,
@@ -91,7 +93,7 @@ export class RedisHealth {
       return undefined;
     }
     try {
-      const value = await deadlines.bound(call(), timeoutMs);
+      const value = await this.deadlines.bound(call(), timeoutMs);
       this.succeeded();
       return { value };
     } catch (e) {
@@ -102,7 +104,7 @@ export class RedisHealth {
 }
 
 /**
- * The calls attempt() bounds, each with the time it is abandoned at, swept by one timer (every
+ * The calls one RedisHealth.attempt() bounds, each with the time it is abandoned at, swept by one timer (every
  * SWEEP_MS while any is pending) instead of a timer set and cleared per call: the rate limits, usage
  * counts and cache epochs of every request go through here. A call is abandoned between its
  * deadline and SWEEP_MS after it.
@@ -142,7 +144,6 @@ class Deadlines {
     this.timer = undefined;
   }
 }
-const deadlines = new Deadlines();
 
 /**
  * `redis` for calls that attempt() bounds: without node-redis's own per-command timeout (5 s by
