@@ -159,24 +159,31 @@ function findReport(body: string | Buffer): FoundReport | undefined {
   }
 }
 
-/** A stored answer's bytes do not change: where their report is, found once per stored body. */
-const storedReports = new WeakMap<Buffer, FoundReport | null>();
+/**
+ * What is known of a stored answer's bytes (they do not change): where their report is, found once,
+ * and the bytes last sent with a fresh report in its place. The report changes only when this gateway
+ * charges the key again or its minute ends, so those bytes are sent again while it is the same (no
+ * copy of the body per hit).
+ */
+interface StoredBody {
+  found: FoundReport | null;
+  last?: { replacement: string; bytes: Buffer };
+}
+const storedBodies = new WeakMap<Buffer, StoredBody>();
+function storedBody(bytes: Buffer): StoredBody {
+  let s = storedBodies.get(bytes);
+  if (!s) storedBodies.set(bytes, (s = { found: findReport(bytes) ?? null }));
+  return s;
+}
 function storedReportIn(bytes: Buffer): FoundReport | undefined {
-  let found = storedReports.get(bytes);
-  if (found === undefined) storedReports.set(bytes, (found = findReport(bytes) ?? null));
-  return found ?? undefined;
+  return storedBody(bytes).found ?? undefined;
 }
 
-/**
- * The stored bytes with `replacement` in place of their report. The report changes only when this
- * gateway charges the key again or its minute ends, so the bytes of the last one are kept per stored
- * body and sent again while it is the same (no copy of the body per hit).
- */
-const lastReported = new WeakMap<Buffer, { replacement: string; bytes: Buffer }>();
+/** The stored bytes with `replacement` in place of their report (see StoredBody). */
 function withReport(bytes: Buffer, found: FoundReport, replacement: string): Buffer {
-  const last = lastReported.get(bytes);
-  if (last?.replacement === replacement) return last.bytes;
+  const s = storedBody(bytes);
+  if (s.last?.replacement === replacement) return s.last.bytes;
   const out = Buffer.concat([bytes.subarray(0, found.at), Buffer.from(replacement, 'utf8'), bytes.subarray(found.end + 1)]);
-  lastReported.set(bytes, { replacement, bytes: out });
+  s.last = { replacement, bytes: out };
   return out;
 }
