@@ -5,9 +5,9 @@ import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { contractStreams } from './event-stream.js';
 import { createMemoryPubSub, createRedisPubSub, type PubSub } from './pubsub.js';
-import { MemoryUsageCounter, RedisRateLimiter, RedisUsageCounter, type RateLimiter, type UsageCounter } from './rate-limit.js';
+import { MemoryUsageCounter, type RateLimiter, type UsageCounter } from './rate-limit.js';
 import { closeRedis, connectRedis, redisConfigured } from './redis.js';
-import { boundByAttempt, FallbackRateLimiter, FallbackUsageCounter, RedisHealth, sharedRateLimiter } from './redis-fallback.js';
+import { sharedRateLimiter, sharedUsageCounter } from './redis-fallback.js';
 
 export interface Infra {
   pubsub: PubSub;
@@ -24,8 +24,8 @@ export async function createInfra(cfg: Config, log: Logger, shared?: Partial<Inf
     return {
       pubsub,
       // without Redis, counted in memory until it returns (lib/redis-fallback.ts)
-      rateLimiter: new FallbackRateLimiter(new RedisRateLimiter(boundByAttempt(redis), Date.now, cfg.redisKeyPrefix), new RedisHealth(redis, log, 'rate limits')),
-      usage: new FallbackUsageCounter(new RedisUsageCounter(boundByAttempt(redis), `${cfg.redisKeyPrefix}usage:pending`), new RedisHealth(redis, log, 'usage counts')),
+      rateLimiter: sharedRateLimiter(redis, cfg.redisKeyPrefix, log, 'rate limits'),
+      usage: sharedUsageCounter(redis, `${cfg.redisKeyPrefix}usage:pending`, log),
       redis,
       async close() {
         await pubsub.close();

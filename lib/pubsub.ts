@@ -225,11 +225,11 @@ export async function createRedisPubSub(cfg: RedisSettings, log: Logger, prefix 
       // as before, a failed publish is logged, not thrown: callers publish after their commit
       const stream = streams.streamOf(topic);
       const json = JSON.stringify(payload ?? null);
-      if (!stream) return void (await health.attempt(() => pub.publish(prefix + topic, json), 2000));
+      if (!stream) return void (await health.attempt(() => health.bounded.publish(prefix + topic, json), 2000));
       const args = [String(streams.retainEvents), String(Math.max(0, Date.now() - streams.retainMs)), topic, json, prefix + topic, String(STREAM_KEY_TTL_MS)];
       const opts = { keys: [`${prefix}stream:${stream}`], arguments: args };
       // by its SHA-1 (the script's text is not sent per event; lib/redis.ts runScript)
-      await health.attempt(() => runScript(pub, STREAM_PUBLISH, opts), 2000);
+      await health.attempt(() => runScript(health.bounded, STREAM_PUBLISH, opts), 2000);
     },
   };
 }

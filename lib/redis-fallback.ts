@@ -8,7 +8,7 @@
 //  - pub/sub: see lib/pubsub.ts (publishes during the outage are dropped, logged once).
 import type { RedisClientType } from 'redis';
 import type { Logger } from './logger.js';
-import { hitAll, MemoryRateLimiter, MemoryUsageCounter, RedisRateLimiter, type RateLimiter, type RateLimitHit, type RateLimitResult, type UsageCounter } from './rate-limit.js';
+import { hitAll, MemoryRateLimiter, MemoryUsageCounter, RedisRateLimiter, RedisUsageCounter, type RateLimiter, type RateLimitHit, type RateLimitResult, type UsageCounter } from './rate-limit.js';
 import { closeRedis, connectRedis, redisConfigured, type RedisSettings } from './redis.js';
 
 /** How a counter of this process counts now: shared in Redis, in this process because Redis is unreachable, or in this process by configuration. */
@@ -37,7 +37,14 @@ export function sharedRateLimiter(redis: RedisClientType | undefined, prefix: st
     counters.set(what, () => 'in-process');
     return new MemoryRateLimiter();
   }
-  return new FallbackRateLimiter(new RedisRateLimiter(boundByAttempt(redis), Date.now, prefix), new RedisHealth(redis, log, what));
+  const health = new RedisHealth(redis, log, what);
+  return new FallbackRateLimiter(new RedisRateLimiter(health.bounded, Date.now, prefix), health);
+}
+
+/** Usage counts kept in Redis under `key`, in memory while Redis is unreachable (drained with the Redis ones). */
+export function sharedUsageCounter(redis: RedisClientType, key: string, log: Logger): UsageCounter {
+  const health = new RedisHealth(redis, log, 'usage counts');
+  return new FallbackUsageCounter(new RedisUsageCounter(health.bounded, key), health);
 }
 
 /**
@@ -54,16 +61,22 @@ export const REDIS_CALL_TIMEOUT_MS = 1000;
 /** The part of a Redis client the health needs: whether it is connected, and (optionally) its reconnect event. */
 type HealthClient = Pick<RedisClientType, 'isReady'> & { on?(event: 'ready', listener: () => void): unknown };
 
-/** Whether Redis is usable now, with the outage logged once per transition. */
-export class RedisHealth {
+/**
+ * Whether Redis is usable now, with the outage logged once per transition; `bounded` is the client to
+ * make the calls that attempt() bounds with (one mechanism, one health, one client).
+ */
+export class RedisHealth<C extends HealthClient = HealthClient> {
   private down = false;
   /** the deadlines of this mechanism's pending calls (attempt), one sweeping timer for all of them */
   private readonly deadlines = new Deadlines();
+  /** the client without node-redis's own per-command timeout: attempt() bounds every call made with it */
+  readonly bounded: C;
   constructor(
-    private client: HealthClient,
+    private client: C,
     private log: Logger,
     private what: string,
   ) {
+    this.bounded = boundByAttempt(client);
     counters.set(what, () => (this.down || !this.client.isReady ? 'in-process: redis unreachable' : 'redis'));
     // a reconnect ends the outage even when no call of this mechanism comes to say so (a publisher
     // with nothing to publish would otherwise keep readiness degraded)
@@ -150,9 +163,10 @@ class Deadlines {
  * default, an AbortSignal.timeout per command that cannot be cancelled, so each one lives 5 s and
  * then fires), which attempt's shorter bound makes redundant. MULTI/EXEC never had one.
  */
-export function boundByAttempt(redis: RedisClientType): RedisClientType {
+function boundByAttempt<C extends HealthClient>(redis: C): C {
   // a client without the method (a test double, a Sentinel client of another shape) is used as given
-  return typeof redis.withCommandOptions === 'function' ? (redis.withCommandOptions({ timeout: 0 }) as unknown as RedisClientType) : redis;
+  const r = redis as C & Partial<Pick<RedisClientType, 'withCommandOptions'>>;
+  return typeof r.withCommandOptions === 'function' ? (r.withCommandOptions({ timeout: 0 }) as unknown as C) : redis;
 }
 
 export class FallbackRateLimiter implements RateLimiter {

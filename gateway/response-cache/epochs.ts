@@ -9,7 +9,7 @@
 // before the increment (it read the epoch before executing), so it no longer matches and is not served.
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../../lib/logger.js';
-import { boundByAttempt, RedisHealth } from '../../lib/redis-fallback.js';
+import { RedisHealth } from '../../lib/redis-fallback.js';
 
 export interface Epochs {
   /** the epochs of `scopes` now, as one string to compare; undefined when they cannot be known (Redis unreachable): then nothing is served from or stored in the cache */
@@ -36,11 +36,11 @@ const EPOCH_TTL_SECONDS = 7 * 24 * 3600;
 
 export class RedisEpochs implements Epochs {
   readonly kind = 'redis';
-  private readonly health: RedisHealth;
+  private readonly health: RedisHealth<RedisClientType>;
   private readonly redis: RedisClientType;
   constructor(redis: RedisClientType, private readonly prefix: string, log: Logger) {
     this.health = new RedisHealth(redis, log, 'response cache (bypassed)');
-    this.redis = boundByAttempt(redis);
+    this.redis = this.health.bounded;
   }
 
   private key(scope: string): string {
