@@ -15,11 +15,10 @@ import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
-import { signJwt } from '../gateway/auth/jwt.js';
 import { requestJson } from '../lib/http-client.js';
 import { enqueueJob } from '../lib/jobs/index.js';
 import { startStack } from '../scripts/stack.js';
-import { BENCH_BUDGETS, scratchDatabase, stackPorts } from './harness.js';
+import { BENCH_BUDGETS, benchTenant, jsonApi, scratchDatabase, stackPorts } from './harness.js';
 import { fmt, summarize } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -55,21 +54,9 @@ try {
   // ---------------------------------------------------------------- tenant
   const restUrl = `http://127.0.0.1:${cfg.restPort}`;
   const gateway = `http://127.0.0.1:${cfg.gatewayPort}/graphql`;
-  const now = Math.floor(Date.now() / 1000);
-  const token = signJwt({ sub: 'bench', scope: 'platform:admin platform:manage platform:read', iat: now, exp: now + 3600 }, cfg.jwtSecret);
-  const code = `cbench${process.pid}`;
-  const ph = { authorization: `Bearer ${token}`, 'x-platform': code, 'content-type': 'application/json' };
-  const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<any> => {
-    const r = await requestJson(method, `${restUrl}${path}`, headers, body === undefined ? undefined : JSON.stringify(body), 120_000);
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 500)}`);
-    return JSON.parse(r.text);
-  };
-  const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
-  await call('POST', '/platforms', ph, doc('platforms', { code, name: 'Catalog bench' }));
-  const acct = (await call('POST', '/accounts', ph, doc('accounts', { name: 'Bench', code, deployment_model: 'dedicated_cloud' }))).data;
-  const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, doc('apps', { name: 'Bench app', rate_limit_per_minute: 100_000 }))).data;
-  const key = (await call('POST', `/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, doc('api_keys', { name: 'bench', key_type: 'secret', rate_limit_per_minute: 100_000 }))).data;
-  const kh = { 'x-app-id': app.id, 'x-api-key': key.attributes.key_id as string, 'content-type': 'application/json' };
+  const { call, keys } = await benchTenant(restUrl, cfg.jwtSecret, 'cbench', { timeoutMs: 120_000 });
+  const kh = keys[0]!;
+  const doc = jsonApi;
   const first = (await call('POST', '/v1/products', kh, doc('products', { name: 'Bench seed', sku: 'SEED-1' }))).data;
   const part = (await pool.query('select app_id, environment from catalog.products where id = $1', [first.id])).rows[0] as { app_id: string; environment: string };
 

@@ -20,7 +20,8 @@ export interface ScratchDatabase {
 
 export async function scratchDatabase(label: string, serverUrl = process.env.DATABASE_URL): Promise<ScratchDatabase> {
   if (!serverUrl) return { drop: async () => undefined };
-  const name = `bench_${label}_${process.pid}`;
+  // BENCH_DB_PREFIX: where several checkouts share one server, each names its scratch databases apart
+  const name = `${process.env.BENCH_DB_PREFIX ?? 'bench'}_${label}_${process.pid}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
@@ -137,40 +138,62 @@ export async function waitUntilUp(url: string, child: ChildProcess, what = 'the 
   }
 }
 
-/** A bench tenant: its app, one header set per API key, and a JSON:API POST helper against the bridge. */
+/** A bench tenant: its app, one header set per API key, and JSON:API helpers against the bridge. */
 export interface BenchTenant {
   appId: string;
   accountUrlId: string;
   /** the platform administrator's headers (JWT + X-Platform) */
   platformHeaders: Record<string, string>;
+  /** X-App-Id, X-Api-Key and the JSON content type, one set per key */
   keys: Record<string, string>[];
+  /** a request to the bridge; its JSON answer, or an error naming the path and status (>= 300) */
+  call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<any>;
+  /** POST a JSON:API document of `type` with `attributes`; the answer's `data` */
   post(path: string, headers: Record<string, string>, type: string, attributes: Record<string, unknown>): Promise<any>;
+}
+
+export interface BenchTenantOptions {
+  /** how many secret keys (1) */
+  keys?: number;
+  /** a subscription to this plan (`enterprise`: no document cap), else the default plan */
+  plan?: string;
+  /** a call's time limit (30 s); a bench writing large batches on a loaded machine wants more */
+  timeoutMs?: number;
+}
+
+/** A JSON:API document of `type` with `attributes`, as the bridge takes it. */
+export function jsonApi(type: string, attributes: Record<string, unknown>): { data: { type: string; attributes: Record<string, unknown> } } {
+  return { data: { type, attributes } };
 }
 
 /**
  * A platform, account and app made through the REST bridge as a client would (a platform-admin JWT),
- * with `keyCount` secret keys; app and keys allow 100,000 requests a minute so the bench, not a limit,
- * sets the pace. `label` names the platform (one per bench process).
+ * with secret keys; app and keys allow 100,000 requests a minute so the bench, not a limit, sets the
+ * pace. `label` names the platform (one per bench process); `keys` may be a count (older callers).
  */
-export async function benchTenant(rest: string, jwtSecret: string, label: string, keyCount = 1): Promise<BenchTenant> {
+export async function benchTenant(rest: string, jwtSecret: string, label: string, options: BenchTenantOptions | number = {}): Promise<BenchTenant> {
+  const { keys: keyCount = 1, plan, timeoutMs = 30_000 } = typeof options === 'number' ? { keys: options } : options;
   const now = Math.floor(Date.now() / 1000);
-  const token = signJwt({ sub: 'bench', scope: 'platform:admin platform:manage platform:read', iat: now, exp: now + 3600 }, jwtSecret);
+  const token = signJwt({ sub: 'bench', scope: 'platform:admin platform:manage platform:read', iat: now, exp: now + 7200 }, jwtSecret);
   const code = `${label}${process.pid}`;
   const ph = { authorization: `Bearer ${token}`, 'x-platform': code, 'content-type': 'application/json' };
-  const post = async (path: string, headers: Record<string, string>, type: string, attributes: Record<string, unknown>) => {
-    const r = await requestJson('POST', `${rest}${path}`, headers, JSON.stringify({ data: { type, attributes } }));
-    if (r.status >= 300) throw new Error(`${path}: ${r.status} ${r.text}`);
-    return (JSON.parse(r.text) as any).data;
+  const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown) => {
+    const r = await requestJson(method, `${rest}${path}`, headers, body === undefined ? undefined : JSON.stringify(body), timeoutMs);
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 500)}`);
+    return JSON.parse(r.text) as any;
   };
+  const post = async (path: string, headers: Record<string, string>, type: string, attributes: Record<string, unknown>) => (await call('POST', path, headers, jsonApi(type, attributes))).data;
   await post('/platforms', ph, 'platforms', { code, name: label });
   const acct = await post('/accounts', ph, 'accounts', { name: label, code, deployment_model: 'dedicated_cloud' });
-  const app = await post(`/accounts/${acct.attributes.url_id}/apps`, ph, 'apps', { name: `${label} app`, rate_limit_per_minute: 100_000 });
+  const accountUrlId = acct.attributes.url_id as string;
+  if (plan) await post(`/accounts/${accountUrlId}/subscriptions`, ph, 'subscriptions', { model_code: plan, trial: false });
+  const app = await post(`/accounts/${accountUrlId}/apps`, ph, 'apps', { name: `${label} app`, rate_limit_per_minute: 100_000 });
   const keys: Record<string, string>[] = [];
   for (let i = 0; i < keyCount; i++) {
-    const k = await post(`/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, 'api_keys', { name: `${label}-${i}`, key_type: 'secret', rate_limit_per_minute: 100_000 });
+    const k = await post(`/accounts/${accountUrlId}/apps/${app.id}/api_keys`, ph, 'api_keys', { name: `${label}-${i}`, key_type: 'secret', rate_limit_per_minute: 100_000 });
     keys.push({ 'x-app-id': app.id as string, 'x-api-key': k.attributes.key_id as string, 'content-type': 'application/json' });
   }
-  return { appId: app.id as string, accountUrlId: acct.attributes.url_id as string, platformHeaders: ph, keys, post };
+  return { appId: app.id as string, accountUrlId, platformHeaders: ph, keys, call, post };
 }
 
 /** SIGTERM every child still running, the last started first, each awaited until it exits. */

@@ -16,14 +16,12 @@ import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
-import { signJwt } from '../gateway/auth/jwt.js';
-import { requestJson } from '../lib/http-client.js';
 import type { TenantContext } from '../lib/tenant.js';
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import type { LoadJob, LoadResult } from './inventory.load-worker.js';
 import { startStack } from '../scripts/stack.js';
-import { scratchDatabase, stackPorts } from './harness.js';
+import { benchTenant, jsonApi, scratchDatabase, stackPorts } from './harness.js';
 import { fmt, summarize } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -48,25 +46,11 @@ try {
   const restUrl = `http://127.0.0.1:${cfg.restPort}`;
   const gateway = `http://127.0.0.1:${cfg.gatewayPort}/graphql`;
   const catalogUrl = cfg.subgraphUrls.catalog;
-  const now = Math.floor(Date.now() / 1000);
-  const token = signJwt({ sub: 'bench', scope: 'platform:admin platform:manage platform:read', iat: now, exp: now + 3600 }, cfg.jwtSecret);
-  const code = `ibench${process.pid}`;
-  const ph = { authorization: `Bearer ${token}`, 'x-platform': code, 'content-type': 'application/json' };
-  const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<any> => {
-    const r = await requestJson(method, `${restUrl}${path}`, headers, body === undefined ? undefined : JSON.stringify(body), 120_000);
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 500)}`);
-    return JSON.parse(r.text);
-  };
-  const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
-  await call('POST', '/platforms', ph, doc('platforms', { code, name: 'Inventory bench' }));
-  const acct = (await call('POST', '/accounts', ph, doc('accounts', { name: 'Bench', code, deployment_model: 'dedicated_cloud' }))).data;
-  const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, doc('apps', { name: 'Bench app', rate_limit_per_minute: 100_000 }))).data;
-  const keys: string[] = [];
-  for (let i = 0; i < 10; i++) {
-    const k = (await call('POST', `/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, doc('api_keys', { name: `bench${i}`, key_type: 'secret', rate_limit_per_minute: 100_000 }))).data;
-    keys.push(k.attributes.key_id as string);
-  }
-  const kh = (i = 0) => ({ 'x-app-id': app.id, 'x-api-key': keys[i % keys.length], 'content-type': 'application/json' });
+  const benchApp = await benchTenant(restUrl, cfg.jwtSecret, 'ibench', { keys: 10, timeoutMs: 120_000 });
+  const { call, appId } = benchApp;
+  const keys = benchApp.keys.map((h) => h['x-api-key']!);
+  const kh = (i = 0) => benchApp.keys[i % keys.length]!;
+  const doc = jsonApi;
   const seed = (await call('POST', '/v1/products', kh(), doc('products', { name: 'Seed', sku: 'SEED' }))).data;
   const part = (await pool.query('select app_id, environment from catalog.products where id = $1', [seed.id])).rows[0] as { app_id: string; environment: 'live' | 'test' };
 
@@ -75,7 +59,7 @@ try {
   let order = 0;
   const load = (via: LoadJob['via'], productId: string) =>
     new Promise<LoadResult>((res, rej) => {
-      const job: LoadJob = { via, productId, clients: CLIENTS, catalogUrl, restUrl, internalSecret: cfg.internalSecret, tenant, appId: app.id, keys, orderPrefix: `${via}${++order}-` };
+      const job: LoadJob = { via, productId, clients: CLIENTS, catalogUrl, restUrl, internalSecret: cfg.internalSecret, tenant, appId, keys, orderPrefix: `${via}${++order}-` };
       const w = new Worker(new URL('./inventory.load-worker.ts', import.meta.url), { workerData: job });
       w.once('message', res);
       w.once('error', rej);
@@ -111,7 +95,7 @@ try {
   // ------------------------------------------------------------- alert latency over graphql-ws
   const N = Number(process.env.BENCH_ALERTS ?? 100);
   const p = (await call('POST', '/v1/products', kh(), doc('products', { name: 'Alerting', sku: `ALERT-${Date.now()}`, inventory: { quantity: 10, low_stock_threshold: 5 } }))).data;
-  const client = createClient({ url: gateway.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { 'x-app-id': app.id, 'x-api-key': keys[0] }, retryAttempts: 0 });
+  const client = createClient({ url: gateway.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams: { 'x-app-id': appId, 'x-api-key': keys[0] }, retryAttempts: 0 });
   const arrivals: number[] = [];
   let wake: (() => void) | undefined;
   const dispose = client.subscribe(

@@ -22,11 +22,10 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
-import { signJwt } from '../gateway/auth/jwt.js';
 import { requestJson } from '../lib/http-client.js';
 import { datasetsDir } from '../scripts/datasets.js';
 import { nodeFlags } from '../scripts/node-flags.js';
-import { benchStackEnv, cpuMs, mainThreadCpuMs, peakRssMiB, processTree, rssMiB, scratchDatabase, waitUntilUp } from './harness.js';
+import { benchStackEnv, benchTenant, cpuMs, jsonApi, mainThreadCpuMs, peakRssMiB, processTree, rssMiB, scratchDatabase, waitUntilUp } from './harness.js';
 import { FILTERS, makeQueries } from './search-corpus.js';
 import { summarize } from './stats.js';
 import { placementParts } from './search-scale/placement.js';
@@ -103,22 +102,9 @@ process.on('unhandledRejection', (e) => {
 
 await startStack();
 // ---------------------------------------------------------------- tenant (enterprise plan: no document cap)
-const now = Math.floor(Date.now() / 1000);
-const token = signJwt({ sub: 'bench', scope: 'platform:admin platform:manage platform:read', iat: now, exp: now + 7200 }, env.JWT_SECRET!);
-const code = `scale${process.pid}`;
-const ph = { authorization: `Bearer ${token}`, 'x-platform': code, 'content-type': 'application/json' };
-async function call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<any> {
-  const r = await requestJson(method, `${rest}${path}`, headers, body === undefined ? undefined : JSON.stringify(body), 300_000);
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 400)}`);
-  return JSON.parse(r.text);
-}
-const jd = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
-await call('POST', '/platforms', ph, jd('platforms', { code, name: 'Scale bench' }));
-const acct = (await call('POST', '/accounts', ph, jd('accounts', { name: 'Scale', code, deployment_model: 'dedicated_cloud' }))).data;
-await call('POST', `/accounts/${acct.attributes.url_id}/subscriptions`, ph, jd('subscriptions', { model_code: 'enterprise', trial: false }));
-const app = (await call('POST', `/accounts/${acct.attributes.url_id}/apps`, ph, jd('apps', { name: 'Scale app', rate_limit_per_minute: 100_000 }))).data;
-const key = (await call('POST', `/accounts/${acct.attributes.url_id}/apps/${app.id}/api_keys`, ph, jd('api_keys', { name: 'scale', key_type: 'secret', rate_limit_per_minute: 100_000 }))).data;
-const kh = { 'x-app-id': app.id as string, 'x-api-key': key.attributes.key_id as string, 'content-type': 'application/json' };
+const { call, keys } = await benchTenant(rest, env.JWT_SECRET!, 'scale', { plan: 'enterprise', timeoutMs: 300_000 });
+const kh = keys[0]!;
+const jd = jsonApi;
 
 const uid = 'debian';
 const settings = { searchable_attributes: ['name', 'summary', 'description', 'tags'], filterable_attributes: ['section', 'priority', 'installed_size_kb'], sortable_attributes: ['installed_size_kb'] };

@@ -1,4 +1,5 @@
 // DataLoader shapes beyond the library's own, shared by the subgraphs' modules.
+import type { EntityClass, EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 
 /**
@@ -95,4 +96,18 @@ export function groupRows<T>(keys: readonly string[], rows: readonly T[], keyOf:
   const m = new Map<string, T[]>(keys.map((k) => [k, []]));
   for (const r of rows) m.get(keyOf(r))?.push(r);
   return keys.map((k) => m.get(k)!);
+}
+
+/**
+ * A DataLoader of the entity row whose `field` equals each key (null for none), one `em.find` a batch
+ * (`field in keys`, and `where`), through the EntityManager's filters: a row of another tenant loads
+ * as null. The aggregates' `xById` / `xByUrlId` loaders.
+ */
+export function rowLoader<T extends object>(em: EntityManager, entity: EntityClass<T>, field: keyof T & string, where: FilterQuery<T> = {}): DataLoader<string, T | null> {
+  return new DataLoader(async (keys) => {
+    // the key field's condition first, as the loaders wrote it by hand (the same SQL)
+    const query = { [field]: { $in: [...keys] }, ...(where as object) } as unknown as FilterQuery<NoInfer<T>>;
+    const rows = await em.find(entity, query);
+    return oneByKey(keys, rows, (r) => r[field] as unknown as string);
+  });
 }

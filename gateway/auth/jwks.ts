@@ -8,8 +8,8 @@
 // fails the keys already held stay in use (logged once per failure run).
 import { createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { Logger } from '../../lib/logger.js';
-import type { JwtClaims, JwtFailure, JwtResult } from './jwt-claims.js';
-import { checkClaims } from './jwt-claims.js';
+import type { JwtFailure, JwtResult } from './jwt-claims.js';
+import { checkClaims, decodeJwt } from './jwt-claims.js';
 
 export interface JwksIssuer {
   issuer: string;
@@ -129,18 +129,9 @@ export class JwksVerifier {
   /** Verify a token whose header names RS256 or ES256. */
   async verify(token: string, nowSec = Math.floor(Date.now() / 1000)): Promise<JwtResult> {
     const fail = (reason: JwtFailure): JwtResult => ({ ok: false, reason });
-    const parts = token.split('.');
-    if (parts.length !== 3) return fail('malformed');
-    const [head, body, sig] = parts;
-    let header: { alg?: unknown; kid?: unknown };
-    let claims: JwtClaims;
-    try {
-      header = JSON.parse(Buffer.from(head, 'base64url').toString('utf8'));
-      claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-    } catch {
-      return fail('malformed');
-    }
-    if (!header || typeof header !== 'object' || !claims || typeof claims !== 'object') return fail('malformed');
+    const decoded = decodeJwt(token);
+    if (!decoded) return fail('malformed');
+    const { head, body, sig, header, claims } = decoded;
     if (!isJwksAlg(header.alg)) return fail('unsupported_alg');
     if (typeof header.kid !== 'string' || !header.kid) return fail('unknown_kid');
     const issuer = typeof claims.iss === 'string' ? this.byIssuer.get(claims.iss) : undefined;

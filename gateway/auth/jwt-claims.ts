@@ -16,6 +16,36 @@ export interface JwtClaims {
   [k: string]: unknown;
 }
 
+/** A JWT's three parts as sent (the signed text is `${head}.${body}`) and its decoded header and claims. */
+export interface DecodedJwt {
+  head: string;
+  body: string;
+  sig: string;
+  header: { alg?: unknown; kid?: unknown };
+  claims: JwtClaims;
+}
+
+/**
+ * A token split into its parts with header and claims parsed, or null when it is malformed (not three
+ * parts, a part not base64url JSON, header or claims not an object). Verifies nothing: each verifier
+ * (jwt.ts: HS256, jwks.ts: RS256/ES256) checks the algorithm, the key and the signature.
+ */
+export function decodeJwt(token: string): DecodedJwt | null {
+  const parts = token.split('.');
+  if (parts.length !== 3) return null;
+  const [head, body, sig] = parts;
+  let header: DecodedJwt['header'];
+  let claims: JwtClaims;
+  try {
+    header = JSON.parse(Buffer.from(head, 'base64url').toString('utf8'));
+    claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (!header || typeof header !== 'object' || !claims || typeof claims !== 'object') return null;
+  return { head, body, sig, header, claims };
+}
+
 export type JwtFailure =
   | 'malformed'
   | 'bad_signature'

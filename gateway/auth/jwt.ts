@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { safeEqual } from '../../lib/crypto.js';
 import type { JwtConfig } from '../../lib/config.js';
-import { checkClaims, type JwtClaims, type JwtResult } from './jwt-claims.js';
+import { checkClaims, decodeJwt, type JwtClaims, type JwtResult } from './jwt-claims.js';
 
 export type { JwtClaims, JwtFailure, JwtResult } from './jwt-claims.js';
 
@@ -32,18 +32,9 @@ export function looksLikeJwt(token: string): boolean {
 
 export function verifyJwt(token: string, secretOrRules: string | JwtRules, nowSec = Math.floor(Date.now() / 1000)): JwtResult {
   const rules = jwtRules(secretOrRules);
-  const parts = token.split('.');
-  if (parts.length !== 3) return { ok: false, reason: 'malformed' };
-  const [head, body, sig] = parts;
-  let header: { alg?: string; kid?: unknown };
-  let claims: JwtClaims;
-  try {
-    header = JSON.parse(Buffer.from(head, 'base64url').toString('utf8'));
-    claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-  } catch {
-    return { ok: false, reason: 'malformed' };
-  }
-  if (!header || typeof header !== 'object' || !claims || typeof claims !== 'object') return { ok: false, reason: 'malformed' };
+  const decoded = decodeJwt(token);
+  if (!decoded) return { ok: false, reason: 'malformed' };
+  const { head, body, sig, header, claims } = decoded;
   if (header.alg !== 'HS256') return { ok: false, reason: 'unsupported_alg' };
   const kid = header.kid === undefined ? (rules.currentKid ?? rules.keys[0]?.kid) : header.kid;
   const key = rules.keys.find((k) => k.kid === kid);

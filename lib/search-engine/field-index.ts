@@ -58,29 +58,40 @@ export class FieldIndexBuilder {
   }
 
   build(): FieldIndex {
-    const strValues = [...this.strings.keys()];
-    const strDisplay: string[] = [];
-    const strStart = new Uint32Array(strValues.length + 1);
-    const docs = new GrowInt32(256);
-    strValues.forEach((k, i) => {
-      const e = this.strings.get(k)!;
-      strDisplay.push(e.display);
-      for (const d of e.docs) docs.push(d);
-      strStart[i + 1] = docs.length;
-    });
-    const [numValues, numDocs] = sortPairs(this.numV.toArray(), this.numD.toArray());
-    return finish({
-      strValues,
-      strDisplay,
-      strStart,
-      strDocs: docs.toArray(),
-      numValues,
-      numDocs,
-      exists: Int32Array.from(this.exists),
-      nulls: Int32Array.from(this.nulls),
-      empties: Int32Array.from(this.empties),
-    });
+    return assemble(this.strings, this.numV, this.numD, this.exists, this.nulls, this.empties);
   }
+}
+
+/** What a path's values were collected into (a builder's, or a merge's), as its index. */
+function assemble(
+  strings: Map<string, { display: string; docs: number[] }>,
+  numV: GrowFloat64,
+  numD: GrowInt32,
+  exists: number[],
+  nulls: number[],
+  empties: number[],
+): FieldIndex {
+  const strValues = [...strings.keys()];
+  const strStart = new Uint32Array(strValues.length + 1);
+  const docs = new GrowInt32(256);
+  const strDisplay = strValues.map((k, i) => {
+    const e = strings.get(k)!;
+    for (const d of e.docs) docs.push(d);
+    strStart[i + 1] = docs.length;
+    return e.display;
+  });
+  const [numValues, numDocs] = sortPairs(numV.toArray(), numD.toArray());
+  return finish({
+    strValues,
+    strDisplay,
+    strStart,
+    strDocs: docs.toArray(),
+    numValues,
+    numDocs,
+    exists: Int32Array.from(exists),
+    nulls: Int32Array.from(nulls),
+    empties: Int32Array.from(empties),
+  });
 }
 
 export function finish(f: Omit<FieldIndex, 'lookup'>): FieldIndex {
@@ -129,25 +140,5 @@ export function mergeFieldIndexes(parts: FieldIndex[], alive: Bitset): FieldInde
       for (const doc of src) if (has(alive, doc)) dst.push(doc);
     }
   }
-  const strValues = [...strings.keys()];
-  const strStart = new Uint32Array(strValues.length + 1);
-  const docs = new GrowInt32(256);
-  const strDisplay = strValues.map((k, i) => {
-    const e = strings.get(k)!;
-    for (const d of e.docs) docs.push(d);
-    strStart[i + 1] = docs.length;
-    return e.display;
-  });
-  const [numValues, numDocs] = sortPairs(numV.toArray(), numD.toArray());
-  return finish({
-    strValues,
-    strDisplay,
-    strStart,
-    strDocs: docs.toArray(),
-    numValues,
-    numDocs,
-    exists: Int32Array.from(exists),
-    nulls: Int32Array.from(nulls),
-    empties: Int32Array.from(empties),
-  });
+  return assemble(strings, numV, numD, exists, nulls, empties);
 }

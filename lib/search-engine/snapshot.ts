@@ -11,7 +11,7 @@ import type { FieldIndex } from './field-index.js';
 import { finish } from './field-index.js';
 import type { GeoIndex } from './geo.js';
 import { packPostingStarts, type Segment } from './segment.js';
-import type { Codec, Encoded } from './types.js';
+import type { Codec, Encoded, TypedArray } from './types.js';
 import { VectorIndex } from './vector-index.js';
 import { DocStore, type DocStoreData } from './doc-store.js';
 import type { Columns, ColumnsData } from './columns.js';
@@ -66,6 +66,27 @@ const u16 = (s: Encoded) => (s instanceof Uint16Array ? s : new Uint16Array(byte
 const f64 = (s: Encoded) => (s instanceof Float64Array ? s : new Float64Array(bytes(s)));
 const f32 = (s: Encoded) => (s instanceof Float32Array ? s : new Float32Array(bytes(s)));
 const u8 = (s: Encoded) => (s instanceof Uint8Array ? s : new Uint8Array(bytes(s)));
+
+/**
+ * The typed-array members of a structure, each with its decoder, in the order they are written: one
+ * list drives both directions (encodeArrays writes each member through the codec, decodeArrays reads
+ * it back), so a member is named once.
+ */
+type ArrayMembers = Record<string, (s: Encoded) => TypedArray>;
+
+function encodeArrays(o: object, members: ArrayMembers, codec: Codec): Record<string, Encoded> {
+  const a = o as Record<string, TypedArray>;
+  return Object.fromEntries(Object.keys(members).map((k) => [k, codec.put(a[k])]));
+}
+
+function decodeArrays(o: Record<string, any>, members: ArrayMembers): Record<string, any> {
+  return Object.fromEntries(Object.entries(members).map(([k, decode]) => [k, decode(o[k] as Encoded)]));
+}
+
+/** A field index's arrays (field-index.ts), a vector index's, and its HNSW graph's (vector-index.ts). */
+const FIELD_ARRAYS: ArrayMembers = { strStart: u32, strDocs: i32, numValues: f64, numDocs: i32, exists: i32, nulls: i32, empties: i32 };
+const VECTOR_ARRAYS: ArrayMembers = { ids: i32, counts: u16, dims: u16, values: f32 };
+const HNSW_ARRAYS: ArrayMembers = { nodes: i32, links: i32 };
 
 export interface SnapshotData {
   format: typeof SNAPSHOT_FORMAT;
@@ -151,17 +172,13 @@ export function decodeColumns(s: SnapshotData): ColumnsData | undefined {
 }
 
 function encodeVectors(v: VectorIndex, alive: Uint32Array, codec: Codec): Record<string, unknown> {
-  const b64 = codec.put;
   const s = v.toSnapshot(alive);
   const g = s.hnsw;
   return {
     model: s.model,
     attributes: s.attributes,
-    ids: b64(s.ids),
-    counts: b64(s.counts),
-    dims: b64(s.dims),
-    values: b64(s.values),
-    hnsw: g && { m: g.m, efConstruction: g.efConstruction, entry: g.entry, maxLevel: g.maxLevel, nodes: b64(g.nodes), links: b64(g.links) },
+    ...encodeArrays(s, VECTOR_ARRAYS, codec),
+    hnsw: g && { m: g.m, efConstruction: g.efConstruction, entry: g.entry, maxLevel: g.maxLevel, ...encodeArrays(g, HNSW_ARRAYS, codec) },
   };
 }
 
@@ -173,12 +190,9 @@ export function decodeVectors(s: SnapshotData, attributes: readonly string[] | u
   return VectorIndex.fromSnapshot({
     model: o.model,
     attributes: o.attributes,
-    ids: i32(o.ids),
-    counts: u16(o.counts),
-    dims: u16(o.dims),
-    values: f32(o.values),
-    hnsw: g && { m: g.m, efConstruction: g.efConstruction, entry: g.entry, maxLevel: g.maxLevel, nodes: i32(g.nodes), links: i32(g.links) },
-  });
+    ...decodeArrays(o, VECTOR_ARRAYS),
+    hnsw: g && { m: g.m, efConstruction: g.efConstruction, entry: g.entry, maxLevel: g.maxLevel, ...decodeArrays(g, HNSW_ARRAYS) },
+  } as Parameters<typeof VectorIndex.fromSnapshot>[0]);
 }
 
 export function isSnapshot(s: unknown): s is SnapshotData {
@@ -195,32 +209,11 @@ export function decodeAlive(s: SnapshotData): Uint32Array {
 }
 
 function encodeField(f: FieldIndex, codec: Codec): Record<string, unknown> {
-  const b64 = codec.put;
-  return {
-    strValues: f.strValues,
-    strDisplay: f.strDisplay,
-    strStart: b64(f.strStart),
-    strDocs: b64(f.strDocs),
-    numValues: b64(f.numValues),
-    numDocs: b64(f.numDocs),
-    exists: b64(f.exists),
-    nulls: b64(f.nulls),
-    empties: b64(f.empties),
-  };
+  return { strValues: f.strValues, strDisplay: f.strDisplay, ...encodeArrays(f, FIELD_ARRAYS, codec) };
 }
 
 function decodeField(o: Record<string, any>): FieldIndex {
-  return finish({
-    strValues: o.strValues,
-    strDisplay: o.strDisplay,
-    strStart: u32(o.strStart),
-    strDocs: i32(o.strDocs),
-    numValues: f64(o.numValues),
-    numDocs: i32(o.numDocs),
-    exists: i32(o.exists),
-    nulls: i32(o.nulls),
-    empties: i32(o.empties),
-  });
+  return finish({ strValues: o.strValues, strDisplay: o.strDisplay, ...decodeArrays(o, FIELD_ARRAYS) } as Omit<FieldIndex, 'lookup'>);
 }
 
 export function encodeSegment(s: Segment, codec: Codec = BASE64): Record<string, unknown> {

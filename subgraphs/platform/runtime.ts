@@ -1,7 +1,8 @@
 // What the platform services need from their process besides the request: the master-key
 // SecretBox, the object store, the configuration, the webhook outbox and sender (lib/webhooks), and
 // what recording account events needs from them (outbox: sealing, attempt limit, waking the
-// sender after a commit). Built once when the subgraph starts (SubgraphDefinition.runtime), handed
+// sender after a commit), and the recorder itself (accountEvents: how the account aggregate records
+// its events without importing notifications/, which reads accounts). Built once when the subgraph starts (SubgraphDefinition.runtime), handed
 // to every request as `ctx.runtime` and to the workers as `deps.runtime`; a missing MASTER_KEY in
 // production stops start-up.
 import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
@@ -11,6 +12,7 @@ import { openObjectStore, type ObjectStore } from '../../lib/object-store.js';
 import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
 import type { OutboxDeps } from './notifications/outbox-deps.js';
+import { accountEventRecorder, type AccountEventRecorder } from './notifications/account-events.js';
 import { openRateLimiter } from '../../lib/redis-fallback.js';
 import { PublicTransferLimits, publicTransferLimitsFromEnv } from './data-transfers/public-limits.js';
 
@@ -22,6 +24,8 @@ export interface PlatformRuntime {
   webhooks: WebhookRuntime;
   /** what recording account events needs: sealing, the attempt limit, and waking the sender */
   outbox: OutboxDeps;
+  /** records an account event in the caller's transaction (notifications/account-events.ts) */
+  accountEvents: AccountEventRecorder;
   /** per-address and per-code limits of the public data-transfer paths */
   transferLimits: PublicTransferLimits;
   /** ends what the runtime opened (the limiter's Redis connection) */
@@ -48,7 +52,7 @@ export async function createPlatformRuntime(deps: WorkerDeps): Promise<PlatformR
   const outbox: OutboxDeps = { secrets, maxAttempts: deps.cfg.webhookMaxAttempts, kick: () => webhooks.kick() };
   const limits = await openRateLimiter(deps.cfg, log, 'data-transfer limits');
   const transferLimits = new PublicTransferLimits(limits.limiter, publicTransferLimitsFromEnv());
-  return { cfg: deps.cfg, log, secrets, objects, webhooks, outbox, transferLimits, close: limits.close };
+  return { cfg: deps.cfg, log, secrets, objects, webhooks, outbox, accountEvents: accountEventRecorder, transferLimits, close: limits.close };
 }
 
 /** The webhook sender of this process, as one of the subgraph's workers. */

@@ -1,8 +1,8 @@
 // The search subgraph: indexes, documents, tasks, search, suggestions, analytics and webhooks, one
 // module per aggregate (`<aggregate>/<aggregate>.module.ts`) merged by composeModules. The engine
 // (lib/search-engine) is pure code; ./runtime.ts holds this process's pool, in-memory engines
-// (./engine-registry) and webhook outbox; ./workers.ts (the task module's workers) runs the task
-// worker, the webhook sender and engine snapshots.
+// (./engine-registry) and webhook outbox; ./workers.ts (the task-kinds module's workers) runs the task
+// worker, with each task type's handler (./task-kinds), the webhook sender and engine snapshots.
 import { composeModules } from '../../lib/subgraph-module.js';
 import type { SubgraphDefinition } from '../../lib/subgraph.js';
 import { SEARCH_ERRORS } from './error-codes.js';
@@ -19,6 +19,7 @@ import { indexModule } from './indexes/index.module.js';
 import { appModule } from './apps/app.module.js';
 import { documentModule } from './documents/document.module.js';
 import { taskModule } from './tasks/task.module.js';
+import { taskKindsModule } from './task-kinds/task-kinds.module.js';
 import { engineRegistryModule } from './engine-registry/engine-registry.module.js';
 import { searchModule } from './queries/search.module.js';
 import { analyticsModule } from './analytics/analytics.module.js';
@@ -30,6 +31,7 @@ const modules = composeModules<SearchLoaders, SearchContext>([
   appModule,
   documentModule,
   taskModule,
+  taskKindsModule,
   engineRegistryModule,
   searchModule,
   analyticsModule,
@@ -51,7 +53,7 @@ export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
   createLoaders: modules.createLoaders,
   // the pool, engines, webhook outbox, analytics buffer and limiter of this process, on every request as ctx.runtime
   runtime: createSearchRuntime,
-  // the task worker, webhook sender and engine snapshots (workers.ts, the task module's workers)
+  // the task worker, webhook sender and engine snapshots (workers.ts, the task-kinds module's workers)
   workers: modules.workers,
   // search nodes forwarding searches to the holders of an index (placement/)
   routes: placementRoutes,

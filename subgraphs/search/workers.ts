@@ -1,20 +1,22 @@
 // The background work of a search process (SEARCH_WORKER=1): the task worker (lib/jobs, kind
 // `search.task`), the webhook sender (lib/webhooks, its own job worker so a slow receiver never
-// holds up a task), and engine snapshots written once the worker is idle.
+// holds up a task), and engine snapshots written once the worker is idle. The task-kinds module starts
+// them, with the handler of each task type (task-kinds/), which the task runner does not import.
 import { JobWorker } from '../../lib/jobs/index.js';
 import type { Worker, WorkerDeps } from '../../lib/subgraph.js';
 import type { SearchRuntime } from './runtime.js';
 import { SCHEMA } from './sql.js';
+import type { TaskHandlers } from './tasks/task.handler.js';
 import { taskJobKind } from './tasks/task.job.js';
 
 /** How long the worker must have been idle before a snapshot is written (they cost CPU). */
 const SNAPSHOT_QUIET_MS = 3000;
 
-export async function startSearchWorkers(deps: WorkerDeps & { runtime: SearchRuntime }): Promise<Worker[]> {
+export async function startSearchWorkers(deps: WorkerDeps & { runtime: SearchRuntime }, handlers: TaskHandlers): Promise<Worker[]> {
   const rt = deps.runtime;
   if (!rt.cfg.worker) return [];
   // the task rows keep the history: finished task jobs are dropped after an hour
-  const tasks = new JobWorker({ schema: SCHEMA, kinds: [taskJobKind(rt)], dbUrl: rt.dbUrl, listenUrl: rt.listenUrl, pool: rt.pool, log: rt.log, pollMs: rt.cfg.pollMs, retainMs: 3600_000 });
+  const tasks = new JobWorker({ schema: SCHEMA, kinds: [taskJobKind(rt, handlers)], dbUrl: rt.dbUrl, listenUrl: rt.listenUrl, pool: rt.pool, log: rt.log, pollMs: rt.cfg.pollMs, retainMs: 3600_000 });
   await tasks.start();
   await rt.webhooks.start();
   let busy = false;

@@ -1,7 +1,7 @@
 // Per-request loaders of the identity aggregate: every Identity reference and App.identityCount
 // batch through these (no N+1).
 import DataLoader from 'dataloader';
-import { oneByKey } from '../../../lib/loaders.js';
+import { rowLoader } from '../../../lib/loaders.js';
 import type { AiContext } from '../context.js';
 import { IdentityEntity } from './identity.entity.js';
 
@@ -17,9 +17,9 @@ type Own = Pick<AiContext['loaders'], 'identityById' | 'identityByUser' | 'ident
 
 export function identityLoaders(ctx: AiContext): Own {
   return {
-    identityById: new DataLoader(async (ids) => oneByKey(ids, await ctx.em.find(IdentityEntity, { id: { $in: [...ids] } }), (r) => r.id)),
+    identityById: rowLoader(ctx.em, IdentityEntity, 'id'),
     // user ids are unique per app partition, and the tenant filter limits rows to the caller's partition.
-    identityByUser: new DataLoader(async (userIds) => oneByKey(userIds, await ctx.em.find(IdentityEntity, { userUniqueId: { $in: [...userIds] } }), (r) => r.userUniqueId)),
+    identityByUser: rowLoader(ctx.em, IdentityEntity, 'userUniqueId'),
     // The tenant filter limits counts to the caller's partition, so another app counts 0 without a query.
     identityCountByApp: new DataLoader(async (appIds) => {
       const own = ctx.tenant.appId;

@@ -1,6 +1,6 @@
 // Per-request loaders of the account aggregate (rows pass through the platform filter).
 import DataLoader from 'dataloader';
-import { oneByKey } from '../../../lib/loaders.js';
+import { rowLoader } from '../../../lib/loaders.js';
 import type { PlatformContext } from '../context.js';
 import { AccountEntity } from './account.entity.js';
 
@@ -23,8 +23,8 @@ type Own = Pick<PlatformContext['loaders'], 'accountById' | 'accountByUrlId' | '
 export function accountLoaders(ctx: PlatformContext): Own {
   const { em } = ctx;
   return {
-    accountById: new DataLoader(async (ids) => oneByKey(ids, await em.find(AccountEntity, { id: { $in: [...ids] } }), (r) => r.id)),
-    accountByUrlId: new DataLoader(async (urlIds) => oneByKey(urlIds, await em.find(AccountEntity, { urlId: { $in: [...urlIds] }, deletedAt: null }), (r) => r.urlId)),
+    accountById: rowLoader(em, AccountEntity, 'id'),
+    accountByUrlId: rowLoader(em, AccountEntity, 'urlId', { deletedAt: null }),
     liveAccountCountByPlatform: new DataLoader((platformIds) =>
       Promise.all(platformIds.map((platform) => em.count(AccountEntity, { platform, deletedAt: null }, { filters: false }))),
     ),

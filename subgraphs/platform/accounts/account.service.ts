@@ -4,7 +4,6 @@ import { DomainError } from '../../../lib/errors.js';
 import type { PlatformContext } from '../context.js';
 import { publishKeysInvalidated } from '../events.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
-import { recordAccountEvent, withAccountEvents } from '../notifications/account-events.js';
 import { checkUrlId, fail, insertWithUrlId, oneOf, optionalDomain, optionalText, requiredText, slugify, suffixedUrlId, uniqueConstraintOf } from '../validation.js';
 import { ACCOUNT_STATUSES, AccountEntity } from './account.entity.js';
 import type { CreateAccountInput, UpdateAccountInput } from './account.inputs.js';
@@ -108,10 +107,10 @@ export async function createAccount(ctx: PlatformContext, input: CreateAccountIn
   try {
     // a derived url_id taken meanwhile by a concurrent create is replaced (insertWithUrlId)
     account = await insertWithUrlId(urlId, explicitUrlId ? undefined : base, (u) =>
-      withAccountEvents(ctx, async (tx) => {
+      ctx.runtime.accountEvents.transaction(ctx, async (tx) => {
         const a = tx.em.create(AccountEntity, { ...fields, urlId: u, platform: tx.em.getReference(PlatformEntity, platformId) });
         await tx.em.flush(); // a duplicate code or url_id fails here, before anything else is written
-        await recordAccountEvent(tx, { account: a, event: 'account.created', data: accountEventData(a) });
+        await tx.runtime.accountEvents.record(tx, { account: a, event: 'account.created', data: accountEventData(a) });
         return a;
       }),
     );
@@ -181,10 +180,10 @@ export async function updateAccount(ctx: PlatformContext, ref: string, input: Up
   const after = accountEventData(account);
   const changed = Object.keys(after).filter((k) => after[k] !== before[k]);
   try {
-    await withAccountEvents(ctx, async (tx) => {
+    await ctx.runtime.accountEvents.transaction(ctx, async (tx) => {
       await tx.em.flush();
       // a PUT that changes nothing is not an event
-      if (changed.length) await recordAccountEvent(tx, { account, event: 'account.updated', data: { ...after, changed } });
+      if (changed.length) await tx.runtime.accountEvents.record(tx, { account, event: 'account.updated', data: { ...after, changed } });
     });
   } catch (e) {
     rethrowUnique(e, account.code, account.urlId);
@@ -198,10 +197,10 @@ export async function restoreAccount(ctx: PlatformContext, ref: string): Promise
   const account = await ctx.em.findOne(AccountEntity, ref.includes('_') ? { id: ref } : { urlId: ref });
   if (!account) throw new DomainError('ACCOUNT_NOT_FOUND', `Account ${ref} not found`, { parameter: 'urlId' });
   if (account.deletedAt) {
-    await withAccountEvents(ctx, async (tx) => {
+    await ctx.runtime.accountEvents.transaction(ctx, async (tx) => {
       account.deletedAt = null;
       await tx.em.flush();
-      await recordAccountEvent(tx, { account, event: 'account.restored', data: accountEventData(account) });
+      await tx.runtime.accountEvents.record(tx, { account, event: 'account.restored', data: accountEventData(account) });
     });
     await publishKeysInvalidated(ctx, { accountIds: [account.id] }, 'account.restored');
   }

@@ -1,6 +1,6 @@
 // Per-request loaders of the app aggregate (rows pass through the platform filter).
 import DataLoader from 'dataloader';
-import { groupRows, oneByKey } from '../../../lib/loaders.js';
+import { groupRows, rowLoader } from '../../../lib/loaders.js';
 import type { PlatformContext } from '../context.js';
 import { AppEntity } from './app.entity.js';
 
@@ -17,7 +17,7 @@ type Own = Pick<PlatformContext['loaders'], 'appById' | 'appsByAccount'>;
 export function appLoaders(ctx: PlatformContext): Own {
   const { em } = ctx;
   return {
-    appById: new DataLoader(async (ids) => oneByKey(ids, await em.find(AppEntity, { id: { $in: [...ids] }, deletedAt: null, account: { deletedAt: null } }), (r) => r.id)),
+    appById: rowLoader(em, AppEntity, 'id', { deletedAt: null, account: { deletedAt: null } }),
     appsByAccount: new DataLoader(async (accountIds) =>
       groupRows(accountIds, await em.find(AppEntity, { account: { $in: [...accountIds] }, deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } }), (r) => r.account.id),
     ),

@@ -1,7 +1,7 @@
 // Per-request loaders of the blocks aggregate, declared on the request's `ctx.loaders` like every
 // aggregate's (block.module.ts). Rows pass through the platform filter.
 import DataLoader from 'dataloader';
-import { groupRows, oneByKey } from '../../../lib/loaders.js';
+import { groupRows, rowLoader } from '../../../lib/loaders.js';
 import type { PlatformContext } from '../context.js';
 import { BlockEntity, BlockInstanceEntity, BlockLicenseEntity } from './block.entity.js';
 
@@ -22,7 +22,7 @@ type Own = Pick<PlatformContext['loaders'], 'blockById' | 'licensesByAccount' | 
 export function blockLoaders(ctx: PlatformContext): Own {
   const { em } = ctx;
   return {
-    blockById: new DataLoader(async (ids) => oneByKey(ids, await em.find(BlockEntity, { id: { $in: [...ids] } }), (r) => r.id)),
+    blockById: rowLoader(em, BlockEntity, 'id'),
     licensesByAccount: new DataLoader(async (accountIds) =>
       groupRows(
         accountIds,

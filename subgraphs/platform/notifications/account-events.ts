@@ -6,6 +6,10 @@
 //   await withAccountEvents(ctx, async (tx) => { …change…; await recordAccountEvent(tx, { account, event, data }); });
 // or, with your own `em.transactional(em => …)`, pass `{ ...ctx, em }` and call kickDeliveries()
 // after commit (without the kick, the sender still finds the rows on its next poll).
+// The platform runtime carries both as `ctx.runtime.accountEvents` (wired in ../runtime.ts): the account
+// aggregate records through it, because this folder reads accounts (its rows belong to an account) and
+// accounts/ must not import it back. The runtime imports this file, so it does not import ../context.ts:
+// the contexts it takes are written structurally.
 //
 // Sealing (target URLs, signing secrets, bodies with secret fields) needs the master-key SecretBox.
 // It comes from `ctx.outbox` when the caller brings one (the renewal job), else from the request's
@@ -13,7 +17,7 @@
 // account without webhooks and without secret fields is recorded by a caller with neither.
 import type { AccountEventName, AccountEventPayload } from '../event-types.js';
 import { enqueueDelivery } from '../../../lib/webhooks/index.js';
-import type { PlatformContext } from '../context.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { AccountEntity } from '../accounts/account.entity.js';
 import { AppEntity } from '../apps/app.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
@@ -46,6 +50,17 @@ export interface AccountEventInput {
 
 export type { OutboxDeps };
 
+/** What recording needs of a context: its EntityManager, and the outbox (its own, or the runtime's). */
+export type RecordingContext = { em: EntityManager } & { outbox?: OutboxDeps; runtime?: { outbox: OutboxDeps } };
+
+/** The recorder on the platform runtime (`ctx.runtime.accountEvents`): this file's two entries. */
+export interface AccountEventRecorder {
+  /** record `input` in tx.em's transaction (recordAccountEvent) */
+  record(tx: RecordingContext, input: AccountEventInput): Promise<AccountEventEntity>;
+  /** run `fn` in one transaction and wake the sender after commit (withAccountEvents) */
+  transaction<C extends { em: EntityManager; runtime: { outbox: OutboxDeps } }, T>(ctx: C, fn: (tx: C) => Promise<T>): Promise<T>;
+}
+
 function outboxOf(ctx: { outbox?: OutboxDeps; runtime?: { outbox: OutboxDeps } }): OutboxDeps {
   const deps = ctx.outbox ?? ctx.runtime?.outbox;
   if (!deps) throw new Error('recording this account event needs sealing: pass `outbox` or a context with the platform runtime');
@@ -58,10 +73,7 @@ export function wireBody(p: AccountEventPayload): Record<string, unknown> {
 }
 
 /** Record `input` in ctx.em's transaction (call inside the transaction of the change). */
-export async function recordAccountEvent(
-  ctx: Pick<PlatformContext, 'em'> & { outbox?: OutboxDeps; runtime?: { outbox: OutboxDeps } },
-  input: AccountEventInput,
-): Promise<AccountEventEntity> {
+export async function recordAccountEvent(ctx: RecordingContext, input: AccountEventInput): Promise<AccountEventEntity> {
   const { em } = ctx;
   let deps: OutboxDeps | undefined;
   const outbox = () => {
@@ -125,7 +137,7 @@ export async function recordAccountEvent(
 }
 
 /** Run `fn` in one transaction and hand the events it recorded to the worker after commit. */
-export async function withAccountEvents<T>(ctx: PlatformContext, fn: (tx: PlatformContext) => Promise<T>): Promise<T> {
+export async function withAccountEvents<C extends { em: EntityManager; runtime: { outbox: OutboxDeps } }, T>(ctx: C, fn: (tx: C) => Promise<T>): Promise<T> {
   const result = await ctx.em.transactional((em) => fn({ ...ctx, em }));
   kickDeliveries(ctx.runtime.outbox);
   return result;
@@ -135,3 +147,5 @@ export async function withAccountEvents<T>(ctx: PlatformContext, fn: (tx: Platfo
 export function kickDeliveries(outbox: OutboxDeps | undefined): void {
   outbox?.kick?.();
 }
+
+export const accountEventRecorder: AccountEventRecorder = { record: recordAccountEvent, transaction: withAccountEvents };

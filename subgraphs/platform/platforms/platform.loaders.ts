@@ -1,7 +1,7 @@
 // Per-request loaders of the platform aggregate: the request's platform scope (X-Platform resolved
 // once, tenancy.ts) and platforms by id.
 import DataLoader from 'dataloader';
-import { oneByKey } from '../../../lib/loaders.js';
+import { rowLoader } from '../../../lib/loaders.js';
 import type { PlatformContext } from '../context.js';
 import { platformScopeOf, type PlatformScope } from '../tenancy.js';
 import { PlatformEntity } from './platform.entity.js';
@@ -23,6 +23,6 @@ export function platformLoaders(ctx: PlatformContext): Own {
   return {
     scope,
     platformByCode: scope.platformByCode,
-    platformById: new DataLoader(async (ids) => oneByKey(ids, await em.find(PlatformEntity, { id: { $in: [...ids] } }), (r) => r.id)),
+    platformById: rowLoader(em, PlatformEntity, 'id'),
   };
 }

@@ -62,31 +62,30 @@ function isAttributeName(v: unknown): v is string {
   return typeof v === 'string' && v.trim().length > 0 && v.length <= MAX_STRING;
 }
 
-/** GraphQL clients may write camelCase; REST clients write snake_case. Both map to one key. */
-const KEY_ALIASES: Record<string, keyof IndexSettingsData> = {
-  searchable_attributes: 'searchable_attributes',
-  searchableAttributes: 'searchable_attributes',
-  filterable_attributes: 'filterable_attributes',
-  filterableAttributes: 'filterable_attributes',
-  sortable_attributes: 'sortable_attributes',
-  sortableAttributes: 'sortable_attributes',
-  ranking_rules: 'ranking_rules',
-  rankingRules: 'ranking_rules',
-  stop_words: 'stop_words',
-  stopWords: 'stop_words',
-  distinct_attribute: 'distinct_attribute',
-  distinctAttribute: 'distinct_attribute',
-  synonyms: 'synonyms',
-  one_way_synonyms: 'one_way_synonyms',
-  oneWaySynonyms: 'one_way_synonyms',
-  typo_tolerance: 'typo_tolerance',
-  typoTolerance: 'typo_tolerance',
-  languages: 'languages',
-  embedding_attributes: 'embedding_attributes',
-  embeddingAttributes: 'embedding_attributes',
-};
+/**
+ * GraphQL clients may write camelCase; REST clients write snake_case. Both map to one key: each of
+ * `keys` (snake_case) under its own name and its camelCase spelling. The suggestion settings use it too.
+ */
+export function keyAliases<K extends string>(keys: readonly K[]): Record<string, K> {
+  return Object.fromEntries(keys.flatMap((k) => [[k, k], [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), k]]));
+}
 
-function fail(parameter: string, message: string): never {
+const KEY_ALIASES = keyAliases<keyof IndexSettingsData>([
+  'searchable_attributes',
+  'filterable_attributes',
+  'sortable_attributes',
+  'ranking_rules',
+  'stop_words',
+  'distinct_attribute',
+  'synonyms',
+  'one_way_synonyms',
+  'typo_tolerance',
+  'languages',
+  'embedding_attributes',
+]);
+
+/** A settings value the rules refuse: VALIDATION_FAILED naming the setting as the client wrote it. */
+export function fail(parameter: string, message: string): never {
   throw new DomainError('VALIDATION_FAILED', message, { parameter });
 }
 

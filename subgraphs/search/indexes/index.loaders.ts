@@ -1,7 +1,7 @@
 // Per-request loaders of the index aggregate: every Index reference and App.indexes batch through
 // these (no N+1).
 import DataLoader from 'dataloader';
-import { oneByKey } from '../../../lib/loaders.js';
+import { rowLoader } from '../../../lib/loaders.js';
 import type { SearchContext } from '../context.js';
 import { IndexEntity } from './index.entity.js';
 
@@ -17,9 +17,9 @@ type Own = Pick<SearchContext['loaders'], 'indexById' | 'indexByUid' | 'indexesB
 
 export function indexLoaders(ctx: SearchContext): Own {
   return {
-    indexById: new DataLoader(async (ids) => oneByKey(ids, await ctx.em.find(IndexEntity, { id: { $in: [...ids] } }), (r) => r.id)),
+    indexById: rowLoader(ctx.em, IndexEntity, 'id'),
     // uids are unique per app partition, and the tenant filter limits rows to the caller's partition.
-    indexByUid: new DataLoader(async (uids) => oneByKey(uids, await ctx.em.find(IndexEntity, { uid: { $in: [...uids] } }), (r) => r.uid)),
+    indexByUid: rowLoader(ctx.em, IndexEntity, 'uid'),
     // The tenant filter already limits rows to the caller's app; other apps' lists come back empty.
     indexesByApp: new DataLoader(async (appIds) => {
       const rows = await ctx.em.find(IndexEntity, { appId: { $in: [...appIds] } }, { orderBy: { uid: 'asc' } });

@@ -1,5 +1,5 @@
 // Suggestion settings of an index: defaults, validation of a PATCH, merging. Pure rules.
-import { DomainError } from '../../../lib/errors.js';
+import { fail, keyAliases } from './index-settings.rules.js';
 
 export interface SuggestionSettingsData {
   enabled: boolean;
@@ -15,21 +15,7 @@ export function defaultSuggestionSettings(): SuggestionSettingsData {
   return { enabled: true, source_attributes: [], min_query_length: 2, max_suggestions: 5, include_frequency: true };
 }
 
-const KEYS: Record<string, keyof SuggestionSettingsData> = {
-  enabled: 'enabled',
-  source_attributes: 'source_attributes',
-  sourceAttributes: 'source_attributes',
-  min_query_length: 'min_query_length',
-  minQueryLength: 'min_query_length',
-  max_suggestions: 'max_suggestions',
-  maxSuggestions: 'max_suggestions',
-  include_frequency: 'include_frequency',
-  includeFrequency: 'include_frequency',
-};
-
-function fail(parameter: string, message: string): never {
-  throw new DomainError('VALIDATION_FAILED', message, { parameter });
-}
+const KEYS = keyAliases<keyof SuggestionSettingsData>(['enabled', 'source_attributes', 'min_query_length', 'max_suggestions', 'include_frequency']);
 
 /** Validate a partial object (REST snake_case or GraphQL camelCase keys) and merge it over `current`. */
 export function mergeSuggestionSettings(current: SuggestionSettingsData, patch: Record<string, unknown>): SuggestionSettingsData {

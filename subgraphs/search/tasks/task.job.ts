@@ -16,29 +16,30 @@ import { one, run, withTx } from '../db.js';
 import { asClientError } from '../errors.js';
 import type { SearchRuntime } from '../runtime.js';
 import { T } from '../sql.js';
-import { queueWebhookEvent } from '../webhooks/webhook.events.js';
-import type { TaskErrorData } from './task.entity.js';
+import { queueWebhookEvent, type WebhookEvent } from '../webhooks/webhook.events.js';
+import type { TaskErrorData, TaskType } from './task.entity.js';
 import { publishTaskEvent } from './task.events.js';
-import { failureEvent, HANDLERS, type HandlerResult, type IndexRow } from './task.handlers.js';
+import type { HandlerResult, TaskHandlers, TaskIndexRow } from './task.handler.js';
 import { TASK_COLUMNS, TASK_JOB_KIND, type TaskRow } from './task.queue.js';
 
 export interface TaskJobPayload {
   taskId: string;
 }
 
-export function taskJobKind(rt: SearchRuntime): JobKind<TaskJobPayload> {
+/** The job kind that runs tasks, each by its type's handler in `handlers` (../task-kinds/). */
+export function taskJobKind(rt: SearchRuntime, handlers: TaskHandlers): JobKind<TaskJobPayload> {
   return {
     kind: TASK_JOB_KIND,
     maxAttempts: rt.cfg.taskMaxAttempts,
     leaseMs: rt.cfg.taskLeaseMs,
     // a fault (database gone) is retried soon: 1 s, 2 s, 4 s… up to one lease
     backoff: { baseMs: 1000, maxMs: rt.cfg.taskLeaseMs },
-    handle: (ctx) => runTask(rt, ctx),
+    handle: (ctx) => runTask(rt, handlers, ctx),
     onDead: (job, error, tx) => interrupted(rt, job.payload.taskId, job.attempts, error, tx as pg.PoolClient),
   };
 }
 
-async function runTask(rt: SearchRuntime, ctx: JobContext<TaskJobPayload>): Promise<void> {
+async function runTask(rt: SearchRuntime, handlers: TaskHandlers, ctx: JobContext<TaskJobPayload>): Promise<void> {
   const task = await start(rt, ctx);
   if (!task) return;
   const startedAt = task.started_at ? task.started_at.getTime() : Date.now();
@@ -49,7 +50,7 @@ async function runTask(rt: SearchRuntime, ctx: JobContext<TaskJobPayload>): Prom
       if (!locked || locked.status !== 'processing' || locked.worker !== ctx.job.worker) return null;
       const { index, body } = locked;
       if (!index) throw new DomainError('index_not_found', `Index \`${task.index_uid}\` not found.`, { parameter: 'indexUid' });
-      const handler = HANDLERS[task.type];
+      const handler = handlers[task.type];
       if (!handler) throw new DomainError('BAD_REQUEST', `Task type ${task.type} is not processed by workers.`);
       const r = await handler({ c, task, index, payload: body === null ? {} : JSON.parse(body), rt, elapsed: () => Date.now() - startedAt });
       await finish(c, task.id, index.id, r);
@@ -92,7 +93,7 @@ interface LockedTask {
   status: string;
   worker: string | null;
   /** the task's index row, locked too; undefined when the index is gone */
-  index: IndexRow | undefined;
+  index: TaskIndexRow | undefined;
   /** the payload's JSON text; null when the task has none */
   body: string | null;
 }
@@ -102,7 +103,7 @@ interface LockedTask {
  * does), and read the payload, in one round trip.
  */
 async function lockTask(c: pg.PoolClient, taskId: string): Promise<LockedTask | undefined> {
-  const r = await one<IndexRow & { status: string; worker: string | null; body: string | null; locked: boolean }>(
+  const r = await one<TaskIndexRow & { status: string; worker: string | null; body: string | null; locked: boolean }>(
     c,
     `with t as materialized (select id, status, worker, index_id from ${T.tasks} where id = $1 for update),
      i as materialized (
@@ -165,6 +166,11 @@ async function interrupted(rt: SearchRuntime, taskId: string, attempts: number, 
     await publishTaskEvent(rt, task, 'task.failed', null);
     rt.wakeDispatcher();
   };
+}
+
+/** Which webhook event a failed task raises, if any. */
+function failureEvent(type: TaskType): WebhookEvent | undefined {
+  return type.startsWith('document_') ? 'indexing.failed' : undefined;
 }
 
 async function recordFailure(c: pg.PoolClient, task: TaskRow, error: TaskErrorData): Promise<boolean> {

@@ -1,6 +1,8 @@
-// What each task type does inside its transaction, and what follows its commit. A handler throws
-// a client error (DomainError/EngineError) to fail the task with nothing applied.
-import type pg from 'pg';
+// What each task type does inside its transaction, and what follows its commit: the handlers the task
+// runner (tasks/task.job.ts) is given by this folder's module. They sit above tasks/, documents/ and
+// indexes/ because they write documents and read index settings while documents and indexes enqueue
+// tasks; tasks/ is the mechanism the other two use and imports neither. A handler throws a client error
+// (DomainError/EngineError) to fail the task with nothing applied.
 import { DomainError } from '../../../lib/errors.js';
 import { run } from '../db.js';
 import type { Document } from '../../../lib/search-engine/types.js';
@@ -10,54 +12,19 @@ import { documentSlots, inferPrimaryKey } from '../documents/primary-key.rules.j
 import { defaultSettings, mergeSettings, type IndexSettingsData, type IndexSettingsPatch } from '../indexes/index-settings.rules.js';
 import { notifyIndexDropped } from '../engine-registry/engine-drops.js';
 import { PLAN_LIMITS, type PlanCode } from '../plans.js';
-import type { SearchRuntime } from '../runtime.js';
 import { T } from '../sql.js';
-import type { WebhookEvent } from '../webhooks/webhook.events.js';
-import type { TaskType } from './task.entity.js';
-import type { TaskRow } from './task.queue.js';
+import type { HandlerInput, HandlerResult, TaskHandler, TaskHandlers, TaskIndexRow } from '../tasks/task.handler.js';
 
-export interface IndexRow {
-  id: string;
-  uid: string;
-  primary_key: string | null;
-  settings: IndexSettingsData;
-  number_of_documents: number;
-  applied_task_id: string;
-  purged_through_task_id: string;
+/** The index row's stored settings, as the index aggregate reads them. */
+function settingsOf(index: TaskIndexRow): IndexSettingsData {
+  return index.settings as IndexSettingsData;
 }
 
-export interface HandlerInput {
-  c: pg.PoolClient;
-  task: TaskRow;
-  index: IndexRow;
-  payload: any;
-  rt: SearchRuntime;
-  /** ms since the task started (for webhook data) */
-  elapsed(): number;
-}
-
-export interface HandlerResult {
-  details: Record<string, unknown>;
-  /** documents indexed or deleted (task events carry it) */
-  count: number;
-  webhook?: { event: WebhookEvent; data: Record<string, unknown> };
-  /** after commit: bring this process's engine along */
-  after?: () => Promise<void>;
-  /** the task removed the index row */
-  indexDeleted?: boolean;
-  /** documents the index gained (or lost, negative): the index row's count moves with the task's commit */
-  documentsDelta?: number;
-  /** the index's primary key, set by the task (its first addition infers or takes it) */
-  primaryKey?: string;
-}
-
-export type Handler = (i: HandlerInput) => Promise<HandlerResult>;
-
-function previous(index: IndexRow): number {
+function previous(index: TaskIndexRow): number {
   return Number(index.applied_task_id);
 }
 
-const addDocuments: Handler = async ({ c, task, index, payload, rt, elapsed }) => {
+const addDocuments: TaskHandler = async ({ c, task, index, payload, rt, elapsed }) => {
   const documents = payload.documents as Document[];
   const given = (payload.primary_key as string | undefined) ?? undefined;
   if (given && index.primary_key && given !== index.primary_key) {
@@ -113,14 +80,14 @@ async function deleteIds(i: HandlerInput, ids: string[], details: Record<string,
   };
 }
 
-const deleteDocuments: Handler = (i) => deleteIds(i, i.payload.document_ids as string[], {});
+const deleteDocuments: TaskHandler = (i) => deleteIds(i, i.payload.document_ids as string[], {});
 
-const deleteByFilter: Handler = async (i) => {
+const deleteByFilter: TaskHandler = async (i) => {
   const { index, payload, rt } = i;
   // The engine answers the filter as of the previous task (this one holds the index row locked).
   const engine = await rt.engines.get({
     id: index.id,
-    settings: index.settings,
+    settings: settingsOf(index),
     appliedTaskId: previous(index),
     purgedThroughTaskId: Number(index.purged_through_task_id),
   }, true);
@@ -128,8 +95,8 @@ const deleteByFilter: Handler = async (i) => {
   return deleteIds(i, ids, { original_filter: payload.filter });
 };
 
-const updateSettings: Handler = async ({ c, task, index, payload, rt }) => {
-  const merged = mergeSettings({ ...defaultSettings(), ...index.settings }, payload.patch as IndexSettingsPatch, '');
+const updateSettings: TaskHandler = async ({ c, task, index, payload, rt }) => {
+  const merged = mergeSettings({ ...defaultSettings(), ...settingsOf(index) }, payload.patch as IndexSettingsPatch, '');
   await run(c, `update ${T.indexes} set settings = $2 where id = $1`, [index.id, JSON.stringify(merged)]);
   return {
     details: { ...task.details },
@@ -139,7 +106,7 @@ const updateSettings: Handler = async ({ c, task, index, payload, rt }) => {
   };
 };
 
-const deleteIndex: Handler = async ({ c, task, index, rt }) => {
+const deleteIndex: TaskHandler = async ({ c, task, index, rt }) => {
   const deleted = await deleteAllOfIndex(c, index.id);
   for (const table of [T.snapshots, T.snapshotChunks, T.queries, T.events]) await run(c, `delete from ${table} where index_id = $1`, [index.id]);
   await run(c, `delete from ${T.indexes} where id = $1`, [index.id]);
@@ -154,15 +121,11 @@ const deleteIndex: Handler = async ({ c, task, index, rt }) => {
   };
 };
 
-export const HANDLERS: Partial<Record<TaskType, Handler>> = {
+/** The handler of each task type the workers run. */
+export const TASK_HANDLERS: TaskHandlers = {
   document_addition_or_update: addDocuments,
   document_deletion: deleteDocuments,
   document_deletion_by_filter: deleteByFilter,
   settings_update: updateSettings,
   index_deletion: deleteIndex,
 };
-
-/** Which webhook event a failed task raises, if any. */
-export function failureEvent(type: TaskType): WebhookEvent | undefined {
-  return type.startsWith('document_') ? 'indexing.failed' : undefined;
-}
