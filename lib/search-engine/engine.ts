@@ -5,6 +5,7 @@ import { bitset, clear, has, set, type Bitset } from './bitset.js';
 import { compileFilter, evaluate } from './filter/evaluate.js';
 import { valueAt } from './fields.js';
 import { MatchScratch } from './match.js';
+import { TermUnion } from './dictionary.js';
 import { buildSynonyms, type SynonymIndex } from './query.js';
 import { parseRankingRules, type Rule } from './ranking.js';
 import { runSearch } from './search.js';
@@ -69,6 +70,7 @@ export class SegmentedEngine implements Engine, EngineState {
   /** external id → internal id, reading the keys from extIds (id-table.ts: no second copy, no Map entry) */
   idMap = new IdTable((id) => this.extIds[id]);
   scratch = new MatchScratch();
+  dictionary = new TermUnion();
   /** attribute rank of each top-level field when searchable is ['*']: order of first appearance */
   fieldOrder = new Map<string, number>();
   live = 0;

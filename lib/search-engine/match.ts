@@ -11,11 +11,12 @@
 // Dead documents and documents outside the filter are skipped here, so everything after sees only
 // candidates.
 import type { Bitset } from './bitset.js';
+import { ALL_ALONE, type DictionaryView } from './dictionary.js';
 import { GrowInt32 } from './growable.js';
 import { ABSENT, RANGE_STRIDE, RefList, type RefSource } from './match-refs.js';
 import type { QueryWord } from './query.js';
 import { positionAt, type Segment } from './segment.js';
-import { exactIndex, fuzzyLookup } from './typo.js';
+import { exactIndex, fuzzyLookup, fuzzyRanges, lowerBound } from './typo.js';
 
 export { ABSENT };
 
@@ -117,7 +118,19 @@ export class MatchScratch {
   }
 }
 
-export function matchWords(words: QueryWord[], segments: readonly Segment[], allowed: Bitset, size: number, scratch = new MatchScratch()): MatchData {
+/**
+ * `dictionary`: the union of the segments' dictionaries (dictionary.ts): a word's typo and prefix walk
+ * runs once over it, and its matched runs are found in each segment's dictionary; segments it leaves
+ * `alone` (all, without it) are walked on their own.
+ */
+export function matchWords(
+  words: QueryWord[],
+  segments: readonly Segment[],
+  allowed: Bitset,
+  size: number,
+  scratch = new MatchScratch(),
+  dictionary: DictionaryView = ALL_ALONE,
+): MatchData {
   scratch.reset();
   const m: MatchData = {
     words,
@@ -185,15 +198,49 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
         if (isExact) exact[d] = 1;
       }
     };
+    const union = dictionary.terms;
+    const runs = union.length ? unionRuns(union, word) : EMPTY_RUNS;
+    if (runs.length) {
+      // highlighting: typo matches and the word itself (plain prefix extensions TermMatcher recognises)
+      const ex = exactIndex(union, word.text);
+      for (let r = 0; r < runs.length; r += 3) {
+        if (runs[r + 2] > 0) for (let u = runs[r]; u < runs[r + 1]; u++) m.terms.add(union[u], w);
+        else if (ex >= runs[r] && ex < runs[r + 1]) m.terms.add(word.text, w);
+      }
+    }
     segments.forEach((seg, s) => {
       rangeStart[s] = ranges.length / RANGE_STRIDE;
-      fuzzyLookup(seg.terms, word.text, word.maxTypos, word.prefix, (t, typos) => {
-        const term = seg.terms[t];
-        const isExact = typos === 0 && term === word.text;
-        // plain prefix extensions are recognised by TermMatcher without storing each (a short prefix has thousands)
-        if (typos > 0 || isExact) m.terms.add(term, w);
-        foldRange(s, seg, seg.termStart[t], seg.termStart[t + 1], typos, isExact);
-      });
+      if (!dictionary.alone(seg)) {
+        // the union's runs, found in this segment's dictionary (ascending, so each search starts at the last)
+        const T = seg.terms;
+        let ex = -2;
+        let from = 0;
+        for (let r = 0; r < runs.length; r += 3) {
+          const first = union[runs[r]];
+          const a = lowerBound(T, first, from);
+          let b = a;
+          if (runs[r + 1] - runs[r] === 1) {
+            if (a < T.length && T[a] === first) b++;
+          } else {
+            const last = union[runs[r + 1] - 1];
+            b = lowerBound(T, last, a);
+            if (b < T.length && T[b] === last) b++;
+          }
+          from = b;
+          if (a === b) continue;
+          const typos = runs[r + 2];
+          if (typos === 0 && ex === -2) ex = exactIndex(T, word.text);
+          for (let t = a; t < b; t++) foldRange(s, seg, seg.termStart[t], seg.termStart[t + 1], typos, typos === 0 && t === ex);
+        }
+      } else {
+        fuzzyLookup(seg.terms, word.text, word.maxTypos, word.prefix, (t, typos) => {
+          const term = seg.terms[t];
+          const isExact = typos === 0 && term === word.text;
+          // plain prefix extensions are recognised by TermMatcher without storing each (a short prefix has thousands)
+          if (typos > 0 || isExact) m.terms.add(term, w);
+          foldRange(s, seg, seg.termStart[t], seg.termStart[t + 1], typos, isExact);
+        });
+      }
       for (const alt of word.synonyms) foldSynonym(seg, alt, (q) => foldRange(s, seg, q, q + 1, 0, false));
     });
     rangeStart[segments.length] = ranges.length / RANGE_STRIDE;
@@ -201,6 +248,21 @@ export function matchWords(words: QueryWord[], segments: readonly Segment[], all
   });
   m.candidates = firstCount < listMax || !m.typo[0] ? first.toArray().sort() : ascending(firstCount, m.typo[0], size);
   return m;
+}
+
+const EMPTY_RUNS: number[] = [];
+
+/** The word's matching runs of `terms` as (lo, hi, typos) triples, ascending. */
+function unionRuns(terms: readonly string[], word: QueryWord): number[] {
+  const runs: number[] = [];
+  let sorted = true;
+  fuzzyRanges(terms, word.text, word.maxTypos, word.prefix, (lo, hi, typos) => {
+    if (runs.length && lo < runs[runs.length - 2]) sorted = false;
+    runs.push(lo, hi, typos);
+  });
+  if (sorted) return runs;
+  const order = Array.from({ length: runs.length / 3 }, (_, k) => k).sort((x, y) => runs[3 * x] - runs[3 * y]);
+  return order.flatMap((k) => [runs[3 * k], runs[3 * k + 1], runs[3 * k + 2]]);
 }
 
 /**

@@ -6,7 +6,8 @@
 //    (columns.ts), exactly, plus their string values estimated;
 //  - per engine: the query scratch arrays (match.ts, exactly: 64 KiB, plus ~10 B per document for each
 //    word of the longest query so far) and PER_ENGINE_BYTES for the objects around the arrays (many
-//    small indexes: 1,000 documents are ~1 MB, so these are 10 % of it).
+//    small indexes: 1,000 documents are ~1 MB, so these are 10 % of it), and the union of the
+//    segments' dictionaries (dictionary.ts: one reference per term, the strings are the segments').
 // Calibrated against process.memoryUsage() (heapUsed + arrayBuffers) around building an engine:
 // see docs/operations.md (memory budget).
 import type { FieldIndex } from './field-index.js';
@@ -45,7 +46,7 @@ export function segmentBytes(s: Segment): number {
 
 /** Estimated bytes held by an engine (see the header for what is counted and how). */
 export function engineBytes(e: EngineState & { store: DocStore; idMap: IdTable }, live: number): number {
-  let n = PER_ENGINE_BYTES + e.alive.byteLength + live * PER_DOC_BYTES + e.idMap.bytes() + e.store.bytes() + e.columns.bytes() + e.scratch.bytes();
+  let n = PER_ENGINE_BYTES + e.alive.byteLength + live * PER_DOC_BYTES + e.idMap.bytes() + e.store.bytes() + e.columns.bytes() + e.scratch.bytes() + e.dictionary.bytes();
   for (const s of e.segments) n += segmentBytes(s);
   const v = e.vectors;
   if (v) {

@@ -51,7 +51,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   let candidates: Int32Array = EMPTY;
   if (words.length) {
     // a pure vector search still matches the words: highlighting marks them on its hits
-    match = matchWords(words, st.segments, allowed, st.nextId, st.scratch);
+    match = matchWords(words, st.segments, allowed, st.nextId, st.scratch, st.dictionary.view(st.segments));
     if (keywordSide) candidates = match.candidates;
   } else if (keywordSide) {
     candidates = toIds(allowed);

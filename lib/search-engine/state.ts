@@ -2,6 +2,7 @@
 // settings in compiled form, the segments, the ranking columns and the bodies of a page's hits.
 import type { Analyzer } from './analyzer.js';
 import type { Bitset } from './bitset.js';
+import type { TermUnion } from './dictionary.js';
 import type { MatchScratch } from './match.js';
 import type { SynonymIndex } from './query.js';
 import type { Rule } from './ranking.js';
@@ -26,6 +27,8 @@ export interface EngineState {
   columns: Columns;
   extIds: (string | undefined)[];
   scratch: MatchScratch;
+  /** the union of the segments' dictionaries, walked once per query word (dictionary.ts) */
+  dictionary: TermUnion;
   /** the documents' embeddings when the index has embedding attributes */
   vectors: VectorIndex | null;
 }

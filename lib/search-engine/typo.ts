@@ -42,37 +42,52 @@ export function exactIndex(terms: readonly string[], term: string): number {
 
 /** Called once per matching term: its index and the typo count (0 for exact and prefix extensions). */
 export type Emit = (index: number, typos: number) => void;
+/** Called once per run of adjacent matching terms [lo, hi) that share a typo count. */
+export type EmitRange = (lo: number, hi: number, typos: number) => void;
 
 /**
  * Every term within `maxTypos` of `word` (prefix: of some prefix of the term), with the first-letter rule.
  * Each term is emitted at most once, with its smallest typo count.
  */
 export function fuzzyLookup(terms: readonly string[], word: string, maxTypos: number, prefix: boolean, emit: Emit): void {
+  fuzzyRanges(terms, word, maxTypos, prefix, (lo, hi, typos) => {
+    for (let i = lo; i < hi; i++) emit(i, typos);
+  });
+}
+
+/**
+ * fuzzyLookup as runs of adjacent terms: a prefix's whole subtree is one run (a short prefix extends
+ * to thousands of terms), so a caller that maps runs onto other dictionaries (dictionary.ts) does two
+ * binary searches per run instead of one per term. Runs are disjoint; the walk's come in ascending
+ * order, then the first-letter typos' (ascending among themselves).
+ */
+export function fuzzyRanges(terms: readonly string[], word: string, maxTypos: number, prefix: boolean, emit: EmitRange): void {
   if (!word) return;
   if (maxTypos <= 0) {
     if (prefix) {
       const [lo, hi] = prefixRange(terms, word);
-      for (let i = lo; i < hi; i++) emit(i, 0);
+      if (lo < hi) emit(lo, hi, 0);
     } else {
       const i = exactIndex(terms, word);
-      if (i >= 0) emit(i, 0);
+      if (i >= 0) emit(i, i + 1, 0);
     }
     return;
   }
   // (first letter right, up to maxTypos in the rest)
   const [lo, hi] = prefixRange(terms, word[0]);
-  if (lo < hi) new Walker(terms, 1, word.slice(1), maxTypos, prefix, (i, d) => emit(i, d)).run(lo, hi);
+  if (lo < hi) new Walker(terms, 1, word.slice(1), maxTypos, prefix, emit).run(lo, hi);
   // (first letter wrong, exactly one edit in all) counts as two typos
-  if (maxTypos >= 2) firstLetterTypos(terms, word, prefix, (i) => emit(i, 2));
+  if (maxTypos >= 2) firstLetterTypos(terms, word, prefix, (a, b) => emit(a, b, 2));
 }
 
 /**
  * Terms whose first letter differs from `word`'s and that are one edit away (of a prefix, in prefix mode).
  * That single edit must touch the first letter, so the candidates are few and known: a substituted first
  * letter (c + rest), an inserted one (c + word), the first letter deleted (rest) or swapped with the second;
- * a binary search each instead of a walk over the whole dictionary.
+ * a binary search each instead of a walk over the whole dictionary. Emitted as disjoint ascending runs
+ * (one form's prefix range can hold another's: "caa" and "caaa" for "aaa").
  */
-function firstLetterTypos(terms: readonly string[], word: string, prefix: boolean, emit: (index: number) => void): void {
+function firstLetterTypos(terms: readonly string[], word: string, prefix: boolean, emit: (lo: number, hi: number) => void): void {
   const rest = word.slice(1);
   const forms = new Set<string>();
   if (rest) forms.add(rest);
@@ -85,22 +100,29 @@ function firstLetterTypos(terms: readonly string[], word: string, prefix: boolea
     }
     i = lowerBound(terms, c + '\uffff', i);
   }
-  const seen = new Set<number>();
-  const once = (i: number) => {
-    if (seen.has(i)) return;
-    seen.add(i);
-    emit(i);
-  };
+  const runs: [number, number][] = [];
   for (const f of forms) {
     if (f[0] === word[0]) continue;
     if (prefix) {
       const [a, b] = prefixRange(terms, f);
-      for (let i = a; i < b; i++) once(i);
+      if (a < b) runs.push([a, b]);
     } else {
       const i = exactIndex(terms, f);
-      if (i >= 0) once(i);
+      if (i >= 0) runs.push([i, i + 1]);
     }
   }
+  runs.sort((x, y) => x[0] - y[0]);
+  let lo = -1;
+  let hi = -1;
+  for (const [a, b] of runs) {
+    if (a < hi) hi = Math.max(hi, b);
+    else {
+      if (lo < hi) emit(lo, hi);
+      lo = a;
+      hi = b;
+    }
+  }
+  if (lo < hi) emit(lo, hi);
 }
 
 class Walker {
@@ -115,7 +137,7 @@ class Walker {
     query: string,
     private readonly k: number,
     private readonly prefix: boolean,
-    private readonly emit: Emit,
+    private readonly emit: EmitRange,
   ) {
     this.q = query;
     this.L = query.length;
@@ -136,16 +158,16 @@ class Walker {
     const abs = base + depth;
     let i = lo;
     // terms equal to the current prefix sort first in the range
-    while (i < hi && terms[i].length === abs) {
-      if (best <= k) this.emit(i, best);
-      i++;
-    }
+    let j = i;
+    while (j < hi && terms[j].length === abs) j++;
+    if (j > i && best <= k) this.emit(i, j, best);
+    i = j;
     if (i >= hi) return;
     let minRow = row[0];
     for (let j = 1; j <= L; j++) if (row[j] < minRow) minRow = row[j];
     if (this.prefix && best <= k && minRow >= best) {
       // nothing deeper can do better: the whole subtree matches with `best`
-      for (; i < hi; i++) this.emit(i, best);
+      this.emit(i, hi, best);
       return;
     }
     if (minRow > k || depth + 1 >= this.rows.length) return;

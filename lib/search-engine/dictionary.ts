@@ -1,0 +1,91 @@
+// One sorted dictionary over the segments' dictionaries (their union), so a query word's typo and
+// prefix walk (typo.ts) runs once per search instead of once per segment: at 1,000,000 documents in
+// 10 segments the per-segment walks were about a third of a search's CPU. Each run of union terms the
+// walk matches is then found in a segment's own dictionary by two binary searches (both are sorted,
+// so a run of the union is a run there too). Whether a term matches a word depends only on the term,
+// so a superset of a segment's dictionary matches exactly what its own would.
+// Segments are immutable, so the union changes only when segments come or go:
+//  - built on the first search of an engine with two segments or more (or of which no segment is in it
+//    any more), by merging their dictionaries;
+//  - the newest small segments (a few batches) are walked alone rather than merged in after every
+//    batch; past ALONE_MAX of them, or once they hold more than an eighth of the union's terms (a
+//    compaction's merged segment), they are merged in, O(union + their terms);
+//  - terms of segments that are gone stay, harmless; once the union holds more terms than all the
+//    segments' dictionaries together, it is rebuilt from the segments, so it never outgrows them.
+import type { Segment } from './segment.js';
+
+/** newest segments walked alone before they are merged into the union */
+const ALONE_MAX = 4;
+
+export interface DictionaryView {
+  /** the union's sorted terms (empty when every segment is walked alone) */
+  terms: readonly string[];
+  /** is this segment left out of the union (its own dictionary is walked)? */
+  alone(segment: Segment): boolean;
+}
+
+/** No union: every segment's own dictionary is walked. */
+export const ALL_ALONE: DictionaryView = { terms: [], alone: () => true };
+
+export class TermUnion {
+  private terms: string[] = [];
+  private members = new WeakSet<Segment>();
+
+  /** The union covering `segments` (extended or rebuilt first when too many are left out). */
+  view(segments: readonly Segment[]): DictionaryView {
+    if (segments.length < 2) return ALL_ALONE;
+    let alone = segments.filter((s) => !this.members.has(s));
+    const aloneTerms = alone.reduce((n, s) => n + s.terms.length, 0);
+    if (alone.length > ALONE_MAX || aloneTerms * 8 > this.terms.length || alone.length === segments.length) {
+      let terms = unionOf([this.terms, ...alone.map((s) => s.terms)]);
+      if (terms.length > segments.reduce((n, s) => n + s.terms.length, 0)) terms = unionOf(segments.map((s) => s.terms));
+      this.terms = terms;
+      this.members = new WeakSet(segments);
+      alone = [];
+    }
+    const left = new Set(alone);
+    return { terms: this.terms, alone: (s) => left.has(s) };
+  }
+
+  /** bytes held: one reference per term (the strings are the segments', counted there) */
+  bytes(): number {
+    return this.terms.length * 8;
+  }
+}
+
+/** The sorted union of sorted lists of unique strings, each string once (pairwise merges, O(n log k)). */
+export function unionOf(lists: readonly (readonly string[])[]): string[] {
+  let level = lists.filter((l) => l.length > 0);
+  if (level.length === 0) return [];
+  if (level.length === 1) return level[0].slice();
+  while (level.length > 1) {
+    const next: (readonly string[])[] = [];
+    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? mergeTwo(level[i], level[i + 1]) : level[i]);
+    level = next;
+  }
+  return level[0] as string[];
+}
+
+function mergeTwo(a: readonly string[], b: readonly string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x < y) {
+      out.push(x);
+      i++;
+    } else if (y < x) {
+      out.push(y);
+      j++;
+    } else {
+      out.push(x);
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
+  return out;
+}
