@@ -20,7 +20,8 @@ export interface ScratchDatabase {
 
 export async function scratchDatabase(label: string, serverUrl = process.env.DATABASE_URL): Promise<ScratchDatabase> {
   if (!serverUrl) return { drop: async () => undefined };
-  const name = `bench_${label}_${process.pid}`;
+  // BENCH_DB_PREFIX: a prefix of the scratch database's name (a shared server where each user keeps to names of its own)
+  const name = `${process.env.BENCH_DB_PREFIX ?? ''}bench_${label}_${process.pid}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
