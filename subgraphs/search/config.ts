@@ -26,6 +26,11 @@ export interface SearchConfig {
   analyticsFlushMs: number;
   /** loaded engines' estimated memory is kept under this (least recently used unloaded first) */
   memoryBudgetBytes: number;
+  /**
+   * the budget also bounds what the engines cost the process as measured (RSS over the process at rest:
+   * engine-registry/memory-check.ts); default on with placement (a search node), off otherwise
+   */
+  memoryCheck: boolean;
   /** build engines and write snapshots in a worker thread (0: on the event loop) */
   engineThread: boolean;
   /** a search waits this long for its index's engine to load, then answers 503 with Retry-After */
@@ -60,6 +65,8 @@ export function loadSearchConfig(env: NodeJS.ProcessEnv = process.env): SearchCo
   const plan = (env.SEARCH_DEFAULT_PLAN || 'free').toLowerCase();
   if (!isPlanCode(plan)) throw new ConfigError('SEARCH_DEFAULT_PLAN', `"${plan}" must be one of free, starter, growth, enterprise`);
   const thread = env.SEARCH_ENGINE_THREAD ?? '1';
+  const check = env.SEARCH_MEMORY_CHECK ?? (env.SEARCH_NODE_URL?.trim() ? '1' : '0');
+  if (check !== '0' && check !== '1') throw new ConfigError('SEARCH_MEMORY_CHECK', `"${check}" must be 0 or 1`);
   if (thread !== '0' && thread !== '1') throw new ConfigError('SEARCH_ENGINE_THREAD', `"${thread}" must be 0 or 1`);
   return {
     worker: worker === '1',
@@ -74,6 +81,7 @@ export function loadSearchConfig(env: NodeJS.ProcessEnv = process.env): SearchCo
     snapshotChunkBytes: chunkKb(env) * 1024,
     analyticsFlushMs: envInt(env, 'SEARCH_ANALYTICS_FLUSH_MS', 500, 10),
     memoryBudgetBytes: envInt(env, 'SEARCH_MEMORY_BUDGET_MB', 512, 1) * 1024 * 1024,
+    memoryCheck: check === '1',
     engineThread: thread === '1',
     engineLoadWaitMs: envInt(env, 'SEARCH_ENGINE_LOAD_WAIT_MS', 20_000, 1),
     engineSweepMs: envInt(env, 'SEARCH_ENGINE_SWEEP_MS', 30_000, 100),

@@ -20,6 +20,7 @@ import { InlineEngineBuilder, ThreadEngineBuilder } from './engine-registry/engi
 import { listenForDrops } from './engine-registry/engine-drops.js';
 import { EngineLoader } from './engine-registry/engine-loader.js';
 import { EngineRegistry } from './engine-registry/engine-registry.js';
+import { MemoryCheck } from './engine-registry/memory-check.js';
 import { Placement } from './placement/placement.js';
 
 export interface SearchRuntime {
@@ -77,6 +78,8 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
   const loader = new EngineLoader(pool, engineFactory, log, cfg.snapshotChunkBytes);
   const builder = cfg.engineThread ? new ThreadEngineBuilder(dbUrl, log) : new InlineEngineBuilder(loader);
   if (builder instanceof ThreadEngineBuilder) builder.start();
+  // a search node's budget bounds what its engines cost as measured, not only their estimate (memory-check.ts)
+  const memoryCheck = cfg.memoryCheck ? new MemoryCheck({ budgetBytes: cfg.memoryBudgetBytes, collect: () => builder.collect(), log }) : undefined;
   const rt: SearchRuntime = {
     cfg,
     pool,
@@ -85,7 +88,17 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
     namedStatements: !deps.cfg.databaseDirectUrl,
     log,
     pubsub: deps.pubsub,
-    engines: new EngineRegistry({ pool, loader, builder, log, budgetBytes: cfg.memoryBudgetBytes, snapshotEveryDocs: cfg.snapshotEveryDocs, loadWaitMs: cfg.engineLoadWaitMs, concurrentLoads: cfg.engineConcurrentLoads }),
+    engines: new EngineRegistry({
+      pool,
+      loader,
+      builder,
+      log,
+      budgetBytes: cfg.memoryBudgetBytes,
+      snapshotEveryDocs: cfg.snapshotEveryDocs,
+      loadWaitMs: cfg.engineLoadWaitMs,
+      concurrentLoads: cfg.engineConcurrentLoads,
+      memoryCheck,
+    }),
     limiter: sharedRateLimiter(redis, deps.cfg.redisKeyPrefix, log, 'search limits'),
     analytics: new AnalyticsBuffer(pool, log, cfg.analyticsFlushMs),
     allowPrivateNetwork: deps.cfg.allowPrivateNetworkFetch,
@@ -102,7 +115,13 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
   });
   const drops = await listenForDrops({ dbUrl: rt.listenUrl, engines: rt.engines, log, sweepMs: cfg.engineSweepMs });
   await rt.placement?.start();
-  log.info('search runtime started', { defaultPlan: cfg.defaultPlan, worker: cfg.worker, engineThread: cfg.engineThread, memoryBudgetMb: cfg.memoryBudgetBytes / 1048576 });
+  log.info('search runtime started', {
+    defaultPlan: cfg.defaultPlan,
+    worker: cfg.worker,
+    engineThread: cfg.engineThread,
+    memoryCheck: cfg.memoryCheck,
+    memoryBudgetMb: cfg.memoryBudgetBytes / 1048576,
+  });
   return {
     value: rt,
     async stop() {

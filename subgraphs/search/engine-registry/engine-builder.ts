@@ -11,13 +11,14 @@
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../../../lib/logger.js';
 import { startWorker } from '../../../lib/worker-script.js';
+import { fullGc } from '../../../lib/full-gc.js';
 import { withSharedWordVectors } from '../../../lib/word-vectors.js';
 import type { SnapshotData } from '../../../lib/search-engine/snapshot.js';
 import { restoreSteps } from '../../../lib/search-engine/index.js';
 import type { Engine } from '../../../lib/search-engine/types.js';
 import type { EngineLoader, LoadedEngine } from './engine-loader.js';
 import { settingsKey, toEngineSettings } from '../indexes/engine-settings.js';
-import type { BuiltEngine, ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
+import type { BuiltEngine, ThreadMemory, ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
 
 /** external ids per message from the engine thread (a few ms to receive) */
 const CHUNK = 20_000;
@@ -26,6 +27,8 @@ export interface EngineBuilder {
   readonly mode: 'thread' | 'inline';
   /** the index's engine, built from its snapshot and rows and caught up; undefined when the index is gone */
   load(indexId: string): Promise<LoadedEngine | undefined>;
+  /** a full garbage collection of every isolate that builds or holds engines (memory-check.ts) */
+  collect?(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -34,6 +37,9 @@ export class InlineEngineBuilder implements EngineBuilder {
   constructor(private loader: EngineLoader) {}
   load(indexId: string) {
     return this.loader.load(indexId);
+  }
+  async collect() {
+    fullGc();
   }
   async stop() {}
 }
@@ -46,10 +52,27 @@ export class ThreadEngineBuilder implements EngineBuilder {
   private pending = new Map<number, { resolve(v: ThreadResult): void; reject(e: Error): void }>();
   private nextId = 1;
 
+  /**
+   * `startThread`: the thread to run (a bench's own, speaking engine-thread.serve.ts); default:
+   * engine-thread.worker.ts on `dbUrl`, with this process's word vectors shared (hybrid indexes embed documents)
+   */
   constructor(
-    private dbUrl: string,
+    dbUrl: string,
     private log: Logger,
+    private startThread: () => Worker = () => startWorker(import.meta.url, 'engine-thread.worker', { workerData: withSharedWordVectors({ dbUrl }) }),
   ) {}
+
+  /** This isolate collected, then the engine thread's (its garbage from building engines from rows). */
+  async collect(): Promise<void> {
+    fullGc();
+    if (this.worker) await this.call({ id: this.nextId++, op: 'gc' });
+  }
+
+  /** The engine thread's heap (its isolate's, not the process's); undefined while it is not running. */
+  async threadMemory(): Promise<ThreadMemory | undefined> {
+    if (!this.worker) return undefined;
+    return (await this.call({ id: this.nextId++, op: 'memory' })) as ThreadMemory;
+  }
 
   async load(indexId: string): Promise<LoadedEngine | undefined> {
     const id = this.nextId++;
@@ -112,8 +135,7 @@ export class ThreadEngineBuilder implements EngineBuilder {
   /** The engine thread, started on first use and again after it died. */
   private thread(): Worker {
     if (this.worker) return this.worker;
-    // the word vectors (hybrid indexes embed documents) are this process's copy, shared, not read again
-    const w = startWorker(import.meta.url, 'engine-thread.worker', { workerData: withSharedWordVectors({ dbUrl: this.dbUrl }) });
+    const w = this.startThread();
     w.unref();
     w.on('message', (m: ThreadReply) => {
       const p = this.pending.get(m.id);

@@ -30,6 +30,7 @@ import type { CapturedSnapshot, EngineLoader, LoadedEngine } from './engine-load
 import { KEEP_ARRAYS } from '../../../lib/search-engine/snapshot-binary.js';
 import { rebuildNeeded, settingsKey, toEngineSettings } from '../indexes/engine-settings.js';
 import { LoadQueue, type LoadPriority, type LoadQueueStats } from './load-queue.js';
+import type { MemoryCheck } from './memory-check.js';
 
 /** What the registry needs to know about an index (a row read by the caller). */
 export interface IndexState {
@@ -72,6 +73,8 @@ export interface EngineRegistryOptions {
   oversizedIdleMs?: number;
   /** engine loads at once; the others queue by demand (load-queue.ts; DEFAULT_CONCURRENT_LOADS) */
   concurrentLoads?: number;
+  /** the budget bounds the engines' measured cost too (memory-check.ts); absent: the estimate only */
+  memoryCheck?: MemoryCheck;
 }
 
 /** Default for `concurrentLoads`: one load builds in the engine thread while another is assembled here. */
@@ -111,6 +114,8 @@ export interface EngineStats {
   loaded: number;
   /** the load queue: loads running, waiting for a slot, and how many ever waited */
   queue: LoadQueueStats;
+  /** the measured check (memory-check.ts), when on: RSS at rest and over it, the slack taken off the budget */
+  memory?: ReturnType<MemoryCheck['figures']>;
 }
 
 export class EngineRegistry {
@@ -185,13 +190,20 @@ export class EngineRegistry {
     this.counts.unloads++;
     if (h.changedSinceSnapshot >= this.o.snapshotEveryDocs) this.snapshotDue.set(indexId, this.capture(h));
     this.o.log.info(`engine unloaded: ${reason}`, { indexId, bytes: h.bytes });
+    this.freed(h.bytes);
     return true;
+  }
+
+  /** What the loaded engines' estimate is kept under: the budget, less the measured slack when the memory check is on. */
+  limitBytes(): number {
+    return this.o.memoryCheck?.budget() ?? this.o.budgetBytes;
   }
 
   stats(): EngineStats {
     let bytes = 0;
     for (const h of this.holders.values()) bytes += h.bytes;
-    return { ...this.counts, bytes, loaded: this.holders.size, queue: this.queue.stats() };
+    const memory = this.o.memoryCheck?.figures();
+    return { ...this.counts, bytes, loaded: this.holders.size, queue: this.queue.stats(), ...(memory ? { memory } : {}) };
   }
 
   /**
@@ -379,23 +391,35 @@ export class EngineRegistry {
   enforceBudget(): void {
     let total = 0;
     for (const h of this.holders.values()) total += h.bytes;
-    if (total <= this.o.budgetBytes) return;
+    // the estimate is kept under the budget less what the process measurably holds beyond it
+    const limit = this.limitBytes();
+    if (total <= limit) return;
+    let freed = 0;
     const newest = [...this.holders.keys()].at(-1);
     const idle = this.o.oversizedIdleMs ?? OVERSIZED_IDLE_MS;
     const now = performance.now();
     for (const [id, h] of [...this.holders]) {
-      if (total <= this.o.budgetBytes) break;
+      if (total <= limit) break;
       // the engine just used stays, even alone over the budget; one in use is not taken from under it;
       // one larger than the budget, used lately, is served alone (the others go around it)
       if (id === newest || h.busy > 0) continue;
       if (h.bytes > this.o.budgetBytes && now - h.usedAt < idle) continue;
       this.holders.delete(id);
       total -= h.bytes;
+      freed += h.bytes;
       this.counts.unloads++;
       // its state stays referenced until the worker has written it
       if (h.changedSinceSnapshot >= this.o.snapshotEveryDocs) this.snapshotDue.set(id, this.capture(h));
-      this.o.log.info('engine unloaded: memory budget', { indexId: id, bytes: h.bytes, loadedBytes: total, budgetBytes: this.o.budgetBytes });
+      this.o.log.info('engine unloaded: memory budget', { indexId: id, bytes: h.bytes, loadedBytes: total, budgetBytes: this.o.budgetBytes, limitBytes: limit });
     }
+    this.freed(freed);
+  }
+
+  /** Engines of `bytes` went: the memory check may collect, and enforce again when it found more slack. */
+  private freed(bytes: number): void {
+    const check = this.o.memoryCheck;
+    if (!check || !bytes) return;
+    void check.unloaded(bytes, () => this.stats().bytes).then((grew) => grew && this.enforceBudget());
   }
 
   private behind(h: Holder, index: IndexState): boolean {
@@ -425,6 +449,7 @@ export class EngineRegistry {
     if (p) this.queue.bump(indexId, priority);
     else {
       const drops = this.dropped.get(indexId) ?? 0;
+      this.o.memoryCheck?.atRest();
       p = this.queue
         .run(indexId, priority, () => this.o.builder.load(indexId))
         .then((built) => {

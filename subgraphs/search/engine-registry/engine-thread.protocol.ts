@@ -6,7 +6,18 @@ export type ThreadRequest =
   | { id: number; op: 'load'; indexId: string }
   /** external ids [from, from + size) of the engine built by request `of` */
   | { id: number; op: 'chunk'; of: number; from: number; size: number }
-  | { id: number; op: 'release'; of: number };
+  | { id: number; op: 'release'; of: number }
+  /** the thread's own heap (the registry's memory check) */
+  | { id: number; op: 'memory' }
+  /** a full garbage collection of the thread's isolate; answers its heap after it */
+  | { id: number; op: 'gc' };
+
+/** The engine thread's isolate: its V8 heap (committed and used) and the external memory it accounts. */
+export interface ThreadMemory {
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+}
 
 /** A built engine: its snapshot structure without external ids (typed arrays transferred). */
 export interface BuiltEngine {
@@ -20,6 +31,6 @@ export interface BuiltEngine {
   fromSnapshot: boolean;
 }
 
-export type ThreadResult = BuiltEngine | { found: false } | { extIds: string[] } | null | undefined;
+export type ThreadResult = BuiltEngine | { found: false } | { extIds: string[] } | ThreadMemory | null | undefined;
 
 export type ThreadReply = { id: number; ok: true; result: ThreadResult } | { id: number; ok: false; error: string; code?: string };

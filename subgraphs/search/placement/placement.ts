@@ -233,7 +233,7 @@ export class Placement {
     for (let i = 0; i < wanted.length && !this.stopped; i += 100) {
       for (const row of await indexStates(this.o.pool, wanted.slice(i, i + 100))) {
         // a full budget would only unload what was just loaded
-        if (this.stopped || this.o.engines.stats().bytes > this.o.budgetBytes * 0.9) break;
+        if (this.stopped || this.o.engines.stats().bytes > this.o.engines.limitBytes() * 0.9) break;
         if (!this.holds(row.id)) continue;
         await this.o.engines
           .get({ id: row.id, settings: row.settings as unknown as IndexSettingsData, appliedTaskId: Number(row.applied_task_id), purgedThroughTaskId: Number(row.purged_through_task_id) }, true, 'background')

@@ -1,0 +1,36 @@
+// The engine thread of bench/search-churn-memory.bench.ts: builds a 1,000-document engine as the
+// search service's engine thread builds one from rows (each body parsed from its JSON text, as pg hands
+// jsonb over), compacts it, and hands it over through the service's own protocol
+// (engine-registry/engine-thread.serve.ts): typed arrays transferred, external ids pulled in chunks.
+import { workerData } from 'node:worker_threads';
+import { engineFactory } from '../../lib/search-engine/index.js';
+import { serveEngineThread } from '../../subgraphs/search/engine-registry/engine-thread.serve.js';
+import { settingsKey, toEngineSettings } from '../../subgraphs/search/indexes/engine-settings.js';
+import type { IndexSettingsData } from '../../subgraphs/search/indexes/index-settings.rules.js';
+import { loadDebian } from '../search-corpus.js';
+
+const { perIndex, settings } = workerData as {
+  perIndex: number;
+  settings: IndexSettingsData;
+};
+const corpus = loadDebian();
+
+serveEngineThread(async (indexId) => {
+  const i = Number(indexId.slice(1));
+  // the rows as PostgreSQL sends them: one JSON text per body, parsed here
+  const rows = Array.from({ length: perIndex }, (_, k) => JSON.stringify({ ...corpus[(i * 7919 + k) % corpus.length], id: k + 1 }));
+  const engine = engineFactory.create(toEngineSettings(settings));
+  engine.addDocuments(
+    rows.map((r) => JSON.parse(r)),
+    'id',
+  );
+  engine.compact();
+  return {
+    engine,
+    version: 0,
+    settings,
+    settingsKey: settingsKey(settings),
+    changedSinceSnapshot: 0,
+    fromSnapshot: false,
+  };
+});
