@@ -4,9 +4,11 @@
 // walk matches is then found in a segment's own dictionary by two binary searches (both are sorted,
 // so a run of the union is a run there too). Whether a term matches a word depends only on the term,
 // so a superset of a segment's dictionary matches exactly what its own would.
-// Segments are immutable, so the union changes only when segments come or go:
-//  - built on the first search of an engine with two segments or more (or of which no segment is in it
-//    any more), by merging their dictionaries;
+// Segments are immutable, so the union changes only when segments come or go, and the engine brings
+// it up to date right there (engine.ts `segmentsChanged`: after a batch, a merge, a re-index, a
+// restore), never inside a search, which only reads it (`view` then finds nothing left to merge):
+//  - built once an engine has two segments or more (or none of its segments is in it any more), by
+//    merging their dictionaries;
 //  - the newest small segments (a few batches) are walked alone rather than merged in after every
 //    batch; past ALONE_MAX of them, or once they hold more than an eighth of the union's terms (a
 //    compaction's merged segment), they are merged in, O(union + their terms);
@@ -31,12 +33,14 @@ export class TermUnion {
   private terms: string[] = [];
   private members = new WeakSet<Segment>();
 
-  /** The union covering `segments` (extended or rebuilt first when too many are left out). */
+  /**
+   * The union covering `segments` (extended or rebuilt first when too many are left out). The engine
+   * calls it when its segments change, so a search's call only reads.
+   */
   view(segments: readonly Segment[]): DictionaryView {
     if (segments.length < 2) return ALL_ALONE;
     let alone = segments.filter((s) => !this.members.has(s));
-    const aloneTerms = alone.reduce((n, s) => n + s.terms.length, 0);
-    if (alone.length > ALONE_MAX || aloneTerms * 8 > this.terms.length || alone.length === segments.length) {
+    if (this.stale(segments, alone)) {
       let terms = unionOf([this.terms, ...alone.map((s) => s.terms)]);
       if (terms.length > segments.reduce((n, s) => n + s.terms.length, 0)) terms = unionOf(segments.map((s) => s.terms));
       this.terms = terms;
@@ -45,6 +49,16 @@ export class TermUnion {
     }
     const left = new Set(alone);
     return { terms: this.terms, alone: (s) => left.has(s) };
+  }
+
+  /** Would `view(segments)` merge first? (false once the engine has brought the union up to date) */
+  outdated(segments: readonly Segment[]): boolean {
+    return segments.length >= 2 && this.stale(segments, segments.filter((s) => !this.members.has(s)));
+  }
+
+  private stale(segments: readonly Segment[], alone: readonly Segment[]): boolean {
+    const aloneTerms = alone.reduce((n, s) => n + s.terms.length, 0);
+    return alone.length > ALONE_MAX || aloneTerms * 8 > this.terms.length || alone.length === segments.length;
   }
 
   /** bytes held: one reference per term (the strings are the segments', counted there) */

@@ -146,6 +146,15 @@ export class SegmentedEngine implements Engine, EngineState {
       if (chunk.length === REBUILD_CHUNK) flush();
     }
     flush();
+    this.segmentsChanged();
+  }
+
+  /**
+   * Bring what is derived from the list of segments up to date where it changes, not in a search: the
+   * merged dictionary (dictionary.ts) is extended or rebuilt here, so no search pays for it.
+   */
+  segmentsChanged(): void {
+    this.dictionary.view(this.segments);
   }
 
   spec(entries: { doc: Document }[]): BuildSpec {
@@ -209,6 +218,7 @@ export class SegmentedEngine implements Engine, EngineState {
     this.segments.push(buildSegment(entries, this.spec(entries)));
     this.segLive.push(entries.length);
     this.mergeTail();
+    this.segmentsChanged();
     this.vectors?.add(entries, this.alive);
     return entries.length;
   }
@@ -324,6 +334,7 @@ export class SegmentedEngine implements Engine, EngineState {
       }
       merges++;
       yield;
+      this.segmentsChanged();
     }
     return merges;
   }

@@ -42,6 +42,8 @@ export function* restoreSteps(snapshot: unknown, settings: EngineSettings): Gene
     e.segments.push(seg);
     e.segLive.push(seg.docIds.reduce((n, id) => n + (has(e.alive, id) ? 1 : 0), 0));
   }
+  yield;
+  e.segmentsChanged();
   return e;
 }
 

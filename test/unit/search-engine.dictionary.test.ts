@@ -6,6 +6,7 @@ import { ALL_ALONE, TermUnion, unionOf } from '../../lib/search-engine/dictionar
 import type { Segment } from '../../lib/search-engine/segment.js';
 import { fuzzyLookup, fuzzyRanges } from '../../lib/search-engine/typo.js';
 import type { SegmentedEngine } from '../../lib/search-engine/engine.js';
+import { restoreEngine } from '../../lib/search-engine/restore.js';
 import { engineWith } from './search-engine.fixtures.js';
 
 let seed = 7;
@@ -134,5 +135,22 @@ describe('an engine of many segments answers as one of a single segment', () => 
     expect(answers(many)).toEqual(answers(single));
     many.compact();
     expect(answers(many)).toEqual(answers(single));
+  });
+
+  test('the engine brings the union up to date where its segments change, so no search merges', () => {
+    const e = engineWith([], settings) as unknown as SegmentedEngine;
+    for (let i = 0; i < docs.length; i += 37) {
+      e.addDocuments(docs.slice(i, i + 37), 'id');
+      expect(e.dictionary.outdated(e.segments)).toBe(false);
+    }
+    e.deleteDocuments(docs.filter((d) => d.id % 3 === 0).map((d) => String(d.id)));
+    e.compact();
+    expect(e.dictionary.outdated(e.segments)).toBe(false);
+    e.rebuild();
+    expect(e.dictionary.outdated(e.segments)).toBe(false);
+    e.addDocuments(docs.slice(0, 500), 'id');
+    const restored = restoreEngine(e.toSnapshot(), e.settings);
+    expect(restored.segmentCount).toBeGreaterThan(1);
+    expect(restored.dictionary.outdated(restored.segments)).toBe(false);
   });
 });
