@@ -127,6 +127,13 @@ async function cpuNow(): Promise<{ loop: number; proc: number; db: number }> {
 }
 const cpu0 = await cpuNow();
 const t0 = performance.now();
+// RSS sampled twice a second, its highest value kept per phase: which step makes the peak
+let phase = 'indexing';
+const phasePeaks = new Map<string, number>();
+const sampler = setInterval(() => {
+  const now = rssOfStack();
+  if (now > (phasePeaks.get(phase) ?? 0)) phasePeaks.set(phase, now);
+}, 500);
 let next = 0;
 let lastTask = 0;
 await Promise.all(
@@ -164,6 +171,7 @@ say(`indexing CPU per ${BATCH}-document batch: event loop ${perBatch('loop')} ms
 say(`indexing: ${DOCS} docs in ${((indexedAt - t0) / 1000).toFixed(1)} s = ${rate} docs/s (target ≥ ${TARGETS.docsPerSec}: ${verdict(rate >= TARGETS.docsPerSec)}); searchable ${total}, failed tasks ${failed}`);
 
 // ---------------------------------------------------------------- snapshot
+phase = 'until the first snapshot';
 const db = new pg.Client({ connectionString: scratch.url });
 await db.connect();
 const indexId = (await call('GET', `/search/v1/indexes/${uid}`, kh)).data.id;
@@ -184,6 +192,7 @@ say(
 // process compacts it and writes the compacted layout over that snapshot (same task, new created_at).
 // Warm searches and the cold start are measured on that settled engine (BENCH_SETTLE_S bounds the wait).
 const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 900);
+phase = 'compaction and its snapshot';
 let settled: SnapRow | undefined;
 for (let i = 0; snap && i < SETTLE_S * 10 && !settled; i++) {
   const now = await snapRow();
@@ -197,6 +206,7 @@ say(
 );
 
 // ---------------------------------------------------------------- warm searches
+phase = 'searches';
 const queries = makeQueries(corpus, N);
 const engineMs: number[] = [];
 const restMs: number[] = [];
@@ -216,6 +226,8 @@ const rss = rssOfStack();
 say(`RSS of the npm start process: ${rss.toFixed(0)} MiB (${rssEmpty.toFixed(0)} MiB before indexing; ${(((rss - rssEmpty) * 2 ** 20) / DOCS).toFixed(0)} bytes per document) (target ≤ ${TARGETS.rssMiB}: ${verdict(rss <= TARGETS.rssMiB)})`);
 const peak = peakOfStack();
 say(`peak RSS (VmHWM) since start, through indexing, snapshot and compaction: ${peak.toFixed(0)} MiB (${(((peak - rssEmpty) * 2 ** 20) / DOCS).toFixed(0)} bytes per document over the RSS before indexing) (target ≤ ${TARGETS.rssMiB}: ${verdict(peak <= TARGETS.rssMiB)})`);
+clearInterval(sampler);
+say(`highest RSS sampled per phase (every 0.5 s): ${[...phasePeaks].map(([k, v]) => `${k} ${v.toFixed(0)} MiB`).join('; ')}`);
 
 // where the memory is (the process's own metrics): the engines' estimate, the V8 heap, memory outside it
 const metrics = await requestJson('GET', `${rest}/metrics`, {}, undefined, 30_000).catch(() => undefined);
