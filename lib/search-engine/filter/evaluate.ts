@@ -1,7 +1,11 @@
 // Evaluates a parsed filter to a bitset of documents, segment by segment, from the per-segment field
 // indexes (no document is read). NOT and != complement within the live documents, so `a != x` also
 // matches documents without `a` (as Meilisearch).
-import { andNot, bitset, or, setAll, type Bitset } from '../bitset.js';
+// A numeric comparison or range holding most of a field's numbers ("installed_size_kb < 50000": ~95 %
+// of the documents) is set as its complement: every document with a number, in id order (sequential
+// writes), minus the few outside the range, instead of most ids one by one in value order (a write to
+// a random word of the bitset each). Only where each document has at most one number in the segment.
+import { andNot, bitset, clear, or, setAll, type Bitset } from '../bitset.js';
 import { facetKey, type FieldIndex } from '../field-index.js';
 import { covered } from '../fields.js';
 import { boxQuery, radiusQuery } from '../geo.js';
@@ -105,14 +109,14 @@ function leaf(node: FilterNode, ctx: FilterContext): Bitset {
         if (node.op === '=') equal(f, node.value, out);
         else {
           const v = node.value.num!;
-          if (node.op === '>') numRange(f, v, Infinity, false, true, out);
-          else if (node.op === '>=') numRange(f, v, Infinity, true, true, out);
-          else if (node.op === '<') numRange(f, -Infinity, v, true, false, out);
-          else numRange(f, -Infinity, v, true, true, out);
+          if (node.op === '>') numRange(f, v, Infinity, false, true, out, true);
+          else if (node.op === '>=') numRange(f, v, Infinity, true, true, out, true);
+          else if (node.op === '<') numRange(f, -Infinity, v, true, false, out, true);
+          else numRange(f, -Infinity, v, true, true, out, true);
         }
         break;
       case 'range':
-        numRange(f, node.from.num!, node.to.num!, true, true, out);
+        numRange(f, node.from.num!, node.to.num!, true, true, out, true);
         break;
       case 'in':
         for (const v of node.values) equal(f, v, out);
@@ -148,8 +152,39 @@ function lower(values: Float64Array, v: number, inclusive: boolean): number {
   return lo;
 }
 
-function numRange(f: FieldIndex, from: number, to: number, fromIncl: boolean, toIncl: boolean, out: Bitset): void {
+/**
+ * The documents of `f` with a number in the range, into `out`. `complement`: the caller writes no
+ * other bit of this segment's documents into `out` (a comparison or range leaf), so the documents
+ * outside the range can be cleared from it.
+ */
+function numRange(f: FieldIndex, from: number, to: number, fromIncl: boolean, toIncl: boolean, out: Bitset, complement = false): void {
   const a = lower(f.numValues, from, fromIncl);
   const b = lower(f.numValues, to, !toIncl);
-  if (a < b) setAll(out, f.numDocs, a, b);
+  if (a >= b) return;
+  const n = f.numDocs.length;
+  const numbered = complement && 2 * (b - a) > n ? singleNumbered(f) : null;
+  if (!numbered) {
+    setAll(out, f.numDocs, a, b);
+    return;
+  }
+  setAll(out, numbered);
+  for (let j = 0; j < a; j++) clear(out, f.numDocs[j]);
+  for (let j = b; j < n; j++) clear(out, f.numDocs[j]);
+}
+
+const numberedCache = new WeakMap<FieldIndex, Int32Array | null>();
+
+/** The documents with a number in `f`, ascending; null when one has several (the complement would be wrong). */
+function singleNumbered(f: FieldIndex): Int32Array | null {
+  let ids = numberedCache.get(f);
+  if (ids !== undefined) return ids;
+  ids = f.numDocs.slice().sort();
+  for (let i = 1; i < ids.length; i++) {
+    if (ids[i] === ids[i - 1]) {
+      ids = null;
+      break;
+    }
+  }
+  numberedCache.set(f, ids);
+  return ids;
 }
