@@ -6,6 +6,8 @@
 // is scored lazily (lazyStep): in the order the next rule ranks the bucket, only until enough documents
 // at that best score settle the page. A common pair ("for the": ~200,000 documents at 300k) is then
 // scored on a few hundred documents instead of all of them, with the same hits.
+// Scores and buckets are scratch arrays (sort-scratch.ts), given back when their bucket is done.
+import { idArray, mark, release, scoreArray } from './sort-scratch.js';
 
 /** A ranking step: one score per document, lower is better; null means "ties everything" for this query. */
 export type Step = StepFn | null;
@@ -45,6 +47,15 @@ export class Collector {
 
 export function bucketSort(docs: Int32Array, steps: readonly Step[], out: Collector, from = 0): void {
   if (out.full() || docs.length === 0) return;
+  const m = mark();
+  try {
+    sortBucket(docs, steps, out, from);
+  } finally {
+    release(m);
+  }
+}
+
+function sortBucket(docs: Int32Array, steps: readonly Step[], out: Collector, from: number): void {
   let i = from;
   while (i < steps.length && steps[i] === null) i++;
   if (i >= steps.length || docs.length === 1) {
@@ -114,8 +125,10 @@ function lazyStep(docs: Int32Array, steps: readonly Step[], i: number, out: Coll
       for (let k = scanned; k < Math.min(docs.length, scanned + chunk); k++) order.push(k);
     }
     scanned += order.length;
+    const m = mark();
     const keys = step(Int32Array.from(order, (k) => docs[k]));
     for (let k = 0; k < order.length; k++) if (keys[k] === floor) atFloor.push(order[k]);
+    release(m);
     if (atFloor.length >= remaining) {
       const last = next ? next[atFloor[remaining - 1]] : Infinity;
       const settled = (next ? atFloor.filter((k) => next[k] <= last) : atFloor.slice(0, remaining)).sort((a, b) => a - b);
@@ -139,10 +152,13 @@ function kthAbove(values: Float64Array, lo: number, k: number): number {
   let n = 0;
   for (let x = 0; x < values.length; x++) if (values[x] > lo) n++;
   if (n === 0) return Infinity;
-  const above = new Float64Array(n);
+  const m = mark();
+  const above = scoreArray(n);
   n = 0;
   for (let x = 0; x < values.length; x++) if (values[x] > lo) above[n++] = values[x];
-  return kthSmallest(above, k, false);
+  const kth = quickselect(above, k);
+  release(m);
+  return kth;
 }
 
 /** Rule scores spanning fewer values than this (small integers: words, typos, proximity…) take a counting sort. */
@@ -182,7 +198,7 @@ function countingGroups(docs: Int32Array, keys: Float64Array, min: number, max: 
   }
   const threshold = min + top;
   const slots: (Int32Array | null)[] = new Array(top + 1);
-  for (let g = 0; g <= top; g++) slots[g] = counts[g] ? new Int32Array(counts[g]) : null;
+  for (let g = 0; g <= top; g++) slots[g] = counts[g] ? idArray(counts[g]) : null;
   const fill = new Int32Array(top + 1);
   for (let j = 0; j < keys.length; j++) {
     const g = keys[j] - min;
@@ -208,9 +224,18 @@ function mapGroups(docs: Int32Array, keys: Float64Array, threshold: number): Gro
   return { groups, threshold };
 }
 
-/** The k-th smallest value (1-based, clamped) of `keys`, by quickselect on a copy (or in place). */
-export function kthSmallest(keys: Float64Array, k: number, copy = true): number {
-  const a = copy ? Float64Array.from(keys) : keys;
+/** The k-th smallest value (1-based, clamped) of `keys`, by quickselect on a copy. */
+function kthSmallest(keys: Float64Array, k: number): number {
+  const m = mark();
+  const a = scoreArray(keys.length);
+  a.set(keys);
+  const kth = quickselect(a, k);
+  release(m);
+  return kth;
+}
+
+/** The k-th smallest value (1-based, clamped) of `a`, reordering it. */
+function quickselect(a: Float64Array, k: number): number {
   let lo = 0;
   let hi = a.length - 1;
   const target = Math.min(Math.max(k, 1), a.length) - 1;

@@ -67,6 +67,7 @@ export class MatchScratch {
   private matched = new Uint8Array(0);
   private built = new Int32Array(0);
   private want = new Uint32Array(0);
+  private ids = new Int32Array(0);
   private epoch = 0;
   readonly refs = new RefList();
 
@@ -92,6 +93,12 @@ export class MatchScratch {
     return this.matched;
   }
 
+  /** Room for `n` candidate ids, valid until the next search (a common word lists most of the index). */
+  candidateIds(n: number): Int32Array {
+    if (this.ids.length < n) this.ids = new Int32Array(Math.max(n, Math.ceil(this.ids.length * 1.5)));
+    return this.ids.subarray(0, n);
+  }
+
   /** The reference marks over `size` documents and this search's epoch (match-refs.ts). */
   marks(size: number): { built: Int32Array; want: Uint32Array; epoch: number } {
     if (this.built.length < size) {
@@ -108,7 +115,7 @@ export class MatchScratch {
 
   /** bytes held (the memory budget counts them: a query's words over a large index keep ~10 B per document each) */
   bytes(): number {
-    let n = this.refs.data.byteLength + this.matched.byteLength + this.built.byteLength + this.want.byteLength;
+    let n = this.refs.data.byteLength + this.matched.byteLength + this.built.byteLength + this.want.byteLength + this.ids.byteLength;
     for (let w = 0; w < this.typo.length; w++) n += (this.typo[w]?.byteLength ?? 0) * 10;
     return n;
   }
@@ -246,7 +253,7 @@ export function matchWords(
     rangeStart[segments.length] = ranges.length / RANGE_STRIDE;
     for (const alt of word.synonyms) for (const t of alt) m.terms.add(t, w);
   });
-  m.candidates = firstCount < listMax || !m.typo[0] ? first.toArray().sort() : ascending(firstCount, m.typo[0], size);
+  m.candidates = firstCount < listMax || !m.typo[0] ? first.toArray().sort() : ascending(scratch.candidateIds(firstCount), m.typo[0], size);
   return m;
 }
 
@@ -266,11 +273,10 @@ function unionRuns(terms: readonly string[], word: QueryWord): number[] {
 }
 
 /**
- * The first word's `n` documents, ascending, read off its typo array in one pass over the ids (cheaper
- * than listing and sorting hundreds of thousands).
+ * The first word's documents (`out` holds exactly as many), ascending, read off its typo array in one
+ * pass over the ids (cheaper than listing and sorting hundreds of thousands).
  */
-function ascending(n: number, typo: Uint8Array, size: number): Int32Array {
-  const out = new Int32Array(n);
+function ascending(out: Int32Array, typo: Uint8Array, size: number): Int32Array {
   let k = 0;
   for (let d = 0; d < size; d++) if (typo[d] !== ABSENT) out[k++] = d;
   return out;
