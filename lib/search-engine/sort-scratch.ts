@@ -20,10 +20,6 @@ class Stack<A extends Float64Array | Int32Array> {
     this.top += n;
     return a;
   }
-
-  bytes(): number {
-    return this.buf.byteLength;
-  }
 }
 
 const scores = new Stack((n) => new Float64Array(n));
@@ -53,9 +49,4 @@ export function mark(): Mark {
 export function release(m: Mark): void {
   scores.top = m.scores;
   ids.top = m.ids;
-}
-
-/** Bytes the scratch buffers hold (process-wide). */
-export function sortScratchBytes(): number {
-  return scores.bytes() + ids.bytes();
 }
