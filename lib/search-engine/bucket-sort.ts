@@ -7,6 +7,7 @@
 // at that best score settle the page. A common pair ("for the": ~200,000 documents at 300k) is then
 // scored on a few hundred documents instead of all of them, with the same hits.
 // Scores and buckets are scratch arrays (sort-scratch.ts), given back when their bucket is done.
+import { IncrementalOrder } from './incremental-order.js';
 import { idArray, mark, release, scoreArray } from './sort-scratch.js';
 
 /** A ranking step: one score per document, lower is better; null means "ties everything" for this query. */
@@ -109,19 +110,18 @@ function lazyStep(docs: Int32Array, steps: readonly Step[], i: number, out: Coll
   const budget = docs.length >>> 2;
   let chunk = 4 * remaining + 64;
   let scanned = 0;
-  let done = -Infinity; // next-scores <= done are scored (id order: positions < scanned)
+  // positions in (next-score, position) order; without a next step, id order (positions < scanned)
+  const byNext = next ? new IncrementalOrder(next) : null;
   const atFloor: number[] = []; // positions in docs, in (next-score, position) order
   while (scanned < budget) {
-    let order: number[];
+    const order: number[] = [];
     chunk = Math.max(1, Math.min(chunk, budget - scanned));
-    if (next) {
-      const hi = kthAbove(next, done, chunk);
-      order = [];
-      for (let k = 0; k < next.length; k++) if (next[k] > done && next[k] <= hi) order.push(k);
-      order.sort((a, b) => next[a] - next[b] || a - b);
-      done = hi;
+    if (byNext) {
+      // a chunk, then the rest of its last next-score: every next-score up to it is then scored
+      for (let c = 0; c < chunk && !byNext.empty; c++) order.push(byNext.take());
+      const last = next![order[order.length - 1]];
+      while (!byNext.empty && next![byNext.peek()] === last) order.push(byNext.take());
     } else {
-      order = [];
       for (let k = scanned; k < Math.min(docs.length, scanned + chunk); k++) order.push(k);
     }
     scanned += order.length;
@@ -140,25 +140,10 @@ function lazyStep(docs: Int32Array, steps: readonly Step[], i: number, out: Coll
       }
       return true;
     }
-    if (!next && scanned >= docs.length) break;
-    if (next && done === Infinity) break;
+    if (byNext ? byNext.empty : scanned >= docs.length) break;
     chunk *= 4;
   }
   return false;
-}
-
-/** The k-th smallest of the values above `lo` (Infinity when there are none). */
-function kthAbove(values: Float64Array, lo: number, k: number): number {
-  let n = 0;
-  for (let x = 0; x < values.length; x++) if (values[x] > lo) n++;
-  if (n === 0) return Infinity;
-  const m = mark();
-  const above = scoreArray(n);
-  n = 0;
-  for (let x = 0; x < values.length; x++) if (values[x] > lo) above[n++] = values[x];
-  const kth = quickselect(above, k);
-  release(m);
-  return kth;
 }
 
 /** Rule scores spanning fewer values than this (small integers: words, typos, proximity…) take a counting sort. */
