@@ -15,7 +15,7 @@ import { ALL_ALONE, type DictionaryView } from './dictionary.js';
 import { GrowInt32 } from './growable.js';
 import { ABSENT, RANGE_STRIDE, RefList, type RefSource } from './match-refs.js';
 import type { QueryWord } from './query.js';
-import { positionAt, type Segment } from './segment.js';
+import type { Segment } from './segment.js';
 import { exactIndex, fuzzyLookup, fuzzyRanges, lowerBound } from './typo.js';
 
 export { ABSENT };
@@ -179,7 +179,8 @@ export function matchWords(
     const count = w + 1;
     /** fold postings [from, to) of segment s into the word's per-document arrays */
     const foldRange = (s: number, seg: Segment, from: number, to: number, typos: number, isExact: boolean) => {
-      const { pDocs, pBase, pRel, pShift } = seg;
+      const { pDocs, pBase, pRel, pShift, positions, posShift } = seg;
+      const low = (1 << posShift) - 1;
       if (allRefs || isExact) {
         ranges.push((s << 1) | (isExact ? 1 : 0));
         ranges.push(from);
@@ -188,10 +189,12 @@ export function matchWords(
       }
       for (let q = from; q < to; q++) {
         const d = pDocs[q];
-        if ((allowed[d >>> 5] & (1 << (d & 31))) === 0) continue;
-        if (prev !== null && prev[d] === ABSENT) continue;
+        // a later word's document is folded only if the previous word matched it (so it is allowed)
+        if (prev === null ? (allowed[d >>> 5] & (1 << (d & 31))) === 0 : prev[d] === ABSENT) continue;
         const cur = typo[d];
-        const p0 = positionAt(seg, pBase[q >>> pShift] + pRel[q]);
+        // the posting's first position (positionAt, inlined)
+        const v = positions[pBase[q >>> pShift] + pRel[q]];
+        const p0 = posShift === 16 ? v : (v >>> posShift) * 65536 + (v & low);
         if (cur === ABSENT) {
           if (w === 0 && firstCount++ < listMax) first.push(d);
           typo[d] = typos;
