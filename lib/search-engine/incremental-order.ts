@@ -62,27 +62,33 @@ export class IncrementalOrder {
     pos[b] = p;
   }
 
-  /** Partition entries [lo, hi) around the median of three; returns where the pivot lands. */
+  /**
+   * Partition entries [lo, hi) around the median of three (moved to lo); returns where the pivot lands.
+   * Scans from both ends, swapping only entries on the wrong side (fewer swaps than one scan).
+   */
   private partition(lo: number, hi: number): number {
     const last = hi - 1;
-    if (last > lo) {
-      const mid = (lo + last) >>> 1;
-      if (this.less(mid, lo)) this.swap(mid, lo);
-      if (this.less(last, lo)) this.swap(last, lo);
-      if (this.less(mid, last)) this.swap(mid, last);
-    }
+    const mid = (lo + last) >>> 1;
+    if (this.less(mid, lo)) this.swap(mid, lo);
+    if (this.less(last, lo)) this.swap(last, lo);
+    if (this.less(last, mid)) this.swap(last, mid);
+    this.swap(lo, mid);
     const { vals, pos } = this;
-    const pv = vals[last];
-    const pp = pos[last];
-    let store = lo;
-    for (let x = lo; x < last; x++) {
-      const v = vals[x];
-      if (v < pv || (v === pv && pos[x] < pp)) {
-        if (x !== store) this.swap(x, store);
-        store++;
-      }
+    const pv = vals[lo];
+    const pp = pos[lo];
+    let i = lo;
+    let j = hi;
+    for (;;) {
+      do {
+        i++;
+      } while (i <= last && (vals[i] < pv || (vals[i] === pv && pos[i] < pp)));
+      do {
+        j--;
+      } while (vals[j] > pv || (vals[j] === pv && pos[j] > pp));
+      if (i >= j) break;
+      this.swap(i, j);
     }
-    this.swap(store, last);
-    return store;
+    this.swap(lo, j);
+    return j;
   }
 }
