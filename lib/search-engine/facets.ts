@@ -79,12 +79,33 @@ function countForward(segments: readonly Segment[], ids: Int32Array, attr: strin
     const f = seg.fields.get(attr);
     if (from === to || !f) continue;
     const { codes, none } = forwardOf(seg, f);
-    const counts = new Int32Array(none + 2);
-    for (let j = from; j < to; j++) counts[codes[ids[j] - base]]++;
+    const counts = countCodes(codes, ids, from, to, base, none + 2);
     if (counts[none + 1] > 0) return null;
     out.set(seg, counts);
   }
   return out;
+}
+
+/**
+ * How many of ids[from..to) have each code (codes[id - base]). A field of few values counts into four
+ * interleaved tables summed at the end: most candidates share a few values (a priority, a section),
+ * and increments of one counter in a row each wait on the one before.
+ */
+function countCodes(codes: Forward['codes'], ids: Int32Array, from: number, to: number, base: number, slots: number): Int32Array {
+  const ways = slots <= 1024 ? 4 : 1;
+  const t = new Int32Array(ways * slots);
+  let j = from;
+  if (ways === 4) {
+    for (; j + 4 <= to; j += 4) {
+      t[codes[ids[j] - base]]++;
+      t[slots + codes[ids[j + 1] - base]]++;
+      t[2 * slots + codes[ids[j + 2] - base]]++;
+      t[3 * slots + codes[ids[j + 3] - base]]++;
+    }
+    for (let v = 0; v < slots; v++) t[v] += t[slots + v] + t[2 * slots + v] + t[3 * slots + v];
+  }
+  for (; j < to; j++) t[codes[ids[j] - base]]++;
+  return t.subarray(0, slots);
 }
 
 export interface FacetOptions {
