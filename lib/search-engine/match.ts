@@ -174,39 +174,17 @@ export function matchWords(
     // The rules read word w of a document only when it matches every word before it (matchedWords
     // in steps.ts counts from the first), so word w folds only those: the previous word's typo array
     // prunes the postings of a common later word (a short prefix) to the first words' documents.
-    const prev = w > 0 ? m.typo[w - 1] : null;
-    const { matched } = m;
-    const count = w + 1;
+    const target: FoldTarget = { typo, exact, minPos, matched: m.matched, count: w + 1, prev: w > 0 ? m.typo[w - 1] : null, allowed };
     /** fold postings [from, to) of segment s into the word's per-document arrays */
     const foldRange = (s: number, seg: Segment, from: number, to: number, typos: number, isExact: boolean) => {
-      const { pDocs, pBase, pRel, pShift, positions, posShift } = seg;
-      const low = (1 << posShift) - 1;
       if (allRefs || isExact) {
         ranges.push((s << 1) | (isExact ? 1 : 0));
         ranges.push(from);
         ranges.push(to);
         m.rangePostings += to - from;
       }
-      for (let q = from; q < to; q++) {
-        const d = pDocs[q];
-        // a later word's document is folded only if the previous word matched it (so it is allowed)
-        if (prev === null ? (allowed[d >>> 5] & (1 << (d & 31))) === 0 : prev[d] === ABSENT) continue;
-        const cur = typo[d];
-        // the posting's first position (positionAt, inlined)
-        const v = positions[pBase[q >>> pShift] + pRel[q]];
-        const p0 = posShift === 16 ? v : (v >>> posShift) * 65536 + (v & low);
-        if (cur === ABSENT) {
-          if (w === 0 && firstCount++ < listMax) first.push(d);
-          typo[d] = typos;
-          matched[d] = count;
-          minPos[d] = p0;
-          exact[d] = 0;
-        } else {
-          if (typos < cur) typo[d] = typos;
-          if (p0 < minPos[d]) minPos[d] = p0;
-        }
-        if (isExact) exact[d] = 1;
-      }
+      const found = fold(seg, from, to, typos, isExact, target, w === 0 ? first : null, listMax - firstCount);
+      if (w === 0) firstCount += found;
     };
     const union = dictionary.terms;
     const runs = union.length ? unionRuns(union, word) : EMPTY_RUNS;
@@ -261,6 +239,57 @@ export function matchWords(
 }
 
 const EMPTY_RUNS: number[] = [];
+
+/** The per-document arrays of one word a fold writes, and what lets a document in. */
+interface FoldTarget {
+  typo: Uint8Array;
+  exact: Uint8Array;
+  minPos: Uint32Array;
+  matched: Uint8Array;
+  /** words matched counted from the first, for a document this word adds */
+  count: number;
+  /**
+   * the previous word's typo array: a later word folds only the documents it matched (which are
+   * allowed), as the rules read word w only for documents matching every word before it; null for
+   * the first word, which the filter's bitset gates
+   */
+  prev: Uint8Array | null;
+  allowed: Bitset;
+}
+
+/**
+ * Fold postings [from, to) of `seg` (matched with `typos`, exactly or not) into a word's arrays.
+ * Returns the documents it adds, listed in `first` (when given) while fewer than `room`. A function
+ * of its own with the arrays in locals (a closure read them from its context at each posting: ~30 % slower).
+ */
+function fold(seg: Segment, from: number, to: number, typos: number, isExact: boolean, t: FoldTarget, first: GrowInt32 | null, room: number): number {
+  const { pDocs, pBase, pRel, pShift, positions, posShift } = seg;
+  const { typo, exact, minPos, matched, count, prev, allowed } = t;
+  const low = (1 << posShift) - 1;
+  const ex = isExact ? 1 : 0;
+  let found = 0;
+  for (let q = from; q < to; q++) {
+    const d = pDocs[q];
+    if (prev === null ? (allowed[d >>> 5] & (1 << (d & 31))) === 0 : prev[d] === ABSENT) continue;
+    // the posting's first position (positionAt, inlined)
+    const v = positions[pBase[q >>> pShift] + pRel[q]];
+    const p0 = posShift === 16 ? v : (v >>> posShift) * 65536 + (v & low);
+    const cur = typo[d];
+    if (cur === ABSENT) {
+      if (first !== null && found < room) first.push(d);
+      found++;
+      typo[d] = typos;
+      matched[d] = count;
+      minPos[d] = p0;
+      exact[d] = ex;
+    } else {
+      if (typos < cur) typo[d] = typos;
+      if (p0 < minPos[d]) minPos[d] = p0;
+      if (ex) exact[d] = 1;
+    }
+  }
+  return found;
+}
 
 /** The word's matching runs of `terms` as (lo, hi, typos) triples, ascending. */
 function unionRuns(terms: readonly string[], word: QueryWord): number[] {
