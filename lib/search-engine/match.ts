@@ -93,7 +93,7 @@ export class MatchScratch {
     return this.matched;
   }
 
-  /** Room for `n` candidate ids, valid until the next search (a common word lists most of the index). */
+  /** Room for `n` candidate ids (the first word's documents), valid until the next search. */
   candidateIds(n: number): Int32Array {
     if (this.ids.length < n) this.ids = new Int32Array(Math.max(n, Math.ceil(this.ids.length * 1.5)));
     return this.ids.subarray(0, n);
@@ -155,10 +155,13 @@ export function matchWords(
     candidates: new Int32Array(0),
     terms: new TermMatcher(words),
   };
-  // the first word's documents: listed while few (then sorted); past size/32 they are read off its typo array
-  const first = new GrowInt32(1024);
+  // The first word's documents, listed as the fold finds them: ascending when its postings come in id
+  // order (one term per segment: most common words); else sorted while few, or past size/32 read off
+  // its typo array.
+  const list = scratch.candidateIds(size + 1);
   const listMax = size >>> 5;
   let firstCount = 0;
+  let inOrder = true;
   // A single-word query has no proximity: only the exact postings are referenced (exactness reads them).
   const allRefs = words.length > 1;
   words.forEach((word, w) => {
@@ -183,8 +186,12 @@ export function matchWords(
         ranges.push(to);
         m.rangePostings += to - from;
       }
-      const found = fold(seg, from, to, typos, isExact, target, w === 0 ? first : null, listMax - firstCount);
-      if (w === 0) firstCount += found;
+      const found = fold(seg, from, to, typos, isExact, target, w === 0 ? list : null, firstCount);
+      if (w === 0 && found > 0) {
+        // a fold adds documents in id order: in order overall if its first comes after the last listed
+        if (firstCount > 0 && list[firstCount] < list[firstCount - 1]) inOrder = false;
+        firstCount += found;
+      }
     };
     const union = dictionary.terms;
     const runs = union.length ? unionRuns(union, word) : EMPTY_RUNS;
@@ -234,7 +241,8 @@ export function matchWords(
     rangeStart[segments.length] = ranges.length / RANGE_STRIDE;
     for (const alt of word.synonyms) for (const t of alt) m.terms.add(t, w);
   });
-  m.candidates = firstCount < listMax || !m.typo[0] ? first.toArray().sort() : ascending(scratch.candidateIds(firstCount + 1), m.typo[0], size);
+  const firsts = list.subarray(0, firstCount);
+  m.candidates = inOrder ? firsts : firstCount < listMax ? firsts.sort() : ascending(list, m.typo[0], size);
   return m;
 }
 
@@ -259,10 +267,10 @@ interface FoldTarget {
 
 /**
  * Fold postings [from, to) of `seg` (matched with `typos`, exactly or not) into a word's arrays.
- * Returns the documents it adds, listed in `first` (when given) while fewer than `room`. A function
+ * Returns how many documents it adds, listed in `first` (when given) from index `at`. A function
  * of its own with the arrays in locals (a closure read them from its context at each posting: ~30 % slower).
  */
-function fold(seg: Segment, from: number, to: number, typos: number, isExact: boolean, t: FoldTarget, first: GrowInt32 | null, room: number): number {
+function fold(seg: Segment, from: number, to: number, typos: number, isExact: boolean, t: FoldTarget, first: Int32Array | null, at: number): number {
   const { pDocs, pBase, pRel, pShift, positions, posShift } = seg;
   const { typo, exact, minPos, matched, count, prev, allowed } = t;
   const low = (1 << posShift) - 1;
@@ -276,7 +284,7 @@ function fold(seg: Segment, from: number, to: number, typos: number, isExact: bo
     const p0 = posShift === 16 ? v : (v >>> posShift) * 65536 + (v & low);
     const cur = typo[d];
     if (cur === ABSENT) {
-      if (first !== null && found < room) first.push(d);
+      if (first !== null) first[at + found] = d;
       found++;
       typo[d] = typos;
       matched[d] = count;
@@ -306,8 +314,8 @@ function unionRuns(terms: readonly string[], word: QueryWord): number[] {
 
 /**
  * The first word's documents, ascending, read off its typo array in one pass over the ids (cheaper than
- * listing and sorting hundreds of thousands). `out` holds one more than there are: every id is written
- * and only a match moves on (no branch to mispredict where half the ids match).
+ * sorting hundreds of thousands). `out` holds one more than there are: every id is written and only a
+ * match moves on (no branch to mispredict where half the ids match).
  */
 function ascending(out: Int32Array, typo: Uint8Array, size: number): Int32Array {
   let k = 0;
