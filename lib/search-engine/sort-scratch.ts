@@ -4,8 +4,9 @@
 // taken (a stack, `mark` and `release`). A common-word query over 860,000 candidates otherwise takes
 // ~25 MB of fresh typed arrays per search (the words and attribute scores, the buckets, quickselect's
 // copies), each zeroed when allocated and then left to the garbage collector. The buffers are one
-// per process (searches never overlap) and grow to the largest search's need, ~16-24 B per candidate
-// of the largest index searched; arrays taken are NOT zeroed: every user writes each element first.
+// per process (searches never overlap) and grow to the largest search's need and are kept: ~30 B per
+// candidate ("and the" over 716,000: ~20 MB), up to twice that after doubling. Arrays taken are NOT
+// zeroed: every user writes each element first.
 
 class Stack<A extends Float64Array | Int32Array> {
   private buf: A;
