@@ -6,6 +6,9 @@
 // is scored lazily (lazyStep): in the order the next rule ranks the bucket, only until enough documents
 // at that best score settle the page. A common pair ("for the": ~200,000 documents at 300k) is then
 // scored on a few hundred documents instead of all of them, with the same hits.
+// Scores and buckets are scratch arrays (sort-scratch.ts), given back when their bucket is done.
+import { IncrementalOrder } from './incremental-order.js';
+import { idArray, mark, release, scoreArray } from './sort-scratch.js';
 
 /** A ranking step: one score per document, lower is better; null means "ties everything" for this query. */
 export type Step = StepFn | null;
@@ -45,6 +48,15 @@ export class Collector {
 
 export function bucketSort(docs: Int32Array, steps: readonly Step[], out: Collector, from = 0): void {
   if (out.full() || docs.length === 0) return;
+  const m = mark();
+  try {
+    sortBucket(docs, steps, out, from);
+  } finally {
+    release(m);
+  }
+}
+
+function sortBucket(docs: Int32Array, steps: readonly Step[], out: Collector, from: number): void {
   let i = from;
   while (i < steps.length && steps[i] === null) i++;
   if (i >= steps.length || docs.length === 1) {
@@ -98,24 +110,25 @@ function lazyStep(docs: Int32Array, steps: readonly Step[], i: number, out: Coll
   const budget = docs.length >>> 2;
   let chunk = 4 * remaining + 64;
   let scanned = 0;
-  let done = -Infinity; // next-scores <= done are scored (id order: positions < scanned)
+  // positions in (next-score, position) order; without a next step, id order (positions < scanned)
+  const byNext = next ? new IncrementalOrder(next) : null;
   const atFloor: number[] = []; // positions in docs, in (next-score, position) order
   while (scanned < budget) {
-    let order: number[];
+    const order: number[] = [];
     chunk = Math.max(1, Math.min(chunk, budget - scanned));
-    if (next) {
-      const hi = kthAbove(next, done, chunk);
-      order = [];
-      for (let k = 0; k < next.length; k++) if (next[k] > done && next[k] <= hi) order.push(k);
-      order.sort((a, b) => next[a] - next[b] || a - b);
-      done = hi;
+    if (byNext) {
+      // a chunk, then the rest of its last next-score: every next-score up to it is then scored
+      for (let c = 0; c < chunk && !byNext.empty; c++) order.push(byNext.take());
+      const last = next![order[order.length - 1]];
+      while (!byNext.empty && next![byNext.peek()] === last) order.push(byNext.take());
     } else {
-      order = [];
       for (let k = scanned; k < Math.min(docs.length, scanned + chunk); k++) order.push(k);
     }
     scanned += order.length;
+    const m = mark();
     const keys = step(Int32Array.from(order, (k) => docs[k]));
     for (let k = 0; k < order.length; k++) if (keys[k] === floor) atFloor.push(order[k]);
+    release(m);
     if (atFloor.length >= remaining) {
       const last = next ? next[atFloor[remaining - 1]] : Infinity;
       const settled = (next ? atFloor.filter((k) => next[k] <= last) : atFloor.slice(0, remaining)).sort((a, b) => a - b);
@@ -127,22 +140,10 @@ function lazyStep(docs: Int32Array, steps: readonly Step[], i: number, out: Coll
       }
       return true;
     }
-    if (!next && scanned >= docs.length) break;
-    if (next && done === Infinity) break;
+    if (byNext ? byNext.empty : scanned >= docs.length) break;
     chunk *= 4;
   }
   return false;
-}
-
-/** The k-th smallest of the values above `lo` (Infinity when there are none). */
-function kthAbove(values: Float64Array, lo: number, k: number): number {
-  let n = 0;
-  for (let x = 0; x < values.length; x++) if (values[x] > lo) n++;
-  if (n === 0) return Infinity;
-  const above = new Float64Array(n);
-  n = 0;
-  for (let x = 0; x < values.length; x++) if (values[x] > lo) above[n++] = values[x];
-  return kthSmallest(above, k, false);
 }
 
 /** Rule scores spanning fewer values than this (small integers: words, typos, proximity…) take a counting sort. */
@@ -182,7 +183,7 @@ function countingGroups(docs: Int32Array, keys: Float64Array, min: number, max: 
   }
   const threshold = min + top;
   const slots: (Int32Array | null)[] = new Array(top + 1);
-  for (let g = 0; g <= top; g++) slots[g] = counts[g] ? new Int32Array(counts[g]) : null;
+  for (let g = 0; g <= top; g++) slots[g] = counts[g] ? idArray(counts[g]) : null;
   const fill = new Int32Array(top + 1);
   for (let j = 0; j < keys.length; j++) {
     const g = keys[j] - min;
@@ -208,9 +209,18 @@ function mapGroups(docs: Int32Array, keys: Float64Array, threshold: number): Gro
   return { groups, threshold };
 }
 
-/** The k-th smallest value (1-based, clamped) of `keys`, by quickselect on a copy (or in place). */
-export function kthSmallest(keys: Float64Array, k: number, copy = true): number {
-  const a = copy ? Float64Array.from(keys) : keys;
+/** The k-th smallest value (1-based, clamped) of `keys`, by quickselect on a copy. */
+function kthSmallest(keys: Float64Array, k: number): number {
+  const m = mark();
+  const a = scoreArray(keys.length);
+  a.set(keys);
+  const kth = quickselect(a, k);
+  release(m);
+  return kth;
+}
+
+/** The k-th smallest value (1-based, clamped) of `a`, reordering it. */
+function quickselect(a: Float64Array, k: number): number {
   let lo = 0;
   let hi = a.length - 1;
   const target = Math.min(Math.max(k, 1), a.length) - 1;

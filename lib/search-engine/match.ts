@@ -15,7 +15,7 @@ import { ALL_ALONE, type DictionaryView } from './dictionary.js';
 import { GrowInt32 } from './growable.js';
 import { ABSENT, RANGE_STRIDE, RefList, type RefSource } from './match-refs.js';
 import type { QueryWord } from './query.js';
-import { positionAt, type Segment } from './segment.js';
+import type { Segment } from './segment.js';
 import { exactIndex, fuzzyLookup, fuzzyRanges, lowerBound } from './typo.js';
 
 export { ABSENT };
@@ -67,6 +67,7 @@ export class MatchScratch {
   private matched = new Uint8Array(0);
   private built = new Int32Array(0);
   private want = new Uint32Array(0);
+  private ids = new Int32Array(0);
   private epoch = 0;
   readonly refs = new RefList();
 
@@ -92,6 +93,12 @@ export class MatchScratch {
     return this.matched;
   }
 
+  /** Room for `n` candidate ids (the first word's documents), valid until the next search. */
+  candidateIds(n: number): Int32Array {
+    if (this.ids.length < n) this.ids = new Int32Array(Math.max(n, Math.ceil(this.ids.length * 1.5)));
+    return this.ids.subarray(0, n);
+  }
+
   /** The reference marks over `size` documents and this search's epoch (match-refs.ts). */
   marks(size: number): { built: Int32Array; want: Uint32Array; epoch: number } {
     if (this.built.length < size) {
@@ -108,7 +115,7 @@ export class MatchScratch {
 
   /** bytes held (the memory budget counts them: a query's words over a large index keep ~10 B per document each) */
   bytes(): number {
-    let n = this.refs.data.byteLength + this.matched.byteLength + this.built.byteLength + this.want.byteLength;
+    let n = this.refs.data.byteLength + this.matched.byteLength + this.built.byteLength + this.want.byteLength + this.ids.byteLength;
     for (let w = 0; w < this.typo.length; w++) n += (this.typo[w]?.byteLength ?? 0) * 10;
     return n;
   }
@@ -148,10 +155,13 @@ export function matchWords(
     candidates: new Int32Array(0),
     terms: new TermMatcher(words),
   };
-  // the first word's documents: listed while few (then sorted); past size/32 they are read off its typo array
-  const first = new GrowInt32(1024);
+  // The first word's documents, listed as the fold finds them: ascending when its postings come in id
+  // order (one term per segment: most common words); else sorted while few, or past size/32 read off
+  // its typo array.
+  const list = scratch.candidateIds(size + 1);
   const listMax = size >>> 5;
   let firstCount = 0;
+  let inOrder = true;
   // A single-word query has no proximity: only the exact postings are referenced (exactness reads them).
   const allRefs = words.length > 1;
   words.forEach((word, w) => {
@@ -167,35 +177,20 @@ export function matchWords(
     // The rules read word w of a document only when it matches every word before it (matchedWords
     // in steps.ts counts from the first), so word w folds only those: the previous word's typo array
     // prunes the postings of a common later word (a short prefix) to the first words' documents.
-    const prev = w > 0 ? m.typo[w - 1] : null;
-    const { matched } = m;
-    const count = w + 1;
+    const target: FoldTarget = { typo, exact, minPos, matched: m.matched, count: w + 1, prev: w > 0 ? m.typo[w - 1] : null, allowed };
     /** fold postings [from, to) of segment s into the word's per-document arrays */
     const foldRange = (s: number, seg: Segment, from: number, to: number, typos: number, isExact: boolean) => {
-      const { pDocs, pBase, pRel, pShift } = seg;
       if (allRefs || isExact) {
         ranges.push((s << 1) | (isExact ? 1 : 0));
         ranges.push(from);
         ranges.push(to);
         m.rangePostings += to - from;
       }
-      for (let q = from; q < to; q++) {
-        const d = pDocs[q];
-        if ((allowed[d >>> 5] & (1 << (d & 31))) === 0) continue;
-        if (prev !== null && prev[d] === ABSENT) continue;
-        const cur = typo[d];
-        const p0 = positionAt(seg, pBase[q >>> pShift] + pRel[q]);
-        if (cur === ABSENT) {
-          if (w === 0 && firstCount++ < listMax) first.push(d);
-          typo[d] = typos;
-          matched[d] = count;
-          minPos[d] = p0;
-          exact[d] = 0;
-        } else {
-          if (typos < cur) typo[d] = typos;
-          if (p0 < minPos[d]) minPos[d] = p0;
-        }
-        if (isExact) exact[d] = 1;
+      const found = fold(seg, from, to, typos, isExact, target, w === 0 ? list : null, firstCount);
+      if (w === 0 && found > 0) {
+        // a fold adds documents in id order: in order overall if its first comes after the last listed
+        if (firstCount > 0 && list[firstCount] < list[firstCount - 1]) inOrder = false;
+        firstCount += found;
       }
     };
     const union = dictionary.terms;
@@ -246,11 +241,63 @@ export function matchWords(
     rangeStart[segments.length] = ranges.length / RANGE_STRIDE;
     for (const alt of word.synonyms) for (const t of alt) m.terms.add(t, w);
   });
-  m.candidates = firstCount < listMax || !m.typo[0] ? first.toArray().sort() : ascending(firstCount, m.typo[0], size);
+  const firsts = list.subarray(0, firstCount);
+  m.candidates = inOrder ? firsts : firstCount < listMax ? firsts.sort() : ascending(list, m.typo[0], size);
   return m;
 }
 
 const EMPTY_RUNS: number[] = [];
+
+/** The per-document arrays of one word a fold writes, and what lets a document in. */
+interface FoldTarget {
+  typo: Uint8Array;
+  exact: Uint8Array;
+  minPos: Uint32Array;
+  matched: Uint8Array;
+  /** words matched counted from the first, for a document this word adds */
+  count: number;
+  /**
+   * the previous word's typo array: a later word folds only the documents it matched (which are
+   * allowed), as the rules read word w only for documents matching every word before it; null for
+   * the first word, which the filter's bitset gates
+   */
+  prev: Uint8Array | null;
+  allowed: Bitset;
+}
+
+/**
+ * Fold postings [from, to) of `seg` (matched with `typos`, exactly or not) into a word's arrays.
+ * Returns how many documents it adds, listed in `first` (when given) from index `at`. A function
+ * of its own with the arrays in locals (a closure read them from its context at each posting: ~30 % slower).
+ */
+function fold(seg: Segment, from: number, to: number, typos: number, isExact: boolean, t: FoldTarget, first: Int32Array | null, at: number): number {
+  const { pDocs, pBase, pRel, pShift, positions, posShift } = seg;
+  const { typo, exact, minPos, matched, count, prev, allowed } = t;
+  const low = (1 << posShift) - 1;
+  const ex = isExact ? 1 : 0;
+  let found = 0;
+  for (let q = from; q < to; q++) {
+    const d = pDocs[q];
+    if (prev === null ? (allowed[d >>> 5] & (1 << (d & 31))) === 0 : prev[d] === ABSENT) continue;
+    // the posting's first position (positionAt, inlined)
+    const v = positions[pBase[q >>> pShift] + pRel[q]];
+    const p0 = posShift === 16 ? v : (v >>> posShift) * 65536 + (v & low);
+    const cur = typo[d];
+    if (cur === ABSENT) {
+      if (first !== null) first[at + found] = d;
+      found++;
+      typo[d] = typos;
+      matched[d] = count;
+      minPos[d] = p0;
+      exact[d] = ex;
+    } else {
+      if (typos < cur) typo[d] = typos;
+      if (p0 < minPos[d]) minPos[d] = p0;
+      if (ex) exact[d] = 1;
+    }
+  }
+  return found;
+}
 
 /** The word's matching runs of `terms` as (lo, hi, typos) triples, ascending. */
 function unionRuns(terms: readonly string[], word: QueryWord): number[] {
@@ -266,14 +313,17 @@ function unionRuns(terms: readonly string[], word: QueryWord): number[] {
 }
 
 /**
- * The first word's `n` documents, ascending, read off its typo array in one pass over the ids (cheaper
- * than listing and sorting hundreds of thousands).
+ * The first word's documents, ascending, read off its typo array in one pass over the ids (cheaper than
+ * sorting hundreds of thousands). `out` holds one more than there are: every id is written and only a
+ * match moves on (no branch to mispredict where half the ids match).
  */
-function ascending(n: number, typo: Uint8Array, size: number): Int32Array {
-  const out = new Int32Array(n);
+function ascending(out: Int32Array, typo: Uint8Array, size: number): Int32Array {
   let k = 0;
-  for (let d = 0; d < size; d++) if (typo[d] !== ABSENT) out[k++] = d;
-  return out;
+  for (let d = 0; d < size; d++) {
+    out[k] = d;
+    k += ((typo[d] ^ ABSENT) + 0xff) >>> 8;
+  }
+  return out.subarray(0, k);
 }
 
 /** Postings of the first word of `alt` in documents that contain every word of `alt`. */

@@ -17,6 +17,7 @@ import type { Rule, SortCriterion } from './ranking.js';
 import { localIndex } from './segment.js';
 import type { Document } from './types.js';
 import { compareValues, sortValue, type Columns } from './columns.js';
+import { scoreArray } from './sort-scratch.js';
 
 export const MAX_PROXIMITY = 8;
 
@@ -58,7 +59,10 @@ function textStep(kind: 'words' | 'typo' | 'proximity' | 'attribute' | 'exactnes
   }
 }
 
-/** A step that reads only per-document arrays: cheap to score a whole bucket (bucket-sort.ts, lazyStep). */
+/**
+ * A step that reads only per-document arrays: cheap to score a whole bucket (bucket-sort.ts, lazyStep).
+ * The text rules write their scores into scratch arrays (sort-scratch.ts), valid while their bucket is sorted.
+ */
 function cheap(fn: (docs: Int32Array) => Float64Array): StepFn {
   return Object.assign(fn, { cheap: true });
 }
@@ -72,7 +76,7 @@ function proximityFloor(m: MatchData, docs: Int32Array): number {
 }
 
 function wordsKeys(m: MatchData, docs: Int32Array): Float64Array {
-  const keys = new Float64Array(docs.length);
+  const keys = scoreArray(docs.length);
   const { matched } = m;
   const n = m.words.length;
   for (let i = 0; i < docs.length; i++) keys[i] = n - matched[docs[i]];
@@ -80,7 +84,7 @@ function wordsKeys(m: MatchData, docs: Int32Array): Float64Array {
 }
 
 function typoKeys(m: MatchData, docs: Int32Array): Float64Array {
-  const keys = new Float64Array(docs.length);
+  const keys = scoreArray(docs.length);
   const { matched, typo } = m;
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i];
@@ -93,14 +97,14 @@ function typoKeys(m: MatchData, docs: Int32Array): Float64Array {
 
 function proximityKeys(m: MatchData, docs: Int32Array): Float64Array {
   ensureRefs(m, docs);
-  const keys = new Float64Array(docs.length);
+  const keys = scoreArray(docs.length);
   const { matched } = m;
   for (let i = 0; i < docs.length; i++) keys[i] = proximity(m, docs[i], matched[docs[i]]);
   return keys;
 }
 
 function attributeKeys(m: MatchData, docs: Int32Array): Float64Array {
-  const keys = new Float64Array(docs.length);
+  const keys = scoreArray(docs.length);
   const { matched, minPos } = m;
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i];
@@ -116,7 +120,7 @@ function attributeKeys(m: MatchData, docs: Int32Array): Float64Array {
 }
 
 function exactnessKeys(m: MatchData, docs: Int32Array): Float64Array {
-  const keys = new Float64Array(docs.length);
+  const keys = scoreArray(docs.length);
   const { matched, exact } = m;
   const n = m.words.length;
   // only a document matching every word exactly can equal an attribute: only those read references

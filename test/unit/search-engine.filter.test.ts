@@ -184,3 +184,35 @@ describe('filterable attributes', () => {
     expect(e.filterIds(undefined)).toHaveLength(6);
   });
 });
+
+describe('a range holding most of a field (set as its complement)', () => {
+  test('the same documents as testing each one: one or several numbers, strings, missing values, deletions, segments', () => {
+    let seed = 5;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const value = (several: boolean): unknown => {
+      const r = rnd();
+      const n = Math.floor(rnd() * 100);
+      if (r < 0.1) return undefined;
+      if (r < 0.15) return String(n);
+      if (several && r < 0.4) return [n, Math.floor(rnd() * 100)];
+      return n;
+    };
+    const docs = Array.from({ length: 3000 }, (_, id) => ({ id, one: value(false), many: value(true) }));
+    const n = engineWith([], { filterableAttributes: ['one', 'many'] });
+    for (let i = 0; i < docs.length; i += 500) n.addDocuments(docs.slice(i, i + 500), 'id');
+    const deleted = new Set(docs.filter(() => rnd() < 0.1).map((d) => d.id));
+    n.deleteDocuments([...deleted].map(String));
+    const numbers = (v: unknown): number[] => (Array.isArray(v) ? v : [v]).filter((x): x is number => typeof x === 'number');
+    const ops: Record<string, (x: number, t: number) => boolean> = { '<': (x, t) => x < t, '<=': (x, t) => x <= t, '>': (x, t) => x > t, '>=': (x, t) => x >= t };
+    for (const attr of ['one', 'many'] as const) {
+      for (const t of [0, 3, 50, 97, 99, 100]) {
+        for (const [op, test] of Object.entries(ops)) {
+          const want = docs.filter((d) => !deleted.has(d.id) && numbers(d[attr]).some((x) => test(x, t))).map((d) => String(d.id));
+          expect(n.filterIds(`${attr} ${op} ${t}`).sort()).toEqual(want.sort());
+        }
+        const want = docs.filter((d) => !deleted.has(d.id) && numbers(d[attr]).some((x) => x >= 2 && x <= t)).map((d) => String(d.id));
+        expect(n.filterIds(`${attr} 2 TO ${t} AND NOT ${attr} = 1000`).sort()).toEqual(want.sort());
+      }
+    }
+  });
+});

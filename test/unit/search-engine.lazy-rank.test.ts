@@ -3,6 +3,7 @@
 // cheap next rule, distinct keys, and pages deep into the bucket. Then the engine: a common pair of
 // words over thousands of documents, every page a slice of one ranking, adjacent pairs first.
 import { bucketSort, Collector, type Step, type StepFn } from '../../lib/search-engine/bucket-sort.js';
+import { IncrementalOrder } from '../../lib/search-engine/incremental-order.js';
 import { engineWith, ids } from './search-engine.fixtures.js';
 
 function rng(seed: number): () => number {
@@ -78,6 +79,24 @@ describe('proximity scored lazily in the engine', () => {
     expect(adjacent(all[0])).toBe(true);
     for (const [offset, limit] of [[0, 1], [0, 20], [0, 200], [37, 20], [500, 50]]) {
       expect(ids(e, { query: 'for the', offset, limit })).toEqual(all.slice(offset, offset + limit));
+    }
+  });
+});
+
+describe('incremental order (the lazy pass reads the next rule in it)', () => {
+  test('positions come out in (score, position) order, whatever the ties and however they are taken', () => {
+    const r = rng(3);
+    for (const [n, distinct] of [[1, 1], [2, 1], [3, 2], [50, 3], [5000, 7], [5000, 5000], [20000, 40]]) {
+      const scores = Float64Array.from({ length: n }, () => Math.floor(r() * distinct) * 65536 + (r() < 0.1 ? Infinity : 0));
+      const want = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[a] - scores[b] || a - b);
+      const order = new IncrementalOrder(scores);
+      const got: number[] = [];
+      while (!order.empty) {
+        if (r() < 0.3) expect(order.peek()).toBe(want[got.length]);
+        got.push(order.take());
+      }
+      expect(order.take()).toBe(-1);
+      expect(got).toEqual(want);
     }
   });
 });

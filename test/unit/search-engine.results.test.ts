@@ -206,11 +206,11 @@ describe('geo', () => {
 });
 
 describe('facets over few candidates (forward path) agree with the scan', () => {
-  test('same distribution, display spelling and stats, across segments, merges and deletions', async () => {
+  test('same distribution, display spelling and stats, across segments, merges and deletions (one- and two-byte codes)', async () => {
     const { computeFacets } = await import('../../lib/search-engine/facets.js');
     const { bitset, setAll } = await import('../../lib/search-engine/bitset.js');
     const { engineFactory, DEFAULT_SETTINGS } = await import('../../lib/search-engine/index.js');
-    const e = engineFactory.create({ ...DEFAULT_SETTINGS, filterableAttributes: ['colour', 'tags', 'size'] });
+    const e = engineFactory.create({ ...DEFAULT_SETTINGS, filterableAttributes: ['colour', 'tags', 'size', 'code'] });
     let seed = 11;
     const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
     const colours = ['Red', 'red', 'Blue', 'Green', 'Grün', 'grun'];
@@ -219,6 +219,8 @@ describe('facets over few candidates (forward path) agree with the scan', () => 
         Array.from({ length: 300 }, (_, i) => ({
           id: b * 300 + i,
           colour: colours[Math.floor(rnd() * colours.length)],
+          // more values than a one-byte code holds
+          ...(rnd() < 0.9 ? { code: `c${Math.floor(rnd() * 400)}` } : {}),
           ...(rnd() < 0.3 ? { tags: ['a', 'b', 'c'].filter(() => rnd() < 0.5) } : {}),
           ...(rnd() < 0.5 ? { size: Math.floor(rnd() * 5) } : {}),
         })),
@@ -233,7 +235,7 @@ describe('facets over few candidates (forward path) agree with the scan', () => 
       const bits = bitset(st.nextId);
       setAll(bits, ids);
       const opts = { maxValuesPerFacet: 100, sortBy: 'alpha' as const };
-      const facets = ['colour', 'tags', 'size'];
+      const facets = ['colour', 'tags', 'size', 'code'];
       expect(computeFacets(st.segments, bits, facets, opts, ids)).toEqual(computeFacets(st.segments, bits, facets, opts));
     }
   });

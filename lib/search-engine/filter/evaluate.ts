@@ -1,7 +1,11 @@
 // Evaluates a parsed filter to a bitset of documents, segment by segment, from the per-segment field
 // indexes (no document is read). NOT and != complement within the live documents, so `a != x` also
 // matches documents without `a` (as Meilisearch).
-import { andNot, bitset, or, setAll, type Bitset } from '../bitset.js';
+// A numeric comparison or range holding over 3/4 of a field's numbers ("installed_size_kb < 50000": ~95 %
+// of the documents) is set as its complement: the bitset of the documents with a number (built once per
+// segment and field, one bit per document) OR-ed in word by word, minus the few outside the range,
+// instead of most ids one by one in value order. Only where each document has one number at most.
+import { andNot, bitset, clear, or, setAll, setAscending, type Bitset } from '../bitset.js';
 import { facetKey, type FieldIndex } from '../field-index.js';
 import { covered } from '../fields.js';
 import { boxQuery, radiusQuery } from '../geo.js';
@@ -105,26 +109,26 @@ function leaf(node: FilterNode, ctx: FilterContext): Bitset {
         if (node.op === '=') equal(f, node.value, out);
         else {
           const v = node.value.num!;
-          if (node.op === '>') numRange(f, v, Infinity, false, true, out);
-          else if (node.op === '>=') numRange(f, v, Infinity, true, true, out);
-          else if (node.op === '<') numRange(f, -Infinity, v, true, false, out);
-          else numRange(f, -Infinity, v, true, true, out);
+          if (node.op === '>') numRange(f, v, Infinity, false, true, out, true);
+          else if (node.op === '>=') numRange(f, v, Infinity, true, true, out, true);
+          else if (node.op === '<') numRange(f, -Infinity, v, true, false, out, true);
+          else numRange(f, -Infinity, v, true, true, out, true);
         }
         break;
       case 'range':
-        numRange(f, node.from.num!, node.to.num!, true, true, out);
+        numRange(f, node.from.num!, node.to.num!, true, true, out, true);
         break;
       case 'in':
         for (const v of node.values) equal(f, v, out);
         break;
       case 'exists':
-        setAll(out, f.exists);
+        setAscending(out, f.exists);
         break;
       case 'null':
-        setAll(out, f.nulls);
+        setAscending(out, f.nulls);
         break;
       case 'empty':
-        setAll(out, f.empties);
+        setAscending(out, f.empties);
         break;
     }
   }
@@ -133,7 +137,7 @@ function leaf(node: FilterNode, ctx: FilterContext): Bitset {
 
 function equal(f: FieldIndex, v: FilterValue, out: Bitset): void {
   const i = f.lookup.get(facetKey(v.raw));
-  if (i !== undefined) setAll(out, f.strDocs, f.strStart[i], f.strStart[i + 1]);
+  if (i !== undefined) setAscending(out, f.strDocs, f.strStart[i], f.strStart[i + 1]);
   if (v.num !== null) numRange(f, v.num, v.num, true, true, out);
 }
 
@@ -148,8 +152,57 @@ function lower(values: Float64Array, v: number, inclusive: boolean): number {
   return lo;
 }
 
-function numRange(f: FieldIndex, from: number, to: number, fromIncl: boolean, toIncl: boolean, out: Bitset): void {
+/**
+ * The documents of `f` with a number in the range, into `out`. `complement`: the caller writes no
+ * other bit of this segment's documents into `out` (a comparison or range leaf), so the documents
+ * outside the range can be cleared from it.
+ */
+function numRange(f: FieldIndex, from: number, to: number, fromIncl: boolean, toIncl: boolean, out: Bitset, complement = false): void {
   const a = lower(f.numValues, from, fromIncl);
   const b = lower(f.numValues, to, !toIncl);
-  if (a < b) setAll(out, f.numDocs, a, b);
+  if (a >= b) return;
+  const n = f.numDocs.length;
+  // clearing one document costs as much as setting one: worth it where few are outside the range
+  const numbered = complement && 4 * (b - a) > 3 * n ? singleNumbered(f) : null;
+  if (!numbered) {
+    setAll(out, f.numDocs, a, b);
+    return;
+  }
+  const { first, words } = numbered;
+  for (let w = 0; w < words.length; w++) out[first + w] |= words[w];
+  for (let j = 0; j < a; j++) clear(out, f.numDocs[j]);
+  for (let j = b; j < n; j++) clear(out, f.numDocs[j]);
+}
+
+/** The documents with a number in a field index, as the words of a bitset from word `first`. */
+interface Numbered {
+  first: number;
+  words: Uint32Array;
+}
+
+const numberedCache = new WeakMap<FieldIndex, Numbered | null>();
+
+/** The documents with a number in `f` (1 bit each); null when one has several (the complement would be wrong). */
+function singleNumbered(f: FieldIndex): Numbered | null {
+  const cached = numberedCache.get(f);
+  if (cached !== undefined) return cached;
+  let lo = Infinity;
+  let hi = -1;
+  for (const d of f.numDocs) {
+    if (d < lo) lo = d;
+    if (d > hi) hi = d;
+  }
+  const first = lo >>> 5;
+  let numbered: Numbered | null = { first, words: new Uint32Array((hi >>> 5) - first + 1) };
+  for (const d of f.numDocs) {
+    const w = (d >>> 5) - first;
+    const bit = 1 << (d & 31);
+    if (numbered.words[w] & bit) {
+      numbered = null;
+      break;
+    }
+    numbered.words[w] |= bit;
+  }
+  numberedCache.set(f, numbered);
+  return numbered;
 }
