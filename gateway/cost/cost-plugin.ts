@@ -4,7 +4,7 @@
 // `extensions.cost = { requested, limit, remaining, resetAt }` and the same as X-Cost-* headers
 // (the REST bridge forwards them). Subscriptions and their events' follow-up queries are not charged.
 import { GraphQLError } from 'graphql';
-import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContext } from '@apollo/server';
+import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContext, type GraphQLRequestListener } from '@apollo/server';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import { answerBytes, replaceAnswerBytes, type GraphQLAnswer } from '../../lib/http.js';
 import type { TenantContext } from '../../lib/tenant.js';
@@ -27,6 +27,8 @@ export const COST_HEADERS = ['x-cost-requested', 'x-cost-limit', 'x-cost-remaini
 
 interface Charged {
   report: CostReport;
+  /** the report's resetAt in ms (null with it), for X-Cost-Reset without parsing the ISO text back */
+  resetAt: number | null;
   /** ms until the budget's window ends, when refused */
   refusedFor?: number;
 }
@@ -39,17 +41,25 @@ export interface CostDeps {
   maxCost: number;
 }
 
-function report(requested: number, b: { limit: number } | undefined, r: { remaining: number; resetMs: number } | undefined, now = Date.now()): CostReport {
-  // windows end on whole seconds (lib/rate-limit.ts): rounding takes away the ms between the limiter's clock reading and this one
-  return { requested, limit: b?.limit ?? null, remaining: r ? r.remaining : null, resetAt: r ? new Date(Math.round((now + r.resetMs) / 1000) * 1000).toISOString() : null };
+/** The last window end turned into ISO 8601: every key's window ends on the same minute, so one entry serves nearly every request. */
+let lastIso = { ms: NaN, text: '' };
+function isoOf(ms: number): string {
+  if (lastIso.ms !== ms) lastIso = { ms, text: new Date(ms).toISOString() };
+  return lastIso.text;
 }
 
-function headersOf(c: CostReport, now = Date.now()): [string, string][] {
-  const h: [string, string][] = [['x-cost-requested', String(c.requested)]];
-  if (c.limit !== null) h.push(['x-cost-limit', String(c.limit)]);
-  if (c.remaining !== null) h.push(['x-cost-remaining', String(c.remaining)]);
-  if (c.resetAt !== null) h.push(['x-cost-reset', String(Math.max(0, Math.ceil((Date.parse(c.resetAt) - now) / 1000)))]);
-  return h;
+function report(requested: number, b: { limit: number } | undefined, r: { remaining: number; resetMs: number } | undefined, now = Date.now()): Charged {
+  // windows end on whole seconds (lib/rate-limit.ts): rounding takes away the ms between the limiter's clock reading and this one
+  const resetAt = r ? Math.round((now + r.resetMs) / 1000) * 1000 : null;
+  return { report: { requested, limit: b?.limit ?? null, remaining: r ? r.remaining : null, resetAt: resetAt === null ? null : isoOf(resetAt) }, resetAt };
+}
+
+/** The report as X-Cost-* headers, each given to `set`. */
+function setHeaders({ report: c, resetAt }: Charged, set: (name: string, value: string) => void, now = Date.now()): void {
+  set('x-cost-requested', String(c.requested));
+  if (c.limit !== null) set('x-cost-limit', String(c.limit));
+  if (c.remaining !== null) set('x-cost-remaining', String(c.remaining));
+  if (resetAt !== null) set('x-cost-reset', String(Math.max(0, Math.ceil((resetAt - now) / 1000))));
 }
 
 /**
@@ -79,38 +89,43 @@ export function costExtension(deps: CostDeps): GatewayExtension {
 
 function costPlugin({ limiter, budgets, measures, maxCost }: CostDeps, seen: LastSeen): ApolloServerPlugin<GatewayContext> {
   const charged = new WeakMap<object, Charged>();
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation(rc: GraphQLRequestContext<GatewayContext>) {
-          // no report for callers without credentials (introspection, __typename): they have no budget
-          if (!rc.operation || !rc.document || rc.operation.operation === 'subscription' || rc.contextValue.costExempt || rc.contextValue.tenant.kind === 'anonymous') return;
-          const requested = measures.measure(rc.schema, rc.document, rc.operationName, rc.request.variables ?? {}).cost;
-          const budget = budgetOf(rc.contextValue.tenant, budgets);
-          if (!budget || requested > maxCost) return void charged.set(rc, { report: report(requested, budget, undefined) });
-          const r = await limiter.spend(budget.key, budget.limit, requested);
-          seen.set(budget.key, r.remaining, Date.now() + r.resetMs);
-          charged.set(rc, { report: report(requested, budget, r), ...(r.allowed ? {} : { refusedFor: Math.max(1000, r.resetMs) }) });
-        },
-        async responseForOperation(rc: GraphQLRequestContext<GatewayContext>) {
-          const c = charged.get(rc);
-          if (c?.refusedFor === undefined) return null;
-          const seconds = Math.ceil(c.refusedFor / 1000);
-          const message = `The key's cost budget of ${c.report.limit} units per minute has ${c.report.remaining} left, less than this operation's ${c.report.requested}; retry in ${seconds} s`;
-          const error = new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', status: 429, meta: { retryAfterMs: c.refusedFor, resetAt: c.report.resetAt } } });
-          return { http: { status: 429, headers: new HeaderMap([['retry-after', String(seconds)]]) }, body: { kind: 'single', singleResult: { errors: [error.toJSON()] } } };
-        },
-        async willSendResponse(rc: GraphQLRequestContext<GatewayContext>) {
-          const c = charged.get(rc);
-          if (!c) return;
-          for (const [k, v] of headersOf(c.report)) rc.response.http.headers.set(k, v);
-          const body = rc.response.body;
-          // set last, so that the serialised answer ends with it (reportCachedAnswer finds it there)
-          if (body?.kind === 'single') body.singleResult.extensions = { ...body.singleResult.extensions, cost: c.report };
-        },
-      };
+  // one listener for every request (its state is in `charged`, by request): nothing allocated per request to start it
+  const listener: GraphQLRequestListener<GatewayContext> = {
+    async didResolveOperation(rc: GraphQLRequestContext<GatewayContext>) {
+      // no report for callers without credentials (introspection, __typename): they have no budget
+      if (!rc.operation || !rc.document || rc.operation.operation === 'subscription' || rc.contextValue.costExempt || rc.contextValue.tenant.kind === 'anonymous') return;
+      const requested = measures.measure(rc.schema, rc.document, rc.operationName, rc.request.variables ?? {}).cost;
+      const budget = budgetOf(rc.contextValue.tenant, budgets);
+      if (!budget || requested > maxCost) return void charged.set(rc, report(requested, budget, undefined));
+      const r = await limiter.spend(budget.key, budget.limit, requested);
+      const now = Date.now();
+      seen.set(budget.key, r.remaining, now + r.resetMs);
+      const c = report(requested, budget, r, now);
+      if (!r.allowed) c.refusedFor = Math.max(1000, r.resetMs);
+      charged.set(rc, c);
+    },
+    async responseForOperation(rc: GraphQLRequestContext<GatewayContext>) {
+      const c = charged.get(rc);
+      if (c?.refusedFor === undefined) return null;
+      const seconds = Math.ceil(c.refusedFor / 1000);
+      const message = `The key's cost budget of ${c.report.limit} units per minute has ${c.report.remaining} left, less than this operation's ${c.report.requested}; retry in ${seconds} s`;
+      const error = new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', status: 429, meta: { retryAfterMs: c.refusedFor, resetAt: c.report.resetAt } } });
+      return { http: { status: 429, headers: new HeaderMap([['retry-after', String(seconds)]]) }, body: { kind: 'single', singleResult: { errors: [error.toJSON()] } } };
+    },
+    async willSendResponse(rc: GraphQLRequestContext<GatewayContext>) {
+      const c = charged.get(rc);
+      if (!c) return;
+      const headers = rc.response.http.headers;
+      setHeaders(c, (k, v) => headers.set(k, v));
+      const body = rc.response.body;
+      if (body?.kind !== 'single') return;
+      // set last, so that the serialised answer ends with it (reportCachedAnswer finds it there)
+      const extensions = body.singleResult.extensions;
+      body.singleResult.extensions = extensions ? { ...extensions, cost: c.report } : { cost: c.report };
     },
   };
+  const started = Promise.resolve(listener);
+  return { requestDidStart: () => started };
 }
 
 const COST_KEY = '"cost":';
@@ -131,11 +146,11 @@ function reportCachedAnswer(deps: CostDeps, seen: LastSeen, tenant: TenantContex
   const budget = budgetOf(tenant, deps.budgets);
   const now = Date.now();
   const fresh = report(found.requested, budget, budget ? seen.get(budget.key, budget.limit, now) : undefined, now);
-  const replacement = `${COST_KEY}${JSON.stringify(fresh)}`;
+  const replacement = `${COST_KEY}${JSON.stringify(fresh.report)}`;
   const { at, end } = found;
   if (bytes) replaceAnswerBytes(a, withReport(bytes, found, replacement));
   else a.body = `${a.body.slice(0, at)}${replacement}${a.body.slice(end + 1)}`;
-  for (const [k, v] of headersOf(fresh, now)) a.headers[k] = v;
+  setHeaders(fresh, (k, v) => (a.headers[k] = v), now);
 }
 
 /** Where a serialised answer's report is (`"cost":{…}` from `at` to `end`, inclusive) and its estimate. */
