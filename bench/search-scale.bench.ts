@@ -11,7 +11,9 @@
 //    while the engine loads are counted, each must carry Retry-After).
 // Env: BENCH_DOCS, BENCH_IN_FLIGHT, BENCH_N (queries, 200), BENCH_PORT_BASE (24500), BENCH_SETTLE_S (900:
 // the longest wait for the compacted snapshot before the searches), BENCH_STACK_FLAGS
-// (extra Node flags of the stack, e.g. --cpu-prof --cpu-prof-dir=<dir>), DATABASE_URL (a
+// (extra Node flags of the stack, e.g. --cpu-prof --cpu-prof-dir=<dir>), BENCH_PROFILE (a directory:
+// a CPU profile of the stack's main thread over the indexing alone, indexing.cpuprofile, for
+// bench:profile-summary), BENCH_INDEXING_ONLY (1: stop after the indexing lines), DATABASE_URL (a
 // scratch database on that server), DATASETS_DIR (where debian-packages.jsonl.gz is), BENCH_COMPILED (1:
 // the stack as `npm start` runs it: dist/ from `npm run build`, plain Node; 0: the TypeScript loader, as
 // `START_FROM_SOURCE=1 npm start` runs it: ~190 MiB more at rest, see docs/search.md, "What the memory
@@ -29,6 +31,7 @@ import { benchStackEnv, benchTenant, cpuMs, jsonApi, mainThreadCpuMs, peakRssMiB
 import { FILTERS, makeQueries } from './search-corpus.js';
 import { summarize } from './stats.js';
 import { placementParts } from './search-scale/placement.js';
+import { inspectFlag, profileOverInspector } from './inspector-profile.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DOCS = Number(process.env.BENCH_DOCS ?? 1_000_000);
@@ -39,6 +42,9 @@ const BATCH = 1000;
 /** extra Node flags for the stack (e.g. `--cpu-prof --cpu-prof-dir=…`: Node refuses them in NODE_OPTIONS) */
 const STACK_FLAGS = (process.env.BENCH_STACK_FLAGS ?? '').split(' ').filter(Boolean);
 const COMPILED = process.env.BENCH_COMPILED !== '0';
+const PROFILE = process.env.BENCH_PROFILE;
+/** the stack's inspector (BENCH_PROFILE), in the bench's port block */
+const INSPECT_PORT = base + 400;
 const TARGETS = { docsPerSec: 10_000, engineP95: 40, restP95: 60, rssMiB: 1536, coldS: 15 };
 
 const load = () => `load ${loadavg()[0].toFixed(2)}`;
@@ -79,7 +85,7 @@ const rest = `http://127.0.0.1:${restPort}`;
 let stack: ChildProcess | undefined;
 
 async function startStack(): Promise<number> {
-  stack = spawn(process.execPath, [...nodeFlags(ROOT), ...STACK_FLAGS, ...ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  stack = spawn(process.execPath, [...nodeFlags(ROOT), ...STACK_FLAGS, ...(PROFILE ? [inspectFlag(INSPECT_PORT)] : []), ...ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   await waitUntilUp(`${rest}/health/ready`, stack);
   await waitUntilUp(`http://127.0.0.1:${gatewayPort}/health/ready`, stack);
   return performance.now();
@@ -125,6 +131,7 @@ async function cpuNow(): Promise<{ loop: number; proc: number; db: number }> {
   for (const pid of backends) db += cpuMs(pid, false);
   return { loop: mainThreadCpuMs(stack!.pid!), proc: cpuMs(stack!.pid!), db };
 }
+const profiler = PROFILE ? await profileOverInspector(INSPECT_PORT) : undefined;
 const cpu0 = await cpuNow();
 const t0 = performance.now();
 let next = 0;
@@ -155,6 +162,7 @@ for (;;) {
 }
 const indexedAt = performance.now();
 const cpu1 = await cpuNow();
+await profiler?.stop(resolve(PROFILE!, 'indexing.cpuprofile'));
 await pgAdmin.end();
 const total = (await call('POST', `/search/v1/indexes/${uid}/search`, kh, jd('search_queries', { query: '', limit: 0 }))).data.attributes.estimated_total_hits;
 const failed = (await call('GET', `/search/v1/tasks?index_uid=${uid}&status=failed&limit=100`, kh)).data.length;
@@ -162,6 +170,12 @@ const rate = Math.round(DOCS / ((indexedAt - t0) / 1000));
 const perBatch = (k: 'loop' | 'proc' | 'db') => ((cpu1[k] - cpu0[k]) / batches).toFixed(1);
 say(`indexing CPU per ${BATCH}-document batch: event loop ${perBatch('loop')} ms, the stack process ${perBatch('proc')} ms (its threads too), PostgreSQL backends of the scratch database ${perBatch('db')} ms (those connected when read)`);
 say(`indexing: ${DOCS} docs in ${((indexedAt - t0) / 1000).toFixed(1)} s = ${rate} docs/s (target ≥ ${TARGETS.docsPerSec}: ${verdict(rate >= TARGETS.docsPerSec)}); searchable ${total}, failed tasks ${failed}`);
+
+if (process.env.BENCH_INDEXING_ONLY === '1') {
+  await stopStack();
+  await scratch.drop();
+  process.exit(0);
+}
 
 // ---------------------------------------------------------------- snapshot
 const db = new pg.Client({ connectionString: scratch.url });
