@@ -148,6 +148,7 @@ await Promise.all(
     }
   }),
 );
+const postedAt = performance.now();
 for (;;) {
   // an overloaded machine may answer 503 (key verification unavailable) while the worker catches up: poll on
   const polled = await call('GET', `/search/v1/tasks/${lastTask}`, kh).catch((e: Error) => (/: 503 /.test(e.message) ? undefined : Promise.reject(e)));
@@ -163,12 +164,25 @@ for (;;) {
 const indexedAt = performance.now();
 const cpu1 = await cpuNow();
 await profiler?.stop(resolve(PROFILE!, 'indexing.cpuprofile'));
+// the worker's pace: a task's own time (started → finished), and the mean time per task from the first start to the last finish
+const pace = (
+  await pgAdmin.query(
+    `select count(*)::int as n,
+            percentile_cont(0.5) within group (order by duration_ms) as p50,
+            percentile_cont(0.95) within group (order by duration_ms) as p95,
+            extract(epoch from max(finished_at) - min(started_at)) * 1000 / count(*) as per_task
+       from search.tasks where type = 'document_addition_or_update' and status = 'succeeded'`,
+  )
+).rows[0] as { n: number; p50: number; p95: number; per_task: number };
 await pgAdmin.end();
 const total = (await call('POST', `/search/v1/indexes/${uid}/search`, kh, jd('search_queries', { query: '', limit: 0 }))).data.attributes.estimated_total_hits;
 const failed = (await call('GET', `/search/v1/tasks?index_uid=${uid}&status=failed&limit=100`, kh)).data.length;
 const rate = Math.round(DOCS / ((indexedAt - t0) / 1000));
 const perBatch = (k: 'loop' | 'proc' | 'db') => ((cpu1[k] - cpu0[k]) / batches).toFixed(1);
 say(`indexing CPU per ${BATCH}-document batch: event loop ${perBatch('loop')} ms, the stack process ${perBatch('proc')} ms (its threads too), PostgreSQL backends of the scratch database ${perBatch('db')} ms (those connected when read)`);
+say(
+  `indexing tasks: ${pace.n}, each ${Number(pace.p50).toFixed(0)} ms p50 / ${Number(pace.p95).toFixed(0)} ms p95 from start to finish, one every ${Number(pace.per_task).toFixed(1)} ms; posting took ${((postedAt - t0) / 1000).toFixed(1)} s, the worker ${((indexedAt - postedAt) / 1000).toFixed(1)} s more`,
+);
 say(`indexing: ${DOCS} docs in ${((indexedAt - t0) / 1000).toFixed(1)} s = ${rate} docs/s (target ≥ ${TARGETS.docsPerSec}: ${verdict(rate >= TARGETS.docsPerSec)}); searchable ${total}, failed tasks ${failed}`);
 
 if (process.env.BENCH_INDEXING_ONLY === '1') {
