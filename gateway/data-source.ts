@@ -5,7 +5,8 @@
 // of identical in-flight queries (InFlight below). SignedDataSource is the platform's layer on it: the
 // signed tenant context rides in a header, encoded once per request (willSendRequest) and signed per
 // subgraph fetch, bound to the subgraph's name and the exact body sent (lib/tenant.ts: one HMAC and
-// one SHA-256).
+// one SHA-256), or to the empty body when a pass-through hands the request to a subgraph of this
+// process as a value (process(), asValue).
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { STATUS_CODES } from 'node:http';
 import { GraphQLError, Kind, type DocumentNode } from 'graphql';
