@@ -10,6 +10,7 @@
 // Each refusal is a 400 BAD_REQUEST naming the offending parameter. The work is linear in the
 // request's size and stops at the first refusal.
 import { DomainError } from './errors.js';
+import { stringEnd } from './json-text.js';
 
 export const MAX_JSON_DEPTH = 32;
 export const MAX_OBJECT_KEYS = 10_000;
@@ -44,15 +45,8 @@ export function checkJsonDepth(text: string, parameter = '', max = MAX_JSON_DEPT
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
-      // the string ends at the next quote not escaped, i.e. after an even run of backslashes
-      for (;;) {
-        const q = text.indexOf('"', i + 1);
-        if (q < 0) return; // unterminated: JSON.parse refuses it
-        let b = q - 1;
-        while (text.charCodeAt(b) === 92 /* \ */) b--;
-        i = q;
-        if ((q - 1 - b) % 2 === 0) break;
-      }
+      i = stringEnd(text, i);
+      if (i < 0) return; // unterminated: JSON.parse refuses it
     } else if (c === 123 /* { */ || c === 91 /* [ */) {
       if (++depth > max) refuse(parameter, `nests deeper than ${max} levels`);
     } else if (c === 125 || c === 93) depth--;

@@ -82,11 +82,14 @@ export class DocStore {
     return (this.sealed + this.sealing.length) * BLOCK + this.open.length;
   }
 
-  /** Store the body of `id`; ids come in ascending order (the engine's next ids), gaps stay empty. */
-  put(id: number, doc: Document): void {
+  /**
+   * Store the body of `id`; ids come in ascending order (the engine's next ids), gaps stay empty.
+   * `text`: JSON.stringify(doc) when the caller has it already.
+   */
+  put(id: number, doc: Document, text = JSON.stringify(doc)): void {
     while (this.size < id) this.push('');
     if (this.size !== id) throw new Error(`document store: id ${id} is behind ${this.size}`);
-    this.push(JSON.stringify(doc));
+    this.push(text);
     this.stored++;
   }
 
