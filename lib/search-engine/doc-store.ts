@@ -182,6 +182,15 @@ export class DocStore {
     if (text) this.stored++;
   }
 
+  /**
+   * Give the open block's lines a text of their own (joined and split again): a line that is a slice
+   * of a larger text (a task's payload, put with `text`) would otherwise keep that whole text alive
+   * until the block fills, which for an index no longer written to is never.
+   */
+  ownOpenLines(): void {
+    if (this.open.length) this.open = this.open.join('\n').split('\n');
+  }
+
   private push(text: string): void {
     this.open.push(text);
     if (this.open.length === BLOCK) this.seal();

@@ -218,6 +218,7 @@ export class SegmentedEngine implements Engine, EngineState {
       this.live++;
       entries.push({ id, doc });
     }
+    if (texts) this.store.ownOpenLines();
     this.segments.push(buildSegment(entries, this.spec(entries)));
     this.segLive.push(entries.length);
     this.mergeTail();
