@@ -11,7 +11,9 @@
 //    while the engine loads are counted, each must carry Retry-After).
 // Env: BENCH_DOCS, BENCH_IN_FLIGHT, BENCH_N (queries, 200), BENCH_PORT_BASE (24500), BENCH_SETTLE_S (900:
 // the longest wait for the compacted snapshot before the searches), BENCH_STACK_FLAGS
-// (extra Node flags of the stack, e.g. --cpu-prof --cpu-prof-dir=<dir>), DATABASE_URL (a
+// (extra Node flags of the stack, e.g. --cpu-prof --cpu-prof-dir=<dir>), BENCH_PROFILE (a directory:
+// a CPU profile of the stack's main thread over the indexing alone, indexing.cpuprofile, for
+// bench:profile-summary), BENCH_INDEXING_ONLY (1: stop after the indexing lines), DATABASE_URL (a
 // scratch database on that server), DATASETS_DIR (where debian-packages.jsonl.gz is), BENCH_COMPILED (1:
 // the stack as `npm start` runs it: dist/ from `npm run build`, plain Node; 0: the TypeScript loader, as
 // `START_FROM_SOURCE=1 npm start` runs it: ~190 MiB more at rest, see docs/search.md, "What the memory
@@ -29,6 +31,7 @@ import { benchStackEnv, benchTenant, cpuMs, jsonApi, mainThreadCpuMs, peakRssMiB
 import { FILTERS, makeQueries } from './search-corpus.js';
 import { summarize } from './stats.js';
 import { placementParts } from './search-scale/placement.js';
+import { inspectFlag, profileOverInspector } from './inspector-profile.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DOCS = Number(process.env.BENCH_DOCS ?? 1_000_000);
@@ -39,6 +42,9 @@ const BATCH = 1000;
 /** extra Node flags for the stack (e.g. `--cpu-prof --cpu-prof-dir=…`: Node refuses them in NODE_OPTIONS) */
 const STACK_FLAGS = (process.env.BENCH_STACK_FLAGS ?? '').split(' ').filter(Boolean);
 const COMPILED = process.env.BENCH_COMPILED !== '0';
+const PROFILE = process.env.BENCH_PROFILE;
+/** the stack's inspector (BENCH_PROFILE), in the bench's port block */
+const INSPECT_PORT = base + 400;
 const TARGETS = { docsPerSec: 10_000, engineP95: 40, restP95: 60, rssMiB: 1536, coldS: 15 };
 
 const load = () => `load ${loadavg()[0].toFixed(2)}`;
@@ -79,7 +85,7 @@ const rest = `http://127.0.0.1:${restPort}`;
 let stack: ChildProcess | undefined;
 
 async function startStack(): Promise<number> {
-  stack = spawn(process.execPath, [...nodeFlags(ROOT), ...STACK_FLAGS, ...ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  stack = spawn(process.execPath, [...nodeFlags(ROOT), ...STACK_FLAGS, ...(PROFILE ? [inspectFlag(INSPECT_PORT)] : []), ...ENTRY], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   await waitUntilUp(`${rest}/health/ready`, stack);
   await waitUntilUp(`http://127.0.0.1:${gatewayPort}/health/ready`, stack);
   return performance.now();
@@ -125,6 +131,7 @@ async function cpuNow(): Promise<{ loop: number; proc: number; db: number }> {
   for (const pid of backends) db += cpuMs(pid, false);
   return { loop: mainThreadCpuMs(stack!.pid!), proc: cpuMs(stack!.pid!), db };
 }
+const profiler = PROFILE ? await profileOverInspector(INSPECT_PORT) : undefined;
 const cpu0 = await cpuNow();
 const t0 = performance.now();
 // RSS sampled twice a second, its highest value kept per phase: which step makes the peak
@@ -148,6 +155,7 @@ await Promise.all(
     }
   }),
 );
+const postedAt = performance.now();
 for (;;) {
   // an overloaded machine may answer 503 (key verification unavailable) while the worker catches up: poll on
   const polled = await call('GET', `/search/v1/tasks/${lastTask}`, kh).catch((e: Error) => (/: 503 /.test(e.message) ? undefined : Promise.reject(e)));
@@ -162,13 +170,33 @@ for (;;) {
 }
 const indexedAt = performance.now();
 const cpu1 = await cpuNow();
+await profiler?.stop(resolve(PROFILE!, 'indexing.cpuprofile'));
+// the worker's pace: a task's own time (started → finished), and the mean time per task from the first start to the last finish
+const pace = (
+  await pgAdmin.query(
+    `select count(*)::int as n,
+            percentile_cont(0.5) within group (order by duration_ms) as p50,
+            percentile_cont(0.95) within group (order by duration_ms) as p95,
+            extract(epoch from max(finished_at) - min(started_at)) * 1000 / count(*) as per_task
+       from search.tasks where type = 'document_addition_or_update' and status = 'succeeded'`,
+  )
+).rows[0] as { n: number; p50: number; p95: number; per_task: number };
 await pgAdmin.end();
 const total = (await call('POST', `/search/v1/indexes/${uid}/search`, kh, jd('search_queries', { query: '', limit: 0 }))).data.attributes.estimated_total_hits;
 const failed = (await call('GET', `/search/v1/tasks?index_uid=${uid}&status=failed&limit=100`, kh)).data.length;
 const rate = Math.round(DOCS / ((indexedAt - t0) / 1000));
 const perBatch = (k: 'loop' | 'proc' | 'db') => ((cpu1[k] - cpu0[k]) / batches).toFixed(1);
 say(`indexing CPU per ${BATCH}-document batch: event loop ${perBatch('loop')} ms, the stack process ${perBatch('proc')} ms (its threads too), PostgreSQL backends of the scratch database ${perBatch('db')} ms (those connected when read)`);
+say(
+  `indexing tasks: ${pace.n}, each ${Number(pace.p50).toFixed(0)} ms p50 / ${Number(pace.p95).toFixed(0)} ms p95 from start to finish, one every ${Number(pace.per_task).toFixed(1)} ms; posting took ${((postedAt - t0) / 1000).toFixed(1)} s, the worker ${((indexedAt - postedAt) / 1000).toFixed(1)} s more`,
+);
 say(`indexing: ${DOCS} docs in ${((indexedAt - t0) / 1000).toFixed(1)} s = ${rate} docs/s (target ≥ ${TARGETS.docsPerSec}: ${verdict(rate >= TARGETS.docsPerSec)}); searchable ${total}, failed tasks ${failed}`);
+
+if (process.env.BENCH_INDEXING_ONLY === '1') {
+  await stopStack();
+  await scratch.drop();
+  process.exit(0);
+}
 
 // ---------------------------------------------------------------- snapshot
 phase = 'until the first snapshot';

@@ -5,7 +5,8 @@
 // of identical in-flight queries (InFlight below). SignedDataSource is the platform's layer on it: the
 // signed tenant context rides in a header, encoded once per request (willSendRequest) and signed per
 // subgraph fetch, bound to the subgraph's name and the exact body sent (lib/tenant.ts: one HMAC and
-// one SHA-256).
+// one SHA-256), or to the empty body when a pass-through hands the request to a subgraph of this
+// process as a value (process(), asValue).
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { STATUS_CODES } from 'node:http';
 import { GraphQLError, Kind, type DocumentNode } from 'graphql';
@@ -132,23 +133,46 @@ export class SubgraphDataSource<C extends CoreContext = CoreContext> extends Rem
     request.http = { method: 'POST', url: this.url, headers: headers as any };
     await this.willSendRequest?.(options);
     if (!request.query) throw new Error('Missing query');
-    const body = JSON.stringify({ query: request.query, variables: request.variables, operationName: request.operationName, extensions: request.extensions });
+    const value = { query: request.query, variables: request.variables, operationName: request.operationName, extensions: request.extensions };
     const sent: Record<string, string> = {};
     for (const [k, v] of headers) sent[k] = v;
-    Object.assign(sent, this.fetchHeaders(context as C, body));
-    const send = () => (this.tracing ? this.tracing.client(`POST ${this.audience}`, { 'server.address': this.url, 'graphql.operation.name': request.operationName ?? '' }, () => this.timed(sent, body, true)) : this.timed(sent, body, false));
     const document = 'document' in options ? options.document : undefined;
-    const res = this.inFlight && isQuery(document, request.query) ? await this.inFlight.run(`${this.sharingKey(context as C)}\n${body}`, send) : await send();
+    const shared = !!this.inFlight && isQuery(document, request.query);
+    // A pass-through's fetch (asValue: one fetch, its variables used by no other) from a subgraph of
+    // this process, neither traced nor shared, is handed over as a value: its variables (a batch of
+    // documents is ~1 MB) are neither serialised here nor parsed there, nor hashed twice for the
+    // signature, which binds the empty body instead, as the REST bridge's in-process calls to the
+    // gateway do (a header signed here never leaves the process).
+    const inProcess = asValue && !shared && !this.tracing ? this.local?.get(this.url) : undefined;
+    if (inProcess) {
+      Object.assign(sent, this.fetchHeaders(context as C, ''));
+      const res = await this.timed(async () => (await inProcess(sent, '', value)) as SubgraphAnswer);
+      return res.value ? (res.value as GraphQLResponse) : toGraphQLResponse(this.url, res);
+    }
+    const body = JSON.stringify(value);
+    Object.assign(sent, this.fetchHeaders(context as C, body));
+    const send = () =>
+      this.tracing
+        ? this.tracing.client(`POST ${this.audience}`, { 'server.address': this.url, 'graphql.operation.name': request.operationName ?? '' }, () => {
+            this.tracing!.inject(sent);
+            return this.timed(() => postJson(this.url, sent, body));
+          })
+        : this.timed(() => this.fetchText(sent, body));
+    const res = shared ? await this.inFlight!.run(`${this.sharingKey(context as C)}\n${body}`, send) : await send();
     return asValue && res.value ? (res.value as GraphQLResponse) : toGraphQLResponse(this.url, res);
   }
 
+  /** The request as text: in process when the subgraph is served here, else over HTTP. */
+  private async fetchText(headers: Record<string, string>, body: string): Promise<SubgraphAnswer> {
+    const inProcess = this.local?.get(this.url);
+    return inProcess ? ((await inProcess(headers, body)) as SubgraphAnswer) : postJson(this.url, headers, body);
+  }
+
   /** One fetch, timed for gateway_subgraph_fetch_duration_seconds (lib/metrics.ts). */
-  private async timed(headers: Record<string, string>, body: string, traced: boolean): Promise<SubgraphAnswer> {
-    if (traced) this.tracing!.inject(headers);
+  private async timed(fetchAnswer: () => Promise<SubgraphAnswer>): Promise<SubgraphAnswer> {
     const started = performance.now();
     try {
-      const inProcess = traced ? undefined : this.local?.get(this.url);
-      const res: SubgraphAnswer = inProcess ? ((await inProcess(headers, body)) as SubgraphAnswer) : await postJson(this.url, headers, body);
+      const res = await fetchAnswer();
       observeSubgraphFetch(this.audience, String(res.status), performance.now() - started);
       return res;
     } catch (e) {

@@ -10,6 +10,7 @@
 // Each refusal is a 400 BAD_REQUEST naming the offending parameter. The work is linear in the
 // request's size and stops at the first refusal.
 import { DomainError } from './errors.js';
+import { stringEnd } from './json-text.js';
 
 export const MAX_JSON_DEPTH = 32;
 export const MAX_OBJECT_KEYS = 10_000;
@@ -44,15 +45,8 @@ export function checkJsonDepth(text: string, parameter = '', max = MAX_JSON_DEPT
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
-      // the string ends at the next quote not escaped, i.e. after an even run of backslashes
-      for (;;) {
-        const q = text.indexOf('"', i + 1);
-        if (q < 0) return; // unterminated: JSON.parse refuses it
-        let b = q - 1;
-        while (text.charCodeAt(b) === 92 /* \ */) b--;
-        i = q;
-        if ((q - 1 - b) % 2 === 0) break;
-      }
+      i = stringEnd(text, i);
+      if (i < 0) return; // unterminated: JSON.parse refuses it
     } else if (c === 123 /* { */ || c === 91 /* [ */) {
       if (++depth > max) refuse(parameter, `nests deeper than ${max} levels`);
     } else if (c === 125 || c === 93) depth--;
@@ -65,6 +59,47 @@ function childPath(base: string, key: string | number): string {
   return base ? `${base}.${key}` : key;
 }
 
+/** A string badStringReason refuses (the same test, without building the reason). */
+function badString(s: string): boolean {
+  return s.includes('\u0000') || !(s as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/**
+ * Whether checkJsonValue accepts `value`: the same tests, allocating nothing per value (no path, no
+ * stack entry object), so a 1 MB body of accepted JSON is walked cheaply; the paths are built only
+ * to name a refusal.
+ */
+function acceptable(value: unknown): boolean {
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length) {
+    const v = values.pop();
+    const depth = depths.pop()!;
+    if (typeof v === 'string') {
+      if (badString(v)) return false;
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) return false;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        values.push(v[i]);
+        depths.push(depth + 1);
+      }
+      continue;
+    }
+    const keys = Object.keys(v);
+    if (keys.length > MAX_OBJECT_KEYS) return false;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (FORBIDDEN_KEYS.has(k) || badString(k)) return false;
+      values.push((v as Record<string, unknown>)[k]);
+      depths.push(depth + 1);
+    }
+  }
+  return true;
+}
+
 /**
  * Walks a parsed JSON value (iteratively: depth was capped before parsing, but a value built in
  * code may not have been) and throws BAD_REQUEST for the first bad string, forbidden key, object
@@ -72,6 +107,7 @@ function childPath(base: string, key: string | number): string {
  * body attribute); `rename` maps a path to the name the client knows (e.g. strips `data.attributes.`).
  */
 export function checkJsonValue(value: unknown, prefix = '', rename: (path: string) => string = (p) => p): void {
+  if (acceptable(value)) return;
   const stack: { v: unknown; path: string; depth: number }[] = [{ v: value, path: prefix, depth: 0 }];
   while (stack.length) {
     const { v, path, depth } = stack.pop()!;

@@ -285,13 +285,16 @@ export async function startSubgraph(
     return { ...base, loaders: def.createLoaders(base) };
   };
 
-  // The in-process twin of POST /graphql: the same body limit, parse, context and executor.
-  const serveLocal: LocalHandler = async (headers, text) => {
+  // The in-process twin of POST /graphql: the same body limit, parse, context and executor. A request
+  // the gateway handed over as a value (`parsed`: built from a request its own edge bounded and
+  // parsed) is run as it is, its signature bound to the empty body (gateway/data-source.ts).
+  const serveLocal: LocalHandler = async (headers, text, parsed) => {
     const started = performance.now();
     let answer: ExecutorAnswer;
-    let body: unknown;
+    let body: unknown = parsed;
     try {
-      ({ answer, body } = await executor.runText(text, () => context(headers, text), MiB));
+      if (parsed !== undefined) answer = await executor.run(parsed, () => context(headers, ''));
+      else ({ answer, body } = await executor.runText(text, () => context(headers, text), MiB));
     } catch (e) {
       log.error('request failed', { err: e });
       answer = errorAnswer(500, 'INTERNAL', 'Internal server error');

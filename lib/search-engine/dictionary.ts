@@ -11,7 +11,8 @@
 //    merging their dictionaries;
 //  - the newest small segments (a few batches) are walked alone rather than merged in after every
 //    batch; past ALONE_MAX of them, or once they hold more than an eighth of the union's terms (a
-//    compaction's merged segment), they are merged in, O(union + their terms);
+//    compaction's merged segment), they are merged in: their terms are looked up in the union
+//    (mergeInto), which is copied with the new ones only when there are any;
 //  - terms of segments that are gone stay, harmless; once the union holds more terms than all the
 //    segments' dictionaries together, it is rebuilt from the segments, so it never outgrows them.
 import type { Segment } from './segment.js';
@@ -30,7 +31,7 @@ export interface DictionaryView {
 export const ALL_ALONE: DictionaryView = { terms: [], alone: () => true };
 
 export class TermUnion {
-  private terms: string[] = [];
+  private terms: readonly string[] = [];
   private members = new WeakSet<Segment>();
 
   /**
@@ -41,7 +42,7 @@ export class TermUnion {
     if (segments.length < 2) return ALL_ALONE;
     let alone = segments.filter((s) => !this.members.has(s));
     if (this.stale(segments, alone)) {
-      let terms = unionOf([this.terms, ...alone.map((s) => s.terms)]);
+      let terms = mergeInto(this.terms, unionOf(alone.map((s) => s.terms)));
       if (terms.length > segments.reduce((n, s) => n + s.terms.length, 0)) terms = unionOf(segments.map((s) => s.terms));
       this.terms = terms;
       this.members = new WeakSet(segments);
@@ -78,6 +79,51 @@ export function unionOf(lists: readonly (readonly string[])[]): string[] {
     level = next;
   }
   return level[0] as string[];
+}
+
+/**
+ * The sorted union of `a` (the large union) and `b` (a few segments' terms), `a` itself when it
+ * holds every term of `b` already: most terms of a new batch are known ones, so each term of `b` is
+ * found by galloping from where the previous one was, and `a` is copied only when something is new.
+ */
+export function mergeInto(a: readonly string[], b: readonly string[]): readonly string[] {
+  let i = 0;
+  let j = 0;
+  for (; j < b.length; j++) {
+    i = seek(a, i, b[j]);
+    if (i === a.length || a[i] !== b[j]) break;
+  }
+  if (j === b.length) return a;
+  const out: string[] = [];
+  i = 0;
+  for (j = 0; j < b.length; j++) {
+    const y = b[j];
+    const at = seek(a, i, y);
+    while (i < at) out.push(a[i++]);
+    out.push(y);
+    if (i < a.length && a[i] === y) i++;
+  }
+  while (i < a.length) out.push(a[i++]);
+  return out;
+}
+
+/** The first index from `from` on where `a[index] >= term` (a.length when none): galloping, then binary search. */
+function seek(a: readonly string[], from: number, term: string): number {
+  let lo = from;
+  let hi = from;
+  let step = 1;
+  while (hi < a.length && a[hi] < term) {
+    lo = hi + 1;
+    hi = lo + step;
+    step *= 2;
+  }
+  if (hi > a.length) hi = a.length;
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (a[m] < term) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
 }
 
 function mergeTwo(a: readonly string[], b: readonly string[]): string[] {

@@ -82,11 +82,14 @@ export class DocStore {
     return (this.sealed + this.sealing.length) * BLOCK + this.open.length;
   }
 
-  /** Store the body of `id`; ids come in ascending order (the engine's next ids), gaps stay empty. */
-  put(id: number, doc: Document): void {
+  /**
+   * Store the body of `id`; ids come in ascending order (the engine's next ids), gaps stay empty.
+   * `text`: JSON.stringify(doc) when the caller has it already.
+   */
+  put(id: number, doc: Document, text = JSON.stringify(doc)): void {
     while (this.size < id) this.push('');
     if (this.size !== id) throw new Error(`document store: id ${id} is behind ${this.size}`);
-    this.push(JSON.stringify(doc));
+    this.push(text);
     this.stored++;
   }
 
@@ -177,6 +180,15 @@ export class DocStore {
   private keep(text: string): void {
     this.push(text);
     if (text) this.stored++;
+  }
+
+  /**
+   * Give the open block's lines a text of their own (joined and split again): a line that is a slice
+   * of a larger text (a task's payload, put with `text`) would otherwise keep that whole text alive
+   * until the block fills, which for an index no longer written to is never.
+   */
+  ownOpenLines(): void {
+    if (this.open.length) this.open = this.open.join('\n').split('\n');
   }
 
   private push(text: string): void {

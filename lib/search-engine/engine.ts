@@ -191,23 +191,26 @@ export class SegmentedEngine implements Engine, EngineState {
     };
   }
 
-  addDocuments(docs: Document[], primaryKey: string): number {
+  addDocuments(docs: Document[], primaryKey: string, texts?: readonly string[]): number {
     if (!Array.isArray(docs)) throw new EngineError('invalid_settings', 'documents must be an array', 'documents');
-    // validate the whole batch first: a batch is applied completely or not at all
-    const batch = new Map<string, Document>();
+    // validate the whole batch first: a batch is applied completely or not at all; each id's last
+    // document wins, in the order of the ids' last appearance
+    const batch = new Map<string, number>();
     docs.forEach((doc, i) => {
       if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new EngineError('invalid_document_id', `Document ${i} is not an object`, 'documents');
-      batch.delete(documentId(doc, primaryKey, i));
-      batch.set(documentId(doc, primaryKey, i), doc);
+      const ext = documentId(doc, primaryKey, i);
+      batch.delete(ext);
+      batch.set(ext, i);
     });
     if (!batch.size) return 0;
     const entries: { id: number; doc: Document }[] = [];
-    for (const [ext, doc] of batch) {
+    for (const [ext, i] of batch) {
+      const doc = docs[i];
       const old = this.idMap.get(ext);
       if (old !== undefined) this.kill(old);
       const id = this.nextId++;
       this.ensureCapacity(this.nextId);
-      this.store.put(id, doc);
+      this.store.put(id, doc, texts?.[i]);
       this.columns.add(id, doc);
       this.extIds[id] = ext;
       this.idMap.set(ext, id);
@@ -215,6 +218,7 @@ export class SegmentedEngine implements Engine, EngineState {
       this.live++;
       entries.push({ id, doc });
     }
+    if (texts) this.store.ownOpenLines();
     this.segments.push(buildSegment(entries, this.spec(entries)));
     this.segLive.push(entries.length);
     this.mergeTail();

@@ -120,11 +120,13 @@ export function buildSegment(entries: { id: number; doc: Document }[], spec: Bui
     }
   }
 
-  // sort the dictionary, then counting-sort the triples by term rank (stable: docs and positions stay ascending)
-  const order = termStrs.map((_, i) => i).sort((a, b) => (termStrs[a] < termStrs[b] ? -1 : 1));
-  const rank = new Int32Array(termStrs.length);
-  order.forEach((t, r) => (rank[t] = r));
-  const nTerms = termStrs.length;
+  // sort the dictionary (the default sort compares UTF-16 code units, as `<` does, without calling back
+  // into JS per comparison), then counting-sort the triples by term rank (stable: docs and positions
+  // stay ascending)
+  const terms = termStrs.slice().sort();
+  const nTerms = terms.length;
+  const rank = new Int32Array(nTerms);
+  for (let r = 0; r < nTerms; r++) rank[termIds.get(terms[r])!] = r;
   const counts = new Uint32Array(nTerms + 1);
   const T = tTerm.length;
   for (let k = 0; k < T; k++) counts[rank[tTerm.data[k]] + 1]++;
@@ -162,7 +164,7 @@ export function buildSegment(entries: { id: number; doc: Document }[], spec: Bui
   for (const [path, b] of builders) fields.set(path, b.build());
   return {
     docIds: Int32Array.from(entries, (e) => e.id),
-    terms: order.map((t) => termStrs[t]),
+    terms,
     termStart,
     pDocs: pDocs.toArray(),
     ...packPostingStarts(pPos.toArray()),

@@ -117,8 +117,11 @@ export class EngineError extends Error {
 /** One in-memory index (derived data: rebuilt from PostgreSQL rows or from a snapshot). */
 export interface Engine {
   readonly size: number;
-  /** add or replace by primary key; returns how many were indexed */
-  addDocuments(docs: Document[], primaryKey: string): number;
+  /**
+   * add or replace by primary key; returns how many were indexed. `texts[i]`, when given, is
+   * JSON.stringify(docs[i]) already written (a task's payload), kept as the body instead of serialising again
+   */
+  addDocuments(docs: Document[], primaryKey: string, texts?: readonly string[]): number;
   /** returns how many existed and were deleted */
   deleteDocuments(ids: string[]): number;
   /** ids of the documents the filter matches (for delete-by-filter and document listing) */

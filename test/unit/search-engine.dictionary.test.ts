@@ -2,7 +2,7 @@
 // and its runs are found in each segment. Checked: the walk's runs against the per-term lookup, the
 // union's upkeep as segments come and go, and an engine of many segments against one of a single
 // segment (no union) on typo and prefix queries, through deletions and compaction.
-import { ALL_ALONE, TermUnion, unionOf } from '../../lib/search-engine/dictionary.js';
+import { ALL_ALONE, mergeInto, TermUnion, unionOf } from '../../lib/search-engine/dictionary.js';
 import type { Segment } from '../../lib/search-engine/segment.js';
 import { fuzzyLookup, fuzzyRanges } from '../../lib/search-engine/typo.js';
 import type { SegmentedEngine } from '../../lib/search-engine/engine.js';
@@ -25,6 +25,18 @@ describe('unionOf', () => {
     expect(unionOf(lists)).toEqual([...new Set(lists.flat())].sort());
     expect(unionOf([])).toEqual([]);
     expect(unionOf([['a', 'b']])).toEqual(['a', 'b']);
+  });
+});
+
+describe('mergeInto', () => {
+  test('the sorted union of a large list and a small one; the large list itself when it holds the small one', () => {
+    const big = dictionary(400);
+    for (const small of [dictionary(30), dictionary(3), [], [big[0]], [big.at(-1)!, 'zzz'], ['0', ...big.slice(10, 40)], big.filter((_, i) => i % 7 === 0)]) {
+      const merged = mergeInto(big, small);
+      expect(merged).toEqual([...new Set([...big, ...small])].sort());
+      if (small.every((t) => big.includes(t))) expect(merged).toBe(big);
+    }
+    expect(mergeInto([], ['a', 'b'])).toEqual(['a', 'b']);
   });
 });
 

@@ -28,6 +28,21 @@ describe('DocStore', () => {
     expect(back.get(n + BLOCK + 1)).toEqual(doc(n + BLOCK + 1));
   });
 
+  test('bodies put as texts (slices of a payload) read back the same, gaps and the open block given texts of their own', () => {
+    const n = BLOCK * 2 + 7;
+    const docs = Array.from({ length: n }, (_, i) => doc(i));
+    const payload = JSON.stringify({ documents: docs });
+    const texts = docs.map((d) => JSON.stringify(d));
+    expect(texts.every((t) => payload.includes(t))).toBe(true);
+    const s = new DocStore();
+    for (let i = 0; i < n; i++) if (i !== 3 && i !== n - 2) s.put(i, docs[i], payload.slice(payload.indexOf(texts[i]), payload.indexOf(texts[i]) + texts[i].length));
+    s.ownOpenLines();
+    s.ownOpenLines();
+    for (let i = 0; i < n; i++) expect(s.get(i)).toEqual(i === 3 || i === n - 2 ? undefined : docs[i]);
+    expect(s.size).toBe(n);
+    new DocStore().ownOpenLines();
+  });
+
   test('compaction drops dead bodies once they are a large share', () => {
     const s = new DocStore();
     const n = BLOCK * 400;

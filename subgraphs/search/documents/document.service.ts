@@ -9,6 +9,7 @@ import { MAX_DOCUMENTS_PER_BATCH } from '../plans.js';
 import type { TaskRow } from '../tasks/task.queue.js';
 import { enqueue } from '../tasks/task.service.js';
 import { planLimits } from '../tenancy.js';
+import { documentsPayload } from './document.payload.js';
 import { countLive, getDocument as readDocument, listDocuments as readDocuments } from './document.store.js';
 import { documentId, inferPrimaryKey, isValidDocumentId } from './primary-key.rules.js';
 
@@ -47,7 +48,7 @@ export async function addDocuments(ctx: SearchContext, uid: string, documents: u
     indexUid: index.uid,
     type: 'document_addition_or_update',
     details: { documents_received: documents.length, documents_indexed: null, primary_key: index.primaryKey ?? pk ?? null },
-    payload: JSON.stringify({ documents, primary_key: pk ?? null, plan: limits.plan }),
+    payload: documentsPayload(documents, pk ?? null, limits.plan),
   });
 }
 

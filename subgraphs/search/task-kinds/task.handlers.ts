@@ -9,6 +9,7 @@ import type { Document } from '../../../lib/search-engine/types.js';
 import { engineCall } from '../errors.js';
 import { deleteAllOfIndex, refreshDocumentStats, statsStale, tombstone, upsertDocumentsFromPayload } from '../documents/document.store.js';
 import { documentSlots, inferPrimaryKey } from '../documents/primary-key.rules.js';
+import { payloadDocumentTexts } from '../documents/document.payload.js';
 import { defaultSettings, mergeSettings, type IndexSettingsData, type IndexSettingsPatch } from '../indexes/index-settings.rules.js';
 import { notifyIndexDropped } from '../engine-registry/engine-drops.js';
 import { PLAN_LIMITS, type PlanCode } from '../plans.js';
@@ -24,7 +25,7 @@ function previous(index: TaskIndexRow): number {
   return Number(index.applied_task_id);
 }
 
-const addDocuments: TaskHandler = async ({ c, task, index, payload, rt, elapsed }) => {
+const addDocuments: TaskHandler = async ({ c, task, index, payload, payloadText, rt, elapsed }) => {
   const documents = payload.documents as Document[];
   const given = (payload.primary_key as string | undefined) ?? undefined;
   if (given && index.primary_key && given !== index.primary_key) {
@@ -51,6 +52,9 @@ const addDocuments: TaskHandler = async ({ c, task, index, payload, rt, elapsed 
     );
   }
   const docs = ids.map((id) => documents[slots.get(id)!]);
+  // their bodies as the payload wrote them (the engine does not serialise them again)
+  const texts = payloadDocumentTexts(payloadText, documents.length);
+  const docTexts = texts && ids.map((id) => texts[slots.get(id)!]);
   return {
     details: { ...task.details, documents_received: documents.length, documents_indexed: slots.size, primary_key: pk },
     count: slots.size,
@@ -63,7 +67,7 @@ const addDocuments: TaskHandler = async ({ c, task, index, payload, rt, elapsed 
         // in the background, on a connection of its own: the next batches are planned on it
         void refreshDocumentStats(rt.pool).catch((e) => rt.log.warn('analyze of search documents failed', { err: e }));
       }
-      void rt.engines.applyLater(index.id, previous(index), Number(task.id), (e) => engineCall(() => e.addDocuments(docs, pk)));
+      void rt.engines.applyLater(index.id, previous(index), Number(task.id), (e) => engineCall(() => e.addDocuments(docs, pk, docTexts)));
     },
   };
 };

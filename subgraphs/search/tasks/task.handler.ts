@@ -26,6 +26,8 @@ export interface HandlerInput {
   task: TaskRow;
   index: TaskIndexRow;
   payload: any;
+  /** the payload's JSON text, as stored (null when the task has none) */
+  payloadText: string | null;
   rt: SearchRuntime;
   /** ms since the task started (for webhook data) */
   elapsed(): number;

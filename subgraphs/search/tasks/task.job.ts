@@ -52,7 +52,7 @@ async function runTask(rt: SearchRuntime, handlers: TaskHandlers, ctx: JobContex
       if (!index) throw new DomainError('index_not_found', `Index \`${task.index_uid}\` not found.`, { parameter: 'indexUid' });
       const handler = handlers[task.type];
       if (!handler) throw new DomainError('BAD_REQUEST', `Task type ${task.type} is not processed by workers.`);
-      const r = await handler({ c, task, index, payload: body === null ? {} : JSON.parse(body), rt, elapsed: () => Date.now() - startedAt });
+      const r = await handler({ c, task, index, payload: body === null ? {} : JSON.parse(body), payloadText: body, rt, elapsed: () => Date.now() - startedAt });
       await finish(c, task.id, index.id, r);
       if (r.webhook) await queueWebhookEvent(c, { appId: task.app_id, environment: task.environment }, r.webhook.event, r.webhook.data);
       await ctx.complete(c);
