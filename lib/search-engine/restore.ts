@@ -5,7 +5,7 @@
 // each step yields the phase it just worked on (bench/search-restore.bench.ts times them).
 import { has } from './bitset.js';
 import { SegmentedEngine } from './engine.js';
-import { decodeAlive, decodeColumns, decodeIds, decodeSegment, decodeStore, decodeVectors, isSnapshot } from './snapshot.js';
+import { decodeAlive, decodeColumns, decodeIdTable, decodeIds, decodeSegment, decodeStore, decodeVectors, isSnapshot } from './snapshot.js';
 import { Columns, columnSpec } from './columns.js';
 import { EngineError, type EngineSettings } from './types.js';
 
@@ -23,13 +23,24 @@ export function* restoreSteps(snapshot: unknown, settings: EngineSettings): Gene
   e.ensureCapacity(e.nextId);
   e.store = decodeStore(snapshot);
   yield 'store';
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i];
-    e.extIds[id] = snapshot.extIds[i];
-    e.idMap.set(snapshot.extIds[i], id);
-    if (i % DOCS_PER_STEP === DOCS_PER_STEP - 1) yield 'ids';
+  // external ids by internal id, packed (no holes: the ids without a document hold undefined)
+  const ext = snapshot.extIds;
+  if (ext.length !== ids.length) throw new EngineError('invalid_settings', 'Snapshot ids and external ids differ in number', 'snapshot');
+  if (ids.length === e.nextId) e.extIds = ext.slice();
+  else {
+    const out: (string | undefined)[] = [];
+    for (let id = 0, i = 0; id < e.nextId; id++) out.push(ids[i] === id ? ext[i++] : undefined);
+    e.extIds = out;
   }
   e.live = ids.length;
+  // the id table as the snapshot holds it, else hashed again (older snapshots)
+  if (!e.idMap.adopt(decodeIdTable(snapshot), ids.length)) {
+    e.idMap.reserve(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      e.idMap.set(ext[i], ids[i]);
+      if (i % DOCS_PER_STEP === DOCS_PER_STEP - 1) yield 'ids';
+    }
+  }
   yield 'ids';
   const columns = Columns.fromData(decodeColumns(snapshot), columnSpec(e.settings));
   if (columns) e.columns = columns;
