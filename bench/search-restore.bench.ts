@@ -12,7 +12,8 @@
 //  5. end to end: the service's engine thread (engine-builder.ts on engine-thread.worker.ts, its own
 //     pool) loading the index, then the first search: what a restart costs before its first answer.
 // BENCH_RESTORE_PARTS (default `phases,thread`) picks 1-4 (`phases`) and 5 (`thread`); BENCH_REPEAT runs
-// them again (alternate two checkouts between runs for an A/B figure).
+// them again (alternate two checkouts between runs for an A/B figure). `rewrite` first stores the
+// index's snapshot again in this checkout's format (same task and documents), then runs the others.
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
 import pg from 'pg';
@@ -24,7 +25,9 @@ import type { SnapshotData } from '../lib/search-engine/snapshot.js';
 import type { Engine, EngineSettings, SearchRequest } from '../lib/search-engine/types.js';
 import { startWorker } from '../lib/worker-script.js';
 import { ThreadEngineBuilder } from '../subgraphs/search/engine-registry/engine-builder.js';
-import { readSnapshot } from '../subgraphs/search/engine-registry/engine-loader.js';
+import { EngineLoader, readSnapshot } from '../subgraphs/search/engine-registry/engine-loader.js';
+import { engineFactory } from '../lib/search-engine/index.js';
+import { KEEP_ARRAYS } from '../lib/search-engine/snapshot-binary.js';
 import { storedSnapshot } from '../subgraphs/search/engine-registry/snapshot-store.js';
 import { toEngineSettings } from '../subgraphs/search/indexes/engine-settings.js';
 import type { IndexSettingsData } from '../subgraphs/search/indexes/index-settings.rules.js';
@@ -64,8 +67,16 @@ const index = (
 ).rows[0];
 if (!index) throw new Error('no index with a stored snapshot in BENCH_RESTORE_DB');
 const settings: EngineSettings = toEngineSettings(index.settings);
-const snap = await storedSnapshot(pool, index.id);
+let snap = await storedSnapshot(pool, index.id);
 if (!snap) throw new Error(`index ${index.id} has no snapshot`);
+if (PARTS.has('rewrite')) {
+  const engine = engineFactory.fromSnapshot(await readSnapshot(pool, index.id, snap), settings);
+  await pool.query(`delete from ${T.snapshots} where index_id = $1`, [index.id]);
+  const w = await new EngineLoader(pool, engineFactory, log).writeSnapshot(index.id, { data: engine.toSnapshot(KEEP_ARRAYS), version: snap.taskId, documents: engine.size });
+  console.log(`# snapshot rewritten in this checkout's format: ${w?.chunks} chunks, ${((w?.bytes ?? 0) / 2 ** 20).toFixed(0)} MiB`);
+  snap = (await storedSnapshot(pool, index.id))!;
+}
+const stored = snap;
 const chunkRows = (await pool.query<{ task_id: string; seq: number; bytes: string }>(`select task_id, seq, length(data) as bytes from ${T.snapshotChunks} where index_id = $1 order by task_id, seq`, [index.id])).rows;
 const storedBytes = chunkRows.reduce((n, r) => n + Number(r.bytes), 0);
 console.log(`# bench/search-restore.bench.ts ${new Date().toISOString()} node ${process.version}; index ${index.id}: snapshot at task ${snap.taskId}, format ${snap.format}, ${snap.chunks} chunks, ${(storedBytes / 2 ** 20).toFixed(0)} MiB stored; ${load()}`);
@@ -136,7 +147,7 @@ async function phases(): Promise<void> {
   say(`read (COPY only): ${(one.r / 2 ** 20).toFixed(0)} MiB in ${fmt(one)} = ${mbps(one)} MiB/s; ${STREAMS} streams: ${fmt(par)} = ${mbps(par)} MiB/s`);
 
   // 2. the engine thread's work
-  const read = await timed(() => readSnapshot(pool, index.id, snap!));
+  const read = await timed(() => readSnapshot(pool, index.id, stored));
   say(`read + inflate + decode the sections (as the engine thread): ${fmt(read)}`);
   const thread = await timed(() => runSteps(restoreSteps(read.r, settings)));
   say(`restore (engine thread): ${fmt(thread)}: ${phaseLine(thread.r.phases)}`);
