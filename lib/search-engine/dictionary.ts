@@ -14,6 +14,8 @@
 //    compaction's merged segment), they are merged in, O(union + their terms);
 //  - terms of segments that are gone stay, harmless; once the union holds more terms than all the
 //    segments' dictionaries together, it is rebuilt from the segments, so it never outgrows them.
+// A snapshot holds the union (its terms, the keys of the segments it covers: toData), so a restore
+// takes it as it is (adopt) instead of merging the segments' dictionaries again.
 import type { Segment } from './segment.js';
 
 /** newest segments walked alone before they are merged into the union */
@@ -24,6 +26,12 @@ export interface DictionaryView {
   terms: readonly string[];
   /** is this segment left out of the union (its own dictionary is walked)? */
   alone(segment: Segment): boolean;
+}
+
+/** The union as a snapshot holds it: its terms joined by '\n' (terms hold no newline), the keys of the segments it covers. */
+export interface TermUnionData {
+  terms: string;
+  segments: string[];
 }
 
 /** No union: every segment's own dictionary is walked. */
@@ -49,6 +57,27 @@ export class TermUnion {
     }
     const left = new Set(alone);
     return { terms: this.terms, alone: (s) => left.has(s) };
+  }
+
+  /** The union for a snapshot of `segments` (undefined while there is none: fewer than two segments). */
+  toData(segments: readonly Segment[]): TermUnionData | undefined {
+    const members = segments.filter((s) => this.members.has(s));
+    if (segments.length < 2 || !members.length) return undefined;
+    return { terms: this.terms.join('\n'), segments: members.map((s) => s.key) };
+  }
+
+  /**
+   * Take a snapshot's union as this one, covering those of `segments` whose keys it names; nothing
+   * changes when it names a segment that is not there (view then builds the union anew).
+   */
+  adopt(d: TermUnionData | undefined, segments: readonly Segment[]): boolean {
+    if (!d || typeof d.terms !== 'string' || !Array.isArray(d.segments) || !d.segments.length) return false;
+    const byKey = new Map(segments.map((s) => [s.key, s]));
+    const members = d.segments.map((k) => byKey.get(k));
+    if (members.some((m) => !m)) return false;
+    this.terms = d.terms ? d.terms.split('\n') : [];
+    this.members = new WeakSet(members as Segment[]);
+    return true;
   }
 
   /** Would `view(segments)` merge first? (false once the engine has brought the union up to date) */

@@ -62,6 +62,8 @@ export function* restoreSteps(snapshot: unknown, settings: EngineSettings): Gene
     e.segLive.push(seg.docIds.reduce((n, id) => n + (has(e.alive, id) ? 1 : 0), 0));
     yield 'segments';
   }
+  // the union as the snapshot holds it (older snapshots: merged from the segments here)
+  e.dictionary.adopt(snapshot.dictionary, e.segments);
   e.segmentsChanged();
   yield 'dictionary';
   return e;

@@ -16,6 +16,7 @@ import { VectorIndex } from './vector-index.js';
 import { DocStore, type DocStoreData } from './doc-store.js';
 import type { Columns, ColumnsData } from './columns.js';
 import type { IdTable, IdTableData } from './id-table.js';
+import type { TermUnion, TermUnionData } from './dictionary.js';
 
 export const SNAPSHOT_FORMAT = 'segmented-engine';
 /** 2: bodies as a DocStore and ranking columns (1 held parsed documents) */
@@ -109,6 +110,8 @@ export interface SnapshotData {
   /** ranking columns (ColumnsData with its arrays encoded) */
   columns: Record<string, any>;
   segments: Record<string, unknown>[];
+  /** the union of the segments' dictionaries (dictionary.ts), taken as it is at a restore; absent: merged again */
+  dictionary?: TermUnionData;
   /** embeddings and their graph (indexes with embedding attributes only) */
   vectors?: Record<string, any>;
 }
@@ -123,6 +126,7 @@ export interface SnapshotSource {
   extIds: (string | undefined)[];
   idMap: IdTable;
   segments: Segment[];
+  dictionary: TermUnion;
   vectors: VectorIndex | null;
 }
 
@@ -144,6 +148,7 @@ export function snapshotOf(e: SnapshotSource & { shape(): string }, codec: Codec
     store: encodeStore(e.store.toData(), codec),
     columns: encodeColumns(e.columns.toData(e.nextId), codec),
     segments: e.segments.map((s) => encodeSegment(s, codec)),
+    dictionary: e.dictionary.toData(e.segments),
     ...(e.vectors ? { vectors: encodeVectors(e.vectors, e.alive, codec) } : {}),
   };
 }
