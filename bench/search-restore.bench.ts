@@ -154,7 +154,10 @@ async function phases(): Promise<void> {
   const engine = thread.r.engine;
   const segments = engine.segmentCount;
   const compact = await timed(() => engine.compact());
-  say(`compact at load: ${fmt(compact)} (segments ${segments} -> ${engine.segmentCount})`);
+  const shape = engine as unknown as { dictionary: { terms?: string[] }; segments: { terms: string[]; docIds: Int32Array }[] };
+  say(
+    `compact at load: ${fmt(compact)} (segments ${segments} -> ${engine.segmentCount}: ${shape.segments.map((s) => `${s.docIds.length} docs/${s.terms.length} terms`).join(', ')}; merged dictionary ${shape.dictionary.terms?.length ?? '?'} terms)`,
+  );
 
   // 3. the hand-over and the engine assembled on the event loop
   const size = engine.size;
