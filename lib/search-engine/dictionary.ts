@@ -17,6 +17,7 @@
 // A snapshot holds the union (its terms, the keys of the segments it covers: toData), so a restore
 // takes it as it is (adopt) instead of merging the segments' dictionaries again.
 import type { Segment } from './segment.js';
+import { STRING_BYTES } from './memory.js';
 
 /** newest segments walked alone before they are merged into the union */
 const ALONE_MAX = 4;
@@ -40,6 +41,8 @@ export const ALL_ALONE: DictionaryView = { terms: [], alone: () => true };
 export class TermUnion {
   private terms: string[] = [];
   private members = new WeakSet<Segment>();
+  /** terms that are strings of their own (taken from a snapshot), not the segments' */
+  private own = 0;
 
   /**
    * The union covering `segments` (extended or rebuilt first when too many are left out). The engine
@@ -50,7 +53,10 @@ export class TermUnion {
     let alone = segments.filter((s) => !this.members.has(s));
     if (this.stale(segments, alone)) {
       let terms = unionOf([this.terms, ...alone.map((s) => s.terms)]);
-      if (terms.length > segments.reduce((n, s) => n + s.terms.length, 0)) terms = unionOf(segments.map((s) => s.terms));
+      if (terms.length > segments.reduce((n, s) => n + s.terms.length, 0)) {
+        terms = unionOf(segments.map((s) => s.terms));
+        this.own = 0;
+      }
       this.terms = terms;
       this.members = new WeakSet(segments);
       alone = [];
@@ -76,6 +82,7 @@ export class TermUnion {
     const members = d.segments.map((k) => byKey.get(k));
     if (members.some((m) => !m)) return false;
     this.terms = d.terms ? d.terms.split('\n') : [];
+    this.own = this.terms.length;
     this.members = new WeakSet(members as Segment[]);
     return true;
   }
@@ -90,9 +97,9 @@ export class TermUnion {
     return alone.length > ALONE_MAX || aloneTerms * 8 > this.terms.length || alone.length === segments.length;
   }
 
-  /** bytes held: one reference per term (the strings are the segments', counted there) */
+  /** bytes held: one reference per term (the strings are the segments', counted there), and the strings of its own */
   bytes(): number {
-    return this.terms.length * 8;
+    return this.terms.length * 8 + this.own * STRING_BYTES;
   }
 }
 
