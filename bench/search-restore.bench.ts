@@ -57,7 +57,7 @@ async function timed<R>(fn: () => Promise<R> | R): Promise<{ r: R; ms: number; c
 const fmt = (x: { ms: number; cpuMs: number }) => `${(x.ms / 1000).toFixed(2)} s (CPU ${(x.cpuMs / 1000).toFixed(2)} s)`;
 
 const pool = new pg.Pool({ connectionString: url, max: Math.max(2, STREAMS) });
-const index = (
+const found = (
   await pool.query<{ id: string; settings: IndexSettingsData }>(
     process.env.BENCH_INDEX_ID
       ? `select id, settings from ${T.indexes} where id = $1`
@@ -65,7 +65,8 @@ const index = (
     process.env.BENCH_INDEX_ID ? [process.env.BENCH_INDEX_ID] : [],
   )
 ).rows[0];
-if (!index) throw new Error('no index with a stored snapshot in BENCH_RESTORE_DB');
+if (!found) throw new Error('no index with a stored snapshot in BENCH_RESTORE_DB');
+const index: { id: string; settings: IndexSettingsData } = found;
 const settings: EngineSettings = toEngineSettings(index.settings);
 let snap = await storedSnapshot(pool, index.id);
 if (!snap) throw new Error(`index ${index.id} has no snapshot`);
