@@ -16,6 +16,7 @@
 // index's snapshot again in this checkout's format (same task and documents), then runs the others.
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import pg from 'pg';
 import { createLogger } from '../lib/logger.js';
 import { copyOutRows, integer, literal } from '../lib/pg-copy-out.js';
@@ -47,14 +48,22 @@ const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-/** wall and CPU ms of `fn` */
-async function timed<R>(fn: () => Promise<R> | R): Promise<{ r: R; ms: number; cpuMs: number }> {
+/** garbage collection pauses of this thread so far (ms) */
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcMs += e.duration;
+}).observe({ entryTypes: ['gc'] });
+/** wall, CPU and GC ms of `fn` */
+async function timed<R>(fn: () => Promise<R> | R): Promise<{ r: R; ms: number; cpuMs: number; gcMs: number }> {
   const c = cpu();
+  const g = gcMs;
   const t = performance.now();
   const r = await fn();
-  return { r, ms: performance.now() - t, cpuMs: cpu() - c };
+  const ms = performance.now() - t;
+  await new Promise((done) => setImmediate(done)); // the observer's entries of it are delivered
+  return { r, ms, cpuMs: cpu() - c, gcMs: gcMs - g };
 }
-const fmt = (x: { ms: number; cpuMs: number }) => `${(x.ms / 1000).toFixed(2)} s (CPU ${(x.cpuMs / 1000).toFixed(2)} s)`;
+const fmt = (x: { ms: number; cpuMs: number; gcMs?: number }) => `${(x.ms / 1000).toFixed(2)} s (CPU ${(x.cpuMs / 1000).toFixed(2)} s${x.gcMs === undefined ? '' : `, GC ${(x.gcMs / 1000).toFixed(2)} s`})`;
 
 const pool = new pg.Pool({ connectionString: url, max: Math.max(2, STREAMS) });
 const found = (
