@@ -31,7 +31,7 @@ function hash(key: string): number {
 }
 
 export class IdTable {
-  private slots = new Int32Array(16);
+  private slots: Int32Array = new Int32Array(16);
   /** slots not empty: live entries and tombstones */
   private used = 0;
   private count = 0;
