@@ -50,8 +50,14 @@ const cpu = () => {
 };
 /** garbage collection pauses of this thread so far (ms) */
 let gcMs = 0;
+/** GC ms by kind (1 minor, 2 major, 4 incremental, 8 weak callbacks) */
+const gcKinds = new Map<number, number>();
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) gcMs += e.duration;
+  for (const e of list.getEntries()) {
+    gcMs += e.duration;
+    const kind = (e.detail as { kind?: number } | undefined)?.kind ?? 0;
+    gcKinds.set(kind, (gcKinds.get(kind) ?? 0) + e.duration);
+  }
 }).observe({ entryTypes: ['gc'] });
 /** wall, CPU and GC ms of `fn` */
 async function timed<R>(fn: () => Promise<R> | R): Promise<{ r: R; ms: number; cpuMs: number; gcMs: number }> {
@@ -158,7 +164,7 @@ async function phases(): Promise<void> {
 
   // 2. the engine thread's work
   const read = await timed(() => readSnapshot(pool, index.id, stored));
-  say(`read + inflate + decode the sections (as the engine thread): ${fmt(read)}`);
+  say(`read + inflate + decode the sections (as the engine thread): ${fmt(read)}; GC so far by kind: ${[...gcKinds].map(([k, ms]) => `${k}: ${(ms / 1000).toFixed(2)} s`).join(', ')}`);
   const thread = await timed(() => runSteps(restoreSteps(read.r, settings)));
   say(`restore (engine thread): ${fmt(thread)}: ${phaseLine(thread.r.phases)}`);
   const engine = thread.r.engine;
