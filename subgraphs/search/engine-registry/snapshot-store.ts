@@ -247,14 +247,18 @@ export async function writeChunks(
 const READ_AHEAD = 2;
 
 /**
- * The stored snapshot's sections in order, each as its key and its chunks (inflated), every chunk
- * checked against its CRC-32 before inflating. Up to READ_AHEAD chunks are fetched and inflated
- * (zlib's thread pool) while the caller decodes the current one, so PostgreSQL's read, the inflate
- * and the decode overlap instead of taking turns. Sections must be consumed in order, each whole.
+ * The stored snapshot's sections, each as its key and its chunks (inflated), every chunk checked
+ * against its CRC-32 before inflating. Up to READ_AHEAD chunks are fetched and inflated (zlib's thread
+ * pool) while the caller decodes the current one, so PostgreSQL's read, the inflate and the decode
+ * overlap instead of taking turns. Sections must be consumed in the order given, each whole: the
+ * segments first, the base last. The base holds the external ids (a million strings at 1,000,000
+ * documents); decoded first, they made every garbage collection the segments' hundreds of MB of
+ * arrays trigger mark them again.
  */
 export async function* readSections(pool: pg.Pool, indexId: string, s: StoredSnapshot): AsyncGenerator<{ key: string | null; chunks: AsyncGenerator<Buffer> }> {
   const m = await readManifest(pool, indexId, s);
-  const refs = m.sections.flatMap((sec) => sec.refs);
+  const sections = [...m.sections.filter((sec) => sec.key !== null), ...m.sections.filter((sec) => sec.key === null)];
+  const refs = sections.flatMap((sec) => sec.refs);
   const pending: Promise<Buffer>[] = [];
   let next = 0;
   const take = (): Promise<Buffer> => {
@@ -266,7 +270,7 @@ export async function* readSections(pool: pg.Pool, indexId: string, s: StoredSna
     }
     return pending.shift()!;
   };
-  for (const sec of m.sections) {
+  for (const sec of sections) {
     const count = sec.refs.length;
     yield {
       key: sec.key,
