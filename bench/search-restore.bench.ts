@@ -55,7 +55,7 @@ const gcKinds = new Map<number, number>();
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
     gcMs += e.duration;
-    const kind = (e.detail as { kind?: number } | undefined)?.kind ?? 0;
+    const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
     gcKinds.set(kind, (gcKinds.get(kind) ?? 0) + e.duration);
   }
 }).observe({ entryTypes: ['gc'] });
