@@ -15,7 +15,10 @@
 //    (mergeInto), which is copied with the new ones only when there are any;
 //  - terms of segments that are gone stay, harmless; once the union holds more terms than all the
 //    segments' dictionaries together, it is rebuilt from the segments, so it never outgrows them.
+// A snapshot holds the union (its terms, the keys of the segments it covers: toData), so a restore
+// takes it as it is (adopt) instead of merging the segments' dictionaries again.
 import type { Segment } from './segment.js';
+import { STRING_BYTES } from './memory.js';
 
 /** newest segments walked alone before they are merged into the union */
 const ALONE_MAX = 4;
@@ -27,12 +30,20 @@ export interface DictionaryView {
   alone(segment: Segment): boolean;
 }
 
+/** The union as a snapshot holds it: its terms joined by '\n' (terms hold no newline), the keys of the segments it covers. */
+export interface TermUnionData {
+  terms: string;
+  segments: string[];
+}
+
 /** No union: every segment's own dictionary is walked. */
 export const ALL_ALONE: DictionaryView = { terms: [], alone: () => true };
 
 export class TermUnion {
   private terms: readonly string[] = [];
   private members = new WeakSet<Segment>();
+  /** terms that are strings of their own (taken from a snapshot), not the segments' */
+  private own = 0;
 
   /**
    * The union covering `segments` (extended or rebuilt first when too many are left out). The engine
@@ -43,13 +54,38 @@ export class TermUnion {
     let alone = segments.filter((s) => !this.members.has(s));
     if (this.stale(segments, alone)) {
       let terms = mergeInto(this.terms, unionOf(alone.map((s) => s.terms)));
-      if (terms.length > segments.reduce((n, s) => n + s.terms.length, 0)) terms = unionOf(segments.map((s) => s.terms));
+      if (terms.length > segments.reduce((n, s) => n + s.terms.length, 0)) {
+        terms = unionOf(segments.map((s) => s.terms));
+        this.own = 0;
+      }
       this.terms = terms;
       this.members = new WeakSet(segments);
       alone = [];
     }
     const left = new Set(alone);
     return { terms: this.terms, alone: (s) => left.has(s) };
+  }
+
+  /** The union for a snapshot of `segments` (undefined while there is none: fewer than two segments). */
+  toData(segments: readonly Segment[]): TermUnionData | undefined {
+    const members = segments.filter((s) => this.members.has(s));
+    if (segments.length < 2 || !members.length) return undefined;
+    return { terms: this.terms.join('\n'), segments: members.map((s) => s.key) };
+  }
+
+  /**
+   * Take a snapshot's union as this one, covering those of `segments` whose keys it names; nothing
+   * changes when it names a segment that is not there (view then builds the union anew).
+   */
+  adopt(d: TermUnionData | undefined, segments: readonly Segment[]): boolean {
+    if (!d || typeof d.terms !== 'string' || !Array.isArray(d.segments) || !d.segments.length) return false;
+    const byKey = new Map(segments.map((s) => [s.key, s]));
+    const members = d.segments.map((k) => byKey.get(k));
+    if (members.some((m) => !m)) return false;
+    this.terms = d.terms ? d.terms.split('\n') : [];
+    this.own = this.terms.length;
+    this.members = new WeakSet(members as Segment[]);
+    return true;
   }
 
   /** Would `view(segments)` merge first? (false once the engine has brought the union up to date) */
@@ -62,9 +98,9 @@ export class TermUnion {
     return alone.length > ALONE_MAX || aloneTerms * 8 > this.terms.length || alone.length === segments.length;
   }
 
-  /** bytes held: one reference per term (the strings are the segments', counted there) */
+  /** bytes held: one reference per term (the strings are the segments', counted there), and the strings of its own */
   bytes(): number {
-    return this.terms.length * 8;
+    return this.terms.length * 8 + this.own * STRING_BYTES;
   }
 }
 

@@ -6,7 +6,20 @@
 //   slots[h]   0: empty, -1: deleted (a tombstone, so probes go on past it), else internal id + 1
 //
 // Linear probing from the key's FNV-1a hash; the table doubles (or is rebuilt without tombstones) when
-// used slots pass 3/4.
+// used slots pass 3/4. A snapshot holds the slots as they are (toData), so a restore adopts them
+// (adopt) instead of hashing every id again; ID_HASH names the hash, and slots made by another one are
+// not adopted (the restore then rebuilds the table).
+
+/** the hash the slots were placed by: change it with `hash` */
+export const ID_HASH = 1;
+
+/** The table as a snapshot holds it. */
+export interface IdTableData {
+  hash: number;
+  slots: Int32Array;
+  used: number;
+  count: number;
+}
 
 /** 32-bit FNV-1a over the UTF-16 code units, then a final mix (ids are often consecutive numbers). */
 function hash(key: string): number {
@@ -18,7 +31,7 @@ function hash(key: string): number {
 }
 
 export class IdTable {
-  private slots = new Int32Array(16);
+  private slots: Int32Array = new Int32Array(16);
   /** slots not empty: live entries and tombstones */
   private used = 0;
   private count = 0;
@@ -84,11 +97,35 @@ export class IdTable {
     return this.slots.byteLength;
   }
 
-  /** Rehash the live entries into a table where they fill at most 3/8 (so it doubles as it grows). */
-  private resize(): void {
+  /** The slots (a copy: the table keeps changing) and counts, for a snapshot. */
+  toData(): IdTableData {
+    return { hash: ID_HASH, slots: this.slots.slice(), used: this.used, count: this.count };
+  }
+
+  /**
+   * Take a snapshot's slots as this table (the keys, keyOf, must already answer for its ids): false,
+   * and nothing changed, when they were placed by another hash or do not hold `count` entries.
+   */
+  adopt(d: IdTableData | undefined, count: number): boolean {
+    if (!d || d.hash !== ID_HASH || d.count !== count || !(d.slots instanceof Int32Array)) return false;
+    const n = d.slots.length;
+    if (n < 16 || (n & (n - 1)) !== 0 || d.used < d.count || d.used * 4 > n * 3) return false;
+    this.slots = d.slots;
+    this.used = d.used;
+    this.count = d.count;
+    return true;
+  }
+
+  /** Make room for `n` entries at once (a restore that rebuilds the table: no doubling on the way). */
+  reserve(n: number): void {
+    if ((this.used + n) * 4 > this.slots.length * 3) this.resize(this.count + n);
+  }
+
+  /** Rehash the live entries into a table where `entries` fill at most 3/8 (so it doubles as it grows). */
+  private resize(entries = this.count + 1): void {
     const old = this.slots;
     let size = 16;
-    while (size * 3 < (this.count + 1) * 8) size *= 2;
+    while (size * 3 < entries * 8) size *= 2;
     const slots = new Int32Array(size);
     const mask = size - 1;
     for (let k = 0; k < old.length; k++) {

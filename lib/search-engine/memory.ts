@@ -7,7 +7,8 @@
 //  - per engine: the query scratch arrays (match.ts, exactly: 64 KiB, plus ~10 B per document for each
 //    word of the longest query so far) and PER_ENGINE_BYTES for the objects around the arrays (many
 //    small indexes: 1,000 documents are ~1 MB, so these are 10 % of it), and the union of the
-//    segments' dictionaries (dictionary.ts: one reference per term, the strings are the segments').
+//    segments' dictionaries (dictionary.ts: one reference per term, the strings are the segments' unless
+//    taken from a snapshot).
 // Calibrated against process.memoryUsage() (heapUsed + arrayBuffers) around building an engine:
 // see docs/operations.md (memory budget).
 import type { FieldIndex } from './field-index.js';
@@ -17,7 +18,7 @@ import type { DocStore } from './doc-store.js';
 import type { IdTable } from './id-table.js';
 
 /** a dictionary term or facet value: header plus one byte per (Latin-1) character, rounded */
-const STRING_BYTES = 32;
+export const STRING_BYTES = 32;
 /** per live document: its external id string and array slots (the id table's slots are counted exactly) */
 const PER_DOC_BYTES = 80;
 /** per engine, whatever its size: settings, analyzer, synonyms, maps and objects around the arrays */

@@ -15,6 +15,8 @@ import type { Codec, Encoded, TypedArray } from './types.js';
 import { VectorIndex } from './vector-index.js';
 import { DocStore, type DocStoreData } from './doc-store.js';
 import type { Columns, ColumnsData } from './columns.js';
+import type { IdTable, IdTableData } from './id-table.js';
+import type { TermUnion, TermUnionData } from './dictionary.js';
 
 export const SNAPSHOT_FORMAT = 'segmented-engine';
 /** 2: bodies as a DocStore and ranking columns (1 held parsed documents) */
@@ -98,11 +100,18 @@ export interface SnapshotData {
   /** live documents: internal ids, external ids (same order) */
   ids: Encoded;
   extIds: string[];
+  /**
+   * the id table's slots (id-table.ts), adopted at a restore instead of hashing every id again;
+   * absent from older snapshots (the table is then rebuilt)
+   */
+  idTable?: { hash: number; slots: Encoded; used: number; count: number };
   /** the bodies (DocStoreData with its arrays encoded) */
   store: Record<string, any>;
   /** ranking columns (ColumnsData with its arrays encoded) */
   columns: Record<string, any>;
   segments: Record<string, unknown>[];
+  /** the union of the segments' dictionaries (dictionary.ts), taken as it is at a restore; absent: merged again */
+  dictionary?: TermUnionData;
   /** embeddings and their graph (indexes with embedding attributes only) */
   vectors?: Record<string, any>;
 }
@@ -115,7 +124,9 @@ export interface SnapshotSource {
   store: DocStore;
   columns: Columns;
   extIds: (string | undefined)[];
+  idMap: IdTable;
   segments: Segment[];
+  dictionary: TermUnion;
   vectors: VectorIndex | null;
 }
 
@@ -133,9 +144,11 @@ export function snapshotOf(e: SnapshotSource & { shape(): string }, codec: Codec
     alive: b64(e.alive.slice(0, (e.nextId + 31) >>> 5)),
     ids: b64(Int32Array.from(ids)),
     extIds: ids.map((id) => e.extIds[id]!),
+    idTable: encodeIdTable(e.idMap.toData(), codec),
     store: encodeStore(e.store.toData(), codec),
     columns: encodeColumns(e.columns.toData(e.nextId), codec),
     segments: e.segments.map((s) => encodeSegment(s, codec)),
+    dictionary: e.dictionary.toData(e.segments),
     ...(e.vectors ? { vectors: encodeVectors(e.vectors, e.alive, codec) } : {}),
   };
 }
@@ -202,6 +215,17 @@ export function isSnapshot(s: unknown): s is SnapshotData {
 
 export function decodeIds(s: SnapshotData): Int32Array {
   return i32(s.ids);
+}
+
+function encodeIdTable(t: IdTableData, codec: Codec): NonNullable<SnapshotData['idTable']> {
+  return { ...t, slots: codec.put(t.slots) };
+}
+
+/** The snapshot's id table (undefined in older snapshots; IdTable.adopt checks the rest). */
+export function decodeIdTable(s: SnapshotData): IdTableData | undefined {
+  const t = s.idTable;
+  if (!t || typeof t !== 'object' || t.slots === null || t.slots === undefined) return undefined;
+  return { hash: Number(t.hash), slots: i32(t.slots), used: Number(t.used), count: Number(t.count) };
 }
 
 export function decodeAlive(s: SnapshotData): Uint32Array {

@@ -165,4 +165,23 @@ describe('an engine of many segments answers as one of a single segment', () => 
     expect(restored.segmentCount).toBeGreaterThan(1);
     expect(restored.dictionary.outdated(restored.segments)).toBe(false);
   });
+
+  test('a snapshot carries the union: a restore takes it as it is (a snapshot without it merges again), same answers', () => {
+    const e = engineWith([], settings) as unknown as SegmentedEngine;
+    for (let i = 0; i < docs.length; i += 150) e.addDocuments(docs.slice(i, i + 150), 'id');
+    e.deleteDocuments(docs.filter((d) => d.id % 4 === 0).map((d) => String(d.id)));
+    const snap = e.toSnapshot() as { dictionary?: { terms: string; segments: string[] } };
+    expect(e.segmentCount).toBeGreaterThan(1);
+    expect(snap.dictionary?.segments.length).toBeGreaterThan(0);
+    const taken = restoreEngine(structuredClone(snap), e.settings);
+    const union = (x: SegmentedEngine) => (x.dictionary as unknown as { terms: string[] }).terms;
+    expect(union(taken)).toEqual(union(e));
+    expect(taken.dictionary.outdated(taken.segments)).toBe(false);
+    const merged = restoreEngine({ ...structuredClone(snap), dictionary: undefined }, e.settings);
+    expect(merged.dictionary.outdated(merged.segments)).toBe(false);
+    // naming a segment that is not there: merged again
+    const stray = restoreEngine({ ...structuredClone(snap), dictionary: { terms: 'zzz', segments: ['no-such-segment'] } }, e.settings);
+    expect(union(stray)).toEqual(unionOf(stray.segments.map((s) => s.terms)));
+    for (const x of [taken, merged, stray]) expect(answers(x)).toEqual(answers(e));
+  });
 });

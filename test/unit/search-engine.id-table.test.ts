@@ -1,6 +1,6 @@
 // The engine's external id → internal id table (id-table.ts): the same answers as a Map through
 // inserts, replacements, deletions and growth, with the keys read from the engine's id array.
-import { IdTable } from '../../lib/search-engine/id-table.js';
+import { ID_HASH, IdTable } from '../../lib/search-engine/id-table.js';
 
 describe('IdTable', () => {
   test('answers as a Map through random inserts, replacements and deletions', () => {
@@ -46,5 +46,34 @@ describe('IdTable', () => {
     table.set('a', 2);
     expect(table.get('a')).toBe(2);
     expect(table.size).toBe(2);
+  });
+
+  test('a snapshot of the slots is adopted as it is; slots of another hash or count are refused', () => {
+    const extIds = Array.from({ length: 5000 }, (_, i) => `k${i}`);
+    const table = new IdTable((id) => extIds[id]);
+    extIds.forEach((k, i) => table.set(k, i));
+    table.delete('k7');
+    const data = table.toData();
+    expect(data.hash).toBe(ID_HASH);
+    const copy = new IdTable((id) => extIds[id]);
+    expect(copy.adopt({ ...data, hash: ID_HASH + 1 }, table.size)).toBe(false);
+    expect(copy.adopt(data, table.size + 1)).toBe(false);
+    expect(copy.adopt({ ...data, slots: data.slots.subarray(1) }, table.size)).toBe(false);
+    expect(copy.adopt(data, table.size)).toBe(true);
+    expect(copy.size).toBe(4999);
+    for (let i = 0; i < extIds.length; i++) expect(copy.get(extIds[i])).toBe(i === 7 ? undefined : i);
+    // the original keeps changing on its own (the slots were copied)
+    table.delete('k8');
+    expect(copy.get('k8')).toBe(8);
+  });
+
+  test('reserve makes room at once; the answers are the same', () => {
+    const extIds = Array.from({ length: 3000 }, (_, i) => String(i * 7));
+    const table = new IdTable((id) => extIds[id]);
+    table.reserve(extIds.length);
+    const bytes = table.bytes();
+    extIds.forEach((k, i) => table.set(k, i));
+    expect(table.bytes()).toBe(bytes);
+    for (let i = 0; i < extIds.length; i++) expect(table.get(extIds[i])).toBe(i);
   });
 });

@@ -276,6 +276,32 @@ describe('snapshots', () => {
     expect(e.getDocument('3')).toBeUndefined();
   });
 
+  test('the id table travels in the snapshot: adopted as it is, rebuilt when absent (older snapshots) or hashed otherwise', () => {
+    const e = churned(SETTINGS);
+    const live = Array.from({ length: 20000 }, (_, i) => String(i)).filter((id) => e.getDocument(id) !== undefined);
+    const snap = e.toSnapshot(transferCodec()) as { idTable?: { hash: number; slots: Int32Array } };
+    expect(snap.idTable?.slots).toBeInstanceOf(Int32Array);
+    const variants = {
+      adopted: snap,
+      older: { ...snap, idTable: undefined },
+      otherHash: { ...snap, idTable: { ...snap.idTable!, hash: snap.idTable!.hash + 1 } },
+    };
+    for (const [name, s] of Object.entries(variants)) {
+      const r = engineFactory.fromSnapshot(structuredClone(s), { ...DEFAULT_SETTINGS, ...SETTINGS });
+      const idMap = (r as unknown as SegmentedEngine).idMap;
+      expect([name, idMap.size]).toEqual([name, live.length]);
+      for (const id of live) expect(r.getDocument(id)).toEqual(e.getDocument(id));
+      expect(r.getDocument('20001')).toBeUndefined();
+      expect(results(r)).toEqual(results(e));
+      // and it keeps taking replacements and deletions
+      r.addDocuments([{ id: live[0], t: 'zulu', c: 'alpha', n: 1 }], 'id');
+      r.deleteDocuments([live[1]]);
+      expect(ids(r, { query: 'zulu' })).toEqual([live[0]]);
+      expect(r.getDocument(live[1])).toBeUndefined();
+      expect(r.size).toBe(live.length - 1);
+    }
+  });
+
   test('anything else is refused', () => {
     expect(errorOf(() => engineFactory.fromSnapshot({ hello: 1 }, DEFAULT_SETTINGS)).code).toBe('invalid_settings');
   });

@@ -4,10 +4,9 @@
 //
 // In the thread, a built engine comes back as its snapshot structure: the typed arrays (segments,
 // field indexes, columns, the deflated bodies, vectors) are transferred, so receiving them costs
-// nothing; the external ids are pulled in chunks of CHUNK, each a separate message, so searches of
-// other indexes run between them; then
-// the engine is assembled from the arrays in steps (no re-indexing: the thread built it with these
-// settings).
+// nothing; the external ids are pulled in chunks of CHUNK (all asked for at once), each a separate
+// message, so searches of other indexes run between them; then the engine is assembled from the arrays
+// in steps (no re-indexing: the thread built it with these settings; the id table comes with the arrays).
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from '../../../lib/logger.js';
 import { startWorker } from '../../../lib/worker-script.js';
@@ -84,11 +83,12 @@ export class ThreadEngineBuilder implements EngineBuilder {
   private async receive(id: number, r: BuiltEngine): Promise<LoadedEngine> {
     const snapshot: SnapshotData = r.snapshot;
     try {
+      // every chunk asked for at once (the thread answers them in order, each a message of its own):
+      // no round trip waits for the one before
+      const calls: Promise<ThreadResult>[] = [];
+      for (let from = 0; from < r.total; from += CHUNK) calls.push(this.call({ id: this.nextId++, op: 'chunk', of: id, from, size: CHUNK }));
       const extIds: string[] = [];
-      for (let from = 0; from < r.total; from += CHUNK) {
-        const c = (await this.call({ id: this.nextId++, op: 'chunk', of: id, from, size: CHUNK })) as { extIds: string[] };
-        for (const x of c.extIds) extIds.push(x);
-      }
+      for (const c of (await Promise.all(calls)) as { extIds: string[] }[]) for (const x of c.extIds) extIds.push(x);
       snapshot.extIds = extIds;
     } catch (e) {
       this.post({ id: this.nextId++, op: 'release', of: id });

@@ -218,7 +218,7 @@ function sections(data: unknown): { base: unknown; segments: EncodedSegment[] } 
 }
 
 /** The stored snapshot read section by section (each a stream of its own) and put back together. */
-async function readSnapshot(pool: pg.Pool, indexId: string, snap: StoredSnapshot): Promise<unknown> {
+export async function readSnapshot(pool: pg.Pool, indexId: string, snap: StoredSnapshot): Promise<unknown> {
   let base: { segments: EncodedSegment[] } | undefined;
   const segments = new Map<string, EncodedSegment>();
   for await (const section of readSections(pool, indexId, snap)) {

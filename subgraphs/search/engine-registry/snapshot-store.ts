@@ -29,6 +29,9 @@ import { T } from '../sql.js';
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
+/** the largest chunk a snapshot is cut into (SEARCH_SNAPSHOT_CHUNK_KB's bound), plus the byte that lets zlib end in one buffer */
+const MAX_CHUNK_BYTES = 64 * 1024 * 1024 + 1;
+
 /** index_snapshots.format of a manifest-and-sections snapshot (sections in BINARY_SNAPSHOT_VERSION) */
 export const SNAPSHOT_STORE_FORMAT = 3;
 
@@ -112,7 +115,11 @@ async function readChunk(pool: pg.Pool, indexId: string, [taskId, seq]: Ref, wha
   if (!data || !sum) throw new SnapshotCorruptError(`snapshot chunk ${what} is missing`);
   if (crc32(data) !== Number(sum.toString('latin1'))) throw new SnapshotCorruptError(`snapshot chunk ${what} fails its checksum`);
   try {
-    return await gunzipAsync(data);
+    // inflated into one buffer of the chunk's size (the gzip trailer's ISIZE: chunks are < 4 GiB), not
+    // in zlib's 16 KiB pieces concatenated at the end: a snapshot's hundreds of MB otherwise allocate
+    // and copy twice, and the garbage collections they trigger were most of a cold start
+    const size = data.byteLength >= 18 ? data.readUInt32LE(data.byteLength - 4) : 0;
+    return await gunzipAsync(data, { chunkSize: Math.min(MAX_CHUNK_BYTES, Math.max(64 * 1024, size + 1)) });
   } catch {
     throw new SnapshotCorruptError(`snapshot chunk ${what} does not inflate`);
   }
@@ -240,14 +247,18 @@ export async function writeChunks(
 const READ_AHEAD = 2;
 
 /**
- * The stored snapshot's sections in order, each as its key and its chunks (inflated), every chunk
- * checked against its CRC-32 before inflating. Up to READ_AHEAD chunks are fetched and inflated
- * (zlib's thread pool) while the caller decodes the current one, so PostgreSQL's read, the inflate
- * and the decode overlap instead of taking turns. Sections must be consumed in order, each whole.
+ * The stored snapshot's sections, each as its key and its chunks (inflated), every chunk checked
+ * against its CRC-32 before inflating. Up to READ_AHEAD chunks are fetched and inflated (zlib's thread
+ * pool) while the caller decodes the current one, so PostgreSQL's read, the inflate and the decode
+ * overlap instead of taking turns. Sections must be consumed in the order given, each whole: the
+ * segments first, the base last. The base holds the external ids (a million strings at 1,000,000
+ * documents); decoded first, they made every garbage collection the segments' hundreds of MB of
+ * arrays trigger mark them again.
  */
 export async function* readSections(pool: pg.Pool, indexId: string, s: StoredSnapshot): AsyncGenerator<{ key: string | null; chunks: AsyncGenerator<Buffer> }> {
   const m = await readManifest(pool, indexId, s);
-  const refs = m.sections.flatMap((sec) => sec.refs);
+  const sections = [...m.sections.filter((sec) => sec.key !== null), ...m.sections.filter((sec) => sec.key === null)];
+  const refs = sections.flatMap((sec) => sec.refs);
   const pending: Promise<Buffer>[] = [];
   let next = 0;
   const take = (): Promise<Buffer> => {
@@ -259,7 +270,7 @@ export async function* readSections(pool: pg.Pool, indexId: string, s: StoredSna
     }
     return pending.shift()!;
   };
-  for (const sec of m.sections) {
+  for (const sec of sections) {
     const count = sec.refs.length;
     yield {
       key: sec.key,
