@@ -18,7 +18,6 @@
 // A snapshot holds the union (its terms, the keys of the segments it covers: toData), so a restore
 // takes it as it is (adopt) instead of merging the segments' dictionaries again.
 import type { Segment } from './segment.js';
-import { STRING_BYTES } from './memory.js';
 
 /** newest segments walked alone before they are merged into the union */
 const ALONE_MAX = 4;
@@ -98,9 +97,12 @@ export class TermUnion {
     return alone.length > ALONE_MAX || aloneTerms * 8 > this.terms.length || alone.length === segments.length;
   }
 
-  /** bytes held: one reference per term (the strings are the segments', counted there), and the strings of its own */
-  bytes(): number {
-    return this.terms.length * 8 + this.own * STRING_BYTES;
+  /**
+   * bytes held: one reference per term (the strings are the segments', counted there), and the strings
+   * of its own at `stringBytes` each (memory.ts's estimate of a short string)
+   */
+  bytes(stringBytes: number): number {
+    return this.terms.length * 8 + this.own * stringBytes;
   }
 }
 

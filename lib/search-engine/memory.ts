@@ -47,7 +47,7 @@ export function segmentBytes(s: Segment): number {
 
 /** Estimated bytes held by an engine (see the header for what is counted and how). */
 export function engineBytes(e: EngineState & { store: DocStore; idMap: IdTable }, live: number): number {
-  let n = PER_ENGINE_BYTES + e.alive.byteLength + live * PER_DOC_BYTES + e.idMap.bytes() + e.store.bytes() + e.columns.bytes() + e.scratch.bytes() + e.dictionary.bytes();
+  let n = PER_ENGINE_BYTES + e.alive.byteLength + live * PER_DOC_BYTES + e.idMap.bytes() + e.store.bytes() + e.columns.bytes() + e.scratch.bytes() + e.dictionary.bytes(STRING_BYTES);
   for (const s of e.segments) n += segmentBytes(s);
   const v = e.vectors;
   if (v) {

@@ -72,7 +72,7 @@ describe('TermUnion', () => {
     expect(u.view([one]).terms).toEqual([]);
     expect(u.view([one]).alone(one)).toBe(true);
     expect(ALL_ALONE.alone(one)).toBe(true);
-    expect(u.bytes()).toBe(0);
+    expect(u.bytes(32)).toBe(0);
   });
 
   test('built over every segment; a few small new segments walked alone, then merged in', () => {
@@ -113,7 +113,7 @@ describe('TermUnion', () => {
     const e = fakeSegment(['y', 'z']);
     const w = u.view([d, e]);
     expect(w.terms).toEqual(['x', 'y', 'z']);
-    expect(u.bytes()).toBe(3 * 8);
+    expect(u.bytes(32)).toBe(3 * 8);
   });
 });
 
