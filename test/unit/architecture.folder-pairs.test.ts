@@ -5,23 +5,15 @@
 // couple the folders as much). Files at a subgraph's top (index.ts, context.ts, runtime.ts, sql.ts…)
 // are its kernel wiring, not an aggregate, and are left out. No subgraph has such a pair, and none may
 // gain one.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
+import { tsFiles, withSourceTree } from '../harness/source-tree.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Every subgraph: the folders under subgraphs/. */
 const SUBGRAPHS = readdirSync(join(ROOT, 'subgraphs')).filter((name) => statSync(join(ROOT, 'subgraphs', name)).isDirectory());
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'migrations' ? [] : tsFiles(path);
-    return name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** The aggregate folder of a file of the subgraph at `base` (its first folder), or null for a top file or one outside. */
 function folderOf(base: string, file: string): string | null {
@@ -32,7 +24,7 @@ function folderOf(base: string, file: string): string | null {
 /** `a <-> b` for every two folders under `base` (a subgraph) that import each other, with one import each way. */
 function folderPairs(base: string): Map<string, string[]> {
   const edges = new Map<string, string>();
-  for (const file of tsFiles(base)) {
+  for (const file of tsFiles(base, ['migrations'])) {
     const from = folderOf(base, file);
     if (!from) continue;
     for (const { fileName } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
@@ -59,20 +51,15 @@ test.each(SUBGRAPHS)('subgraphs/%s: no two aggregate folders import each other b
 });
 
 test('the reader finds a pair where there is one, with an import each way (type imports too)', () => {
-  const base = mkdtempSync(join(tmpdir(), 'folder-pairs-'));
-  try {
-    const write = (path: string, text: string) => {
-      mkdirSync(dirname(join(base, path)), { recursive: true });
-      writeFileSync(join(base, path), text);
-    };
-    write('accounts/account.service.ts', "import { record } from '../notifications/events.js';\n");
-    write('notifications/events.ts', "import type { Account } from '../accounts/account.type.js';\n");
-    write('notifications/other.ts', "import { x } from '../context.js';\n"); // a top file: no folder
-    write('apps/app.ts', "import { a } from '../accounts/account.type.js';\n"); // one way only
+  const files = {
+    'accounts/account.service.ts': "import { record } from '../notifications/events.js';\n",
+    'notifications/events.ts': "import type { Account } from '../accounts/account.type.js';\n",
+    'notifications/other.ts': "import { x } from '../context.js';\n", // a top file: no folder
+    'apps/app.ts': "import { a } from '../accounts/account.type.js';\n", // one way only
+  };
+  withSourceTree(files, (base) =>
     expect(Object.fromEntries(folderPairs(base))).toEqual({
       'accounts <-> notifications': ['accounts/account.service.ts -> ../notifications/events.js', 'notifications/events.ts -> ../accounts/account.type.js'],
-    });
-  } finally {
-    rmSync(base, { recursive: true, force: true });
-  }
+    }),
+  );
 });

@@ -2,21 +2,13 @@
 // relative import of lib/, gateway/, rest-bridge/, subgraphs/ and scripts/, type-only imports and
 // re-exports included (they couple files as much), read as the compiler sees them; a cycle of files
 // is a strongly connected component of two or more (Tarjan). What `madge --circular` reports, in CI.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { tsFiles, withSourceTree } from '../harness/source-tree.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DIRS = ['lib', 'gateway', 'rest-bridge', 'subgraphs', 'scripts'];
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return tsFiles(path);
-    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 /** The file a relative specifier names (`./x.js` → `x.ts`, a folder → its index.ts), or undefined. */
 function target(from: string, spec: string): string | undefined {
@@ -86,19 +78,12 @@ test('no import cycle among the files of lib, gateway, rest-bridge, subgraphs an
 });
 
 test('the reader finds a cycle through a type-only import and a re-export, and nothing in a chain', () => {
-  const base = mkdtempSync(join(tmpdir(), 'import-cycles-'));
-  try {
-    const write = (path: string, text: string) => {
-      mkdirSync(dirname(join(base, path)), { recursive: true });
-      writeFileSync(join(base, path), text);
-    };
-    write('lib/a.ts', "import type { B } from './b.js';\n");
-    write('lib/b.ts', "export { c } from './c/index.js';\n");
-    write('lib/c/index.ts', "import { a } from '../a.js';\n");
-    write('lib/d.ts', "import { a } from './a.js';\n"); // into the cycle, not part of it
-    write('lib/e.ts', "import { d } from './d.js';\n");
-    expect(importCycles(base, ['lib'])).toEqual([['lib/a.ts', 'lib/b.ts', 'lib/c/index.ts']]);
-  } finally {
-    rmSync(base, { recursive: true, force: true });
-  }
+  const files = {
+    'lib/a.ts': "import type { B } from './b.js';\n",
+    'lib/b.ts': "export { c } from './c/index.js';\n",
+    'lib/c/index.ts': "import { a } from '../a.js';\n",
+    'lib/d.ts': "import { a } from './a.js';\n", // into the cycle, not part of it
+    'lib/e.ts': "import { d } from './d.js';\n",
+  };
+  withSourceTree(files, (base) => expect(importCycles(base, ['lib'])).toEqual([['lib/a.ts', 'lib/b.ts', 'lib/c/index.ts']]));
 });
