@@ -18,6 +18,7 @@
 // A snapshot holds the union (its terms, the keys of the segments it covers: toData), so a restore
 // takes it as it is (adopt) instead of merging the segments' dictionaries again.
 import type { Segment } from './segment.js';
+import { lowerBound } from './typo.js';
 
 /** newest segments walked alone before they are merged into the union */
 const ALONE_MAX = 4;
@@ -155,13 +156,7 @@ function seek(a: readonly string[], from: number, term: string): number {
     hi = lo + step;
     step *= 2;
   }
-  if (hi > a.length) hi = a.length;
-  while (lo < hi) {
-    const m = (lo + hi) >>> 1;
-    if (a[m] < term) lo = m + 1;
-    else hi = m;
-  }
-  return lo;
+  return lowerBound(a, term, lo, Math.min(hi, a.length));
 }
 
 function mergeTwo(a: readonly string[], b: readonly string[]): string[] {

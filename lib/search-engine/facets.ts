@@ -13,6 +13,7 @@
 import { has, type Bitset } from './bitset.js';
 import type { FieldIndex } from './field-index.js';
 import type { Segment } from './segment.js';
+import { lowerBound } from './sorted.js';
 import type { FacetStats } from './types.js';
 
 /**
@@ -48,18 +49,6 @@ function forwardOf(seg: Segment, f: FieldIndex): Forward {
   for (let j = 0; j < f.numDocs.length; j++) codes[f.numDocs[j] - base] = several;
   forwards.set(f, (fw = { codes, none }));
   return fw;
-}
-
-/** First position of `ids` at or after `from` holding a value >= v (ids ascending). */
-function lowerBound(ids: Int32Array, v: number, from: number): number {
-  let lo = from;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ids[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

@@ -4,6 +4,7 @@
 // 6,371,000 m. Per segment, points are kept sorted by latitude so a radius query only visits the
 // latitude band it can reach (binary search), then checks the exact distance.
 import { has, set, type Bitset } from './bitset.js';
+import { lowerBound } from './sorted.js';
 
 export const EARTH_RADIUS_M = 6_371_000;
 
@@ -47,29 +48,18 @@ export function mergeGeo(parts: GeoIndex[], alive: Bitset): GeoIndex {
   return buildGeo(points);
 }
 
-function lowerLat(lat: Float64Array, v: number): number {
-  let lo = 0;
-  let hi = lat.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (lat[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** Set in `out` the docs within `radius` metres of (lat, lng). */
 export function radiusQuery(g: GeoIndex, lat: number, lng: number, radius: number, out: Bitset): void {
   const band = (radius / EARTH_RADIUS_M) * (180 / Math.PI);
-  const from = lowerLat(g.lat, lat - band);
-  const to = lowerLat(g.lat, lat + band + 1e-12);
+  const from = lowerBound(g.lat, lat - band);
+  const to = lowerBound(g.lat, lat + band + 1e-12);
   for (let i = from; i < to; i++) if (haversine(lat, lng, g.lat[i], g.lng[i]) <= radius) set(out, g.docs[i]);
 }
 
 /** Set in `out` the docs inside the box from top-left (lat1, lng1) to bottom-right (lat2, lng2); crosses the antimeridian when lng1 > lng2. */
 export function boxQuery(g: GeoIndex, lat1: number, lng1: number, lat2: number, lng2: number, out: Bitset): void {
-  const from = lowerLat(g.lat, lat2);
-  const to = lowerLat(g.lat, lat1 + 1e-12);
+  const from = lowerBound(g.lat, lat2);
+  const to = lowerBound(g.lat, lat1 + 1e-12);
   for (let i = from; i < to; i++) {
     const x = g.lng[i];
     const inside = lng1 <= lng2 ? x >= lng1 && x <= lng2 : x >= lng1 || x <= lng2;

@@ -24,6 +24,7 @@ import { mergeFieldIndexes, FieldIndexBuilder, type FieldIndex } from './field-i
 import { valueAt, visitLeaves, visitText } from './fields.js';
 import { buildGeo, geoOf, mergeGeo, type GeoIndex } from './geo.js';
 import { GrowInt32, GrowUint32 } from './growable.js';
+import { lowerBound } from './sorted.js';
 import { tokenize } from './tokenizer.js';
 import type { Document } from './types.js';
 
@@ -309,13 +310,7 @@ export function* mergeSegmentSteps(parts: Segment[], alive: Bitset): Generator<v
 
 /** Index of global doc `id` in the segment, or -1. */
 export function localIndex(seg: Segment, id: number): number {
-  let lo = 0;
-  let hi = seg.docIds.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (seg.docIds[mid] < id) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = lowerBound(seg.docIds, id);
   return lo < seg.docIds.length && seg.docIds[lo] === id ? lo : -1;
 }
 

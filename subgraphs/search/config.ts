@@ -119,9 +119,12 @@ function placementConfig(env: NodeJS.ProcessEnv, loadWaitMs: number): PlacementC
   };
 }
 
-/** SEARCH_SNAPSHOT_CHUNK_KB: 16 MiB by default, at most 64 MiB (one PostgreSQL value stays well below 1 GB). */
+/** The most SEARCH_SNAPSHOT_CHUNK_KB may be: 64 MiB (one PostgreSQL value stays well below 1 GB). */
+export const MAX_SNAPSHOT_CHUNK_KB = 64 * 1024;
+
+/** SEARCH_SNAPSHOT_CHUNK_KB: 16 MiB by default, at most MAX_SNAPSHOT_CHUNK_KB. */
 function chunkKb(env: NodeJS.ProcessEnv): number {
   const kb = envInt(env, 'SEARCH_SNAPSHOT_CHUNK_KB', 16 * 1024, 1);
-  if (kb > 64 * 1024) throw new ConfigError('SEARCH_SNAPSHOT_CHUNK_KB', `"${kb}" must be at most 65536 (64 MiB)`);
+  if (kb > MAX_SNAPSHOT_CHUNK_KB) throw new ConfigError('SEARCH_SNAPSHOT_CHUNK_KB', `"${kb}" must be at most ${MAX_SNAPSHOT_CHUNK_KB} (64 MiB)`);
   return kb;
 }

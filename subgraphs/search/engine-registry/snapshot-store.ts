@@ -25,12 +25,13 @@ import type pg from 'pg';
 import { copyOutRows, integer, literal } from '../../../lib/pg-copy-out.js';
 import { one, run, withTx } from '../db.js';
 import { T } from '../sql.js';
+import { MAX_SNAPSHOT_CHUNK_KB } from '../config.js';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
-/** the largest chunk a snapshot is cut into (SEARCH_SNAPSHOT_CHUNK_KB's bound), plus the byte that lets zlib end in one buffer */
-const MAX_CHUNK_BYTES = 64 * 1024 * 1024 + 1;
+/** the largest chunk a snapshot is cut into, plus the byte that lets zlib end in one buffer */
+const MAX_CHUNK_BYTES = MAX_SNAPSHOT_CHUNK_KB * 1024 + 1;
 
 /** index_snapshots.format of a manifest-and-sections snapshot (sections in BINARY_SNAPSHOT_VERSION) */
 export const SNAPSHOT_STORE_FORMAT = 3;
