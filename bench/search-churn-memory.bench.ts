@@ -1,4 +1,4 @@
-// npm run bench:search-churn: what a search node's memory does when its engines are loaded and unloaded
+// The search churn bench (npm run build && node dist/bench/search-churn-memory.bench.js): what a search node's memory does when its engines are loaded and unloaded
 // under the budget, in one process, without PostgreSQL or HTTP: BENCH_INDEXES (1,500) distinct
 // indexes of BENCH_INDEX_DOCS (1,000) Debian packages (the documents of bench:search-scale part (b)),
 // each built in an engine thread from its rows' JSON text (bench/search-churn/thread.ts) and handed over
@@ -6,7 +6,9 @@
 // budget of SEARCH_MEMORY_BUDGET_MB (128); BENCH_LOADS (4,000) first searches of random indexes,
 // 4 in flight, so the registry loads and unloads thousands of engines. Prints, every BENCH_EVERY
 // (500) loads and at the end: RSS over the process at rest against the budget, the engines' estimate,
-// the event loop's and the engine thread's V8 heaps, array buffers, with the load average.
+// the event loop's and the engine thread's V8 heaps, array buffers, with the load average; at the end,
+// RSS over rest sampled every 200 ms during the loads (its highest, the share over the budget) and the
+// event loop's pause per memory-check collection.
 // Run it on the production build, as a node runs: npm run build && node dist/bench/search-churn-memory.bench.js
 import { loadavg } from 'node:os';
 import { memoryUsage } from 'node:process';
@@ -49,10 +51,17 @@ builder.start();
 // nothing in this bench catches up from PostgreSQL or drops indexes: the registry's pool and loader go unused
 // SEARCH_MEMORY_CHECK (1): the budget bounds the measured cost too, as on a search node (memory-check.ts); 0: the estimate only
 const CHECK = process.env.SEARCH_MEMORY_CHECK !== '0';
+// the event loop's pause per collection: builder.collect() collects this isolate synchronously, then the thread's
+const pauses: number[] = [];
 const memoryCheck = CHECK
   ? new MemoryCheck({
       budgetBytes: BUDGET_MB * MiB,
-      collect: () => builder.collect(),
+      collect: () => {
+        const t = performance.now();
+        const done = builder.collect();
+        pauses.push(performance.now() - t);
+        return done;
+      },
       log,
     })
   : undefined;
@@ -70,9 +79,13 @@ const queries = makeQueries(loadDebian(), 200);
 // at rest: the thread started (its corpus read), both isolates collected (this one's corpus is garbage now)
 await builder.collect();
 await new Promise((r) => setTimeout(r, 1000));
-const rest = memoryUsage().rss;
+const atRest = memoryUsage();
+const rest = atRest.rss;
+const restThread = await builder.threadMemory();
+const glibc = ['MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_', 'MALLOC_ARENA_MAX', 'GLIBC_TUNABLES'].map((k) => `${k} ${process.env[k] ?? 'unset'}`).join(', ');
 console.log(
-  `# bench/search-churn-memory.bench.ts ${new Date().toISOString()} ${INDEXES} indexes × ${PER_INDEX} documents, ${LOADS} loads, budget ${BUDGET_MB} MiB, memory check ${CHECK ? 'on' : 'off'}, MALLOC_MMAP_THRESHOLD_ ${process.env.MALLOC_MMAP_THRESHOLD_ ?? 'unset'}; RSS at rest ${mib(rest)} MiB  [${load()}]`,
+  `# bench/search-churn-memory.bench.ts ${new Date().toISOString()} ${INDEXES} indexes × ${PER_INDEX} documents, ${LOADS} loads, budget ${BUDGET_MB} MiB, memory check ${CHECK ? 'on' : 'off'}, ${glibc}; ` +
+    `RSS at rest ${mib(rest)} MiB (event loop heap ${mib(atRest.heapUsed)}/${mib(atRest.heapTotal)}, engine thread heap ${mib(restThread?.heapUsed ?? 0)}/${mib(restThread?.heapTotal ?? 0)})  [${load()}]`,
 );
 
 async function report(done: number): Promise<number> {
@@ -89,6 +102,16 @@ async function report(done: number): Promise<number> {
 
 let next = 0;
 let peakOver = 0;
+/** ms of each load's first search (in the engine, as handed over) */
+const searches: number[] = [];
+// RSS over rest sampled every 200 ms during the loads: its highest, and the share of samples over the budget
+const sampled = { max: 0, over: 0, n: 0 };
+const sampler = setInterval(() => {
+  const over = memoryUsage.rss() - rest;
+  sampled.max = Math.max(sampled.max, over);
+  sampled.n++;
+  if (over > BUDGET_MB * MiB) sampled.over++;
+}, 200);
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 await Promise.all(
@@ -97,19 +120,28 @@ await Promise.all(
       const k = next++;
       const i = Math.floor(Math.random() * INDEXES);
       const engine = await engines.get({ id: `i${i}`, settings, appliedTaskId: 0, purgedThroughTaskId: 0 }, true);
+      const t = performance.now();
       engine.search({
         query: queries[k % queries.length],
         limit: 20,
         facets: ['section', 'priority'],
       });
+      searches.push(performance.now() - t);
       if ((k + 1) % EVERY === 0) peakOver = Math.max(peakOver, await report(k + 1));
     }
   }),
 );
 const cpu = process.cpuUsage(cpu0);
+clearInterval(sampler);
 await new Promise((r) => setTimeout(r, 5000));
 const settled = await report(LOADS);
+const sorted = [...pauses].sort((a, b) => a - b);
+const searched = [...searches].sort((a, b) => a - b);
+const pct = (q: number) => searched[Math.min(searched.length - 1, Math.floor(q * searched.length))].toFixed(2);
 console.log(
-  `settled 5 s after the last load: over rest ${mib(settled)} MiB; highest over rest at a report ${mib(Math.max(peakOver, settled))} MiB; ${((performance.now() - t0) / 1000).toFixed(0)} s, event loop CPU ${((cpu.user + cpu.system) / 1000 / LOADS).toFixed(1)} ms per load  [${load()}]`,
+  `settled 5 s after the last load: over rest ${mib(settled)} MiB; highest over rest at a report ${mib(Math.max(peakOver, settled))} MiB, sampled every 200 ms ${mib(sampled.max)} MiB (${((100 * sampled.over) / Math.max(1, sampled.n)).toFixed(0)} % of ${sampled.n} samples over the budget); ${((performance.now() - t0) / 1000).toFixed(0)} s, event loop CPU ${((cpu.user + cpu.system) / 1000 / LOADS).toFixed(1)} ms per load` +
+    `; first search in the engine p50 ${pct(0.5)} / p95 ${pct(0.95)} ms` +
+    (sorted.length ? `; ${sorted.length} collections, event loop paused p50 ${sorted[sorted.length >> 1].toFixed(0)} / max ${sorted[sorted.length - 1].toFixed(0)} ms each` : '') +
+    `  [${load()}]`,
 );
 await builder.stop();
