@@ -56,7 +56,8 @@ export function transferCodec(o: { move?: boolean } = {}): Codec & { transfer: A
 }
 
 function bytes(s: Encoded): ArrayBuffer {
-  if (typeof s !== 'string') return s.buffer as ArrayBuffer;
+  // an array of another kind: its own bytes (a view into a hand-over block is not its whole buffer)
+  if (typeof s !== 'string') return s.byteOffset === 0 && s.byteLength === s.buffer.byteLength ? (s.buffer as ArrayBuffer) : (s.buffer.slice(s.byteOffset, s.byteOffset + s.byteLength) as ArrayBuffer);
   const buf = Buffer.from(s, 'base64');
   // copy into a fresh, aligned ArrayBuffer
   return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;

@@ -2,6 +2,7 @@
 // and snapshots must not change any result.
 import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings, type SearchRequest } from '../../lib/search-engine/index.js';
 import { decodeSegment, transferCodec } from '../../lib/search-engine/snapshot.js';
+import { handOver, SMALL_BYTES } from '../../lib/search-engine/hand-over.js';
 import { packPostingStarts, postingStart } from '../../lib/search-engine/segment.js';
 import type { SegmentedEngine } from '../../lib/search-engine/engine.js';
 import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
@@ -250,6 +251,27 @@ describe('snapshots', () => {
     const r = engineFactory.fromSnapshot(moved, { ...DEFAULT_SETTINGS, ...SETTINGS });
     expect(r.size).toBe(size);
     expect(results(r)).toEqual(expected);
+  });
+
+  test('handed over (arrays under 128 KiB packed into shared blocks) it restores identical results, and keeps them through later writes', () => {
+    const e = churned(SETTINGS);
+    const twin = churned(SETTINGS);
+    const { snapshot, transfer } = handOver(e);
+    const segments = snapshot.segments as unknown as Record<string, Uint8Array>[];
+    // the segments' small arrays are aligned views into a few blocks, not buffers of their own
+    const small = segments.flatMap((g) => Object.values(g)).filter((a) => ArrayBuffer.isView(a) && a.byteLength < SMALL_BYTES);
+    expect(small.length).toBeGreaterThan(6);
+    expect(new Set(small.map((a) => a.buffer)).size).toBeLessThan(small.length / 2);
+    expect(small.every((a) => a.byteOffset % 8 === 0)).toBe(true);
+    const moved = structuredClone(snapshot, { transfer });
+    const r = engineFactory.fromSnapshot(moved, { ...DEFAULT_SETTINGS, ...SETTINGS });
+    expect(results(r)).toEqual(results(twin));
+    for (const x of [r, twin]) {
+      x.addDocuments([{ id: 20001, t: 'alpha kilo', c: 'alpha', n: 3, _geo: { lat: 1, lng: 2 } }], 'id');
+      x.deleteDocuments(['5', '6', '7']);
+      x.compact();
+    }
+    expect(results(r)).toEqual(results(twin));
   });
 
   test('memoryBytes: typed arrays exactly, bodies as the deflated document store holds them', () => {
