@@ -9,6 +9,15 @@ import { fullGc } from '../../../lib/full-gc.js';
 import type { LoadedEngine } from './engine-loader.js';
 import type { ThreadMemory, ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
 
+/**
+ * The thread collects itself (full-gc.ts) once the engines it built since its last collection add up to
+ * this: building leaves garbage (parsed rows, arrays outgrown while indexing) that V8 would keep until
+ * its heap or external memory grows much further, and the small arrays among it would fragment the
+ * allocator's arena of this thread (docs/search.md, "What the memory budget counts"). Only this
+ * thread pauses, not the event loop.
+ */
+const COLLECT_EVERY_BYTES = 32 * 2 ** 20;
+
 /** This isolate's heap, as the registry's memory check counts it (engine-thread.protocol.ts). */
 export function threadMemory(): ThreadMemory {
   const h = getHeapStatistics();
@@ -25,8 +34,12 @@ export function serveEngineThread(load: (indexId: string) => Promise<LoadedEngin
   /** external ids of built engines, until the main thread has taken them */
   const held = new Map<number, string[]>();
 
+  /** engines' bytes built since this thread's last collection */
+  let built = 0;
+
   /** Answer request `id` with a built engine, which is dropped here once sent. */
   function send(id: number, h: LoadedEngine): void {
+    built += h.engine.memoryBytes();
     const { snapshot, transfer } = handOver(h.engine);
     held.set(id, snapshot.extIds);
     const total = snapshot.extIds.length;
@@ -41,6 +54,12 @@ export function serveEngineThread(load: (indexId: string) => Promise<LoadedEngin
       fromSnapshot: h.fromSnapshot,
     };
     port.postMessage({ id, ok: true, result } satisfies ThreadReply, transfer);
+    if (built >= COLLECT_EVERY_BYTES) collect();
+  }
+
+  function collect(): void {
+    built = 0;
+    fullGc();
   }
 
   async function handle(m: ThreadRequest): Promise<ThreadResult> {
@@ -65,7 +84,7 @@ export function serveEngineThread(load: (indexId: string) => Promise<LoadedEngin
       case 'memory':
         return threadMemory();
       case 'gc':
-        fullGc();
+        collect();
         return threadMemory();
     }
   }
