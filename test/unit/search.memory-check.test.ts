@@ -1,6 +1,6 @@
 // The search node's memory check (engine-registry/memory-check.ts): RSS over the process at rest
-// beyond the engines' estimate is taken off the budget the registry's LRU steers by, after a
-// collection that unloads make due; and the registry unloads more engines when it is. Pure: RSS
+// beyond the engines' estimate, when unloads make a collection due, is taken off the budget the
+// registry's LRU steers by; and the registry unloads more engines when it is. Pure: RSS
 // and the collection are given, real engines, no database.
 import { createLogger } from '../../lib/logger.js';
 import { engineFactory } from '../../lib/search-engine/index.js';
@@ -27,15 +27,42 @@ test('a collection is due once unloads freed an eighth of the budget; what RSS h
   expect(await check.unloaded(4 * MiB, () => 40 * MiB)).toBe(true);
   expect(collections).toBe(1);
   expect(check.budget()).toBe(34 * MiB);
-  // never more than half the budget
+  // never more than three quarters of the budget
   rss = 400 * MiB;
   await check.unloaded(8 * MiB, () => 40 * MiB);
-  expect(check.budget()).toBe(32 * MiB);
-  // the process gave memory back: the slack shrinks with it
+  expect(check.budget()).toBe(16 * MiB);
+  // the process gave memory back: the slack shrinks with it once the higher measurements are past
+  // (it is the highest of the last four)
   rss = 230 * MiB;
   expect(await check.unloaded(8 * MiB, () => 30 * MiB)).toBe(false);
+  expect(check.budget()).toBe(16 * MiB);
+  for (let i = 0; i < 3; i++) await check.unloaded(8 * MiB, () => 30 * MiB);
   expect(check.budget()).toBe(64 * MiB);
-  expect(check.figures()).toMatchObject({ restBytes: 200 * MiB, overRestBytes: 30 * MiB, slackBytes: 0, collections: 3 });
+  expect(check.figures()).toMatchObject({ restBytes: 200 * MiB, overRestBytes: 30 * MiB, slackBytes: 0, collections: 6 });
+});
+
+test('the slack is measured before the collection: what the process holds at its highest, garbage of the interval included', async () => {
+  let rss = 200 * MiB;
+  // the collection gives 20 MiB back; the next interval's garbage takes it again
+  const check = new MemoryCheck({ budgetBytes: 64 * MiB, collect: async () => void (rss -= 20 * MiB), log, rss: () => rss, minIntervalMs: 0 });
+  check.atRest();
+  rss = 270 * MiB;
+  expect(await check.unloaded(8 * MiB, () => 40 * MiB)).toBe(true);
+  expect(check.budget()).toBe(34 * MiB);
+  expect(check.figures()).toMatchObject({ overRestBytes: 50 * MiB, slackBytes: 30 * MiB });
+});
+
+test('while the budget first fills (no unload yet), loads measure the slack: it only grows there', () => {
+  let rss = 200 * MiB;
+  const check = new MemoryCheck({ budgetBytes: 64 * MiB, collect: async () => undefined, log, rss: () => rss, minIntervalMs: 0 });
+  check.atRest();
+  rss = 250 * MiB;
+  expect(check.loaded(4 * MiB, 30 * MiB)).toBe(false); // 4 of 8 MiB loaded: not measured yet
+  expect(check.loaded(4 * MiB, 30 * MiB)).toBe(true);
+  expect(check.budget()).toBe(44 * MiB);
+  rss = 210 * MiB;
+  expect(check.loaded(8 * MiB, 30 * MiB)).toBe(false);
+  expect(check.budget()).toBe(44 * MiB);
 });
 
 test('collections are throttled and never overlap', async () => {

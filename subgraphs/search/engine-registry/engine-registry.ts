@@ -466,6 +466,7 @@ export class EngineRegistry {
           }
           if (built.fromSnapshot) this.counts.snapshotLoads++;
           this.holders.set(indexId, h);
+          this.o.memoryCheck?.loaded(h.bytes, this.stats().bytes);
           this.enforceBudget();
           return h;
         })

@@ -2,12 +2,15 @@
 // memory budget counts"). The registry's LRU steers by the engines' estimate (memory.ts), which is
 // right about what the engines hold; the process holds more under churn: engines unloaded but not yet
 // collected (V8 collects the old generation only once it has grown by a factor of what is live; their
-// array buffers are freed only then), and the engine thread's garbage from building engines from rows.
-// So, once unloads have freed a share of the budget, both isolates are collected (throttled), and
-// after that the process's RSS over its RSS at rest is compared with the estimate: what remains
-// over it (slack: heap headroom, what the allocator keeps) is taken off the budget the LRU steers by,
-// so RSS over rest stays within the budget. The slack is measured again at each collection, so it
-// shrinks when the process gives memory back.
+// array buffers are freed only then), the engine thread's garbage from building engines from rows,
+// and what V8 and the allocator keep committed. So, once unloads have freed a share of the budget, the
+// process's RSS over its RSS at rest is compared with the estimate, and both isolates are collected
+// (throttled, full-gc.ts: the freed pages go back to the system). What RSS over rest holds beyond the
+// estimate at that moment (slack: the garbage of one collection interval, heap headroom, what the
+// allocator keeps) is taken off the budget the LRU steers by. It is measured before the collection,
+// when the process holds the most, so RSS over rest stays within the budget between collections too,
+// not only right after one. The slack is the highest of the last few measurements (one interval's
+// garbage varies), so it shrinks a few collections after the process gives memory back.
 import { memoryUsage } from 'node:process';
 import type { Logger } from '../../../lib/logger.js';
 
@@ -26,15 +29,24 @@ export interface MemoryCheckOptions {
 export const MIN_INTERVAL_MS = 2000;
 /** Unloaded bytes that make a collection due: this share of the budget. */
 const DUE_SHARE = 1 / 8;
-/** The slack never takes more than this share of the budget (the engines keep at least the rest). */
-const MAX_SLACK_SHARE = 0.5;
+/**
+ * The slack never takes more than this share of the budget: the engines keep at least the rest, so a
+ * budget smaller than what the process holds beyond its engines (~100 MiB, docs/search.md) still
+ * serves some engines, and RSS over rest then exceeds it.
+ */
+const MAX_SLACK_SHARE = 0.75;
+/** The slack is the highest of this many last measurements (one interval's garbage varies with what was built). */
+const KEPT_MEASUREMENTS = 4;
 
 export class MemoryCheck {
   private rest: number | undefined;
   private freed = 0;
+  /** bytes loaded since RSS was last measured on a load */
+  private added = 0;
   private last = -Infinity;
   private running: Promise<void> | undefined;
-  /** bytes over rest beyond the estimate at the last collection */
+  /** the last measurements of RSS over rest beyond the estimate (the slack is their highest) */
+  private measured: number[] = [];
   private slack = 0;
   collections = 0;
 
@@ -69,6 +81,36 @@ export class MemoryCheck {
     };
   }
 
+  /** RSS over rest beyond `estimate`, as far as the slack may take it. */
+  private measure(estimate: number): number {
+    return Math.min(this.o.budgetBytes * MAX_SLACK_SHARE, Math.max(0, this.rss() - this.rest! - estimate));
+  }
+
+  /** A measurement kept: the slack becomes the highest of the last ones. */
+  private keep(m: number): void {
+    this.measured.push(m);
+    if (this.measured.length > KEPT_MEASUREMENTS) this.measured.shift();
+    this.slack = Math.max(...this.measured);
+  }
+
+  /**
+   * Engines of `bytes` were loaded; `estimate` is the loaded engines' estimate now. Once loads added a
+   * share of the budget, RSS is measured (no collection), so the slack is known while the budget first
+   * fills, before any unload makes a collection due. Kept only when above the slack (a load may follow a
+   * collection closely); collections measure at the highest point of their interval. True when the
+   * slack grew (the caller enforces the smaller budget).
+   */
+  loaded(bytes: number, estimate: number): boolean {
+    if (this.rest === undefined) return false;
+    this.added += bytes;
+    if (this.added < this.o.budgetBytes * DUE_SHARE) return false;
+    this.added = 0;
+    const m = this.measure(estimate);
+    if (m <= this.slack) return false;
+    this.keep(m);
+    return true;
+  }
+
   /**
    * Engines of `bytes` were unloaded; `estimate()` gives the loaded engines' estimate now. Resolves
    * true when a collection ran and the slack grew (the caller then enforces the smaller budget).
@@ -80,12 +122,13 @@ export class MemoryCheck {
     this.freed = 0;
     this.last = performance.now();
     const before = this.slack;
+    // at its highest: the garbage of this interval still held
+    const m = this.measure(estimate());
     this.running = this.o
       .collect()
       .then(() => {
         this.collections++;
-        const over = this.rss() - this.rest!;
-        this.slack = Math.min(this.o.budgetBytes * MAX_SLACK_SHARE, Math.max(0, over - estimate()));
+        this.keep(m);
       })
       .catch((e: unknown) => this.o.log.warn('engine memory check failed', { err: e }))
       .finally(() => (this.running = undefined));
