@@ -31,7 +31,7 @@ export const MIN_INTERVAL_MS = 2000;
 const DUE_SHARE = 1 / 8;
 /**
  * The slack never takes more than this share of the budget: the engines keep at least the rest, so a
- * budget smaller than what the process holds beyond its engines (~100 MiB, docs/search.md) still
+ * budget smaller than what the process holds beyond its engines (50-75 MiB under churn, docs/search.md) still
  * serves some engines, and RSS over rest then exceeds it.
  */
 const MAX_SLACK_SHARE = 0.75;
