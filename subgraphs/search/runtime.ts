@@ -80,6 +80,10 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
   if (builder instanceof ThreadEngineBuilder) builder.start();
   // a search node's budget bounds what its engines cost as measured, not only their estimate (memory-check.ts)
   const memoryCheck = cfg.memoryCheck ? new MemoryCheck({ budgetBytes: cfg.memoryBudgetBytes, collect: () => builder.collect(), log }) : undefined;
+  // its rest: once both isolates are up and collected (the thread answers once its modules loaded), not
+  // at the first engine load, which may come after the worker has indexed for a while (its garbage
+  // would count as rest); a load before that still sets it first
+  if (memoryCheck) void builder.collect().then(() => memoryCheck.atRest(), (e: unknown) => log.warn('engine memory check: rest not measured at start', { err: e }));
   const rt: SearchRuntime = {
     cfg,
     pool,

@@ -56,7 +56,7 @@ export class MemoryCheck {
     return (this.o.rss ?? memoryUsage.rss)();
   }
 
-  /** The process at rest: before its first engine (the registry calls this at its first load). */
+  /** The process at rest, before any engine: the first call counts (the runtime calls it once started, the registry at each load). */
   atRest(): void {
     this.rest ??= this.rss();
   }
