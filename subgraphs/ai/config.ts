@@ -36,6 +36,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return n;
 }
 
+function cpuSplit(raw = ''): PoolOptions['cpuSplit'] {
+  const v = raw.trim().toLowerCase() || DEFAULT_POOL.cpuSplit;
+  if (v !== 'auto' && v !== 'off') throw new ConfigError('AI_TRANSLATION_CPU_SPLIT', `"${raw}" must be auto or off`);
+  return v;
+}
+
 export function loadAiConfig(dataDir: string, env: NodeJS.ProcessEnv = process.env): AiConfig {
   const workers = env.AI_TEXT_WORKERS ?? '1';
   const n = Number(workers);
@@ -46,6 +52,7 @@ export function loadAiConfig(dataDir: string, env: NodeJS.ProcessEnv = process.e
     max: integer(env, 'AI_TRANSLATION_PIPELINES', DEFAULT_POOL.max, 1, 16),
     idleMs: integer(env, 'AI_TRANSLATION_IDLE_MS', DEFAULT_POOL.idleMs, 1000, 86_400_000),
     timeoutMs: integer(env, 'AI_TRANSLATION_TIMEOUT_MS', DEFAULT_POOL.timeoutMs, 100, 600_000),
+    cpuSplit: cpuSplit(env.AI_TRANSLATION_CPU_SPLIT),
   };
   return {
     modelsDir: env.AI_MODELS_DIR || join(dataDir, 'models'),

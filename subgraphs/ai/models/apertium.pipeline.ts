@@ -9,6 +9,7 @@
 // text's translation for most pairs, a word near a cut otherwise where a pair's rules carry context
 // across a sentence end (fr-es, spa-cat; measured in docs/ai.md, Translation pipelines).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { StageSplit } from './apertium.cpus.js';
 
 /** The last stderr bytes kept for an error message. */
 const STDERR_KEPT = 2048;
@@ -22,14 +23,17 @@ export class ApertiumPipeline {
   private stderr = '';
   private waiting: { resolve(v: string): void; reject(e: Error): void; timer: NodeJS.Timeout } | null = null;
   private exited = false;
+  /** the stages' split over two CPUs (apertium.cpus.ts), made after the first few calls */
+  readonly split: StageSplit;
   /** when it last answered (performance.now()), for closing idle pipelines */
   lastUsed = performance.now();
 
   /**
    * @param command the stages as one shell pipeline (`$1`: the generator's option, `-g` as the
    *   apertium script passes for text; `$2`: the tagger's, empty)
+   * @param cpus two CPUs to split the stages over (apertium.cpus.ts, splitCpus), or none
    */
-  constructor(command: string, env: NodeJS.ProcessEnv) {
+  constructor(command: string, env: NodeJS.ProcessEnv, cpus: readonly number[] = []) {
     // its own process group, so a timeout ends every stage, not only the shell
     this.child = spawn('bash', ['-c', command, 'apertium-pipeline', '-g', ''], { env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdout.on('data', (b: Buffer) => this.onData(b));
@@ -37,6 +41,12 @@ export class ApertiumPipeline {
     this.child.stdin.on('error', () => undefined); // a dead stage: reported by 'exit'
     this.child.on('error', (e) => this.fail(e));
     this.child.on('exit', (code, signal) => this.fail(new Error(`the Apertium pipeline exited (${signal ?? `code ${code}`})${this.stderr ? `: ${this.stderr.trim()}` : ''}`)));
+    this.split = new StageSplit(this.child.pid, cpus);
+  }
+
+  /** the shell running the stages (their parent) */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   get alive(): boolean {
@@ -91,6 +101,7 @@ export class ApertiumPipeline {
         clearTimeout(w.timer);
         w.resolve(out);
       }
+      setImmediate(() => void this.split.answered());
     }
     if (from < b.length) this.chunks.push(b.subarray(from));
   }

@@ -1,7 +1,10 @@
 // The persistent pipelines of one language pair (apertium.pipeline.ts), bounded: a call takes an
 // idle live pipeline, or starts one while fewer than `max` exist, or waits its turn; a pipeline that
 // exited (crash, timeout) is dropped and the next call starts a new one; pipelines idle for
-// `idleMs` are closed (the first call after that pays the start, ~150 ms, again).
+// `idleMs` are closed (the first call after that pays the start, ~150 ms, again). On a two-CPU
+// machine each pipeline's stages are split over the two CPUs (apertium.cpus.ts), every second
+// pipeline the other way round, so pipelines answering at once do not crowd the same CPU.
+import { splitCpus } from './apertium.cpus.js';
 import { ApertiumPipeline } from './apertium.pipeline.js';
 
 export interface PoolOptions {
@@ -11,6 +14,8 @@ export interface PoolOptions {
   idleMs: number;
   /** one call's deadline (AI_TRANSLATION_TIMEOUT_MS) */
   timeoutMs: number;
+  /** split each pipeline's stages over the process's two CPUs when it has two (AI_TRANSLATION_CPU_SPLIT) */
+  cpuSplit: 'auto' | 'off';
 }
 
 export class PairPool {
@@ -18,12 +23,17 @@ export class PairPool {
   private readonly idle: ApertiumPipeline[] = [];
   private readonly queue: Array<(p: ApertiumPipeline) => void> = [];
   private sweeper: NodeJS.Timeout | null = null;
+  /** the two CPUs stages are split over, or none */
+  private readonly cpus: readonly number[];
+  private started = 0;
 
   constructor(
     private readonly command: string,
     private readonly env: NodeJS.ProcessEnv,
     private readonly opts: PoolOptions,
-  ) {}
+  ) {
+    this.cpus = splitCpus(opts.cpuSplit);
+  }
 
   /** Pipelines running now. */
   get size(): number {
@@ -71,7 +81,7 @@ export class PairPool {
   }
 
   private startOne(): ApertiumPipeline {
-    const p = new ApertiumPipeline(this.command, this.env);
+    const p = new ApertiumPipeline(this.command, this.env, this.started++ % 2 ? [...this.cpus].reverse() : this.cpus);
     this.pipelines.push(p);
     this.sweeper ??= setInterval(() => this.closeIdle(), Math.min(this.opts.idleMs, 60_000)).unref();
     return p;

@@ -147,7 +147,7 @@ test('a long text goes in as sentence segments of ~160 characters, cut only afte
 });
 
 test('every installed pair translates the generated texts as apertium <mode> does', async () => {
-  const engine = await Apertium.discover({ max: 1, idleMs: 60_000, timeoutMs: 30_000 });
+  const engine = await Apertium.discover({ max: 1, idleMs: 60_000, timeoutMs: 30_000, cpuSplit: 'auto' });
   try {
     if (!engine.pairs.length) return console.warn('no Apertium pair installed: skipped');
     const dir = await mkdtemp(join(tmpdir(), 'apertium-format-'));

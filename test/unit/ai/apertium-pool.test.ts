@@ -45,7 +45,7 @@ function cleaned(stdout: string): string {
 
 let engine: Apertium;
 beforeAll(async () => {
-  engine = await Apertium.discover({ max: 2, idleMs: 60_000, timeoutMs: 30_000 });
+  engine = await Apertium.discover({ max: 2, idleMs: 60_000, timeoutMs: 30_000, cpuSplit: 'auto' });
 });
 afterAll(() => engine.stop());
 
@@ -78,7 +78,7 @@ test('calls at once on one pair share its two pipelines and each gets its own an
 test('a pipeline that dies is replaced on the next call; a call over its deadline fails and is not reused', async () => {
   // a stand-in pipeline that answers \0-terminated texts by echoing them upper-cased, and dies on "die"
   const echo = `while IFS= read -r -d '' t; do [ "$t" = die ] && exit 3; printf '%s\\0' "\${t^^}"; done`;
-  const pool = new PairPool(echo, process.env, { max: 1, idleMs: 60_000, timeoutMs: 2000 });
+  const pool = new PairPool(echo, process.env, { max: 1, idleMs: 60_000, timeoutMs: 2000, cpuSplit: 'auto' });
   try {
     expect(await pool.run('abc')).toBe('ABC');
     await expect(pool.run('die')).rejects.toThrow(/exited/);
@@ -87,7 +87,7 @@ test('a pipeline that dies is replaced on the next call; a call over its deadlin
   } finally {
     pool.stop();
   }
-  const slow = new PairPool(`while IFS= read -r -d '' t; do sleep 5; done`, process.env, { max: 1, idleMs: 60_000, timeoutMs: 300 });
+  const slow = new PairPool(`while IFS= read -r -d '' t; do sleep 5; done`, process.env, { max: 1, idleMs: 60_000, timeoutMs: 300, cpuSplit: 'auto' });
   try {
     await expect(slow.run('x')).rejects.toThrow(/within 300 ms/);
     expect(slow.size).toBe(0);
