@@ -154,17 +154,19 @@ export class ResponseCache {
    */
   async serve(call: GraphQLCall, tenant: TenantContext, run: (ctx: ResponseCacheContext) => Promise<GraphQLAnswer>): Promise<GraphQLAnswer> {
     const observed: Observed = { fill: false };
-    const part = this.enabled ? partitionOf(tenant) : undefined;
     const method = call.method.toUpperCase();
-    const http = part && overHttp(call);
+    // an app caller's HTTP request (partitionOf's rule); one that neither reads nor fills (no-store)
+    // is answered without its partition key and alias, which only a read or a fill uses
+    const http = this.enabled && !!tenant.appId && !!tenant.environment && overHttp(call);
     const directives = http ? requestDirectives(call.headers) : { read: false, fill: false };
+    const part = directives.read || directives.fill ? partitionOf(tenant) : undefined;
     let alias: string | undefined;
     /** the epochs this request reads (once: a stale entry's read serves the fill too, both before the answer is computed) */
     let read: Promise<string | undefined> | undefined;
-    if (http) {
-      if (directives.read || directives.fill) read = this.epochOf(call, part.app);
+    if (http && !directives.read) observeResponseCache('bypass');
+    if (part) {
+      read = this.epochOf(call, part.app);
       alias = `${part.key}\n${call.headers.accept ?? ''}\n${method === 'GET' ? call.url : call.raw!.toString('latin1')}`;
-      if (!directives.read) observeResponseCache('bypass');
       const e = directives.read ? this.store.lookup(alias) : undefined;
       if (e) {
         const now = Date.now();
@@ -178,7 +180,7 @@ export class ResponseCache {
     }
     let epochs: string | undefined;
     let seq = '';
-    if (http && directives.fill) {
+    if (part && directives.fill) {
       observed.fill = true;
       this.invalidation.follow(part.tenant, tenant.appId!, tenant.environment!);
       // read before the answer is computed: a write acknowledged meanwhile moves it (epochs.ts)
@@ -189,7 +191,7 @@ export class ResponseCache {
     if (observed.kind === 'mutation') await this.written(tenant);
     if (!http) return a;
     if (directives.read) observeResponseCache('miss');
-    if (alias && epochs !== undefined && observed.canonical && observed.policy && observed.tags && a.status === 200 && seq === this.invalidation.sequence(part.tenant)) {
+    if (part && alias && epochs !== undefined && observed.canonical && observed.policy && observed.tags && a.status === 200 && seq === this.invalidation.sequence(part.tenant)) {
       const now = Date.now();
       const key = `${part.key}\n${observed.canonical}`;
       const { policy, tags } = observed;
