@@ -41,17 +41,32 @@ export interface CostDeps {
   maxCost: number;
 }
 
-/** The last window end turned into ISO 8601: every key's window ends on the same minute, so one entry serves nearly every request. */
-let lastIso = { ms: NaN, text: '' };
-function isoOf(ms: number): string {
-  if (lastIso.ms !== ms) lastIso = { ms, text: new Date(ms).toISOString() };
-  return lastIso.text;
+/**
+ * What one cost extension remembers between requests, beside the budgets (LastSeen): pure memos,
+ * kept per extension rather than per process (two gateways in one process share nothing).
+ */
+class ReportMemo {
+  /** the last window end turned into ISO 8601: every key's window ends on the same minute, so one entry serves nearly every request */
+  private lastIso = { ms: NaN, text: '' };
+  /** what is known of each stored answer's bytes (StoredBody) */
+  private bodies = new WeakMap<Buffer, StoredBody>();
+
+  iso(ms: number): string {
+    if (this.lastIso.ms !== ms) this.lastIso = { ms, text: new Date(ms).toISOString() };
+    return this.lastIso.text;
+  }
+
+  storedBody(bytes: Buffer): StoredBody {
+    let s = this.bodies.get(bytes);
+    if (!s) this.bodies.set(bytes, (s = { found: findReport(bytes) ?? null }));
+    return s;
+  }
 }
 
-function report(requested: number, b: { limit: number } | undefined, r: { remaining: number; resetMs: number } | undefined, now = Date.now()): Charged {
+function report(memo: ReportMemo, requested: number, b: { limit: number } | undefined, r: { remaining: number; resetMs: number } | undefined, now = Date.now()): Charged {
   // windows end on whole seconds (lib/rate-limit.ts): rounding takes away the ms between the limiter's clock reading and this one
   const resetAt = r ? Math.round((now + r.resetMs) / 1000) * 1000 : null;
-  return { report: { requested, limit: b?.limit ?? null, remaining: r ? r.remaining : null, resetAt: resetAt === null ? null : isoOf(resetAt) }, resetAt };
+  return { report: { requested, limit: b?.limit ?? null, remaining: r ? r.remaining : null, resetAt: resetAt === null ? null : memo.iso(resetAt) }, resetAt };
 }
 
 /** The report as X-Cost-* headers, each given to `set`. */
@@ -84,10 +99,11 @@ class LastSeen {
 /** The cost feature as a gateway extension (hooks.ts): the Apollo plugin, and the report of a response-cache hit. */
 export function costExtension(deps: CostDeps): GatewayExtension {
   const seen = new LastSeen();
-  return { plugins: [costPlugin(deps, seen)], afterExecute: (_call, tenant, answer) => reportCachedAnswer(deps, seen, tenant, answer) };
+  const memo = new ReportMemo();
+  return { plugins: [costPlugin(deps, seen, memo)], afterExecute: (_call, tenant, answer) => reportCachedAnswer(deps, seen, memo, tenant, answer) };
 }
 
-function costPlugin({ limiter, budgets, measures, maxCost }: CostDeps, seen: LastSeen): ApolloServerPlugin<GatewayContext> {
+function costPlugin({ limiter, budgets, measures, maxCost }: CostDeps, seen: LastSeen, memo: ReportMemo): ApolloServerPlugin<GatewayContext> {
   const charged = new WeakMap<object, Charged>();
   // one listener for every request (its state is in `charged`, by request): nothing allocated per request to start it
   const listener: GraphQLRequestListener<GatewayContext> = {
@@ -96,11 +112,11 @@ function costPlugin({ limiter, budgets, measures, maxCost }: CostDeps, seen: Las
       if (!rc.operation || !rc.document || rc.operation.operation === 'subscription' || rc.contextValue.costExempt || rc.contextValue.tenant.kind === 'anonymous') return;
       const requested = measures.measure(rc.schema, rc.document, rc.operationName, rc.request.variables ?? {}).cost;
       const budget = budgetOf(rc.contextValue.tenant, budgets);
-      if (!budget || requested > maxCost) return void charged.set(rc, report(requested, budget, undefined));
+      if (!budget || requested > maxCost) return void charged.set(rc, report(memo, requested, budget, undefined));
       const r = await limiter.spend(budget.key, budget.limit, requested);
       const now = Date.now();
       seen.set(budget.key, r.remaining, now + r.resetMs);
-      const c = report(requested, budget, r, now);
+      const c = report(memo, requested, budget, r, now);
       if (!r.allowed) c.refusedFor = Math.max(1000, r.resetMs);
       charged.set(rc, c);
     },
@@ -137,18 +153,18 @@ const MARK = `${COST_KEY}{"requested":`;
  * gateway last saw it (the estimate stays): the stored text's last `"cost":{"requested":…}` object, which the
  * plugin above serialised last.
  */
-function reportCachedAnswer(deps: CostDeps, seen: LastSeen, tenant: TenantContext, a: GraphQLAnswer): void {
+function reportCachedAnswer(deps: CostDeps, seen: LastSeen, memo: ReportMemo, tenant: TenantContext, a: GraphQLAnswer): void {
   if (a.headers['x-response-cache'] !== 'hit' || a.value !== undefined) return;
   // the stored bytes when the answer still has them (the report is rewritten in them: the rest is neither decoded nor encoded again), else its text
   const bytes = answerBytes(a);
-  const found = bytes ? storedReportIn(bytes) : findReport(a.body);
+  const found = bytes ? (memo.storedBody(bytes).found ?? undefined) : findReport(a.body);
   if (!found) return;
   const budget = budgetOf(tenant, deps.budgets);
   const now = Date.now();
-  const fresh = report(found.requested, budget, budget ? seen.get(budget.key, budget.limit, now) : undefined, now);
+  const fresh = report(memo, found.requested, budget, budget ? seen.get(budget.key, budget.limit, now) : undefined, now);
   const replacement = `${COST_KEY}${JSON.stringify(fresh.report)}`;
   const { at, end } = found;
-  if (bytes) replaceAnswerBytes(a, withReport(bytes, found, replacement));
+  if (bytes) replaceAnswerBytes(a, withReport(memo.storedBody(bytes), bytes, found, replacement));
   else a.body = `${a.body.slice(0, at)}${replacement}${a.body.slice(end + 1)}`;
   setHeaders(fresh, (k, v) => (a.headers[k] = v), now);
 }
@@ -184,19 +200,9 @@ interface StoredBody {
   found: FoundReport | null;
   last?: { replacement: string; bytes: Buffer };
 }
-const storedBodies = new WeakMap<Buffer, StoredBody>();
-function storedBody(bytes: Buffer): StoredBody {
-  let s = storedBodies.get(bytes);
-  if (!s) storedBodies.set(bytes, (s = { found: findReport(bytes) ?? null }));
-  return s;
-}
-function storedReportIn(bytes: Buffer): FoundReport | undefined {
-  return storedBody(bytes).found ?? undefined;
-}
 
 /** The stored bytes with `replacement` in place of their report (see StoredBody). */
-function withReport(bytes: Buffer, found: FoundReport, replacement: string): Buffer {
-  const s = storedBody(bytes);
+function withReport(s: StoredBody, bytes: Buffer, found: FoundReport, replacement: string): Buffer {
   if (s.last?.replacement === replacement) return s.last.bytes;
   const out = Buffer.concat([bytes.subarray(0, found.at), Buffer.from(replacement, 'utf8'), bytes.subarray(found.end + 1)]);
   s.last = { replacement, bytes: out };
