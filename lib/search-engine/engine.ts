@@ -30,12 +30,10 @@ const MAX_DEAD_SHARE = 0.3;
 const REBUILD_CHUNK = 8192;
 /**
  * compact() makes no segment of more live documents than this: a merge holds its inputs and its output
- * at once, so this bounds compaction's extra memory whatever the index size (a segment of 128,000
- * Debian documents: ~58 MiB, ~470 B per document). Four segments of 64,000 would make one of 256,000
- * (116 MiB); under the cap they are merged in pairs, so an index of 1,000,000 documents keeps 7 of
- * 128,000 and a few smaller ones.
+ * at once, so this bounds compaction's extra memory (~150-250 MB of postings at the Debian corpus's
+ * ~500 B per document) whatever the index size; an index of 1,000,000 documents keeps ~4 segments.
  */
-export const MAX_MERGED_DOCS = 150_000;
+export const MAX_MERGED_DOCS = 400_000;
 /**
  * addDocuments itself merges the newest segments while they are small (levels 0 and 1: under 4,000 live
  * documents each), so a batch never costs more than indexing it plus merging four small segments
@@ -303,8 +301,8 @@ export class SegmentedEngine implements Engine, EngineState {
 
   /**
    * Tiered merging: drop empty segments, rewrite segments with many dead documents, and merge runs of
-   * MERGE_FACTOR adjacent segments of the same size level (shorter runs where MAX_MERGED_DOCS stops
-   * them: no merged segment is larger). Each document is merged O(log n) times. Also drops dead bodies and rebuilds the vector graph when too
+   * MERGE_FACTOR adjacent segments of the same size level (none larger than MAX_MERGED_DOCS). Each
+   * document is merged O(log n) times. Also drops dead bodies and rebuilds the vector graph when too
    * many of its nodes are dead (doc-store.ts, vector-index.ts): compact() runs where the engine is not
    * shared yet (the engine thread, after a load).
    */
@@ -354,16 +352,12 @@ export class SegmentedEngine implements Engine, EngineState {
       if (this.segLive[i] === 0) return { at: i, count: 1, drop: true };
       if (total > 0 && (total - this.segLive[i]) / total > MAX_DEAD_SHARE) return { at: i, count: 1, drop: false };
     }
-    // the longest run of adjacent same-level segments (up to MERGE_FACTOR) that fits under the cap:
-    // merged when it is MERGE_FACTOR long, or shorter (two or more) when the cap is what stops it
-    const n = this.segments.length;
-    for (let i = 0; i + 1 < n; i++) {
+    for (let i = 0; i + MERGE_FACTOR <= this.segments.length; i++) {
       const l = level(this.segLive[i]);
       let sum = this.segLive[i];
       let j = i + 1;
-      while (j < n && j - i < MERGE_FACTOR && level(this.segLive[j]) === l && sum + this.segLive[j] <= MAX_MERGED_DOCS) sum += this.segLive[j++];
-      const capped = j < n && j - i < MERGE_FACTOR && level(this.segLive[j]) === l;
-      if (j - i === MERGE_FACTOR || (capped && j - i >= 2)) return { at: i, count: j - i, drop: false };
+      while (j < this.segments.length && level(this.segLive[j]) === l && j - i < MERGE_FACTOR) sum += this.segLive[j++];
+      if (j - i === MERGE_FACTOR && sum <= MAX_MERGED_DOCS) return { at: i, count: MERGE_FACTOR, drop: false };
     }
     return undefined;
   }

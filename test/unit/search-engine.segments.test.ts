@@ -3,7 +3,7 @@
 import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings, type SearchRequest } from '../../lib/search-engine/index.js';
 import { decodeSegment, transferCodec } from '../../lib/search-engine/snapshot.js';
 import { packPostingStarts, postingStart } from '../../lib/search-engine/segment.js';
-import { MAX_MERGED_DOCS, type SegmentedEngine } from '../../lib/search-engine/engine.js';
+import type { SegmentedEngine } from '../../lib/search-engine/engine.js';
 import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 
 const segmentsOf = (e: Engine) => (e as unknown as { segments: unknown[] }).segments;
@@ -363,18 +363,4 @@ test('a merge whose postings span 65,536 positions in one block (a long, repetit
   for (let q = 0; q < n; q++) expect(postingStart(seg, q + 1)).toBeGreaterThanOrEqual(postingStart(seg, q));
   expect(seg.pShift).toBeLessThan(6);
   expect(ids(e, { query: 'echo tail2', limit: 20 })).toEqual(before);
-});
-
-test('compaction makes no segment over MAX_MERGED_DOCS: a run of four that would is merged as far as it fits', () => {
-  const e = engineFactory.create({ ...DEFAULT_SETTINGS, searchableAttributes: ['t'] }) as unknown as SegmentedEngine;
-  // four segments of one size level (40,000 documents each) whose sum passes the cap
-  const size = 40_000;
-  expect(4 * size).toBeGreaterThan(MAX_MERGED_DOCS);
-  expect(3 * size).toBeLessThanOrEqual(MAX_MERGED_DOCS);
-  for (let b = 0; b < 4; b++) e.addDocuments(Array.from({ length: size }, (_, i) => ({ id: b * size + i, t: `w${i % 997} common` })), 'id');
-  const queries = [{ query: 'w42 common', limit: 30 }, { query: 'w9', limit: 30 }, { query: 'common', offset: 100_000, limit: 5 }];
-  const before = queries.map((q) => ids(e, q));
-  e.compact();
-  expect(e.segments.map((s) => s.docIds.length)).toEqual([3 * size, size]);
-  expect(queries.map((q) => ids(e, q))).toEqual(before);
 });
