@@ -17,6 +17,8 @@
 //    segments' dictionaries together, it is rebuilt from the segments, so it never outgrows them.
 // A snapshot holds the union (its terms, the keys of the segments it covers: toData), so a restore
 // takes it as it is (adopt) instead of merging the segments' dictionaries again.
+// A segment in the union holds the union's strings, not copies of its own (share): one string per
+// word for the whole engine.
 import type { Segment } from './segment.js';
 import { lowerBound } from './typo.js';
 
@@ -53,10 +55,15 @@ export class TermUnion {
     if (segments.length < 2) return ALL_ALONE;
     let alone = segments.filter((s) => !this.members.has(s));
     if (this.stale(segments, alone)) {
-      let terms = mergeInto(this.terms, unionOf(alone.map((s) => s.terms)));
+      // one segment joining (a tail merge's, a compaction's: the segments that last) is walked by
+      // mergeInto itself, which shares its terms as it goes (see share); several joining at once are
+      // mostly a few batches' segments that a tail merge soon replaces (their merge is shared when it
+      // joins), so sharing them too would cost a second walk for little
+      let terms = mergeInto(this.terms, alone.length === 1 ? alone[0].terms : unionOf(alone.map((s) => s.terms)));
       if (terms.length > segments.reduce((n, s) => n + s.terms.length, 0)) {
         terms = unionOf(segments.map((s) => s.terms));
         this.own = 0;
+        for (const s of segments) share(s.terms, terms);
       }
       this.terms = terms;
       this.members = new WeakSet(segments);
@@ -84,6 +91,7 @@ export class TermUnion {
     if (members.some((m) => !m)) return false;
     this.terms = d.terms ? d.terms.split('\n') : [];
     this.own = this.terms.length;
+    for (const m of members as Segment[]) share(m.terms, this.terms);
     this.members = new WeakSet(members as Segment[]);
     return true;
   }
@@ -107,6 +115,22 @@ export class TermUnion {
   }
 }
 
+/**
+ * Point a segment's terms at the union's strings: a segment built from a batch holds its own copy of
+ * each word it tokenised, so the segments of 300,000 Debian documents (75 before compaction, 6 after)
+ * held ~1 million strings for ~90,000 words: the engine's heap was 64 MiB before compaction and 24
+ * after, 29 and 18 with the strings shared. Each term is replaced by the equal string of the union
+ * (both lists sorted: a galloping walk), which changes no value: the segment stays immutable in
+ * everything a reader can see.
+ */
+function share(terms: string[], union: readonly string[]): void {
+  let i = 0;
+  for (let j = 0; j < terms.length; j++) {
+    i = seek(union, i, terms[j]);
+    if (i < union.length && union[i] === terms[j]) terms[j] = union[i];
+  }
+}
+
 /** The sorted union of sorted lists of unique strings, each string once (pairwise merges, O(n log k)). */
 export function unionOf(lists: readonly (readonly string[])[]): string[] {
   let level = lists.filter((l) => l.length > 0);
@@ -124,13 +148,15 @@ export function unionOf(lists: readonly (readonly string[])[]): string[] {
  * The sorted union of `a` (the large union) and `b` (a few segments' terms), `a` itself when it
  * holds every term of `b` already: most terms of a new batch are known ones, so each term of `b` is
  * found by galloping from where the previous one was, and `a` is copied only when something is new.
+ * Each term of `b` that `a` holds is replaced by `a`'s string (see share), in the same walk.
  */
-export function mergeInto(a: readonly string[], b: readonly string[]): readonly string[] {
+export function mergeInto(a: readonly string[], b: string[]): readonly string[] {
   let i = 0;
   let j = 0;
   for (; j < b.length; j++) {
     i = seek(a, i, b[j]);
     if (i === a.length || a[i] !== b[j]) break;
+    b[j] = a[i];
   }
   if (j === b.length) return a;
   const out: string[] = [];
@@ -139,8 +165,10 @@ export function mergeInto(a: readonly string[], b: readonly string[]): readonly 
     const y = b[j];
     const at = seek(a, i, y);
     while (i < at) out.push(a[i++]);
-    out.push(y);
-    if (i < a.length && a[i] === y) i++;
+    if (i < a.length && a[i] === y) {
+      b[j] = a[i];
+      out.push(a[i++]);
+    } else out.push(y);
   }
   while (i < a.length) out.push(a[i++]);
   return out;

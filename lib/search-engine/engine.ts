@@ -336,6 +336,8 @@ export class SegmentedEngine implements Engine, EngineState {
         this.segments.splice(at, parts.length);
         this.segLive.splice(at, parts.length);
       }
+      // the inputs are garbage from here: not held by this frame through the turn below
+      parts.length = 0;
       merges++;
       yield;
       this.segmentsChanged();

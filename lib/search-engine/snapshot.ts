@@ -133,8 +133,11 @@ export interface SnapshotSource {
 
 export function snapshotOf(e: SnapshotSource & { shape(): string }, codec: Codec = BASE64): SnapshotData {
   const b64 = codec.put;
-  const ids: number[] = [];
-  for (let id = 0; id < e.nextId; id++) if ((e.alive[id >>> 5] & (1 << (id & 31))) !== 0) ids.push(id);
+  const live = (id: number) => (e.alive[id >>> 5] & (1 << (id & 31))) !== 0;
+  let n = 0;
+  for (let id = 0; id < e.nextId; id++) if (live(id)) n++;
+  const ids = new Int32Array(n);
+  for (let id = 0, k = 0; id < e.nextId; id++) if (live(id)) ids[k++] = id;
   return {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
@@ -143,8 +146,8 @@ export function snapshotOf(e: SnapshotSource & { shape(): string }, codec: Codec
     nextId: e.nextId,
     // a copy, cut to the ids in use: the engine's bitset keeps changing and has slack
     alive: b64(e.alive.slice(0, (e.nextId + 31) >>> 5)),
-    ids: b64(Int32Array.from(ids)),
-    extIds: ids.map((id) => e.extIds[id]!),
+    ids: b64(ids),
+    extIds: Array.from(ids, (id) => e.extIds[id]!),
     idTable: encodeIdTable(e.idMap.toData(), codec),
     store: encodeStore(e.store.toData(), codec),
     columns: encodeColumns(e.columns.toData(e.nextId), codec),
@@ -246,7 +249,11 @@ export function encodeSegment(s: Segment, codec: Codec = BASE64): Record<string,
   return {
     key: s.key,
     docIds: b64(s.docIds),
-    terms: s.terms.join('\n'),
+    // joined when read: a snapshot of hundreds of segments is written one segment at a time, and their
+    // dictionaries joined at once when it is taken would all be held until the last is written
+    get terms() {
+      return s.terms.join('\n');
+    },
     termStart: b64(s.termStart),
     pDocs: b64(s.pDocs),
     pBase: b64(s.pBase),

@@ -32,8 +32,11 @@ describe('mergeInto', () => {
   test('the sorted union of a large list and a small one; the large list itself when it holds the small one', () => {
     const big = dictionary(400);
     for (const small of [dictionary(30), dictionary(3), [], [big[0]], [big.at(-1)!, 'zzz'], ['0', ...big.slice(10, 40)], big.filter((_, i) => i % 7 === 0)]) {
+      const before = small.slice();
       const merged = mergeInto(big, small);
       expect(merged).toEqual([...new Set([...big, ...small])].sort());
+      // the small list's strings may now be the large one's: equal values, in the same order
+      expect(small).toEqual(before);
       if (small.every((t) => big.includes(t))) expect(merged).toBe(big);
     }
     expect(mergeInto([], ['a', 'b'])).toEqual(['a', 'b']);

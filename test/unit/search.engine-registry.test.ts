@@ -1,9 +1,11 @@
 // The engine registry's deferred batches (applyLater): applied in commit order, before anything
 // reads or changes the engine, after the worker's next batch has been sent, or on their own after a
-// short wait; compaction in place; the load queue; the served-alone rule. Pure: a real engine, a
-// builder that hands it over, no database.
+// short wait; compaction in place (and that the snapshot before it is not held meanwhile); the load
+// queue; the served-alone rule. Pure: a real engine, a builder that hands it over, no database.
+import { fullGc } from '../../lib/full-gc.js';
 import { createLogger } from '../../lib/logger.js';
 import { engineFactory } from '../../lib/search-engine/index.js';
+import type { SegmentedEngine } from '../../lib/search-engine/engine.js';
 import type { Engine } from '../../lib/search-engine/types.js';
 import type { EngineBuilder } from '../../subgraphs/search/engine-registry/engine-builder.js';
 import type { EngineLoader } from '../../subgraphs/search/engine-registry/engine-loader.js';
@@ -119,6 +121,40 @@ test('a snapshot is written from the loaded engine; one with 8+ new segments the
   expect(searches).toBeGreaterThan(1);
   expect(total(live)).toBe(45_000);
   expect(reg.snapshotCandidates(5)).toEqual(['idx_1']);
+});
+
+test("a merge's inputs are garbage once it is in place: held neither by the snapshot taken before the compaction nor by the merge", async () => {
+  const live = engineFactory.create(toEngineSettings(settings)) as Engine & SegmentedEngine;
+  const builder: EngineBuilder = {
+    mode: 'inline',
+    load: async () => ({ engine: live, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: true }),
+    stop: async () => undefined,
+  };
+  const loader = { writeSnapshot: async (_id: string, c: { version: number; documents: number }) => ({ version: c.version, documents: c.documents, bytes: 1, chunks: 1, ms: 1 }) } as unknown as EngineLoader;
+  const reg = new EngineRegistry({ pool: undefined as never, loader, builder, log: createLogger({}, 'error'), budgetBytes: 1e12, snapshotEveryDocs: 5 });
+  await reg.get(index(1));
+  // 20 words a document: a merge of four segments takes several steps
+  const text = (i: number) => Array.from({ length: 20 }, (_, k) => `w${(i * 7 + k) % 997}`).join(' ');
+  for (let b = 0; b < 9; b++) live.addDocuments(Array.from({ length: 5000 }, (_, i) => ({ id: b * 5000 + i, t: text(i) })), 'id');
+  // postings of the segments the first merge takes (a snapshot references a segment's arrays): once
+  // the merged segment is in place, nothing may keep them through the rest of the compaction
+  const first = live.segments.slice(0, 4).map((s) => new WeakRef(s.positions));
+  const count = live.segmentCount;
+  const turn = () => new Promise((r) => setImmediate(r));
+  let held: boolean | undefined;
+  let segmentsThen = 0;
+  const watching = (async () => {
+    while (live.segmentCount === count) await turn();
+    fullGc();
+    await turn();
+    held = first.some((w) => w.deref() !== undefined);
+    segmentsThen = live.segmentCount;
+  })();
+  expect(await reg.snapshot('idx_1')).toBe(true);
+  await watching;
+  expect(held).toBe(false);
+  // it was looked at while the compaction was still merging
+  expect(live.segmentCount).toBeLessThan(segmentsThen);
 });
 
 describe('engine loads', () => {

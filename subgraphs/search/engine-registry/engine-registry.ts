@@ -329,26 +329,36 @@ export class EngineRegistry {
 
   /**
    * Write the index's snapshot from its loaded engine (or, for an unloaded one, from the state
-   * captured when it was unloaded). The state is taken at one moment, synchronously: segments are
-   * immutable, the liveness bitset is copied and the documents are referenced, so the engine keeps
-   * answering and changing while the snapshot streams to PostgreSQL.
+   * captured when it was unloaded), then merge the engine's segments in place when it has many more
+   * than when it was built (compactInPlace).
    */
   async snapshot(indexId: string): Promise<boolean> {
     await this.flushPending(indexId);
     const h = this.holders.get(indexId);
+    const written = await this.writeSnapshot(indexId, h);
+    if (written && h && this.holders.get(indexId) === h && h.engine.segmentCount - h.builtSegments >= COMPACT_AFTER_SEGMENTS) await this.compactInPlace(indexId, h);
+    return written;
+  }
+
+  /**
+   * The write of snapshot(). The state is taken at one moment, synchronously: segments are immutable,
+   * the liveness bitset is copied and the documents are referenced, so the engine keeps answering and
+   * changing while the snapshot streams to PostgreSQL. A function of its own, so the captured state
+   * (it references every segment the engine had) is garbage once written: a local of snapshot() would
+   * stay reachable through the compaction that follows and keep the whole uncompacted index beside
+   * the merged segments (~450 MiB at 1,000,000 documents).
+   */
+  private async writeSnapshot(indexId: string, h: Holder | undefined): Promise<boolean> {
     const captured = h ? this.capture(h) : this.snapshotDue.get(indexId);
     this.snapshotDue.delete(indexId);
     if (!captured) return false;
     const before = h?.changedSinceSnapshot ?? 0;
-    let written;
     try {
-      written = await this.o.loader.writeSnapshot(indexId, captured);
+      return !!(await this.o.loader.writeSnapshot(indexId, captured));
     } finally {
       // a failed write is not retried until as many changes again (it was logged)
       if (h) h.changedSinceSnapshot = Math.max(0, h.changedSinceSnapshot - before);
     }
-    if (written && h && this.holders.get(indexId) === h && h.engine.segmentCount - h.builtSegments >= COMPACT_AFTER_SEGMENTS) await this.compactInPlace(indexId, h);
-    return !!written;
   }
 
   /**

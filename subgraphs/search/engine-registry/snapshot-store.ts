@@ -85,25 +85,28 @@ export async function storedSnapshot(pool: pg.Pool, indexId: string): Promise<St
 /** SQL: the chunk's (alias-free `task_id` = $2) task is not the snapshot in force of index $1 */
 const notInForce = `not exists (select 1 from ${T.snapshots} s where s.index_id = $1 and s.task_id = $2)`;
 
-/** Cut a stream of pieces into chunks of exactly `size` bytes (the last one shorter). */
-export async function* chunked(pieces: Iterable<Uint8Array>, size: number): AsyncGenerator<Buffer> {
-  let buf = Buffer.allocUnsafe(size);
+/**
+ * Cut a stream of pieces into chunks of exactly `into.length` bytes (the last one shorter), each written
+ * into `into` and yielded as a view of it: a chunk is valid until the next one is asked for. One buffer
+ * for a whole snapshot, not a new one per chunk that stays garbage until the next collection.
+ */
+export async function* chunked(pieces: Iterable<Uint8Array>, into: Buffer): AsyncGenerator<Buffer> {
+  const size = into.byteLength;
   let at = 0;
   for (const piece of pieces) {
     let off = 0;
     while (off < piece.byteLength) {
       const n = Math.min(size - at, piece.byteLength - off);
-      buf.set(piece.subarray(off, off + n), at);
+      into.set(piece.subarray(off, off + n), at);
       at += n;
       off += n;
       if (at === size) {
-        yield buf;
-        buf = Buffer.allocUnsafe(size);
+        yield into;
         at = 0;
       }
     }
   }
-  if (at) yield buf.subarray(0, at);
+  if (at) yield into.subarray(0, at);
 }
 
 async function readChunk(pool: pg.Pool, indexId: string, [taskId, seq]: Ref, what: string): Promise<Buffer> {
@@ -183,6 +186,8 @@ export async function writeChunks(
   else await run(pool, `delete from ${T.snapshotChunks} where index_id = $1 and task_id = $2 and ${notInForce}`, [o.indexId, o.taskId]);
   const firstSeq = seq;
   const manifest: Manifest = { sections: [] };
+  // each chunk is compressed and stored before the next is cut (chunked reuses it)
+  const scratch = Buffer.allocUnsafe(o.chunkBytes);
   for (const section of [{ key: null, pieces: o.pieces }, ...segments]) {
     const old = section.key ? held.get(section.key) : undefined;
     if (old) {
@@ -191,7 +196,7 @@ export async function writeChunks(
       continue;
     }
     const refs: Ref[] = [];
-    for await (const raw of chunked(section.pieces, o.chunkBytes)) {
+    for await (const raw of chunked(section.pieces, scratch)) {
       const data = await gzipAsync(raw, { level: 1 });
       await run(pool, `insert into ${T.snapshotChunks} (index_id, task_id, seq, data, crc32) values ($1, $2, $3, $4, $5)`, [o.indexId, o.taskId, seq, data, crc32(data)]);
       refs.push([o.taskId, seq]);
