@@ -16,6 +16,7 @@ import { postJson } from '../lib/http-client.js';
 import { nodeFlags } from '../scripts/node-flags.js';
 import { benchStackEnv, benchTenant, cpuMs, scratchDatabase, stopChildren, waitUntilUp } from './harness.js';
 import { runWrk } from './wrk.js';
+import { spread } from './stats.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const base = Number(process.env.BENCH_PORT_BASE ?? 30500);
@@ -83,10 +84,6 @@ try {
       console.log(`round ${round} ${names[g]}  ${w.st.rps.toFixed(0).padStart(6)} req/s  gateway cpu ${(perRequest * 1000).toFixed(1)} µs/req  non-2xx ${w.non2xx}  load ${loadavg()[0]!.toFixed(1)}`);
     }
   }
-  const spread = (a: number[], digits: number) => {
-    const s = [...a].sort((x, y) => x - y);
-    return `min ${s[0]!.toFixed(digits)} median ${s[Math.floor(s.length / 2)]!.toFixed(digits)} max ${s[s.length - 1]!.toFixed(digits)}`;
-  };
   for (const g of [0, 1]) console.log(`${names[g]}: gateway cpu µs/req ${spread(cpu[g]!.map((x) => x * 1000), 1)}; req/s ${spread(rps[g]!, 0)}`);
 } finally {
   await stopAll();

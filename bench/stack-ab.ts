@@ -26,7 +26,7 @@ import { resolve } from 'node:path';
 import { postJson } from '../lib/http-client.js';
 import { nodeFlags } from '../scripts/node-flags.js';
 import { benchStackEnv, benchTenant, processTree, scratchDatabase, stopChildren, waitUntilUp, type BenchTenant } from './harness.js';
-import { summarize } from './stats.js';
+import { spread, summarize } from './stats.js';
 import { runWrk } from './wrk.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -138,10 +138,6 @@ try {
       console.log(`round ${round} ${names[g]}  ${w.st.rps.toFixed(0).padStart(6)} req/s  stack cpu ${(perRequest * 1000).toFixed(0)} µs/req  non-2xx ${w.non2xx}  load ${loadavg()[0]!.toFixed(1)}`);
     }
   }
-  const spread = (a: number[], digits: number) => {
-    const s = [...a].sort((x, y) => x - y);
-    return `min ${s[0]!.toFixed(digits)} median ${s[Math.floor(s.length / 2)]!.toFixed(digits)} max ${s[s.length - 1]!.toFixed(digits)}`;
-  };
   for (const g of [0, 1]) console.log(`${names[g]}: stack cpu µs/req ${spread(cpu[g]!.map((x) => x * 1000), 0)}; req/s ${spread(rps[g]!, 0)}`);
 } finally {
   await stopChildren(children);

@@ -49,3 +49,9 @@ export async function concurrent(n: number, concurrency: number, fn: () => Promi
   );
   return summarize(samples, performance.now() - start);
 }
+
+/** min / median / max of a few runs' figures, as the A/B benches print them. */
+export function spread(a: number[], digits: number): string {
+  const s = [...a].sort((x, y) => x - y);
+  return `min ${s[0]!.toFixed(digits)} median ${s[Math.floor(s.length / 2)]!.toFixed(digits)} max ${s[s.length - 1]!.toFixed(digits)}`;
+}
