@@ -273,7 +273,7 @@ export async function placementParts(parts: Set<string>): Promise<void> {
     say(`(c) per second (ok/503/other): ${seconds.map(([s, v]) => `${s}:${v.ok}/${v.unavailable}/${v.other}`).join(' ')}`);
     if (otherErrors.length) console.log(`    first other failures: ${otherErrors.slice(0, 3).join(' | ')}`);
     say(
-      `(c) the dead node's ${victimHeld.length} hot indexes, searched from the kill on (4 probes in flight, beside the load): the last answered ${Math.max(0, ...answeredAfter).toFixed(0)} ms after it, ${probeFailures} failed attempts; node seen dead after ${((staleMs ?? NaN) / 1000).toFixed(1)} s; every one loaded on R = ${R} live nodes again after ${((restoredMs ?? NaN) / 1000).toFixed(1)} s`,
+      `(c) the dead node's ${victimHeld.length} hot indexes, searched from the kill on (4 probes in flight, beside the load): the last answered ${Math.max(0, ...answeredAfter).toFixed(0)} ms after it, ${probeFailures} failed attempts; node seen dead ${staleMs === undefined ? 'never' : `after ${(staleMs / 1000).toFixed(1)} s`}; every one loaded on R = ${R} live nodes again ${restoredMs === undefined ? `not within the ${((performance.now() - killedAt) / 1000).toFixed(0)} s watched (a survivor whose budget is full does not warm the dead node's share: docs/search.md)` : `after ${(restoredMs / 1000).toFixed(1)} s`}`,
     );
   } finally {
     stopAll();
