@@ -54,9 +54,14 @@ export function responseCacheOptions(env: NodeJS.ProcessEnv = process.env): Resp
 /** The global epoch (moved by mutations of callers without an app), read and compared with the app's. */
 const GLOBAL = '*';
 
+/** Whether the caller's answers may be cached at all: an app's caller, in one of its environments. */
+function partitioned(t: TenantContext): t is TenantContext & { appId: string; environment: NonNullable<TenantContext['environment']> } {
+  return !!t.appId && !!t.environment;
+}
+
 /** The partition of a caller, or undefined when its answers are not cached (only app callers are). */
 export function partitionOf(t: TenantContext): { key: string; tenant: string; app: string } | undefined {
-  if (!t.appId || !t.environment) return undefined;
+  if (!partitioned(t)) return undefined;
   const key = [t.kind, t.appId, t.environment, t.keyType ?? '', t.scopes.join(','), t.userId ?? '', (t.userScopes ?? []).join(','), t.platformCode ?? '', t.boundPlatform ?? '', t.operatorPlatformId ?? '', t.platformId ?? '', t.accountId ?? ''].join('|');
   return { key, tenant: `${t.appId}:${t.environment}`, app: t.appId };
 }
@@ -155,9 +160,9 @@ export class ResponseCache {
   async serve(call: GraphQLCall, tenant: TenantContext, run: (ctx: ResponseCacheContext) => Promise<GraphQLAnswer>): Promise<GraphQLAnswer> {
     const observed: Observed = { fill: false };
     const method = call.method.toUpperCase();
-    // an app caller's HTTP request (partitionOf's rule); one that neither reads nor fills (no-store)
-    // is answered without its partition key and alias, which only a read or a fill uses
-    const http = this.enabled && !!tenant.appId && !!tenant.environment && overHttp(call);
+    // an app caller's HTTP request; one that neither reads nor fills (no-store) is answered without
+    // its partition key and alias, which only a read or a fill uses
+    const http = this.enabled && partitioned(tenant) && overHttp(call);
     const directives = http ? requestDirectives(call.headers) : { read: false, fill: false };
     const part = directives.read || directives.fill ? partitionOf(tenant) : undefined;
     let alias: string | undefined;
