@@ -200,11 +200,17 @@ export class EngineRegistry {
   }
 
   stats(): EngineStats {
-    let bytes = 0;
-    for (const h of this.holders.values()) bytes += h.bytes;
+    const bytes = this.loadedBytes();
     const memory = this.o.memoryCheck?.figures();
     return { ...this.counts, bytes, loaded: this.holders.size, queue: this.queue.stats(), ...(memory ? { memory } : {}) };
   }
+  /** The loaded engines' estimated bytes: what the budget bounds. */
+  private loadedBytes(): number {
+    let bytes = 0;
+    for (const h of this.holders.values()) bytes += h.bytes;
+    return bytes;
+  }
+
 
   /**
    * After a task committed: apply its effect to the loaded engine when that engine was exactly at
@@ -399,8 +405,7 @@ export class EngineRegistry {
 
   /** Unload least recently used engines while the loaded ones exceed the budget. */
   enforceBudget(): void {
-    let total = 0;
-    for (const h of this.holders.values()) total += h.bytes;
+    let total = this.loadedBytes();
     // the estimate is kept under the budget less what the process measurably holds beyond it
     const limit = this.limitBytes();
     if (total <= limit) return;
@@ -429,7 +434,7 @@ export class EngineRegistry {
   private freed(bytes: number): void {
     const check = this.o.memoryCheck;
     if (!check || !bytes) return;
-    void check.unloaded(bytes, () => this.stats().bytes).then((grew) => grew && this.enforceBudget());
+    void check.unloaded(bytes, () => this.loadedBytes()).then((grew) => grew && this.enforceBudget());
   }
 
   private behind(h: Holder, index: IndexState): boolean {
@@ -476,7 +481,7 @@ export class EngineRegistry {
           }
           if (built.fromSnapshot) this.counts.snapshotLoads++;
           this.holders.set(indexId, h);
-          this.o.memoryCheck?.loaded(h.bytes, this.stats().bytes);
+          this.o.memoryCheck?.loaded(h.bytes, this.loadedBytes());
           this.enforceBudget();
           return h;
         })
