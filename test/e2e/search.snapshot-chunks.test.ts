@@ -5,8 +5,8 @@
 // snapshot replaces it.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import pg from 'pg';
 import { ROOT, stop } from '../harness/spawn.js';
+import { TestPool } from '../harness/test-pool.js';
 import { readSections, storedSnapshot, writeChunks } from '../../subgraphs/search/engine-registry/snapshot-store.js';
 import { keyContext, searchProcesses, sleep, subgraphGql, withDb } from './search.helpers.js';
 
@@ -73,7 +73,7 @@ test('a snapshot in many chunks restores; a damaged chunk means a rebuild from r
 
   // writing the same task again (an engine unloaded while its snapshot was being written) leaves the
   // snapshot in force and its chunks alone
-  const pool = new pg.Pool({ connectionString: dbUrl() });
+  const pool = new TestPool({ connectionString: dbUrl() });
   const again = await writeChunks(pool, { indexId, taskId: Number(first.task_id), documents: 1, pieces: [Buffer.from('other')], chunkBytes: 8192 });
   await pool.end();
   expect(again.written).toBe(false);
@@ -170,7 +170,7 @@ test('a compacted layout replaces the snapshot at the same task (a restart loads
   const a = await processes.start('search-snap-repl', BASE + 1502, ENV);
   const indexId = (await subgraphGql(a.url, ctx, `mutation { createIndex(input: { uid: "repl", primaryKey: "id" }) { id } }`)).data.createIndex.id;
   await stop(a.child);
-  const pool = new pg.Pool({ connectionString: dbUrl() });
+  const pool = new TestPool({ connectionString: dbUrl() });
   try {
     const bytes = (text: string) => [Buffer.from(text.repeat(3000))];
     const write = (base: string, keys: string[]) =>

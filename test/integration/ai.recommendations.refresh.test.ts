@@ -14,6 +14,7 @@ import { RecEventEntity, RecItemEntity, RecModelEntity, RecNeighborEntity, RecPa
 import { NEIGHBOURS_PER_ITEM, refreshModel } from '../../subgraphs/ai/recommendations/recommendation.job.js';
 import { MODEL_ROW, RecRepository } from '../../subgraphs/ai/recommendations/recommendation.repository.js';
 import { decayed, eventWeight } from '../../subgraphs/ai/recommendations/recommendation.rules.js';
+import { TestPool } from '../harness/test-pool.js';
 
 const scratch = scratchDatabase('recs_refresh');
 let orm: MikroORM;
@@ -117,7 +118,7 @@ beforeAll(async () => {
   await scratch.create();
   orm = await createOrm({ url: scratch.url(), schema: 'ai', entities: [JobEntity, RecEventEntity, RecUserItemEntity, RecItemEntity, RecPairEntity, RecNeighborEntity, RecModelEntity], migrations, poolMax: 4 });
   await migrate(orm, 'ai');
-  pool = new pg.Pool({ connectionString: scratch.url(), max: 4 });
+  pool = new TestPool({ connectionString: scratch.url(), max: 4 });
 }, 60_000);
 
 afterAll(async () => {

@@ -21,6 +21,7 @@ import {
   type JobKind,
 } from '../../lib/jobs/index.js';
 import { claimJob } from '../../lib/jobs/store.js';
+import { TestPool } from '../harness/test-pool.js';
 
 const SCHEMA = 'jobs_test';
 const scratch = scratchDatabase('jobs');
@@ -53,7 +54,7 @@ beforeAll(async () => {
   orm = await createOrm({ url: url(), schema: SCHEMA, entities: [JobEntity], migrations: [] });
   await orm.em.getConnection().execute(`create schema if not exists ${SCHEMA}`);
   for (const sql of jobsTableDdl(SCHEMA)) await orm.em.getConnection().execute(sql);
-  pool = new pg.Pool({ connectionString: url(), max: 30 });
+  pool = new TestPool({ connectionString: url(), max: 30 });
   pool.on('error', () => undefined); // idle connections closed when the database is dropped
 });
 

@@ -14,6 +14,7 @@ import { createMemoryPubSub } from '../../lib/pubsub.js';
 import type { Worker } from '../../lib/subgraph.js';
 import { platform } from '../../subgraphs/platform/index.js';
 import { BILLING_JOB_KIND, billingJobs } from '../../subgraphs/platform/subscriptions/billing.worker.js';
+import { TestPool } from '../harness/test-pool.js';
 
 const scratch = scratchDatabase('billing_jobs');
 const url = scratch.url;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   await scratch.create();
   orm = await createOrm({ url: url(), schema: platform.dbSchema, entities: platform.entities, migrations: platform.migrations, filters: platform.filters });
   await migrate(orm, platform.dbSchema);
-  pool = new pg.Pool({ connectionString: url(), max: 4 });
+  pool = new TestPool({ connectionString: url(), max: 4 });
 }, 60_000);
 
 afterAll(async () => {
