@@ -132,6 +132,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
       await rt.placement?.stop();
       untrack();
       await drops.stop();
+      memoryCheck?.stop();
       await builder.stop();
       await rt.analytics.stop();
       await pool.end();

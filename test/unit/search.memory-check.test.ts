@@ -1,7 +1,8 @@
-// The search node's memory check (engine-registry/memory-check.ts): RSS over the process at rest
-// beyond the engines' estimate, when unloads make a collection due, is taken off the budget the
-// registry's LRU steers by; and the registry unloads more engines when it is. Pure: RSS
-// and the collection are given, real engines, no database.
+// The search node's memory check (engine-registry/memory-check.ts): when RSS over the process at rest
+// is over the budget, both isolates are collected and what RSS still holds beyond the engines'
+// estimate is taken off the budget the registry's LRU steers by (with an eighth kept for garbage);
+// and the registry unloads more engines when it is. Pure: RSS and the collection are given, real
+// engines, no database.
 import { createLogger } from '../../lib/logger.js';
 import { engineFactory } from '../../lib/search-engine/index.js';
 import type { EngineBuilder } from '../../subgraphs/search/engine-registry/engine-builder.js';
@@ -14,71 +15,89 @@ import { defaultSettings } from '../../subgraphs/search/indexes/index-settings.r
 const MiB = 2 ** 20;
 const log = createLogger({}, 'error');
 
-test('a collection is due once unloads freed an eighth of the budget; what RSS holds beyond the estimate comes off the budget', async () => {
+/** A check watching a fixed estimate, no sampler: changed() is the only trigger. */
+function watched(o: { budget: number; rss: () => number; collect: () => Promise<void>; minIntervalMs?: number }, estimate: () => number) {
+  const check = new MemoryCheck({ budgetBytes: o.budget, collect: o.collect, log, rss: o.rss, minIntervalMs: o.minIntervalMs ?? 0, sampleMs: 0 });
+  let enforced = 0;
+  check.watch({ estimate, enforce: () => void enforced++ });
+  return { check, enforced: () => enforced };
+}
+
+test('the budget the LRU steers by leaves an eighth for garbage; nothing is collected while RSS over rest is within the budget', async () => {
   let rss = 200 * MiB;
   let collections = 0;
-  const check = new MemoryCheck({ budgetBytes: 64 * MiB, collect: async () => void collections++, log, rss: () => rss, minIntervalMs: 0 });
+  const { check } = watched({ budget: 64 * MiB, rss: () => rss, collect: async () => void collections++ }, () => 40 * MiB);
   check.atRest();
-  expect(check.budget()).toBe(64 * MiB);
-  // engines estimated at 40 MiB, the process 70 MiB over rest: 30 MiB of slack
-  rss = 270 * MiB;
-  expect(await check.unloaded(4 * MiB, () => 40 * MiB)).toBe(false); // 4 of 8 MiB: not due
+  expect(check.budget()).toBe(56 * MiB);
+  rss = 264 * MiB; // exactly the budget over rest
+  expect(await check.changed()).toBe(false);
   expect(collections).toBe(0);
-  expect(await check.unloaded(4 * MiB, () => 40 * MiB)).toBe(true);
-  expect(collections).toBe(1);
-  expect(check.budget()).toBe(34 * MiB);
-  // never more than three quarters of the budget
-  rss = 400 * MiB;
-  await check.unloaded(8 * MiB, () => 40 * MiB);
-  expect(check.budget()).toBe(16 * MiB);
-  // the process gave memory back: the slack shrinks with it once the higher measurements are past
-  // (it is the highest of the last four)
-  rss = 230 * MiB;
-  expect(await check.unloaded(8 * MiB, () => 30 * MiB)).toBe(false);
-  expect(check.budget()).toBe(16 * MiB);
-  for (let i = 0; i < 3; i++) await check.unloaded(8 * MiB, () => 30 * MiB);
-  expect(check.budget()).toBe(64 * MiB);
-  expect(check.figures()).toMatchObject({ restBytes: 200 * MiB, overRestBytes: 30 * MiB, slackBytes: 0, collections: 6 });
 });
 
-test('the slack is measured before the collection: what the process holds at its highest, garbage of the interval included', async () => {
+test('over the budget: both isolates collected; what RSS still holds beyond the estimate after it is the slack, off the budget', async () => {
   let rss = 200 * MiB;
-  // the collection gives 20 MiB back; the next interval's garbage takes it again
-  const check = new MemoryCheck({ budgetBytes: 64 * MiB, collect: async () => void (rss -= 20 * MiB), log, rss: () => rss, minIntervalMs: 0 });
+  // the collection gives the garbage back: 90 MiB over rest before, 50 after
+  const { check, enforced } = watched({ budget: 64 * MiB, rss: () => rss, collect: async () => void (rss -= 40 * MiB) }, () => 40 * MiB);
   check.atRest();
-  rss = 270 * MiB;
-  expect(await check.unloaded(8 * MiB, () => 40 * MiB)).toBe(true);
-  expect(check.budget()).toBe(34 * MiB);
-  expect(check.figures()).toMatchObject({ overRestBytes: 50 * MiB, slackBytes: 30 * MiB });
+  rss = 290 * MiB;
+  expect(await check.changed()).toBe(true);
+  expect(enforced()).toBe(1);
+  // 10 MiB kept beyond the engines: 64 - 8 of headroom - 10
+  expect(check.figures()).toMatchObject({ overRestBytes: 50 * MiB, slackBytes: 10 * MiB, collections: 1 });
+  expect(check.budget()).toBe(46 * MiB);
 });
 
-test('while the budget first fills (no unload yet), loads measure the slack: it only grows there', () => {
+test('the slack is at most three quarters of the budget, and the highest of the last four measurements', async () => {
   let rss = 200 * MiB;
-  const check = new MemoryCheck({ budgetBytes: 64 * MiB, collect: async () => undefined, log, rss: () => rss, minIntervalMs: 0 });
+  let after = 0;
+  const { check } = watched({ budget: 64 * MiB, rss: () => rss, collect: async () => void (rss = 200 * MiB + after) }, () => 10 * MiB);
   check.atRest();
-  rss = 250 * MiB;
-  expect(check.loaded(4 * MiB, 30 * MiB)).toBe(false); // 4 of 8 MiB loaded: not measured yet
-  expect(check.loaded(4 * MiB, 30 * MiB)).toBe(true);
-  expect(check.budget()).toBe(44 * MiB);
-  rss = 210 * MiB;
-  expect(check.loaded(8 * MiB, 30 * MiB)).toBe(false);
-  expect(check.budget()).toBe(44 * MiB);
+  const measure = async (overRestAfter: number) => {
+    after = overRestAfter;
+    rss = 300 * MiB; // over the budget before each collection
+    await check.changed();
+  };
+  await measure(200 * MiB);
+  expect(check.figures().slackBytes).toBe(48 * MiB);
+  // the process gave memory back: 20 MiB kept; the slack shrinks once the higher measurements are past
+  for (let i = 0; i < 3; i++) await measure(30 * MiB);
+  expect(check.figures().slackBytes).toBe(48 * MiB);
+  await measure(30 * MiB);
+  expect(check.figures().slackBytes).toBe(20 * MiB);
+  expect(check.collections).toBe(5);
 });
 
 test('collections are throttled and never overlap', async () => {
   let collections = 0;
   let release!: () => void;
-  const check = new MemoryCheck({ budgetBytes: 8 * MiB, collect: () => (collections++, new Promise<void>((r) => (release = r))), log, rss: () => 0, minIntervalMs: 60_000 });
+  let rss = 0;
+  const { check } = watched({ budget: 8 * MiB, rss: () => rss, collect: () => (collections++, new Promise<void>((r) => (release = r))), minIntervalMs: 60_000 }, () => 0);
   check.atRest();
-  const first = check.unloaded(8 * MiB, () => 0);
-  await check.unloaded(8 * MiB, () => 0); // one is running
+  rss = 100 * MiB; // over the budget from now on
+  const first = check.changed();
+  await check.changed(); // one is running
   release();
   await first;
-  await check.unloaded(8 * MiB, () => 0); // within the interval
+  await check.changed(); // within the interval
   expect(collections).toBe(1);
 });
 
-test('the registry keeps the estimate under the budget less the measured slack', async () => {
+test('the sampler reads RSS between loads and unloads, and stops', async () => {
+  let rss = 100 * MiB;
+  let collections = 0;
+  const check = new MemoryCheck({ budgetBytes: 8 * MiB, collect: async () => void (collections++, (rss = 100 * MiB)), log, rss: () => rss, minIntervalMs: 0, sampleMs: 5 });
+  check.atRest();
+  check.watch({ estimate: () => 0, enforce: () => undefined });
+  rss = 120 * MiB; // garbage of a snapshot write, say: no load or unload follows
+  await new Promise((r) => setTimeout(r, 50));
+  expect(collections).toBe(1);
+  check.stop();
+  rss = 120 * MiB;
+  await new Promise((r) => setTimeout(r, 30));
+  expect(collections).toBe(1);
+});
+
+test('the registry keeps the estimate under the budget less the measured slack and the headroom', async () => {
   const settings = defaultSettings();
   const build = (n: number) => {
     const engine = engineFactory.create(toEngineSettings(settings));
@@ -95,8 +114,9 @@ test('the registry keeps the estimate under the budget less the measured slack',
     load: async (id) => ({ engine: build(Number(id.slice(1))), version: 0, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: false }),
     stop: async () => undefined,
   };
-  const budget = size * 8.5;
-  const check = new MemoryCheck({ budgetBytes: budget, collect: async () => undefined, log, rss: () => rss, minIntervalMs: 0 });
+  // 8 engines fit under 7/8 of it
+  const budget = size * 9.5;
+  const check = new MemoryCheck({ budgetBytes: budget, collect: async () => undefined, log, rss: () => rss, minIntervalMs: 0, sampleMs: 0 });
   const reg = new EngineRegistry({ pool: undefined as never, loader: {} as EngineLoader, builder, log, budgetBytes: budget, snapshotEveryDocs: 1e9, memoryCheck: check });
   const get = (i: number) => reg.get({ id: `i${i}`, settings, appliedTaskId: 0, purgedThroughTaskId: 0 }, true);
   for (let i = 0; i < 8; i++) await get(i);

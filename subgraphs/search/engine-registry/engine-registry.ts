@@ -134,6 +134,7 @@ export class EngineRegistry {
 
   constructor(private o: EngineRegistryOptions) {
     this.queue = new LoadQueue(o.concurrentLoads ?? DEFAULT_CONCURRENT_LOADS);
+    o.memoryCheck?.watch({ estimate: () => this.loadedBytes(), enforce: () => this.enforceBudget() });
   }
 
   /**
@@ -430,11 +431,9 @@ export class EngineRegistry {
     this.freed(freed);
   }
 
-  /** Engines of `bytes` went: the memory check may collect, and enforce again when it found more slack. */
+  /** Engines of `bytes` went: the memory check may collect (when RSS is over the budget), and enforce again when it found more slack. */
   private freed(bytes: number): void {
-    const check = this.o.memoryCheck;
-    if (!check || !bytes) return;
-    void check.unloaded(bytes, () => this.loadedBytes()).then((grew) => grew && this.enforceBudget());
+    if (bytes) void this.o.memoryCheck?.changed();
   }
 
   private behind(h: Holder, index: IndexState): boolean {
@@ -481,8 +480,8 @@ export class EngineRegistry {
           }
           if (built.fromSnapshot) this.counts.snapshotLoads++;
           this.holders.set(indexId, h);
-          this.o.memoryCheck?.loaded(h.bytes, this.loadedBytes());
           this.enforceBudget();
+          void this.o.memoryCheck?.changed();
           return h;
         })
         .finally(() => this.loading.delete(indexId));

@@ -1,16 +1,22 @@
 // The memory a search node's engines really cost, kept within the budget (docs/search.md, "What the
 // memory budget counts"). The registry's LRU steers by the engines' estimate (memory.ts), which is
-// right about what the engines hold; the process holds more under churn: engines unloaded but not yet
-// collected (V8 collects the old generation only once it has grown by a factor of what is live; their
-// array buffers are freed only then), the engine thread's garbage from building engines from rows,
-// and what V8 and the allocator keep committed. So, once unloads have freed a share of the budget, the
-// process's RSS over its RSS at rest is compared with the estimate, and both isolates are collected
-// (throttled, full-gc.ts: the freed pages go back to the system). What RSS over rest holds beyond the
-// estimate at that moment (slack: the garbage of one collection interval, heap headroom, what the
-// allocator keeps) is taken off the budget the LRU steers by. It is measured before the collection,
-// when the process holds the most, so RSS over rest stays within the budget between collections too,
-// not only right after one. The slack is the highest of the last few measurements (one interval's
-// garbage varies), so it shrinks a few collections after the process gives memory back.
+// right about what the engines hold; the process holds more: engines unloaded but not yet collected
+// (V8 collects the old generation only once it has grown by a factor of what is live; their array
+// buffers are freed only then), the engine thread's garbage from building engines, and what V8 and
+// the allocator keep committed after a collection.
+//
+// So RSS over the process at rest is read every SAMPLE_MS and after each load and unload. Only when it
+// is over the budget (at most every MIN_INTERVAL_MS) are both isolates collected (full-gc.ts: the freed
+// pages go back to the system); right after that collection, what RSS over rest still holds beyond the
+// estimate is the **slack**: what the process keeps beyond its engines once the garbage is gone. The
+// LRU steers the estimate under the budget less the slack and less a fixed HEADROOM_SHARE for the
+// garbage that gathers between two collections. The slack is the highest of the last few measurements,
+// so it shrinks a few collections after the process gives memory back.
+//
+// Until 2026-12-01 the check collected whenever unloads had freed an eighth of the budget and measured
+// the slack before collecting (the interval's garbage included): under churn that slack took 180-340 MiB
+// of a 512 MiB budget, so the engines held a third to two thirds of it, more searches missed, more
+// engines were built, more garbage was measured: a loop that cut a node's searches a second 4-5 times.
 import { memoryUsage } from 'node:process';
 import type { Logger } from '../../../lib/logger.js';
 
@@ -23,31 +29,40 @@ export interface MemoryCheckOptions {
   rss?: () => number;
   /** the fewest ms between two collections (MIN_INTERVAL_MS) */
   minIntervalMs?: number;
+  /** ms between two readings of RSS while watching (SAMPLE_MS); 0: only on loads and unloads */
+  sampleMs?: number;
 }
 
-/** At most one collection per this (a full GC pauses the event loop for tens of ms). */
+/** What the check reads and acts on: the loaded engines' estimate, and the registry unloading down to budget(). */
+export interface Watched {
+  estimate: () => number;
+  enforce: () => void;
+}
+
+/** At most one collection per this (a full GC pauses the event loop for tens to hundreds of ms). */
 export const MIN_INTERVAL_MS = 2000;
-/** Unloaded bytes that make a collection due: this share of the budget. */
-const DUE_SHARE = 1 / 8;
+/** RSS read this often between loads and unloads (snapshot writes and compactions make garbage too). */
+const SAMPLE_MS = 250;
+/** The share of the budget left for the garbage that gathers between two collections. */
+const HEADROOM_SHARE = 1 / 8;
 /**
  * The slack never takes more than this share of the budget: the engines keep at least the rest, so a
  * budget smaller than what the process holds beyond its engines (50-75 MiB under churn, docs/search.md) still
  * serves some engines, and RSS over rest then exceeds it.
  */
 const MAX_SLACK_SHARE = 0.75;
-/** The slack is the highest of this many last measurements (one interval's garbage varies with what was built). */
+/** The slack is the highest of this many last measurements (what the process keeps varies with what it built). */
 const KEPT_MEASUREMENTS = 4;
 
 export class MemoryCheck {
   private rest: number | undefined;
-  private freed = 0;
-  /** bytes loaded since RSS was last measured on a load */
-  private added = 0;
   private last = -Infinity;
-  private running: Promise<void> | undefined;
-  /** the last measurements of RSS over rest beyond the estimate (the slack is their highest) */
+  private running: Promise<boolean> | undefined;
+  /** the last measurements of RSS over rest beyond the estimate, right after a collection */
   private measured: number[] = [];
   private slack = 0;
+  private watched: Watched | undefined;
+  private timer: NodeJS.Timeout | undefined;
   collections = 0;
 
   constructor(private o: MemoryCheckOptions) {}
@@ -61,9 +76,24 @@ export class MemoryCheck {
     this.rest ??= this.rss();
   }
 
-  /** The budget the LRU steers the estimate by: the budget less the measured slack. */
+  /** Watch the registry's engines: RSS read every sampleMs (timer unref'd) and on changed(). */
+  watch(w: Watched): void {
+    this.watched = w;
+    const every = this.o.sampleMs ?? SAMPLE_MS;
+    if (every > 0 && !this.timer) {
+      this.timer = setInterval(() => void this.changed(), every);
+      this.timer.unref();
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** The budget the LRU steers the estimate by: the budget less the measured slack and the headroom for garbage. */
   budget(): number {
-    return this.o.budgetBytes - this.slack;
+    return this.o.budgetBytes * (1 - HEADROOM_SHARE) - this.slack;
   }
 
   figures(): {
@@ -81,9 +111,33 @@ export class MemoryCheck {
     };
   }
 
-  /** RSS over rest beyond `estimate`, as far as the slack may take it. */
-  private measure(estimate: number): number {
-    return Math.min(this.o.budgetBytes * MAX_SLACK_SHARE, Math.max(0, this.rss() - this.rest! - estimate));
+  /**
+   * Engines were loaded or unloaded, or the sampler ticked: when RSS over rest is over the budget and no
+   * collection ran lately, collect, measure the slack, and have the registry unload down to the smaller
+   * budget when it grew. Resolves true when a collection ran and the slack grew.
+   */
+  changed(): Promise<boolean> {
+    const w = this.watched;
+    if (!w || this.rest === undefined || this.running) return Promise.resolve(false);
+    if (this.rss() - this.rest <= this.o.budgetBytes) return Promise.resolve(false);
+    if (performance.now() - this.last < (this.o.minIntervalMs ?? MIN_INTERVAL_MS)) return Promise.resolve(false);
+    this.last = performance.now();
+    const before = this.slack;
+    this.running = this.o
+      .collect()
+      .then(() => {
+        this.collections++;
+        this.keep(Math.min(this.o.budgetBytes * MAX_SLACK_SHARE, Math.max(0, this.rss() - this.rest! - w.estimate())));
+        const grew = this.slack > before;
+        if (grew) w.enforce();
+        return grew;
+      })
+      .catch((e: unknown) => {
+        this.o.log.warn('engine memory check failed', { err: e });
+        return false;
+      })
+      .finally(() => (this.running = undefined));
+    return this.running;
   }
 
   /** A measurement kept: the slack becomes the highest of the last ones. */
@@ -91,47 +145,5 @@ export class MemoryCheck {
     this.measured.push(m);
     if (this.measured.length > KEPT_MEASUREMENTS) this.measured.shift();
     this.slack = Math.max(...this.measured);
-  }
-
-  /**
-   * Engines of `bytes` were loaded; `estimate` is the loaded engines' estimate now. Once loads added a
-   * share of the budget, RSS is measured (no collection), so the slack is known while the budget first
-   * fills, before any unload makes a collection due. Kept only when above the slack (a load may follow a
-   * collection closely); collections measure at the highest point of their interval. True when the
-   * slack grew (the caller enforces the smaller budget).
-   */
-  loaded(bytes: number, estimate: number): boolean {
-    if (this.rest === undefined) return false;
-    this.added += bytes;
-    if (this.added < this.o.budgetBytes * DUE_SHARE) return false;
-    this.added = 0;
-    const m = this.measure(estimate);
-    if (m <= this.slack) return false;
-    this.keep(m);
-    return true;
-  }
-
-  /**
-   * Engines of `bytes` were unloaded; `estimate()` gives the loaded engines' estimate now. Resolves
-   * true when a collection ran and the slack grew (the caller then enforces the smaller budget).
-   */
-  unloaded(bytes: number, estimate: () => number): Promise<boolean> {
-    this.freed += bytes;
-    const due = this.freed >= this.o.budgetBytes * DUE_SHARE && performance.now() - this.last >= (this.o.minIntervalMs ?? MIN_INTERVAL_MS);
-    if (!due || this.running || this.rest === undefined) return Promise.resolve(false);
-    this.freed = 0;
-    this.last = performance.now();
-    const before = this.slack;
-    // at its highest: the garbage of this interval still held
-    const m = this.measure(estimate());
-    this.running = this.o
-      .collect()
-      .then(() => {
-        this.collections++;
-        this.keep(m);
-      })
-      .catch((e: unknown) => this.o.log.warn('engine memory check failed', { err: e }))
-      .finally(() => (this.running = undefined));
-    return this.running.then(() => this.slack > before);
   }
 }
