@@ -118,7 +118,7 @@ test('a snapshot in many chunks restores; a damaged chunk means a rebuild from r
   expect(await answers(d.url)).toEqual(rebuilt);
   await stop(d.child);
   expect(logOf('search-snap-d')).toMatch(/"msg":"engine loaded".*"fromSnapshot":true/);
-}, 180_000);
+}, 360_000);
 
 test('a search waits a bounded time for its engine to load, then answers 503 with a retry delay; the load goes on', async () => {
   const e = await processes.start('search-snap-e', BASE + 1444, { ...ENV, SEARCH_ENGINE_LOAD_WAIT_MS: '1' });
@@ -135,7 +135,7 @@ test('a search waits a bounded time for its engine to load, then answers 503 wit
   }
   expect(answered?.estimatedTotalHits).toBe(500);
   await stop(e.child);
-}, 60_000);
+}, 120_000);
 
 test('snapshots are incremental: a segment the snapshot in force holds is not written again, and what no snapshot points at is removed', async () => {
   const uid = 'incr';
