@@ -3,7 +3,7 @@
 // minutes of CPU a minute. Every root field that uploads an image or runs a vision model is charged
 // to a per-key (per-user for JWT callers) budget of IMAGE_BUDGET_PER_MINUTE, once per field in the
 // operation; over it, the whole operation is refused with 429 RATE_LIMITED before any subgraph runs.
-import { GraphQLError, Kind, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { GraphQLError, Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { HeaderMap, type GraphQLRequestContext } from '@apollo/server';
 import type { RateLimiter, RateLimitResult } from '../lib/rate-limit.js';
 import type { GatewayContext } from './data-source.js';
@@ -45,6 +45,16 @@ function budgetKey(ctx: GatewayContext): string | null {
 
 export function imageBudgetPlugin(limiter: RateLimiter, perMinute: number): OperationPlugin<GatewayContext> {
   const refused = new WeakMap<object, RateLimitResult>();
+  /** image calls per operation node: Apollo's document store hands the same parsed document to every request of one query text */
+  const counts = new WeakMap<OperationDefinitionNode, number>();
+  const countOf = (op: OperationDefinitionNode, document: DocumentNode): number => {
+    let n = counts.get(op);
+    if (n === undefined) {
+      const fragments = Object.fromEntries(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+      counts.set(op, (n = imageWorkCount(op.selectionSet, fragments)));
+    }
+    return n;
+  };
   /** one hit of the key's budget per image call; stops at the first refused */
   const spend = async (rc: GraphQLRequestContext<GatewayContext>, key: string, n: number) => {
     for (let i = 0; i < n; i++) {
@@ -57,8 +67,7 @@ export function imageBudgetPlugin(limiter: RateLimiter, perMinute: number): Oper
     didResolveOperation(rc) {
       const op = rc.operation;
       if (!op || op.operation === 'subscription') return;
-      const fragments = Object.fromEntries(rc.document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
-      const n = imageWorkCount(op.selectionSet, fragments);
+      const n = countOf(op, rc.document);
       const key = n ? budgetKey(rc.contextValue) : null;
       if (key) return spend(rc, key, n);
     },
