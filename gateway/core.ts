@@ -4,12 +4,13 @@
 // tenants or operators: the platform layers those on it (gateway/gateway.ts, its own data source and
 // plugins); scripts/federation-gateway.ts serves it alone on any supergraph (the federation audit,
 // docs/performance.md).
-import { ApolloServer, type ApolloServerPlugin, type BaseContext } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServer, type BaseContext, type GraphQLRequestContextDidResolveOperation } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
 import { parse, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { InFlight, SubgraphDataSource, type CoreContext } from './data-source.js';
 import { SingleFetch } from './single-fetch.js';
+import { operationPlugins, type OperationPlugin } from './operation-plugins.js';
 import { DEFAULT_MAX_ALIASES, limitError, OperationMeasures } from './limits.js';
 import { costWeights } from './cost/weights.js';
 import { checkGraphQLSearch, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_TOKENS, parseGraphQLBody, requestPolicyPlugin } from './request-policy.js';
@@ -36,8 +37,8 @@ export interface GatewayCoreOptions<C extends CoreContext & BaseContext> {
   /** a subgraph's data source from its name and URL in the supergraph; default: SubgraphDataSource at that URL */
   dataSource?: (subgraph: { name: string; url: string }, inFlight: InFlight | undefined) => SubgraphDataSource<C>;
   formatError?: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
-  /** the layer's plugins, after the core's own (landing page off, request policy, limits) */
-  plugins?: ApolloServerPlugin<C>[];
+  /** the layer's plugins, after the core's own (request policy, limits); all given to Apollo as one (operation-plugins.ts) */
+  plugins?: OperationPlugin<C>[];
   /** every API schema the gateway loads (once: the supergraph is static) */
   onSchema?: (apiSchema: GraphQLSchema) => void;
   /** automatic persisted queries' store (hash → query text); default Apollo's in-process LRU */
@@ -91,17 +92,14 @@ export async function startGatewayCore<C extends CoreContext & BaseContext>(opts
   });
   if (singleFetch) gateway.executor = singleFetch.wrap(gateway.executor);
 
-  const limitsPlugin: ApolloServerPlugin<C> = {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ document, operationName, request }) {
-          if (!apiSchema) return;
-          const err = limitError(measures.measure(apiSchema, document, operationName, request.variables ?? {}), limits.maxDepth, limits.maxCost, limits.maxAliases);
-          if (err) throw err;
-        },
-      };
+  const limitHooks = {
+    didResolveOperation({ document, operationName, request }: GraphQLRequestContextDidResolveOperation<C>) {
+      if (!apiSchema) return;
+      const err = limitError(measures.measure(apiSchema, document, operationName, request.variables ?? {}), limits.maxDepth, limits.maxCost, limits.maxAliases);
+      if (err) throw err;
     },
   };
+  const limitsPlugin: OperationPlugin<C> = { requestDidStart: () => limitHooks };
   const apollo = new ApolloServer<C>({
     gateway,
     ...(opts.formatError ? { formatError: opts.formatError } : {}),
@@ -109,7 +107,9 @@ export async function startGatewayCore<C extends CoreContext & BaseContext>(opts
     ...(opts.persistedQueries ? { persistedQueries: { cache: opts.persistedQueries } } : {}),
     introspection: true,
     // Apollo's landing page loads Apollo Sandbox and fonts from CDNs: browsers get our GraphiQL instead
-    plugins: [ApolloServerPluginLandingPageDisabled(), requestPolicyPlugin(() => apiSchema), limitsPlugin, ...(opts.plugins ?? [])],
+    // inline traces are for subgraphs (Apollo's plugin checks the schema and does nothing in a gateway, at a
+    // few promises a request): off, as the landing page
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginInlineTraceDisabled(), operationPlugins<C>([requestPolicyPlugin(() => apiSchema), limitsPlugin, ...(opts.plugins ?? [])])],
     // parsing and validation are linear in the document's tokens: bounding them bounds the work
     parseOptions: { maxTokens: limits.maxTokens },
   });

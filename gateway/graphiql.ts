@@ -41,8 +41,11 @@ export function wantsPage(req: IncomingMessage): boolean {
 }
 
 /** A GET of /graphql with no query that is not a browser (curl, a script): it gets directions, not an error of Apollo's. */
-export function isBareGet(req: IncomingMessage, url: URL): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && !url.searchParams.has('query') && !url.searchParams.has('extensions');
+export function isBareGet(req: IncomingMessage): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  // parsed only for a GET: every POST /graphql comes through here
+  const search = new URL(req.url ?? '/', 'http://x').searchParams;
+  return !search.has('query') && !search.has('extensions');
 }
 
 export const BARE_GET_MESSAGE =
@@ -153,7 +156,7 @@ export function serveGraphiQLPaths(req: IncomingMessage, res: ServerResponse, pa
     res.writeHead(302, { location: '/graphql', 'cache-control': 'no-store' }).end();
     return true;
   }
-  if (path === '/graphql' && isBareGet(req, new URL(req.url ?? '/', 'http://x'))) {
+  if (path === '/graphql' && isBareGet(req)) {
     sendJson(res, 400, { errors: [{ message: BARE_GET_MESSAGE, extensions: { code: 'BAD_REQUEST', status: 400 } }] });
     return true;
   }

@@ -38,7 +38,9 @@ export function createGraphQLAnswer(deps: { cfg: Config; apollo: ApolloServer<Ga
   async function execute(call: GraphQLCall, tenant: GatewayContext['tenant']): Promise<GraphQLAnswer> {
     let a: GraphQLAnswer | undefined;
     for (const before of hooks.beforeExecute) {
-      const outcome = await before(call, tenant);
+      // a hook that decided at once is not waited for (a promise a hook a request)
+      let outcome = before(call, tenant);
+      if (outcome instanceof Promise) outcome = await outcome;
       if (outcome && 'answer' in outcome) {
         a = outcome.answer;
         break;
@@ -55,7 +57,10 @@ export function createGraphQLAnswer(deps: { cfg: Config; apollo: ApolloServer<Ga
       }
       a = await run({});
     }
-    for (const after of hooks.afterExecute) await after(call, tenant, a);
+    for (const after of hooks.afterExecute) {
+      const done = after(call, tenant, a);
+      if (done) await done;
+    }
     return a;
   }
 }

@@ -11,15 +11,16 @@
 // - `beforeSocketOperation`: per streamed operation (a graphql-ws subscribe message, a graphql-sse
 //   request: subscriptions, queries and mutations), after the caller authenticated, before the
 //   document is parsed (subscriptions/operation.ts): a registry puts its document in or refuses here.
-// - `plugins`: Apollo Server plugins, per operation, over HTTP, in process and for queries and
-//   mutations over WebSocket: `didResolveOperation` (document parsed and validated, before
-//   execution), `responseForOperation` (answer instead of executing), `willSendResponse` (after).
+// - `plugins`: per operation, over HTTP, in process and for queries and mutations over WebSocket,
+//   Apollo's hooks `didResolveOperation` (document parsed and validated, before execution),
+//   `responseForOperation` (answer instead of executing), `willSendResponse` (after); given to
+//   Apollo as one plugin (operation-plugins.ts), and a hook may return at once.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLError } from 'graphql';
 import type { GraphQLAnswer, GraphQLCall } from '../lib/http.js';
 import type { TenantContext } from '../lib/tenant.js';
 import type { GatewayContext } from './data-source.js';
+import type { OperationPlugin } from './operation-plugins.js';
 
 /** Wraps the execution (after the beforeExecute hooks): may answer itself, or call `run` with context to add to the request's (a response cache fills here). */
 export type AroundExecute = (call: GraphQLCall, tenant: TenantContext, run: (context: Record<string, unknown>) => Promise<GraphQLAnswer>) => Promise<GraphQLAnswer>;
@@ -63,7 +64,7 @@ export interface RequestHooks {
   afterExecute: AfterExecute[];
   aroundExecute: AroundExecute[];
   written: AfterWrite[];
-  plugins: ApolloServerPlugin<GatewayContext>[];
+  plugins: OperationPlugin<GatewayContext>[];
 }
 
 /** An HTTP route beside /graphql, tried (in order) before the gateway's own routes. */
@@ -84,7 +85,7 @@ export interface GatewayExtension {
   afterExecute?: AfterExecute;
   aroundExecute?: AroundExecute;
   written?: AfterWrite;
-  plugins?: ApolloServerPlugin<GatewayContext>[];
+  plugins?: OperationPlugin<GatewayContext>[];
   routes?: GatewayRoute[];
 }
 

@@ -18,7 +18,7 @@ import { jsonAnswer, type GraphQLAnswer, type GraphQLCall } from '../lib/http.js
 import type { Logger } from '../lib/logger.js';
 import type { PubSub } from '../lib/pubsub.js';
 import type { TenantContext } from '../lib/tenant.js';
-import type { GatewayExtension, SocketOperation, SocketOutcome } from './hooks.js';
+import type { BeforeOutcome, GatewayExtension, SocketOperation, SocketOutcome } from './hooks.js';
 import type { OperationRegistry } from './platform-client.js';
 
 export const REGISTRY_TTL_MS = 30_000;
@@ -45,18 +45,19 @@ export interface RegisteredOperations extends GatewayExtension {
 
 export function registeredOperations(deps: { fetchRegistry: (appId: string) => Promise<OperationRegistry>; pubsub: PubSub; internalSecret: string; log: Logger; ttlMs?: number }): RegisteredOperations {
   const ttlMs = deps.ttlMs ?? REGISTRY_TTL_MS;
-  const cache = new Map<string, { expires: number; registry: Promise<Registry> }>();
-  const registryOf = (appId: string): Promise<Registry> => {
+  /** `known`: the registry once read, so that most requests decide without waiting (no promise) */
+  const cache = new Map<string, { expires: number; registry: Promise<Registry>; known?: Registry }>();
+  const registryOf = (appId: string): Registry | Promise<Registry> => {
     const hit = cache.get(appId);
-    if (hit && hit.expires > Date.now()) return hit.registry;
-    const entry = { expires: Date.now() + ttlMs, registry: Promise.resolve(EMPTY) };
+    if (hit && hit.expires > Date.now()) return hit.known ?? hit.registry;
+    const entry: { expires: number; registry: Promise<Registry>; known?: Registry } = { expires: Date.now() + ttlMs, registry: Promise.resolve(EMPTY) };
     entry.registry = deps.fetchRegistry(appId).then(
-      (r) => ({ appOnly: r.appOnly, keyIds: new Set(r.keyIds), documents: new Map(r.operations.map((o) => [o.id, o.body])) }),
+      (r) => (entry.known = { appOnly: r.appOnly, keyIds: new Set(r.keyIds), documents: new Map(r.operations.map((o) => [o.id, o.body])) }),
       (e: unknown) => {
         // the platform unreachable: requests go on as without a registry (as cached keys do), retried after UNREACHABLE_RETRY_MS
         deps.log.warn('registered operations unavailable', { err: e, appId });
         entry.expires = Date.now() + UNREACHABLE_RETRY_MS;
-        return EMPTY;
+        return (entry.known = EMPTY);
       },
     );
     cache.set(appId, entry);
@@ -68,10 +69,14 @@ export function registeredOperations(deps: { fetchRegistry: (appId: string) => P
     for await (const payload of events) cache.delete((payload as OperationsChangedPayload).appId);
   })().catch((e) => deps.log.error('registered operations listener stopped', { err: e }));
 
-  /** What the registry says of a request by this tenant: its document, a refusal, or nothing to do. */
-  async function decide(tenant: TenantContext, mayName: boolean, body: () => Body | undefined): Promise<Decision> {
+  /** What the registry says of a request by this tenant: its document, a refusal, or nothing to do (at once when the app's registry is known). */
+  function decide(tenant: TenantContext, mayName: boolean, body: () => Body | undefined): Decision | Promise<Decision> {
     if (tenant.kind !== 'key' || !tenant.appId) return undefined;
-    const registry = await registryOf(tenant.appId);
+    const registry = registryOf(tenant.appId);
+    return registry instanceof Promise ? registry.then((r) => decideBy(r, tenant, mayName, body)) : decideBy(registry, tenant, mayName, body);
+  }
+
+  function decideBy(registry: Registry, tenant: TenantContext, mayName: boolean, body: () => Body | undefined): Decision {
     const enforcing = enforced(registry, tenant);
     // without the setting, only a request naming an id is looked at: the others are not parsed twice
     if (!enforcing && (registry.documents.size === 0 || !mayName)) return undefined;
@@ -84,12 +89,16 @@ export function registeredOperations(deps: { fetchRegistry: (appId: string) => P
     return { refused: id !== undefined ? notRegistered(id) : DOCUMENT_REFUSED };
   }
 
+  const outcomeOf = (call: GraphQLCall, d: Decision): BeforeOutcome => {
+    if (!d) return undefined;
+    if ('document' in d) return { call: withDocument(call, d.body, d.document) };
+    return fromBridge(call, deps.internalSecret) ? undefined : { answer: refusalAnswer(d.refused) };
+  };
+
   return {
-    async beforeExecute(call, tenant) {
-      const d = await decide(tenant, mayNameId(call), () => bodyOf(call));
-      if (!d) return undefined;
-      if ('document' in d) return { call: withDocument(call, d.body, d.document) };
-      return fromBridge(call, deps.internalSecret) ? undefined : { answer: refusalAnswer(d.refused) };
+    beforeExecute(call, tenant) {
+      const d = decide(tenant, mayNameId(call), () => bodyOf(call));
+      return d instanceof Promise ? d.then((x) => outcomeOf(call, x)) : outcomeOf(call, d);
     },
     async beforeSocketOperation(op: SocketOperation, tenant: TenantContext): Promise<SocketOutcome> {
       const body = (): Body => ({ query: op.query, documentId: op.documentId ?? op.extensions?.documentId, extensions: (op.extensions ?? undefined) as Body['extensions'] });

@@ -2,19 +2,18 @@
 // every error, so a client quoting an error names the request whose log lines (bridge, subgraphs)
 // carry the same id. It comes from the caller (the REST bridge forwards its own) or is made by
 // the authenticator, and rides in the signed tenant context to the subgraphs.
-import type { ApolloServerPlugin } from '@apollo/server';
 import type { GatewayContext } from './data-source.js';
+import type { OperationHooks, OperationPlugin } from './operation-plugins.js';
 
-export const requestIdPlugin: ApolloServerPlugin<GatewayContext> = {
-  async requestDidStart({ contextValue }) {
+// one set of hooks for every request: the id is read from the request's context
+const hooks: OperationHooks<GatewayContext> = {
+  willSendResponse({ response, contextValue }) {
     const requestId = contextValue.tenant?.requestId;
     if (!requestId) return;
-    return {
-      async willSendResponse({ response }) {
-        response.http.headers.set('x-request-id', requestId);
-        if (response.body.kind !== 'single' || !response.body.singleResult.errors) return;
-        response.body.singleResult.errors = response.body.singleResult.errors.map((e) => ({ ...e, extensions: { ...e.extensions, requestId } }));
-      },
-    };
+    response.http.headers.set('x-request-id', requestId);
+    if (response.body.kind !== 'single' || !response.body.singleResult.errors) return;
+    response.body.singleResult.errors = response.body.singleResult.errors.map((e) => ({ ...e, extensions: { ...e.extensions, requestId } }));
   },
 };
+
+export const requestIdPlugin: OperationPlugin<GatewayContext> = { requestDidStart: () => hooks };

@@ -19,9 +19,10 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContext } from '@apollo/server';
+import { HeaderMap, type GraphQLRequestContext } from '@apollo/server';
 import { DomainError } from '../lib/errors.js';
 import { checkJsonValue, checkQueryString, parseCheckedJson } from '../lib/input-policy.js';
+import type { OperationHooks, OperationPlugin } from './operation-plugins.js';
 
 export const MAX_VARIABLE_ERRORS = 10;
 /** Longest echo of an offending value inside an error message. */
@@ -124,30 +125,28 @@ function formatted(e: GraphQLError): GraphQLFormattedError {
  * answers capped variable errors itself (all of them, up to the cap) instead of letting the
  * gateway coerce unbounded.
  */
-export function requestPolicyPlugin(schema: () => GraphQLSchema | undefined): ApolloServerPlugin<any> {
+export function requestPolicyPlugin(schema: () => GraphQLSchema | undefined): OperationPlugin<any> {
   const refused = new WeakMap<object, GraphQLError[]>();
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation(rc: GraphQLRequestContext<any>) {
-          const op = resolveOperation(rc.document!, rc.request.operationName);
-          if (op.operation === 'subscription') {
-            throw badRequest('Subscriptions are served over WebSocket (graphql-transport-ws) at /graphql, not over HTTP POST');
-          }
-          const s = schema();
-          // the variables' JSON was checked by the body policy (parseGraphQLBody / checkGraphQLSearch)
-          if (!s) return;
-          const errors = variableErrors(s, op, rc.request.variables ?? {});
-          if (errors.length) refused.set(rc, errors);
-        },
-        async responseForOperation(rc: GraphQLRequestContext<any>) {
-          const errors = refused.get(rc);
-          if (!errors) return null;
-          return { http: { status: 400, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { errors: errors.map(formatted) } } };
-        },
-      };
+  // one set of hooks for every request (its state is in `refused`, by request)
+  const hooks: OperationHooks<any> = {
+    didResolveOperation(rc: GraphQLRequestContext<any>) {
+      const op = resolveOperation(rc.document!, rc.request.operationName);
+      if (op.operation === 'subscription') {
+        throw badRequest('Subscriptions are served over WebSocket (graphql-transport-ws) at /graphql, not over HTTP POST');
+      }
+      const s = schema();
+      // the variables' JSON was checked by the body policy (parseGraphQLBody / checkGraphQLSearch)
+      if (!s) return;
+      const errors = variableErrors(s, op, rc.request.variables ?? {});
+      if (errors.length) refused.set(rc, errors);
+    },
+    responseForOperation(rc: GraphQLRequestContext<any>) {
+      const errors = refused.get(rc);
+      if (!errors) return null;
+      return { http: { status: 400, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { errors: errors.map(formatted) } } };
     },
   };
+  return { requestDidStart: () => hooks };
 }
 
 /** For graphql-ws onSubscribe: the same checks, as a list of errors (empty when the request may run). */

@@ -45,6 +45,15 @@ export class MemoryRateLimiter implements RateLimiter {
   constructor(private now: () => number = Date.now) {}
 
   async hit(key: string, limit: number, windowMs = 60_000): Promise<RateLimitResult> {
+    return this.count(key, limit, windowMs);
+  }
+
+  /** every counter in one call (one promise, not one a counter) */
+  async hitAll(hits: readonly RateLimitHit[], windowMs = 60_000): Promise<RateLimitResult[]> {
+    return hits.map((h) => this.count(h.key, h.limit, windowMs));
+  }
+
+  private count(key: string, limit: number, windowMs: number): RateLimitResult {
     const { w, resetMs } = this.window(key, windowMs);
     w.count++;
     return { allowed: w.count <= limit, limit, remaining: Math.max(0, limit - w.count), resetMs };

@@ -4,13 +4,14 @@
 // `extensions.cost = { requested, limit, remaining, resetAt }` and the same as X-Cost-* headers
 // (the REST bridge forwards them). Subscriptions and their events' follow-up queries are not charged.
 import { GraphQLError } from 'graphql';
-import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContext, type GraphQLRequestListener } from '@apollo/server';
+import { HeaderMap, type GraphQLRequestContext } from '@apollo/server';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import { answerBytes, replaceAnswerBytes, type GraphQLAnswer } from '../../lib/http.js';
 import type { TenantContext } from '../../lib/tenant.js';
 import type { GatewayContext } from '../data-source.js';
 import type { GatewayExtension } from '../hooks.js';
 import type { OperationMeasures } from '../limits.js';
+import type { OperationHooks, OperationPlugin } from '../operation-plugins.js';
 import { budgetOf, type CostBudgets } from './budget.js';
 
 /** `extensions.cost`: the estimate, and the key's budget after it (null for callers without a budget). */
@@ -103,24 +104,28 @@ export function costExtension(deps: CostDeps): GatewayExtension {
   return { plugins: [costPlugin(deps, seen, memo)], afterExecute: (_call, tenant, answer) => reportCachedAnswer(deps, seen, memo, tenant, answer) };
 }
 
-function costPlugin({ limiter, budgets, measures, maxCost }: CostDeps, seen: LastSeen, memo: ReportMemo): ApolloServerPlugin<GatewayContext> {
+function costPlugin({ limiter, budgets, measures, maxCost }: CostDeps, seen: LastSeen, memo: ReportMemo): OperationPlugin<GatewayContext> {
   const charged = new WeakMap<object, Charged>();
-  // one listener for every request (its state is in `charged`, by request): nothing allocated per request to start it
-  const listener: GraphQLRequestListener<GatewayContext> = {
-    async didResolveOperation(rc: GraphQLRequestContext<GatewayContext>) {
+  /** the key's budget charged `requested` units: what is left, for the report */
+  const charge = async (rc: GraphQLRequestContext<GatewayContext>, budget: { key: string; limit: number }, requested: number) => {
+    const r = await limiter.spend(budget.key, budget.limit, requested);
+    const now = Date.now();
+    seen.set(budget.key, r.remaining, now + r.resetMs);
+    const c = report(memo, requested, budget, r, now);
+    if (!r.allowed) c.refusedFor = Math.max(1000, r.resetMs);
+    charged.set(rc, c);
+  };
+  // one set of hooks for every request (its state is in `charged`, by request): nothing allocated per request to start it
+  const hooks: OperationHooks<GatewayContext> = {
+    didResolveOperation(rc) {
       // no report for callers without credentials (introspection, __typename): they have no budget
       if (!rc.operation || !rc.document || rc.operation.operation === 'subscription' || rc.contextValue.costExempt || rc.contextValue.tenant.kind === 'anonymous') return;
       const requested = measures.measure(rc.schema, rc.document, rc.operationName, rc.request.variables ?? {}).cost;
       const budget = budgetOf(rc.contextValue.tenant, budgets);
       if (!budget || requested > maxCost) return void charged.set(rc, report(memo, requested, budget, undefined));
-      const r = await limiter.spend(budget.key, budget.limit, requested);
-      const now = Date.now();
-      seen.set(budget.key, r.remaining, now + r.resetMs);
-      const c = report(memo, requested, budget, r, now);
-      if (!r.allowed) c.refusedFor = Math.max(1000, r.resetMs);
-      charged.set(rc, c);
+      return charge(rc, budget, requested);
     },
-    async responseForOperation(rc: GraphQLRequestContext<GatewayContext>) {
+    responseForOperation(rc) {
       const c = charged.get(rc);
       if (c?.refusedFor === undefined) return null;
       const seconds = Math.ceil(c.refusedFor / 1000);
@@ -128,7 +133,7 @@ function costPlugin({ limiter, budgets, measures, maxCost }: CostDeps, seen: Las
       const error = new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', status: 429, meta: { retryAfterMs: c.refusedFor, resetAt: c.report.resetAt } } });
       return { http: { status: 429, headers: new HeaderMap([['retry-after', String(seconds)]]) }, body: { kind: 'single', singleResult: { errors: [error.toJSON()] } } };
     },
-    async willSendResponse(rc: GraphQLRequestContext<GatewayContext>) {
+    willSendResponse(rc) {
       const c = charged.get(rc);
       if (!c) return;
       const headers = rc.response.http.headers;
@@ -140,8 +145,7 @@ function costPlugin({ limiter, budgets, measures, maxCost }: CostDeps, seen: Las
       body.singleResult.extensions = extensions ? { ...extensions, cost: c.report } : { cost: c.report };
     },
   };
-  const started = Promise.resolve(listener);
-  return { requestDidStart: () => started };
+  return { requestDidStart: () => hooks };
 }
 
 const COST_KEY = '"cost":';

@@ -10,7 +10,8 @@
 //  - the write epoch: the gateway that forwards a mutation increments its app's epoch before it
 //    answers, and an answer is served only while the epoch it was filled under is current, so a write
 //    acknowledged through one gateway is never followed by a stale read through another.
-import type { ApolloServerPlugin, BaseContext, GraphQLRequestContext } from '@apollo/server';
+import type { BaseContext, GraphQLRequestContext } from '@apollo/server';
+import type { OperationHooks, OperationPlugin } from '../operation-plugins.js';
 import { Kind, print, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
 import type { RedisClientType } from 'redis';
 import { storedAnswer, type GraphQLAnswer, type GraphQLCall } from '../../lib/http.js';
@@ -220,31 +221,29 @@ export class ResponseCache {
     else this.store.invalidateTenants((t) => t.startsWith(`${app}:`));
   }
 
-  /** The Apollo plugin that tells the cache each request's operation type, policy, tags and normalised key. */
-  plugin<C extends BaseContext>(): ApolloServerPlugin<C> {
+  /** The gateway plugin that tells the cache each request's operation type, policy, tags and normalised key. */
+  plugin<C extends BaseContext>(): OperationPlugin<C> {
     const policyOf = (rc: GraphQLRequestContext<C>) => this.policyOf(rc);
-    return {
-      async requestDidStart() {
-        return {
-          async didResolveOperation(rc: GraphQLRequestContext<C>) {
-            const observed = (rc.contextValue as ResponseCacheContext)[RESPONSE_CACHE_SLOT];
-            if (!observed || !rc.operation) return;
-            observed.kind = rc.operation.operation;
-            if (observed.fill && observed.kind === 'query') observed.policy = policyOf(rc);
-          },
-          async willSendResponse(rc: GraphQLRequestContext<C>) {
-            const observed = (rc.contextValue as ResponseCacheContext)[RESPONSE_CACHE_SLOT];
-            const body = rc.response.body;
-            if (!observed?.policy || !rc.operation || !rc.document || body?.kind !== 'single') return;
-            const result = body.singleResult;
-            if (result.errors?.length || !result.data || (rc.response.http.status ?? 200) !== 200) return;
-            const variables = rc.request.variables ?? {};
-            observed.tags = collectTags(rc.schema, rc.operation, fragmentsOf(rc.document), result.data, variables);
-            observed.canonical = `${rc.request.operationName ?? ''}\n${print(rc.document)}\n${stableJson(variables)}`;
-          },
-        };
+    // one set of hooks for every request (its state is in the request's context); neither waits for anything
+    const hooks: OperationHooks<C> = {
+      didResolveOperation(rc) {
+        const observed = (rc.contextValue as ResponseCacheContext)[RESPONSE_CACHE_SLOT];
+        if (!observed || !rc.operation) return;
+        observed.kind = rc.operation.operation;
+        if (observed.fill && observed.kind === 'query') observed.policy = policyOf(rc);
+      },
+      willSendResponse(rc) {
+        const observed = (rc.contextValue as ResponseCacheContext)[RESPONSE_CACHE_SLOT];
+        const body = rc.response.body;
+        if (!observed?.policy || !rc.operation || !rc.document || body?.kind !== 'single') return;
+        const result = body.singleResult;
+        if (result.errors?.length || !result.data || (rc.response.http.status ?? 200) !== 200) return;
+        const variables = rc.request.variables ?? {};
+        observed.tags = collectTags(rc.schema, rc.operation, fragmentsOf(rc.document), result.data, variables);
+        observed.canonical = `${rc.request.operationName ?? ''}\n${print(rc.document)}\n${stableJson(variables)}`;
       },
     };
+    return { requestDidStart: () => hooks };
   }
 
   private policyOf(rc: GraphQLRequestContext<BaseContext>): CachePolicy | undefined {

@@ -2,7 +2,8 @@
 // federated API schema, so an operation that selects nothing but introspection fields (`__schema`,
 // `__type`, `__typename`) is answered from the schema extended with the Subscription root instead.
 import { execute, Kind, printSchema, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
-import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import type { BaseContext, GraphQLRequestContextResponseForOperation, GraphQLResponse } from '@apollo/server';
+import type { OperationHooks, OperationPlugin } from '../operation-plugins.js';
 
 function onlyIntrospection(set: SelectionSetNode, fragments: Map<string, SelectionSetNode>, seen = new Set<string>()): boolean {
   return set.selections.every((s) => {
@@ -19,25 +20,26 @@ export function isIntrospectionOnly(op: OperationDefinitionNode, fragments: Map<
   return op.operation === 'query' && onlyIntrospection(op.selectionSet, fragments);
 }
 
-/** An Apollo plugin answering introspection-only queries from `schema()` (the full schema). */
-export function fullSchemaIntrospection<C extends BaseContext>(schema: () => GraphQLSchema | undefined): ApolloServerPlugin<C> {
-  return {
-    async requestDidStart() {
-      return {
-        async responseForOperation({ document, operation, request, contextValue, response }) {
-          const full = schema();
-          if (!full) return null;
-          const fragments = new Map<string, SelectionSetNode>();
-          for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d.selectionSet);
-          if (!isIntrospectionOnly(operation, fragments)) return null;
-          const result = await execute({ schema: full, document, operationName: request.operationName, variableValues: request.variables, contextValue });
-          return {
-            http: response.http,
-            body: { kind: 'single', singleResult: { data: result.data as Record<string, unknown>, ...(result.errors ? { errors: result.errors.map((e) => e.toJSON()) } : {}) } },
-          };
-        },
-      };
+/** A gateway plugin answering introspection-only queries from `schema()` (the full schema); other operations go on at once. */
+export function fullSchemaIntrospection<C extends BaseContext>(schema: () => GraphQLSchema | undefined): OperationPlugin<C> {
+  const hooks: OperationHooks<C> = {
+    responseForOperation(rc) {
+      const full = schema();
+      if (!full) return null;
+      const fragments = new Map<string, SelectionSetNode>();
+      for (const d of rc.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d.selectionSet);
+      if (!isIntrospectionOnly(rc.operation, fragments)) return null;
+      return introspect(full, rc);
     },
+  };
+  return { requestDidStart: () => hooks };
+}
+
+async function introspect<C extends BaseContext>(full: GraphQLSchema, { document, request, contextValue, response }: GraphQLRequestContextResponseForOperation<C>): Promise<GraphQLResponse> {
+  const result = await execute({ schema: full, document, operationName: request.operationName, variableValues: request.variables, contextValue });
+  return {
+    http: response.http,
+    body: { kind: 'single', singleResult: { data: result.data as Record<string, unknown>, ...(result.errors ? { errors: result.errors.map((e) => e.toJSON()) } : {}) } },
   };
 }
 

@@ -7,7 +7,7 @@ const req = (accept = '*/*') => ({ headers: { accept } }) as unknown as Incoming
 const noop = () => undefined;
 
 test('hooks run in the order the extensions are listed; an extension without one adds nothing', () => {
-  const a: GatewayExtension = { beforeExecute: noop, afterExecute: noop, plugins: [{}] };
+  const a: GatewayExtension = { beforeExecute: noop, afterExecute: noop, plugins: [{ requestDidStart: noop }] };
   const b: GatewayExtension = { routes: [{ path: '/x', handle: noop }] };
   const c: GatewayExtension = { beforeExecute: () => undefined, beforeSocketOperation: () => undefined };
   const hooks = requestHooks([a, b, c]);
