@@ -13,7 +13,7 @@
 // garbage that gathers between two collections. The slack is the highest of the last few measurements,
 // so it shrinks a few collections after the process gives memory back.
 //
-// Until 2026-12-01 the check collected whenever unloads had freed an eighth of the budget and measured
+// Until 2026-11-30 (stop 43) the check collected whenever unloads had freed an eighth of the budget and measured
 // the slack before collecting (the interval's garbage included): under churn that slack took 180-340 MiB
 // of a 512 MiB budget, so the engines held a third to two thirds of it, more searches missed, more
 // engines were built, more garbage was measured: a loop that cut a node's searches a second 4-5 times.
