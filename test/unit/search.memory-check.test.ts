@@ -55,6 +55,7 @@ test('the slack is at most three quarters of the budget, and the highest of the 
   const measure = async (overRestAfter: number) => {
     after = overRestAfter;
     rss = 300 * MiB; // over the budget before each collection
+    await new Promise((r) => setTimeout(r, 5)); // past the last pause times twenty (microseconds here)
     await check.changed();
   };
   await measure(200 * MiB);
@@ -80,6 +81,26 @@ test('collections are throttled and never overlap', async () => {
   await first;
   await check.changed(); // within the interval
   expect(collections).toBe(1);
+});
+
+test('collections take at most a twentieth of the time: the next waits for twenty times the last pause', async () => {
+  let collections = 0;
+  let rss = 0;
+  // this isolate's collection is synchronous: 10 ms of pause, so the next waits at least 200 ms
+  const pause = () => {
+    const until = performance.now() + 10;
+    while (performance.now() < until);
+  };
+  const { check } = watched({ budget: 8 * MiB, rss: () => rss, collect: async () => void (collections++, pause()) }, () => 0);
+  check.atRest();
+  rss = 100 * MiB; // over the budget from now on
+  await check.changed();
+  expect(check.figures().pausedMs).toBeGreaterThanOrEqual(10);
+  await check.changed();
+  expect(collections).toBe(1);
+  await new Promise((r) => setTimeout(r, 260));
+  await check.changed();
+  expect(collections).toBe(2);
 });
 
 test('the sampler reads RSS between loads and unloads, and stops', async () => {

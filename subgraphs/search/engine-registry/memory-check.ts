@@ -13,6 +13,12 @@
 // garbage that gathers between two collections. The slack is the highest of the last few measurements,
 // so it shrinks a few collections after the process gives memory back.
 //
+// A collection pauses the event loop (V8's low-memory collection: ~100-400 ms at a 512 MiB budget), and
+// a node serving searches makes garbage all along, so RSS over rest keeps returning over the budget:
+// collections are spaced so that they take at most MAX_PAUSE_SHARE of the node's time (the next waits
+// for twenty times the last pause, and at least MIN_INTERVAL_MS). Every 2 s, as before this rule, they
+// cut a full node's steady searches a second by about a third (docs/search.md, "What the memory check costs under churn").
+//
 // Until 2026-11-30 (stop 43) the check collected whenever unloads had freed an eighth of the budget and measured
 // the slack before collecting (the interval's garbage included): under churn that slack took 180-340 MiB
 // of a 512 MiB budget, so the engines held a third to two thirds of it, more searches missed, more
@@ -41,6 +47,8 @@ export interface Watched {
 
 /** At most one collection per this (a full GC pauses the event loop for tens to hundreds of ms). */
 export const MIN_INTERVAL_MS = 2000;
+/** Collections take at most this share of the event loop's time: the next waits for the last pause / this. */
+const MAX_PAUSE_SHARE = 1 / 20;
 /** RSS read this often between loads and unloads (snapshot writes and compactions make garbage too). */
 const SAMPLE_MS = 250;
 /** The share of the budget left for the garbage that gathers between two collections. */
@@ -57,6 +65,8 @@ const KEPT_MEASUREMENTS = 4;
 export class MemoryCheck {
   private rest: number | undefined;
   private last = -Infinity;
+  /** ms from the last collection before the next may run: MIN_INTERVAL_MS, or more after a long pause */
+  private interval: number;
   private running: Promise<boolean> | undefined;
   /** the last measurements of RSS over rest beyond the estimate, right after a collection */
   private measured: number[] = [];
@@ -64,8 +74,12 @@ export class MemoryCheck {
   private watched: Watched | undefined;
   private timer: NodeJS.Timeout | undefined;
   collections = 0;
+  /** ms the event loop paused for this isolate's collections, in all */
+  pausedMs = 0;
 
-  constructor(private o: MemoryCheckOptions) {}
+  constructor(private o: MemoryCheckOptions) {
+    this.interval = o.minIntervalMs ?? MIN_INTERVAL_MS;
+  }
 
   private rss(): number {
     return (this.o.rss ?? memoryUsage.rss)();
@@ -101,6 +115,7 @@ export class MemoryCheck {
     overRestBytes: number;
     slackBytes: number;
     collections: number;
+    pausedMs: number;
   } {
     const rest = this.rest ?? this.rss();
     return {
@@ -108,6 +123,7 @@ export class MemoryCheck {
       overRestBytes: Math.max(0, this.rss() - rest),
       slackBytes: this.slack,
       collections: this.collections,
+      pausedMs: Math.round(this.pausedMs),
     };
   }
 
@@ -120,11 +136,16 @@ export class MemoryCheck {
     const w = this.watched;
     if (!w || this.rest === undefined || this.running) return Promise.resolve(false);
     if (this.rss() - this.rest <= this.o.budgetBytes) return Promise.resolve(false);
-    if (performance.now() - this.last < (this.o.minIntervalMs ?? MIN_INTERVAL_MS)) return Promise.resolve(false);
-    this.last = performance.now();
+    if (performance.now() - this.last < this.interval) return Promise.resolve(false);
     const before = this.slack;
-    this.running = this.o
-      .collect()
+    const started = performance.now();
+    // this isolate's collection runs synchronously in collect() before its first await: the pause
+    const collecting = this.o.collect();
+    const paused = performance.now() - started;
+    this.pausedMs += paused;
+    this.last = performance.now();
+    this.interval = Math.max(this.o.minIntervalMs ?? MIN_INTERVAL_MS, paused / MAX_PAUSE_SHARE);
+    this.running = collecting
       .then(() => {
         this.collections++;
         this.keep(Math.min(this.o.budgetBytes * MAX_SLACK_SHARE, Math.max(0, this.rss() - this.rest! - w.estimate())));
