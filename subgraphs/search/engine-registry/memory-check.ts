@@ -17,7 +17,7 @@
 // a node serving searches makes garbage all along, so RSS over rest keeps returning over the budget:
 // collections are spaced so that they take at most MAX_PAUSE_SHARE of the node's time (the next waits
 // for twenty times the last pause, and at least MIN_INTERVAL_MS). Every 2 s, as before this rule, they
-// cut a full node's steady searches a second by about a third (docs/search.md, "What the memory check costs under churn").
+// cut a full node's steady searches a second by about a third (docs/search.md, "The collections' pause bounded").
 //
 // Until 2026-11-30 (stop 43) the check collected whenever unloads had freed an eighth of the budget and measured
 // the slack before collecting (the interval's garbage included): under churn that slack took 180-340 MiB
