@@ -110,7 +110,7 @@ export async function placementParts(parts: Set<string>): Promise<void> {
       const body = '{}';
       const header = signTenantContext({ kind: 'service', requestId: randomUUID(), scopes: [] }, secret, { audience: 'search', body });
       const r = await requestJson('POST', `http://127.0.0.1:${n.port}/internal/search/loaded`, { 'content-type': 'application/json', [TENANT_HEADER]: header }, body, 10_000);
-      return JSON.parse(r.text).ok as { indexIds: string[]; engines: { bytes: number; loaded: number; loads: number; unloads: number; queue: { waited: number }; memory?: { slackBytes: number; collections: number; pausedMs?: number; restBytes: number } }; placement: { served: number; forwarded: number; forwardFailures: number; fallbacks: number; warmed: number; unloaded: number } };
+      return JSON.parse(r.text).ok as { indexIds: string[]; engines: { bytes: number; loaded: number; loads: number; unloads: number; queue: { waited: number }; memory?: { slackBytes: number; collections: number; pausedMs: number; restBytes: number } }; placement: { served: number; forwarded: number; forwardFailures: number; fallbacks: number; warmed: number; unloaded: number } };
     };
     const rss = (n: Node) => processTree(n.child.pid!).reduce((s, p) => s + rssMiB(p), 0);
 
@@ -181,7 +181,7 @@ export async function placementParts(parts: Set<string>): Promise<void> {
       // the budget counts the engines (docs/search.md, "Memory"): RSS over the process at rest is what they cost
       const engines = m - rssIdle[k];
       say(
-        `(b) ${n.id}: RSS ${m.toFixed(0)} MiB, ${rssIdle[k].toFixed(0)} MiB of it the process at rest, so ${engines.toFixed(0)} MiB for ${s.engines.loaded} engines (budget ${BUDGET_MB}: ${verdict(engines <= BUDGET_MB)}; ${(s.engines.bytes / 2 ** 20).toFixed(0)} MiB estimated); peak RSS ${peakRssMiB(n.child.pid!).toFixed(0)} MiB; searches served ${s.placement.served}, forwarded ${s.placement.forwarded}; loads ${s.engines.loads}, unloads ${s.engines.unloads}, ${s.engines.queue.waited} waited for a load slot; ${s.engines.memory ? `memory check: ${(s.engines.memory.slackBytes / 2 ** 20).toFixed(0)} MiB of slack taken off the budget after ${s.engines.memory.collections} collections, ${s.engines.memory.pausedMs ?? '?'} ms of event-loop pause in all (its rest, RSS at the first engine load: ${(s.engines.memory.restBytes / 2 ** 20).toFixed(0)} MiB)` : 'memory check off'}`,
+        `(b) ${n.id}: RSS ${m.toFixed(0)} MiB, ${rssIdle[k].toFixed(0)} MiB of it the process at rest, so ${engines.toFixed(0)} MiB for ${s.engines.loaded} engines (budget ${BUDGET_MB}: ${verdict(engines <= BUDGET_MB)}; ${(s.engines.bytes / 2 ** 20).toFixed(0)} MiB estimated); peak RSS ${peakRssMiB(n.child.pid!).toFixed(0)} MiB; searches served ${s.placement.served}, forwarded ${s.placement.forwarded}; loads ${s.engines.loads}, unloads ${s.engines.unloads}, ${s.engines.queue.waited} waited for a load slot; ${s.engines.memory ? `memory check: ${(s.engines.memory.slackBytes / 2 ** 20).toFixed(0)} MiB of slack taken off the budget after ${s.engines.memory.collections} collections, ${s.engines.memory.pausedMs} ms of event-loop pause in all (its rest, RSS at the first engine load: ${(s.engines.memory.restBytes / 2 ** 20).toFixed(0)} MiB)` : 'memory check off'}`,
       );
     }
     say(`(b) engines loaded per index: ${perIndex.size} indexes loaded somewhere, ${overR} on more than R = ${R} nodes (target 0: ${verdict(overR === 0)})`);

@@ -13,7 +13,7 @@
 // garbage that gathers between two collections. The slack is the highest of the last few measurements,
 // so it shrinks a few collections after the process gives memory back.
 //
-// A collection pauses the event loop (V8's low-memory collection: ~100-400 ms at a 512 MiB budget), and
+// A collection pauses the event loop (V8's low-memory collection: ~300 ms measured at a full 512 MiB budget), and
 // a node serving searches makes garbage all along, so RSS over rest keeps returning over the budget:
 // collections are spaced so that they take at most MAX_PAUSE_SHARE of the node's time (the next waits
 // for twenty times the last pause, and at least MIN_INTERVAL_MS). Every 2 s, as before this rule, they
@@ -37,6 +37,8 @@ export interface MemoryCheckOptions {
   minIntervalMs?: number;
   /** ms between two readings of RSS while watching (SAMPLE_MS); 0: only on loads and unloads */
   sampleMs?: number;
+  /** the share of the event loop's time collections may take (MAX_PAUSE_SHARE); Infinity: no spacing by the pause */
+  maxPauseShare?: number;
 }
 
 /** What the check reads and acts on: the loaded engines' estimate, and the registry unloading down to budget(). */
@@ -144,7 +146,7 @@ export class MemoryCheck {
     const paused = performance.now() - started;
     this.pausedMs += paused;
     this.last = performance.now();
-    this.interval = Math.max(this.o.minIntervalMs ?? MIN_INTERVAL_MS, paused / MAX_PAUSE_SHARE);
+    this.interval = Math.max(this.o.minIntervalMs ?? MIN_INTERVAL_MS, paused / (this.o.maxPauseShare ?? MAX_PAUSE_SHARE));
     this.running = collecting
       .then(() => {
         this.collections++;
