@@ -1,59 +1,34 @@
 // Append-only typed arrays: building segments pushes millions of integers, and plain JS arrays of
 // numbers cost 8+ bytes each and GC time; these double their backing buffer instead.
+// One class body, made once per array kind: each kind is a class of its own, so its `push` sees one
+// typed array kind only (a monomorphic store in the indexing hot path).
 
-export class GrowInt32 {
-  data: Int32Array;
-  length = 0;
-  constructor(capacity = 1024) {
-    this.data = new Int32Array(capacity);
-  }
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Int32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
+type Numbers = Int32Array | Uint32Array | Float64Array;
+
+function growable<A extends Numbers>(Kind: { new (length: number): A }, defaultCapacity: number) {
+  return class {
+    data: A;
+    length = 0;
+    constructor(capacity = defaultCapacity) {
+      this.data = new Kind(capacity);
     }
-    this.data[this.length++] = v;
-  }
-  toArray(): Int32Array {
-    return this.data.slice(0, this.length);
-  }
+    push(v: number): void {
+      if (this.length === this.data.length) {
+        const next = new Kind(this.data.length * 2);
+        next.set(this.data);
+        this.data = next;
+      }
+      this.data[this.length++] = v;
+    }
+    toArray(): A {
+      return this.data.slice(0, this.length) as A;
+    }
+  };
 }
 
-export class GrowUint32 {
-  data: Uint32Array;
-  length = 0;
-  constructor(capacity = 1024) {
-    this.data = new Uint32Array(capacity);
-  }
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Uint32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-  toArray(): Uint32Array {
-    return this.data.slice(0, this.length);
-  }
-}
-
-export class GrowFloat64 {
-  data: Float64Array;
-  length = 0;
-  constructor(capacity = 256) {
-    this.data = new Float64Array(capacity);
-  }
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-  toArray(): Float64Array {
-    return this.data.slice(0, this.length);
-  }
-}
+export const GrowInt32 = growable(Int32Array, 1024);
+export type GrowInt32 = InstanceType<typeof GrowInt32>;
+export const GrowUint32 = growable(Uint32Array, 1024);
+export type GrowUint32 = InstanceType<typeof GrowUint32>;
+export const GrowFloat64 = growable(Float64Array, 256);
+export type GrowFloat64 = InstanceType<typeof GrowFloat64>;
