@@ -43,9 +43,8 @@ describe('schema contract', () => {
     expect(loadContract()).toEqual(JSON.parse(emitContract()));
   });
 
-  test('committed subscription SDL matches the contract and extends the API schema with every declared field', () => {
+  test('the contract\'s subscription SDL extends the API schema with every declared field', () => {
     const { sdl, fields } = buildContract().subscriptions;
-    expect(read(resolve(ROOT, 'schema', 'subscriptions.graphql'))).toBe(sdl);
     const withSubs = extendSchema(apiSchema, parse(sdl));
     const root = withSubs.getSubscriptionType()!.getFields();
     expect(Object.keys(root).sort()).toEqual(fields.map((f) => f.field).sort());
