@@ -38,7 +38,7 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 
 function cpuSplit(raw = ''): PoolOptions['cpuSplit'] {
   const v = raw.trim().toLowerCase() || DEFAULT_POOL.cpuSplit;
-  if (v !== 'auto' && v !== 'off') throw new ConfigError('AI_TRANSLATION_CPU_SPLIT', `"${raw}" must be auto or off`);
+  if (v !== 'auto' && v !== 'on' && v !== 'off') throw new ConfigError('AI_TRANSLATION_CPU_SPLIT', `"${raw}" must be auto, on or off`);
   return v;
 }
 

@@ -114,7 +114,7 @@ export async function aiHealth(rt: AiRuntime): Promise<Record<string, unknown>> 
   const t = await rt.translator;
   return {
     text: rt.text.health(),
-    translation: { status: t.pairs.length ? 'ready' : 'unavailable', engine: t.version, pairs: t.pairs.map((p) => `${p.source}-${p.target}`), pipelines: t.running() },
+    translation: { status: t.pairs.length ? 'ready' : 'unavailable', engine: t.version, pairs: t.pairs.map((p) => `${p.source}-${p.target}`), pipelines: t.running(), placements: t.placements() },
     vision: rt.vision.health(),
     embeddings: {
       status: 'ready',

@@ -23,6 +23,9 @@ export class ApertiumPipeline {
   private stderr = '';
   private waiting: { resolve(v: string): void; reject(e: Error): void; timer: NodeJS.Timeout } | null = null;
   private exited = false;
+  /** the call in flight: when it began and its characters, timed for the stages' placement */
+  private startedAt = 0;
+  private chars = 0;
   /** the stages' split over two CPUs (apertium.cpus.ts), made after the first few calls */
   readonly split: StageSplit;
   /** when it last answered (performance.now()), for closing idle pipelines */
@@ -32,8 +35,9 @@ export class ApertiumPipeline {
    * @param command the stages as one shell pipeline (`$1`: the generator's option, `-g` as the
    *   apertium script passes for text; `$2`: the tagger's, empty)
    * @param cpus two CPUs to split the stages over (apertium.cpus.ts, splitCpus), or none
+   * @param adaptive with two CPUs: choose between split and shared by timing calls in both (else split for good)
    */
-  constructor(command: string, env: NodeJS.ProcessEnv, cpus: readonly number[] = []) {
+  constructor(command: string, env: NodeJS.ProcessEnv, cpus: readonly number[] = [], adaptive = true) {
     // its own process group, so a timeout ends every stage, not only the shell
     this.child = spawn('bash', ['-c', command, 'apertium-pipeline', '-g', ''], { env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdout.on('data', (b: Buffer) => this.onData(b));
@@ -41,7 +45,7 @@ export class ApertiumPipeline {
     this.child.stdin.on('error', () => undefined); // a dead stage: reported by 'exit'
     this.child.on('error', (e) => this.fail(e));
     this.child.on('exit', (code, signal) => this.fail(new Error(`the Apertium pipeline exited (${signal ?? `code ${code}`})${this.stderr ? `: ${this.stderr.trim()}` : ''}`)));
-    this.split = new StageSplit(this.child.pid, cpus);
+    this.split = new StageSplit(this.child.pid, cpus, adaptive);
   }
 
   /** the shell running the stages (their parent) */
@@ -69,6 +73,8 @@ export class ApertiumPipeline {
       this.chunks = [];
       this.outputs = [];
       this.pending = segments.length;
+      this.startedAt = performance.now();
+      this.chars = input.length;
       // \0 ends a text in null-flush mode, so the text itself carries none
       this.child.stdin.write(segments.map((x) => `${x.replaceAll('\0', '')}\0`).join(''));
     });
@@ -101,7 +107,8 @@ export class ApertiumPipeline {
         clearTimeout(w.timer);
         w.resolve(out);
       }
-      setImmediate(() => void this.split.answered());
+      const [ms, chars, startedAt] = [this.lastUsed - this.startedAt, this.chars, this.startedAt];
+      setImmediate(() => void this.split.answered(ms, chars, startedAt));
     }
     if (from < b.length) this.chunks.push(b.subarray(from));
   }

@@ -2,10 +2,11 @@
 // idle live pipeline, or starts one while fewer than `max` exist, or waits its turn; a pipeline that
 // exited (crash, timeout) is dropped and the next call starts a new one; pipelines idle for
 // `idleMs` are closed (the first call after that pays the start, ~150 ms, again). On a two-CPU
-// machine each pipeline's stages are split over the two CPUs (apertium.cpus.ts), every second
+// machine each pipeline's stages may be split over the two CPUs (apertium.cpus.ts), every second
 // pipeline the other way round, so pipelines answering at once do not crowd the same CPU.
 import { splitCpus } from './apertium.cpus.js';
 import { ApertiumPipeline } from './apertium.pipeline.js';
+import type { Placement } from './apertium.placement.js';
 
 export interface PoolOptions {
   /** pipelines per pair at most (AI_TRANSLATION_PIPELINES) */
@@ -14,8 +15,11 @@ export interface PoolOptions {
   idleMs: number;
   /** one call's deadline (AI_TRANSLATION_TIMEOUT_MS) */
   timeoutMs: number;
-  /** split each pipeline's stages over the process's two CPUs when it has two (AI_TRANSLATION_CPU_SPLIT) */
-  cpuSplit: 'auto' | 'off';
+  /**
+   * each pipeline's stages over the process's two CPUs when it has two (AI_TRANSLATION_CPU_SPLIT):
+   * auto, split or shared as the pipeline's own calls show faster (apertium.placement.ts); on, split; off, shared
+   */
+  cpuSplit: 'auto' | 'on' | 'off';
 }
 
 export class PairPool {
@@ -38,6 +42,11 @@ export class PairPool {
   /** Pipelines running now. */
   get size(): number {
     return this.pipelines.length;
+  }
+
+  /** Each pipeline's placement now and its last trial's medians (ms per 1,000 characters), for health. */
+  placements(): Array<{ placed: Placement; trial: Record<Placement, number> | null }> {
+    return this.pipelines.map((p) => ({ placed: p.split.placed, trial: p.split.trials?.last ?? null }));
   }
 
   async run(input: string): Promise<string> {
@@ -81,7 +90,7 @@ export class PairPool {
   }
 
   private startOne(): ApertiumPipeline {
-    const p = new ApertiumPipeline(this.command, this.env, this.started++ % 2 ? [...this.cpus].reverse() : this.cpus);
+    const p = new ApertiumPipeline(this.command, this.env, this.started++ % 2 ? [...this.cpus].reverse() : this.cpus, this.opts.cpuSplit === 'auto');
     this.pipelines.push(p);
     this.sweeper ??= setInterval(() => this.closeIdle(), Math.min(this.opts.idleMs, 60_000)).unref();
     return p;

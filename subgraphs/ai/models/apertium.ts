@@ -20,7 +20,7 @@ const DATA_DIR = process.env.APERTIUM_DATADIR || '/usr/share/apertium';
 /**
  * One pipeline per pair (calls on one pair queue; eng-spa's stages hold ~115 MB PSS, so each further
  * pipeline is memory an operator chooses to spend), closed after five idle minutes, 30 s per call,
- * its stages split over two CPUs where the process has two (config.ts reads AI_TRANSLATION_PIPELINES,
+ * its stages' placement over two CPUs chosen by timing where the process has two (config.ts reads AI_TRANSLATION_PIPELINES,
  * AI_TRANSLATION_IDLE_MS, AI_TRANSLATION_TIMEOUT_MS, AI_TRANSLATION_CPU_SPLIT).
  */
 export const DEFAULT_POOL: PoolOptions = { max: 1, idleMs: 300_000, timeoutMs: 30_000, cpuSplit: 'auto' };
@@ -103,16 +103,21 @@ export class Apertium {
     return { translated_text: clean, confidence: words ? round(1 - marked / words) : 0 };
   }
 
-  /** A pipeline of the pair's stages of its own, outside the pools (bench/apertium-cuts.bench.ts), split over `cpus` if two are given; the caller stops it. */
+  /** A pipeline of the pair's stages of its own, outside the pools (bench/apertium-cuts.bench.ts), split over `cpus` for good if two are given; the caller stops it. */
   pipeline(pair: LanguagePair, cpus: readonly number[] = []): ApertiumPipeline {
     const command = this.commands.get(pair.mode);
     if (!command) throw new Error(`no Apertium mode ${pair.mode}`);
-    return new ApertiumPipeline(command, this.env, cpus);
+    return new ApertiumPipeline(command, this.env, cpus, false);
   }
 
   /** Running pipelines per mode, for health. */
   running(): Record<string, number> {
     return Object.fromEntries([...this.pools].map(([mode, pool]) => [mode, pool.size]));
+  }
+
+  /** Where each running pipeline's stages are placed (split over two CPUs or shared) and why, per mode, for health. */
+  placements(): Record<string, ReturnType<PairPool['placements']>> {
+    return Object.fromEntries([...this.pools].map(([mode, pool]) => [mode, pool.placements()]));
   }
 
   stop(): void {

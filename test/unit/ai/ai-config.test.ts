@@ -15,5 +15,6 @@ test('AI_PRELOAD and the translation settings are read; bad values name their va
   expect(c).toMatchObject({ preload: true, translation: { max: 3, idleMs: 60_000, timeoutMs: 5000, cpuSplit: 'off' } });
   expect(() => loadAiConfig('/tmp/data', { AI_PRELOAD: 'yes' })).toThrow(ConfigError);
   expect(() => loadAiConfig('/tmp/data', { AI_TRANSLATION_PIPELINES: '0' })).toThrow(/AI_TRANSLATION_PIPELINES/);
-  expect(() => loadAiConfig('/tmp/data', { AI_TRANSLATION_CPU_SPLIT: 'on' })).toThrow(/AI_TRANSLATION_CPU_SPLIT/);
+  expect(loadAiConfig('/tmp/data', { AI_TRANSLATION_CPU_SPLIT: 'on' }).translation.cpuSplit).toBe('on');
+  expect(() => loadAiConfig('/tmp/data', { AI_TRANSLATION_CPU_SPLIT: 'pinned' })).toThrow(/AI_TRANSLATION_CPU_SPLIT/);
 });
