@@ -14,18 +14,12 @@ import { resolve } from 'node:path';
 import { loadavg } from 'node:os';
 import { postJson } from '../lib/http-client.js';
 import { nodeFlags } from '../scripts/node-flags.js';
-import { benchStackEnv, benchTenant, cpuMs, scratchDatabase, stopChildren, waitUntilUp } from './harness.js';
+import { abSettings, benchStackEnv, benchTenant, cpuMs, scratchDatabase, stopChildren, waitUntilUp } from './harness.js';
 import { runWrk } from './wrk.js';
 import { spread } from './stats.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const base = Number(process.env.BENCH_PORT_BASE ?? 30500);
-const SECONDS = Number(process.env.AB_SECONDS ?? 4);
-const ROUNDS = Number(process.env.AB_ROUNDS ?? 6);
+const { root: ROOT, base, seconds: SECONDS, rounds: ROUNDS, trees, names } = abSettings(30500);
 const scenario = process.env.AB_SCENARIO ?? 'hit';
-const trees = (process.env.AB_TREES ?? `${ROOT},${ROOT}`).split(',').map((p) => resolve(p));
-if (trees.length !== 2) throw new Error('AB_TREES names two checkouts');
-const names = ['A', 'B'] as const;
 const FLAGS = nodeFlags(ROOT);
 
 const scratch = await scratchDatabase('gateway_ab');

@@ -11,6 +11,33 @@ import { stackPortEnv } from '../scripts/stack-ports.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
+/** What an A/B bench (bench:gateway-ab, bench:stack-ab) reads from its environment: AB_TREES, AB_ROUNDS, AB_SECONDS, BENCH_PORT_BASE. */
+export interface AbSettings {
+  /** this checkout */
+  root: string;
+  /** the first port of the bench's block */
+  base: number;
+  seconds: number;
+  rounds: number;
+  /** the two trees compared (default this one twice), named A and B */
+  trees: [string, string];
+  names: readonly ['A', 'B'];
+}
+
+export function abSettings(defaultPort: number, env: NodeJS.ProcessEnv = process.env): AbSettings {
+  const root = resolve(import.meta.dirname, '..');
+  const trees = (env.AB_TREES ?? `${root},${root}`).split(',').map((p) => resolve(p));
+  if (trees.length !== 2) throw new Error('AB_TREES names two checkouts');
+  return {
+    root,
+    base: Number(env.BENCH_PORT_BASE ?? defaultPort),
+    seconds: Number(env.AB_SECONDS ?? 4),
+    rounds: Number(env.AB_ROUNDS ?? 6),
+    trees: [trees[0], trees[1]],
+    names: ['A', 'B'],
+  };
+}
+
 export interface ScratchDatabase {
   /** the scratch database's URL, or undefined without DATABASE_URL (the stack then uses the embedded server) */
   url?: string;
