@@ -191,7 +191,7 @@ export class EngineRegistry {
     this.counts.unloads++;
     if (h.changedSinceSnapshot >= this.o.snapshotEveryDocs) this.snapshotDue.set(indexId, this.capture(h));
     this.o.log.info(`engine unloaded: ${reason}`, { indexId, bytes: h.bytes });
-    this.freed(h.bytes);
+    this.afterUnload();
     return true;
   }
 
@@ -410,7 +410,7 @@ export class EngineRegistry {
     // the estimate is kept under the budget less what the process measurably holds beyond it
     const limit = this.limitBytes();
     if (total <= limit) return;
-    let freed = 0;
+    let unloaded = false;
     const newest = [...this.holders.keys()].at(-1);
     const idle = this.o.oversizedIdleMs ?? OVERSIZED_IDLE_MS;
     const now = performance.now();
@@ -422,18 +422,18 @@ export class EngineRegistry {
       if (h.bytes > this.o.budgetBytes && now - h.usedAt < idle) continue;
       this.holders.delete(id);
       total -= h.bytes;
-      freed += h.bytes;
+      unloaded = true;
       this.counts.unloads++;
       // its state stays referenced until the worker has written it
       if (h.changedSinceSnapshot >= this.o.snapshotEveryDocs) this.snapshotDue.set(id, this.capture(h));
       this.o.log.info('engine unloaded: memory budget', { indexId: id, bytes: h.bytes, loadedBytes: total, budgetBytes: this.o.budgetBytes, limitBytes: limit });
     }
-    this.freed(freed);
+    if (unloaded) this.afterUnload();
   }
 
-  /** Engines of `bytes` went: the memory check may collect (when RSS is over the budget), and enforce again when it found more slack. */
-  private freed(bytes: number): void {
-    if (bytes) void this.o.memoryCheck?.changed();
+  /** Engines went: the memory check may collect (when RSS is over the budget), and enforce again when it found more slack. */
+  private afterUnload(): void {
+    void this.o.memoryCheck?.changed();
   }
 
   private behind(h: Holder, index: IndexState): boolean {
