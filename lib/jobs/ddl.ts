@@ -2,7 +2,9 @@
 // JobEntity, held once here so each subgraph's migration calls this instead of carrying a copy.
 // A test checks that a table built from these statements and the entity agree. They describe the
 // table as first created: a later change to JobEntity gets its own exported statements and a new
-// migration in each subgraph, never an edit here.
+// migration in each subgraph, never an edit here. One trigger writes job rows itself, with the columns
+// as first created: the catalog's removal of deleted images' files
+// (Migration20261130160000_product_image_files_removal); a change to those columns revisits it.
 import { jobsTable } from './sql.js';
 
 export function jobsTableDdl(schema: string): string[] {

@@ -25,6 +25,17 @@ function storedFiles(t: Tenant): string[] {
     .map((d) => resolve(d.parentPath, d.name));
 }
 
+/** Waits (10 s at most) until no stored file of the app's names one of `ids`; answers those still there. */
+async function untilFilesGone(t: Tenant, ids: readonly string[]): Promise<string[]> {
+  let left: string[] = [];
+  for (let i = 0; i < 100; i++) {
+    left = storedFiles(t).filter((f) => ids.some((id) => f.includes(id)));
+    if (!left.length) return left;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  return left;
+}
+
 async function fetchFile(url: string): Promise<{ status: number; type: string | null; cache: string | null; body: Buffer }> {
   const r = await fetch(url.replace(/^https?:\/\/[^/]+/, stack().rest));
   return { status: r.status, type: r.headers.get('content-type'), cache: r.headers.get('cache-control'), body: Buffer.from(await r.arrayBuffer()) };
@@ -150,7 +161,9 @@ describe('product images', () => {
       [c, 1, false],
     ]);
     expect((await fetchFile(url)).status).toBe(404);
-    expect(storedFiles(t).filter((f) => f.includes(a))).toEqual([]);
+    // the files go by the job the row's delete enqueued (catalog.images.remove-files)
+    expect(await untilFilesGone(t, [a])).toEqual([]);
+    expect(storedFiles(t).filter((f) => f.includes(b))).not.toEqual([]);
     expectServiceError(await rest('DELETE', `/v1/products/${p}/images/${a}`, { headers: t.keyHeaders }), 'products', 404, 'IMAGE_NOT_FOUND', { parameter: 'image_id' });
   });
 
@@ -197,6 +210,29 @@ describe('product images', () => {
     expect((await fetchFile(img.attributes.url)).status).toBe(200);
     await rest('DELETE', `/v1/products/${p1}`, { headers: t.keyHeaders });
     expect((await fetchFile(img.attributes.url)).status).toBe(404);
+  });
+
+  test("a product deleted permanently takes its images' files with it (original, thumbnails); a soft delete keeps them for a restore", async () => {
+    const t = await createTenant();
+    const p = await product(t);
+    const ids: string[] = [];
+    for (const kind of ['png', 'jpeg'] as const) ids.push((await uploadImage(t.keyHeaders, p, await sampleImage(kind))).body.data.id);
+    for (const id of ids) await untilThumbnails(t, p, id);
+    const before = storedFiles(t).filter((f) => ids.some((id) => f.includes(id)));
+    // an original and three thumbnails each
+    expect(before).toHaveLength(8);
+
+    expect((await rest('DELETE', `/v1/products/${p}`, { headers: t.keyHeaders })).status).toBe(200);
+    await new Promise((res) => setTimeout(res, 500));
+    expect(storedFiles(t).filter((f) => ids.some((id) => f.includes(id))).sort()).toEqual([...before].sort());
+    expect((await rest('POST', `/v1/products/${p}/restore`, { headers: t.keyHeaders })).status).toBe(200);
+    expect((await rest('GET', `/v1/products/${p}/images`, { headers: t.keyHeaders })).body.data).toHaveLength(2);
+
+    const gone = await rest('DELETE', `/v1/products/${p}?permanent=true`, { headers: t.keyHeaders });
+    expect(gone.status).toBe(200);
+    expect(gone.body.meta).toEqual({ deleted: true, permanent: true });
+    expect(await untilFilesGone(t, ids)).toEqual([]);
+    expectServiceError(await rest('GET', `/v1/products/${p}/images`, { headers: t.keyHeaders }), 'products', 404, 'PRODUCT_NOT_FOUND');
   });
 
   test('GraphQL: presign, PUT the bytes to the signed URL, the image on the product; the URL is for images only', async () => {

@@ -25,11 +25,9 @@ import {
   IMAGE_UPLOAD_TTL_SEC,
   IMAGES_PER_PRODUCT,
   insertPosition,
-  cropFolder,
   cropKey,
   originalKey,
   parseImageFile,
-  THUMBNAIL_NAMES,
   thumbnailKey,
 } from './image.rules.js';
 import { enqueueThumbnails } from './image.thumbnails.js';
@@ -173,26 +171,20 @@ export async function updateImage(ctx: CatalogContext, productId: string, imageI
   return (await listImages(ctx, productId)).find((i) => i.id === imageId)!;
 }
 
-/** Remove an image: its row now (positions closed up, the first image becomes primary if it was), its files after commit. */
+/**
+ * Remove an image: its row now (positions closed up, the first image becomes primary if it was); its
+ * files by the job the row's delete enqueues in the same transaction (image.files.ts).
+ */
 export async function deleteImage(ctx: CatalogContext, productId: string, imageId: string): Promise<ProductImageEntity> {
-  const removed = await imageWrite(ctx, productId, async (em, part, images) => {
+  return imageWrite(ctx, productId, async (em, part, images) => {
     const img = images.find((i) => i.id === imageId);
     if (!img) throw notFound(imageId);
     await removeImage(em, imageId);
     await shiftPositions(em, part, productId, img.position + 1, -1);
     const next = images.find((i) => i.id !== imageId);
     if (img.isPrimary && next) await setPrimary(em, part, productId, next.id);
-    return { img, part };
+    return img;
   });
-  await removeImageFiles(ctx, removed.part, removed.img);
-  return removed.img;
-}
-
-/** The original, its thumbnails and the suggested crops object detection stored (its embeddings go with the row). */
-async function removeImageFiles(ctx: CatalogContext, part: AppPartition, img: ProductImageEntity): Promise<void> {
-  const { objects } = ctx.runtime.images;
-  const crops = (await objects.list(cropFolder(part, img.id))).map((o) => o.key);
-  await Promise.all([img.objectKey, ...THUMBNAIL_NAMES.map((n) => thumbnailKey(part, img.id, n)), ...crops].map((k) => objects.delete(k)));
 }
 
 /** Cache lifetimes of served files: the bytes under an image's URL never change, except a thumbnail still being made. */

@@ -10,6 +10,7 @@ import { Migration20261124160000_product_image_embeddings } from './Migration202
 import { Migration20261124230000_product_counts } from './Migration20261124230000_product_counts.js';
 import { Migration20261125010000_inventory_hold_group } from './Migration20261125010000_inventory_hold_group.js';
 import { Migration20261125020000_product_order_version } from './Migration20261125020000_product_order_version.js';
+import { Migration20261130160000_product_image_files_removal } from './Migration20261130160000_product_image_files_removal.js';
 
 export const migrations = [
   { name: 'Migration20261122085603_init', class: Migration20261122085603_init },
@@ -23,4 +24,5 @@ export const migrations = [
   { name: 'Migration20261124230000_product_counts', class: Migration20261124230000_product_counts },
   { name: 'Migration20261125010000_inventory_hold_group', class: Migration20261125010000_inventory_hold_group },
   { name: 'Migration20261125020000_product_order_version', class: Migration20261125020000_product_order_version },
+  { name: 'Migration20261130160000_product_image_files_removal', class: Migration20261130160000_product_image_files_removal },
 ];
