@@ -1,7 +1,7 @@
 // AI service (document 2): API key + user JWT; error shape A, except usr-not-registered (shape B).
 // Analysis routes compute and store nothing: they need ai:read (docs/ai.md, Scopes).
 import { resource } from '../jsonapi.js';
-import { intParam } from '../query.js';
+import { webhookDeliveriesRoute } from './webhook-deliveries.js';
 import type { Route } from '../types.js';
 
 const base = { service: 'ai', auth: 'apiKey+jwt', scope: 'ai:read', status: 200 } as const;
@@ -225,17 +225,13 @@ export const AI_ROUTES: Route[] = [
     result: (d) => ({ data: resource('webhooks', d.deleteAiWebhook) }),
     responseType: 'webhooks',
   },
-  {
-    ...base,
-    method: 'GET',
+  webhookDeliveriesRoute({
+    base,
     path: '/ai/v1/webhooks/:webhook_id/deliveries',
+    param: 'webhook_id',
     operation: 'AiWebhookDeliveries',
+    field: 'aiWebhook',
     scope: 'ai:read',
     summary: 'Latest deliveries of an AI webhook with every attempt',
-    query: [{ name: 'limit', type: 'integer', description: 'default 20, at most 100' }],
-    variables: (r) => ({ id: r.params.webhook_id, limit: intParam(r.query, 'limit', { default: 20, min: 1, max: 100 }) }),
-    result: (d) => ({ data: d.aiWebhook.deliveries.map((x: Record<string, unknown>) => resource('webhook_deliveries', x)) }),
-    responseType: 'webhook_deliveries',
-    list: true,
-  },
+  }),
 ];

@@ -1,6 +1,7 @@
 // Product search, suggestions and product webhooks of the products service (document 3 part A).
 import { resource } from '../jsonapi.js';
 import { getParam, intParam, type QueryParams } from '../query.js';
+import { webhookDeliveriesRoute } from './webhook-deliveries.js';
 import type { Route } from '../types.js';
 import { productRes } from './catalog.routes.js';
 
@@ -107,6 +108,27 @@ export const CATALOG_SEARCH_ROUTES: Route[] = [
     list: true,
     scope: 'products:read',
   },
+  {
+    ...base,
+    method: 'GET',
+    path: '/v1/webhooks/:id',
+    operation: 'ProductWebhook',
+    summary: 'One active webhook of the calling app (products:read)',
+    variables: (r) => ({ id: r.params.id }),
+    result: (d) => ({ data: webhookRes(d.productWebhook) }),
+    status: 200,
+    responseType: 'webhooks',
+    scope: 'products:read',
+  },
+  webhookDeliveriesRoute({
+    base,
+    path: '/v1/webhooks/:id/deliveries',
+    param: 'id',
+    operation: 'ProductWebhookDeliveries',
+    field: 'productWebhook',
+    scope: 'products:read',
+    summary: 'Latest deliveries of a webhook, each with every attempt (products:read)',
+  }),
   {
     ...base,
     method: 'DELETE',

@@ -5,6 +5,7 @@ import { resource } from '../jsonapi.js';
 import { restParameter } from '../naming.js';
 import { getParam, intParam } from '../query.js';
 import type { ResourceObject, Route, RouteInput } from '../types.js';
+import { webhookDeliveriesRoute } from './webhook-deliveries.js';
 
 const base = { service: 'search', auth: 'apiKey' } as const;
 export const MAX_TASK_PAGE = 1000;
@@ -190,17 +191,12 @@ export const SEARCH_OPS_ROUTES: Route[] = [
     status: 200,
     responseType: 'webhooks',
   },
-  {
-    ...base,
-    method: 'GET',
+  webhookDeliveriesRoute({
+    base,
     path: '/search/v1/webhooks/:webhook_id/deliveries',
+    param: 'webhook_id',
     operation: 'SearchWebhookDeliveries',
+    field: 'searchWebhook',
     summary: 'Latest deliveries of a webhook with every attempt (search:read)',
-    query: [{ name: 'limit', type: 'integer', description: 'default 20, at most 100' }],
-    variables: (r) => ({ id: r.params.webhook_id, limit: intParam(r.query, 'limit', { default: 20, min: 1, max: 100 }) }),
-    result: (d) => ({ data: d.searchWebhook.deliveries.map((x: Record<string, unknown>) => resource('webhook_deliveries', x)) }),
-    status: 200,
-    responseType: 'webhook_deliveries',
-    list: true,
-  },
+  }),
 ];

@@ -203,6 +203,43 @@ describe('product webhooks', () => {
     }
   });
 
+  test("GET /v1/webhooks/:id and its delivery log, each delivery with its attempts; another app's id → 404", async () => {
+    const [t, other] = await Promise.all([createTenant(), createTenant()]);
+    const rx = await startReceiver();
+    try {
+      const reg = await rest('POST', '/v1/webhooks', { body: jsonApi('webhooks', { url: `${rx.url}/hook`, events: ['product.created'], secret: 'catalog-webhook-secret-3' }), headers: t.keyHeaders });
+      const id = reg.body.data.id;
+      const one = await rest('GET', `/v1/webhooks/${id}`, { headers: t.keyHeaders });
+      expect(one.status).toBe(200);
+      expect(one.body.data).toMatchObject({ id, type: 'webhooks', attributes: { url: `${rx.url}/hook`, events: ['product.created'], active: true } });
+      expect(JSON.stringify(one.body)).not.toContain('catalog-webhook-secret-3');
+      expect((await rest('GET', `/v1/webhooks/${id}/deliveries`, { headers: t.keyHeaders })).body.data).toEqual([]);
+
+      const p = await create(t, { name: 'Logged' });
+      await rx.waitFor((r) => r.json?.event === 'product.created' && r.json.data.id === p.id);
+      let log: any;
+      for (let i = 0; i < 50; i++) {
+        log = await rest('GET', `/v1/webhooks/${id}/deliveries?limit=5`, { headers: t.keyHeaders });
+        if (log.body.data?.[0]?.attributes.status === 'delivered') break;
+        await sleep(100);
+      }
+      expect(log.status).toBe(200);
+      expect(log.body.data).toHaveLength(1);
+      expect(log.body.data[0]).toMatchObject({ type: 'webhook_deliveries', attributes: { event: 'product.created', status: 'delivered', attempts: 1, last_status_code: 200 } });
+      expect(log.body.data[0].attributes.attempt_log).toEqual([expect.objectContaining({ attempt: 1, status_code: 200 })]);
+      expect(JSON.parse(log.body.data[0].attributes.body)).toMatchObject({ event: 'product.created', data: { id: p.id } });
+      expectServiceError(await rest('GET', `/v1/webhooks/${id}/deliveries?limit=0`, { headers: t.keyHeaders }), 'products', 400, ['BAD_REQUEST', 'VALIDATION_FAILED'], { parameter: 'limit' });
+
+      for (const path of [`/v1/webhooks/${id}`, `/v1/webhooks/${id}/deliveries`]) {
+        expectServiceError(await rest('GET', path, { headers: other.keyHeaders }), 'products', 404, 'NOT_FOUND', { parameter: 'id' });
+      }
+      await rest('DELETE', `/v1/webhooks/${id}`, { headers: t.keyHeaders });
+      expectServiceError(await rest('GET', `/v1/webhooks/${id}`, { headers: t.keyHeaders }), 'products', 404, 'NOT_FOUND', { parameter: 'id' });
+    } finally {
+      await rx.close();
+    }
+  });
+
   test('bad registrations → 422 naming the attribute; an unknown webhook → 404', async () => {
     const t = await createTenant();
     const reg = (attrs: Record<string, unknown>) => rest('POST', '/v1/webhooks', { body: jsonApi('webhooks', { url: 'http://127.0.0.1:9/h', events: ['product.created'], secret: 'long-enough-secret', ...attrs }), headers: t.keyHeaders });

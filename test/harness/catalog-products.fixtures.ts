@@ -92,7 +92,7 @@ export const PRODUCT_ROUTE_FIXTURES: { path: RegExp; method?: string; param: str
   { path: /^\/v1\/products\/:product_id\//, param: 'product_id', fixture: optionsProductFixture },
   { path: /^\/v1\/products\/:product_id\/variants\/:variant_id$/, param: 'variant_id', fixture: variantFixture },
   { path: /^\/v1\/products\/sku\/:sku$/, param: 'sku', fixture: skuFixture },
-  { path: /^\/v1\/webhooks\/:id$/, param: 'id', fixture: productWebhook },
+  { path: /^\/v1\/webhooks\/:id(\/deliveries)?$/, param: 'id', fixture: productWebhook },
 ];
 
 /** Bodies that depend on the route, not only on data.type (`webhooks` is also the search service's type). */

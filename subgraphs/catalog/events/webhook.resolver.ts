@@ -1,7 +1,20 @@
-// Product webhooks: POST/GET/DELETE /v1/webhooks on the lib endpoints (lib/webhooks), owned by the
-// caller's app partition. Deliveries are signed (X-Webhook-Signature) and retried with backoff.
-import { Arg, Authorized, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { deactivateEndpoint, listEndpoints, ownerOfApp, registerEndpoint, type EndpointRules, type WebhookEndpointEntity } from '../../../lib/webhooks/index.js';
+// Product webhooks: POST/GET/DELETE /v1/webhooks, GET /v1/webhooks/:id and its delivery log, on the
+// lib endpoints (lib/webhooks), owned by the caller's app partition. Deliveries are signed
+// (X-Webhook-Signature) and retried with backoff.
+import { Arg, Authorized, Ctx, Directive, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { DomainError } from '../../../lib/errors.js';
+import { WebhookAttemptFields, WebhookDeliveryFields } from '../../../lib/webhooks/delivery.type.js';
+import {
+  deactivateEndpoint,
+  deliveryView,
+  getEndpoint,
+  listDeliveries,
+  listEndpoints,
+  ownerOfApp,
+  registerEndpoint,
+  type EndpointRules,
+  type WebhookEndpointEntity,
+} from '../../../lib/webhooks/index.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import { SECRET_KEY } from '../../../lib/tenant.js';
 import type { CatalogContext } from '../context.js';
@@ -25,6 +38,14 @@ export class ProductWebhook {
   @Field() createdAt!: Date;
 }
 
+@ObjectType()
+export class ProductWebhookAttempt extends WebhookAttemptFields {}
+
+@ObjectType()
+export class ProductWebhookDelivery extends WebhookDeliveryFields {
+  @Field(() => [ProductWebhookAttempt]) attemptLog!: ProductWebhookAttempt[];
+}
+
 const toWebhook = (w: WebhookEndpointEntity): ProductWebhook => Object.assign(new ProductWebhook(), { id: w.id, url: w.url, events: w.events, active: w.active, createdAt: w.createdAt });
 
 async function owner(ctx: CatalogContext): Promise<string> {
@@ -45,6 +66,21 @@ export class CatalogWebhookResolver {
   @Query(() => [ProductWebhook], { description: 'Webhooks of the calling app' })
   async productWebhooks(@Ctx() ctx: CatalogContext): Promise<ProductWebhook[]> {
     return (await listEndpoints(ctx.em, await owner(ctx))).map(toWebhook);
+  }
+
+  @Authorized('products:read', SECRET_KEY)
+  @Query(() => ProductWebhook, { description: 'One active webhook of the calling app' })
+  async productWebhook(@Ctx() ctx: CatalogContext, @Arg('id', () => ID) id: string): Promise<ProductWebhook> {
+    return toWebhook(await getEndpoint(ctx.em, await owner(ctx), id, RULES));
+  }
+
+  // reached through productWebhook(s) only, which take a secret key
+  @Authorized('products:read')
+  @Directive('@listSize(slicingArguments: ["limit"], requireOneSlicingArgument: false)')
+  @FieldResolver(() => [ProductWebhookDelivery], { description: 'Latest deliveries first, each with every attempt' })
+  async deliveries(@Root() hook: ProductWebhook, @Ctx() ctx: CatalogContext, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number): Promise<ProductWebhookDelivery[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new DomainError('VALIDATION_FAILED', 'limit must be an integer from 1 to 100', { parameter: 'limit' });
+    return (await listDeliveries(ctx.em, { owner: await owner(ctx), endpointId: hook.id, limit })).map(deliveryView);
   }
 
   @Authorized('products:write')
