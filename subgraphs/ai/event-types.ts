@@ -14,6 +14,11 @@ export interface AiEventPayload extends DomainEvent<AiEventName> {
   trainingId?: string;
   modelVersion?: number | null;
   accuracy?: number | null;
+  // moderation.flagged
+  moderationId?: string;
+  content?: 'text' | 'image';
+  action?: string;
+  flaggedCategories?: string[];
 }
 
 export const AI_EVENTS_TOPIC = 'ai.events';

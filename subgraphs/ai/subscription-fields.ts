@@ -6,7 +6,7 @@ import { AI_EVENTS_TOPIC } from './event-types.js';
 
 export const AI_SUBSCRIPTIONS: SubgraphSubscriptions = {
   types: `
-"""An AI event of the calling app (batch.completed: status completed or failed; classifier.trained: status succeeded or failed)"""
+"""An AI event of the calling app (batch.completed: status completed or failed; classifier.trained: status succeeded or failed; moderation.flagged: status flagged)"""
 type AiEvent {
   event: String!
   occurredAt: DateTimeISO!
@@ -23,6 +23,14 @@ type AiEvent {
   modelVersion: Int
   """classifier.trained: accuracy on the training's held-out split"""
   accuracy: Float
+  """moderation.flagged: the moderation answer's id"""
+  moderationId: ID
+  """moderation.flagged: text or image"""
+  content: String
+  """moderation.flagged: review or block"""
+  action: String
+  """moderation.flagged: the categories flagged (the text or image itself is never sent)"""
+  flaggedCategories: [String!]
   """The batch with its results, resolved through the supergraph (needs a registered user's JWT beside the key)"""
   batch: AiBatch
 }

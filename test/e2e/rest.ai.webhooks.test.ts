@@ -1,9 +1,11 @@
 // AI webhooks: POST /ai/v1/webhooks on the kernel's outbox; moderation.flagged and batch.completed
-// delivered to a local receiver with the kernel's X-Webhook-Signature.
-import { gql, jsonApi, rest } from '../harness/client.js';
+// delivered to a local receiver with the kernel's X-Webhook-Signature; moderation.flagged also on the
+// aiEvents subscription.
+import { gql, jsonApi, rest, stack } from '../harness/client.js';
 import { aiUser } from '../harness/ai.js';
 import { expectServiceError } from '../harness/security.js';
 import { startReceiver } from '../harness/webhook-receiver.js';
+import { subscribe, wsClient } from '../harness/ws.js';
 import { verifyWebhook } from '../../lib/webhooks/index.js';
 
 
@@ -33,6 +35,24 @@ test('moderation.flagged and batch.completed reach the registered URL, signed; a
     expect(rx.received.filter((x) => x.json?.event === 'moderation.flagged')).toHaveLength(1);
   } finally {
     await rx.close();
+  }
+});
+
+test('moderation.flagged on the aiEvents subscription: the verdict and the flagged categories, never the text; not for an allowed text or another app', async () => {
+  const [u, other] = await Promise.all([aiUser(), aiUser()]);
+  const query = 'subscription { aiEvents { event status moderationId content action flaggedCategories batch { id } } }';
+  const [sub, otherSub] = await Promise.all([subscribe(wsClient(stack().gateway, u.headers), query), subscribe(wsClient(stack().gateway, other.headers), query)]);
+  try {
+    await rest('POST', '/ai/v1/moderation/text', { body: jsonApi('moderation_requests', { text: 'Have a lovely day.' }), headers: u.headers });
+    expect(await sub.quiet(500)).toBe(true);
+    const m = await rest('POST', '/ai/v1/moderation/text', { body: jsonApi('moderation_requests', { text: 'I will kill you tomorrow.' }), headers: u.headers });
+    expect(m.body.data.attributes).toMatchObject({ flagged: true, action: 'block' });
+    const ev = await sub.next(15_000);
+    expect(ev.aiEvents).toEqual({ event: 'moderation.flagged', status: 'flagged', moderationId: m.body.data.id, content: 'text', action: 'block', flaggedCategories: ['violence'], batch: null });
+    expect(JSON.stringify(ev)).not.toContain('kill');
+    expect(await otherSub.quiet(500)).toBe(true);
+  } finally {
+    await Promise.all([sub.close(), otherSub.close()]);
   }
 });
 

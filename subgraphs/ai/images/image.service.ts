@@ -3,11 +3,10 @@
 // the image is fetched; the image comes by URL through the kernel's URL guard.
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
-import { appPartition } from '../../../lib/tenant-entity.js';
 import { COCO_LABELS, DETECT_MIN_CONFIDENCE, loadImage, VISION_METHODS, VisionError, type VisionImage } from '../../../lib/vision/index.js';
 import type { AiContext } from '../context.js';
 import { admitImageCall } from '../limits/limits.service.js';
-import { emitAiEvent } from '../webhooks/ai-webhook.js';
+import { announceFlagged } from '../moderation/moderation.events.js';
 import type { ImageClassifyInput, ImageModerationInput, ObjectDetectInput } from './image.inputs.js';
 import type { ImageClassifyResult, ImageModerationCategory, ImageModerationResult, ObjectDetectResult } from './image.types.js';
 
@@ -106,12 +105,7 @@ export async function moderateImage(ctx: AiContext, input: ImageModerationInput)
   for (const c of categories) out[c] = c === 'adult' ? { flagged: adult >= 0.5, score: adult, available: true } : { flagged: false, score: null, available: false };
   const action = adult >= 0.8 ? 'block' : adult >= 0.5 ? 'review' : 'allow';
   const result: ImageModerationResult = { id: newId('imd'), flagged: action !== 'allow', categories: out, action, unavailableCategories: unavailable, model: IMAGE_MODELS.adult };
-  if (result.flagged) {
-    const partition = await appPartition(ctx);
-    await ctx.em.transactional((tx) =>
-      emitAiEvent(ctx.runtime, tx, partition, 'moderation.flagged', { moderation_id: result.id, content: 'image', action, categories: out, user_unique_id: ctx.tenant.userId, model: result.model }),
-    );
-  }
+  if (result.flagged) await announceFlagged(ctx, { id: result.id, content: 'image', action, categories: out, model: result.model });
   return result;
 }
 

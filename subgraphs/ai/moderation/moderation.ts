@@ -1,14 +1,13 @@
 // Text moderation (ai.md, Moderation): intent rules, lexicons and the product's own classifier (models/moderation.ts,
 // docs/ai.md). `self_harm` and `harassment` answer when asked for; violence and hate include them.
-// A flagged text is announced as `moderation.flagged` to the app's webhooks.
+// A flagged text is announced as `moderation.flagged` to the app's webhooks and aiEvents subscription.
 import { Arg, Ctx, Directive, Field, Float, ID, InputType, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { AiContext } from '../context.js';
 import { ALL_MODERATION_CATEGORIES, MODERATION_CATEGORIES, verdict, type ModerationCategory, type ModerationResult as TextModerationResult } from '../models/moderation.js';
 import { admitText, runModel } from '../text/text.service.js';
-import { appPartition } from '../../../lib/tenant-entity.js';
-import { emitAiEvent } from '../webhooks/ai-webhook.js';
+import { announceFlagged } from './moderation.events.js';
 import { chosenServer } from '../model-choices/model-choice.service.js';
 
 export const MODERATION_MODEL = 'intent-rules+obscenity-0.4.6+softmax-glove-sif-100d';
@@ -52,13 +51,7 @@ export async function moderateText(ctx: AiContext, input: ModerationInput): Prom
   const asked = (categories.length ? categories : [...MODERATION_CATEGORIES]) as ModerationCategory[];
   const { r, model } = await moderate(ctx, input.text, asked);
   const result = { id: newId('mod'), ...r, categories: graphqlNames(r.categories), model };
-  if (r.flagged) {
-    // the text itself is not sent: receivers get the verdict, the scores and who asked
-    const partition = await appPartition(ctx);
-    await ctx.em.transactional((tx) =>
-      emitAiEvent(ctx.runtime, tx, partition, 'moderation.flagged', { moderation_id: result.id, action: r.action, categories: r.categories, user_unique_id: ctx.tenant.userId, model }),
-    );
-  }
+  if (r.flagged) await announceFlagged(ctx, { id: result.id, content: 'text', action: r.action, categories: r.categories, model });
   return result;
 }
 
