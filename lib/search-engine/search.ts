@@ -42,6 +42,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   const sort = parseSort(req.sort, st.settings.sortableAttributes, st.rules);
   const filter = compileFilter(req.filter, filterable);
   const facets = facetList(req.facets, filterable);
+  const everyWord = matchingStrategy(req.matchingStrategy) === 'all';
 
   let allowed: Bitset = st.alive;
   if (filter) allowed = and(evaluate(filter, { segments: st.segments, universe: st.alive }), st.alive);
@@ -52,7 +53,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   if (words.length) {
     // a pure vector search still matches the words: highlighting marks them on its hits
     match = matchWords(words, st.segments, allowed, st.nextId, st.scratch, st.dictionary.view(st.segments));
-    if (keywordSide) candidates = match.candidates;
+    if (keywordSide) candidates = everyWord ? matchingEveryWord(match) : match.candidates;
   } else if (keywordSide) {
     candidates = toIds(allowed);
   }
@@ -127,6 +128,22 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
 }
 
 const EMPTY = new Int32Array(0);
+
+/** The request's matchingStrategy: 'last' (default) or 'all'; Meilisearch's 'frequency' is not offered (docs/search-engine.md). */
+function matchingStrategy(v: unknown): 'last' | 'all' {
+  if (v === undefined || v === null || v === 'last') return 'last';
+  if (v === 'all') return 'all';
+  throw new EngineError('invalid_search_matching_strategy', `matchingStrategy must be last or all (got ${JSON.stringify(v).slice(0, 40)})`, 'matchingStrategy');
+}
+
+/** The candidates that match every query word (matched counts the words matched from the first). */
+function matchingEveryWord(m: MatchData): Int32Array {
+  const n = m.words.length;
+  let k = 0;
+  const out = new Int32Array(m.candidates.length);
+  for (const d of m.candidates) if (m.matched[d] === n) out[k++] = d;
+  return out.subarray(0, k);
+}
 
 /**
  * The index's analyzer with its offsets memoised for one page: `_formatted` and `_matchesPosition`

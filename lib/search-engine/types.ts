@@ -62,6 +62,11 @@ export interface SearchRequest {
   hybrid?: { semanticRatio?: number | null } | null;
   /** a query vector (the index's model's dimensions): pure vector search, or the hybrid search's vector side */
   vector?: number[] | null;
+  /**
+   * Meilisearch's matchingStrategy: 'last' (default) also returns documents that match the query's
+   * first words only, ranked after those that match more; 'all' only documents that match every word
+   */
+  matchingStrategy?: 'last' | 'all';
 }
 
 export interface SearchHit {
@@ -99,7 +104,8 @@ export type EngineErrorCode =
   | 'invalid_settings'
   | 'invalid_search_hybrid_query'
   | 'invalid_search_semantic_ratio'
-  | 'invalid_search_vector';
+  | 'invalid_search_vector'
+  | 'invalid_search_matching_strategy';
 
 /** Thrown for client mistakes; `parameter` names the request field, `position` the offset in a filter. */
 export class EngineError extends Error {

@@ -59,6 +59,25 @@ describe('POST /search/v1/indexes/:index_uid/search', () => {
     expect(a.facet_stats.rating.min).toBeGreaterThanOrEqual(4.5);
   });
 
+  test('matching_strategy: last (default) also returns documents matching the first words only; all only those matching every word', async () => {
+    const last = (await search(t, uid, { query: 'harry zebra', limit: 50 })).body.data.attributes;
+    expect(last.estimated_total_hits).toBeGreaterThan(0);
+    expect(last.hits.every((h: any) => /harr/i.test(JSON.stringify(h)))).toBe(true);
+    const all = await search(t, uid, { query: 'harry zebra', matching_strategy: 'all' });
+    expect(all.status).toBe(200);
+    expect(all.body.data.attributes).toMatchObject({ hits: [], estimated_total_hits: 0 });
+    const both = (await search(t, uid, { query: 'harry potter', matching_strategy: 'all', limit: 50 })).body.data.attributes;
+    expect(both.hits.length).toBeGreaterThan(0);
+    for (const h of both.hits) expect(Object.keys(h._matchesPosition).length).toBeGreaterThan(0);
+    expect(both.estimated_total_hits).toBeLessThanOrEqual((await search(t, uid, { query: 'harry potter' })).body.data.attributes.estimated_total_hits);
+    expectServiceError(await search(t, uid, { query: 'harry', matching_strategy: 'frequency' }), 'search', 400, 'invalid_search_matching_strategy', { parameter: 'matching_strategy' });
+    const multi = await rest('POST', '/search/v1/multi-search', {
+      body: jsonApi('multi_search_queries', { queries: [{ index_uid: uid, query: 'harry zebra', matching_strategy: 'all' }, { index_uid: uid, query: 'harry', matching_strategy: 'some' }] }),
+      headers: t.keyHeaders,
+    });
+    expectServiceError(multi, 'search', 400, 'invalid_search_matching_strategy', { parameter: 'queries[1].matching_strategy' });
+  });
+
   test('errors: <> is invalid_filter_syntax, a non-filterable attribute, a non-sortable sort', async () => {
     const syntax = expectServiceError(await search(t, uid, { filter: 'rating <> 4' }), 'search', 400, 'invalid_filter_syntax', { parameter: 'filter' });
     expect(syntax.detail).toMatch(/position/);

@@ -181,3 +181,24 @@ describe('large candidate sets (the paths a 1,000,000-document index takes)', ()
     expect(r.hits.every((h) => String(h.title).startsWith('lamp'))).toBe(true);
   });
 });
+
+describe('matchingStrategy', () => {
+  test("last (the default) also returns documents that match the first words only, after those that match every word; all only the latter", () => {
+    const search = (query: string, matchingStrategy?: 'last' | 'all') => e.search({ query, ...(matchingStrategy ? { matchingStrategy } : {}) });
+    // "charles dickens": 4 matches both words, 6 (Charles Mackay) the first only
+    expect(search('charles dickens').hits.map((h) => String(h.id))).toEqual(['4', '6']);
+    expect(search('charles dickens', 'last').hits.map((h) => String(h.id))).toEqual(['4', '6']);
+    const all = search('charles dickens', 'all');
+    expect(all.hits.map((h) => String(h.id))).toEqual(['4']);
+    expect(all.estimatedTotalHits).toBe(1);
+    // a word no document has: nothing under all
+    expect(search('charles zebra', 'all').hits).toEqual([]);
+    expect(search('charles zebra').hits.map((h) => String(h.id)).sort()).toEqual(['4', '6']);
+  });
+
+  test("an unknown strategy is refused naming matchingStrategy (Meilisearch's frequency is not offered)", () => {
+    for (const bad of ['frequency', 'ALL', 3]) {
+      expect(() => e.search({ query: 'charles', matchingStrategy: bad as never })).toThrow(expect.objectContaining({ code: 'invalid_search_matching_strategy', parameter: 'matchingStrategy' }));
+    }
+  });
+});

@@ -24,6 +24,8 @@ export class SearchInput {
   @Field(() => Int, { nullable: true }) cropLength?: number;
   @Field({ nullable: true }) cropMarker?: string;
   @Field({ nullable: true, description: 'default true: hits carry `_matchesPosition`' }) showMatchesPosition?: boolean;
+  @Field({ nullable: true, description: "last (default): documents matching the query's first words also come, after those matching more; all: only documents matching every word" })
+  matchingStrategy?: string;
   @Field(() => HybridSearchInput, { nullable: true, description: 'hybrid search: keyword and vector results fused (weighted reciprocal rank fusion, k = 60); needs embedding_attributes' })
   hybrid?: HybridSearchInput;
   @Field(() => [Float], { nullable: true, description: '100 numbers (glove-sif-100d, the AI service\'s default embedding): pure vector search, or the vector side of a hybrid search' })
