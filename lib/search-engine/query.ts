@@ -6,6 +6,9 @@
 // - Synonyms add alternatives to a word: two-way groups make every member an alternative of the others,
 //   one-way entries only from key to values. Keys are single words; values may be several words
 //   ("nyc" → "new york" requires both words). A synonym match counts as no typo but is not "exact".
+// - A word written with a minus right before it (`-word`, at the query's start or after a space) is
+//   not searched for: documents containing it, exactly, are left out (Meilisearch's negative keywords;
+//   search.ts). "e-mail" is two searched words: its minus follows a letter.
 import { DEFAULT_ANALYZER, type Analyzer } from './analyzer.js';
 import { normalize } from './tokenizer.js';
 import { typoBudget } from './typo.js';
@@ -44,8 +47,26 @@ export function buildSynonyms(settings: Pick<EngineSettings, 'synonyms' | 'oneWa
   return index;
 }
 
+/** A token written as `-word`: a minus right before it, at the query's start or after white space. */
+function negated(query: string, start: number): boolean {
+  return start > 0 && query[start - 1] === '-' && (start === 1 || /\s/.test(query[start - 2]));
+}
+
+/** The words a query excludes (`-word`), normalised as indexed; at most MAX_QUERY_WORDS. */
+export function excludedWords(query: string, analyzer: Analyzer = DEFAULT_ANALYZER): string[] {
+  if (!query.includes('-')) return [];
+  const out = analyzer
+    .tokenizeWithOffsets(query)
+    .filter((w) => negated(query, w.start))
+    .map((w) => w.term);
+  return [...new Set(out)].slice(0, MAX_QUERY_WORDS);
+}
+
 export function parseQuery(query: string, settings: EngineSettings, stopWords: ReadonlySet<string>, synonyms: SynonymIndex, analyzer: Analyzer = DEFAULT_ANALYZER): QueryWord[] {
-  const words = analyzer.tokenizeWithOffsets(query);
+  const everyToken = analyzer.tokenizeWithOffsets(query);
+  const words = everyToken.filter((w) => !negated(query, w.start));
+  // a query that ends with an excluded word ("harry -pot") has no word still being typed
+  const endsSearched = words.length > 0 && words[words.length - 1] === everyToken[everyToken.length - 1];
   const all = words.map((w) => w.term);
   const tokens = all.slice(0, MAX_QUERY_WORDS);
   if (!tokens.length) return [];
@@ -53,7 +74,7 @@ export function parseQuery(query: string, settings: EngineSettings, stopWords: R
   // stemmer left it whole: a word it shortened ("fichier" → "fichi") was typed to its end
   const last = words[tokens.length - 1];
   const stemmed = analyzer !== DEFAULT_ANALYZER && last.term.length < normalize(query.slice(last.start, last.end)).length;
-  const lastIsPrefix = all.length === tokens.length && /[\p{L}\p{N}\p{M}]$/u.test(query) && !stemmed;
+  const lastIsPrefix = all.length === tokens.length && endsSearched && /[\p{L}\p{N}\p{M}]$/u.test(query) && !stemmed;
   let kept = tokens.map((text, i) => ({ text, prefix: lastIsPrefix && i === tokens.length - 1 }));
   const isStop = (t: string) => stopWords.has(t) || analyzer.isStopWord(t);
   const withoutStops = kept.filter((w) => w.prefix || !isStop(w.text));

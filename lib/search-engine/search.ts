@@ -3,7 +3,7 @@
 // Paging: at most MAX_TOTAL_HITS (1000, Meilisearch's default maxTotalHits) ranked hits are reachable
 // through offset/limit; estimatedTotalHits still counts every candidate (exact here, not estimated).
 // Hybrid and vector searches (hybrid.ts) rank by fusing the keyword list with the vector list (fusion.ts).
-import { and, bitset, count, has, set, setAll, toIds, type Bitset } from './bitset.js';
+import { and, bitset, clear, count, has, set, setAll, toIds, type Bitset } from './bitset.js';
 import { bucketSort, Collector } from './bucket-sort.js';
 import type { EngineState } from './state.js';
 import { computeFacets } from './facets.js';
@@ -12,7 +12,7 @@ import { covered, valueAt } from './fields.js';
 import { geoOf, haversine } from './geo.js';
 import { collectMatches, formatValue, type FormatOptions, type MatchPosition } from './highlight.js';
 import { matchWords, type MatchData } from './match.js';
-import { parseQuery } from './query.js';
+import { excludedWords, parseQuery } from './query.js';
 import type { Analyzer } from './analyzer.js';
 import type { OffsetToken } from './tokenizer.js';
 import { parseSort } from './ranking.js';
@@ -46,6 +46,8 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
 
   let allowed: Bitset = st.alive;
   if (filter) allowed = and(evaluate(filter, { segments: st.segments, universe: st.alive }), st.alive);
+  const excluded = excludedWords(query, st.analyzer);
+  if (excluded.length) allowed = withoutWords(st, allowed, excluded);
   const words = parseQuery(query, st.settings, st.stopWords, st.synonyms, st.analyzer);
   const keywordSide = !semantic || semantic.ratio < 1;
   let match: MatchData | null = null;
@@ -128,6 +130,16 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
 }
 
 const EMPTY = new Int32Array(0);
+
+/** `allowed` less the documents that contain any of `terms` exactly (no typo, no prefix, no synonym): the query's `-word`s. */
+function withoutWords(st: EngineState, allowed: Bitset, terms: readonly string[]): Bitset {
+  const out = allowed === st.alive ? allowed.slice() : allowed;
+  for (const text of terms) {
+    const m = matchWords([{ text, prefix: false, maxTypos: 0, synonyms: [] }], st.segments, out, st.nextId, st.scratch, st.dictionary.view(st.segments));
+    for (const d of m.candidates) clear(out, d);
+  }
+  return out;
+}
 
 /** The request's matchingStrategy: 'last' (default) or 'all'; Meilisearch's 'frequency' is not offered (docs/search-engine.md). */
 function matchingStrategy(v: unknown): 'last' | 'all' {

@@ -59,7 +59,7 @@ describe('POST /search/v1/indexes/:index_uid/search', () => {
     expect(a.facet_stats.rating.min).toBeGreaterThanOrEqual(4.5);
   });
 
-  test('matching_strategy: last (default) also returns documents matching the first words only; all only those matching every word', async () => {
+  test('matching_strategy: last (default) also returns documents matching the first words only; all only those matching every word; -word excludes', async () => {
     const last = (await search(t, uid, { query: 'harry zebra', limit: 50 })).body.data.attributes;
     expect(last.estimated_total_hits).toBeGreaterThan(0);
     expect(last.hits.every((h: any) => /harr/i.test(JSON.stringify(h)))).toBe(true);
@@ -70,6 +70,12 @@ describe('POST /search/v1/indexes/:index_uid/search', () => {
     expect(both.hits.length).toBeGreaterThan(0);
     for (const h of both.hits) expect(Object.keys(h._matchesPosition).length).toBeGreaterThan(0);
     expect(both.estimated_total_hits).toBeLessThanOrEqual((await search(t, uid, { query: 'harry potter' })).body.data.attributes.estimated_total_hits);
+    // a -word leaves out the documents containing it
+    const harry = (await search(t, uid, { query: 'harry', limit: 100, attributes_to_highlight: [], show_matches_position: false })).body.data.attributes;
+    const notPotter = (await search(t, uid, { query: 'harry -potter', limit: 100, attributes_to_highlight: [], show_matches_position: false })).body.data.attributes;
+    expect(harry.hits.some((h: any) => /potter/i.test(h.title))).toBe(true);
+    expect(notPotter.hits.some((h: any) => /\bpotter\b/i.test(JSON.stringify(h)))).toBe(false);
+    expect(notPotter.estimated_total_hits).toBeLessThan(harry.estimated_total_hits);
     expectServiceError(await search(t, uid, { query: 'harry', matching_strategy: 'frequency' }), 'search', 400, 'invalid_search_matching_strategy', { parameter: 'matching_strategy' });
     const multi = await rest('POST', '/search/v1/multi-search', {
       body: jsonApi('multi_search_queries', { queries: [{ index_uid: uid, query: 'harry zebra', matching_strategy: 'all' }, { index_uid: uid, query: 'harry', matching_strategy: 'some' }] }),

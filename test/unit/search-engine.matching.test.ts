@@ -202,3 +202,30 @@ describe('matchingStrategy', () => {
     }
   });
 });
+
+describe('negative words', () => {
+  test('-word leaves out the documents containing it exactly; with no other word, every other document answers', () => {
+    expect(q('charles')).toEqual(['4', '6']);
+    expect(q('charles -dickens')).toEqual(['6']);
+    expect(q('-charles').length).toBe(DOCS.length - 2);
+    expect(q('-charles')).not.toContain('4');
+    // exact only: no typo, no prefix ("dicken" is not "dickens")
+    expect(q('charles -dicken')).toEqual(['4', '6']);
+    expect(q('charles -dickns')).toEqual(['4', '6']);
+  });
+
+  test('a minus inside a word is a separator, not a negation; a query ending in an excluded word has no prefix word', () => {
+    // "tale-of": both words searched (the minus follows a letter)
+    expect(q('tale-of')).toEqual(['4']);
+    // "harr -spy": "harr" is not the word being typed, so it is no prefix of "harry"/"harriet"
+    expect(q('harr -spy')).toEqual([]);
+    expect(q('harr')).toEqual(['1', '3']);
+    expect(q('harry -spy')).toEqual(['1']);
+  });
+
+  test('the filter and the facets see the same documents', () => {
+    const r = e.search({ query: 'the -hobbit', facets: [] });
+    expect(r.hits.map((h) => String(h.id))).not.toContain('2');
+    expect(r.estimatedTotalHits).toBe(r.hits.length);
+  });
+});
