@@ -2,10 +2,24 @@
 // JobEntity, held once here so each subgraph's migration calls this instead of carrying a copy.
 // A test checks that a table built from these statements and the entity agree. They describe the
 // table as first created: a later change to JobEntity gets its own exported statements and a new
-// migration in each subgraph, never an edit here. One trigger writes job rows itself, with the columns
-// as first created: the catalog's removal of deleted images' files
-// (Migration20261130160000_product_image_files_removal); a change to those columns revisits it.
-import { jobsTable } from './sql.js';
+// migration in each subgraph, never an edit here. enqueueJobSql is the job row insertJob (store.ts)
+// writes, for a trigger that enqueues in the transaction of the rows it sees (the catalog's removal of
+// deleted images' files, Migration20261130160000_product_image_files_removal).
+import { jobsChannel, jobsTable } from './sql.js';
+
+/**
+ * PL/pgSQL statements that enqueue one job of `kind` with the jsonb `payload` selected `from` a
+ * relation (e.g. a trigger's transition table; with `having count(*) > 0`, no job for no rows), and
+ * wake the schema's workers at commit, as insertJob does.
+ */
+export function enqueueJobSql(schema: string, kind: string, payload: string, from: string): string {
+  if (!/^[a-z][a-z0-9_.-]*$/.test(kind)) throw new Error(`jobs: bad kind ${kind}`);
+  return `insert into ${jobsTable(schema)} (kind, payload, status, attempts, run_at, created_at)
+    select '${kind}', ${payload}, 'queued', 0, clock_timestamp(), clock_timestamp() from ${from};
+  if found then
+    perform pg_notify('${jobsChannel(schema)}', '${kind}');
+  end if;`;
+}
 
 export function jobsTableDdl(schema: string): string[] {
   const t = jobsTable(schema);

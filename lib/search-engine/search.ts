@@ -14,6 +14,7 @@ import { collectMatches, formatValue, type FormatOptions, type MatchPosition } f
 import { matchWords, type MatchData } from './match.js';
 import { excludedWords, parseQuery } from './query.js';
 import type { Analyzer } from './analyzer.js';
+import type { DictionaryView } from './dictionary.js';
 import type { OffsetToken } from './tokenizer.js';
 import { parseSort } from './ranking.js';
 import { buildSteps } from './steps.js';
@@ -46,15 +47,16 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
 
   let allowed: Bitset = st.alive;
   if (filter) allowed = and(evaluate(filter, { segments: st.segments, universe: st.alive }), st.alive);
+  const dictionary = st.dictionary.view(st.segments);
   const excluded = excludedWords(query, st.analyzer);
-  if (excluded.length) allowed = withoutWords(st, allowed, excluded);
+  if (excluded.length) allowed = withoutWords(st, allowed, excluded, dictionary);
   const words = parseQuery(query, st.settings, st.stopWords, st.synonyms, st.analyzer);
   const keywordSide = !semantic || semantic.ratio < 1;
   let match: MatchData | null = null;
   let candidates: Int32Array = EMPTY;
   if (words.length) {
     // a pure vector search still matches the words: highlighting marks them on its hits
-    match = matchWords(words, st.segments, allowed, st.nextId, st.scratch, st.dictionary.view(st.segments));
+    match = matchWords(words, st.segments, allowed, st.nextId, st.scratch, dictionary);
     if (keywordSide) candidates = everyWord ? matchingEveryWord(match) : match.candidates;
   } else if (keywordSide) {
     candidates = toIds(allowed);
@@ -132,10 +134,10 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
 const EMPTY = new Int32Array(0);
 
 /** `allowed` less the documents that contain any of `terms` exactly (no typo, no prefix, no synonym): the query's `-word`s. */
-function withoutWords(st: EngineState, allowed: Bitset, terms: readonly string[]): Bitset {
+function withoutWords(st: EngineState, allowed: Bitset, terms: readonly string[], dictionary: DictionaryView): Bitset {
   const out = allowed === st.alive ? allowed.slice() : allowed;
   for (const text of terms) {
-    const m = matchWords([{ text, prefix: false, maxTypos: 0, synonyms: [] }], st.segments, out, st.nextId, st.scratch, st.dictionary.view(st.segments));
+    const m = matchWords([{ text, prefix: false, maxTypos: 0, synonyms: [] }], st.segments, out, st.nextId, st.scratch, dictionary);
     for (const d of m.candidates) clear(out, d);
   }
   return out;

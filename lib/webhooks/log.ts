@@ -2,8 +2,16 @@
 // last response code or error), when its next attempt is due (its job's run_at while the queue
 // still holds it) and every attempt. Always filtered by owner.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError } from '../errors.js';
 import { qualified, toSql } from './sql.js';
 import { WebhookAttemptEntity, WebhookDeliveryEntity, type DeliveryStatus } from './webhook.entities.js';
+
+/** One endpoint's delivery log as the services answer it (…/webhooks/:id/deliveries): 20 deliveries by default, 1–100. */
+export function endpointLogLimit(limit: number | null | undefined): number {
+  const n = limit ?? 20;
+  if (!Number.isInteger(n) || n < 1 || n > 100) throw new DomainError('VALIDATION_FAILED', 'limit must be an integer from 1 to 100', { parameter: 'limit' });
+  return n;
+}
 
 export interface DeliveryLogQuery {
   owner: string;

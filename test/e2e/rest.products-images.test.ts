@@ -161,8 +161,8 @@ describe('product images', () => {
       [c, 1, false],
     ]);
     expect((await fetchFile(url)).status).toBe(404);
-    // gone when the DELETE answers (the job the row's delete enqueued finds nothing left)
-    expect(storedFiles(t).filter((f) => f.includes(a))).toEqual([]);
+    // the files go by the job the row's delete enqueued (catalog.images.remove-files)
+    expect(await untilFilesGone(t, [a])).toEqual([]);
     expect(storedFiles(t).filter((f) => f.includes(b))).not.toEqual([]);
     expectServiceError(await rest('DELETE', `/v1/products/${p}/images/${a}`, { headers: t.keyHeaders }), 'products', 404, 'IMAGE_NOT_FOUND', { parameter: 'image_id' });
   });

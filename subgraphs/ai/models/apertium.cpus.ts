@@ -102,7 +102,7 @@ export class StageSplit {
   }
 
   /** Called after each answered call: its pipeline time, its characters and when it began (performance.now()). */
-  answered(ms = 0, chars = 0, startedAt = 0): Promise<void> {
+  answered(ms: number, chars: number, startedAt: number): Promise<void> {
     if (this.off || this.moving) return Promise.resolve();
     this.calls++;
     if (this.cut === null) return this.measure();

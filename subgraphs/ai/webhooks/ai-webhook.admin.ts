@@ -2,9 +2,8 @@
 // and deactivation (no new deliveries; queued ones are still sent). Another
 // app's (or environment's) endpoint id is NOT_FOUND, as an unknown one.
 import { Arg, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root, Directive } from 'type-graphql';
-import { DomainError } from '../../../lib/errors.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
-import { deactivateEndpoint, deliveryView, getEndpoint, listDeliveries, ownerOfApp, type EndpointRules } from '../../../lib/webhooks/index.js';
+import { deactivateEndpoint, deliveryView, endpointLogLimit, getEndpoint, listDeliveries, ownerOfApp, type EndpointRules } from '../../../lib/webhooks/index.js';
 import type { AiContext } from '../context.js';
 import { requireRegisteredUser } from '../identities/identity.service.js';
 import { AiWebhook } from './ai-webhook.js';
@@ -43,8 +42,6 @@ export class AiWebhookAdminResolver {
   @Directive('@listSize(slicingArguments: ["limit"], requireOneSlicingArgument: false)')
   @FieldResolver(() => [AiWebhookDelivery], { description: 'Latest deliveries first, with every attempt' })
   async deliveries(@Root() hook: AiWebhook, @Ctx() ctx: AiContext, @Arg('limit', () => Int, { nullable: true }) limit?: number | null): Promise<AiWebhookDelivery[]> {
-    const n = limit ?? 20;
-    if (!Number.isInteger(n) || n < 1 || n > 100) throw new DomainError('VALIDATION_FAILED', 'limit must be an integer from 1 to 100', { parameter: 'limit' });
-    return (await listDeliveries(ctx.em, { owner: await owner(ctx, 'ai:read'), endpointId: hook.id, limit: n })).map(deliveryView);
+    return (await listDeliveries(ctx.em, { owner: await owner(ctx, 'ai:read'), endpointId: hook.id, limit: endpointLogLimit(limit) })).map(deliveryView);
   }
 }

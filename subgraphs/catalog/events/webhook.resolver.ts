@@ -2,11 +2,11 @@
 // lib endpoints (lib/webhooks), owned by the caller's app partition. Deliveries are signed
 // (X-Webhook-Signature) and retried with backoff.
 import { Arg, Authorized, Ctx, Directive, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import { DomainError } from '../../../lib/errors.js';
 import { WebhookAttemptFields, WebhookDeliveryFields } from '../../../lib/webhooks/delivery.type.js';
 import {
   deactivateEndpoint,
   deliveryView,
+  endpointLogLimit,
   getEndpoint,
   listDeliveries,
   listEndpoints,
@@ -78,9 +78,8 @@ export class CatalogWebhookResolver {
   @Authorized('products:read')
   @Directive('@listSize(slicingArguments: ["limit"], requireOneSlicingArgument: false)')
   @FieldResolver(() => [ProductWebhookDelivery], { description: 'Latest deliveries first, each with every attempt' })
-  async deliveries(@Root() hook: ProductWebhook, @Ctx() ctx: CatalogContext, @Arg('limit', () => Int, { defaultValue: 20 }) limit: number): Promise<ProductWebhookDelivery[]> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new DomainError('VALIDATION_FAILED', 'limit must be an integer from 1 to 100', { parameter: 'limit' });
-    return (await listDeliveries(ctx.em, { owner: await owner(ctx), endpointId: hook.id, limit })).map(deliveryView);
+  async deliveries(@Root() hook: ProductWebhook, @Ctx() ctx: CatalogContext, @Arg('limit', () => Int, { nullable: true }) limit?: number | null): Promise<ProductWebhookDelivery[]> {
+    return (await listDeliveries(ctx.em, { owner: await owner(ctx), endpointId: hook.id, limit: endpointLogLimit(limit) })).map(deliveryView);
   }
 
   @Authorized('products:write')

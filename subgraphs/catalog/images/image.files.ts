@@ -24,7 +24,7 @@ export interface RemoveFilesPayload {
 const AT_ONCE = 8;
 
 /** Every file of `images`; answers how many objects were asked to go. */
-export async function removeImageFiles(objects: ObjectStore, images: readonly RemovedImage[]): Promise<number> {
+async function removeImageFiles(objects: ObjectStore, images: readonly RemovedImage[]): Promise<number> {
   let asked = 0;
   for (let i = 0; i < images.length; i += AT_ONCE) {
     await Promise.all(

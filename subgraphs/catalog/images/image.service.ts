@@ -30,7 +30,6 @@ import {
   parseImageFile,
   thumbnailKey,
 } from './image.rules.js';
-import { removeImageFiles } from './image.files.js';
 import { enqueueThumbnails } from './image.thumbnails.js';
 import { enqueueEmbedding } from './image.embedding-queue.js';
 
@@ -173,25 +172,19 @@ export async function updateImage(ctx: CatalogContext, productId: string, imageI
 }
 
 /**
- * Remove an image: its row now (positions closed up, the first image becomes primary if it was), its
- * files right after commit, so they are gone when the call answers. The row's delete also enqueued,
- * in its transaction, the job that removes them (image.files.ts): it finds nothing left, or finishes
- * what a failure here (or a stop) left.
+ * Remove an image: its row now (positions closed up, the first image becomes primary if it was); its
+ * files by the job the row's delete enqueues in the same transaction (image.files.ts), at commit.
  */
 export async function deleteImage(ctx: CatalogContext, productId: string, imageId: string): Promise<ProductImageEntity> {
-  const { img, part } = await imageWrite(ctx, productId, async (em, part, images) => {
+  return imageWrite(ctx, productId, async (em, part, images) => {
     const img = images.find((i) => i.id === imageId);
     if (!img) throw notFound(imageId);
     await removeImage(em, imageId);
     await shiftPositions(em, part, productId, img.position + 1, -1);
     const next = images.find((i) => i.id !== imageId);
     if (img.isPrimary && next) await setPrimary(em, part, productId, next.id);
-    return { img, part };
+    return img;
   });
-  await removeImageFiles(ctx.runtime.images.objects, [{ appId: part.appId, environment: part.environment, imageId: img.id, objectKey: img.objectKey }]).catch((err) =>
-    ctx.log.warn('image files not removed at once; the removal job retries', { imageId: img.id, err }),
-  );
-  return img;
 }
 
 /** Cache lifetimes of served files: the bytes under an image's URL never change, except a thumbnail still being made. */

@@ -34,6 +34,6 @@ export class WebhookResolver {
   @Directive('@listSize(slicingArguments: ["limit"], requireOneSlicingArgument: false)')
   @FieldResolver(() => [SearchWebhookDelivery], { description: 'Latest deliveries first, with every attempt' })
   async deliveries(@Root() hook: SearchWebhook, @Ctx() ctx: SearchContext, @Arg('limit', () => Int, { nullable: true }) limit?: number): Promise<SearchWebhookDelivery[]> {
-    return (await webhooks.deliveries(ctx, hook.id, limit ?? 20)).map(toDelivery);
+    return (await webhooks.deliveries(ctx, hook.id, limit)).map(toDelivery);
   }
 }

@@ -1,8 +1,8 @@
 // Webhooks of the caller's app partition on the lib endpoints (lib/webhooks): register (URL
 // guard, sealed secret), list, deactivate, and the delivery log. The owner is the app partition.
-import { DomainError } from '../../../lib/errors.js';
 import {
   deactivateEndpoint,
+  endpointLogLimit,
   getEndpoint,
   listDeliveries,
   listEndpoints,
@@ -40,7 +40,6 @@ export async function deleteWebhook(ctx: SearchContext, id: string): Promise<Web
   return deactivateEndpoint(ctx.em, await owner(ctx), id, RULES);
 }
 
-export async function deliveries(ctx: SearchContext, webhookId: string, limit = 20): Promise<DeliveryLogEntry[]> {
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new DomainError('BAD_REQUEST', 'limit must be an integer from 1 to 100', { parameter: 'limit' });
-  return listDeliveries(ctx.em, { owner: await owner(ctx), endpointId: webhookId, limit });
+export async function deliveries(ctx: SearchContext, webhookId: string, limit?: number | null): Promise<DeliveryLogEntry[]> {
+  return listDeliveries(ctx.em, { owner: await owner(ctx), endpointId: webhookId, limit: endpointLogLimit(limit) });
 }
