@@ -30,6 +30,20 @@ function runQueries(engine: Engine, queries: string[]): Stats {
   return summarize(samples, performance.now() - t0);
 }
 
+/** Quoted runs of 2–3 words of a package's summary, common words included ("a tool for"). */
+function makePhrases(docs: Record<string, any>[], n: number): string[] {
+  const r = rng(43);
+  const out: string[] = [];
+  while (out.length < n) {
+    const words = String(docs[Math.floor(r() * docs.length)].summary ?? '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+    const k = 2 + Math.floor(r() * 2);
+    if (words.length < k) continue;
+    const start = Math.floor(r() * (words.length - k + 1));
+    out.push(`"${words.slice(start, start + k).join(' ')}"`);
+  }
+  return out;
+}
+
 function lunrBench(docs: Record<string, any>[], queries: string[]): void {
   const [idx, ms] = time(() =>
     lunr(function () {
@@ -119,6 +133,10 @@ function main(): void {
   console.log(`compact(): ${compactMs.toFixed(0)} ms`);
   runQueries(engine, queries.slice(0, 20));
   console.log(fmt(`engine, ${segments()} segments (after compact)`, runQueries(engine, queries)));
+  const phrases = makePhrases(docs, 200);
+  console.log(`phrase queries (first 4): ${phrases.slice(0, 4).map((q) => JSON.stringify(q)).join(' ')}`);
+  runQueries(engine, phrases.slice(0, 20));
+  console.log(fmt(`engine, "phrases" (after compact)`, runQueries(engine, phrases)));
   const [snap, snapMs] = time(() => JSON.stringify(engine.toSnapshot()));
   const [, restoreMs] = time(() => engineFactory.fromSnapshot(JSON.parse(snap), settings));
   console.log(`snapshot: ${mb(snap.length)} JSON, write ${snapMs.toFixed(0)} ms, restore ${restoreMs.toFixed(0)} ms (incl. JSON.parse)`);

@@ -9,6 +9,11 @@
 // - A word written with a minus right before it (`-word`, at the query's start or after a space) is
 //   not searched for: documents containing it, exactly, are left out (Meilisearch's negative keywords;
 //   search.ts). "e-mail" is two searched words: its minus follows a letter.
+// - Words between a pair of double quotes are a phrase (Meilisearch's phrase search): only documents
+//   holding them next to each other, in that order, in one attribute value, answer (phrase.ts). Its
+//   words are searched exactly (no typo, prefix or synonym); `-"..."` leaves out the documents holding
+//   the phrase instead, and its words are not searched. An unpaired last quote is ignored; inside a
+//   phrase a minus is a separator. At most MAX_QUERY_WORDS phrases of MAX_QUERY_WORDS words.
 import { DEFAULT_ANALYZER, type Analyzer } from './analyzer.js';
 import { normalize } from './tokenizer.js';
 import { typoBudget } from './typo.js';
@@ -47,24 +52,66 @@ export function buildSynonyms(settings: Pick<EngineSettings, 'synonyms' | 'oneWa
   return index;
 }
 
+export interface QueryPhrase {
+  /** its words, normalised as indexed (stop words kept: they are part of the phrase) */
+  terms: string[];
+  /** written `-"..."`: the documents holding the phrase are left out */
+  negated: boolean;
+  /** offsets of its opening and closing quotes in the query */
+  open: number;
+  close: number;
+}
+
+/** The query's phrases, in order: each pair of double quotes around at least one word. */
+export function queryPhrases(query: string, analyzer: Analyzer = DEFAULT_ANALYZER): QueryPhrase[] {
+  if (!query.includes('"')) return [];
+  const quotes: number[] = [];
+  for (let i = query.indexOf('"'); i >= 0; i = query.indexOf('"', i + 1)) quotes.push(i);
+  const tokens = analyzer.tokenizeWithOffsets(query);
+  const out: QueryPhrase[] = [];
+  for (let k = 0; k + 1 < quotes.length && out.length < MAX_QUERY_WORDS; k += 2) {
+    const [open, close] = [quotes[k], quotes[k + 1]];
+    const terms = tokens.filter((t) => t.start > open && t.end <= close).map((t) => t.term);
+    if (terms.length) out.push({ terms: terms.slice(0, MAX_QUERY_WORDS), negated: negated(query, open), open, close });
+  }
+  return out;
+}
+
+/** The phrase a token of the query stands in, if any. */
+function phraseOf(phrases: readonly QueryPhrase[], start: number): QueryPhrase | undefined {
+  for (const p of phrases) if (start > p.open && start < p.close) return p;
+  return undefined;
+}
+
 /** A token written as `-word`: a minus right before it, at the query's start or after white space. */
 function negated(query: string, start: number): boolean {
   return start > 0 && query[start - 1] === '-' && (start === 1 || /\s/.test(query[start - 2]));
 }
 
 /** The words a query excludes (`-word`), normalised as indexed; at most MAX_QUERY_WORDS. */
-export function excludedWords(query: string, analyzer: Analyzer = DEFAULT_ANALYZER): string[] {
+export function excludedWords(query: string, analyzer: Analyzer = DEFAULT_ANALYZER, phrases: readonly QueryPhrase[] = []): string[] {
   if (!query.includes('-')) return [];
   const out = analyzer
     .tokenizeWithOffsets(query)
-    .filter((w) => negated(query, w.start))
+    .filter((w) => negated(query, w.start) && !phraseOf(phrases, w.start))
     .map((w) => w.term);
   return [...new Set(out)].slice(0, MAX_QUERY_WORDS);
 }
 
-export function parseQuery(query: string, settings: EngineSettings, stopWords: ReadonlySet<string>, synonyms: SynonymIndex, analyzer: Analyzer = DEFAULT_ANALYZER): QueryWord[] {
+export function parseQuery(
+  query: string,
+  settings: EngineSettings,
+  stopWords: ReadonlySet<string>,
+  synonyms: SynonymIndex,
+  analyzer: Analyzer = DEFAULT_ANALYZER,
+  phrases: readonly QueryPhrase[] = [],
+): QueryWord[] {
   const everyToken = analyzer.tokenizeWithOffsets(query);
-  const words = everyToken.filter((w) => !negated(query, w.start));
+  const searched = (start: number) => {
+    const p = phraseOf(phrases, start);
+    return p ? !p.negated : !negated(query, start);
+  };
+  const words = everyToken.filter((w) => searched(w.start));
   // a query that ends with an excluded word ("harry -pot") has no word still being typed
   const endsSearched = words.length > 0 && words[words.length - 1] === everyToken[everyToken.length - 1];
   const all = words.map((w) => w.term);
@@ -75,14 +122,14 @@ export function parseQuery(query: string, settings: EngineSettings, stopWords: R
   const last = words[tokens.length - 1];
   const stemmed = analyzer !== DEFAULT_ANALYZER && last.term.length < normalize(query.slice(last.start, last.end)).length;
   const lastIsPrefix = all.length === tokens.length && endsSearched && /[\p{L}\p{N}\p{M}]$/u.test(query) && !stemmed;
-  let kept = tokens.map((text, i) => ({ text, prefix: lastIsPrefix && i === tokens.length - 1 }));
+  let kept = tokens.map((text, i) => ({ text, prefix: lastIsPrefix && i === tokens.length - 1, quoted: !!phraseOf(phrases, words[i].start) }));
   const isStop = (t: string) => stopWords.has(t) || analyzer.isStopWord(t);
   const withoutStops = kept.filter((w) => w.prefix || !isStop(w.text));
   if (withoutStops.some((w) => !isStop(w.text))) kept = withoutStops;
   return kept.map((w) => ({
     text: w.text,
     prefix: w.prefix,
-    maxTypos: typoBudget(w.text, settings.typoTolerance),
-    synonyms: synonyms.get(w.text) ?? [],
+    maxTypos: w.quoted ? 0 : typoBudget(w.text, settings.typoTolerance),
+    synonyms: w.quoted ? [] : (synonyms.get(w.text) ?? []),
   }));
 }

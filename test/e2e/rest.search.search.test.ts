@@ -59,7 +59,7 @@ describe('POST /search/v1/indexes/:index_uid/search', () => {
     expect(a.facet_stats.rating.min).toBeGreaterThanOrEqual(4.5);
   });
 
-  test('matching_strategy: last (default) also returns documents matching the first words only; all only those matching every word; -word excludes', async () => {
+  test('matching_strategy: last (default) also returns documents matching the first words only; all only those matching every word; -word excludes; "phrases"', async () => {
     const last = (await search(t, uid, { query: 'harry zebra', limit: 50 })).body.data.attributes;
     expect(last.estimated_total_hits).toBeGreaterThan(0);
     expect(last.hits.every((h: any) => /harr/i.test(JSON.stringify(h)))).toBe(true);
@@ -80,6 +80,16 @@ describe('POST /search/v1/indexes/:index_uid/search', () => {
     expect(harry.hits.some((h: any) => /potter/i.test(h.title))).toBe(true);
     expect(notPotter.hits.some((h: any) => /\bpotter\b/i.test(JSON.stringify(h)))).toBe(false);
     expect(notPotter.estimated_total_hits).toBeLessThan(harry.estimated_total_hits);
+    // a "phrase" answers only documents holding its words in a row; -"phrase" leaves them out
+    const plain = { limit: 1000, attributes_to_highlight: [], show_matches_position: false };
+    const phrase = (await search(t, uid, { query: '"harry potter"', ...plain })).body.data.attributes;
+    expect(phrase.hits.length).toBeGreaterThan(0);
+    expect(phrase.hits.every((h: any) => /\bharry\W+potter\b/i.test(JSON.stringify(h)))).toBe(true);
+    expect(phrase.estimated_total_hits).toBeLessThanOrEqual(both.estimated_total_hits);
+    const withoutPhrase = (await search(t, uid, { query: 'harry -"harry potter"', ...plain })).body.data.attributes;
+    const harryWord = (await search(t, uid, { query: 'harry ', ...plain })).body.data.attributes;
+    expect(withoutPhrase.estimated_total_hits).toBe(harryWord.estimated_total_hits - phrase.estimated_total_hits);
+    expect(withoutPhrase.hits.some((h: any) => /\bharry\W+potter\b/i.test(JSON.stringify(h)))).toBe(false);
     expectServiceError(await search(t, uid, { query: 'harry', matching_strategy: 'frequency' }), 'search', 400, 'invalid_search_matching_strategy', { parameter: 'matching_strategy' });
     const multi = await rest('POST', '/search/v1/multi-search', {
       body: jsonApi('multi_search_queries', { queries: [{ index_uid: uid, query: 'harry zebra', matching_strategy: 'all' }, { index_uid: uid, query: 'harry', matching_strategy: 'some' }] }),

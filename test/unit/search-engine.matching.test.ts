@@ -229,3 +229,58 @@ describe('negative words', () => {
     expect(r.estimatedTotalHits).toBe(r.hits.length);
   });
 });
+
+describe('phrases', () => {
+  test('"..." answers only documents holding the words next to each other, in that order, exactly', () => {
+    expect(q('"harry potter"')).toEqual(['1']);
+    expect(q('"potter harry"')).toEqual([]);
+    expect(q('"tale of two"')).toEqual(['4']);
+    expect(q('"tale two"')).toEqual([]);
+    // no typo, no prefix
+    expect(q('"hary potter"')).toEqual([]);
+    expect(q('"harry pott"')).toEqual([]);
+    // one quoted word: that word exactly
+    expect(q('"hobbit"')).toEqual(['2']);
+    expect(q('"hobit"')).toEqual([]);
+  });
+
+  test('with other words, a -"phrase", an unpaired quote and a minus inside quotes', () => {
+    expect(q('the "harry potter"')).toEqual(['1']);
+    expect(q('charles "popular delusions"')).toEqual(['6']);
+    expect(q('charles -"two cities"')).toEqual(['6']);
+    expect(q('-"the hobbit"')).toEqual(['1', '3', '4', '5', '6']);
+    // the words of a -"phrase" are not searched
+    expect(q('-"tale of" charles')).toEqual(['6']);
+    // an unpaired last quote is ignored: "harr is the word being typed
+    expect(q('"harr')).toEqual(['1', '3']);
+    // inside quotes a minus is a separator
+    expect(q('"tale -of two"')).toEqual(['4']);
+    // nothing between the quotes: no phrase
+    expect(q('hobbit ""')).toEqual(['2']);
+  });
+
+  test('stop words stay part of the phrase; a phrase never spans two attributes or two values of one', () => {
+    const stops = engineWith(DOCS, { searchableAttributes: ['title', 'author'], stopWords: ['of', 'the'] });
+    expect(q('"tale of two"', stops)).toEqual(['4']);
+    expect(q('"tale two"', stops)).toEqual([]);
+    expect(q('"stone j"')).toEqual([]);
+    const tagged = engineWith([
+      { id: 1, tags: ['red', 'shoe'] },
+      { id: 2, tags: ['red shoe'] },
+    ]);
+    expect(q('"red shoe"', tagged)).toEqual(['2']);
+  });
+
+  test('across segments, replaced documents, totals and facets', () => {
+    const e2 = engineWith(DOCS.slice(0, 3), { searchableAttributes: ['title', 'author'], filterableAttributes: ['author'] });
+    e2.addDocuments(DOCS.slice(3), 'id');
+    e2.addDocuments([{ id: 7, title: 'Two Cities, a Tale', author: 'Nobody' }, { id: 8, title: 'A tale of two cities retold', author: 'Charles Dickens' }], 'id');
+    expect(q('"tale of two cities"', e2)).toEqual(['4', '8']);
+    e2.addDocuments([{ id: 4, title: 'A Tale of Three Cities', author: 'Charles Dickens' }], 'id');
+    expect(q('"tale of two cities"', e2)).toEqual(['8']);
+    const r = e2.search({ query: '"charles dickens"', facets: ['author'] });
+    expect(r.estimatedTotalHits).toBe(2);
+    expect(r.facetDistribution).toEqual({ author: { 'Charles Dickens': 2 } });
+    expect(e2.search({ query: '"charles dickens"', filter: 'author = Nobody' }).hits).toEqual([]);
+  });
+});
