@@ -35,6 +35,8 @@ export interface Config {
   jwtRateLimitPerMinute: number;
   /** IMAGE_BUDGET_PER_MINUTE: image uploads and vision calls per minute per key (or user), a budget of their own (default 30) */
   imageBudgetPerMinute: number;
+  /** CATALOG_VECTOR_CACHE_MB: visual-search vectors one catalog process keeps between searches (default 256) */
+  catalogVectorCacheMb: number;
   /** unknown well-formed API keys one client address may try per minute (UNKNOWN_KEYS_PER_MINUTE) */
   unknownKeysPerMinute: number;
   /** TRUSTED_PROXIES: CIDRs whose X-Forwarded-For is believed (empty: none; the socket peer is the client) */
@@ -352,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: trustedProxies(env),
     jwtRateLimitPerMinute: envInt(env, 'JWT_RATE_LIMIT_PER_MINUTE', 1200),
     imageBudgetPerMinute: envInt(env, 'IMAGE_BUDGET_PER_MINUTE', 30),
+    catalogVectorCacheMb: envInt(env, 'CATALOG_VECTOR_CACHE_MB', 256),
     unknownKeysPerMinute: envInt(env, 'UNKNOWN_KEYS_PER_MINUTE', 60),
     // The internal secret signs the tenant context the gateway sends to subgraphs. Unset, it is
     // derived from the JWT secret so that separately started processes still agree.

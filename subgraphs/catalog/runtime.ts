@@ -52,5 +52,5 @@ export async function createCatalogRuntime(deps: WorkerDeps): Promise<CatalogRun
   // one CenterNet pass per image: visual search's thresholds (vision.rules.ts) were set on one view's
   // scores, and flip averaging lowers the collage dog's "cat" from 0.46 to 0.40, below DETECT_FOR_SEARCH
   const vision = new Vision({ preloadDetector: false, flipAveraging: false });
-  return { secrets, allowPrivate, webhooks, images, vision, vectors: new PartitionVectors(), pageBounds: new PageBounds() };
+  return { secrets, allowPrivate, webhooks, images, vision, vectors: new PartitionVectors(deps.cfg.catalogVectorCacheMb * 1024 * 1024), pageBounds: new PageBounds() };
 }

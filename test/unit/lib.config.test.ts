@@ -45,6 +45,8 @@ describe('loadConfig defaults', () => {
     expect(cfg.maxQueryDepth).toBe(12);
     expect(cfg.maxQueryCost).toBe(5000);
     expect(cfg.allowPrivateNetworkFetch).toBe(false);
+    expect(cfg.catalogVectorCacheMb).toBe(256);
+    expect(loadConfig({ CATALOG_VECTOR_CACHE_MB: '1024' }).catalogVectorCacheMb).toBe(1024);
   });
 
   test('the default JWT secret is flagged and the internal secret derives from it', () => {
@@ -162,6 +164,7 @@ describe('domain verification settings', () => {
     expect(() => loadConfig({ DNS_SERVERS: 'dns.google' })).toThrow(/^DNS_SERVERS: "dns.google" is not an IP address/);
     expect(() => loadConfig({ DNS_SERVERS: '127.0.0.1:99999' })).toThrow(/^DNS_SERVERS:/);
     expect(() => loadConfig({ MAIL_SPF_INCLUDE: 'not a name' })).toThrow(/^MAIL_SPF_INCLUDE:/);
+    expect(() => loadConfig({ CATALOG_VECTOR_CACHE_MB: '0' })).toThrow(/^CATALOG_VECTOR_CACHE_MB:/);
   });
 });
 

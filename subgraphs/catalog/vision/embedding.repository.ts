@@ -7,6 +7,7 @@ import type { Box } from '../../../lib/vision/index.js';
 import { sqlRows } from '../../../lib/jobs/sql.js';
 import type { SqlClient } from '../../../lib/jobs/index.js';
 import type { EmbeddingStatus } from '../images/image.rules.js';
+import { ANY_TEXT, jsonList } from '../sql.js';
 import { fromBytes, toBytes, type IndexedVector } from './scan.calc.js';
 
 const T = '"catalog"."product_image_embeddings"';
@@ -61,31 +62,63 @@ export async function markEmbeddingStatus(em: EntityManager, imageId: string, st
   await em.execute(`update "catalog"."product_images" set embedding_status = ?, updated_at = now() where id = ?`, [status, imageId]);
 }
 
+/** A partition's vectors as read, with each image's stamp (imageStamps) to refresh them by. */
+export interface PartitionRows {
+  rows: IndexedVector[];
+  stamps: Map<string, string>;
+}
+
 /**
  * Every vector of the partition made by `model`, whatever its product's state (the search keeps the
- * active products' rows: activeProductIds). What PartitionVectors caches.
+ * active products' rows: activeProductIds), or only those of `imageIds`. What PartitionVectors caches.
  */
-export async function partitionVectors(em: EntityManager, part: AppPartition, model: string): Promise<IndexedVector[]> {
-  const rows = (await em.execute(`select image_id, product_id, region, rotation, label, vector from ${T} where app_id = ? and environment = ? and model = ?`, [
-    part.appId,
-    part.environment,
-    model,
-  ])) as { image_id: string; product_id: string; region: number; rotation: number; label: string | null; vector: Buffer }[];
-  return rows.map((r) => ({ imageId: r.image_id, productId: r.product_id, region: r.region, rotation: r.rotation, label: r.label, vector: fromBytes(r.vector) }));
+export async function partitionVectors(em: EntityManager, part: AppPartition, model: string, imageIds?: readonly string[]): Promise<PartitionRows> {
+  const only = imageIds ? ` and image_id in ${ANY_TEXT}` : '';
+  const rows = (await em.execute(
+    `select image_id, product_id, region, rotation, label, vector, created_at::text as at from ${T} where app_id = ? and environment = ? and model = ?${only}`,
+    imageIds ? [part.appId, part.environment, model, jsonList(imageIds)] : [part.appId, part.environment, model],
+  )) as { image_id: string; product_id: string; region: number; rotation: number; label: string | null; vector: Buffer; at: string }[];
+  // an image's stamp as imageStamps writes it: its rows' newest created_at and their count
+  const newest = new Map<string, { at: string; n: number }>();
+  for (const r of rows) {
+    const s = newest.get(r.image_id);
+    if (!s) newest.set(r.image_id, { at: r.at, n: 1 });
+    else {
+      s.n++;
+      if (r.at > s.at) s.at = r.at;
+    }
+  }
+  return {
+    rows: rows.map((r) => ({ imageId: r.image_id, productId: r.product_id, region: r.region, rotation: r.rotation, label: r.label, vector: fromBytes(r.vector) })),
+    stamps: new Map([...newest].map(([id, s]) => [id, `${s.at}/${s.n}`])),
+  };
+}
+
+/**
+ * Each image's stamp in the partition's vectors of `model`: its rows' newest created_at and their
+ * count. An image's rows are replaced whole (replaceEmbeddings), each insert with clock_timestamp(),
+ * so a stamp moves whenever the image's rows change. Reads no vector.
+ */
+export async function imageStamps(em: EntityManager, part: AppPartition, model: string): Promise<Map<string, string>> {
+  const rows = (await em.execute(
+    `select image_id, max(created_at)::text || '/' || count(*) as stamp from ${T} where app_id = ? and environment = ? and model = ? group by image_id`,
+    [part.appId, part.environment, model],
+  )) as { image_id: string; stamp: string }[];
+  return new Map(rows.map((r) => [r.image_id, r.stamp]));
 }
 
 /**
  * What the partition's vectors of `model` are now, in one cheap statement: their count and newest
- * row. Rows are only inserted (with now()) and deleted (an image's rows are replaced whole), so any
- * change moves one of the two.
+ * row. Rows are only inserted (with clock_timestamp()) and deleted (an image's rows are replaced
+ * whole), so any change moves one of the two.
  */
 export async function partitionVersion(em: EntityManager, part: AppPartition, model: string): Promise<string> {
-  const [r] = (await em.execute(`select count(*)::int as n, max(created_at) as newest from ${T} where app_id = ? and environment = ? and model = ?`, [
+  const [r] = (await em.execute(`select count(*) || '/' || coalesce(max(created_at)::text, '') as version from ${T} where app_id = ? and environment = ? and model = ?`, [
     part.appId,
     part.environment,
     model,
-  ])) as { n: number; newest: Date | string | null }[];
-  return `${r.n}:${r.newest ? new Date(r.newest).getTime() : 0}`;
+  ])) as { version: string }[];
+  return r.version;
 }
 
 /** Ids of the partition's active, live products: the only ones visual search finds. */

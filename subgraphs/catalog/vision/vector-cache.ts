@@ -3,26 +3,42 @@
 // Each search first asks the database for the partition's version (partitionVersion: count and
 // newest row, one aggregate statement) and reloads on any difference, so a process never answers
 // from stale vectors, and several processes (START_PROCESSES=split, replicas) each stay right on
-// their own. Which products are active is read fresh per search (not cached). Memory is bounded:
-// least recently used partitions leave first once the budget is passed.
+// their own. A changed partition is refreshed, not reloaded: each image's stamp (imageStamps: its
+// rows' newest created_at and count, no vector read) says which images are new, replaced or gone,
+// and only the new and replaced images' vectors are read (all of them when most changed). Which
+// products are active is read fresh per search (not cached). Memory is bounded: least recently used
+// partitions leave first once the budget is passed.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
-import { partitionVectors, partitionVersion } from './embedding.repository.js';
+import { imageStamps, partitionVectors, partitionVersion, type PartitionRows } from './embedding.repository.js';
 import type { IndexedVector } from './scan.calc.js';
 
-interface Entry {
+interface Entry extends PartitionRows {
   version: string;
-  rows: IndexedVector[];
   bytes: number;
 }
 
-/** Bytes of vectors one catalog process keeps (≈ 50,000 rows of 1344 floats). */
+/** What a refresh did, for health and tests. */
+export interface RefreshCounts {
+  /** whole partitions read */
+  loads: number;
+  /** refreshes that read only the changed images' vectors */
+  refreshes: number;
+  /** images whose vectors those refreshes read */
+  imagesRead: number;
+}
+
+/** Past this share of changed images a refresh reads the whole partition (one plain statement). */
+const REFRESH_SHARE = 0.5;
+
+/** Bytes of vectors one catalog process keeps by default (≈ 50,000 rows of 1344 floats; CATALOG_VECTOR_CACHE_MB). */
 export const VECTOR_CACHE_BYTES = 256 * 1024 * 1024;
 
 export class PartitionVectors {
   private readonly entries = new Map<string, Entry>(); // in use order: the first is the least recent
   private readonly loading = new Map<string, Promise<Entry>>();
   private bytes = 0;
+  private readonly counts: RefreshCounts = { loads: 0, refreshes: 0, imagesRead: 0 };
 
   constructor(private readonly maxBytes = VECTOR_CACHE_BYTES) {}
 
@@ -40,13 +56,34 @@ export class PartitionVectors {
     const flight = `${key}\u0000${version}`;
     let load = this.loading.get(flight);
     if (!load) {
-      load = partitionVectors(em, part, model).then((rows) => ({ version, rows, bytes: rows.reduce((n, r) => n + r.vector.byteLength, 0) }));
+      load = this.read(em, part, model, hit).then((read) => ({ ...read, version, bytes: read.rows.reduce((n, r) => n + r.vector.byteLength, 0) }));
       this.loading.set(flight, load);
       void load.finally(() => this.loading.delete(flight)).catch(() => undefined);
     }
     const entry = await load;
     this.keep(key, entry);
     return entry.rows;
+  }
+
+  /** The partition's rows now: `before`'s rows of unchanged images and the changed images' rows read anew. */
+  private async read(em: EntityManager, part: AppPartition, model: string, before: Entry | undefined): Promise<PartitionRows> {
+    if (!before) return this.loadAll(em, part, model);
+    const now = await imageStamps(em, part, model);
+    const changed = [...now].filter(([id, stamp]) => before.stamps.get(id) !== stamp).map(([id]) => id);
+    if (changed.length > now.size * REFRESH_SHARE) return this.loadAll(em, part, model);
+    const fresh = changed.length ? await partitionVectors(em, part, model, changed) : { rows: [], stamps: new Map<string, string>() };
+    this.counts.refreshes++;
+    this.counts.imagesRead += changed.length;
+    const unchanged = (id: string) => now.has(id) && now.get(id) === before.stamps.get(id);
+    const stamps = new Map<string, string>();
+    for (const [id, stamp] of before.stamps) if (unchanged(id)) stamps.set(id, stamp);
+    for (const [id, stamp] of fresh.stamps) stamps.set(id, stamp);
+    return { rows: before.rows.filter((r) => unchanged(r.imageId)).concat(fresh.rows), stamps };
+  }
+
+  private loadAll(em: EntityManager, part: AppPartition, model: string): Promise<PartitionRows> {
+    this.counts.loads++;
+    return partitionVectors(em, part, model);
   }
 
   private keep(key: string, entry: Entry): void {
@@ -66,7 +103,7 @@ export class PartitionVectors {
   }
 
   /** For health and tests: partitions and bytes held. */
-  stats(): { partitions: number; bytes: number } {
-    return { partitions: this.entries.size, bytes: this.bytes };
+  stats(): { partitions: number; bytes: number } & RefreshCounts {
+    return { partitions: this.entries.size, bytes: this.bytes, ...this.counts };
   }
 }
