@@ -6,9 +6,9 @@ import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createOrm, migrate } from '../../lib/db.js';
 import { catalog } from '../../subgraphs/catalog/index.js';
-import { partitionVectors, replaceEmbeddings, type RegionEmbedding } from '../../subgraphs/catalog/vision/embedding.repository.js';
+import { exactVectors, partitionVectors, replaceEmbeddings, type RegionEmbedding } from '../../subgraphs/catalog/vision/embedding.repository.js';
 import { PartitionVectors } from '../../subgraphs/catalog/vision/vector-cache.js';
-import type { IndexedVector } from '../../subgraphs/catalog/vision/scan.calc.js';
+import { quantize, type IndexedVector } from '../../subgraphs/catalog/vision/scan.calc.js';
 import { scratchDatabase } from '../harness/scratch-db.js';
 
 const db = scratchDatabase('catalog_vectors');
@@ -33,7 +33,7 @@ async function addImage(p: typeof part, id: string, seed: number, n = 2): Promis
 
 /** Rows in one order, vectors as plain arrays: what two reads of the same partition compare by. */
 const canonical = (rows: readonly IndexedVector[]) =>
-  rows.map((r) => ({ ...r, vector: [...r.vector] })).sort((a, b) => (a.imageId === b.imageId ? a.region - b.region : a.imageId < b.imageId ? -1 : 1));
+  rows.map((r) => ({ ...r, codes: [...r.codes] })).sort((a, b) => (a.imageId === b.imageId ? a.region - b.region : a.imageId < b.imageId ? -1 : 1));
 
 async function expectFresh(cache: PartitionVectors, p = part): Promise<IndexedVector[]> {
   const cached = await cache.get(orm.em.fork(), p, MODEL);
@@ -63,6 +63,18 @@ afterAll(async () => {
   await db.drop();
 });
 
+test('the exact vectors of a shortlist, by image and region; a row gone is absent', async () => {
+  const exact = await exactVectors(orm.em.fork(), part, MODEL, [
+    { imageId: 'img_v1', region: 1 },
+    { imageId: 'img_v1', region: 1 },
+    { imageId: 'img_v2', region: 0 },
+    { imageId: 'img_v2', region: 9 },
+    { imageId: 'img_o0', region: 0 },
+  ]);
+  expect([...exact.keys()].sort()).toEqual(['img_v1/1', 'img_v2/0']);
+  expect([...exact.get('img_v1/1')!]).toEqual([...vector(11)]);
+});
+
 test('after each change only the changed images are read, and the rows equal a fresh read', async () => {
   const cache = new PartitionVectors();
   expect((await expectFresh(cache)).length).toBe(40);
@@ -79,7 +91,7 @@ test('after each change only the changed images are read, and the rows equal a f
   // an image's vectors replaced whole, with fewer regions and other values
   expect(await replaceEmbeddings(orm.em.fork(), part, 'img_v3', MODEL, regions(77, 1))).toBe(true);
   const replaced = await expectFresh(cache);
-  expect(replaced.filter((r) => r.imageId === 'img_v3').map((r) => [...r.vector])).toEqual([[...vector(770)]]);
+  expect(replaced.filter((r) => r.imageId === 'img_v3').map((r) => [...r.codes])).toEqual([[...quantize(vector(770)).codes]]);
   expect(cache.stats()).toMatchObject({ loads: 1, refreshes: 2, imagesRead: 2 });
 
   // an image deleted (its rows go by the foreign key): nothing to read

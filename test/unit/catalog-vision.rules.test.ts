@@ -1,7 +1,7 @@
 // Pure rules of the catalog's vision features: the suggested crop box, which objects are embedded,
 // crop file names, the stored vector format and the exact scan.
 import { cropFile, parseImageFile } from '../../subgraphs/catalog/images/image.rules.js';
-import { fromBytes, scan, toBytes, type IndexedVector } from '../../subgraphs/catalog/vision/scan.calc.js';
+import { dot, dotCodes, fromBytes, quantize, rescore, rowKey, scan, shortlistSize, toBytes, type IndexedVector } from '../../subgraphs/catalog/vision/scan.calc.js';
 import { suppressAcrossClasses } from '../../lib/vision/nms.js';
 import { embeddableObjects, suggestedCropBox } from '../../subgraphs/catalog/vision/vision.rules.js';
 
@@ -9,7 +9,7 @@ const unit = (xs: number[]) => {
   const n = Math.hypot(...xs);
   return Float32Array.from(xs.map((x) => x / n));
 };
-const row = (productId: string, imageId: string, region: number, v: number[], label: string | null = null): IndexedVector => ({ productId, imageId, region, rotation: 0, label, vector: unit(v) });
+const row = (productId: string, imageId: string, region: number, v: number[], label: string | null = null): IndexedVector => ({ productId, imageId, region, rotation: 0, label, ...quantize(unit(v)) });
 
 describe('suggested crop', () => {
   test('the box widened by 5 % a side, in whole pixels', () => {
@@ -55,7 +55,7 @@ describe('stored vectors', () => {
   });
 });
 
-describe('exact scan', () => {
+describe('the scan', () => {
   const rows = [
     row('p1', 'i1', 0, [1, 0, 0]),
     row('p1', 'i1', 1, [0, 1, 0], 'dog'),
@@ -68,7 +68,7 @@ describe('exact scan', () => {
       ['p1', 1, 'dog'],
       ['p2', 0, null],
     ]);
-    expect(hits[0].score).toBeCloseTo(1, 6);
+    expect(hits[0].score).toBeCloseTo(1, 3);
   });
   test('several queries in one pass, each ranked on its own', () => {
     const [a, b] = scan(rows, [unit([0, 0, 1]), unit([1, 0.1, 0])], 1);
@@ -83,5 +83,67 @@ describe('exact scan', () => {
     const tie = scan([row('b', 'x', 0, [1, 0]), row('a', 'y', 0, [1, 0])], [unit([1, 0])], 5)[0];
     expect(tie.map((h) => h.productId)).toEqual(['a', 'b']);
     expect(scan([], [unit([1, 0])], 5)).toEqual([[]]);
+  });
+});
+
+describe('8-bit vectors and rescoring', () => {
+  /** a seeded unit vector of the embedding's length */
+  const random = (seed: number) => {
+    let x = seed;
+    const v = Float32Array.from({ length: 1344 }, () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648) - 0.5);
+    const n = Math.hypot(...v);
+    return v.map((c) => c / n);
+  };
+
+  test('a component rounds to the nearest step of its vector; a zero vector stays zero', () => {
+    const { codes, scale } = quantize(Float32Array.from([0.5, -0.3, 0.001, -0.5]));
+    expect(scale).toBeCloseTo(0.5 / 127, 9);
+    expect([...codes]).toEqual([127, -76, 0, -127]);
+    expect([...quantize(new Float32Array(3)).codes]).toEqual([0, 0, 0]);
+  });
+
+  test('dotCodes sums every component, whatever the length modulo 4', () => {
+    for (const n of [0, 1, 3, 4, 7, 1344]) {
+      const codes = Int8Array.from({ length: n }, (_, i) => (i % 7) - 3);
+      const q = Float32Array.from({ length: n }, (_, i) => i / 10);
+      expect(dotCodes(codes, q)).toBeCloseTo([...codes].reduce((s, c, i) => s + c * q[i], 0), 4);
+    }
+  });
+
+  test('on unit vectors of 1,344 components the estimated cosine errs by under 0.002', () => {
+    let worst = 0;
+    for (let i = 0; i < 200; i++) {
+      const v = random(i + 1);
+      const q = random(i + 1000);
+      const { codes, scale } = quantize(v);
+      worst = Math.max(worst, Math.abs(dotCodes(codes, q) * scale - dot(v, q)));
+    }
+    expect(worst).toBeLessThan(0.002);
+  });
+
+  test('shortlist then rescore answers the exact top k, with exact scores, over 3,000 rows', () => {
+    const vectors = Array.from({ length: 3000 }, (_, i) => random(i + 5000));
+    const rows = vectors.map((v, i): IndexedVector => ({ productId: `p${Math.floor(i / 3)}`, imageId: `i${i}`, region: 0, rotation: 0, label: null, ...quantize(v) }));
+    const exact = new Map(vectors.map((v, i) => [rowKey({ imageId: `i${i}`, region: 0 }), v]));
+    for (const seed of [1, 2, 3]) {
+      // a query near one row, so the top is not all noise
+      const q = random(seed);
+      const near = vectors[seed * 100].map((c, j) => c + q[j] * 0.8);
+      const n = Math.hypot(...near);
+      const query = near.map((c) => c / n);
+      const k = 10;
+      const [got] = rescore(scan(rows, [query], shortlistSize(k)), [query], exact, k);
+      const truth = new Map<string, number>();
+      vectors.forEach((v, i) => truth.set(`p${Math.floor(i / 3)}`, Math.max(truth.get(`p${Math.floor(i / 3)}`) ?? -2, dot(v, query))));
+      const want = [...truth].sort((a, b) => b[1] - a[1]).slice(0, k);
+      expect(got.map((h) => h.productId)).toEqual(want.map(([p]) => p));
+      got.forEach((h, j) => expect(h.score).toBeCloseTo(want[j][1], 6));
+    }
+  });
+
+  test('a shortlisted row without its exact vector (its image deleted since) is dropped', () => {
+    const rows = [row('p1', 'i1', 0, [1, 0]), row('p2', 'i2', 0, [0.9, 0.1])];
+    const [hits] = rescore(scan(rows, [unit([1, 0])], 10), [unit([1, 0])], new Map([['i2/0', unit([0.9, 0.1])]]), 10);
+    expect(hits.map((h) => h.productId)).toEqual(['p2']);
   });
 });

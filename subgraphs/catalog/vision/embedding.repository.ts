@@ -8,7 +8,7 @@ import { sqlRows } from '../../../lib/jobs/sql.js';
 import type { SqlClient } from '../../../lib/jobs/index.js';
 import type { EmbeddingStatus } from '../images/image.rules.js';
 import { ANY_TEXT, jsonList } from '../sql.js';
-import { fromBytes, toBytes, type IndexedVector } from './scan.calc.js';
+import { fromBytes, quantize, rowKey, toBytes, type IndexedVector } from './scan.calc.js';
 
 const T = '"catalog"."product_image_embeddings"';
 
@@ -89,9 +89,21 @@ export async function partitionVectors(em: EntityManager, part: AppPartition, mo
     }
   }
   return {
-    rows: rows.map((r) => ({ imageId: r.image_id, productId: r.product_id, region: r.region, rotation: r.rotation, label: r.label, vector: fromBytes(r.vector) })),
+    rows: rows.map((r) => ({ imageId: r.image_id, productId: r.product_id, region: r.region, rotation: r.rotation, label: r.label, ...quantize(fromBytes(r.vector)) })),
     stamps: new Map([...newest].map(([id, s]) => [id, `${s.at}/${s.n}`])),
   };
+}
+
+/** The float32 vectors of the given rows (by rowKey), for rescoring a scan's shortlist; a row gone since is absent. */
+export async function exactVectors(em: EntityManager, part: AppPartition, model: string, keys: readonly { imageId: string; region: number }[]): Promise<Map<string, Float32Array>> {
+  if (!keys.length) return new Map();
+  const wanted = jsonList([...new Map(keys.map((k) => [rowKey(k), { i: k.imageId, r: k.region }])).values()]);
+  const rows = (await em.execute(
+    `select image_id, region, vector from ${T} where app_id = ? and environment = ? and model = ?
+        and (image_id, region) in (select x->>'i', (x->>'r')::smallint from jsonb_array_elements(?::jsonb) x)`,
+    [part.appId, part.environment, model, wanted],
+  )) as { image_id: string; region: number; vector: Buffer }[];
+  return new Map(rows.map((r) => [rowKey({ imageId: r.image_id, region: r.region }), fromBytes(r.vector)]));
 }
 
 /**

@@ -1,7 +1,10 @@
-// The exact scan of visual search (pure): every indexed vector of the partition against every query
+// The scan of visual search (pure): every indexed vector of the partition against every query
 // vector, one pass over the rows for all queries. Vectors are unit length (lib/vision embed), so the
 // dot product is the cosine. A product scores its best row (whole image or an object region of any
 // of its images); results are the top `k` products per query, best first, ties by product id.
+// Kept vectors are 8-bit (quantize: a quarter of float32's memory, so four times the images fit the
+// process's cache); the scan on them keeps a shortlist per query (shortlistSize), and rescore puts
+// the exact float32 cosine of each shortlisted row in place of its estimate before the top `k` are cut.
 
 export interface IndexedVector {
   imageId: string;
@@ -12,7 +15,9 @@ export interface IndexedVector {
   rotation: number;
   /** the detected object's class; null for a whole-image row */
   label: string | null;
-  vector: Float32Array;
+  /** the vector in 8 bits (quantize): component i ≈ codes[i] × scale */
+  codes: Int8Array;
+  scale: number;
 }
 
 export interface ScanHit {
@@ -32,19 +37,83 @@ export function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-/** The best `k` products for each query, in the order of `queries`; only rows of `products` when given. */
+/**
+ * Σ codes[i] × q[i], the scan's inner loop: four sums side by side (1.6× the plain loop here: 70
+ * against 110 ms for 50,000 rows of 1,344), and a function of its own so the engine keeps it
+ * specialised to these two array types.
+ */
+export function dotCodes(codes: Int8Array, q: Float32Array): number {
+  const n = Math.min(codes.length, q.length);
+  const m = n & ~3;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i < m; i += 4) {
+    s0 += codes[i] * q[i];
+    s1 += codes[i + 1] * q[i + 1];
+    s2 += codes[i + 2] * q[i + 2];
+    s3 += codes[i + 3] * q[i + 3];
+  }
+  for (; i < n; i++) s0 += codes[i] * q[i];
+  return s0 + s1 + s2 + s3;
+}
+
+/**
+ * A vector in 8 bits: one scale per vector (its largest magnitude over 127), each component rounded
+ * to the nearest step. A unit vector's cosine with a unit query then errs by about scale/7 at most
+ * in practice (the rounding errors, each within ±scale/2, mostly cancel).
+ */
+export function quantize(v: Float32Array): { codes: Int8Array; scale: number } {
+  let max = 0;
+  for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]));
+  const scale = max / 127 || 1;
+  const codes = new Int8Array(v.length);
+  for (let i = 0; i < v.length; i++) codes[i] = Math.round(v[i] / scale);
+  return { codes, scale };
+}
+
+/** Products the 8-bit scan keeps per query for rescoring, for a page of `k`. */
+export const shortlistSize = (k: number): number => 2 * k + 10;
+
+/** The key of a row within its partition: its image and region. */
+export const rowKey = (r: { imageId: string; region: number }): string => `${r.imageId}/${r.region}`;
+
+/**
+ * The best `k` products for each query by the 8-bit vectors (estimated scores), in the order of
+ * `queries`; only rows of `products` when given. Ask for shortlistSize(k) and rescore them.
+ */
 export function scan(rows: readonly IndexedVector[], queries: readonly Float32Array[], k: number, products?: ReadonlySet<string>): ScanHit[][] {
   const best = queries.map(() => new Map<string, ScanHit>());
   for (const row of rows) {
     if (products && !products.has(row.productId)) continue;
     for (let q = 0; q < queries.length; q++) {
-      const score = dot(row.vector, queries[q]);
+      const score = dotCodes(row.codes, queries[q]) * row.scale;
       const seen = best[q].get(row.productId);
       if (!seen || score > seen.score) best[q].set(row.productId, { productId: row.productId, score, imageId: row.imageId, region: row.region, rotation: row.rotation, label: row.label });
     }
   }
-  return best.map((m) => [...m.values()].sort((a, b) => b.score - a.score || (a.productId < b.productId ? -1 : 1)).slice(0, k));
+  return best.map((m) => ranked([...m.values()], k));
 }
+
+/**
+ * The shortlists with each row's exact cosine (`exact`: float32 vectors by rowKey), the top `k` of
+ * each; a row missing from `exact` (its image deleted since the scan) is dropped.
+ */
+export function rescore(shortlists: readonly ScanHit[][], queries: readonly Float32Array[], exact: ReadonlyMap<string, Float32Array>, k: number): ScanHit[][] {
+  return shortlists.map((hits, q) =>
+    ranked(
+      hits.flatMap((h) => {
+        const v = exact.get(rowKey(h));
+        return v ? [{ ...h, score: dot(v, queries[q]) }] : [];
+      }),
+      k,
+    ),
+  );
+}
+
+const ranked = (hits: ScanHit[], k: number) => hits.sort((a, b) => b.score - a.score || (a.productId < b.productId ? -1 : 1)).slice(0, k);
 
 /** A vector as stored (float32, little-endian) and back. */
 export function toBytes(v: Float32Array): Buffer {

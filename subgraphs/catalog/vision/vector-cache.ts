@@ -28,10 +28,13 @@ export interface RefreshCounts {
   imagesRead: number;
 }
 
+/** What a kept row costs besides its codes (its object, typed array and strings), roughly. */
+const ROW_OVERHEAD = 240;
+
 /** Past this share of changed images a refresh reads the whole partition (one plain statement). */
 const REFRESH_SHARE = 0.5;
 
-/** Bytes of vectors one catalog process keeps by default (≈ 50,000 rows of 1344 floats; CATALOG_VECTOR_CACHE_MB). */
+/** Bytes of vectors one catalog process keeps by default (≈ 170,000 rows of 1,344 8-bit components; CATALOG_VECTOR_CACHE_MB). */
 export const VECTOR_CACHE_BYTES = 256 * 1024 * 1024;
 
 export class PartitionVectors {
@@ -56,7 +59,7 @@ export class PartitionVectors {
     const flight = `${key}\u0000${version}`;
     let load = this.loading.get(flight);
     if (!load) {
-      load = this.read(em, part, model, hit).then((read) => ({ ...read, version, bytes: read.rows.reduce((n, r) => n + r.vector.byteLength, 0) }));
+      load = this.read(em, part, model, hit).then((read) => ({ ...read, version, bytes: read.rows.reduce((n, r) => n + r.codes.byteLength + ROW_OVERHEAD, 0) }));
       this.loading.set(flight, load);
       void load.finally(() => this.loading.delete(flight)).catch(() => undefined);
     }

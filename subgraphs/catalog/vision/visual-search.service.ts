@@ -1,8 +1,9 @@
 // Visual search (POST /v1/products/search, multipart `image` + `use_object_detection`; GraphQL
 // visualProductSearch by URL). The query photo is embedded like product images (lib/vision embed);
 // with detection on, 0 or 1 objects → one search with the whole photo, 2 or more → one search per
-// object (its suggested crop), results grouped per object. Each search is an exact scan of the
-// partition's vectors (scan.calc.ts): whole images and their objects, a product scoring its best.
+// object (its suggested crop), results grouped per object. Each search scans every vector of the
+// partition (scan.calc.ts: whole images and their objects, a product scoring its best) in 8 bits,
+// then rescores its shortlist with the exact float32 vectors.
 // The multipart route streams the photo into the object store under a grant (purpose
 // visual_search_image, made with the caller's key and scope); the search reads it and deletes it.
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -17,9 +18,9 @@ import type { CatalogContext } from '../context.js';
 import { ProductImageEntity } from '../images/image.entity.js';
 import { IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, imageUrls } from '../images/image.rules.js';
 import { ProductEntity } from '../products/product.entity.js';
-import { activeProductIds } from './embedding.repository.js';
+import { activeProductIds, exactVectors } from './embedding.repository.js';
 import type { PartitionVectors } from './vector-cache.js';
-import { scan, type ScanHit } from './scan.calc.js';
+import { rescore, scan, shortlistSize, type ScanHit } from './scan.calc.js';
 import { detectObjects, embedObject, visionFailure } from './vision.regions.js';
 import {
   DETECT_FOR_SEARCH,
@@ -163,7 +164,9 @@ async function visualSearch(em: EntityManager, deps: SearchDeps, part: AppPartit
   const embeddingTimeMs = since(te);
   const ts = performance.now();
   const [rows, active] = await vectors;
-  const hits = scan(rows, queries, perPage, active);
+  // the 8-bit scan's shortlists, then their rows' exact cosines (scan.calc.ts)
+  const shortlists = scan(rows, queries, shortlistSize(perPage), active);
+  const hits = rescore(shortlists, queries, await exactVectors(em, part, VISION_METHODS.embedding, shortlists.flat()), perPage);
   const scanTimeMs = since(ts);
   const groups = await toGroups(em, deps.publicUrl, part, detections, hits);
   return {
