@@ -56,6 +56,7 @@ export class SegmentedEngine implements Engine, EngineState {
   settings!: EngineSettings;
   rules!: Rule[];
   stopWords!: Set<string>;
+  noTypoWords!: Set<string>;
   synonyms!: SynonymIndex;
   analyzer!: Analyzer;
   segments: Segment[] = [];
@@ -82,6 +83,17 @@ export class SegmentedEngine implements Engine, EngineState {
     this.embedAll();
   }
 
+  noTypoAttributes(): Uint8Array | null {
+    const off = this.settings.typoTolerance.disableOnAttributes;
+    if (!off?.length) return null;
+    const searchable = this.settings.searchableAttributes;
+    const ranks: [string, number][] = searchable[0] === '*' ? [...this.fieldOrder] : searchable.map((a, i) => [a, i]);
+    const mask = new Uint8Array(Math.max(1, ranks.length));
+    // an entry turns off its own attribute and the nested ones searched under it ("author" → "author.name")
+    for (const [name, rank] of ranks) if (off.some((o) => name === o || name.startsWith(`${o}.`))) mask[rank] = 1;
+    return mask;
+  }
+
   get size(): number {
     return this.live;
   }
@@ -95,6 +107,7 @@ export class SegmentedEngine implements Engine, EngineState {
     this.rules = parseRankingRules(s.rankingRules);
     this.analyzer = analyzerFor(s.languages);
     this.stopWords = new Set(s.stopWords.flatMap((w) => this.analyzer.tokenize(w).slice(0, 1)));
+    this.noTypoWords = new Set((s.typoTolerance.disableOnWords ?? []).flatMap((w) => this.analyzer.tokenize(w)));
     this.synonyms = buildSynonyms(s, this.analyzer);
   }
 

@@ -15,7 +15,7 @@ import { ALL_ALONE, type DictionaryView } from './dictionary.js';
 import { GrowInt32 } from './growable.js';
 import { ABSENT, RANGE_STRIDE, RefList, type RefSource } from './match-refs.js';
 import type { QueryWord } from './query.js';
-import type { Segment } from './segment.js';
+import { postingStart, type Segment } from './segment.js';
 import { exactIndex, fuzzyLookup, fuzzyRanges, lowerBound } from './typo.js';
 
 export { ABSENT };
@@ -137,6 +137,7 @@ export function matchWords(
   size: number,
   scratch = new MatchScratch(),
   dictionary: DictionaryView = ALL_ALONE,
+  noTypoAttributes: Uint8Array | null = null,
 ): MatchData {
   scratch.reset();
   const m: MatchData = {
@@ -186,7 +187,10 @@ export function matchWords(
         ranges.push(to);
         m.rangePostings += to - from;
       }
-      const found = fold(seg, from, to, typos, isExact, target, w === 0 ? list : null, firstCount);
+      const found =
+        typos > 0 && noTypoAttributes
+          ? foldOutside(seg, from, to, typos, target, w === 0 ? list : null, firstCount, noTypoAttributes)
+          : fold(seg, from, to, typos, isExact, target, w === 0 ? list : null, firstCount);
       if (w === 0 && found > 0) {
         // a fold adds documents in id order: in order overall if its first comes after the last listed
         if (firstCount > 0 && list[firstCount] < list[firstCount - 1]) inOrder = false;
@@ -294,6 +298,43 @@ function fold(seg: Segment, from: number, to: number, typos: number, isExact: bo
       if (typos < cur) typo[d] = typos;
       if (p0 < minPos[d]) minPos[d] = p0;
       if (ex) exact[d] = 1;
+    }
+  }
+  return found;
+}
+
+/**
+ * fold() for a typo match under typoTolerance.disableOnAttributes: a document counts only through a
+ * position outside the attributes marked in `off` (its first such position is the word's minPos).
+ */
+function foldOutside(seg: Segment, from: number, to: number, typos: number, t: FoldTarget, first: Int32Array | null, at: number, off: Uint8Array): number {
+  const { pDocs, pBase, pRel, pShift, positions, posShift } = seg;
+  const { typo, minPos, matched, exact, count, prev, allowed } = t;
+  const low = (1 << posShift) - 1;
+  let found = 0;
+  for (let q = from; q < to; q++) {
+    const d = pDocs[q];
+    if (prev === null ? (allowed[d >>> 5] & (1 << (d & 31))) === 0 : prev[d] === ABSENT) continue;
+    let p0 = -1;
+    for (let x = pBase[q >>> pShift] + pRel[q], end = postingStart(seg, q + 1); x < end; x++) {
+      const v = positions[x];
+      const attr = posShift === 16 ? v >>> 16 : v >>> posShift;
+      if (off[attr] === 1) continue;
+      p0 = posShift === 16 ? v : attr * 65536 + (v & low);
+      break;
+    }
+    if (p0 < 0) continue;
+    const cur = typo[d];
+    if (cur === ABSENT) {
+      if (first !== null) first[at + found] = d;
+      found++;
+      typo[d] = typos;
+      matched[d] = count;
+      minPos[d] = p0;
+      exact[d] = 0;
+    } else {
+      if (typos < cur) typo[d] = typos;
+      if (p0 < minPos[d]) minPos[d] = p0;
     }
   }
   return found;

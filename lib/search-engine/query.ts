@@ -3,6 +3,8 @@
 // - The LAST word is a prefix unless the query ends with a separator ("harr" finds "harry", "harr " does not).
 // - Stop words are dropped, except the last word while it is still being typed (a prefix: "the" may become
 //   "theory") and except when the query has nothing else (a query of only stop words still searches them).
+// - Typo tolerance is off for the words of typoTolerance.disableOnWords and, with disableOnNumbers,
+//   for words made of digits only (their prefix matching stays).
 // - Synonyms add alternatives to a word: two-way groups make every member an alternative of the others,
 //   one-way entries only from key to values. Keys are single words; values may be several words
 //   ("nyc" → "new york" requires both words). A synonym match counts as no typo but is not "exact".
@@ -98,14 +100,18 @@ export function excludedWords(query: string, analyzer: Analyzer = DEFAULT_ANALYZ
   return [...new Set(out)].slice(0, MAX_QUERY_WORDS);
 }
 
-export function parseQuery(
-  query: string,
-  settings: EngineSettings,
-  stopWords: ReadonlySet<string>,
-  synonyms: SynonymIndex,
-  analyzer: Analyzer = DEFAULT_ANALYZER,
-  phrases: readonly QueryPhrase[] = [],
-): QueryWord[] {
+/** What of an index's settings reading a query needs (EngineState has them). */
+export interface QueryRules {
+  settings: EngineSettings;
+  stopWords: ReadonlySet<string>;
+  synonyms: SynonymIndex;
+  analyzer: Analyzer;
+  /** typoTolerance.disableOnWords, normalised as indexed */
+  noTypoWords: ReadonlySet<string>;
+}
+
+export function parseQuery(query: string, rules: QueryRules, phrases: readonly QueryPhrase[] = []): QueryWord[] {
+  const { settings, stopWords, synonyms, analyzer } = rules;
   const everyToken = analyzer.tokenizeWithOffsets(query);
   const searched = (start: number) => {
     const p = phraseOf(phrases, start);
@@ -126,10 +132,12 @@ export function parseQuery(
   const isStop = (t: string) => stopWords.has(t) || analyzer.isStopWord(t);
   const withoutStops = kept.filter((w) => w.prefix || !isStop(w.text));
   if (withoutStops.some((w) => !isStop(w.text))) kept = withoutStops;
+  const { disableOnNumbers } = settings.typoTolerance;
+  const noTypo = (w: { text: string; quoted: boolean }) => w.quoted || rules.noTypoWords.has(w.text) || (disableOnNumbers === true && /^\d+$/.test(w.text));
   return kept.map((w) => ({
     text: w.text,
     prefix: w.prefix,
-    maxTypos: w.quoted ? 0 : typoBudget(w.text, settings.typoTolerance),
+    maxTypos: noTypo(w) ? 0 : typoBudget(w.text, settings.typoTolerance),
     synonyms: w.quoted ? [] : (synonyms.get(w.text) ?? []),
   }));
 }

@@ -53,13 +53,13 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   if (phrases.length) allowed = withPhrases(st.segments, allowed, phrases);
   const excluded = excludedWords(query, st.analyzer, phrases);
   if (excluded.length) allowed = withoutWords(st, allowed, excluded, dictionary);
-  const words = parseQuery(query, st.settings, st.stopWords, st.synonyms, st.analyzer, phrases);
+  const words = parseQuery(query, st, phrases);
   const keywordSide = !semantic || semantic.ratio < 1;
   let match: MatchData | null = null;
   let candidates: Int32Array = EMPTY;
   if (words.length) {
     // a pure vector search still matches the words: highlighting marks them on its hits
-    match = matchWords(words, st.segments, allowed, st.nextId, st.scratch, dictionary);
+    match = matchWords(words, st.segments, allowed, st.nextId, st.scratch, dictionary, st.noTypoAttributes());
     if (keywordSide) candidates = everyWord ? matchingEveryWord(match) : match.candidates;
   } else if (keywordSide) {
     candidates = toIds(allowed);

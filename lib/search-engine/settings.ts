@@ -1,7 +1,7 @@
 // Settings checks and the parts of them that shape the index (changing those rebuilds segments;
 // everything else — ranking, stop words, synonyms, typo tolerance, sortable, distinct — is read at query time).
 import { parseRankingRules, DEFAULT_RANKING_RULES } from './ranking.js';
-import { EngineError, type EngineSettings } from './types.js';
+import { EngineError, type EngineSettings, type TypoTolerance } from './types.js';
 import { checkLanguages } from './analyzer.js';
 
 export const DEFAULT_SETTINGS: EngineSettings = {
@@ -41,11 +41,22 @@ export function checkSettings(s: EngineSettings): EngineSettings {
     distinctAttribute: s.distinctAttribute || null,
     synonyms: s.synonyms ?? {},
     oneWaySynonyms: s.oneWaySynonyms ?? {},
-    typoTolerance: { enabled: typo.enabled !== false, minWordSizeForTypos: { oneTypo: one, twoTypos: two } },
+    typoTolerance: typoTolerance(typo, one, two, list),
     // only when set, so the settings (and shape) of an index without languages stay as they were
     ...(languages.length ? { languages } : {}),
     ...(embedding.length ? { embeddingAttributes: [...new Set(embedding)] } : {}),
   };
+}
+
+/** The typo tolerance checked; the disable options only when set, so older settings keep their key. */
+function typoTolerance(typo: Partial<TypoTolerance>, one: number, two: number, list: (v: unknown, name: string) => string[]): TypoTolerance {
+  const out: TypoTolerance = { enabled: typo.enabled !== false, minWordSizeForTypos: { oneTypo: one, twoTypos: two } };
+  const words = list(typo.disableOnWords ?? [], 'typo_tolerance.disable_on_words');
+  const attributes = list(typo.disableOnAttributes ?? [], 'typo_tolerance.disable_on_attributes');
+  if (words.length) out.disableOnWords = [...new Set(words)];
+  if (attributes.length) out.disableOnAttributes = [...new Set(attributes)];
+  if (typo.disableOnNumbers === true) out.disableOnNumbers = true;
+  return out;
 }
 
 /** What the vectors were computed from (vector-index.ts); a change of it means re-embedding. */

@@ -15,6 +15,10 @@ export interface EngineState {
   settings: EngineSettings;
   rules: Rule[];
   stopWords: Set<string>;
+  /** typoTolerance.disableOnWords, normalised as indexed */
+  noTypoWords: Set<string>;
+  /** per attribute rank, 1 where typoTolerance.disableOnAttributes turns typos off; null when none is */
+  noTypoAttributes(): Uint8Array | null;
   synonyms: SynonymIndex;
   /** the index's language pipeline (DEFAULT_ANALYZER without languages) */
   analyzer: Analyzer;

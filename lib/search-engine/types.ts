@@ -15,6 +15,12 @@ export type Document = Record<string, unknown>;
 export interface TypoTolerance {
   enabled: boolean;
   minWordSizeForTypos: { oneTypo: number; twoTypos: number };
+  /** query words matched exactly (no typo; a prefix still extends), as written: normalised as indexed */
+  disableOnWords?: string[];
+  /** attributes where a word matches only without typos (entries of searchableAttributes, or top-level fields with '*') */
+  disableOnAttributes?: string[];
+  /** query words made of digits only are matched without typos ("2024" never finds "2025") */
+  disableOnNumbers?: boolean;
 }
 
 export interface EngineSettings {

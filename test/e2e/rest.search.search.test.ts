@@ -149,6 +149,36 @@ describe('settings endpoints', () => {
     expectServiceError(typo, 'search', 422, 'VALIDATION_FAILED', { parameter: 'typo_tolerance.min_word_size_for_typos' });
   });
 
+  test('typo_tolerance: disable_on_words, disable_on_attributes and disable_on_numbers are kept, shown and applied', async () => {
+    const idx = await createIndex(t, { primary_key: 'id' });
+    await addDocuments(t, idx, [
+      { id: 1, name: 'Charger', sku: 'ab12345', zip: '75001' },
+      { id: 2, name: 'Cable', sku: 'ab12346', zip: '75002' },
+    ]);
+    const ids = async (query: string) => (await search(t, idx, { query })).body.data.attributes.hits.map((h: any) => h.id).sort();
+    expect(await ids('ab12345 ')).toEqual([1, 2]);
+    expect(await ids('75002 ')).toEqual([1, 2]);
+    const r = await rest('PATCH', `/search/v1/indexes/${idx}/settings`, {
+      body: jsonApi('index_settings', { typo_tolerance: { disable_on_attributes: ['sku'], disable_on_numbers: true, disable_on_words: ['Chargr'] } }),
+      headers: t.keyHeaders,
+    });
+    expect((await settle(t, r)).attributes.status).toBe('succeeded');
+    const got = await rest('GET', `/search/v1/indexes/${idx}`, { headers: t.keyHeaders });
+    expect(got.body.data.attributes.settings.typo_tolerance).toEqual({
+      enabled: true,
+      min_word_size_for_typos: { one_typo: 5, two_typos: 9 },
+      disable_on_words: ['Chargr'],
+      disable_on_attributes: ['sku'],
+      disable_on_numbers: true,
+    });
+    expect(await ids('ab12345 ')).toEqual([1]);
+    expect(await ids('75002 ')).toEqual([2]);
+    expect(await ids('chargr ')).toEqual([]);
+    expect(await ids('chargre ')).toEqual([1]);
+    const bad = await rest('PATCH', `/search/v1/indexes/${idx}/settings`, { body: jsonApi('index_settings', { typo_tolerance: { disable_on_numbers: 'yes' } }), headers: t.keyHeaders });
+    expectServiceError(bad, 'search', 422, 'VALIDATION_FAILED', { parameter: 'typo_tolerance.disable_on_numbers' });
+  });
+
   test('PUT/GET synonyms: two-way and one-way, as written', async () => {
     const idx = await createIndex(t, { primary_key: 'id' });
     await addDocuments(t, idx, [

@@ -35,6 +35,47 @@ describe('typo tolerance', () => {
   });
 });
 
+describe('typo tolerance turned off for some words, numbers or attributes', () => {
+  const CATALOG = [
+    { id: 1, name: 'Charger', sku: 'ab12345', year: '2024', note: 'fits the ab12346' },
+    { id: 2, name: 'Cable', sku: 'ab12346', year: '2025', note: '' },
+    { id: 3, name: 'Chargers pack', sku: 'zz99999', year: '2024', note: 'tower' },
+  ];
+  const typo = (extra: object) => engineWith(CATALOG, { searchableAttributes: ['name', 'sku', 'note', 'year'], typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 4, twoTypos: 9 }, ...extra } });
+
+  test('disableOnWords: those query words match only as written (their prefix extensions stay)', () => {
+    expect(q('chargr ', typo({}))).toEqual(['1']);
+    expect(q('chargr ', typo({ disableOnWords: ['Chargr'] }))).toEqual([]);
+    expect(q('charger', typo({ disableOnWords: ['charger'] }))).toEqual(['1', '3']);
+    expect(q('towel ', typo({ disableOnWords: ['charger'] }))).toEqual(['3']);
+  });
+
+  test('disableOnNumbers: a query word of digits matches no other number', () => {
+    expect(q('2025 ', typo({}))).toEqual(['1', '2', '3']);
+    expect(q('2025 ', typo({ disableOnNumbers: true }))).toEqual(['2']);
+    expect(q('ab12345 ', typo({ disableOnNumbers: true }))).toEqual(['1', '2']); // letters and digits: not a number
+  });
+
+  test('disableOnAttributes: a typo match in those attributes does not count; elsewhere it does', () => {
+    expect(q('ab12345 ', typo({}))).toEqual(['1', '2']);
+    const strictSku = typo({ disableOnAttributes: ['sku'] });
+    // document 2's ab12346 is one typo away in sku (off) and nowhere else; document 1 also has it in note
+    expect(q('ab12346 ', strictSku)).toEqual(['1', '2']);
+    expect(q('ab12345 ', strictSku)).toEqual(['1']);
+    expect(q('ab1234', strictSku)).toEqual(['1', '2']); // prefixes are no typos
+    expect(q('towel ', typo({ disableOnAttributes: ['note'] }))).toEqual([]);
+    // with every field searched, names are the document's top-level fields
+    const all = engineWith(CATALOG, { typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 4, twoTypos: 9 }, disableOnAttributes: ['sku', 'note'] } });
+    expect(q('ab12345 ', all)).toEqual(['1']);
+    expect(q('chargr ', all)).toEqual(['1']);
+  });
+
+  test('settings: lists of non-empty strings and a boolean, kept only when set', () => {
+    expect(() => typo({ disableOnWords: [''] })).toThrow(expect.objectContaining({ parameter: 'typo_tolerance.disable_on_words' }));
+    expect(typo({ disableOnWords: [], disableOnNumbers: false }).settings.typoTolerance).toEqual({ enabled: true, minWordSizeForTypos: { oneTypo: 4, twoTypos: 9 } });
+  });
+});
+
 describe('prefix on the last word', () => {
   test('the last word matches as a prefix, earlier words do not', () => {
     expect(q('harr')).toEqual(['1', '3']);

@@ -132,6 +132,29 @@ describe('settings patches', () => {
     }
     expect(() => mergeSettings(defaultSettings(), { typo_tolerance: { min_word_size_for_typos: { one_typo: 10 } } }, '')).toThrow(/one_typo/);
   });
+
+  test('typo_tolerance disable options: snake or camel keys, merged field by field, null resets, bad values named', () => {
+    const p = parseSettingsPatch({ typo_tolerance: { disableOnWords: ['iPhone'], disable_on_attributes: ['sku'], disable_on_numbers: true } });
+    expect(p.typo_tolerance).toEqual({ disable_on_words: ['iPhone'], disable_on_attributes: ['sku'], disable_on_numbers: true });
+    const merged = mergeSettings(defaultSettings(), p);
+    expect(merged.typo_tolerance).toEqual({ enabled: true, min_word_size_for_typos: { one_typo: 5, two_typos: 9 }, disable_on_words: ['iPhone'], disable_on_attributes: ['sku'], disable_on_numbers: true });
+    const later = mergeSettings(merged, parseSettingsPatch({ typo_tolerance: { enabled: false, disable_on_words: null } }));
+    expect(later.typo_tolerance).toMatchObject({ enabled: false, disable_on_words: [], disable_on_attributes: ['sku'], disable_on_numbers: true });
+    // rows written before these options existed merge as if they were empty
+    const old = { ...defaultSettings(), typo_tolerance: { enabled: true, min_word_size_for_typos: { one_typo: 5, two_typos: 9 } } };
+    expect(mergeSettings(old, parseSettingsPatch({ typo_tolerance: { enabled: true } })).typo_tolerance).toMatchObject({ disable_on_words: [], disable_on_attributes: [], disable_on_numbers: false });
+    const named = (input: unknown) => {
+      try {
+        parseSettingsPatch(input);
+      } catch (e) {
+        return (e as DomainError).opts.parameter;
+      }
+      return undefined;
+    };
+    expect(named({ typo_tolerance: { disable_on_words: 'iphone' } })).toBe('settings.typo_tolerance.disable_on_words');
+    expect(named({ typo_tolerance: { disable_on_attributes: [''] } })).toBe('settings.typo_tolerance.disable_on_attributes');
+    expect(named({ typo_tolerance: { disable_on_numbers: 'yes' } })).toBe('settings.typo_tolerance.disable_on_numbers');
+  });
 });
 
 describe('engine errors', () => {

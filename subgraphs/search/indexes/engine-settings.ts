@@ -21,6 +21,10 @@ export function toEngineSettings(stored: IndexSettingsData): EngineSettings {
         oneTypo: s.typo_tolerance.min_word_size_for_typos.one_typo,
         twoTypos: s.typo_tolerance.min_word_size_for_typos.two_typos,
       },
+      // only when set: the key of an index that sets none stays what it was
+      ...(s.typo_tolerance.disable_on_words?.length ? { disableOnWords: s.typo_tolerance.disable_on_words } : {}),
+      ...(s.typo_tolerance.disable_on_attributes?.length ? { disableOnAttributes: s.typo_tolerance.disable_on_attributes } : {}),
+      ...(s.typo_tolerance.disable_on_numbers ? { disableOnNumbers: true } : {}),
     },
     // only when set: the key of an index without languages or embeddings stays what it was
     ...(s.languages?.length ? { languages: s.languages } : {}),

@@ -10,6 +10,12 @@ import { EngineError } from '../../../lib/search-engine/types.js';
 export interface TypoToleranceSettings {
   enabled: boolean;
   min_word_size_for_typos: { one_typo: number; two_typos: number };
+  /** query words matched without typos; absent on indexes made before it existed */
+  disable_on_words?: string[];
+  /** attributes where words match without typos */
+  disable_on_attributes?: string[];
+  /** query words of digits only matched without typos */
+  disable_on_numbers?: boolean;
 }
 
 export interface IndexSettingsData {
@@ -30,7 +36,7 @@ export interface IndexSettingsData {
 }
 
 export type IndexSettingsPatch = Partial<Omit<IndexSettingsData, 'typo_tolerance'>> & {
-  typo_tolerance?: { enabled?: boolean; min_word_size_for_typos?: { one_typo?: number; two_typos?: number } };
+  typo_tolerance?: Partial<Omit<TypoToleranceSettings, 'min_word_size_for_typos'>> & { min_word_size_for_typos?: { one_typo?: number; two_typos?: number } };
 };
 
 export const BUILTIN_RANKING_RULES = ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'] as const;
@@ -46,7 +52,7 @@ export function defaultSettings(): IndexSettingsData {
     distinct_attribute: null,
     synonyms: {},
     one_way_synonyms: {},
-    typo_tolerance: { enabled: true, min_word_size_for_typos: { one_typo: 5, two_typos: 9 } },
+    typo_tolerance: { enabled: true, min_word_size_for_typos: { one_typo: 5, two_typos: 9 }, disable_on_words: [], disable_on_attributes: [], disable_on_numbers: false },
     languages: [],
     embedding_attributes: [],
   };
@@ -168,8 +174,15 @@ function typoTolerance(value: unknown, parameter: string): NonNullable<IndexSett
         else if (kk === 'two_typos' || kk === 'twoTypos') out.min_word_size_for_typos.two_typos = typoSize(vv, `${p}.two_typos`);
         else fail(`${p}.${kk}`, `Unknown field ${p}.${kk} (expected one_typo, two_typos)`);
       }
+    } else if (k === 'disable_on_words' || k === 'disableOnWords') {
+      out.disable_on_words = v === null ? [] : stringList(v, `${parameter}.disable_on_words`);
+    } else if (k === 'disable_on_attributes' || k === 'disableOnAttributes') {
+      out.disable_on_attributes = v === null ? [] : stringList(v, `${parameter}.disable_on_attributes`);
+    } else if (k === 'disable_on_numbers' || k === 'disableOnNumbers') {
+      if (v !== null && typeof v !== 'boolean') fail(`${parameter}.disable_on_numbers`, `${parameter}.disable_on_numbers must be a boolean`);
+      out.disable_on_numbers = v === true;
     } else {
-      fail(`${parameter}.${k}`, `Unknown field ${parameter}.${k} (expected enabled, min_word_size_for_typos)`);
+      fail(`${parameter}.${k}`, `Unknown field ${parameter}.${k} (expected enabled, min_word_size_for_typos, disable_on_words, disable_on_attributes, disable_on_numbers)`);
     }
   }
   return out;
@@ -234,9 +247,13 @@ export function mergeSettings(current: IndexSettingsData, patch: IndexSettingsPa
   const { typo_tolerance: typo, ...rest } = patch;
   const merged: IndexSettingsData = { ...current, ...rest };
   if (typo) {
+    const was = current.typo_tolerance;
     merged.typo_tolerance = {
-      enabled: typo.enabled ?? current.typo_tolerance.enabled,
-      min_word_size_for_typos: { ...current.typo_tolerance.min_word_size_for_typos, ...typo.min_word_size_for_typos },
+      enabled: typo.enabled ?? was.enabled,
+      min_word_size_for_typos: { ...was.min_word_size_for_typos, ...typo.min_word_size_for_typos },
+      disable_on_words: typo.disable_on_words ?? was.disable_on_words ?? [],
+      disable_on_attributes: typo.disable_on_attributes ?? was.disable_on_attributes ?? [],
+      disable_on_numbers: typo.disable_on_numbers ?? was.disable_on_numbers ?? false,
     };
   }
   const sizes = merged.typo_tolerance.min_word_size_for_typos;

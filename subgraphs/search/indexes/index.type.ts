@@ -54,6 +54,10 @@ export class MinWordSizeForTypos {
 export class TypoTolerance {
   @Field() enabled!: boolean;
   @Field(() => MinWordSizeForTypos) minWordSizeForTypos!: MinWordSizeForTypos;
+  @Field(() => [String], { description: 'query words matched without typos (a prefix still extends them)' }) disableOnWords!: string[];
+  @Field(() => [String], { description: 'attributes where words match without typos (searchable attributes, or top-level fields when every field is searched)' })
+  disableOnAttributes!: string[];
+  @Field({ description: 'query words of digits only are matched without typos' }) disableOnNumbers!: boolean;
 }
 
 @ObjectType()
@@ -111,7 +115,14 @@ export class Index {
 
 /** The API shows the settings as the engine runs them (camelCase, defaults filled in). */
 export function toIndexSettings(s: IndexSettingsData): IndexSettings {
-  return { ...toEngineSettings(s), languages: s.languages ?? [], embeddingAttributes: s.embedding_attributes ?? [] };
+  const engine = toEngineSettings(s);
+  const typo = engine.typoTolerance;
+  return {
+    ...engine,
+    typoTolerance: { ...typo, disableOnWords: typo.disableOnWords ?? [], disableOnAttributes: typo.disableOnAttributes ?? [], disableOnNumbers: typo.disableOnNumbers === true },
+    languages: s.languages ?? [],
+    embeddingAttributes: s.embedding_attributes ?? [],
+  };
 }
 
 export function toIndex(e: IndexRecord): Index {
