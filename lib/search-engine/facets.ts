@@ -14,6 +14,7 @@ import { has, type Bitset } from './bitset.js';
 import type { FieldIndex } from './field-index.js';
 import type { Segment } from './segment.js';
 import { lowerBound } from './sorted.js';
+import { tokenize } from './tokenizer.js';
 import type { FacetStats } from './types.js';
 
 /**
@@ -100,6 +101,28 @@ function countCodes(codes: Forward['codes'], ids: Int32Array, from: number, to: 
 export interface FacetOptions {
   maxValuesPerFacet: number;
   sortBy: 'alpha' | 'count';
+  /** counts only the values this keeps (facet search: facetValueMatcher) */
+  keep?: (display: string) => boolean;
+}
+
+/**
+ * Facet search's value match: every word of `query` begins a word of the value, case and accents
+ * ignored ("dick" and "charles dic" keep "Charles Dickens"; "ickens" does not). No typo tolerance.
+ * Undefined (every value) for a query without words. Each value is read once per search.
+ */
+export function facetValueMatcher(query: string | null | undefined): ((display: string) => boolean) | undefined {
+  const words = tokenize(query ?? '');
+  if (!words.length) return undefined;
+  const seen = new Map<string, boolean>();
+  return (display) => {
+    let m = seen.get(display);
+    if (m === undefined) {
+      const tokens = tokenize(display);
+      m = words.every((w) => tokens.some((t) => t.startsWith(w)));
+      seen.set(display, m);
+    }
+    return m;
+  };
 }
 
 export function computeFacets(
@@ -123,7 +146,7 @@ export function computeFacets(
     let sum = 0;
     let n = 0;
     const bump = (key: string, display: string, c: number) => {
-      if (c === 0) return;
+      if (c === 0 || (opts.keep && !opts.keep(display))) return;
       const e = counts.get(key);
       if (e) e.count += c;
       else counts.set(key, { display, count: c });

@@ -6,7 +6,7 @@
 import { and, bitset, clear, count, has, set, setAll, toIds, type Bitset } from './bitset.js';
 import { bucketSort, Collector } from './bucket-sort.js';
 import type { EngineState } from './state.js';
-import { computeFacets } from './facets.js';
+import { computeFacets, facetValueMatcher } from './facets.js';
 import { compileFilter, evaluate } from './filter/evaluate.js';
 import { covered, valueAt } from './fields.js';
 import { geoOf, haversine } from './geo.js';
@@ -43,7 +43,8 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   const semantic = semanticRequest(req, query, st.settings.embeddingAttributes);
   const sort = parseSort(req.sort, st.settings.sortableAttributes, st.rules);
   const filter = compileFilter(req.filter, filterable);
-  const facets = facetList(req.facets, filterable);
+  const facetSearch = facetSearchOf(req.facetSearch, filterable);
+  const facets = facetSearch ? [facetSearch.facetName] : facetList(req.facets, filterable);
   const everyWord = matchingStrategy(req.matchingStrategy) === 'all';
 
   let allowed: Bitset = st.alive;
@@ -124,7 +125,9 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
       st.segments,
       candidateBits,
       facets,
-      { maxValuesPerFacet: req.maxValuesPerFacet ?? MAX_VALUES_PER_FACET, sortBy: req.sortFacetValuesBy === 'count' ? 'count' : 'alpha' },
+      facetSearch
+        ? { maxValuesPerFacet: MAX_VALUES_PER_FACET, sortBy: 'count', keep: facetSearch.keep }
+        : { maxValuesPerFacet: req.maxValuesPerFacet ?? MAX_VALUES_PER_FACET, sortBy: req.sortFacetValuesBy === 'count' ? 'count' : 'alpha' },
       ranking ? undefined : candidates,
     );
     result.facetDistribution = f.distribution;
@@ -258,6 +261,22 @@ function rankHybrid(
   }
   return { ids, extra, facetBase };
 }
+
+/** The request's facet search, checked: a filterable facetName and a string (or no) facetQuery. */
+function facetSearchOf(fs: SearchRequest['facetSearch'], filterable: readonly string[]): { facetName: string; keep?: (display: string) => boolean } | null {
+  if (fs === undefined || fs === null) return null;
+  const { facetName, facetQuery } = fs;
+  if (typeof facetName !== 'string' || !facetName) throw new EngineError('invalid_facet_search_facet_name', 'facetName must be the name of a filterable attribute', 'facetName');
+  if (facetName === '_geo' || !covered(filterable, facetName)) {
+    throw new EngineError('invalid_facet_search_facet_name', `Attribute \`${facetName}\` is not filterable, so its values cannot be searched. Filterable attributes: ${filterable.join(', ') || 'none'}.`, 'facetName');
+  }
+  if (facetQuery !== undefined && facetQuery !== null && (typeof facetQuery !== 'string' || facetQuery.length > MAX_FACET_QUERY)) {
+    throw new EngineError('invalid_facet_search_facet_query', `facetQuery must be a string of at most ${MAX_FACET_QUERY} characters`, 'facetQuery');
+  }
+  return { facetName, keep: facetValueMatcher(facetQuery) };
+}
+
+const MAX_FACET_QUERY = 512;
 
 function facetList(facets: unknown, filterable: readonly string[]): string[] {
   if (facets === undefined || facets === null) return [];

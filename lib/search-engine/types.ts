@@ -73,6 +73,12 @@ export interface SearchRequest {
    * first words only, ranked after those that match more; 'all' only documents that match every word
    */
   matchingStrategy?: 'last' | 'all';
+  /**
+   * Facet search (Meilisearch's facet-search): the values of `facetName` among the documents the
+   * rest of the request selects, those matching `facetQuery` only (facets.ts facetValueMatcher), most
+   * frequent first, at most MAX_VALUES_PER_FACET; `facets`, `maxValuesPerFacet` and `sortFacetValuesBy` are then ignored
+   */
+  facetSearch?: { facetName: string; facetQuery?: string | null } | null;
 }
 
 export interface SearchHit {
@@ -111,7 +117,9 @@ export type EngineErrorCode =
   | 'invalid_search_hybrid_query'
   | 'invalid_search_semantic_ratio'
   | 'invalid_search_vector'
-  | 'invalid_search_matching_strategy';
+  | 'invalid_search_matching_strategy'
+  | 'invalid_facet_search_facet_name'
+  | 'invalid_facet_search_facet_query';
 
 /** Thrown for client mistakes; `parameter` names the request field, `position` the offset in a filter. */
 export class EngineError extends Error {

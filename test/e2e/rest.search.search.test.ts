@@ -124,6 +124,41 @@ describe('POST /search/v1/indexes/:index_uid/search', () => {
   });
 });
 
+describe('POST /search/v1/indexes/:index_uid/facet-search', () => {
+  const facetSearch = (attributes: Record<string, unknown>, index = uid, headers = t.keyHeaders) =>
+    rest('POST', `/search/v1/indexes/${index}/facet-search`, { body: jsonApi('facet_search_queries', attributes), headers });
+
+  test('the values of a filterable attribute matching facet_query, most frequent first, over the documents query and filter select', async () => {
+    const all = await facetSearch({ facet_name: 'language' });
+    expect(all.status).toBe(200);
+    expect(all.body.data).toMatchObject({ type: 'facet_search_results', id: uid });
+    const hits = all.body.data.attributes.facet_hits as { value: string; count: number }[];
+    expect(hits.length).toBeGreaterThan(1);
+    expect(hits.map((h) => h.count)).toEqual([...hits.map((h) => h.count)].sort((a, b) => b - a));
+    expect(all.body.data.attributes).toMatchObject({ facet_query: null, processing_time_ms: expect.any(Number) });
+    // the counts agree with a search's facet distribution
+    const dist = (await search(t, uid, { facets: ['language'], limit: 0 })).body.data.attributes.facet_distribution.language;
+    for (const h of hits) expect(dist[h.value]).toBe(h.count);
+    // facet_query keeps the values one of whose words it begins
+    const eng = (await facetSearch({ facet_name: 'language', facet_query: 'EN' })).body.data.attributes.facet_hits;
+    expect(eng.length).toBeGreaterThan(0);
+    expect(eng.every((h: any) => /(^|\W)en/i.test(h.value))).toBe(true);
+    // query and filter narrow the documents counted
+    const potter = (await facetSearch({ facet_name: 'language', query: 'harry potter', filter: 'rating >= 4' })).body.data.attributes.facet_hits;
+    const narrowed = (await search(t, uid, { query: 'harry potter', filter: 'rating >= 4', facets: ['language'], limit: 0 })).body.data.attributes.facet_distribution.language;
+    expect(Object.fromEntries(potter.map((h: any) => [h.value, h.count]))).toEqual(narrowed);
+  });
+
+  test('errors: a facet that is not filterable, no facet_name, a bad filter, a key without search:read', async () => {
+    expectServiceError(await facetSearch({ facet_name: 'title' }), 'search', 400, 'invalid_facet_search_facet_name', { parameter: 'facet_name' });
+    const missing = await facetSearch({ facet_query: 'en' });
+    expect([400, 422]).toContain(missing.status);
+    expect(JSON.stringify(missing.body)).toContain('facet_name');
+    expectServiceError(await facetSearch({ facet_name: 'language', filter: 'rating <> 3' }), 'search', 400, 'invalid_filter_syntax', { parameter: 'filter' });
+    expectServiceError(await facetSearch({ facet_name: 'language' }, 'no-such-index'), 'search', 404, 'index_not_found');
+  });
+});
+
 describe('settings endpoints', () => {
   test('PATCH settings → 202 task; applied when it succeeds; null resets a key; bad values 422 naming the key', async () => {
     const idx = await createIndex(t, { primary_key: 'id' });

@@ -1,5 +1,6 @@
 // Query matching: typo budgets, prefix on the last word, stop words, synonyms, searchable attributes.
 import { engineWith, ids } from './search-engine.fixtures.js';
+import type { EngineSettings } from '../../lib/search-engine/index.js';
 
 const DOCS = [
   { id: 1, title: 'Harry Potter and the Philosopher’s Stone', author: 'J.K. Rowling' },
@@ -72,7 +73,7 @@ describe('typo tolerance turned off for some words, numbers or attributes', () =
 
   test('settings: lists of non-empty strings and a boolean, kept only when set', () => {
     expect(() => typo({ disableOnWords: [''] })).toThrow(expect.objectContaining({ parameter: 'typo_tolerance.disable_on_words' }));
-    expect(typo({ disableOnWords: [], disableOnNumbers: false }).settings.typoTolerance).toEqual({ enabled: true, minWordSizeForTypos: { oneTypo: 4, twoTypos: 9 } });
+    expect((typo({ disableOnWords: [], disableOnNumbers: false }) as unknown as { settings: EngineSettings }).settings.typoTolerance).toEqual({ enabled: true, minWordSizeForTypos: { oneTypo: 4, twoTypos: 9 } });
   });
 });
 

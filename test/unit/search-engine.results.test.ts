@@ -46,6 +46,44 @@ describe('facets', () => {
   });
 });
 
+describe('facet search', () => {
+  const e = engineWith(
+    [
+      { id: 1, title: 'Great Expectations', author: 'Charles Dickens', year: 1861, tags: ['classic', 'novel'] },
+      { id: 2, title: 'Oliver Twist', author: 'Charles Dickens', year: 1838, tags: ['classic'] },
+      { id: 3, title: 'The Origin of Species', author: 'Charles Darwin', year: 1859, tags: ['science'] },
+      { id: 4, title: 'Emma', author: 'Jane Austen', year: 1815, tags: ['classic', 'novel'] },
+      { id: 5, title: 'Dickens: A Life', author: 'Claire Tomalin', year: 2011, tags: ['biography'] },
+    ],
+    { filterableAttributes: ['author', 'year', 'tags'] },
+  );
+  const values = (facetName: string, facetQuery?: string, rest: object = {}) => e.search({ limit: 0, facetSearch: { facetName, facetQuery }, ...rest }).facetDistribution![facetName];
+
+  test('every word of the facet query begins a word of the value; most frequent first; no query: every value', () => {
+    expect(Object.entries(values('author', 'char'))).toEqual([
+      ['Charles Dickens', 2],
+      ['Charles Darwin', 1],
+    ]);
+    expect(values('author', 'dick')).toEqual({ 'Charles Dickens': 2 });
+    expect(values('author', 'charles DÁR')).toEqual({ 'Charles Darwin': 1 });
+    expect(values('author', 'ickens')).toEqual({});
+    expect(Object.keys(values('tags'))).toEqual(['classic', 'novel', 'biography', 'science']);
+    expect(values('year', '18')).toEqual({ '1815': 1, '1838': 1, '1859': 1, '1861': 1 });
+  });
+
+  test('only the documents the query and filter select are counted', () => {
+    expect(values('author', 'c', { query: 'dickens' })).toEqual({ 'Charles Dickens': 2, 'Claire Tomalin': 1 });
+    expect(values('tags', '', { filter: 'year < 1850' })).toEqual({ classic: 2, novel: 1 });
+    expect(values('tags', 'nov', { filter: 'author = "Charles Dickens"' })).toEqual({ novel: 1 });
+  });
+
+  test('facetName must be filterable; facetQuery a string', () => {
+    expect(errorOf(() => e.search({ facetSearch: { facetName: 'title' } }))).toMatchObject({ code: 'invalid_facet_search_facet_name', parameter: 'facetName' });
+    expect(errorOf(() => e.search({ facetSearch: { facetName: '' } }))).toMatchObject({ code: 'invalid_facet_search_facet_name', parameter: 'facetName' });
+    expect(errorOf(() => e.search({ facetSearch: { facetName: 'tags', facetQuery: 3 as never } }))).toMatchObject({ code: 'invalid_facet_search_facet_query', parameter: 'facetQuery' });
+  });
+});
+
 describe('distinct attribute', () => {
   const docs = [
     { id: 1, t: 'shirt red', sku: 'A', rank: 3 },

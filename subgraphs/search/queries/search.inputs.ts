@@ -40,6 +40,15 @@ export class MultiSearchQueryInput extends SearchInput {
 }
 
 @InputType()
+export class FacetSearchInput {
+  @Field({ description: 'a filterable attribute whose values are searched' }) facetName!: string;
+  @Field(() => String, { nullable: true, description: 'every word begins a word of the value (case and accents ignored); none: every value' }) facetQuery?: string | null;
+  @Field(() => String, { nullable: true, description: 'search text: only the documents it finds are counted' }) query?: string | null;
+  @Field(() => GraphQLJSON, { nullable: true, description: 'filter expression, or the array form: only the documents it selects are counted' }) filter?: unknown;
+  @Field(() => String, { nullable: true, description: 'as in a search: last (default) or all' }) matchingStrategy?: string | null;
+}
+
+@InputType()
 export class SuggestInput {
   @Field() query!: string;
   @Field(() => Int, { nullable: true, description: 'at most the index\'s max_suggestions' }) limit?: number;

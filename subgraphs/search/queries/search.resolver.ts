@@ -1,9 +1,9 @@
 import { Arg, Authorized, Ctx, Query, Resolver, Directive } from 'type-graphql';
 import type { SearchContext } from '../context.js';
 import { suggest } from '../suggestions/suggestion.service.js';
-import { MultiSearchQueryInput, SearchInput, SuggestInput } from './search.inputs.js';
+import { FacetSearchInput, MultiSearchQueryInput, SearchInput, SuggestInput } from './search.inputs.js';
 import * as searching from './search.service.js';
-import { IndexSearchResults, SearchSuggestions, toResults } from './search.type.js';
+import { FacetSearchResults, IndexSearchResults, SearchSuggestions, toResults } from './search.type.js';
 
 @Resolver(() => IndexSearchResults)
 export class SearchResolver {
@@ -24,6 +24,13 @@ export class SearchResolver {
   @Query(() => [IndexSearchResults], { description: `Several searches in one call, answered in order (at most ${searching.MAX_MULTI_SEARCH_QUERIES})` })
   async multiSearch(@Ctx() ctx: SearchContext, @Arg('queries', () => [MultiSearchQueryInput]) queries: MultiSearchQueryInput[]): Promise<IndexSearchResults[]> {
     return (await searching.multiSearch(ctx, queries.map((q) => ({ ...q }) as searching.SearchParams & { indexUid: string }))).map(toResults);
+  }
+
+  @Authorized('search:read')
+  @Directive('@cost(weight: 10)')
+  @Query(() => FacetSearchResults, { description: "Search the values of a filterable attribute among the documents a query and filter select (counts against the plan's searches per second)" })
+  async facetSearch(@Ctx() ctx: SearchContext, @Arg('indexUid', () => String) indexUid: string, @Arg('input', () => FacetSearchInput) input: FacetSearchInput): Promise<FacetSearchResults> {
+    return searching.facetSearch(ctx, indexUid, { ...input } as searching.FacetSearchParams);
   }
 
   @Authorized('search:read')

@@ -72,6 +72,49 @@ export async function search(ctx: SearchContext, uid: string, p: SearchParams): 
   return run(ctx, index, p);
 }
 
+export interface FacetSearchParams {
+  facetName: string;
+  facetQuery?: string | null;
+  /** the search text selecting the documents whose values are counted */
+  query?: string | null;
+  filter?: SearchRequest['filter'];
+  matchingStrategy?: SearchRequest['matchingStrategy'];
+}
+
+export interface FacetSearchAnswer {
+  indexUid: string;
+  facetHits: { value: string; count: number }[];
+  facetQuery: string | null;
+  processingTimeMs: number;
+}
+
+/**
+ * Meilisearch's facet search: the values of a filterable attribute matching `facetQuery`, counted
+ * over the documents `query` and `filter` select, most frequent first (at most 100). One search
+ * against the plan's rate; not recorded in analytics (no one searched documents).
+ */
+export async function facetSearch(ctx: SearchContext, uid: string, p: FacetSearchParams): Promise<FacetSearchAnswer> {
+  const index = await getSearchableIndex(ctx, uid);
+  await takeSearchBudget(ctx, 1);
+  const request: SearchRequest = {
+    query: p.query ?? '',
+    limit: 0,
+    attributesToHighlight: [],
+    showMatchesPosition: false,
+    facetSearch: { facetName: p.facetName, facetQuery: p.facetQuery ?? null },
+    ...(p.filter !== undefined && p.filter !== null ? { filter: p.filter } : {}),
+    ...(p.matchingStrategy ? { matchingStrategy: p.matchingStrategy } : {}),
+  };
+  const result = await placedSearch(ctx, index, request);
+  const values = result.facetDistribution?.[p.facetName] ?? {};
+  return {
+    indexUid: index.uid,
+    facetHits: Object.entries(values).map(([value, count]) => ({ value, count })),
+    facetQuery: p.facetQuery ?? null,
+    processingTimeMs: result.processingTimeMs,
+  };
+}
+
 /** Several searches in one call, answered in order; one invalid query fails the call, naming it (queries[i]). */
 export async function multiSearch(ctx: SearchContext, queries: (SearchParams & { indexUid: string })[]): Promise<SearchAnswer[]> {
   if (queries.length > MAX_MULTI_SEARCH_QUERIES) {

@@ -17,6 +17,20 @@ export class IndexSearchResults {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'numeric facets: attribute → { min, max, avg, sum }' }) facetStats!: Record<string, unknown> | null;
 }
 
+@ObjectType('FacetHit')
+export class FacetHit {
+  @Field() value!: string;
+  @Field(() => Int, { description: 'documents holding the value among those the query and filter select' }) count!: number;
+}
+
+@ObjectType('FacetSearchResults')
+export class FacetSearchResults {
+  @Field() indexUid!: string;
+  @Field(() => [FacetHit], { description: 'most frequent first, at most 100' }) facetHits!: FacetHit[];
+  @Field(() => String, { nullable: true }) facetQuery!: string | null;
+  @Field(() => Int) processingTimeMs!: number;
+}
+
 @ObjectType('SearchSuggestion')
 export class SearchSuggestion {
   @Field() suggestion!: string;
