@@ -33,6 +33,7 @@ export const CACHE_HINTS: Readonly<Record<string, CacheHint>> = {
   'Query.indexDocument': { maxAge: CATALOG },
   'Query.indexDocuments': { maxAge: CATALOG },
   'Query.searchIndex': { maxAge: CATALOG },
+  'Query.facetSearch': { maxAge: CATALOG },
   // never: stock moves with every order and reservation; prices effective "now"; counts and
   // credentials of the platform; other subgraphs' views of a product
   'Product.inventory': { maxAge: 0 },

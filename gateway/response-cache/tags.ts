@@ -11,7 +11,7 @@ import { getNamedType, isAbstractType, isCompositeType, isInterfaceType, isListT
 /** The field that names an entity in the events, per type ('id' when not listed). */
 const KEY_FIELD: Readonly<Record<string, string>> = { Index: 'uid' };
 /** Root fields whose answer comes from one index's documents: the argument naming the index. */
-const INDEX_ARGUMENT: Readonly<Record<string, string>> = { searchIndex: 'indexUid', indexDocument: 'indexUid', indexDocuments: 'indexUid', index: 'uid' };
+const INDEX_ARGUMENT: Readonly<Record<string, string>> = { searchIndex: 'indexUid', facetSearch: 'indexUid', indexDocument: 'indexUid', indexDocuments: 'indexUid', index: 'uid' };
 
 type Fragments = ReadonlyMap<string, FragmentDefinitionNode>;
 type Obj = Record<string, unknown>;
