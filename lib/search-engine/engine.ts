@@ -83,14 +83,12 @@ export class SegmentedEngine implements Engine, EngineState {
     this.embedAll();
   }
 
-  noTypoAttributes(): Uint8Array | null {
-    const off = this.settings.typoTolerance.disableOnAttributes;
-    if (!off?.length) return null;
+  attributeMask(names: readonly string[]): Uint8Array {
     const searchable = this.settings.searchableAttributes;
     const ranks: [string, number][] = searchable[0] === '*' ? [...this.fieldOrder] : searchable.map((a, i) => [a, i]);
     const mask = new Uint8Array(Math.max(1, ranks.length));
-    // an entry turns off its own attribute and the nested ones searched under it ("author" → "author.name")
-    for (const [name, rank] of ranks) if (off.some((o) => name === o || name.startsWith(`${o}.`))) mask[rank] = 1;
+    // a name marks its own attribute and the nested ones searched under it ("author" → "author.name")
+    for (const [name, rank] of ranks) if (names.some((o) => name === o || name.startsWith(`${o}.`))) mask[rank] = 1;
     return mask;
   }
 

@@ -137,7 +137,7 @@ export function matchWords(
   size: number,
   scratch = new MatchScratch(),
   dictionary: DictionaryView = ALL_ALONE,
-  noTypoAttributes: Uint8Array | null = null,
+  off: AttributesOff | null = null,
 ): MatchData {
   scratch.reset();
   const m: MatchData = {
@@ -187,10 +187,10 @@ export function matchWords(
         ranges.push(to);
         m.rangePostings += to - from;
       }
-      const found =
-        typos > 0 && noTypoAttributes
-          ? foldOutside(seg, from, to, typos, target, w === 0 ? list : null, firstCount, noTypoAttributes)
-          : fold(seg, from, to, typos, isExact, target, w === 0 ? list : null, firstCount);
+      const mask = typos > 0 ? off?.typo : off?.all;
+      const found = mask
+        ? foldOutside(seg, from, to, typos, isExact, target, w === 0 ? list : null, firstCount, mask)
+        : fold(seg, from, to, typos, isExact, target, w === 0 ? list : null, firstCount);
       if (w === 0 && found > 0) {
         // a fold adds documents in id order: in order overall if its first comes after the last listed
         if (firstCount > 0 && list[firstCount] < list[firstCount - 1]) inOrder = false;
@@ -304,10 +304,19 @@ function fold(seg: Segment, from: number, to: number, typos: number, isExact: bo
 }
 
 /**
- * fold() for a typo match under typoTolerance.disableOnAttributes: a document counts only through a
- * position outside the attributes marked in `off` (its first such position is the word's minPos).
+ * Attributes where words do not match, per attribute rank (1: off): `all` for every match (outside a
+ * search's attributesToSearchOn), `typo` for typo matches (those, and typoTolerance.disableOnAttributes).
  */
-function foldOutside(seg: Segment, from: number, to: number, typos: number, t: FoldTarget, first: Int32Array | null, at: number, off: Uint8Array): number {
+export interface AttributesOff {
+  all: Uint8Array | null;
+  typo: Uint8Array | null;
+}
+
+/**
+ * fold() where some attributes are off (AttributesOff): a document counts only through a position
+ * outside the attributes marked in `off` (its first such position is the word's minPos).
+ */
+function foldOutside(seg: Segment, from: number, to: number, typos: number, isExact: boolean, t: FoldTarget, first: Int32Array | null, at: number, off: Uint8Array): number {
   const { pDocs, pBase, pRel, pShift, positions, posShift } = seg;
   const { typo, minPos, matched, exact, count, prev, allowed } = t;
   const low = (1 << posShift) - 1;
@@ -331,10 +340,11 @@ function foldOutside(seg: Segment, from: number, to: number, typos: number, t: F
       typo[d] = typos;
       matched[d] = count;
       minPos[d] = p0;
-      exact[d] = 0;
+      exact[d] = isExact ? 1 : 0;
     } else {
       if (typos < cur) typo[d] = typos;
       if (p0 < minPos[d]) minPos[d] = p0;
+      if (isExact) exact[d] = 1;
     }
   }
   return found;

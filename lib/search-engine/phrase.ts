@@ -14,23 +14,23 @@ import { exactIndex } from './typo.js';
  * `allowed` narrowed by each phrase: to the documents holding it, or (a `-"..."` phrase) to those
  * that do not. `allowed` itself is left as it is; a new bitset is returned when anything changes.
  */
-export function withPhrases(segments: readonly Segment[], allowed: Bitset, phrases: readonly QueryPhrase[]): Bitset {
+export function withPhrases(segments: readonly Segment[], allowed: Bitset, phrases: readonly QueryPhrase[], off: Uint8Array | null = null): Bitset {
   let out = allowed;
   for (const p of phrases) {
     if (p.negated) {
       out = out === allowed ? allowed.slice() : out;
-      forEachHolder(segments, out, p.terms, (d) => clear(out, d));
+      forEachHolder(segments, out, p.terms, off, (d) => clear(out, d));
     } else {
       const holders: Bitset = new Uint32Array(out.length);
-      forEachHolder(segments, out, p.terms, (d) => set(holders, d));
+      forEachHolder(segments, out, p.terms, off, (d) => set(holders, d));
       out = holders;
     }
   }
   return out;
 }
 
-/** Calls `emit` with every document of `within` whose text holds `terms` in a row. */
-function forEachHolder(segments: readonly Segment[], within: Bitset, terms: readonly string[], emit: (doc: number) => void): void {
+/** Calls `emit` with every document of `within` whose text holds `terms` in a row, in an attribute `off` leaves on. */
+function forEachHolder(segments: readonly Segment[], within: Bitset, terms: readonly string[], off: Uint8Array | null, emit: (doc: number) => void): void {
   const n = terms.length;
   const from = new Uint32Array(n);
   const to = new Uint32Array(n);
@@ -62,16 +62,17 @@ function forEachHolder(segments: readonly Segment[], within: Bitset, terms: read
           posting[k] = q;
         }
       }
-      if (all && inARow(seg, posting)) emit(d);
+      if (all && inARow(seg, posting, off)) emit(d);
     }
   }
 }
 
-/** Whether some position of the first posting is followed by one of each next posting, one word apart. */
-function inARow(seg: Segment, posting: Uint32Array): boolean {
+/** Whether some position of the first posting (in an attribute `off` leaves on) is followed by one of each next posting, one word apart. */
+function inARow(seg: Segment, posting: Uint32Array, off: Uint8Array | null): boolean {
   const first = posting[0];
   for (let x = postingStart(seg, first), end = postingStart(seg, first + 1); x < end; x++) {
     const start = positionAt(seg, x);
+    if (off && off[start >>> 16] === 1) continue;
     let k = 1;
     for (; k < posting.length; k++) {
       const want = storedPosition(seg, start + k);

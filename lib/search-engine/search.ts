@@ -11,7 +11,7 @@ import { compileFilter, evaluate } from './filter/evaluate.js';
 import { covered, valueAt } from './fields.js';
 import { geoOf, haversine } from './geo.js';
 import { collectMatches, formatValue, type FormatOptions, type MatchPosition } from './highlight.js';
-import { matchWords, type MatchData } from './match.js';
+import { matchWords, type AttributesOff, type MatchData } from './match.js';
 import { excludedWords, parseQuery, queryPhrases } from './query.js';
 import { withPhrases } from './phrase.js';
 import type { Analyzer } from './analyzer.js';
@@ -50,17 +50,18 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   let allowed: Bitset = st.alive;
   if (filter) allowed = and(evaluate(filter, { segments: st.segments, universe: st.alive }), st.alive);
   const dictionary = st.dictionary.view(st.segments);
+  const off = attributesOff(st, req.attributesToSearchOn);
   const phrases = queryPhrases(query, st.analyzer);
-  if (phrases.length) allowed = withPhrases(st.segments, allowed, phrases);
+  if (phrases.length) allowed = withPhrases(st.segments, allowed, phrases, off?.all ?? null);
   const excluded = excludedWords(query, st.analyzer, phrases);
-  if (excluded.length) allowed = withoutWords(st, allowed, excluded, dictionary);
+  if (excluded.length) allowed = withoutWords(st, allowed, excluded, dictionary, off);
   const words = parseQuery(query, st, phrases);
   const keywordSide = !semantic || semantic.ratio < 1;
   let match: MatchData | null = null;
   let candidates: Int32Array = EMPTY;
   if (words.length) {
     // a pure vector search still matches the words: highlighting marks them on its hits
-    match = matchWords(words, st.segments, allowed, st.nextId, st.scratch, dictionary, st.noTypoAttributes());
+    match = matchWords(words, st.segments, allowed, st.nextId, st.scratch, dictionary, off);
     if (keywordSide) candidates = everyWord ? matchingEveryWord(match) : match.candidates;
   } else if (keywordSide) {
     candidates = toIds(allowed);
@@ -140,10 +141,10 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
 const EMPTY = new Int32Array(0);
 
 /** `allowed` less the documents that contain any of `terms` exactly (no typo, no prefix, no synonym): the query's `-word`s. */
-function withoutWords(st: EngineState, allowed: Bitset, terms: readonly string[], dictionary: DictionaryView): Bitset {
+function withoutWords(st: EngineState, allowed: Bitset, terms: readonly string[], dictionary: DictionaryView, off: AttributesOff | null): Bitset {
   const out = allowed === st.alive ? allowed.slice() : allowed;
   for (const text of terms) {
-    const m = matchWords([{ text, prefix: false, maxTypos: 0, synonyms: [] }], st.segments, out, st.nextId, st.scratch, dictionary);
+    const m = matchWords([{ text, prefix: false, maxTypos: 0, synonyms: [] }], st.segments, out, st.nextId, st.scratch, dictionary, off);
     for (const d of m.candidates) clear(out, d);
   }
   return out;
@@ -260,6 +261,44 @@ function rankHybrid(
     ids.push(f.id);
   }
   return { ids, extra, facetBase };
+}
+
+/**
+ * Where words do not match (match.ts AttributesOff): outside the request's attributesToSearchOn, and
+ * for typos also in typoTolerance.disableOnAttributes; null when neither applies.
+ */
+function attributesOff(st: EngineState, on: unknown): AttributesOff | null {
+  const names = searchOn(st, on);
+  const typoOff = st.settings.typoTolerance.disableOnAttributes;
+  if (!names && !typoOff?.length) return null;
+  let all: Uint8Array | null = null;
+  if (names) {
+    all = st.attributeMask(names);
+    for (let i = 0; i < all.length; i++) all[i] ^= 1;
+  }
+  let typo = all;
+  if (typoOff?.length) {
+    typo = st.attributeMask(typoOff);
+    if (all) for (let i = 0; i < typo.length; i++) typo[i] |= all[i];
+  }
+  return { all, typo };
+}
+
+/** The request's attributesToSearchOn, checked; null when every searchable attribute is searched. */
+function searchOn(st: EngineState, on: unknown): string[] | null {
+  if (on === undefined || on === null) return null;
+  const bad = (message: string) => new EngineError('invalid_search_attributes_to_search_on', message, 'attributesToSearchOn');
+  if (!Array.isArray(on) || on.some((a) => typeof a !== 'string' || !a)) throw bad('attributesToSearchOn must be an array of attribute names');
+  if (on.includes('*')) return null;
+  const searchable = st.settings.searchableAttributes;
+  for (const a of on as string[]) {
+    const ok = searchable[0] === '*' ? !a.includes('.') : searchable.some((s) => s === a || s.startsWith(`${a}.`));
+    if (!ok) {
+      const which = searchable[0] === '*' ? 'a top-level field (every field is searchable)' : `one of the searchable attributes (${searchable.join(', ')})`;
+      throw bad(`Attribute \`${a}\` cannot be searched on: it must be ${which}.`);
+    }
+  }
+  return on as string[];
 }
 
 /** The request's facet search, checked: a filterable facetName and a string (or no) facetQuery. */

@@ -17,8 +17,8 @@ export interface EngineState {
   stopWords: Set<string>;
   /** typoTolerance.disableOnWords, normalised as indexed */
   noTypoWords: Set<string>;
-  /** per attribute rank, 1 where typoTolerance.disableOnAttributes turns typos off; null when none is */
-  noTypoAttributes(): Uint8Array | null;
+  /** per attribute rank, 1 for the attributes `names` name (or nest under); the searchable attributes' order, or '*''s field order */
+  attributeMask(names: readonly string[]): Uint8Array;
   synonyms: SynonymIndex;
   /** the index's language pipeline (DEFAULT_ANALYZER without languages) */
   analyzer: Analyzer;

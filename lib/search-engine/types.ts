@@ -79,6 +79,11 @@ export interface SearchRequest {
    * frequent first, at most MAX_VALUES_PER_FACET; `facets`, `maxValuesPerFacet` and `sortFacetValuesBy` are then ignored
    */
   facetSearch?: { facetName: string; facetQuery?: string | null } | null;
+  /**
+   * Meilisearch's attributesToSearchOn: the query's words, phrases and -words match only in these
+   * searchable attributes (or top-level fields, with '*' searchable); absent or ['*']: all of them
+   */
+  attributesToSearchOn?: string[] | null;
 }
 
 export interface SearchHit {
@@ -119,6 +124,7 @@ export type EngineErrorCode =
   | 'invalid_search_vector'
   | 'invalid_search_matching_strategy'
   | 'invalid_facet_search_facet_name'
+  | 'invalid_search_attributes_to_search_on'
   | 'invalid_facet_search_facet_query';
 
 /** Thrown for client mistakes; `parameter` names the request field, `position` the offset in a filter. */

@@ -98,6 +98,21 @@ describe('POST /search/v1/indexes/:index_uid/search', () => {
     expectServiceError(multi, 'search', 400, 'invalid_search_matching_strategy', { parameter: 'queries[1].matching_strategy' });
   });
 
+  test('attributes_to_search_on: the words match only in the attributes named', async () => {
+    const plain = { limit: 1000, attributes_to_highlight: [], show_matches_position: false };
+    const rowling = (await search(t, uid, { query: 'rowling', ...plain })).body.data.attributes;
+    expect(rowling.estimated_total_hits).toBeGreaterThan(0);
+    const inTitles = (await search(t, uid, { query: 'rowling', attributes_to_search_on: ['title'], ...plain })).body.data.attributes;
+    expect(inTitles.hits.every((h: any) => /rowling/i.test(h.title))).toBe(true);
+    expect(inTitles.estimated_total_hits).toBeLessThan(rowling.estimated_total_hits);
+    const inAuthors = (await search(t, uid, { query: 'rowling', attributes_to_search_on: ['author'], ...plain })).body.data.attributes;
+    expect(inAuthors.hits.every((h: any) => /rowling/i.test(h.author))).toBe(true);
+    expect(inAuthors.estimated_total_hits).toBeGreaterThan(0);
+    expectServiceError(await search(t, uid, { query: 'rowling', attributes_to_search_on: ['details.rating'] }), 'search', 400, 'invalid_search_attributes_to_search_on', {
+      parameter: 'attributes_to_search_on',
+    });
+  });
+
   test('errors: <> is invalid_filter_syntax, a non-filterable attribute, a non-sortable sort', async () => {
     const syntax = expectServiceError(await search(t, uid, { filter: 'rating <> 4' }), 'search', 400, 'invalid_filter_syntax', { parameter: 'filter' });
     expect(syntax.detail).toMatch(/position/);

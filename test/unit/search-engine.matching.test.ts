@@ -1,5 +1,5 @@
 // Query matching: typo budgets, prefix on the last word, stop words, synonyms, searchable attributes.
-import { engineWith, ids } from './search-engine.fixtures.js';
+import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 import type { EngineSettings } from '../../lib/search-engine/index.js';
 
 const DOCS = [
@@ -74,6 +74,44 @@ describe('typo tolerance turned off for some words, numbers or attributes', () =
   test('settings: lists of non-empty strings and a boolean, kept only when set', () => {
     expect(() => typo({ disableOnWords: [''] })).toThrow(expect.objectContaining({ parameter: 'typo_tolerance.disable_on_words' }));
     expect((typo({ disableOnWords: [], disableOnNumbers: false }) as unknown as { settings: EngineSettings }).settings.typoTolerance).toEqual({ enabled: true, minWordSizeForTypos: { oneTypo: 4, twoTypos: 9 } });
+  });
+});
+
+describe('attributesToSearchOn', () => {
+  const on = (query: string, attributesToSearchOn: string[], en = e) => ids(en, { query, attributesToSearchOn }).sort();
+
+  test('the words match only in the attributes named; typos and prefixes too; [*] is every attribute', () => {
+    expect(q('charles')).toEqual(['4', '6']);
+    expect(on('charles', ['title'])).toEqual([]);
+    expect(on('charles', ['author'])).toEqual(['4', '6']);
+    expect(on('dickns ', ['author'])).toEqual(['4']);
+    expect(on('dickns ', ['title'])).toEqual([]);
+    expect(on('tale', ['title', 'author'])).toEqual(['4']);
+    expect(on('tale', ['*'])).toEqual(['4']);
+  });
+
+  test('phrases and -words follow it too', () => {
+    expect(on('"charles dickens"', ['title'])).toEqual([]);
+    expect(on('"charles dickens"', ['author'])).toEqual(['4']);
+    // -charles in the titles only: no title holds it, so nothing is left out
+    expect(on('the -charles', ['title'])).toEqual(q('the'));
+    expect(q('the -charles')).not.toContain('4');
+  });
+
+  test('with every field searchable, top-level fields; unknown or nested names are refused', () => {
+    const all = engineWith([{ id: 1, a: 'red apple', b: { c: 'green apple' } }, { id: 2, a: 'green pear', b: { c: 'red pear' } }]);
+    expect(on('red', ['a'], all)).toEqual(['1']);
+    expect(on('red', ['b'], all)).toEqual(['2']);
+    expect(errorOf(() => all.search({ query: 'red', attributesToSearchOn: ['b.c'] }))).toMatchObject({ code: 'invalid_search_attributes_to_search_on', parameter: 'attributesToSearchOn' });
+    expect(errorOf(() => e.search({ query: 'x', attributesToSearchOn: ['publisher'] }))).toMatchObject({ code: 'invalid_search_attributes_to_search_on' });
+    expect(errorOf(() => e.search({ query: 'x', attributesToSearchOn: 'title' as never }))).toMatchObject({ code: 'invalid_search_attributes_to_search_on' });
+  });
+
+  test('with disableOnAttributes: typo matches are off where either says so', () => {
+    const strict = engineWith(DOCS, { searchableAttributes: ['title', 'author'], typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 }, disableOnAttributes: ['author'] } });
+    expect(on('dickns ', ['title', 'author'], strict)).toEqual([]);
+    expect(on('dickens ', ['author'], strict)).toEqual(['4']);
+    expect(on('hobit ', ['title'], strict)).toEqual(['2']);
   });
 });
 

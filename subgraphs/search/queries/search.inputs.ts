@@ -30,6 +30,7 @@ export class SearchInput {
   hybrid?: HybridSearchInput;
   @Field(() => [Float], { nullable: true, description: '100 numbers (glove-sif-100d, the AI service\'s default embedding): pure vector search, or the vector side of a hybrid search' })
   vector?: number[];
+  @Field(() => [String], { nullable: true, description: "the query's words match only in these searchable attributes (default: all of them)" }) attributesToSearchOn?: string[];
   @Field({ nullable: true, description: 'analytics: the searching user' }) userId?: string;
   @Field({ nullable: true, description: 'analytics: the search session' }) sessionId?: string;
 }
