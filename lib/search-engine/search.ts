@@ -28,7 +28,7 @@ export const DEFAULT_LIMIT = 20;
 export const DEFAULT_CROP_LENGTH = 10;
 export const MAX_VALUES_PER_FACET = 100;
 
-function nonNegativeInt(v: unknown, fallback: number, code: 'invalid_search_offset' | 'invalid_search_limit', name: string): number {
+function nonNegativeInt(v: unknown, fallback: number, code: 'invalid_search_offset' | 'invalid_search_limit' | 'invalid_search_hits_per_page', name: string): number {
   if (v === undefined || v === null) return fallback;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new EngineError(code, `${name} must be a non-negative integer`, name);
   return v;
@@ -36,8 +36,9 @@ function nonNegativeInt(v: unknown, fallback: number, code: 'invalid_search_offs
 
 export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   const t0 = performance.now();
-  const offset = nonNegativeInt(req.offset, 0, 'invalid_search_offset', 'offset');
-  const limit = nonNegativeInt(req.limit, DEFAULT_LIMIT, 'invalid_search_limit', 'limit');
+  const pages = pageRequest(req);
+  const offset = pages ? (pages.page - 1) * pages.hitsPerPage : nonNegativeInt(req.offset, 0, 'invalid_search_offset', 'offset');
+  const limit = pages ? pages.hitsPerPage : nonNegativeInt(req.limit, DEFAULT_LIMIT, 'invalid_search_limit', 'limit');
   const query = typeof req.query === 'string' ? req.query : '';
   const { filterableAttributes: filterable, distinctAttribute } = st.settings;
   const semantic = semanticRequest(req, query, st.settings.embeddingAttributes);
@@ -111,6 +112,11 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   });
 
   const result: SearchResult = { hits, query, offset, limit, estimatedTotalHits: total, processingTimeMs: 0 };
+  if (pages) {
+    // numbered pages reach the first MAX_TOTAL_HITS hits, as offset/limit do; totalHits stays exact
+    const reachable = Math.min(total, MAX_TOTAL_HITS);
+    Object.assign(result, { page: pages.page, hitsPerPage: pages.hitsPerPage, totalHits: total, totalPages: pages.hitsPerPage ? Math.ceil(reachable / pages.hitsPerPage) : 0 });
+  }
   if (facets.length) {
     // the keyword candidates as a bitset only if a facet scans its values (most read the forward arrays)
     let candidateBits: Bitset | (() => Bitset) = allowed;
@@ -261,6 +267,19 @@ function rankHybrid(
     ids.push(f.id);
   }
   return { ids, extra, facetBase };
+}
+
+/**
+ * Meilisearch's numbered pages: `page` (from 1) and/or `hitsPerPage` (default 20) stand for
+ * offset/limit, which are then ignored; null when neither is given.
+ */
+function pageRequest(req: SearchRequest): { page: number; hitsPerPage: number } | null {
+  if ((req.page === undefined || req.page === null) && (req.hitsPerPage === undefined || req.hitsPerPage === null)) return null;
+  const page = req.page ?? 1;
+  if (typeof page !== 'number' || !Number.isInteger(page) || page < 1) throw new EngineError('invalid_search_page', 'page must be an integer from 1', 'page');
+  const hitsPerPage = nonNegativeInt(req.hitsPerPage, DEFAULT_LIMIT, 'invalid_search_hits_per_page', 'hitsPerPage');
+  if (hitsPerPage > MAX_TOTAL_HITS) throw new EngineError('invalid_search_hits_per_page', `hitsPerPage must be an integer from 0 to ${MAX_TOTAL_HITS}`, 'hitsPerPage');
+  return { page, hitsPerPage };
 }
 
 /**

@@ -47,6 +47,9 @@ export interface SearchRequest {
   query?: string;
   offset?: number;
   limit?: number;
+  /** numbered pages (Meilisearch's page/hitsPerPage): given, they stand for offset/limit and the result counts pages */
+  page?: number | null;
+  hitsPerPage?: number | null;
   /** Meilisearch filter expression, or the array form (outer AND, inner arrays OR) */
   filter?: string | (string | string[])[];
   facets?: string[];
@@ -107,6 +110,11 @@ export interface SearchResult {
   processingTimeMs: number;
   facetDistribution?: Record<string, Record<string, number>>;
   facetStats?: Record<string, FacetStats>;
+  /** with numbered pages: the page, its size, every hit counted, and the pages reaching the first MAX_TOTAL_HITS */
+  page?: number;
+  hitsPerPage?: number;
+  totalHits?: number;
+  totalPages?: number;
 }
 
 export type EngineErrorCode =
@@ -125,6 +133,8 @@ export type EngineErrorCode =
   | 'invalid_search_matching_strategy'
   | 'invalid_facet_search_facet_name'
   | 'invalid_search_attributes_to_search_on'
+  | 'invalid_search_page'
+  | 'invalid_search_hits_per_page'
   | 'invalid_facet_search_facet_query';
 
 /** Thrown for client mistakes; `parameter` names the request field, `position` the offset in a filter. */

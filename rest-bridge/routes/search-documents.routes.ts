@@ -10,7 +10,10 @@ export const MAX_DOCUMENT_PAGE = 1000;
 /** Document fields are data: never renamed. */
 const documentRes = (d: { id: string; fields: Record<string, unknown> }): ResourceObject => ({ id: String(d.id), type: 'documents', attributes: d.fields });
 /** Hits and facet maps are data (JSON in the schema: document fields, facet values): kept as the engine returns them. */
-const resultRes = (r: Record<string, unknown>) => resource('search_results', r);
+/** The numbered-page fields, answered only by a search that asked for pages (as Meilisearch's two shapes). */
+const PAGE_FIELDS = ['page', 'hitsPerPage', 'totalHits', 'totalPages'];
+const resultRes = (r: Record<string, unknown>) =>
+  resource('search_results', r.page === null || r.page === undefined ? Object.fromEntries(Object.entries(r).filter(([k]) => !PAGE_FIELDS.includes(k))) : r);
 
 function fieldsParam(r: RouteInput): string[] | null {
   const raw = getParam(r.query, 'fields');

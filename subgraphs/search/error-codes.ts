@@ -25,6 +25,8 @@ export const SEARCH_ERRORS = defineErrors({
   invalid_facet_search_facet_name: { status: 400, title: 'Facet not filterable' },
   invalid_facet_search_facet_query: { status: 400, title: 'Invalid facet query' },
   invalid_search_attributes_to_search_on: { status: 400, title: 'Attribute not searchable' },
+  invalid_search_page: { status: 400, title: 'Invalid page' },
+  invalid_search_hits_per_page: { status: 400, title: 'Invalid hits per page' },
   invalid_document_id: { status: 400, title: 'Invalid document id' },
   missing_document_id: { status: 400, title: 'Document without primary key value' },
   index_primary_key_no_candidate_found: { status: 400, title: 'Primary key could not be inferred' },

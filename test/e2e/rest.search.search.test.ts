@@ -98,6 +98,19 @@ describe('POST /search/v1/indexes/:index_uid/search', () => {
     expectServiceError(multi, 'search', 400, 'invalid_search_matching_strategy', { parameter: 'queries[1].matching_strategy' });
   });
 
+  test('numbered pages: page and hits_per_page stand for offset/limit and the answer counts pages', async () => {
+    const plain = { attributes_to_highlight: [], show_matches_position: false };
+    const byOffset = (await search(t, uid, { query: 'harry', offset: 10, limit: 5, ...plain })).body.data.attributes;
+    expect(byOffset).not.toHaveProperty('total_pages');
+    const page3 = (await search(t, uid, { query: 'harry', page: 3, hits_per_page: 5, offset: 99, ...plain })).body.data.attributes;
+    expect(page3).toMatchObject({ page: 3, hits_per_page: 5, total_hits: byOffset.estimated_total_hits, offset: 10, limit: 5 });
+    expect(page3.total_pages).toBe(Math.ceil(Math.min(byOffset.estimated_total_hits, 1000) / 5));
+    expect(page3.hits.map((h: any) => h.id)).toEqual(byOffset.hits.map((h: any) => h.id));
+    expect((await search(t, uid, { query: 'harry', page: 2, ...plain })).body.data.attributes).toMatchObject({ page: 2, hits_per_page: 20, offset: 20 });
+    expectServiceError(await search(t, uid, { query: 'harry', page: 0 }), 'search', 400, 'invalid_search_page', { parameter: 'page' });
+    expectServiceError(await search(t, uid, { query: 'harry', hits_per_page: 1001 }), 'search', 400, 'invalid_search_hits_per_page', { parameter: 'hits_per_page' });
+  });
+
   test('attributes_to_search_on: the words match only in the attributes named', async () => {
     const plain = { limit: 1000, attributes_to_highlight: [], show_matches_position: false };
     const rowling = (await search(t, uid, { query: 'rowling', ...plain })).body.data.attributes;

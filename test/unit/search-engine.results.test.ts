@@ -204,6 +204,24 @@ describe('paging', () => {
   ])('%j → %s', (req, code) => expect(errorOf(() => e.search(req)).code).toBe(code));
 });
 
+describe('numbered pages', () => {
+  const e = engineWith(Array.from({ length: 45 }, (_, i) => ({ id: i + 1, t: 'common' })));
+  test('page and hitsPerPage stand for offset and limit; pages counted; offset/limit then ignored', () => {
+    const r = e.search({ query: 'common', page: 3, hitsPerPage: 20, offset: 7, limit: 1 });
+    expect(r).toMatchObject({ page: 3, hitsPerPage: 20, totalHits: 45, totalPages: 3, offset: 40, limit: 20 });
+    expect(r.hits).toHaveLength(5);
+    expect(e.search({ page: 1 })).toMatchObject({ hitsPerPage: 20, totalPages: 3 });
+    expect(e.search({ hitsPerPage: 0 })).toMatchObject({ page: 1, totalPages: 0, totalHits: 45, hits: [] });
+    expect(e.search({ query: 'common' })).not.toHaveProperty('totalPages');
+  });
+  test('refusals name the parameter', () => {
+    expect(errorOf(() => e.search({ page: 0 }))).toMatchObject({ code: 'invalid_search_page', parameter: 'page' });
+    expect(errorOf(() => e.search({ page: 1.5 }))).toMatchObject({ code: 'invalid_search_page' });
+    expect(errorOf(() => e.search({ hitsPerPage: -1 }))).toMatchObject({ code: 'invalid_search_hits_per_page', parameter: 'hitsPerPage' });
+    expect(errorOf(() => e.search({ hitsPerPage: 1001 }))).toMatchObject({ code: 'invalid_search_hits_per_page' });
+  });
+});
+
 describe('geo', () => {
   const points = [
     { id: 'paris', _geo: { lat: 48.8566, lng: 2.3522 } },

@@ -13,6 +13,9 @@ export class SearchInput {
   @Field({ nullable: true, description: 'search text; the last word matches as a prefix' }) query?: string;
   @Field(() => Int, { nullable: true, description: 'default 20' }) limit?: number;
   @Field(() => Int, { nullable: true, description: 'default 0' }) offset?: number;
+  @Field(() => Int, { nullable: true, description: 'numbered pages, from 1: with hitsPerPage, stands for offset/limit (then ignored); the result carries page, hitsPerPage, totalHits, totalPages' })
+  page?: number;
+  @Field(() => Int, { nullable: true, description: 'numbered pages: hits per page, 0 to 1,000 (default 20)' }) hitsPerPage?: number;
   @Field(() => GraphQLJSON, { nullable: true, description: 'filter expression, or the array form (outer AND, inner arrays OR)' }) filter?: unknown;
   @Field(() => [String], { nullable: true, description: 'attributes to count (facet_distribution, facet_stats)' }) facets?: string[];
   @Field(() => [String], { nullable: true, description: '<attribute>:asc|desc or _geoPoint(lat, lng):asc|desc' }) sort?: string[];

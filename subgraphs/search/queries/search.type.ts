@@ -15,6 +15,10 @@ export class IndexSearchResults {
   @Field(() => Int) processingTimeMs!: number;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'attribute → value → count, when facets were requested' }) facetDistribution!: Record<string, Record<string, number>> | null;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'numeric facets: attribute → { min, max, avg, sum }' }) facetStats!: Record<string, unknown> | null;
+  @Field(() => Int, { nullable: true, description: 'numbered pages only: the page' }) page!: number | null;
+  @Field(() => Int, { nullable: true, description: 'numbered pages only: hits per page' }) hitsPerPage!: number | null;
+  @Field(() => Int, { nullable: true, description: 'numbered pages only: every hit, counted exactly' }) totalHits!: number | null;
+  @Field(() => Int, { nullable: true, description: 'numbered pages only: the pages reaching the first 1,000 hits' }) totalPages!: number | null;
 }
 
 @ObjectType('FacetHit')
@@ -58,5 +62,9 @@ export function toResults(a: SearchAnswer): IndexSearchResults {
     processingTimeMs: a.processingTimeMs,
     facetDistribution: a.facetDistribution ?? null,
     facetStats: (a.facetStats as Record<string, unknown>) ?? null,
+    page: a.page ?? null,
+    hitsPerPage: a.hitsPerPage ?? null,
+    totalHits: a.totalHits ?? null,
+    totalPages: a.totalPages ?? null,
   };
 }
