@@ -187,10 +187,7 @@ export function matchWords(
         ranges.push(to);
         m.rangePostings += to - from;
       }
-      const mask = typos > 0 ? off?.typo : off?.all;
-      const found = mask
-        ? foldOutside(seg, from, to, typos, isExact, target, w === 0 ? list : null, firstCount, mask)
-        : fold(seg, from, to, typos, isExact, target, w === 0 ? list : null, firstCount);
+      const found = fold(seg, from, to, typos, isExact, target, w === 0 ? list : null, firstCount, (typos > 0 ? off?.typo : off?.all) ?? null);
       if (w === 0 && found > 0) {
         // a fold adds documents in id order: in order overall if its first comes after the last listed
         if (firstCount > 0 && list[firstCount] < list[firstCount - 1]) inOrder = false;
@@ -270,11 +267,22 @@ interface FoldTarget {
 }
 
 /**
- * Fold postings [from, to) of `seg` (matched with `typos`, exactly or not) into a word's arrays.
- * Returns how many documents it adds, listed in `first` (when given) from index `at`. A function
- * of its own with the arrays in locals (a closure read them from its context at each posting: ~30 % slower).
+ * Attributes where words do not match, per attribute rank (1: off): `all` for every match (outside a
+ * search's attributesToSearchOn), `typo` for typo matches (those, and typoTolerance.disableOnAttributes).
  */
-function fold(seg: Segment, from: number, to: number, typos: number, isExact: boolean, t: FoldTarget, first: Int32Array | null, at: number): number {
+export interface AttributesOff {
+  all: Uint8Array | null;
+  typo: Uint8Array | null;
+}
+
+/**
+ * Fold postings [from, to) of `seg` (matched with `typos`, exactly or not) into a word's arrays.
+ * Returns how many documents it adds, listed in `first` (when given) from index `at`. With `off`
+ * (AttributesOff), a document counts only through a position outside the attributes it marks, and
+ * its first such position is the word's minPos. A function of its own with the arrays in locals (a
+ * closure read them from its context at each posting: ~30 % slower).
+ */
+function fold(seg: Segment, from: number, to: number, typos: number, isExact: boolean, t: FoldTarget, first: Int32Array | null, at: number, off: Uint8Array | null): number {
   const { pDocs, pBase, pRel, pShift, positions, posShift } = seg;
   const { typo, exact, minPos, matched, count, prev, allowed } = t;
   const low = (1 << posShift) - 1;
@@ -283,8 +291,14 @@ function fold(seg: Segment, from: number, to: number, typos: number, isExact: bo
   for (let q = from; q < to; q++) {
     const d = pDocs[q];
     if (prev === null ? (allowed[d >>> 5] & (1 << (d & 31))) === 0 : prev[d] === ABSENT) continue;
-    // the posting's first position (positionAt, inlined)
-    const v = positions[pBase[q >>> pShift] + pRel[q]];
+    // the posting's first position (positionAt, inlined), or its first outside `off`
+    let x = pBase[q >>> pShift] + pRel[q];
+    if (off !== null) {
+      const end = postingStart(seg, q + 1);
+      while (x < end && off[posShift === 16 ? positions[x] >>> 16 : positions[x] >>> posShift] === 1) x++;
+      if (x === end) continue;
+    }
+    const v = positions[x];
     const p0 = posShift === 16 ? v : (v >>> posShift) * 65536 + (v & low);
     const cur = typo[d];
     if (cur === ABSENT) {
@@ -298,53 +312,6 @@ function fold(seg: Segment, from: number, to: number, typos: number, isExact: bo
       if (typos < cur) typo[d] = typos;
       if (p0 < minPos[d]) minPos[d] = p0;
       if (ex) exact[d] = 1;
-    }
-  }
-  return found;
-}
-
-/**
- * Attributes where words do not match, per attribute rank (1: off): `all` for every match (outside a
- * search's attributesToSearchOn), `typo` for typo matches (those, and typoTolerance.disableOnAttributes).
- */
-export interface AttributesOff {
-  all: Uint8Array | null;
-  typo: Uint8Array | null;
-}
-
-/**
- * fold() where some attributes are off (AttributesOff): a document counts only through a position
- * outside the attributes marked in `off` (its first such position is the word's minPos).
- */
-function foldOutside(seg: Segment, from: number, to: number, typos: number, isExact: boolean, t: FoldTarget, first: Int32Array | null, at: number, off: Uint8Array): number {
-  const { pDocs, pBase, pRel, pShift, positions, posShift } = seg;
-  const { typo, minPos, matched, exact, count, prev, allowed } = t;
-  const low = (1 << posShift) - 1;
-  let found = 0;
-  for (let q = from; q < to; q++) {
-    const d = pDocs[q];
-    if (prev === null ? (allowed[d >>> 5] & (1 << (d & 31))) === 0 : prev[d] === ABSENT) continue;
-    let p0 = -1;
-    for (let x = pBase[q >>> pShift] + pRel[q], end = postingStart(seg, q + 1); x < end; x++) {
-      const v = positions[x];
-      const attr = posShift === 16 ? v >>> 16 : v >>> posShift;
-      if (off[attr] === 1) continue;
-      p0 = posShift === 16 ? v : attr * 65536 + (v & low);
-      break;
-    }
-    if (p0 < 0) continue;
-    const cur = typo[d];
-    if (cur === ABSENT) {
-      if (first !== null) first[at + found] = d;
-      found++;
-      typo[d] = typos;
-      matched[d] = count;
-      minPos[d] = p0;
-      exact[d] = isExact ? 1 : 0;
-    } else {
-      if (typos < cur) typo[d] = typos;
-      if (p0 < minPos[d]) minPos[d] = p0;
-      if (isExact) exact[d] = 1;
     }
   }
   return found;

@@ -4,9 +4,8 @@
 // newest/oldest order, before and after the keys are read, and after each kind of write that moves
 // the order (insert, soft delete, restore, a changed creation time, delete): a page never answers
 // from keys read at another version of the order.
-import pg from 'pg';
+import type pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createOrm, migrate } from '../../lib/db.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { createMemoryPubSub } from '../../lib/pubsub.js';
@@ -17,9 +16,9 @@ import { createCatalogRuntime, type CatalogRuntime } from '../../subgraphs/catal
 import { listProducts } from '../../subgraphs/catalog/products/product.service.js';
 import { PageBounds } from '../../subgraphs/catalog/products/product.page-bounds.js';
 import { pageBoundKeys } from '../../subgraphs/catalog/products/product.repository.js';
-import { scratchDatabase } from '../harness/scratch-db.js';
+import { catalogScratch, type CatalogScratch } from '../harness/catalog-db.js';
 
-const db = scratchDatabase('catalog_bounds');
+let db: CatalogScratch;
 const part = { appId: 'app_bounds', environment: 'live' as const };
 const other = { appId: 'app_other', environment: 'live' as const };
 let orm: MikroORM;
@@ -65,15 +64,11 @@ async function keysSettled(): Promise<void> {
 }
 
 beforeAll(async () => {
-  await db.create();
-  const url = db.url();
-  orm = await createOrm({ url, schema: catalog.dbSchema, entities: catalog.entities, migrations: catalog.migrations, filters: catalog.filters });
-  await migrate(orm, catalog.dbSchema);
+  db = await catalogScratch('catalog_bounds');
+  ({ orm, sql } = db);
   runtime = await createCatalogRuntime({ cfg: loadConfig(), orm, log: createLogger({}, 'silent'), pubsub: createMemoryPubSub() });
   // keys may be read anew every 50 ms here (1 s by default), so each write's case settles quickly
   runtime.pageBounds = new PageBounds(undefined, 50);
-  sql = new pg.Client({ connectionString: url });
-  await sql.connect();
   // 2,600 products, several sharing each creation time (ties are ordered by id), and another app's
   for (const p of [part, other]) {
     await sql.query(
@@ -86,9 +81,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await sql?.end();
-  await orm?.close();
-  await db.drop();
+  await db?.close();
 });
 
 test('deep pages equal the offset walk, before and once the keys are read', async () => {

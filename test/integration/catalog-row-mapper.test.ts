@@ -2,11 +2,9 @@
 // images, as plain rows or inside json_agg) map rows by the entity's metadata (lib/row-mapper.ts):
 // on a scratch database migrated like the catalog subgraph's, each view built from a mapped row
 // equals the view built from the entity the ORM loads, nulls, numbers, dates and JSON included.
-import pg from 'pg';
+import type pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createOrm, migrate } from '../../lib/db.js';
 import { rowMapper } from '../../lib/row-mapper.js';
-import { catalog } from '../../subgraphs/catalog/index.js';
 import { CategoryEntity } from '../../subgraphs/catalog/categories/category.entity.js';
 import { toCategory } from '../../subgraphs/catalog/categories/category.type.js';
 import { ProductImageEntity } from '../../subgraphs/catalog/images/image.entity.js';
@@ -15,19 +13,16 @@ import { ProductEntity } from '../../subgraphs/catalog/products/product.entity.j
 import { toProduct } from '../../subgraphs/catalog/products/product.type.js';
 import { VariantEntity } from '../../subgraphs/catalog/variants/variant.entity.js';
 import { toVariant } from '../../subgraphs/catalog/variants/variant.type.js';
-import { scratchDatabase } from '../harness/scratch-db.js';
+import { catalogScratch, type CatalogScratch } from '../harness/catalog-db.js';
 
-const db = scratchDatabase('catalog_rows');
+let db: CatalogScratch;
 const part = ['app_rows', 'live'];
 let orm: MikroORM;
 let sql: pg.Client;
 
 beforeAll(async () => {
-  await db.create();
-  orm = await createOrm({ url: db.url(), schema: catalog.dbSchema, entities: catalog.entities, migrations: catalog.migrations, filters: catalog.filters });
-  await migrate(orm, catalog.dbSchema);
-  sql = new pg.Client({ connectionString: db.url() });
-  await sql.connect();
+  db = await catalogScratch('catalog_rows');
+  ({ orm, sql } = db);
   await sql.query(
     `insert into catalog.products (id, app_id, environment, name, sku, description, status, type, price_amount, price_currency, compare_at_amount, inventory_quantity,
        inventory_reserved, track_stock, allow_backorder, low_stock_threshold, weight, seo, options, attributes, created_at, updated_at, deleted_at)
@@ -56,9 +51,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await sql?.end();
-  await orm?.close();
-  await db.drop();
+  await db?.close();
 });
 
 /** The raw rows of `table` (as `select x.*` gives them) and as json_agg gives them (JSON text parsed, dates as strings). */

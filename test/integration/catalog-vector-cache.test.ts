@@ -2,16 +2,14 @@
 // catalog subgraph's: a changed partition is refreshed by reading only its new and replaced images'
 // vectors, and after every kind of change (an image added, its vectors replaced, an image deleted,
 // another partition's writes, most images changed at once) the cached rows equal a fresh read.
-import pg from 'pg';
+import type pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createOrm, migrate } from '../../lib/db.js';
-import { catalog } from '../../subgraphs/catalog/index.js';
 import { exactVectors, partitionVectors, replaceEmbeddings, type RegionEmbedding } from '../../subgraphs/catalog/vision/embedding.repository.js';
 import { PartitionVectors } from '../../subgraphs/catalog/vision/vector-cache.js';
 import { quantize, type IndexedVector } from '../../subgraphs/catalog/vision/scan.calc.js';
-import { scratchDatabase } from '../harness/scratch-db.js';
+import { catalogScratch, type CatalogScratch } from '../harness/catalog-db.js';
 
-const db = scratchDatabase('catalog_vectors');
+let db: CatalogScratch;
 const part = { appId: 'app_vec', environment: 'live' as const };
 const other = { appId: 'app_vec_other', environment: 'live' as const };
 const MODEL = 'test-embedding';
@@ -42,11 +40,8 @@ async function expectFresh(cache: PartitionVectors, p = part): Promise<IndexedVe
 }
 
 beforeAll(async () => {
-  await db.create();
-  orm = await createOrm({ url: db.url(), schema: catalog.dbSchema, entities: catalog.entities, migrations: catalog.migrations, filters: catalog.filters });
-  await migrate(orm, catalog.dbSchema);
-  sql = new pg.Client({ connectionString: db.url() });
-  await sql.connect();
+  db = await catalogScratch('catalog_vectors');
+  ({ orm, sql } = db);
   for (const p of [part, other]) {
     await sql.query(
       `insert into catalog.products (id, app_id, environment, name, sku, status, type, inventory_quantity, created_at, updated_at) values ($1, $2, $3, 'P', $4, 'active', 'physical', 1, now(), now())`,
@@ -57,11 +52,7 @@ beforeAll(async () => {
   await addImage(other, 'img_o0', 100);
 }, 60_000);
 
-afterAll(async () => {
-  await sql?.end();
-  await orm?.close();
-  await db.drop();
-});
+afterAll(() => db?.close());
 
 test('the exact vectors of a shortlist, by image and region; a row gone is absent', async () => {
   const exact = await exactVectors(orm.em.fork(), part, MODEL, [
