@@ -152,6 +152,55 @@ describe('POST /search/v1/indexes/:index_uid/search', () => {
   });
 });
 
+describe('POST /search/v1/federated-search', () => {
+  const federated = (attributes: Record<string, unknown>) => rest('POST', '/search/v1/federated-search', { body: jsonApi('federated_search_queries', attributes), headers: t.keyHeaders });
+  let films: string;
+  beforeAll(async () => {
+    films = await createIndex(t, { primary_key: 'id' });
+    await addDocuments(t, films, [
+      { id: 'f1', title: 'Harry and the Hendersons' },
+      { id: 'f2', title: 'When Harry Met Sally' },
+      { id: 'f3', title: 'Dirty Harry' },
+    ]);
+  });
+  const plain = { attributes_to_highlight: [], show_matches_position: false };
+
+  test('one list over several indexes, merged by rank (equal weights interleave), each hit saying where it came from', async () => {
+    const r = await federated({ queries: [{ index_uid: uid, query: 'harry potter', ...plain }, { index_uid: films, query: 'harry', ...plain }], federation: { limit: 6 } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ type: 'federated_search_results', id: expect.stringMatching(/^srch_/) });
+    const a = r.body.data.attributes;
+    expect(a).toMatchObject({ offset: 0, limit: 6, processing_time_ms: expect.any(Number) });
+    expect(a.hits).toHaveLength(6);
+    expect(a.hits.map((h: any) => h._federation.queriesPosition)).toEqual([0, 1, 0, 1, 0, 1]);
+    expect(a.hits[1]._federation.indexUid).toBe(films);
+    const books = (await search(t, uid, { query: 'harry potter', limit: 3, ...plain })).body.data.attributes;
+    expect(a.hits.filter((h: any) => h._federation.indexUid === uid).map((h: any) => h.id)).toEqual(books.hits.map((h: any) => h.id));
+    expect(a.estimated_total_hits).toBe(books.estimated_total_hits + 3);
+    const scores = a.hits.map((h: any) => h._federation.weightedRankingScore);
+    expect(scores).toEqual([...scores].sort((x: number, y: number) => y - x));
+    // a weight puts one query's hits first; offset pages the merged list
+    const weighted = (await federated({ queries: [{ index_uid: uid, query: 'harry potter' }, { index_uid: films, query: 'harry', federation_options: { weight: 10 } }], federation: { limit: 4 } })).body.data.attributes;
+    expect(weighted.hits.map((h: any) => h._federation.indexUid)).toEqual([films, films, films, uid]);
+    const page2 = (await federated({ queries: [{ index_uid: uid, query: 'harry potter' }, { index_uid: films, query: 'harry' }], federation: { limit: 2, offset: 2 } })).body.data.attributes;
+    expect(page2.hits.map((h: any) => h.id)).toEqual(a.hits.slice(2, 4).map((h: any) => h.id));
+  });
+
+  test('errors name the parameter: paging inside a query, federation limits, an unknown index, weights, federation_options on multi-search', async () => {
+    const q = (extra: object = {}) => ({ index_uid: uid, query: 'harry', ...extra });
+    expectServiceError(await federated({ queries: [q({ limit: 5 })] }), 'search', 422, 'VALIDATION_FAILED', { parameter: 'queries[0].limit' });
+    expectServiceError(await federated({ queries: [q()], federation: { limit: 5000 } }), 'search', 422, 'VALIDATION_FAILED', { parameter: 'federation.limit' });
+    expectServiceError(await federated({ queries: [q(), { index_uid: 'nope', query: 'x' }] }), 'search', 404, 'index_not_found', { parameter: 'queries[1].index_uid' });
+    expectServiceError(await federated({ queries: [q({ federation_options: { weight: 0 } })] }), 'search', 422, 'VALIDATION_FAILED', { parameter: 'queries[0].federation_options.weight' });
+    const multi = await rest('POST', '/search/v1/multi-search', { body: jsonApi('multi_search_queries', { queries: [q({ federation_options: { weight: 2 } })] }), headers: t.keyHeaders });
+    expectServiceError(multi, 'search', 422, 'VALIDATION_FAILED', { parameter: 'queries[0].federation_options' });
+    // Meilisearch's federation on multi-search: this service answers it on its own path
+    const withFederation = await rest('POST', '/search/v1/multi-search', { body: jsonApi('multi_search_queries', { queries: [q()], federation: { limit: 5 } }), headers: t.keyHeaders });
+    expect(withFederation.status).toBeGreaterThanOrEqual(400);
+    expect(JSON.stringify(withFederation.body)).toContain('federation');
+  });
+});
+
 describe('POST /search/v1/indexes/:index_uid/facet-search', () => {
   const facetSearch = (attributes: Record<string, unknown>, index = uid, headers = t.keyHeaders) =>
     rest('POST', `/search/v1/indexes/${index}/facet-search`, { body: jsonApi('facet_search_queries', attributes), headers });

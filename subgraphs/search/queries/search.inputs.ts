@@ -39,8 +39,20 @@ export class SearchInput {
 }
 
 @InputType()
+export class FederationOptionsInput {
+  @Field(() => Float, { nullable: true, description: 'the weight of this query\'s hits in the merged list, above 0 and at most 100 (default 1)' }) weight?: number;
+}
+
+@InputType()
 export class MultiSearchQueryInput extends SearchInput {
   @Field() indexUid!: string;
+  @Field(() => FederationOptionsInput, { nullable: true, description: 'federated search only' }) federationOptions?: FederationOptionsInput;
+}
+
+@InputType()
+export class FederationInput {
+  @Field(() => Int, { nullable: true, description: 'hits of the merged list, 0 to 1,000 (default 20)' }) limit?: number;
+  @Field(() => Int, { nullable: true, description: 'hits of the merged list skipped (default 0); offset + limit reach at most the first 1,000' }) offset?: number;
 }
 
 @InputType()

@@ -1,9 +1,10 @@
 import { Arg, Authorized, Ctx, Query, Resolver, Directive } from 'type-graphql';
 import type { SearchContext } from '../context.js';
 import { suggest } from '../suggestions/suggestion.service.js';
-import { FacetSearchInput, MultiSearchQueryInput, SearchInput, SuggestInput } from './search.inputs.js';
+import { FacetSearchInput, FederationInput, MultiSearchQueryInput, SearchInput, SuggestInput } from './search.inputs.js';
+import { federatedSearch, type FederatedQuery } from './federated-search.service.js';
 import * as searching from './search.service.js';
-import { FacetSearchResults, IndexSearchResults, SearchSuggestions, toResults } from './search.type.js';
+import { FacetSearchResults, FederatedSearchResults, IndexSearchResults, SearchSuggestions, toResults } from './search.type.js';
 
 @Resolver(() => IndexSearchResults)
 export class SearchResolver {
@@ -24,6 +25,19 @@ export class SearchResolver {
   @Query(() => [IndexSearchResults], { description: `Several searches in one call, answered in order (at most ${searching.MAX_MULTI_SEARCH_QUERIES})` })
   async multiSearch(@Ctx() ctx: SearchContext, @Arg('queries', () => [MultiSearchQueryInput]) queries: MultiSearchQueryInput[]): Promise<IndexSearchResults[]> {
     return (await searching.multiSearch(ctx, queries.map((q) => ({ ...q }) as searching.SearchParams & { indexUid: string }))).map(toResults);
+  }
+
+  @Authorized('search:read')
+  @Directive('@cost(weight: 100)')
+  @Query(() => FederatedSearchResults, {
+    description: `Several queries (one index or several) answered as one list, merged by weighted reciprocal rank fusion (at most ${searching.MAX_MULTI_SEARCH_QUERIES} queries; each counts against the plan's searches per second)`,
+  })
+  async federatedSearch(
+    @Ctx() ctx: SearchContext,
+    @Arg('queries', () => [MultiSearchQueryInput]) queries: MultiSearchQueryInput[],
+    @Arg('federation', () => FederationInput, { nullable: true }) federation?: FederationInput,
+  ): Promise<FederatedSearchResults> {
+    return federatedSearch(ctx, queries.map((q) => ({ ...q }) as FederatedQuery), federation ? { ...federation } : null);
   }
 
   @Authorized('search:read')

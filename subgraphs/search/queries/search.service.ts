@@ -19,6 +19,8 @@ export interface SearchParams extends SearchRequest {
 export interface SearchAnswer extends SearchResult {
   id: string;
   indexUid: string;
+  /** the index's primary key (a federated search tells documents apart by it) */
+  primaryKey: string | null;
 }
 
 /** ids recorded per search as impressions (click-through rates) */
@@ -63,7 +65,7 @@ async function run(ctx: SearchContext, index: SearchableIndex, p: SearchParams, 
     sessionId: p.sessionId ?? null,
     at: new Date(),
   });
-  return { ...result, id: newId('srch'), indexUid: index.uid };
+  return { ...result, id: newId('srch'), indexUid: index.uid, primaryKey: pk ?? null };
 }
 
 export async function search(ctx: SearchContext, uid: string, p: SearchParams): Promise<SearchAnswer> {
@@ -132,7 +134,10 @@ export async function multiSearch(ctx: SearchContext, queries: (SearchParams & {
   if (queries.length) await takeSearchBudget(ctx, queries.length);
   const out: SearchAnswer[] = [];
   for (const [i, q] of queries.entries()) {
-    const { indexUid: _uid, ...params } = q;
+    const { indexUid: _uid, federationOptions, ...params } = q as typeof q & { federationOptions?: unknown };
+    if (federationOptions !== undefined && federationOptions !== null) {
+      throw new DomainError('VALIDATION_FAILED', `queries[${i}].federationOptions needs a federated search (federatedSearch, POST /search/v1/federated-search)`, { parameter: `queries[${i}].federationOptions` });
+    }
     out.push(await run(ctx, indexes[i], params, `queries[${i}]`));
   }
   return out;

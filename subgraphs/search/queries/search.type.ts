@@ -35,6 +35,17 @@ export class FacetSearchResults {
   @Field(() => Int) processingTimeMs!: number;
 }
 
+@ObjectType('FederatedSearchResults')
+export class FederatedSearchResults {
+  @Field(() => ID, { description: 'identifies this answer' }) id!: string;
+  @Field(() => [GraphQLJSONObject], { description: 'the queries\' hits as one list, best first; each carries `_federation` { indexUid, queriesPosition, weightedRankingScore }' })
+  hits!: Record<string, unknown>[];
+  @Field(() => Int) offset!: number;
+  @Field(() => Int) limit!: number;
+  @Field(() => Int, { description: "the queries' totals added" }) estimatedTotalHits!: number;
+  @Field(() => Int) processingTimeMs!: number;
+}
+
 @ObjectType('SearchSuggestion')
 export class SearchSuggestion {
   @Field() suggestion!: string;
