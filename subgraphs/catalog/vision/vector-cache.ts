@@ -18,16 +18,6 @@ interface Entry extends PartitionRows {
   bytes: number;
 }
 
-/** What a refresh did, for health and tests. */
-export interface RefreshCounts {
-  /** whole partitions read */
-  loads: number;
-  /** refreshes that read only the changed images' vectors */
-  refreshes: number;
-  /** images whose vectors those refreshes read */
-  imagesRead: number;
-}
-
 /** What a kept row costs besides its codes (its object, typed array and strings), roughly. */
 const ROW_OVERHEAD = 240;
 
@@ -41,7 +31,8 @@ export class PartitionVectors {
   private readonly entries = new Map<string, Entry>(); // in use order: the first is the least recent
   private readonly loading = new Map<string, Promise<Entry>>();
   private bytes = 0;
-  private readonly counts: RefreshCounts = { loads: 0, refreshes: 0, imagesRead: 0 };
+  /** for health and tests: whole partitions read, refreshes that read only changed images, and those images */
+  private readonly counts = { loads: 0, refreshes: 0, imagesRead: 0 };
 
   constructor(private readonly maxBytes = VECTOR_CACHE_BYTES) {}
 
@@ -106,7 +97,7 @@ export class PartitionVectors {
   }
 
   /** For health and tests: partitions and bytes held. */
-  stats(): { partitions: number; bytes: number } & RefreshCounts {
+  stats(): { partitions: number; bytes: number } & PartitionVectors['counts'] {
     return { partitions: this.entries.size, bytes: this.bytes, ...this.counts };
   }
 }
