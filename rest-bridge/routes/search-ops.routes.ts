@@ -99,6 +99,26 @@ export const SEARCH_OPS_ROUTES: Route[] = [
   {
     ...base,
     method: 'POST',
+    path: '/search/v1/tasks/cancel',
+    operation: 'CancelSearchTasks',
+    summary: `Cancel the enqueued tasks a selection names (search:write; Meilisearch's POST /tasks/cancel): query index_uid, type, uids (comma lists, at least one); at most 1,000 a call, meta.remaining says how many are left`,
+    query: [
+      { name: 'index_uid', type: 'string', description: 'comma list of index uids' },
+      { name: 'type', type: 'string', description: 'comma list of task types' },
+      { name: 'uids', type: 'string', description: 'comma list of task ids' },
+    ],
+    variables: (r) => ({ indexUid: listParam(r, 'index_uid', 'index_uids'), type: listParam(r, 'type', 'types'), uids: getParam(r.query, 'uids') || null }),
+    result: (d) => ({
+      data: d.cancelSearchTasks.canceled.map((t: Record<string, unknown>) => taskRes(t)),
+      meta: { canceled: d.cancelSearchTasks.canceled.length, remaining: d.cancelSearchTasks.remaining },
+    }),
+    status: 200,
+    responseType: 'indexing_tasks',
+    list: true,
+  },
+  {
+    ...base,
+    method: 'POST',
     path: '/search/v1/tasks/:task_id/cancel',
     operation: 'CancelSearchTask',
     summary: 'Cancel a task still enqueued (search:write); 200 with the task, meta.canceled false when it had already left the queue',

@@ -7,7 +7,7 @@ import { addDocuments, createIndex, settle, stackDbUrl, waitTask, withDb } from 
 
 let t: Tenant;
 beforeAll(async () => {
-  t = await createTenant();
+  t = await createTenant({ plan: 'growth' }); // more indexes than the free plan's 3
 });
 
 describe('GET /search/v1/tasks and /search/v1/tasks/:task_id', () => {
@@ -63,25 +63,40 @@ describe('GET /search/v1/tasks and /search/v1/tasks/:task_id', () => {
   });
 });
 
+/**
+ * Hold an index's queue with a task "processing" elsewhere (its job leased by a worker of another
+ * process), so what is enqueued after it stays enqueued for as long as the test needs; answers the
+ * blocking task's row id.
+ */
+async function holdQueue(uid: string, indexId: string): Promise<string> {
+  return withDb(stackDbUrl(), async (c) => {
+    const r = await c.query(
+      `insert into search.tasks (uid, app_id, environment, index_id, index_uid, type, status, details, enqueued_at, started_at, attempts, worker)
+       values (900000000 + (random() * 1e6)::int, $1, 'live', $2, $3, 'settings_update', 'processing', '{}', now(), now(), 1, 'test-blocker') returning id`,
+      [t.appId, indexId, uid],
+    );
+    await c.query(
+      `insert into search.jobs (kind, key, payload, status, attempts, run_at, created_at, started_at, worker, lease_until)
+       values ('search.task', $1, jsonb_build_object('taskId', $2::text), 'running', 1, now(), now(), now(), 'test-blocker', now() + interval '1 hour')`,
+      [`index:${indexId}`, r.rows[0].id],
+    );
+    return r.rows[0].id as string;
+  });
+}
+
+/** Let the held queue go: the blocking task fails and its job is dead. */
+async function releaseQueue(blocker: string): Promise<void> {
+  await withDb(stackDbUrl(), async (c) => {
+    await c.query(`update search.tasks set status = 'failed', finished_at = now() where id = $1`, [blocker]);
+    await c.query(`update search.jobs set status = 'dead', finished_at = now(), lease_until = null where worker = 'test-blocker' and payload->>'taskId' = $1`, [blocker]);
+  });
+}
+
 describe('POST /search/v1/tasks/:task_id/cancel', () => {
   test('an enqueued task is canceled and never runs; later tasks of the index run; a finished task is returned unchanged', async () => {
     const uid = await createIndex(t, { primary_key: 'id' });
     const indexId = (await rest('GET', `/search/v1/indexes/${uid}`, { headers: t.keyHeaders })).body.data.id;
-    // Hold the index's queue with a task "processing" elsewhere (its job leased by a worker of another
-    // process), so what follows stays enqueued for as long as the test needs.
-    const blocker = await withDb(stackDbUrl(), async (c) => {
-      const r = await c.query(
-        `insert into search.tasks (uid, app_id, environment, index_id, index_uid, type, status, details, enqueued_at, started_at, attempts, worker)
-         values (900000000 + (random() * 1e6)::int, $1, 'live', $2, $3, 'settings_update', 'processing', '{}', now(), now(), 1, 'test-blocker') returning id`,
-        [t.appId, indexId, uid],
-      );
-      await c.query(
-        `insert into search.jobs (kind, key, payload, status, attempts, run_at, created_at, started_at, worker, lease_until)
-         values ('search.task', $1, jsonb_build_object('taskId', $2::text), 'running', 1, now(), now(), now(), 'test-blocker', now() + interval '1 hour')`,
-        [`index:${indexId}`, r.rows[0].id],
-      );
-      return r.rows[0].id as string;
-    });
+    const blocker = await holdQueue(uid, indexId);
     const queued = await rest('POST', `/search/v1/indexes/${uid}/documents`, { body: jsonApi('documents', { documents: [{ id: 'never' }] }), headers: t.keyHeaders });
     const next = await rest('POST', `/search/v1/indexes/${uid}/documents`, { body: jsonApi('documents', { documents: [{ id: 'later' }] }), headers: t.keyHeaders });
     await new Promise((r) => setTimeout(r, 500));
@@ -94,10 +109,7 @@ describe('POST /search/v1/tasks/:task_id/cancel', () => {
     const c2 = await rest('POST', `/search/v1/tasks/${queued.body.data.id}/cancel`, { headers: t.keyHeaders });
     expect(c2.body).toMatchObject({ data: { attributes: { status: 'canceled' } }, meta: { canceled: false } });
 
-    await withDb(stackDbUrl(), async (c) => {
-      await c.query(`update search.tasks set status = 'failed', finished_at = now() where id = $1`, [blocker]);
-      await c.query(`update search.jobs set status = 'dead', finished_at = now(), lease_until = null where worker = 'test-blocker' and payload->>'taskId' = $1`, [blocker]);
-    });
+    await releaseQueue(blocker);
     expect((await waitTask(t, next.body.data.id)).attributes.status).toBe('succeeded');
     expect((await waitTask(t, queued.body.data.id)).attributes.status).toBe('canceled');
     expectServiceError(await rest('GET', `/search/v1/indexes/${uid}/documents/never`, { headers: t.keyHeaders }), 'search', 404, 'document_not_found');
@@ -106,6 +118,48 @@ describe('POST /search/v1/tasks/:task_id/cancel', () => {
     const done = await rest('POST', `/search/v1/tasks/${next.body.data.id}/cancel`, { headers: t.keyHeaders });
     expect(done.body).toMatchObject({ data: { attributes: { status: 'succeeded' } }, meta: { canceled: false } });
     expectServiceError(await rest('POST', '/search/v1/tasks/123456789012/cancel', { headers: t.keyHeaders }), 'search', 404, 'task_not_found');
+  });
+});
+
+describe('POST /search/v1/tasks/cancel', () => {
+  test('cancels the enqueued tasks a selection names (uids, index_uid, type), never a bare call; the rest of the queue runs', async () => {
+    const uid = await createIndex(t, { primary_key: 'id' });
+    const indexId = (await rest('GET', `/search/v1/indexes/${uid}`, { headers: t.keyHeaders })).body.data.id;
+    const blocker = await holdQueue(uid, indexId);
+    const add = async (id: string) => (await rest('POST', `/search/v1/indexes/${uid}/documents`, { body: jsonApi('documents', { documents: [{ id }] }), headers: t.keyHeaders })).body.data.id as string;
+    const [a, b, c, d] = [await add('a'), await add('b'), await add('c'), await add('d')];
+    const cancel = (query: string) => rest('POST', `/search/v1/tasks/cancel?${query}`, { headers: t.keyHeaders });
+
+    const byUids = await cancel(`uids=${a},${c},123456789012`);
+    expect(byUids.status).toBe(200);
+    expect(byUids.body.data.map((x: any) => [x.id, x.attributes.status])).toEqual([
+      [a, 'canceled'],
+      [c, 'canceled'],
+    ]);
+    expect(byUids.body.meta).toEqual({ canceled: 2, remaining: 0 });
+    // another type of the same index: nothing to cancel
+    expect((await cancel(`index_uid=${uid}&type=settings_update`)).body).toMatchObject({ data: [], meta: { canceled: 0, remaining: 0 } });
+    expectServiceError(await cancel(''), 'search', 400, 'BAD_REQUEST', { parameter: 'uids' });
+    expectServiceError(await cancel('uids=1,x'), 'search', 400, 'BAD_REQUEST', { parameter: 'uids' });
+    expectServiceError(await cancel('type=nope'), 'search', 400, 'BAD_REQUEST', { parameter: 'type' });
+    // another app naming this index's uid cancels nothing of it
+    const other = await createTenant();
+    expect((await rest('POST', `/search/v1/tasks/cancel?index_uid=${uid}`, { headers: other.keyHeaders })).body.meta).toEqual({ canceled: 0, remaining: 0 });
+
+    await releaseQueue(blocker);
+    expect((await waitTask(t, d)).attributes.status).toBe('succeeded');
+    expect((await waitTask(t, b)).attributes.status).toBe('succeeded');
+    for (const id of [a, c]) expect((await waitTask(t, id)).attributes.status).toBe('canceled');
+    expect((await rest('GET', `/search/v1/indexes/${uid}/documents/a`, { headers: t.keyHeaders })).status).toBe(404);
+    expect((await rest('GET', `/search/v1/indexes/${uid}/documents/b`, { headers: t.keyHeaders })).status).toBe(200);
+
+    // by index: every enqueued task of it
+    const blocker2 = await holdQueue(uid, indexId);
+    const [e, f] = [await add('e'), await add('f')];
+    const byIndex = await cancel(`index_uid=${uid}`);
+    expect(byIndex.body.data.map((x: any) => x.id)).toEqual([e, f]);
+    await releaseQueue(blocker2);
+    for (const id of [e, f]) expect((await waitTask(t, id)).attributes.status).toBe('canceled');
   });
 });
 

@@ -131,6 +131,43 @@ export async function listTasks(db: Db, t: Tenant, q: TaskQuery): Promise<{ task
   return { tasks: got.slice(0, q.limit), next };
 }
 
+export interface TaskSelection {
+  types?: TaskType[];
+  indexUids?: string[];
+  uids?: string[];
+}
+
+/**
+ * Cancel the enqueued tasks a selection names, oldest first, at most `max` (a worker claiming one at
+ * the same moment wins or loses cleanly: the update skips rows it has locked); their payloads go in
+ * the same transaction. Returns the canceled rows and how many such tasks are still enqueued.
+ */
+export async function cancelTasks(pool: pg.Pool, t: Tenant, q: TaskSelection, max: number): Promise<{ canceled: TaskRow[]; remaining: number }> {
+  const where = ['app_id = $1', 'environment = $2', "status = 'enqueued'"];
+  const args: unknown[] = [t.appId, t.environment];
+  const add = (sql: string, v: unknown) => {
+    args.push(v);
+    where.push(sql.replace('?', `$${args.length}`));
+  };
+  if (q.types?.length) add('type = any(?::text[])', q.types);
+  if (q.indexUids?.length) add('index_uid = any(?::text[])', q.indexUids);
+  if (q.uids?.length) add('uid = any(?::bigint[])', q.uids);
+  const selected = where.join(' and ');
+  return withTx(pool, async (c) => {
+    const canceled = await rows<TaskRow>(
+      c,
+      `update ${T.tasks} set status = 'canceled', finished_at = clock_timestamp(), duration_ms = 0,
+              details = details || jsonb_build_object('canceled_at', clock_timestamp())
+        where id in (select id from ${T.tasks} where ${selected} order by uid limit ${Math.trunc(max)} for update skip locked)
+        returning ${TASK_COLUMNS}`,
+      args,
+    );
+    if (canceled.length) await run(c, `delete from ${T.payloads} where task_id = any($1::bigint[])`, [canceled.map((r) => r.id)]);
+    const [left] = await rows<{ n: number }>(c, `select count(*)::int as n from ${T.tasks} where ${selected}`, args);
+    return { canceled: canceled.sort((a, b) => Number(a.uid) - Number(b.uid)), remaining: left.n };
+  });
+}
+
 /**
  * Cancel a task that is still enqueued, in one conditional statement (a worker claiming it at the
  * same moment wins or loses cleanly). Returns the row after the attempt, and whether it was canceled now.

@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver, Directive } f
 import { SECRET_KEY } from '../../../lib/tenant.js';
 import type { SearchContext } from '../context.js';
 import * as tasks from './task.service.js';
-import { Task, TaskCancelation, TaskPage, toTask } from './task.type.js';
+import { Task, TaskBulkCancelation, TaskCancelation, TaskPage, toTask } from './task.type.js';
 
 @Resolver(() => Task)
 export class TaskResolver {
@@ -25,6 +25,18 @@ export class TaskResolver {
   ): Promise<TaskPage> {
     const page = await tasks.listTasks(ctx, { status, type, indexUid, limit, from });
     return { results: page.tasks.map(toTask), limit: page.limit, next: page.next };
+  }
+
+  @Authorized('search:write')
+  @Mutation(() => TaskBulkCancelation, { description: `Cancel the enqueued tasks of a selection (at least one of indexUid, type, uids; at most ${tasks.MAX_BULK_CANCEL} a call)` })
+  async cancelSearchTasks(
+    @Ctx() ctx: SearchContext,
+    @Arg('indexUid', () => String, { nullable: true, description: 'comma list of index uids' }) indexUid?: string,
+    @Arg('type', () => String, { nullable: true, description: 'comma list of task types' }) type?: string,
+    @Arg('uids', () => String, { nullable: true, description: 'comma list of task ids' }) uids?: string,
+  ): Promise<TaskBulkCancelation> {
+    const r = await tasks.cancelTasks(ctx, { indexUid, type, uids });
+    return { canceled: r.canceled.map(toTask), remaining: r.remaining };
   }
 
   @Authorized('search:write')

@@ -50,6 +50,34 @@ export async function listTasks(ctx: SearchContext, a: TaskListArgs) {
   return { ...page, limit };
 }
 
+/** Tasks one bulk cancel reaches at most (a larger selection answers `remaining`: call again). */
+export const MAX_BULK_CANCEL = 1000;
+
+export interface TaskCancelArgs {
+  type?: string | null;
+  indexUid?: string | null;
+  /** comma list of task ids */
+  uids?: string | null;
+}
+
+/**
+ * Cancel the enqueued tasks of a selection (Meilisearch's POST /tasks/cancel): at least one of
+ * indexUid, type or uids, so a bare call never empties the whole queue. Each canceled task's
+ * `task.canceled` event follows, as for one.
+ */
+export async function cancelTasks(ctx: SearchContext, a: TaskCancelArgs): Promise<{ canceled: TaskRow[]; remaining: number }> {
+  const types = csv<TaskType>(a.type, TASK_TYPES, 'type');
+  const indexUids = a.indexUid ? a.indexUid.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  const uids = a.uids ? a.uids.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  if (uids?.some((u) => !/^\d{1,18}$/.test(u))) throw new DomainError('BAD_REQUEST', 'uids must be a comma list of task ids', { parameter: 'uids' });
+  if (!types?.length && !indexUids?.length && !uids?.length) {
+    throw new DomainError('BAD_REQUEST', 'Name the tasks to cancel: indexUid, type or uids (a bare call would cancel the whole queue)', { parameter: 'uids' });
+  }
+  const r = await queue.cancelTasks(ctx.runtime.pool, await appPartition(ctx), { types, indexUids, uids }, MAX_BULK_CANCEL);
+  for (const t of r.canceled) await publishTaskEvent(ctx.runtime, t, 'task.canceled');
+  return r;
+}
+
 export async function cancelTask(ctx: SearchContext, id: string): Promise<{ task: TaskRow; canceled: boolean }> {
   const r = /^\d{1,18}$/.test(id) ? await queue.cancelTask(ctx.runtime.pool, await appPartition(ctx), id) : undefined;
   if (!r) throw new DomainError('task_not_found', `Task \`${id}\` not found.`, { parameter: 'taskId' });

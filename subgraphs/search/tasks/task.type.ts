@@ -56,6 +56,12 @@ export class TaskCancelation {
   @Field({ description: 'true when this request canceled it; false when it had already left the queue' }) canceled!: boolean;
 }
 
+@ObjectType('SearchTaskBulkCancelation')
+export class TaskBulkCancelation {
+  @Field(() => [Task], { description: 'the tasks this request canceled, oldest first' }) canceled!: Task[];
+  @Field(() => Int, { description: 'tasks of the selection still enqueued (beyond the 1,000 one call cancels): call again' }) remaining!: number;
+}
+
 const num = (v: unknown) => (typeof v === 'number' ? v : null);
 
 export function toTask(r: TaskRow): Task {
