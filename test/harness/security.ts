@@ -220,7 +220,11 @@ export async function ensureResources(route: Route, t: SecTenant): Promise<void>
   if (route.method === 'DELETE' && /:index_uid$/.test(route.path)) t.indexUid = undefined;
   // (the AI webhook routes have a fixture of their own: ai-custom.fixtures.ts)
   if (route.method === 'DELETE' && /^\/search\/.*:webhook_id$/.test(route.path)) t.webhookId = undefined;
-  const needsIndex = route.path.includes(':index_uid') || route.path.includes(':task_id') || ['search_events', 'multi_search_queries'].includes(route.body?.type ?? '');
+  const needsIndex =
+    route.path.includes(':index_uid') ||
+    route.path.includes(':task_id') ||
+    route.path in ROUTE_QUERIES ||
+    ['search_events', 'multi_search_queries', 'federated_search_queries'].includes(route.body?.type ?? '');
   if (route.path.includes(':id') && fixtureFor(route, 'id') === PARAM_FIXTURES.id && !t.productId) {
     const r = await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Fixture', sku: uniq('SKU-') }), headers: t.keyHeaders });
     if (r.status !== 201) throw new Error(`fixture product: ${describeRes(r)}`);
@@ -376,6 +380,8 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   document_deletions: () => ({ document_ids: [uniq('d')], filter: 'genre = "nothing"' }),
   search_queries: () => ({ query: 'fixture' }),
   multi_search_queries: (t) => ({ queries: [{ index_uid: t.indexUid, query: 'fixture' }] }),
+  federated_search_queries: (t) => ({ queries: [{ index_uid: t.indexUid, query: 'fixture' }], federation: { limit: 5 } }),
+  facet_search_queries: () => ({ facet_name: 'genre', facet_query: 'fix' }),
   suggestion_queries: () => ({ query: 'fix' }),
   search_events: (t) => ({ event_type: 'click', index_uid: t.indexUid, query: 'fixture', document_id: 'd1', position: 1 }),
   webhooks: () => ({ url: 'http://127.0.0.1:9/hook', events: ['index.created'], secret: 'security-fixture-secret' }),
@@ -526,13 +532,19 @@ export function paramNames(route: Route): string[] {
   return [...route.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]);
 }
 
-/** The route's path with params from `t`, and `override` values where given. */
+/** Query strings of routes that need one to be valid (a bulk cancel names its tasks). */
+const ROUTE_QUERIES: Record<string, (t: SecTenant) => string> = {
+  '/search/v1/tasks/cancel': (t) => `?index_uid=${encodeURIComponent(t.indexUid ?? '')}`,
+};
+
+/** The route's path with params from `t`, and `override` values where given (and its ROUTE_QUERIES query). */
 export function pathFor(route: Route, t: SecTenant, override: Record<string, string> = {}): string {
-  return route.path.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => {
+  const path = route.path.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => {
     const v = override[name] ?? fixtureFor(route, name)?.value(t);
     if (v === undefined) throw new Error(`${route.method} ${route.path}: no fixture for :${name} (add it to PARAM_FIXTURES in test/harness/security.ts)`);
     return encodeURIComponent(v);
   });
+  return path + (ROUTE_QUERIES[route.path]?.(t) ?? '');
 }
 
 /** PUT/PATCH bodies: the smallest valid change (no new code: a platform's code is immutable). */
