@@ -104,6 +104,12 @@ export async function findTask(db: Db, t: Tenant, uid: string): Promise<TaskRow 
   return one<TaskRow>(db, `select ${TASK_COLUMNS} from ${T.tasks} where uid = $1 and app_id = $2 and environment = $3`, [uid, t.appId, t.environment]);
 }
 
+export interface TaskSelection {
+  types?: TaskType[];
+  indexUids?: string[];
+  uids?: string[];
+}
+
 export interface TaskQuery {
   statuses?: TaskStatus[];
   types?: TaskType[];
@@ -113,8 +119,11 @@ export interface TaskQuery {
   from?: string;
 }
 
-/** Newest first; one more than `limit` is read to tell whether a next page exists. */
-export async function listTasks(db: Db, t: Tenant, q: TaskQuery): Promise<{ tasks: TaskRow[]; next: string | null }> {
+/**
+ * The conditions naming the tenant's tasks a selection holds, and their arguments ($1, $2… in order);
+ * `add` appends one more condition with its `?` argument.
+ */
+function taskConditions(t: Tenant, q: TaskSelection & { statuses?: TaskStatus[] }) {
   const where = ['app_id = $1', 'environment = $2'];
   const args: unknown[] = [t.appId, t.environment];
   const add = (sql: string, v: unknown) => {
@@ -124,17 +133,18 @@ export async function listTasks(db: Db, t: Tenant, q: TaskQuery): Promise<{ task
   if (q.statuses?.length) add('status = any(?::text[])', q.statuses);
   if (q.types?.length) add('type = any(?::text[])', q.types);
   if (q.indexUids?.length) add('index_uid = any(?::text[])', q.indexUids);
+  if (q.uids?.length) add('uid = any(?::bigint[])', q.uids);
+  return { where, args, add };
+}
+
+/** Newest first; one more than `limit` is read to tell whether a next page exists. */
+export async function listTasks(db: Db, t: Tenant, q: TaskQuery): Promise<{ tasks: TaskRow[]; next: string | null }> {
+  const { where, args, add } = taskConditions(t, q);
   if (q.from) add('uid <= ?', q.from);
   args.push(q.limit + 1);
   const got = await rows<TaskRow>(db, `select ${TASK_COLUMNS} from ${T.tasks} where ${where.join(' and ')} order by uid desc limit $${args.length}`, args);
   const next = got.length > q.limit ? got[q.limit].uid : null;
   return { tasks: got.slice(0, q.limit), next };
-}
-
-export interface TaskSelection {
-  types?: TaskType[];
-  indexUids?: string[];
-  uids?: string[];
 }
 
 /**
@@ -143,15 +153,7 @@ export interface TaskSelection {
  * the same transaction. Returns the canceled rows and how many such tasks are still enqueued.
  */
 export async function cancelTasks(pool: pg.Pool, t: Tenant, q: TaskSelection, max: number): Promise<{ canceled: TaskRow[]; remaining: number }> {
-  const where = ['app_id = $1', 'environment = $2', "status = 'enqueued'"];
-  const args: unknown[] = [t.appId, t.environment];
-  const add = (sql: string, v: unknown) => {
-    args.push(v);
-    where.push(sql.replace('?', `$${args.length}`));
-  };
-  if (q.types?.length) add('type = any(?::text[])', q.types);
-  if (q.indexUids?.length) add('index_uid = any(?::text[])', q.indexUids);
-  if (q.uids?.length) add('uid = any(?::bigint[])', q.uids);
+  const { where, args } = taskConditions(t, { ...q, statuses: ['enqueued'] });
   const selected = where.join(' and ');
   return withTx(pool, async (c) => {
     const canceled = await rows<TaskRow>(
