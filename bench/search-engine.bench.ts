@@ -19,12 +19,12 @@ const fmt = (label: string, s: Stats) =>
   `${label.padEnd(44)} n=${String(s.n).padStart(4)}  p50 ${s.p50.toFixed(2).padStart(7)} ms  p95 ${s.p95.toFixed(2).padStart(7)} ms  p99 ${s.p99.toFixed(2).padStart(7)} ms`;
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 
-function runQueries(engine: Engine, queries: string[]): Stats {
+function runQueries(engine: Engine, queries: string[], matchingStrategy?: 'frequency'): Stats {
   const samples: number[] = [];
   const t0 = performance.now();
   queries.forEach((q, i) => {
     const t = performance.now();
-    engine.search({ query: q, filter: FILTERS[i % FILTERS.length], facets: ['section', 'priority'], limit: 20 });
+    engine.search({ query: q, filter: FILTERS[i % FILTERS.length], facets: ['section', 'priority'], limit: 20, ...(matchingStrategy ? { matchingStrategy } : {}) });
     samples.push(performance.now() - t);
   });
   return summarize(samples, performance.now() - t0);
@@ -133,6 +133,7 @@ function main(): void {
   console.log(`compact(): ${compactMs.toFixed(0)} ms`);
   runQueries(engine, queries.slice(0, 20));
   console.log(fmt(`engine, ${segments()} segments (after compact)`, runQueries(engine, queries)));
+  console.log(fmt(`engine, matchingStrategy frequency (after compact)`, runQueries(engine, queries, 'frequency')));
   const phrases = makePhrases(docs, 200);
   console.log(`phrase queries (first 4): ${phrases.slice(0, 4).map((q) => JSON.stringify(q)).join(' ')}`);
   runQueries(engine, phrases.slice(0, 20));

@@ -56,6 +56,11 @@ export interface MatchData extends RefSource {
   candidates: Int32Array;
   /** matched terms, for highlighting */
   terms: TermMatcher;
+  /**
+   * for k words matched (counted from the first), their indexes in the order they stand in the query:
+   * [0..k-1] unless the words were handed rarest first (frequency.ts)
+   */
+  inQueryOrder: number[][];
 }
 
 /** Per-word arrays reused from one search to the next (search is synchronous, so one set per engine). */
@@ -138,6 +143,7 @@ export function matchWords(
   scratch = new MatchScratch(),
   dictionary: DictionaryView = ALL_ALONE,
   off: AttributesOff | null = null,
+  queryPos: readonly number[] | null = null,
 ): MatchData {
   scratch.reset();
   const m: MatchData = {
@@ -155,6 +161,7 @@ export function matchWords(
     ...scratch.marks(size),
     candidates: new Int32Array(0),
     terms: new TermMatcher(words),
+    inQueryOrder: inQueryOrder(words.length, queryPos),
   };
   // The first word's documents, listed as the fold finds them: ascending when its postings come in id
   // order (one term per segment: most common words); else sorted while few, or past size/32 read off
@@ -207,27 +214,11 @@ export function matchWords(
     segments.forEach((seg, s) => {
       rangeStart[s] = ranges.length / RANGE_STRIDE;
       if (!dictionary.alone(seg)) {
-        // the union's runs, found in this segment's dictionary (ascending, so each search starts at the last)
-        const T = seg.terms;
         let ex = -2;
-        let from = 0;
-        for (let r = 0; r < runs.length; r += 3) {
-          const first = union[runs[r]];
-          const a = lowerBound(T, first, from);
-          let b = a;
-          if (runs[r + 1] - runs[r] === 1) {
-            if (a < T.length && T[a] === first) b++;
-          } else {
-            const last = union[runs[r + 1] - 1];
-            b = lowerBound(T, last, a);
-            if (b < T.length && T[b] === last) b++;
-          }
-          from = b;
-          if (a === b) continue;
-          const typos = runs[r + 2];
-          if (typos === 0 && ex === -2) ex = exactIndex(T, word.text);
+        segmentRuns(seg.terms, union, runs, (a, b, typos) => {
+          if (typos === 0 && ex === -2) ex = exactIndex(seg.terms, word.text);
           for (let t = a; t < b; t++) foldRange(s, seg, seg.termStart[t], seg.termStart[t + 1], typos, typos === 0 && t === ex);
-        }
+        });
       } else {
         fuzzyLookup(seg.terms, word.text, word.maxTypos, word.prefix, (t, typos) => {
           const term = seg.terms[t];
@@ -248,6 +239,17 @@ export function matchWords(
 }
 
 const EMPTY_RUNS: number[] = [];
+
+/** MatchData.inQueryOrder for n words; `queryPos`: each word's place in the query (null: in order). */
+function inQueryOrder(n: number, queryPos: readonly number[] | null): number[][] {
+  const out: number[][] = [];
+  for (let k = 0; k <= n; k++) {
+    const chain = Array.from({ length: k }, (_, w) => w);
+    if (queryPos) chain.sort((a, b) => queryPos[a] - queryPos[b]);
+    out.push(chain);
+  }
+  return out;
+}
 
 /** The per-document arrays of one word a fold writes, and what lets a document in. */
 interface FoldTarget {
@@ -317,8 +319,30 @@ function fold(seg: Segment, from: number, to: number, typos: number, isExact: bo
   return found;
 }
 
+/**
+ * The union's runs (unionRuns) found in a segment's dictionary `T`: each as the segment's [a, b) and
+ * its typo count, runs it lacks skipped (ascending, so each search starts where the last ended).
+ */
+export function segmentRuns(T: readonly string[], union: readonly string[], runs: readonly number[], emit: (a: number, b: number, typos: number) => void): void {
+  let from = 0;
+  for (let r = 0; r < runs.length; r += 3) {
+    const first = union[runs[r]];
+    const a = lowerBound(T, first, from);
+    let b = a;
+    if (runs[r + 1] - runs[r] === 1) {
+      if (a < T.length && T[a] === first) b++;
+    } else {
+      const last = union[runs[r + 1] - 1];
+      b = lowerBound(T, last, a);
+      if (b < T.length && T[b] === last) b++;
+    }
+    from = b;
+    if (a < b) emit(a, b, runs[r + 2]);
+  }
+}
+
 /** The word's matching runs of `terms` as (lo, hi, typos) triples, ascending. */
-function unionRuns(terms: readonly string[], word: QueryWord): number[] {
+export function unionRuns(terms: readonly string[], word: QueryWord): number[] {
   const runs: number[] = [];
   let sorted = true;
   fuzzyRanges(terms, word.text, word.maxTypos, word.prefix, (lo, hi, typos) => {

@@ -14,6 +14,7 @@ import { collectMatches, formatValue, type FormatOptions, type MatchPosition } f
 import { matchWords, type AttributesOff, type MatchData } from './match.js';
 import { excludedWords, parseQuery, queryPhrases } from './query.js';
 import { withPhrases } from './phrase.js';
+import { rarestFirst } from './frequency.js';
 import type { Analyzer } from './analyzer.js';
 import type { DictionaryView } from './dictionary.js';
 import type { OffsetToken } from './tokenizer.js';
@@ -46,7 +47,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   const filter = compileFilter(req.filter, filterable);
   const facetSearch = facetSearchOf(req.facetSearch, filterable);
   const facets = facetSearch ? [facetSearch.facetName] : facetList(req.facets, filterable);
-  const everyWord = matchingStrategy(req.matchingStrategy) === 'all';
+  const strategy = matchingStrategy(req.matchingStrategy);
 
   let allowed: Bitset = st.alive;
   if (filter) allowed = and(evaluate(filter, { segments: st.segments, universe: st.alive }), st.alive);
@@ -62,8 +63,9 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   let candidates: Int32Array = EMPTY;
   if (words.length) {
     // a pure vector search still matches the words: highlighting marks them on its hits
-    match = matchWords(words, st.segments, allowed, st.nextId, st.scratch, dictionary, off);
-    if (keywordSide) candidates = everyWord ? matchingEveryWord(match) : match.candidates;
+    const order = strategy === 'frequency' && words.length > 1 ? rarestFirst(words, st.segments, dictionary) : null;
+    match = matchWords(order ? order.map((w) => words[w]) : words, st.segments, allowed, st.nextId, st.scratch, dictionary, off, order);
+    if (keywordSide) candidates = strategy === 'all' ? matchingEveryWord(match) : match.candidates;
   } else if (keywordSide) {
     candidates = toIds(allowed);
   }
@@ -156,11 +158,11 @@ function withoutWords(st: EngineState, allowed: Bitset, terms: readonly string[]
   return out;
 }
 
-/** The request's matchingStrategy: 'last' (default) or 'all'; Meilisearch's 'frequency' is not offered (docs/search-engine.md). */
-function matchingStrategy(v: unknown): 'last' | 'all' {
+/** The request's matchingStrategy: 'last' (default), 'all' or 'frequency' (frequency.ts). */
+function matchingStrategy(v: unknown): 'last' | 'all' | 'frequency' {
   if (v === undefined || v === null || v === 'last') return 'last';
-  if (v === 'all') return 'all';
-  throw new EngineError('invalid_search_matching_strategy', `matchingStrategy must be last or all (got ${JSON.stringify(v).slice(0, 40)})`, 'matchingStrategy');
+  if (v === 'all' || v === 'frequency') return v;
+  throw new EngineError('invalid_search_matching_strategy', `matchingStrategy must be last, all or frequency (got ${JSON.stringify(v).slice(0, 40)})`, 'matchingStrategy');
 }
 
 /** The candidates that match every query word (matched counts the words matched from the first). */

@@ -1,8 +1,9 @@
 // Scores of the ranking rules (lower is better), computed per bucket by bucket-sort.ts.
 //   words      number of query words matched, counted from the first (Meilisearch's "last" strategy:
-//              words are dropped from the END of the query, so every hit contains the first word)
+//              words are dropped from the END of the query, so every hit contains the first word;
+//              with "frequency" the words come rarest first, frequency.ts)
 //   typo       total typos over the matched words
-//   proximity  sum over consecutive matched words of their closest distance in one attribute
+//   proximity  sum over matched words consecutive in the query of their closest distance in one attribute
 //              (forward distance d, backward d + 1, capped at 8; other attributes count 8)
 //   attribute  sum of the best attribute's rank per matched word, then the sum of word positions in it
 //   exactness  an attribute equal to the whole query first, then fewer words matched inexactly
@@ -141,25 +142,27 @@ function exactnessKeys(m: MatchData, docs: Int32Array): Float64Array {
 }
 
 function proximity(m: MatchData, d: number, k: number): number {
+  const chain = m.inQueryOrder[k];
   let total = 0;
-  for (let w = 1; w < k; w++) total += pairDistance(m, w - 1, w, d, MAX_PROXIMITY);
+  for (let i = 1; i < k; i++) total += pairDistance(m, chain[i - 1], chain[i], d, MAX_PROXIMITY);
   return total;
 }
 
-/** Is some attribute exactly the query: word w at position w, and nothing else in that attribute? */
+/** Is some attribute exactly the query: its i-th word at position i, and nothing else in that attribute? */
 function wholeAttribute(m: MatchData, d: number): boolean {
   const seg = segmentOf(m, d);
   if (!seg) return false;
   const n = m.words.length;
+  const chain = m.inQueryOrder[n];
   let found = false;
   let local = -2;
-  forExactPositions(m, 0, d, (p) => {
+  forExactPositions(m, chain[0], d, (p) => {
     if (found || (p & 0xffff) !== 0) return;
     const attr = p >>> 16;
     if (local === -2) local = localIndex(seg, d);
     if (local < 0 || attr >= seg.nAttrs || seg.lens[local * seg.nAttrs + attr] !== n) return;
     let ok = true;
-    for (let w = 1; w < n && ok; w++) ok = exactAt(m, w, d, attr * 65536 + w);
+    for (let i = 1; i < n && ok; i++) ok = exactAt(m, chain[i], d, attr * 65536 + i);
     found = ok;
   });
   return found;

@@ -73,9 +73,10 @@ export interface SearchRequest {
   vector?: number[] | null;
   /**
    * Meilisearch's matchingStrategy: 'last' (default) also returns documents that match the query's
-   * first words only, ranked after those that match more; 'all' only documents that match every word
+   * first words only, ranked after those that match more; 'all' only documents that match every word;
+   * 'frequency' drops the most frequent words first instead of the last ones (frequency.ts)
    */
-  matchingStrategy?: 'last' | 'all';
+  matchingStrategy?: 'last' | 'all' | 'frequency';
   /**
    * Facet search (Meilisearch's facet-search): the values of `facetName` among the documents the
    * rest of the request selects, those matching `facetQuery` only (facets.ts facetValueMatcher), most

@@ -90,7 +90,11 @@ describe('POST /search/v1/indexes/:index_uid/search', () => {
     const harryWord = (await search(t, uid, { query: 'harry ', ...plain })).body.data.attributes;
     expect(withoutPhrase.estimated_total_hits).toBe(harryWord.estimated_total_hits - phrase.estimated_total_hits);
     expect(withoutPhrase.hits.some((h: any) => /\bharry\W+potter\b/i.test(JSON.stringify(h)))).toBe(false);
-    expectServiceError(await search(t, uid, { query: 'harry', matching_strategy: 'frequency' }), 'search', 400, 'invalid_search_matching_strategy', { parameter: 'matching_strategy' });
+    // frequency drops the most frequent words first, and a word no document holds (qxzvkw) before any: every hit holds harry
+    const zebraFirst = async (matching_strategy: string) => (await search(t, uid, { query: 'qxzvkw harry', matching_strategy, ...plain })).body.data.attributes;
+    expect((await zebraFirst('last')).estimated_total_hits).toBe(0);
+    expect((await zebraFirst('frequency')).estimated_total_hits).toBe(harry.estimated_total_hits);
+    expectServiceError(await search(t, uid, { query: 'harry', matching_strategy: 'most' }), 'search', 400, 'invalid_search_matching_strategy', { parameter: 'matching_strategy' });
     const multi = await rest('POST', '/search/v1/multi-search', {
       body: jsonApi('multi_search_queries', { queries: [{ index_uid: uid, query: 'harry zebra', matching_strategy: 'all' }, { index_uid: uid, query: 'harry', matching_strategy: 'some' }] }),
       headers: t.keyHeaders,

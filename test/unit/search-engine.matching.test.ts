@@ -276,8 +276,40 @@ describe('matchingStrategy', () => {
     expect(search('charles zebra').hits.map((h) => String(h.id)).sort()).toEqual(['4', '6']);
   });
 
-  test("an unknown strategy is refused naming matchingStrategy (Meilisearch's frequency is not offered)", () => {
-    for (const bad of ['frequency', 'ALL', 3]) {
+  test('frequency drops the most frequent words first: every hit holds the rarest word; a word no document holds goes first', () => {
+    const f = engineWith([
+      { id: 1, t: 'wizard school in scotland' },
+      { id: 2, t: 'school lunch menu' },
+      { id: 3, t: 'school bus routes' },
+      { id: 4, t: 'wizard hats' },
+      { id: 5, t: 'school holidays' },
+    ]);
+    const hits = (matchingStrategy: 'last' | 'frequency') => f.search({ query: 'school wizard dragons ', matchingStrategy, attributesToHighlight: ['*'] });
+    expect(hits('last').hits.map((h) => String(h.id))).toEqual(['1', '2', '3', '5']);
+    const frequency = hits('frequency');
+    expect(frequency.hits.map((h) => String(h.id))).toEqual(['1', '4']);
+    expect(frequency.estimatedTotalHits).toBe(2);
+    // highlighting marks the words whatever the order they were matched in
+    expect(frequency.hits[0]._formatted).toEqual({ id: '1', t: '<em>wizard</em> <em>school</em> in scotland' });
+  });
+
+  test('frequency: proximity and exactness still read the words in the order the query has them', () => {
+    const f = engineWith([
+      { id: 1, t: 'pie apple red' },
+      { id: 2, t: 'red apple pie and more' },
+      { id: 3, t: 'red apple pie' },
+      { id: 4, t: 'red car' },
+      { id: 5, t: 'red hat' },
+      { id: 6, t: 'apple tree' },
+    ]);
+    // pie is the rarest word, red the most frequent: matched as pie, apple, red
+    const order = (matchingStrategy: 'last' | 'frequency') => f.search({ query: 'red apple pie ', matchingStrategy }).hits.map((h) => String(h.id));
+    expect(order('frequency')).toEqual(['3', '2', '1']);
+    expect(order('last').slice(0, 3)).toEqual(['3', '2', '1']);
+  });
+
+  test('an unknown strategy is refused naming matchingStrategy', () => {
+    for (const bad of ['FREQUENCY', 'ALL', 3]) {
       expect(() => e.search({ query: 'charles', matchingStrategy: bad as never })).toThrow(expect.objectContaining({ code: 'invalid_search_matching_strategy', parameter: 'matchingStrategy' }));
     }
   });

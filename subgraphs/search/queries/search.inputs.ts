@@ -27,7 +27,7 @@ export class SearchInput {
   @Field(() => Int, { nullable: true }) cropLength?: number;
   @Field({ nullable: true }) cropMarker?: string;
   @Field({ nullable: true, description: 'default true: hits carry `_matchesPosition`' }) showMatchesPosition?: boolean;
-  @Field({ nullable: true, description: "last (default): documents matching the query's first words also come, after those matching more; all: only documents matching every word" })
+  @Field({ nullable: true, description: "last (default): documents matching the query's first words also come, after those matching more; all: only documents matching every word; frequency: as last, the most frequent words dropped first" })
   matchingStrategy?: string;
   @Field(() => HybridSearchInput, { nullable: true, description: 'hybrid search: keyword and vector results fused (weighted reciprocal rank fusion, k = 60); needs embedding_attributes' })
   hybrid?: HybridSearchInput;
@@ -61,7 +61,7 @@ export class FacetSearchInput {
   @Field(() => String, { nullable: true, description: 'every word begins a word of the value (case and accents ignored); none: every value' }) facetQuery?: string | null;
   @Field(() => String, { nullable: true, description: 'search text: only the documents it finds are counted' }) query?: string | null;
   @Field(() => GraphQLJSON, { nullable: true, description: 'filter expression, or the array form: only the documents it selects are counted' }) filter?: unknown;
-  @Field(() => String, { nullable: true, description: 'as in a search: last (default) or all' }) matchingStrategy?: string | null;
+  @Field(() => String, { nullable: true, description: 'as in a search: last (default), all or frequency' }) matchingStrategy?: string | null;
 }
 
 @InputType()
