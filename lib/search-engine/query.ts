@@ -6,8 +6,10 @@
 // - Typo tolerance is off for the words of typoTolerance.disableOnWords and, with disableOnNumbers,
 //   for words made of digits only (their prefix matching stays).
 // - Synonyms add alternatives to a word: two-way groups make every member an alternative of the others,
-//   one-way entries only from key to values. Keys are single words; values may be several words
-//   ("nyc" → "new york" requires both words). A synonym match counts as no typo but is not "exact".
+//   one-way entries only from key to values. Values may be several words ("nyc" → "new york" requires
+//   both words); so may keys: each word of a run of query words that spells a key ("new york" → "nyc")
+//   gets the key's values, so a document holding "nyc" matches both words. A synonym match counts as
+//   no typo but is not "exact".
 // - A word written with a minus right before it (`-word`, at the query's start or after a space) is
 //   not searched for: documents containing it, exactly, are left out (Meilisearch's negative keywords;
 //   search.ts). "e-mail" is two searched words: its minus follows a letter.
@@ -32,19 +34,19 @@ export interface QueryWord {
   synonyms: string[][];
 }
 
+/** key (its words, normalised, joined by a space) → alternatives (each a list of words) */
 export type SynonymIndex = Map<string, string[][]>;
 
 export function buildSynonyms(settings: Pick<EngineSettings, 'synonyms' | 'oneWaySynonyms'>, analyzer: Analyzer = DEFAULT_ANALYZER): SynonymIndex {
   const tokenize = (text: string) => analyzer.tokenize(text);
   const index: SynonymIndex = new Map();
   const add = (from: string, to: string) => {
-    const key = tokenize(from);
+    const key = tokenize(from).slice(0, MAX_QUERY_WORDS).join(' ');
     const value = tokenize(to);
-    if (key.length !== 1 || value.length === 0) return;
-    if (value.length === 1 && value[0] === key[0]) return;
-    const list = index.get(key[0]) ?? [];
+    if (!key || value.length === 0 || value.join(' ') === key) return;
+    const list = index.get(key) ?? [];
     if (!list.some((v) => v.join(' ') === value.join(' '))) list.push(value);
-    index.set(key[0], list);
+    index.set(key, list);
   };
   for (const [k, values] of Object.entries(settings.synonyms ?? {})) {
     const group = [k, ...values];
@@ -128,7 +130,9 @@ export function parseQuery(query: string, rules: QueryRules, phrases: readonly Q
   const last = words[tokens.length - 1];
   const stemmed = analyzer !== DEFAULT_ANALYZER && last.term.length < normalize(query.slice(last.start, last.end)).length;
   const lastIsPrefix = all.length === tokens.length && endsSearched && /[\p{L}\p{N}\p{M}]$/u.test(query) && !stemmed;
-  let kept = tokens.map((text, i) => ({ text, prefix: lastIsPrefix && i === tokens.length - 1, quoted: !!phraseOf(phrases, words[i].start) }));
+  let kept = tokens.map((text, i) => ({ text, prefix: lastIsPrefix && i === tokens.length - 1, quoted: !!phraseOf(phrases, words[i].start), synonyms: [] as string[][] }));
+  for (const w of kept) if (!w.quoted) w.synonyms = synonyms.get(w.text) ?? [];
+  withKeysOfSeveralWords(kept, synonyms);
   const isStop = (t: string) => stopWords.has(t) || analyzer.isStopWord(t);
   const withoutStops = kept.filter((w) => w.prefix || !isStop(w.text));
   if (withoutStops.some((w) => !isStop(w.text))) kept = withoutStops;
@@ -138,6 +142,25 @@ export function parseQuery(query: string, rules: QueryRules, phrases: readonly Q
     text: w.text,
     prefix: w.prefix,
     maxTypos: noTypo(w) ? 0 : typoBudget(w.text, settings.typoTolerance),
-    synonyms: w.quoted ? [] : (synonyms.get(w.text) ?? []),
+    synonyms: w.synonyms,
   }));
+}
+
+/**
+ * Synonym keys of several words: each word of a run of unquoted query words that spells one (stop
+ * words included, as typed; a prefix word only as typed so far) gets the key's values.
+ */
+function withKeysOfSeveralWords(words: { text: string; quoted: boolean; synonyms: string[][] }[], synonyms: SynonymIndex): void {
+  for (let i = 0; i < words.length; i++) {
+    let key = words[i].text;
+    for (let j = i + 1; j < words.length && !words[i].quoted && !words[j].quoted; j++) {
+      key += ' ' + words[j].text;
+      const values = synonyms.get(key);
+      if (!values) continue;
+      for (let k = i; k <= j; k++) {
+        const own = words[k].synonyms;
+        words[k].synonyms = own.concat(values.filter((v) => !own.some((o) => o.join(' ') === v.join(' '))));
+      }
+    }
+  }
 }

@@ -315,6 +315,11 @@ describe('settings endpoints', () => {
     // one way only: "sofa" does not find couches
     await addDocuments(t, idx, [{ id: 3, title: 'Couch potato' }]);
     expect((await search(t, idx, { query: 'sofa' })).body.data.attributes.hits.map((h: any) => h.id)).toEqual([2]);
+    // a key of several words: the query words that spell it find its values
+    const several = await rest('PUT', `/search/v1/indexes/${idx}/settings/synonyms`, { body: jsonApi('synonyms', { synonyms: { 'flat screen': ['television'] } }), headers: t.keyHeaders });
+    expect((await settle(t, several)).attributes.status).toBe('succeeded');
+    expect((await search(t, idx, { query: 'flat screen repair' })).body.data.attributes.hits.map((h: any) => h.id)).toEqual([1]);
+    expect((await search(t, idx, { query: 'television' })).body.data.attributes.hits.map((h: any) => h.id)).toEqual([1]);
     expectServiceError(
       await rest('PUT', `/search/v1/indexes/${idx}/settings/synonyms`, { body: jsonApi('synonyms', { synonyms: { tv: 'television' } }), headers: t.keyHeaders }),
       'search',

@@ -184,6 +184,31 @@ describe('synonyms', () => {
     const s = engineWith([{ id: 1, t: 'new jersey' }, { id: 2, t: 'york new' }], { oneWaySynonyms: { nyc: ['new york'] } });
     expect(q('nyc ', s)).toEqual(['2']);
   });
+
+  test('keys of several words: the query words that spell one match its values, in two-way groups too', () => {
+    const one = engineWith(docs, { oneWaySynonyms: { 'New York': ['nyc', 'big apple'] } });
+    expect(q('new york ', one)).toEqual(['1', '2', '4']);
+    expect(q('nyc ', one)).toEqual(['1']); // one way: from the key only
+    // every word of the run matches through the synonym; the others still have to match
+    expect(q('cheap new york ', one)).toEqual(['1']);
+    const guide = ids(one, { query: 'new york guide ' });
+    expect(guide[0]).toBe('2'); // every word; 1 and 4 lack guide
+    expect(guide.slice(1).sort()).toEqual(['1', '4']);
+    // the words must stand together in the query, in the key's order
+    expect(q('york new ', one)).toEqual(['2']);
+    expect(q('new city york ', one)).toEqual(['2']);
+    const two = engineWith(docs, { synonyms: { nyc: ['new york'] } });
+    expect(q('new york ', two)).toEqual(['1', '2']);
+    expect(q('nyc ', two)).toEqual(['1', '2']);
+    // quoted words are matched as written
+    expect(q('"new york"', two)).toEqual(['2']);
+  });
+
+  test('a synonym of several words is highlighted where it stands in', () => {
+    const one = engineWith(docs, { oneWaySynonyms: { 'new york': ['nyc'] } });
+    const hit = one.search({ query: 'new york ', attributesToHighlight: ['t'] }).hits.find((h) => h.id === 1)!;
+    expect(hit._formatted).toMatchObject({ t: 'cheap flights to <em>NYC</em>' });
+  });
 });
 
 describe('searchable attributes', () => {
