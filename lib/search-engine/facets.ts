@@ -15,6 +15,7 @@ import type { FieldIndex } from './field-index.js';
 import type { Segment } from './segment.js';
 import { lowerBound } from './sorted.js';
 import { tokenize } from './tokenizer.js';
+import { fuzzyRanges } from './typo.js';
 import type { FacetStats } from './types.js';
 
 /**
@@ -107,22 +108,33 @@ export interface FacetOptions {
 
 /**
  * Facet search's value match: every word of `query` begins a word of the value, case and accents
- * ignored ("dick" and "charles dic" keep "Charles Dickens"; "ickens" does not). No typo tolerance.
+ * ignored ("dick" and "charles dic" keep "Charles Dickens"; "ickens" does not), with as many typos as
+ * `typos` allows the word (the index's typo rules, as a search's words: "dikens" keeps it too).
  * Undefined (every value) for a query without words. Each value is read once per search.
  */
-export function facetValueMatcher(query: string | null | undefined): ((display: string) => boolean) | undefined {
+export function facetValueMatcher(query: string | null | undefined, typos: (word: string) => number = () => 0): ((display: string) => boolean) | undefined {
   const words = tokenize(query ?? '');
   if (!words.length) return undefined;
+  const budgets = words.map(typos);
   const seen = new Map<string, boolean>();
   return (display) => {
     let m = seen.get(display);
     if (m === undefined) {
-      const tokens = tokenize(display);
-      m = words.every((w) => tokens.some((t) => t.startsWith(w)));
+      const tokens = [...new Set(tokenize(display))].sort();
+      m = words.every((w, i) => begins(tokens, w, budgets[i]));
       seen.set(display, m);
     }
     return m;
   };
+}
+
+/** Does `word`, with at most `typos`, begin one of the sorted `tokens`? */
+function begins(tokens: readonly string[], word: string, typos: number): boolean {
+  let found = false;
+  fuzzyRanges(tokens, word, typos, true, () => {
+    found = true;
+  });
+  return found;
 }
 
 export function computeFacets(

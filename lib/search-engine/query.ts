@@ -113,7 +113,7 @@ export interface QueryRules {
 }
 
 export function parseQuery(query: string, rules: QueryRules, phrases: readonly QueryPhrase[] = []): QueryWord[] {
-  const { settings, stopWords, synonyms, analyzer } = rules;
+  const { stopWords, synonyms, analyzer } = rules;
   const everyToken = analyzer.tokenizeWithOffsets(query);
   const searched = (start: number) => {
     const p = phraseOf(phrases, start);
@@ -136,14 +136,22 @@ export function parseQuery(query: string, rules: QueryRules, phrases: readonly Q
   const isStop = (t: string) => stopWords.has(t) || analyzer.isStopWord(t);
   const withoutStops = kept.filter((w) => w.prefix || !isStop(w.text));
   if (withoutStops.some((w) => !isStop(w.text))) kept = withoutStops;
-  const { disableOnNumbers } = settings.typoTolerance;
-  const noTypo = (w: { text: string; quoted: boolean }) => w.quoted || rules.noTypoWords.has(w.text) || (disableOnNumbers === true && /^\d+$/.test(w.text));
   return kept.map((w) => ({
     text: w.text,
     prefix: w.prefix,
-    maxTypos: noTypo(w) ? 0 : typoBudget(w.text, settings.typoTolerance),
+    maxTypos: w.quoted ? 0 : wordTypos(w.text, rules),
     synonyms: w.synonyms,
   }));
+}
+
+/**
+ * The typos a query word (normalised) may have: its length's budget (typo.ts), none for the words of
+ * typoTolerance.disableOnWords or, with disableOnNumbers, for a number.
+ */
+export function wordTypos(text: string, rules: Pick<QueryRules, 'settings' | 'noTypoWords'>): number {
+  const tolerance = rules.settings.typoTolerance;
+  if (rules.noTypoWords.has(text) || (tolerance.disableOnNumbers === true && /^\d+$/.test(text))) return 0;
+  return typoBudget(text, tolerance);
 }
 
 /**

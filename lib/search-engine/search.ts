@@ -12,7 +12,7 @@ import { covered, valueAt } from './fields.js';
 import { geoOf, haversine } from './geo.js';
 import { collectMatches, formatValue, type FormatOptions, type MatchPosition } from './highlight.js';
 import { matchWords, type AttributesOff, type MatchData } from './match.js';
-import { excludedWords, parseQuery, queryPhrases } from './query.js';
+import { excludedWords, parseQuery, queryPhrases, wordTypos } from './query.js';
 import { withPhrases } from './phrase.js';
 import { rarestFirst } from './frequency.js';
 import type { Analyzer } from './analyzer.js';
@@ -45,7 +45,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   const semantic = semanticRequest(req, query, st.settings.embeddingAttributes);
   const sort = parseSort(req.sort, st.settings.sortableAttributes, st.rules);
   const filter = compileFilter(req.filter, filterable);
-  const facetSearch = facetSearchOf(req.facetSearch, filterable);
+  const facetSearch = facetSearchOf(req.facetSearch, st);
   const facets = facetSearch ? [facetSearch.facetName] : facetList(req.facets, filterable);
   const strategy = matchingStrategy(req.matchingStrategy);
 
@@ -323,8 +323,9 @@ function searchOn(st: EngineState, on: unknown): string[] | null {
 }
 
 /** The request's facet search, checked: a filterable facetName and a string (or no) facetQuery. */
-function facetSearchOf(fs: SearchRequest['facetSearch'], filterable: readonly string[]): { facetName: string; keep?: (display: string) => boolean } | null {
+function facetSearchOf(fs: SearchRequest['facetSearch'], st: EngineState): { facetName: string; keep?: (display: string) => boolean } | null {
   if (fs === undefined || fs === null) return null;
+  const filterable = st.settings.filterableAttributes;
   const { facetName, facetQuery } = fs;
   if (typeof facetName !== 'string' || !facetName) throw new EngineError('invalid_facet_search_facet_name', 'facetName must be the name of a filterable attribute', 'facetName');
   if (facetName === '_geo' || !covered(filterable, facetName)) {
@@ -333,7 +334,9 @@ function facetSearchOf(fs: SearchRequest['facetSearch'], filterable: readonly st
   if (facetQuery !== undefined && facetQuery !== null && (typeof facetQuery !== 'string' || facetQuery.length > MAX_FACET_QUERY)) {
     throw new EngineError('invalid_facet_search_facet_query', `facetQuery must be a string of at most ${MAX_FACET_QUERY} characters`, 'facetQuery');
   }
-  return { facetName, keep: facetValueMatcher(facetQuery) };
+  // the index's typo rules, none where typoTolerance.disableOnAttributes names the facet
+  const typoFree = covered(st.settings.typoTolerance.disableOnAttributes ?? [], facetName);
+  return { facetName, keep: facetValueMatcher(facetQuery, (w) => (typoFree ? 0 : wordTypos(w, st))) };
 }
 
 const MAX_FACET_QUERY = 512;

@@ -71,6 +71,22 @@ describe('facet search', () => {
     expect(values('year', '18')).toEqual({ '1815': 1, '1838': 1, '1859': 1, '1861': 1 });
   });
 
+  test("the facet query's words take typos as a search's do; not where the index turns them off", () => {
+    expect(values('author', 'dikens')).toEqual({ 'Charles Dickens': 2 });
+    expect(values('author', 'charles darwn')).toEqual({ 'Charles Darwin': 1 });
+    expect(values('author', 'dik')).toEqual({}); // under five letters: no typo
+    expect(values('author', 'ickens')).toEqual({}); // a wrong first letter counts as two
+    const docs = [{ id: 1, author: 'Charles Dickens', code: 'ab12345' }];
+    const search = (settings: object, facetName: string, facetQuery: string) =>
+      engineWith(docs, { filterableAttributes: ['author', 'code'], ...settings }).search({ limit: 0, facetSearch: { facetName, facetQuery } }).facetDistribution![facetName];
+    const tolerance = (extra: object) => ({ typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 }, ...extra } });
+    expect(search({ typoTolerance: { enabled: false, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 } } }, 'author', 'dikens')).toEqual({});
+    expect(search(tolerance({ disableOnAttributes: ['author'] }), 'author', 'dikens')).toEqual({});
+    expect(search(tolerance({ disableOnWords: ['dikens'] }), 'author', 'dikens')).toEqual({});
+    expect(search(tolerance({}), 'code', 'ab12346')).toEqual({ ab12345: 1 });
+    expect(search(tolerance({ disableOnAttributes: ['author'] }), 'code', 'ab12346')).toEqual({ ab12345: 1 });
+  });
+
   test('only the documents the query and filter select are counted', () => {
     expect(values('author', 'c', { query: 'dickens' })).toEqual({ 'Charles Dickens': 2, 'Claire Tomalin': 1 });
     expect(values('tags', '', { filter: 'year < 1850' })).toEqual({ classic: 2, novel: 1 });
