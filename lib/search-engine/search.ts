@@ -12,7 +12,7 @@ import { covered, valueAt } from './fields.js';
 import { geoOf, haversine } from './geo.js';
 import { collectMatches, formatValue, type FormatOptions, type MatchPosition } from './highlight.js';
 import { matchWords, type AttributesOff, type MatchData } from './match.js';
-import { excludedWords, parseQuery, queryPhrases, wordTypos } from './query.js';
+import { excludedWords, parseQuery, queryPhrases, wordTypos, type QueryWord } from './query.js';
 import { withPhrases } from './phrase.js';
 import { rarestFirst } from './frequency.js';
 import type { Analyzer } from './analyzer.js';
@@ -44,31 +44,10 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   const { filterableAttributes: filterable, distinctAttribute } = st.settings;
   const semantic = semanticRequest(req, query, st.settings.embeddingAttributes);
   const sort = parseSort(req.sort, st.settings.sortableAttributes, st.rules);
-  const filter = compileFilter(req.filter, filterable);
   const facetSearch = facetSearchOf(req.facetSearch, st);
   const facets = facetSearch ? [facetSearch.facetName] : facetList(req.facets, filterable);
-  const strategy = matchingStrategy(req.matchingStrategy);
-
-  let allowed: Bitset = st.alive;
-  if (filter) allowed = and(evaluate(filter, { segments: st.segments, universe: st.alive }), st.alive);
-  const dictionary = st.dictionary.view(st.segments);
-  const off = attributesOff(st, req.attributesToSearchOn);
-  const phrases = queryPhrases(query, st.analyzer);
-  if (phrases.length) allowed = withPhrases(st.segments, allowed, phrases, off?.all ?? null);
-  const excluded = excludedWords(query, st.analyzer, phrases);
-  if (excluded.length) allowed = withoutWords(st, allowed, excluded, dictionary, off);
-  const words = parseQuery(query, st, phrases);
-  const keywordSide = !semantic || semantic.ratio < 1;
-  let match: MatchData | null = null;
-  let candidates: Int32Array = EMPTY;
-  if (words.length) {
-    // a pure vector search still matches the words: highlighting marks them on its hits
-    const order = strategy === 'frequency' && words.length > 1 ? rarestFirst(words, st.segments, dictionary) : null;
-    match = matchWords(order ? order.map((w) => words[w]) : words, st.segments, allowed, st.nextId, st.scratch, dictionary, off, order);
-    if (keywordSide) candidates = strategy === 'all' ? matchingEveryWord(match) : match.candidates;
-  } else if (keywordSide) {
-    candidates = toIds(allowed);
-  }
+  const alsoOver = facets.length ? facetsAlsoOver(req.facetsAlsoOver) : [];
+  const { allowed, words, match, candidates } = select(st, req, query, !semantic || semantic.ratio < 1);
 
   const doc = (id: number): Document => st.doc(id) ?? {};
   const columns = st.columns;
@@ -122,6 +101,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   if (facets.length) {
     // the keyword candidates as a bitset only if a facet scans its values (most read the forward arrays)
     let candidateBits: Bitset | (() => Bitset) = allowed;
+    let candidateIds: Int32Array | undefined = ranking ? undefined : candidates;
     if (ranking) candidateBits = ranking.facetBase;
     else if (words.length) {
       candidateBits = () => {
@@ -130,6 +110,13 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
         return bits;
       };
     }
+    if (alsoOver.length) {
+      // the other requests' documents too; the page is formatted, so their matching may reuse the scratch arrays
+      const bits = (typeof candidateBits === 'function' ? candidateBits() : candidateBits).slice();
+      for (const other of alsoOver) setAll(bits, select(st, other, typeof other.query === 'string' ? other.query : '', true).candidates);
+      candidateBits = bits;
+      candidateIds = toIds(bits);
+    }
     const f = computeFacets(
       st.segments,
       candidateBits,
@@ -137,7 +124,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
       facetSearch
         ? { maxValuesPerFacet: MAX_VALUES_PER_FACET, sortBy: 'count', keep: facetSearch.keep }
         : { maxValuesPerFacet: req.maxValuesPerFacet ?? MAX_VALUES_PER_FACET, sortBy: req.sortFacetValuesBy === 'count' ? 'count' : 'alpha' },
-      ranking ? undefined : candidates,
+      candidateIds,
     );
     result.facetDistribution = f.distribution;
     result.facetStats = f.stats;
@@ -147,6 +134,50 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
 }
 
 const EMPTY = new Int32Array(0);
+
+interface Selection {
+  /** the filter's documents, less those a -word or -"phrase" leaves out and those lacking a "phrase" */
+  allowed: Bitset;
+  words: QueryWord[];
+  match: MatchData | null;
+  /** the keyword side's candidates, ascending (empty for a pure vector search) */
+  candidates: Int32Array;
+}
+
+/** The documents a request's query, filter, matchingStrategy and attributesToSearchOn select. */
+function select(st: EngineState, req: SearchRequest, query: string, keywordSide: boolean): Selection {
+  const filter = compileFilter(req.filter, st.settings.filterableAttributes);
+  const strategy = matchingStrategy(req.matchingStrategy);
+  let allowed: Bitset = st.alive;
+  if (filter) allowed = and(evaluate(filter, { segments: st.segments, universe: st.alive }), st.alive);
+  const dictionary = st.dictionary.view(st.segments);
+  const off = attributesOff(st, req.attributesToSearchOn);
+  const phrases = queryPhrases(query, st.analyzer);
+  if (phrases.length) allowed = withPhrases(st.segments, allowed, phrases, off?.all ?? null);
+  const excluded = excludedWords(query, st.analyzer, phrases);
+  if (excluded.length) allowed = withoutWords(st, allowed, excluded, dictionary, off);
+  const words = parseQuery(query, st, phrases);
+  let match: MatchData | null = null;
+  let candidates: Int32Array = EMPTY;
+  if (words.length) {
+    // a pure vector search still matches the words: highlighting marks them on its hits
+    const order = strategy === 'frequency' && words.length > 1 ? rarestFirst(words, st.segments, dictionary) : null;
+    match = matchWords(order ? order.map((w) => words[w]) : words, st.segments, allowed, st.nextId, st.scratch, dictionary, off, order);
+    if (keywordSide) candidates = strategy === 'all' ? matchingEveryWord(match) : match.candidates;
+  } else if (keywordSide) {
+    candidates = toIds(allowed);
+  }
+  return { allowed, words, match, candidates };
+}
+
+/** The request's facetsAlsoOver (federated search's facets over several queries of one index), checked. */
+function facetsAlsoOver(v: SearchRequest['facetsAlsoOver']): SearchRequest[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.some((r) => typeof r !== 'object' || r === null || Array.isArray(r))) {
+    throw new EngineError('invalid_search_facets', 'facetsAlsoOver must be an array of search requests', 'facetsAlsoOver');
+  }
+  return v;
+}
 
 /** `allowed` less the documents that contain any of `terms` exactly (no typo, no prefix, no synonym): the query's `-word`s. */
 function withoutWords(st: EngineState, allowed: Bitset, terms: readonly string[], dictionary: DictionaryView, off: AttributesOff | null): Bitset {

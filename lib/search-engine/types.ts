@@ -88,6 +88,12 @@ export interface SearchRequest {
    * searchable attributes (or top-level fields, with '*' searchable); absent or ['*']: all of them
    */
   attributesToSearchOn?: string[] | null;
+  /**
+   * Federated search's facets (Meilisearch's facetsByIndex): `facets` are counted over the documents
+   * this request selects and those each of these selects (by query, filter, matchingStrategy,
+   * attributesToSearchOn: their keyword side; their paging, sort and facets are ignored)
+   */
+  facetsAlsoOver?: SearchRequest[] | null;
 }
 
 export interface SearchHit {

@@ -46,6 +46,33 @@ describe('facets', () => {
   });
 });
 
+describe('facets over several requests (federated search)', () => {
+  const e = engineWith(
+    [
+      { id: 1, title: 'Great Expectations', genre: 'novel', year: 1861 },
+      { id: 2, title: 'Oliver Twist', genre: 'novel', year: 1838 },
+      { id: 3, title: 'The Origin of Species', genre: 'science', year: 1859 },
+      { id: 4, title: 'Great Apes', genre: 'science', year: 2001 },
+    ],
+    { filterableAttributes: ['genre', 'year'] },
+  );
+
+  test('the facets count the documents any of the requests selects, each once', () => {
+    const r = e.search({ query: 'great', limit: 1, facets: ['genre', 'year'], facetsAlsoOver: [{ query: 'oliver' }, { query: 'great', filter: 'genre = science' }, { query: 'species', matchingStrategy: 'all' }] });
+    expect(r.hits.map((h) => h.id)).toEqual([1]); // the hits are this request's own
+    expect(r.estimatedTotalHits).toBe(2);
+    expect(r.facetDistribution).toEqual({ genre: { novel: 2, science: 2 }, year: { '1838': 1, '1859': 1, '1861': 1, '2001': 1 } });
+    expect(r.facetStats).toEqual({ year: { min: 1838, max: 2001, avg: (1861 + 1838 + 1859 + 2001) / 4, sum: 1861 + 1838 + 1859 + 2001 } });
+    // a placeholder request selects every document its filter allows
+    expect(e.search({ query: 'oliver', limit: 0, facets: ['genre'], facetsAlsoOver: [{ filter: 'year > 1850' }] }).facetDistribution).toEqual({ genre: { novel: 2, science: 2 } });
+  });
+
+  test('an invalid request among them is refused as the search itself would be', () => {
+    expect(errorOf(() => e.search({ facets: ['genre'], facetsAlsoOver: [{ filter: 'title = x' }] }))).toMatchObject({ code: 'attribute_not_filterable' });
+    expect(errorOf(() => e.search({ facets: ['genre'], facetsAlsoOver: 'x' as never }))).toMatchObject({ code: 'invalid_search_facets', parameter: 'facetsAlsoOver' });
+  });
+});
+
 describe('facet search', () => {
   const e = engineWith(
     [
