@@ -14,6 +14,6 @@ export type { FilterNode, FilterValue } from './filter/parser.js';
 export { compileFilter } from './filter/evaluate.js';
 export { DEFAULT_SETTINGS } from './settings.js';
 export { DEFAULT_RANKING_RULES } from './ranking.js';
-export { MAX_TOTAL_HITS } from './search.js';
+export { MAX_TOTAL_HITS, MAX_VALUES_PER_FACET } from './search.js';
 export { tokenize, normalize } from './tokenizer.js';
 export * from './types.js';

@@ -12,6 +12,10 @@ const documentRes = (d: { id: string; fields: Record<string, unknown> }): Resour
 /** Hits and facet maps are data (JSON in the schema: document fields, facet values): kept as the engine returns them. */
 /** The numbered-page fields, answered only by a search that asked for pages (as Meilisearch's two shapes). */
 const PAGE_FIELDS = ['page', 'hitsPerPage', 'totalHits', 'totalPages'];
+/** a federated answer's facet fields: present only when the federation asked for them */
+const FEDERATED_FACET_FIELDS = ['facetsByIndex', 'facetDistribution', 'facetStats'];
+const withoutNull = (r: Record<string, unknown>, fields: readonly string[]) => Object.fromEntries(Object.entries(r).filter(([k, v]) => v !== null || !fields.includes(k)));
+
 const resultRes = (r: Record<string, unknown>) =>
   resource('search_results', r.page === null || r.page === undefined ? Object.fromEntries(Object.entries(r).filter(([k]) => !PAGE_FIELDS.includes(k))) : r);
 
@@ -130,10 +134,11 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
     path: '/search/v1/federated-search',
     operation: 'FederatedSearch',
     scope: 'search:read',
-    summary: "Several queries answered as one ranked list (search:read; Meilisearch's multi-search with federation): attributes.queries as multi-search's (each may carry federation_options.weight), attributes.federation { limit, offset }",
+    summary:
+      "Several queries answered as one ranked list (search:read; Meilisearch's multi-search with federation): attributes.queries as multi-search's (each may carry federation_options.weight), attributes.federation { limit, offset, facets_by_index, merge_facets }",
     body: { type: 'federated_search_queries', args: ['queries', 'federation'] },
     variables: (r) => ({ queries: r.attributes.queries ?? [], federation: r.attributes.federation ?? null }),
-    result: (d) => ({ data: resource('federated_search_results', d.federatedSearch) }),
+    result: (d) => ({ data: resource('federated_search_results', withoutNull(d.federatedSearch, FEDERATED_FACET_FIELDS)) }),
     status: 200,
     responseType: 'federated_search_results',
   },

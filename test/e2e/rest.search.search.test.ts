@@ -190,6 +190,46 @@ describe('POST /search/v1/federated-search', () => {
     expect(page2.hits.map((h: any) => h.id)).toEqual(a.hits.slice(2, 4).map((h: any) => h.id));
   });
 
+  test("facets_by_index: an index's values over the documents any of its queries selects; merge_facets adds the indexes up", async () => {
+    const shows = await createIndex(t, { primary_key: 'id', settings: { filterable_attributes: ['language', 'rating'] } });
+    await addDocuments(t, shows, [
+      { id: 's1', title: 'Harry Hill', language: 'eng', rating: 3 },
+      { id: 's2', title: 'Harry Wild', language: 'ENG', rating: 5 },
+      { id: 's3', title: 'Dirty Sally', language: 'spa', rating: 4 },
+      { id: 's4', title: 'Bluey', language: 'eng', rating: 5 },
+    ]);
+    const queries = [{ index_uid: uid, query: 'harry potter', ...plain }, { index_uid: shows, query: 'harry', ...plain }, { index_uid: shows, query: 'sally', ...plain }];
+    const none = (await federated({ queries })).body.data.attributes;
+    for (const k of ['facets_by_index', 'facet_distribution', 'facet_stats']) expect(none).not.toHaveProperty(k);
+
+    const byIndex = (await federated({ queries, federation: { facets_by_index: { [uid]: ['language', 'rating'], [shows]: ['language', 'rating'] } } })).body.data.attributes;
+    const books = (await search(t, uid, { query: 'harry potter', facets: ['language', 'rating'], limit: 0 })).body.data.attributes;
+    expect(byIndex.facets_by_index[uid]).toEqual({ distribution: books.facet_distribution, stats: books.facet_stats });
+    // s1, s2 (harry) and s3 (sally), each once; not s4; values compared case aside
+    expect(byIndex.facets_by_index[shows]).toEqual({ distribution: { language: { eng: 2, spa: 1 }, rating: { '3': 1, '4': 1, '5': 1 } }, stats: { rating: { min: 3, max: 5, avg: 4, sum: 12 } } });
+    expect(byIndex.hits.length).toBeGreaterThan(0);
+
+    const merged = (await federated({ queries, federation: { facets_by_index: { [uid]: ['language', 'rating'], [shows]: ['language'] }, merge_facets: {} } })).body.data.attributes;
+    expect(merged).not.toHaveProperty('facets_by_index');
+    const bookLanguages = books.facet_distribution.language as Record<string, number>;
+    const expected: Record<string, number> = { ...bookLanguages };
+    const eng = Object.keys(expected).find((k) => k.toLowerCase() === 'eng') ?? 'eng';
+    expected[eng] = (expected[eng] ?? 0) + 2;
+    const spa = Object.keys(expected).find((k) => k.toLowerCase() === 'spa') ?? 'spa';
+    expected[spa] = (expected[spa] ?? 0) + 1;
+    expect(merged.facet_distribution.language).toEqual(expected);
+    expect(merged.facet_stats).toEqual({ rating: { min: books.facet_stats.rating.min, max: books.facet_stats.rating.max } });
+    const capped = (await federated({ queries, federation: { facets_by_index: { [shows]: ['rating'] }, merge_facets: { max_values_per_facet: 2 } } })).body.data.attributes;
+    expect(capped.facet_distribution).toEqual({ rating: { '3': 1, '4': 1 } });
+
+    const asked = (federation: object) => federated({ queries, federation });
+    expectServiceError(await asked({ facets_by_index: { [films]: ['language'] } }), 'search', 422, 'VALIDATION_FAILED', { parameter: 'federation.facets_by_index' });
+    expectServiceError(await asked({ facets_by_index: { [shows]: ['title'] } }), 'search', 422, 'VALIDATION_FAILED', { parameter: 'federation.facets_by_index' });
+    expectServiceError(await asked({ facets_by_index: { [shows]: 'rating' } }), 'search', 422, 'VALIDATION_FAILED', { parameter: 'federation.facets_by_index' });
+    expectServiceError(await asked({ merge_facets: {} }), 'search', 422, 'VALIDATION_FAILED', { parameter: 'federation.merge_facets' });
+    expectServiceError(await asked({ facets_by_index: { [shows]: ['rating'] }, merge_facets: { max_values_per_facet: 500 } }), 'search', 422, 'VALIDATION_FAILED', { parameter: 'federation.merge_facets.max_values_per_facet' });
+  });
+
   test('errors name the parameter: paging inside a query, federation limits, an unknown index, weights, federation_options on multi-search', async () => {
     const q = (extra: object = {}) => ({ index_uid: uid, query: 'harry', ...extra });
     expectServiceError(await federated({ queries: [q({ limit: 5 })] }), 'search', 422, 'VALIDATION_FAILED', { parameter: 'queries[0].limit' });

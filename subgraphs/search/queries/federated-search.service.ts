@@ -5,25 +5,27 @@
 // (lib/search-engine/fusion.ts): a hit at rank r (from 1) of query i scores weight_i / (60 + r).
 // Each query is run for the first offset + limit hits: no list can bring more to that page, since a
 // list's later hits score less than its earlier ones. A document found by two queries of one index
-// appears once, with its better score. Budget, analytics and errors are multi-search's.
+// appears once, with its better score. Budget, analytics and errors are multi-search's. Facets:
+// federated-facets.ts.
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { RRF_K } from '../../../lib/search-engine/fusion.js';
 import { MAX_TOTAL_HITS } from '../../../lib/search-engine/index.js';
 import type { SearchContext } from '../context.js';
 import { multiSearch, type SearchAnswer, type SearchParams } from './search.service.js';
+import { facetPlan, federatedFacets, type FederatedFacetParams, type FederatedFacets } from './federated-facets.js';
 
 export interface FederatedQuery extends SearchParams {
   indexUid: string;
   federationOptions?: { weight?: number | null } | null;
 }
 
-export interface FederationParams {
+export interface FederationParams extends FederatedFacetParams {
   limit?: number | null;
   offset?: number | null;
 }
 
-export interface FederatedAnswer {
+export interface FederatedAnswer extends FederatedFacets {
   id: string;
   hits: Record<string, unknown>[];
   offset: number;
@@ -67,14 +69,17 @@ export async function federatedSearch(ctx: SearchContext, queries: FederatedQuer
     // past the reachable hits (offset at 1,000) only the totals are read
     return { ...rest, offset: 0, limit: depth > offset ? depth : 0 };
   });
+  const plan = facetPlan(queries, federation ?? {});
   const answers = await multiSearch(ctx, plain);
   const merged = merge(answers, weights);
+  const facets = await federatedFacets(ctx, plain, plan);
   return {
     id: newId('srch'),
     hits: merged.slice(offset, offset + limit),
     offset,
     limit,
     estimatedTotalHits: answers.reduce((n, a) => n + a.estimatedTotalHits, 0),
+    ...facets,
     processingTimeMs: Math.round(performance.now() - began),
   };
 }

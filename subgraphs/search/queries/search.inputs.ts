@@ -1,6 +1,6 @@
 // Search request attributes (document 3 part B, "Search request"), plus Meilisearch's others.
 import { Field, Float, InputType, Int } from 'type-graphql';
-import { GraphQLJSON } from 'graphql-scalars';
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 
 @InputType('HybridSearchInput')
 export class HybridSearchInput {
@@ -50,9 +50,18 @@ export class MultiSearchQueryInput extends SearchInput {
 }
 
 @InputType()
+export class MergeFacetsInput {
+  @Field(() => Int, { nullable: true, description: 'values per facet, 0 to 100 (default 100)' }) maxValuesPerFacet?: number;
+}
+
+@InputType()
 export class FederationInput {
   @Field(() => Int, { nullable: true, description: 'hits of the merged list, 0 to 1,000 (default 20)' }) limit?: number;
   @Field(() => Int, { nullable: true, description: 'hits of the merged list skipped (default 0); offset + limit reach at most the first 1,000' }) offset?: number;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: "index uid → filterable attributes: their values counted over the documents any of that index's queries selects" })
+  facetsByIndex?: Record<string, unknown>;
+  @Field(() => MergeFacetsInput, { nullable: true, description: "the indexes' facets as one facetDistribution and facetStats (min, max) instead of facetsByIndex" })
+  mergeFacets?: MergeFacetsInput;
 }
 
 @InputType()

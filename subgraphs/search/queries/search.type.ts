@@ -43,6 +43,10 @@ export class FederatedSearchResults {
   @Field(() => Int) offset!: number;
   @Field(() => Int) limit!: number;
   @Field(() => Int, { description: "the queries' totals added" }) estimatedTotalHits!: number;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'federation.facetsByIndex asked: index uid → { distribution, stats } (as a search\'s facetDistribution and facetStats)' })
+  facetsByIndex?: Record<string, unknown> | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'federation.mergeFacets asked: attribute → value → count, over every index named' }) facetDistribution?: Record<string, unknown> | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'federation.mergeFacets asked: numeric facets → { min, max } over every index named' }) facetStats?: Record<string, unknown> | null;
   @Field(() => Int) processingTimeMs!: number;
 }
 
