@@ -12,6 +12,8 @@ const DOCS = [
 ];
 const e = engineWith(DOCS, { searchableAttributes: ['title', 'author'] });
 const q = (query: string, en = e) => ids(en, { query }).sort();
+/** documents { id: 1.., t } of these texts */
+const titled = (...texts: string[]) => texts.map((t, i) => ({ id: i + 1, t }));
 
 describe('typo tolerance', () => {
   test('no typo below 5 letters, one from 5, two from 9 (a trailing space turns prefix matching off)', () => {
@@ -302,13 +304,7 @@ describe('matchingStrategy', () => {
   });
 
   test('frequency drops the most frequent words first: every hit holds the rarest word; a word no document holds goes first', () => {
-    const f = engineWith([
-      { id: 1, t: 'wizard school in scotland' },
-      { id: 2, t: 'school lunch menu' },
-      { id: 3, t: 'school bus routes' },
-      { id: 4, t: 'wizard hats' },
-      { id: 5, t: 'school holidays' },
-    ]);
+    const f = engineWith(titled('wizard school in scotland', 'school lunch menu', 'school bus routes', 'wizard hats', 'school holidays'));
     const hits = (matchingStrategy: 'last' | 'frequency') => f.search({ query: 'school wizard dragons ', matchingStrategy, attributesToHighlight: ['*'] });
     expect(hits('last').hits.map((h) => String(h.id))).toEqual(['1', '2', '3', '5']);
     const frequency = hits('frequency');
@@ -319,14 +315,7 @@ describe('matchingStrategy', () => {
   });
 
   test('frequency: proximity and exactness still read the words in the order the query has them', () => {
-    const f = engineWith([
-      { id: 1, t: 'pie apple red' },
-      { id: 2, t: 'red apple pie and more' },
-      { id: 3, t: 'red apple pie' },
-      { id: 4, t: 'red car' },
-      { id: 5, t: 'red hat' },
-      { id: 6, t: 'apple tree' },
-    ]);
+    const f = engineWith(titled('pie apple red', 'red apple pie and more', 'red apple pie', 'red car', 'red hat', 'apple tree'));
     // pie is the rarest word, red the most frequent: matched as pie, apple, red
     const order = (matchingStrategy: 'last' | 'frequency') => f.search({ query: 'red apple pie ', matchingStrategy }).hits.map((h) => String(h.id));
     expect(order('frequency')).toEqual(['3', '2', '1']);
