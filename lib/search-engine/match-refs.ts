@@ -50,6 +50,8 @@ export interface RefSource {
   epoch: number;
   /** a scratch bitset over the ids (the scan's wanted documents), left all zero */
   want: Uint32Array;
+  /** attributes outside the search's attributesToSearchOn, per rank (1: off); null: none */
+  offAll: Uint8Array | null;
 }
 
 /** Lists the references of every document of `docs` not built yet in this search. */
@@ -167,11 +169,14 @@ export function exactAt(m: RefSource, w: number, d: number, pos: number): boolea
 
 /**
  * Closest distance between words `a` and `b` in doc `d` over all their matching postings:
- * b after a costs the gap, b before a costs the gap + 1, other attributes `cap`. No allocation.
+ * b after a costs the gap, b before a costs the gap + 1, other attributes `cap`; attributes outside
+ * attributesToSearchOn are not read (a's positions there are skipped, and b's are compared only in
+ * a's attribute). No allocation.
  */
 export function pairDistance(m: RefSource, a: number, b: number, d: number, cap: number): number {
   let best = cap;
   const R = m.refs.data;
+  const off = m.offAll;
   for (let ra = m.head[a][d]; ra >= 0; ra = R[ra * REF_STRIDE + 2]) {
     const seg = m.segments[R[ra * REF_STRIDE] >> 1];
     const P = seg.positions;
@@ -185,6 +190,7 @@ export function pairDistance(m: RefSource, a: number, b: number, d: number, cap:
       let j = b0;
       for (let x = postingStart(seg, qa), a1 = postingStart(seg, qa + 1); x < a1; x++) {
         const p = P[x];
+        if (off !== null && off[p >>> sh] === 1) continue;
         while (j < b1 && P[j] < p) j++;
         if (j < b1 && P[j] >>> sh === p >>> sh && P[j] !== p && P[j] - p < best) best = P[j] - p;
         if (j > b0 && P[j - 1] >>> sh === p >>> sh && p - P[j - 1] + 1 < best) best = p - P[j - 1] + 1;

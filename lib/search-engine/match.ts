@@ -162,6 +162,7 @@ export function matchWords(
     candidates: new Int32Array(0),
     terms: new TermMatcher(words),
     inQueryOrder: inQueryOrder(words.length, queryPos),
+    offAll: off?.all ?? null,
   };
   // The first word's documents, listed as the fold finds them: ascending when its postings come in id
   // order (one term per segment: most common words); else sorted while few, or past size/32 read off

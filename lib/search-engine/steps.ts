@@ -159,6 +159,7 @@ function wholeAttribute(m: MatchData, d: number): boolean {
   forExactPositions(m, chain[0], d, (p) => {
     if (found || (p & 0xffff) !== 0) return;
     const attr = p >>> 16;
+    if (m.offAll !== null && m.offAll[attr] === 1) return;
     if (local === -2) local = localIndex(seg, d);
     if (local < 0 || attr >= seg.nAttrs || seg.lens[local * seg.nAttrs + attr] !== n) return;
     let ok = true;

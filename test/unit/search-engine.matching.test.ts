@@ -109,6 +109,14 @@ describe('attributesToSearchOn', () => {
     expect(errorOf(() => e.search({ query: 'x', attributesToSearchOn: 'title' as never }))).toMatchObject({ code: 'invalid_search_attributes_to_search_on' });
   });
 
+  test('the proximity and exactness rules read only the attributes named', () => {
+    const ranked = (docs: object[], query: string) => ids(engineWith(docs, { searchableAttributes: ['title', 'body'] }), { query, attributesToSearchOn: ['title'] });
+    // 1 has the words side by side in its body only: in its title they stand further apart than in 2's
+    expect(ranked([{ id: 1, title: 'alpha x y z beta', body: 'alpha beta' }, { id: 2, title: 'alpha x beta', body: '' }], 'alpha beta ')).toEqual(['2', '1']);
+    // 2's body is exactly the query: that does not make it exact when only titles are searched
+    expect(ranked([{ id: 1, title: 'red fox runs', body: '' }, { id: 2, title: 'red fox jumps', body: 'red fox' }], 'red fox ')).toEqual(['1', '2']);
+  });
+
   test('with disableOnAttributes: typo matches are off where either says so', () => {
     const strict = engineWith(DOCS, { searchableAttributes: ['title', 'author'], typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 }, disableOnAttributes: ['author'] } });
     expect(on('dickns ', ['title', 'author'], strict)).toEqual([]);
