@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import lunr from 'lunr';
-import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings } from '../lib/search-engine/index.js';
+import { engineFactory, DEFAULT_SETTINGS, type Engine, type EngineSettings, type SearchRequest } from '../lib/search-engine/index.js';
 import { BATCH, DATA, FILTERS, indexDebian, loadDebian, makeQueries, rng, time } from './search-corpus.js';
 import { hybridBench } from './search-hybrid.js';
 import { summarize, type Stats } from './stats.js';
@@ -19,12 +19,12 @@ const fmt = (label: string, s: Stats) =>
   `${label.padEnd(44)} n=${String(s.n).padStart(4)}  p50 ${s.p50.toFixed(2).padStart(7)} ms  p95 ${s.p95.toFixed(2).padStart(7)} ms  p99 ${s.p99.toFixed(2).padStart(7)} ms`;
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 
-function runQueries(engine: Engine, queries: string[], matchingStrategy?: 'frequency'): Stats {
+function runQueries(engine: Engine, queries: string[], extra: Partial<SearchRequest> = {}): Stats {
   const samples: number[] = [];
   const t0 = performance.now();
   queries.forEach((q, i) => {
     const t = performance.now();
-    engine.search({ query: q, filter: FILTERS[i % FILTERS.length], facets: ['section', 'priority'], limit: 20, ...(matchingStrategy ? { matchingStrategy } : {}) });
+    engine.search({ query: q, filter: FILTERS[i % FILTERS.length], facets: ['section', 'priority'], limit: 20, ...extra });
     samples.push(performance.now() - t);
   });
   return summarize(samples, performance.now() - t0);
@@ -133,7 +133,8 @@ function main(): void {
   console.log(`compact(): ${compactMs.toFixed(0)} ms`);
   runQueries(engine, queries.slice(0, 20));
   console.log(fmt(`engine, ${segments()} segments (after compact)`, runQueries(engine, queries)));
-  console.log(fmt(`engine, matchingStrategy frequency (after compact)`, runQueries(engine, queries, 'frequency')));
+  console.log(fmt(`engine, matchingStrategy frequency (after compact)`, runQueries(engine, queries, { matchingStrategy: 'frequency' })));
+  console.log(fmt(`engine, showRankingScore + details (after compact)`, runQueries(engine, queries, { showRankingScore: true, showRankingScoreDetails: true })));
   const phrases = makePhrases(docs, 200);
   console.log(`phrase queries (first 4): ${phrases.slice(0, 4).map((q) => JSON.stringify(q)).join(' ')}`);
   runQueries(engine, phrases.slice(0, 20));

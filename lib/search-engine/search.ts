@@ -11,14 +11,15 @@ import { compileFilter, evaluate } from './filter/evaluate.js';
 import { covered, valueAt } from './fields.js';
 import { geoOf, haversine } from './geo.js';
 import { collectMatches, formatValue, type FormatOptions, type MatchPosition } from './highlight.js';
-import { matchWords, type AttributesOff, type MatchData } from './match.js';
+import { ABSENT, matchWords, type AttributesOff, type MatchData } from './match.js';
 import { excludedWords, parseQuery, queryPhrases, wordTypos, type QueryWord } from './query.js';
 import { withPhrases } from './phrase.js';
 import { rarestFirst } from './frequency.js';
 import type { Analyzer } from './analyzer.js';
 import type { DictionaryView } from './dictionary.js';
 import type { OffsetToken } from './tokenizer.js';
-import { parseSort } from './ranking.js';
+import { parseSort, type SortCriterion } from './ranking.js';
+import { rankingScores, round, type Scored } from './ranking-score.js';
 import { buildSteps } from './steps.js';
 import { fuse, fusionDepth } from './fusion.js';
 import { semanticRequest, type Semantic } from './hybrid.js';
@@ -65,12 +66,29 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   let total = distinctKey ? distinctCount(candidates, distinctKey, columns.distinctValues) : candidates.length;
   if (ranking) total += ranking.extra;
 
+  const scoring = scoreRequest(req);
+  let scored: Scored | null = null;
+  if (scoring) {
+    scored = pageScores(st, ranked, match, sort, semantic, scoring.details);
+    const { threshold } = scoring;
+    if (threshold !== null) {
+      // compared as shown (rounded), so a score read off one answer is a threshold that keeps its hit
+      const keep = ranked.map((_, i) => round(scored!.scores[i]) >= threshold);
+      // scores fall along the ranked list: a cut within it leaves those before it as every hit
+      if (keep.includes(false)) total = Math.min(total, keep.filter(Boolean).length);
+      ranked = ranked.filter((_, i) => keep[i]);
+      scored = { scores: scored.scores.filter((_, i) => keep[i]), ...(scored.details ? { details: scored.details.filter((_, i) => keep[i]) } : {}) };
+    }
+  }
+
   const geoSort = sort.find((s) => s.kind === 'geo');
   const analyzer = pageAnalyzer(st.analyzer);
   const format = formatOptions(req, match, analyzer);
-  const hits = ranked.slice(offset, need).map((id) => {
+  const hits = ranked.slice(offset, need).map((id, i) => {
     const d = doc(id);
     const hit: SearchHit = pick(d, req.attributesToRetrieve);
+    if (scored && req.showRankingScore === true) hit._rankingScore = round(scored.scores[offset + i]);
+    if (scored?.details) hit._rankingScoreDetails = scored.details[offset + i];
     if (format) {
       const f: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(hit)) f[k] = formatValue(v, k, format);
@@ -134,6 +152,49 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
 }
 
 const EMPTY = new Int32Array(0);
+
+/** showRankingScore, showRankingScoreDetails and rankingScoreThreshold, checked; null when none asks for scores. */
+function scoreRequest(req: SearchRequest): { details: boolean; threshold: number | null } | null {
+  const t = req.rankingScoreThreshold;
+  if (t !== undefined && t !== null && (typeof t !== 'number' || !(t >= 0 && t <= 1))) {
+    throw new EngineError('invalid_search_ranking_score_threshold', 'rankingScoreThreshold must be a number from 0 to 1', 'rankingScoreThreshold');
+  }
+  const threshold = typeof t === 'number' ? t : null;
+  const details = req.showRankingScoreDetails === true;
+  return req.showRankingScore === true || details || threshold !== null ? { details, threshold } : null;
+}
+
+/**
+ * The ranked documents' ranking scores (ranking-score.ts). With a vector side, a document's score is
+ * the better of its keyword score (0 when the words did not find it) and its vector similarity.
+ */
+function pageScores(st: EngineState, ranked: number[], match: MatchData | null, sort: SortCriterion[], semantic: Semantic | null, details: boolean): Scored {
+  const doc = (id: number): Document => st.doc(id) ?? {};
+  const sortValue = (c: SortCriterion, id: number): unknown => {
+    if (c.kind === 'field') return valueAt(doc(id), c.attr);
+    const g = geoOf(doc(id)._geo);
+    return g ? Math.round(haversine(c.lat, c.lng, g.lat, g.lng)) : null;
+  };
+  const ctx = { rules: st.rules, match, sort, attributes: st.attributeMask([]).length, sortValue };
+  if (!semantic) return rankingScores(ctx, ranked, details);
+  const keywordSide = semantic.ratio < 1 && match !== null;
+  const found = keywordSide ? ranked.filter((id) => match.typo[0][id] !== ABSENT) : [];
+  const byKeyword = rankingScores(ctx, found, details);
+  const at = new Map(found.map((id, i) => [id, i]));
+  const scores = Float64Array.from(ranked, (id) => {
+    const k = at.get(id);
+    const sim = semantic.vector && st.vectors ? (st.vectors.similarity(semantic.vector, id) ?? 0) : 0;
+    return Math.max(k === undefined ? 0 : byKeyword.scores[k], Math.min(1, Math.max(0, sim)));
+  });
+  if (!details) return { scores };
+  return {
+    scores,
+    details: ranked.map((id, i) => {
+      const k = at.get(id);
+      return { ...(k === undefined ? {} : byKeyword.details![k]), vectorSort: { order: ctx.rules.length, similarity: scores[i] } };
+    }),
+  };
+}
 
 interface Selection {
   /** the filter's documents, less those a -word or -"phrase" leaves out and those lacking a "phrase" */

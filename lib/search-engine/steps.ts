@@ -84,7 +84,7 @@ function wordsKeys(m: MatchData, docs: Int32Array): Float64Array {
   return keys;
 }
 
-function typoKeys(m: MatchData, docs: Int32Array): Float64Array {
+export function typoKeys(m: MatchData, docs: Int32Array): Float64Array {
   const keys = scoreArray(docs.length);
   const { matched, typo } = m;
   for (let i = 0; i < docs.length; i++) {
@@ -96,7 +96,7 @@ function typoKeys(m: MatchData, docs: Int32Array): Float64Array {
   return keys;
 }
 
-function proximityKeys(m: MatchData, docs: Int32Array): Float64Array {
+export function proximityKeys(m: MatchData, docs: Int32Array): Float64Array {
   ensureRefs(m, docs);
   const keys = scoreArray(docs.length);
   const { matched } = m;
@@ -104,7 +104,7 @@ function proximityKeys(m: MatchData, docs: Int32Array): Float64Array {
   return keys;
 }
 
-function attributeKeys(m: MatchData, docs: Int32Array): Float64Array {
+export function attributeKeys(m: MatchData, docs: Int32Array): Float64Array {
   const keys = scoreArray(docs.length);
   const { matched, minPos } = m;
   for (let i = 0; i < docs.length; i++) {
@@ -120,7 +120,7 @@ function attributeKeys(m: MatchData, docs: Int32Array): Float64Array {
   return keys;
 }
 
-function exactnessKeys(m: MatchData, docs: Int32Array): Float64Array {
+export function exactnessKeys(m: MatchData, docs: Int32Array): Float64Array {
   const keys = scoreArray(docs.length);
   const { matched, exact } = m;
   const n = m.words.length;

@@ -94,6 +94,12 @@ export interface SearchRequest {
    * attributesToSearchOn: their keyword side; their paging, sort and facets are ignored)
    */
   facetsAlsoOver?: SearchRequest[] | null;
+  /** Meilisearch's: hits carry `_rankingScore`, 0 to 1 (ranking-score.ts) */
+  showRankingScore?: boolean | null;
+  /** hits carry `_rankingScoreDetails`: each rule's part of the score */
+  showRankingScoreDetails?: boolean | null;
+  /** hits scoring below it (0 to 1) are left out */
+  rankingScoreThreshold?: number | null;
 }
 
 export interface SearchHit {
@@ -138,6 +144,7 @@ export type EngineErrorCode =
   | 'invalid_search_semantic_ratio'
   | 'invalid_search_vector'
   | 'invalid_search_matching_strategy'
+  | 'invalid_search_ranking_score_threshold'
   | 'invalid_facet_search_facet_name'
   | 'invalid_search_attributes_to_search_on'
   | 'invalid_search_page'

@@ -102,6 +102,23 @@ describe('POST /search/v1/indexes/:index_uid/search', () => {
     expectServiceError(multi, 'search', 400, 'invalid_search_matching_strategy', { parameter: 'queries[1].matching_strategy' });
   });
 
+  test('show_ranking_score, show_ranking_score_details and ranking_score_threshold', async () => {
+    const plain = { attributes_to_highlight: [], show_matches_position: false, limit: 50 };
+    const scored = (await search(t, uid, { query: 'harry potter', show_ranking_score: true, ...plain })).body.data.attributes;
+    const scores = scored.hits.map((h: any) => h._rankingScore);
+    expect(scores.length).toBeGreaterThan(2);
+    expect(scores.every((s: number) => s > 0 && s <= 1)).toBe(true);
+    expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
+    const detailed = (await search(t, uid, { query: 'harry potter', show_ranking_score_details: true, ...plain, limit: 1 })).body.data.attributes.hits[0];
+    expect(detailed._rankingScoreDetails.words).toMatchObject({ order: 0, matchingWords: 2, maxMatchingWords: 2 });
+    const cut = scores[Math.floor(scores.length / 2)];
+    const kept = (await search(t, uid, { query: 'harry potter', ranking_score_threshold: cut, show_ranking_score: true, ...plain })).body.data.attributes;
+    expect(kept.hits.length).toBeGreaterThan(0);
+    expect(kept.hits.every((h: any) => h._rankingScore >= cut)).toBe(true);
+    expect(kept.estimated_total_hits).toBeLessThan(scored.estimated_total_hits);
+    expectServiceError(await search(t, uid, { query: 'harry', ranking_score_threshold: 2 }), 'search', 400, 'invalid_search_ranking_score_threshold', { parameter: 'ranking_score_threshold' });
+  });
+
   test('numbered pages: page and hits_per_page stand for offset/limit and the answer counts pages', async () => {
     const plain = { attributes_to_highlight: [], show_matches_position: false };
     const byOffset = (await search(t, uid, { query: 'harry', offset: 10, limit: 5, ...plain })).body.data.attributes;

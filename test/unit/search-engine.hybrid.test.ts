@@ -132,6 +132,20 @@ describe('hybrid and vector search through the engine', () => {
     expect(r.estimatedTotalHits).toBe(6);
   });
 
+  it('ranking score: the similarity for a vector search, the better of keyword score and similarity for a hybrid one', () => {
+    const e = engineWith(PACKAGES, settings);
+    const v = Array.from(embed('webserver memory footprint')!);
+    const pure = e.search({ vector: v, limit: 3, attributesToHighlight: [], showRankingScore: true });
+    for (const h of pure.hits) expect(h._rankingScore).toBeCloseTo(Math.max(0, h._semanticScore as number), 5);
+    const hybrid = e.search({ query: 'compression', vector: v, hybrid: { semanticRatio: 0.5 }, showRankingScore: true, showRankingScoreDetails: true });
+    for (const h of hybrid.hits) {
+      expect(h._rankingScore).toBeGreaterThanOrEqual(Math.max(0, h._semanticScore as number) - 1e-6);
+      expect((h._rankingScoreDetails as Record<string, unknown>).vectorSort).toEqual({ order: expect.any(Number), similarity: expect.any(Number) });
+    }
+    const keywordHit = hybrid.hits.find((h) => /compression/i.test(JSON.stringify(h)))!;
+    expect(keywordHit._rankingScoreDetails).toHaveProperty('words');
+  });
+
   it('applies the filter to the vector results', () => {
     const e = engineWith(PACKAGES, settings);
     const v = Array.from(embed('webserver memory footprint')!);

@@ -110,7 +110,7 @@ describe('attributesToSearchOn', () => {
   });
 
   test('the proximity and exactness rules read only the attributes named', () => {
-    const ranked = (docs: object[], query: string) => ids(engineWith(docs, { searchableAttributes: ['title', 'body'] }), { query, attributesToSearchOn: ['title'] });
+    const ranked = (docs: Record<string, unknown>[], query: string) => ids(engineWith(docs, { searchableAttributes: ['title', 'body'] }), { query, attributesToSearchOn: ['title'] });
     // 1 has the words side by side in its body only: in its title they stand further apart than in 2's
     expect(ranked([{ id: 1, title: 'alpha x y z beta', body: 'alpha beta' }, { id: 2, title: 'alpha x beta', body: '' }], 'alpha beta ')).toEqual(['2', '1']);
     // 2's body is exactly the query: that does not make it exact when only titles are searched

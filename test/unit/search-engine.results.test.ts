@@ -46,6 +46,57 @@ describe('facets', () => {
   });
 });
 
+describe('ranking score', () => {
+  const e = engineWith(
+    [
+      { id: 1, title: 'Harry Potter', year: 1997 },
+      { id: 2, title: 'Harry Potter and the Goblet of Fire', year: 2000 },
+      { id: 3, title: 'Potter about the garden with Harry', year: 2010 },
+      { id: 4, title: 'Harry Hill', year: 2005 },
+      { id: 5, title: 'Hary Potter', year: 2011 },
+    ],
+    { searchableAttributes: ['title'], sortableAttributes: ['year'] },
+  );
+  const scored = (req: object) => e.search({ query: 'harry potter ', showRankingScore: true, limit: 10, ...req }).hits.map((h) => [String(h.id), h._rankingScore as number] as const);
+
+  test('from 0 to 1, never rising along the hits; 1 for an attribute equal to the query; a placeholder scores 1', () => {
+    const hits = scored({});
+    expect(hits.map(([id]) => id)).toEqual(['1', '2', '3', '5', '4']);
+    expect(hits[0][1]).toBe(1);
+    for (let i = 1; i < hits.length; i++) expect(hits[i][1]).toBeLessThanOrEqual(hits[i - 1][1]);
+    expect(hits.every(([, s]) => s > 0 && s <= 1)).toBe(true);
+    // a word missing weighs more than anything after it: the words rule comes first
+    expect(hits[4][1]).toBeLessThan(0.5);
+    expect(e.search({ query: '', showRankingScore: true }).hits.every((h) => h._rankingScore === 1)).toBe(true);
+    expect(e.search({ query: 'harry' }).hits[0]).not.toHaveProperty('_rankingScore');
+  });
+
+  test("details: each rule's part, in the rules' order; sort rules show their value", () => {
+    const [hit] = e.search({ query: 'harry potter ', showRankingScoreDetails: true, sort: ['year:desc'], limit: 1, filter: undefined }).hits;
+    expect(hit).not.toHaveProperty('_rankingScore');
+    expect(hit._rankingScoreDetails).toEqual({
+      words: { order: 0, matchingWords: 2, maxMatchingWords: 2, score: 1 },
+      typo: { order: 1, typoCount: 0, maxTypoCount: 2, score: 1 },
+      proximity: { order: 2, score: expect.any(Number) },
+      attribute: { order: 3, attributeRankingOrderScore: 1, queryWordDistanceScore: expect.any(Number), score: expect.any(Number) },
+      'year:desc': { order: 4, value: expect.any(Number) },
+      exactness: { order: 5, matchType: expect.any(String), inexactWords: expect.any(Number), score: expect.any(Number) },
+    });
+  });
+
+  test('rankingScoreThreshold leaves out the hits below it, and they leave the total', () => {
+    const all = scored({});
+    const cut = all[2][1];
+    const kept = e.search({ query: 'harry potter ', rankingScoreThreshold: cut, limit: 10 });
+    expect(kept.hits.map((h) => String(h.id))).toEqual(all.filter(([, s]) => s >= cut).map(([id]) => id));
+    expect(kept.estimatedTotalHits).toBe(kept.hits.length);
+    expect(e.search({ query: 'harry potter ', rankingScoreThreshold: 0 }).estimatedTotalHits).toBe(5);
+    for (const bad of [-0.1, 1.5, '0.5']) {
+      expect(errorOf(() => e.search({ query: 'x', rankingScoreThreshold: bad as never }))).toMatchObject({ code: 'invalid_search_ranking_score_threshold', parameter: 'rankingScoreThreshold' });
+    }
+  });
+});
+
 describe('facets over several requests (federated search)', () => {
   const e = engineWith(
     [

@@ -34,6 +34,9 @@ export class SearchInput {
   @Field(() => [Float], { nullable: true, description: '100 numbers (glove-sif-100d, the AI service\'s default embedding): pure vector search, or the vector side of a hybrid search' })
   vector?: number[];
   @Field(() => [String], { nullable: true, description: "the query's words match only in these searchable attributes (default: all of them)" }) attributesToSearchOn?: string[];
+  @Field({ nullable: true, description: 'hits carry `_rankingScore`, from 0 to 1, read off the ranking rules' }) showRankingScore?: boolean;
+  @Field({ nullable: true, description: "hits carry `_rankingScoreDetails`: each rule's part of the score" }) showRankingScoreDetails?: boolean;
+  @Field(() => Float, { nullable: true, description: 'hits scoring below it (0 to 1) are left out' }) rankingScoreThreshold?: number;
   @Field({ nullable: true, description: 'analytics: the searching user' }) userId?: string;
   @Field({ nullable: true, description: 'analytics: the search session' }) sessionId?: string;
 }
