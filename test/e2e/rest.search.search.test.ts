@@ -186,20 +186,29 @@ describe('POST /search/v1/federated-search', () => {
   });
   const plain = { attributes_to_highlight: [], show_matches_position: false };
 
-  test('one list over several indexes, merged by rank (equal weights interleave), each hit saying where it came from', async () => {
+  test('one list over several indexes, merged by ranking score times weight, each hit saying where it came from', async () => {
     const r = await federated({ queries: [{ index_uid: uid, query: 'harry potter', ...plain }, { index_uid: films, query: 'harry', ...plain }], federation: { limit: 6 } });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ type: 'federated_search_results', id: expect.stringMatching(/^srch_/) });
     const a = r.body.data.attributes;
     expect(a).toMatchObject({ offset: 0, limit: 6, processing_time_ms: expect.any(Number) });
     expect(a.hits).toHaveLength(6);
-    expect(a.hits.map((h: any) => h._federation.queriesPosition)).toEqual([0, 1, 0, 1, 0, 1]);
-    expect(a.hits[1]._federation.indexUid).toBe(films);
-    const books = (await search(t, uid, { query: 'harry potter', limit: 3, ...plain })).body.data.attributes;
-    expect(a.hits.filter((h: any) => h._federation.indexUid === uid).map((h: any) => h.id)).toEqual(books.hits.map((h: any) => h.id));
-    expect(a.estimated_total_hits).toBe(books.estimated_total_hits + 3);
+    expect(a.hits.every((h: any) => !('_rankingScore' in h))).toBe(true);
+    // each hit's weighted score is its ranking score in its own search (weight 1), best first
+    const books = (await search(t, uid, { query: 'harry potter', limit: 6, show_ranking_score: true, ...plain })).body.data.attributes;
+    const movies = (await search(t, films, { query: 'harry', limit: 6, show_ranking_score: true, ...plain })).body.data.attributes;
+    const own = new Map([...books.hits.map((h: any) => [`0:${h.id}`, h._rankingScore]), ...movies.hits.map((h: any) => [`1:${h.id}`, h._rankingScore])]);
+    for (const h of a.hits) expect(h._federation.weightedRankingScore).toBeCloseTo(own.get(`${h._federation.queriesPosition}:${h.id}`) as number, 5);
     const scores = a.hits.map((h: any) => h._federation.weightedRankingScore);
     expect(scores).toEqual([...scores].sort((x: number, y: number) => y - x));
+    expect(a.hits.filter((h: any) => h._federation.indexUid === films).length).toBeGreaterThan(0);
+    // each query's hits keep their own order
+    const booksOrder = a.hits.filter((h: any) => h._federation.indexUid === uid).map((h: any) => h.id);
+    expect(booksOrder).toEqual(books.hits.slice(0, booksOrder.length).map((h: any) => h.id));
+    expect(a.estimated_total_hits).toBe(books.estimated_total_hits + 3);
+    // show_ranking_score on a query keeps _rankingScore on its hits
+    const shown = (await federated({ queries: [{ index_uid: films, query: 'harry', show_ranking_score: true, ...plain }], federation: { limit: 1 } })).body.data.attributes;
+    expect(shown.hits[0]._rankingScore).toBe(shown.hits[0]._federation.weightedRankingScore);
     // a weight puts one query's hits first; offset pages the merged list
     const weighted = (await federated({ queries: [{ index_uid: uid, query: 'harry potter' }, { index_uid: films, query: 'harry', federation_options: { weight: 10 } }], federation: { limit: 4 } })).body.data.attributes;
     expect(weighted.hits.map((h: any) => h._federation.indexUid)).toEqual([films, films, films, uid]);

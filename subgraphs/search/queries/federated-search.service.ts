@@ -1,15 +1,13 @@
 // Federated search (the spec's "federated search over several indexes"; Meilisearch's multi-search
-// with `federation`): several queries, on one index or several, answered as ONE ranked list. The
-// engines' rankings are not on one scale (bucket sort orders by rule after rule, with no score), so
-// the lists are merged by weighted reciprocal rank fusion, as hybrid search merges its two
-// (lib/search-engine/fusion.ts): a hit at rank r (from 1) of query i scores weight_i / (60 + r).
+// with `federation`): several queries, on one index or several, answered as ONE ranked list, merged
+// as Meilisearch merges them: by each hit's ranking score (lib/search-engine/ranking-score.ts) times
+// its query's weight, ties to the earlier query, then the earlier rank.
 // Each query is run for the first offset + limit hits: no list can bring more to that page, since a
-// list's later hits score less than its earlier ones. A document found by two queries of one index
-// appears once, with its better score. Budget, analytics and errors are multi-search's. Facets:
-// federated-facets.ts.
+// list's later hits score no more than its earlier ones (unless a sort rule comes before the text
+// rules). A document found by two queries of one index appears once, with its better score.
+// Budget, analytics and errors are multi-search's. Facets: federated-facets.ts.
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
-import { RRF_K } from '../../../lib/search-engine/fusion.js';
 import { MAX_TOTAL_HITS } from '../../../lib/search-engine/index.js';
 import type { SearchContext } from '../context.js';
 import { multiSearch, type SearchAnswer, type SearchParams } from './search.service.js';
@@ -67,11 +65,11 @@ export async function federatedSearch(ctx: SearchContext, queries: FederatedQuer
     for (const k of QUERY_PAGING) if (q[k] !== undefined && q[k] !== null) throw invalid(`queries[${i}].${k}`, `queries[${i}].${k}: a federated search pages with federation.limit and federation.offset`);
     const { federationOptions: _w, ...rest } = q;
     // past the reachable hits (offset at 1,000) only the totals are read
-    return { ...rest, offset: 0, limit: depth > offset ? depth : 0 };
+    return { ...rest, offset: 0, limit: depth > offset ? depth : 0, showRankingScore: true };
   });
   const plan = facetPlan(queries, federation ?? {});
   const answers = await multiSearch(ctx, plain);
-  const merged = merge(answers, weights);
+  const merged = merge(answers, weights, queries.map((q) => q.showRankingScore === true));
   const facets = await federatedFacets(ctx, plain, plan);
   return {
     id: newId('srch'),
@@ -84,16 +82,21 @@ export async function federatedSearch(ctx: SearchContext, queries: FederatedQuer
   };
 }
 
-/** The answers' hits as one list, best first, each with `_federation` (its index, query and score). */
-function merge(answers: SearchAnswer[], weights: number[]): Record<string, unknown>[] {
+/**
+ * The answers' hits as one list, best first, each with `_federation` (its index, query and weighted
+ * score); `_rankingScore` stays only on the hits of the queries that asked for it.
+ */
+function merge(answers: SearchAnswer[], weights: number[], showScore: boolean[]): Record<string, unknown>[] {
   const best = new Map<string, { hit: Record<string, unknown>; score: number; query: number; rank: number }>();
   answers.forEach((a, query) => {
-    a.hits.forEach((hit, r) => {
-      const score = weights[query] / (RRF_K + r + 1);
-      const id = a.primaryKey ? hit[a.primaryKey] : undefined;
-      const key = id === undefined ? `${query}\u0000${r}` : `${a.indexUid}\u0000${String(id)}`;
+    a.hits.forEach(({ _rankingScore, ...rest }, rank) => {
+      const score = weights[query] * (typeof _rankingScore === 'number' ? _rankingScore : 0);
+      const id = a.primaryKey ? rest[a.primaryKey] : undefined;
+      const key = id === undefined ? `${query}\u0000${rank}` : `${a.indexUid}\u0000${String(id)}`;
       const seen = best.get(key);
-      if (!seen || score > seen.score) best.set(key, { hit: { ...hit, _federation: { indexUid: a.indexUid, queriesPosition: query, weightedRankingScore: Math.round(score * 1e9) / 1e9 } }, score, query, rank: r });
+      if (seen && score <= seen.score) return;
+      const hit = { ...rest, ...(showScore[query] ? { _rankingScore } : {}), _federation: { indexUid: a.indexUid, queriesPosition: query, weightedRankingScore: Math.round(score * 1e6) / 1e6 } };
+      best.set(key, { hit, score, query, rank });
     });
   });
   return [...best.values()].sort((x, y) => y.score - x.score || x.query - y.query || x.rank - y.rank).map((e) => e.hit);

@@ -30,7 +30,7 @@ export class SearchResolver {
   @Authorized('search:read')
   @Directive('@cost(weight: 100)')
   @Query(() => FederatedSearchResults, {
-    description: `Several queries (one index or several) answered as one list, merged by weighted reciprocal rank fusion (at most ${searching.MAX_MULTI_SEARCH_QUERIES} queries; each counts against the plan's searches per second)`,
+    description: `Several queries (one index or several) answered as one list, merged by each hit's ranking score times its query's weight (at most ${searching.MAX_MULTI_SEARCH_QUERIES} queries; each counts against the plan's searches per second)`,
   })
   async federatedSearch(
     @Ctx() ctx: SearchContext,
