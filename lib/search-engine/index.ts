@@ -16,4 +16,5 @@ export { DEFAULT_SETTINGS } from './settings.js';
 export { DEFAULT_RANKING_RULES } from './ranking.js';
 export { MAX_TOTAL_HITS, MAX_VALUES_PER_FACET } from './search.js';
 export { tokenize, normalize } from './tokenizer.js';
+export { facetKey } from './field-index.js';
 export * from './types.js';

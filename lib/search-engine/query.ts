@@ -41,9 +41,11 @@ export function buildSynonyms(settings: Pick<EngineSettings, 'synonyms' | 'oneWa
   const tokenize = (text: string) => analyzer.tokenize(text);
   const index: SynonymIndex = new Map();
   const add = (from: string, to: string) => {
-    const key = tokenize(from).slice(0, MAX_QUERY_WORDS).join(' ');
+    const keyWords = tokenize(from);
+    const key = keyWords.join(' ');
     const value = tokenize(to);
-    if (!key || value.length === 0 || value.join(' ') === key) return;
+    // a key longer than a query's words could never be spelled by one
+    if (!key || keyWords.length > MAX_QUERY_WORDS || value.length === 0 || value.join(' ') === key) return;
     const list = index.get(key) ?? [];
     if (!list.some((v) => v.join(' ') === value.join(' '))) list.push(value);
     index.set(key, list);

@@ -69,7 +69,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   const scoring = scoreRequest(req);
   let scored: Scored | null = null;
   if (scoring) {
-    scored = pageScores(st, ranked, match, sort, semantic, scoring.details);
+    scored = pageScores(st, ranked, { match, sort, semantic, doc }, scoring.details);
     const { threshold } = scoring;
     if (threshold !== null) {
       // compared as shown (rounded), so a score read off one answer is a threshold that keeps its hit
@@ -168,8 +168,12 @@ function scoreRequest(req: SearchRequest): { details: boolean; threshold: number
  * The ranked documents' ranking scores (ranking-score.ts). With a vector side, a document's score is
  * the better of its keyword score (0 when the words did not find it) and its vector similarity.
  */
-function pageScores(st: EngineState, ranked: number[], match: MatchData | null, sort: SortCriterion[], semantic: Semantic | null, details: boolean): Scored {
-  const doc = (id: number): Document => st.doc(id) ?? {};
+function pageScores(
+  st: EngineState,
+  ranked: number[],
+  { match, sort, semantic, doc }: { match: MatchData | null; sort: SortCriterion[]; semantic: Semantic | null; doc: (id: number) => Document },
+  details: boolean,
+): Scored {
   const sortValue = (c: SortCriterion, id: number): unknown => {
     if (c.kind === 'field') return valueAt(doc(id), c.attr);
     const g = geoOf(doc(id)._geo);

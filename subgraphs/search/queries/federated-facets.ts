@@ -6,7 +6,7 @@
 // (values as written, counts summed) and their stats into min and max, as Meilisearch merges them.
 // Part of the federated search's budget: no search is counted for them, none is recorded.
 import { DomainError } from '../../../lib/errors.js';
-import { MAX_VALUES_PER_FACET, normalize } from '../../../lib/search-engine/index.js';
+import { facetKey, MAX_VALUES_PER_FACET } from '../../../lib/search-engine/index.js';
 import type { FacetStats, SearchRequest } from '../../../lib/search-engine/types.js';
 import type { SearchContext } from '../context.js';
 import { getSearchableIndex } from '../indexes/index.service.js';
@@ -90,8 +90,8 @@ function maxValues(v: number | null | undefined): number {
 }
 
 /**
- * The indexes' facets as one: the counts of a value added (values compared as a search compares them,
- * case and accents aside, shown as the first index writes it), sorted as a search's (by value), at
+ * The indexes' facets as one: the counts of a value added (values compared as a search's facets compare
+ * them, facetKey: case, accents and outer spaces aside, shown as the first index writes it), sorted as a search's (by value), at
  * most `max` a facet.
  */
 function merged(all: IndexFacets[], max: number): FederatedFacets {
@@ -101,7 +101,7 @@ function merged(all: IndexFacets[], max: number): FederatedFacets {
     for (const [attr, values] of Object.entries(distribution)) {
       const m = (counts[attr] ??= new Map());
       for (const [value, n] of Object.entries(values)) {
-        const key = normalize(value);
+        const key = facetKey(value);
         const e = m.get(key);
         if (e) e.count += n;
         else m.set(key, { display: value, count: n });
