@@ -15,6 +15,7 @@ import { ABSENT, matchWords, type AttributesOff, type MatchData } from './match.
 import { excludedWords, parseQuery, queryPhrases, wordTypos, type QueryWord } from './query.js';
 import { withPhrases } from './phrase.js';
 import { rarestFirst } from './frequency.js';
+import { distinctKeys, type DistinctKeys } from './distinct.js';
 import type { Analyzer } from './analyzer.js';
 import type { DictionaryView } from './dictionary.js';
 import type { OffsetToken } from './tokenizer.js';
@@ -42,17 +43,18 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   const offset = pages ? (pages.page - 1) * pages.hitsPerPage : nonNegativeInt(req.offset, 0, 'invalid_search_offset', 'offset');
   const limit = pages ? pages.hitsPerPage : nonNegativeInt(req.limit, DEFAULT_LIMIT, 'invalid_search_limit', 'limit');
   const query = typeof req.query === 'string' ? req.query : '';
-  const { filterableAttributes: filterable, distinctAttribute } = st.settings;
+  const { filterableAttributes: filterable } = st.settings;
   const semantic = semanticRequest(req, query, st.settings.embeddingAttributes);
   const sort = parseSort(req.sort, st.settings.sortableAttributes, st.rules);
   const facetSearch = facetSearchOf(req.facetSearch, st);
   const facets = facetSearch ? [facetSearch.facetName] : facetList(req.facets, filterable);
   const alsoOver = facets.length ? facetsAlsoOver(req.facetsAlsoOver) : [];
+  const distinct = distinctOf(st, req.distinct);
   const { allowed, words, match, candidates } = select(st, req, query, !semantic || semantic.ratio < 1);
 
   const doc = (id: number): Document => st.doc(id) ?? {};
   const columns = st.columns;
-  const distinctKey = distinctAttribute ? (id: number) => columns.distinctOf(id) : undefined;
+  const distinctKey = distinct?.keyOf;
   const need = Math.min(offset + limit, MAX_TOTAL_HITS);
   const ranking = semantic ? rankHybrid(st, semantic, candidates, allowed, { match, doc, columns, sort }, need, distinctKey) : null;
   let ranked: number[];
@@ -63,7 +65,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
     ranked = out.ids;
   }
 
-  let total = distinctKey ? distinctCount(candidates, distinctKey, columns.distinctValues) : candidates.length;
+  let total = distinct ? distinctCount(candidates, distinct.keyOf, distinct.values) : candidates.length;
   if (ranking) total += ranking.extra;
 
   const scoring = scoreRequest(req);
@@ -286,6 +288,23 @@ function pageAnalyzer(a: Analyzer): Analyzer {
       return tokens;
     },
   };
+}
+
+/**
+ * The distinct rule of a search: its `distinct` attribute (filterable; read off the field indexes,
+ * distinct.ts), else the index's distinctAttribute (a column), else none.
+ */
+function distinctOf(st: EngineState, attr: unknown): DistinctKeys | undefined {
+  if (attr === undefined || attr === null) {
+    const { columns } = st;
+    return st.settings.distinctAttribute ? { keyOf: (id) => columns.distinctOf(id), values: columns.distinctValues } : undefined;
+  }
+  const filterable = st.settings.filterableAttributes;
+  if (typeof attr !== 'string' || !attr) throw new EngineError('invalid_search_distinct', 'distinct must be the name of a filterable attribute', 'distinct');
+  if (!covered(filterable, attr) || attr === '_geo') {
+    throw new EngineError('invalid_search_distinct', `Attribute \`${attr}\` is not filterable, so it cannot be the distinct attribute. Filterable attributes: ${filterable.join(', ') || 'none'}.`, 'distinct');
+  }
+  return distinctKeys(st, st.segments, attr);
 }
 
 /** Candidates after `distinctAttribute`: distinct values (codes, counted in a bitset), plus every document without one. */

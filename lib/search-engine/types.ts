@@ -100,6 +100,8 @@ export interface SearchRequest {
   showRankingScoreDetails?: boolean | null;
   /** hits scoring below it (0 to 1) are left out */
   rankingScoreThreshold?: number | null;
+  /** a filterable attribute standing in for the index's distinctAttribute in this search (distinct.ts) */
+  distinct?: string | null;
 }
 
 export interface SearchHit {
@@ -145,6 +147,7 @@ export type EngineErrorCode =
   | 'invalid_search_vector'
   | 'invalid_search_matching_strategy'
   | 'invalid_search_ranking_score_threshold'
+  | 'invalid_search_distinct'
   | 'invalid_facet_search_facet_name'
   | 'invalid_search_attributes_to_search_on'
   | 'invalid_search_page'

@@ -119,6 +119,28 @@ describe('POST /search/v1/indexes/:index_uid/search', () => {
     expectServiceError(await search(t, uid, { query: 'harry', ranking_score_threshold: 2 }), 'search', 400, 'invalid_search_ranking_score_threshold', { parameter: 'ranking_score_threshold' });
   });
 
+  test('distinct: one hit per value of a filterable attribute, counted so; a non-filterable one is refused', async () => {
+    const plain = { attributes_to_highlight: [], show_matches_position: false, facets: ['language'] };
+    const all = (await search(t, uid, { query: '', limit: 0, ...plain })).body.data.attributes;
+    const languages = Object.keys(all.facet_distribution.language).length;
+    const one = (await search(t, uid, { query: '', distinct: 'language', limit: 100, ...plain })).body.data.attributes;
+    // a book without a language is never a duplicate
+    const unlabelled = BOOKS.filter((b) => b.language === undefined).length;
+    expect(unlabelled).toBeGreaterThan(0);
+    expect(one.estimated_total_hits).toBe(languages + unlabelled);
+    const labelled = one.hits.filter((h: any) => h.language !== undefined);
+    expect(new Set(labelled.map((h: any) => h.language.toLowerCase())).size).toBe(languages);
+    expect(labelled).toHaveLength(languages);
+    // facets still count every candidate, as with the index's distinct attribute
+    expect(one.facet_distribution).toEqual(all.facet_distribution);
+    const multi = await rest('POST', '/search/v1/multi-search', {
+      body: jsonApi('multi_search_queries', { queries: [{ index_uid: uid, query: 'harry' }, { index_uid: uid, query: 'harry', distinct: 'title' }] }),
+      headers: t.keyHeaders,
+    });
+    expectServiceError(multi, 'search', 400, 'invalid_search_distinct', { parameter: 'queries[1].distinct' });
+    expectServiceError(await search(t, uid, { query: 'harry', distinct: 'pages' }), 'search', 400, 'invalid_search_distinct', { parameter: 'distinct' });
+  });
+
   test('numbered pages: page and hits_per_page stand for offset/limit and the answer counts pages', async () => {
     const plain = { attributes_to_highlight: [], show_matches_position: false };
     const byOffset = (await search(t, uid, { query: 'harry', offset: 10, limit: 5, ...plain })).body.data.attributes;

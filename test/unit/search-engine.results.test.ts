@@ -200,6 +200,52 @@ describe('distinct attribute', () => {
   });
 });
 
+describe('distinct search parameter', () => {
+  const docs = [
+    { id: 1, t: 'shirt', sku: 'A', colour: 'Red', size: 2, rank: 3 },
+    { id: 2, t: 'shirt', sku: 'A', colour: 'red', size: 1, rank: 1 },
+    { id: 3, t: 'shirt', sku: 'B', colour: 'Blue', size: '1', rank: 2 },
+    { id: 4, t: 'shirt', rank: 4, size: [1, 2] },
+    { id: 5, t: 'shirt', sku: 'B', colour: 'Green', size: [2, 1], rank: 0 },
+    { id: 6, t: 'shirt', sku: 'C', size: 2, rank: 5 },
+  ];
+  const settings = { filterableAttributes: ['colour', 'size', 'sku'], distinctAttribute: 'sku', rankingRules: ['rank:asc'] };
+
+  test('a filterable attribute stands in for the distinct attribute; values compare as filters do (case aside)', () => {
+    const e = engineWith(docs, settings);
+    expect(ids(e, { query: 'shirt' })).toEqual(['5', '2', '4', '6']);
+    const byColour = e.search({ query: 'shirt', distinct: 'colour', limit: 100 });
+    expect(byColour.hits.map((h) => h.id)).toEqual([5, 2, 3, 4, 6]);
+    expect(byColour.estimatedTotalHits).toBe(5);
+  });
+
+  test('numbers by value (1 and "1" differ); several values by their set; no value is never a duplicate', () => {
+    const e = engineWith(docs, settings);
+    // size: 5 and 4 share {1, 2}; 2 has 1; 3 has "1"; 1 and 6 share 2
+    const r = e.search({ query: 'shirt', distinct: 'size', limit: 100 });
+    expect(r.hits.map((h) => h.id)).toEqual([5, 2, 3, 1]);
+    expect(r.estimatedTotalHits).toBe(4);
+    expect(ids(e, { query: 'shirt', distinct: 'size', offset: 2, limit: 1 })).toEqual(['3']);
+  });
+
+  test('one numbering across segments; after a delete and compaction', () => {
+    const e = engineWith(docs.slice(0, 3), settings);
+    e.addDocuments(docs.slice(3), 'id');
+    e.addDocuments([{ id: 7, t: 'shirt', sku: 'D', colour: 'RED', rank: -1 }], 'id');
+    expect(ids(e, { query: 'shirt', distinct: 'colour' })).toEqual(['7', '5', '3', '4', '6']);
+    e.deleteDocuments(['7']);
+    e.compact();
+    expect(ids(e, { query: 'shirt', distinct: 'colour' })).toEqual(['5', '2', '3', '4', '6']);
+    expect(ids(e, { query: 'shirt', distinct: 'sku', filter: 'size = 2' })).toEqual(['5', '1', '4', '6']);
+  });
+
+  test('an attribute that is not filterable is refused, naming distinct', () => {
+    const e = engineWith(docs, settings);
+    expect(errorOf(() => e.search({ query: 'shirt', distinct: 'rank' }))).toMatchObject({ code: 'invalid_search_distinct', parameter: 'distinct' });
+    expect(errorOf(() => e.search({ query: 'shirt', distinct: 3 as never }))).toMatchObject({ code: 'invalid_search_distinct', parameter: 'distinct' });
+  });
+});
+
 describe('highlighting, cropping and match positions', () => {
   const e = engineWith([
     {

@@ -37,6 +37,7 @@ export class SearchInput {
   @Field({ nullable: true, description: 'hits carry `_rankingScore`, from 0 to 1, read off the ranking rules' }) showRankingScore?: boolean;
   @Field({ nullable: true, description: "hits carry `_rankingScoreDetails`: each rule's part of the score" }) showRankingScoreDetails?: boolean;
   @Field(() => Float, { nullable: true, description: 'hits scoring below it (0 to 1) are left out' }) rankingScoreThreshold?: number;
+  @Field({ nullable: true, description: "a filterable attribute: at most one hit per value of it, in place of the index's distinct attribute" }) distinct?: string;
   @Field({ nullable: true, description: 'analytics: the searching user' }) userId?: string;
   @Field({ nullable: true, description: 'analytics: the search session' }) sessionId?: string;
 }
