@@ -10,6 +10,15 @@ import { SEARCH_OPS_ROUTES, taskRes } from './search-ops.routes.js';
 const indexRes = (i: Record<string, unknown>) => resource('indexes', i);
 
 const base = { service: 'search', auth: 'apiKey' } as const;
+
+interface IndexStats {
+  indexUid: string;
+  numberOfDocuments: number;
+  isIndexing: boolean;
+  fieldDistribution: Record<string, number>;
+}
+// field_distribution's keys are the documents' field names: data, kept as written
+const statsAttributes = (s: IndexStats) => ({ number_of_documents: s.numberOfDocuments, is_indexing: s.isIndexing, field_distribution: s.fieldDistribution });
 const uidVar = (r: { params: Record<string, string> }) => ({ uid: r.params.index_uid });
 
 const INDEX_ROUTES: Route[] = [
@@ -47,6 +56,28 @@ const INDEX_ROUTES: Route[] = [
     result: (d) => ({ data: indexRes(d.index) }),
     status: 200,
     responseType: 'indexes',
+  },
+  {
+    ...base,
+    method: 'GET',
+    path: '/search/v1/indexes/:index_uid/stats',
+    operation: 'GetIndexStats',
+    summary: "Meilisearch's index stats (search:read): number_of_documents, is_indexing, field_distribution (top-level field → documents holding it)",
+    variables: uidVar,
+    result: (d) => ({ data: { id: d.indexStats.indexUid, type: 'index_stats', attributes: statsAttributes(d.indexStats) } }),
+    status: 200,
+    responseType: 'index_stats',
+  },
+  {
+    ...base,
+    method: 'GET',
+    path: '/search/v1/stats',
+    operation: 'GetSearchStats',
+    summary: "Meilisearch's GET /stats (search:read): last_update (when a task last finished) and each index's stats by uid",
+    variables: () => ({}),
+    result: (d) => ({ data: { id: 'stats', type: 'search_stats', attributes: { last_update: d.searchStats.lastUpdate, indexes: Object.fromEntries(d.searchStats.indexes.map((i: IndexStats) => [i.indexUid, statsAttributes(i)])) } } }),
+    status: 200,
+    responseType: 'search_stats',
   },
   {
     ...base,

@@ -6,6 +6,7 @@ export const SCHEMA = 'search';
 export const T = {
   indexes: '"search"."indexes"',
   documents: '"search"."documents"',
+  documentFields: '"search"."document_fields"',
   tasks: '"search"."tasks"',
   payloads: '"search"."task_payloads"',
   snapshots: '"search"."index_snapshots"',

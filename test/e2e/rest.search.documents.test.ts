@@ -2,7 +2,7 @@
 // ids and by filter; ids, primary keys and batch sizes refused with the documented codes.
 import { createTenant, jsonApi, rest, uniq, type Tenant } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
-import { addDocuments, createIndex, settle, waitTask } from './search.helpers.js';
+import { addDocuments, createIndex, settle, stackDbUrl, waitTask, withDb } from './search.helpers.js';
 
 const BOOKS = [
   { id: 1, title: 'The Hobbit', author: 'Tolkien', genre: 'fantasy', year: 1937 },
@@ -217,5 +217,65 @@ describe('deleting documents', () => {
     expectServiceError(await rest('DELETE', `/search/v1/indexes/${uid}/documents`, { body: jsonApi('document_deletions', {}), headers: t.keyHeaders }), 'search', 422, 'VALIDATION_FAILED', {
       parameter: 'document_ids',
     });
+  });
+});
+
+describe('GET /search/v1/indexes/:index_uid/stats', () => {
+  const stats = async (uid: string, tenant = t) => rest('GET', `/search/v1/indexes/${uid}/stats`, { headers: tenant.keyHeaders });
+  const distribution = async (uid: string) => (await stats(uid)).body.data.attributes.field_distribution;
+
+  test('counts the documents holding each top-level field through adds, replaces, deletes by id and by filter', async () => {
+    const uid = await createIndex(t, { primary_key: 'id', settings: { filterable_attributes: ['genre'] } });
+    const empty = await stats(uid);
+    expect(empty.status).toBe(200);
+    expect(empty.body.data).toMatchObject({ id: uid, type: 'index_stats', attributes: { number_of_documents: 0, is_indexing: false, field_distribution: {} } });
+    await addDocuments(t, uid, [...BOOKS, { id: 5, title: 'Odd', 'Ünïcode field': 1, details: { pages: 3 } }]);
+    const five = (await stats(uid)).body.data.attributes;
+    // keys are the documents' own, byte order, nested fields under their top-level one
+    expect(Object.entries(five.field_distribution)).toEqual([
+      ['author', 4], ['details', 1], ['genre', 4], ['id', 5], ['title', 5], ['year', 4], ['Ünïcode field', 1],
+    ].sort(([a], [b]) => (Buffer.compare(Buffer.from(a as string), Buffer.from(b as string)))));
+    expect(five.number_of_documents).toBe(5);
+    // a replace takes the old body's fields away and adds the new one's
+    await addDocuments(t, uid, [{ id: 5, title: 'Odd', year: 2000 }, { id: 1, title: 'The Hobbit' }]);
+    expect(await distribution(uid)).toEqual({ author: 3, genre: 3, id: 5, title: 5, year: 4 });
+    await settle(t, await rest('DELETE', `/search/v1/indexes/${uid}/documents`, { body: jsonApi('document_deletions', { document_ids: ['5', 'nope'] }), headers: t.keyHeaders }));
+    await settle(t, await rest('POST', `/search/v1/indexes/${uid}/documents/delete-by-filter`, { body: jsonApi('document_deletions', { filter: 'genre = scifi' }), headers: t.keyHeaders }));
+    expect(await distribution(uid)).toEqual({ author: 1, genre: 1, id: 2, title: 2, year: 1 });
+    // a deleted id coming back counts again
+    await addDocuments(t, uid, [BOOKS[1]]);
+    expect(await distribution(uid)).toEqual({ author: 2, genre: 2, id: 3, title: 3, year: 2 });
+    expect((await stats(uid)).body.data.attributes.number_of_documents).toBe(3);
+  });
+
+  test('GET /search/v1/stats: every index of the caller by uid, and when a task last finished; nothing of another tenant', async () => {
+    const other = await createTenant({ plan: 'growth' });
+    const none = await rest('GET', '/search/v1/stats', { headers: other.keyHeaders });
+    expect(none.status).toBe(200);
+    expect(none.body.data).toMatchObject({ type: 'search_stats', attributes: { last_update: null, indexes: {} } });
+    const a = await createIndex(other, { primary_key: 'id' });
+    const b = await createIndex(other, { primary_key: 'id' });
+    const task = await addDocuments(other, a, BOOKS.slice(0, 2));
+    const all = (await rest('GET', '/search/v1/stats', { headers: other.keyHeaders })).body.data.attributes;
+    expect(all.indexes).toEqual({
+      [a]: { number_of_documents: 2, is_indexing: false, field_distribution: { author: 2, genre: 2, id: 2, title: 2, year: 2 } },
+      [b]: { number_of_documents: 0, is_indexing: false, field_distribution: {} },
+    });
+    expect(Date.parse(all.last_update)).toBeGreaterThanOrEqual(Date.parse(task.attributes.finished_at));
+    const mine = (await rest('GET', '/search/v1/stats', { headers: t.keyHeaders })).body.data.attributes;
+    expect(mine.indexes[a]).toBeUndefined();
+  });
+
+  test("another tenant's index or an unknown one → 404 index_not_found; deleting the index deletes its counts", async () => {
+    const uid = await createIndex(t, { primary_key: 'id' });
+    await addDocuments(t, uid, BOOKS);
+    const other = await createTenant({ plan: 'growth' });
+    expectServiceError(await stats(uid, other), 'search', 404, 'index_not_found');
+    expectServiceError(await stats(uniq('missing')), 'search', 404, 'index_not_found');
+    const id = await withDb(stackDbUrl(), async (c) => (await c.query(`select id from search.indexes where uid = $1`, [uid])).rows[0].id as string);
+    await settle(t, await rest('DELETE', `/search/v1/indexes/${uid}`, { headers: t.keyHeaders }));
+    expectServiceError(await stats(uid), 'search', 404, 'index_not_found');
+    const left = await withDb(stackDbUrl(), async (c) => (await c.query(`select count(*)::int as n from search.document_fields where index_id = $1`, [id])).rows[0].n);
+    expect(left).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import { GraphQLJSON } from 'graphql-scalars';
 import type { SearchContext } from '../context.js';
 import { Task, toTask } from '../tasks/task.type.js';
 import * as documents from './document.service.js';
-import { SearchDocument, SearchDocumentPage } from './document.type.js';
+import { IndexStats, SearchDocument, SearchDocumentPage, SearchStats } from './document.type.js';
 
 @Resolver(() => SearchDocument)
 export class DocumentResolver {
@@ -16,6 +16,18 @@ export class DocumentResolver {
     @Arg('fields', () => [String], { nullable: true }) fields?: string[],
   ): Promise<SearchDocument> {
     return { id, fields: await documents.getDocument(ctx, indexUid, id, fields) };
+  }
+
+  @Authorized('search:read')
+  @Query(() => IndexStats, { description: 'How many documents the index holds, whether it is indexing, and how many documents hold each top-level field' })
+  async indexStats(@Ctx() ctx: SearchContext, @Arg('indexUid', () => String) indexUid: string): Promise<IndexStats> {
+    return documents.getIndexStats(ctx, indexUid);
+  }
+
+  @Authorized('search:read')
+  @Query(() => SearchStats, { description: "Every index's stats, and when a task last finished" })
+  async searchStats(@Ctx() ctx: SearchContext): Promise<SearchStats> {
+    return documents.getAllStats(ctx);
   }
 
   @Authorized('search:read')

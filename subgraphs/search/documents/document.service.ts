@@ -4,13 +4,14 @@ import { DomainError } from '../../../lib/errors.js';
 import type { SearchContext } from '../context.js';
 import type { Document } from '../../../lib/search-engine/types.js';
 import { placedFilterIds } from '../placement/placed-search.js';
-import { getIndex, getSearchableIndex, validatePrimaryKey, type SearchableIndex } from '../indexes/index.service.js';
+import { getIndex, getSearchableIndex, listIndexes, validatePrimaryKey, type SearchableIndex } from '../indexes/index.service.js';
 import { MAX_DOCUMENTS_PER_BATCH } from '../plans.js';
 import type { TaskRow } from '../tasks/task.queue.js';
-import { enqueue } from '../tasks/task.service.js';
+import { enqueue, lastTaskFinished } from '../tasks/task.service.js';
+import type { IndexEntity } from '../indexes/index.entity.js';
 import { planLimits } from '../tenancy.js';
 import { documentsPayload } from './document.payload.js';
-import { countLive, getDocument as readDocument, listDocuments as readDocuments } from './document.store.js';
+import { countLive, fieldDistributions, getDocument as readDocument, listDocuments as readDocuments } from './document.store.js';
 import { documentId, inferPrimaryKey, isValidDocumentId } from './primary-key.rules.js';
 
 export const MAX_LIST_LIMIT = 1000;
@@ -84,6 +85,25 @@ export async function getDocument(ctx: SearchContext, uid: string, id: string, f
   const doc = isValidDocumentId(id) ? await readDocument(ctx.runtime.pool, index.id, id) : null;
   if (!doc) throw new DomainError('document_not_found', `Document \`${id}\` not found in index \`${uid}\`.`, { parameter: 'documentId' });
   return pick(doc, fields);
+}
+
+type StatsOf = Pick<IndexEntity, 'id' | 'uid' | 'numberOfDocuments' | 'isIndexing'>;
+
+async function statsOf(ctx: SearchContext, indexes: StatsOf[]) {
+  const fields = await fieldDistributions(ctx.runtime.pool, indexes.map((i) => i.id));
+  return indexes.map((i) => ({ indexUid: i.uid, numberOfDocuments: i.numberOfDocuments, isIndexing: i.isIndexing, fieldDistribution: fields.get(i.id)! }));
+}
+
+/** Meilisearch's index stats: the document count, whether a task is indexing, the field distribution. */
+export async function getIndexStats(ctx: SearchContext, uid: string) {
+  return (await statsOf(ctx, [await getIndex(ctx, uid)]))[0];
+}
+
+/** Meilisearch's GET /stats for the caller's partition: every index's stats and when a task last finished. */
+export async function getAllStats(ctx: SearchContext) {
+  const indexes = await listIndexes(ctx);
+  const [stats, lastUpdate] = await Promise.all([statsOf(ctx, indexes), lastTaskFinished(ctx)]);
+  return { lastUpdate, indexes: stats };
 }
 
 export interface DocumentListArgs {

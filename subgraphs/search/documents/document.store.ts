@@ -83,6 +83,18 @@ export async function getDocument(db: Db, indexId: string, id: string): Promise<
   return r?.body ?? null;
 }
 
+/** Per index of `indexIds`: how many live documents hold each top-level field, fields in byte order; fields at 0 left out. */
+export async function fieldDistributions(db: Db, indexIds: string[]): Promise<Map<string, Record<string, number>>> {
+  const out = new Map<string, Record<string, number>>(indexIds.map((id) => [id, {}]));
+  const r = await rows<{ index_id: string; field: string; documents: string }>(
+    db,
+    `select index_id, field, documents from ${T.documentFields} where index_id = any($1::text[]) and documents > 0 order by index_id, field`,
+    [indexIds],
+  );
+  for (const x of r) out.get(x.index_id)![x.field] = Number(x.documents);
+  return out;
+}
+
 /** A page of documents in listing order; `ids` restricts it (a filter's matches). */
 export async function listDocuments(
   db: Db,

@@ -9,6 +9,7 @@ import { Migration20261125013000_task_payload_storage } from './Migration2026112
 import { Migration20261127180000_tenant_task_uids } from './Migration20261127180000_tenant_task_uids.js';
 import { Migration20261127180000_chunked_snapshots } from './Migration20261127180000_chunked_snapshots.js';
 import { Migration20261129050000_search_nodes } from './Migration20261129050000_search_nodes.js';
+import { Migration20261201030000_document_fields } from './Migration20261201030000_document_fields.js';
 
 export const migrations = [
   { name: 'Migration20261122085826_init', class: Migration20261122085826_init },
@@ -21,4 +22,5 @@ export const migrations = [
   { name: 'Migration20261127180000_tenant_task_uids', class: Migration20261127180000_tenant_task_uids },
   { name: 'Migration20261127180000_chunked_snapshots', class: Migration20261127180000_chunked_snapshots },
   { name: 'Migration20261129050000_search_nodes', class: Migration20261129050000_search_nodes },
+  { name: 'Migration20261201030000_document_fields', class: Migration20261201030000_document_fields },
 ];

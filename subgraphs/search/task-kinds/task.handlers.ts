@@ -112,7 +112,7 @@ const updateSettings: TaskHandler = async ({ c, task, index, payload, rt }) => {
 
 const deleteIndex: TaskHandler = async ({ c, task, index, rt }) => {
   const deleted = await deleteAllOfIndex(c, index.id);
-  for (const table of [T.snapshots, T.snapshotChunks, T.queries, T.events]) await run(c, `delete from ${table} where index_id = $1`, [index.id]);
+  for (const table of [T.documentFields, T.snapshots, T.snapshotChunks, T.queries, T.events]) await run(c, `delete from ${table} where index_id = $1`, [index.id]);
   await run(c, `delete from ${T.indexes} where id = $1`, [index.id]);
   // every search process (this one included) drops its engine at commit
   await notifyIndexDropped(c, index.id);

@@ -104,6 +104,12 @@ export async function findTask(db: Db, t: Tenant, uid: string): Promise<TaskRow 
   return one<TaskRow>(db, `select ${TASK_COLUMNS} from ${T.tasks} where uid = $1 and app_id = $2 and environment = $3`, [uid, t.appId, t.environment]);
 }
 
+/** When the tenant's last finished task finished (null: none has). */
+export async function lastFinished(db: Db, t: Tenant): Promise<Date | null> {
+  const r = await one<{ at: Date | null }>(db, `select max(finished_at) as at from ${T.tasks} where app_id = $1 and environment = $2`, [t.appId, t.environment]);
+  return r?.at ?? null;
+}
+
 export interface TaskSelection {
   types?: TaskType[];
   indexUids?: string[];

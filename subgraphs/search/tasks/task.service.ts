@@ -22,6 +22,11 @@ export async function getTask(ctx: SearchContext, id: string): Promise<TaskRow> 
   return row;
 }
 
+/** When the caller's last finished task finished (null: none has). */
+export async function lastTaskFinished(ctx: SearchContext): Promise<Date | null> {
+  return queue.lastFinished(ctx.runtime.pool, await appPartition(ctx));
+}
+
 function csv<T extends string>(value: string | undefined | null, allowed: readonly T[], parameter: string): T[] | undefined {
   if (value == null || value === '') return undefined;
   const list = value.split(',').map((s) => s.trim()).filter(Boolean);
