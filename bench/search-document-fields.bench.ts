@@ -1,10 +1,11 @@
 // What the field-distribution triggers (Migration20261201030000_document_fields) cost a batch write:
-// the task's upsert statement (documents/document.store.ts, as written there) of 20 batches of 1,000
+// the task's upsert statement (documents/document.store.ts) of 20 batches of 1,000
 // Debian packages into a scratch database, without the triggers and then with them (a second index,
 // so both only insert), and then replacing the same documents (the old bodies' fields are read too).
 // Prints the median and max per batch. Run: DATABASE_URL=postgres://… npx node --import @swc-node/register/esm-register bench/search-document-fields.bench.ts
 import pg from 'pg';
 import { Migration20261201030000_document_fields as FieldsMigration } from '../subgraphs/search/migrations/Migration20261201030000_document_fields.js';
+import { upsertDocumentsFromPayload } from '../subgraphs/search/documents/document.store.js';
 import { loadDebian } from './search-corpus.js';
 
 const BATCHES = 20;
@@ -14,16 +15,8 @@ const docs = loadDebian().slice(0, BATCHES * 1000);
 const admin = new pg.Client({ connectionString: base });
 await admin.connect();
 await admin.query(`create database ${db}`);
-const c = new pg.Client({ connectionString: base.replace(/\/[^/?]*(\?.*)?$/, `/${db}`) });
-await c.connect();
-
-const UPSERT = `with p as materialized (select (body::jsonb) -> 'documents' as docs from search.task_payloads where task_id = $2),
-  up as (insert into search.documents (index_id, doc_id, body, task_id, pos, deleted)
-    select $1, u.i, p.docs -> u.k, $2, $2::bigint * 100000 + u.n - 1, false from p, unnest($3::text[], $4::int[]) with ordinality as u(i, k, n)
-    on conflict (index_id, doc_id) do update set body = excluded.body, task_id = excluded.task_id, deleted = false,
-      pos = case when documents.deleted then excluded.pos else documents.pos end
-    returning pos)
-  select count(*) from up`;
+// one connection, so every batch runs as the task's statement would
+const c = new pg.Pool({ connectionString: base.replace(/\/[^/?]*(\?.*)?$/, `/${db}`), max: 1 });
 
 let task = 0;
 async function batches(label: string, indexId: string): Promise<void> {
@@ -32,7 +25,7 @@ async function batches(label: string, indexId: string): Promise<void> {
     const batch = docs.slice(b * 1000, (b + 1) * 1000);
     await c.query('insert into search.task_payloads (task_id, body) values ($1, $2)', [++task, JSON.stringify({ documents: batch })]);
     const t0 = performance.now();
-    await c.query(UPSERT, [indexId, task, batch.map((d) => String(d.id)), batch.map((_, i) => i)]);
+    await upsertDocumentsFromPayload(c, indexId, task, new Map(batch.map((d, i) => [String(d.id), i])));
     ms.push(performance.now() - t0);
   }
   ms.sort((a, b) => a - b);
