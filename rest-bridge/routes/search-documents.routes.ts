@@ -40,6 +40,19 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
   },
   {
     ...base,
+    method: 'PUT',
+    path: '/search/v1/indexes/:index_uid/documents',
+    operation: 'UpdateIndexDocuments',
+    summary:
+      "Add documents or update stored ones by primary key (search:write, Meilisearch's PUT): a document's top-level fields replace the stored document's, the others stay; 202 with the indexing task; at most 10,000 documents per request",
+    body: { type: 'documents', args: ['documents', 'primaryKey'], required: ['documents'] },
+    variables: (r) => ({ indexUid: r.params.index_uid, documents: r.attributes.documents ?? null, primaryKey: r.attributes.primaryKey ?? null }),
+    result: (d) => ({ data: taskRes(d.updateIndexDocuments) }),
+    status: 202,
+    responseType: 'indexing_tasks',
+  },
+  {
+    ...base,
     method: 'GET',
     path: '/search/v1/indexes/:index_uid/documents/:document_id',
     operation: 'GetIndexDocument',

@@ -2,7 +2,7 @@
 // ids and by filter; ids, primary keys and batch sizes refused with the documented codes.
 import { createTenant, jsonApi, rest, uniq, type Tenant } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
-import { addDocuments, createIndex, settle, stackDbUrl, waitTask, withDb } from './search.helpers.js';
+import { addDocuments, createIndex, search, settle, stackDbUrl, waitTask, withDb } from './search.helpers.js';
 
 const BOOKS = [
   { id: 1, title: 'The Hobbit', author: 'Tolkien', genre: 'fantasy', year: 1937 },
@@ -59,6 +59,32 @@ describe('adding documents', () => {
     expect((await rest('GET', `/search/v1/indexes/${uid}/documents/a`, { headers: t.keyHeaders })).body.data.attributes).toEqual({ sku: 'a', name: 'Lamp v2' });
     expect((await rest('GET', `/search/v1/indexes/${uid}/documents/c`, { headers: t.keyHeaders })).body.data.attributes).toEqual({ sku: 'c', name: 'Chair v2' });
     expect((await rest('GET', `/search/v1/indexes/${uid}`, { headers: t.keyHeaders })).body.data.attributes.number_of_documents).toBe(3);
+  });
+
+  test('PUT merges top-level fields into the stored documents (new ids added, duplicates of a batch merged in order), search and stats follow', async () => {
+    const uid = await createIndex(t, { primary_key: 'sku', settings: { filterable_attributes: ['color', 'stock'] } });
+    await addDocuments(t, uid, [{ sku: 'a', name: 'Lamp', color: 'red', dims: { w: 1, h: 2 } }, { sku: 'b', name: 'Desk' }]);
+    const put = (documents: unknown[]) => rest('PUT', `/search/v1/indexes/${uid}/documents`, { body: jsonApi('documents', { documents }), headers: t.keyHeaders });
+    const r = await put([{ sku: 'a', stock: 3, dims: { w: 5 } }, { sku: 'c', name: 'Chair' }, { sku: 'a', color: 'blue' }]);
+    expect(r.status).toBe(202);
+    expect(r.body.data.attributes).toMatchObject({ status: 'enqueued', task_type: 'document_addition_or_update', documents_received: 3 });
+    const task = await settle(t, r);
+    expect(task.attributes).toMatchObject({ status: 'succeeded', details: { documents_received: 3, documents_indexed: 2 } });
+    const doc = async (id: string) => (await rest('GET', `/search/v1/indexes/${uid}/documents/${id}`, { headers: t.keyHeaders })).body.data.attributes;
+    // shallow, as Meilisearch: a nested object is replaced whole
+    expect(await doc('a')).toEqual({ sku: 'a', name: 'Lamp', color: 'blue', stock: 3, dims: { w: 5 } });
+    expect(await doc('b')).toEqual({ sku: 'b', name: 'Desk' });
+    expect(await doc('c')).toEqual({ sku: 'c', name: 'Chair' });
+    const hits = (q: Record<string, unknown>) => search(t, uid, { attributes_to_highlight: [], show_matches_position: false, ...q }).then((x) => x.body.data.attributes.hits);
+    expect(await hits({ query: 'lamp', filter: 'color = blue AND stock = 3' })).toEqual([{ sku: 'a', name: 'Lamp', color: 'blue', stock: 3, dims: { w: 5 } }]);
+    expect(await hits({ query: '', filter: 'color = red' })).toEqual([]);
+    const stats = (await rest('GET', `/search/v1/indexes/${uid}/stats`, { headers: t.keyHeaders })).body.data.attributes;
+    expect(stats).toMatchObject({ number_of_documents: 3, field_distribution: { color: 1, dims: 1, name: 3, sku: 3, stock: 1 } });
+    // a document without its id fails the task, naming it, and writes nothing
+    const bad = await settle(t, await put([{ sku: 'b', name: 'Desk v2' }, { name: 'no id' }]));
+    expect(bad.attributes).toMatchObject({ status: 'failed', error: { code: 'missing_document_id' } });
+    expect(await doc('b')).toEqual({ sku: 'b', name: 'Desk' });
+    expectServiceError(await put([]), 'search', 422, 'VALIDATION_FAILED', { parameter: 'documents' });
   });
 
   test('primary key inferred from the one attribute ending in "id"; several candidates or none fail the task', async () => {

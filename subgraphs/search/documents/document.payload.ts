@@ -4,8 +4,11 @@ import { arrayElementTexts } from '../../../lib/json-text.js';
 
 const DOCUMENTS_OPEN = '{"documents":[';
 
-export function documentsPayload(documents: unknown[], primaryKey: string | null, plan: string): string {
-  return JSON.stringify({ documents, primary_key: primaryKey, plan });
+/** How a batch meets a stored document of the same id: replaces it (POST), or merges into it (PUT). */
+export type WriteMode = 'replace' | 'update';
+
+export function documentsPayload(documents: unknown[], primaryKey: string | null, plan: string, mode: WriteMode = 'replace'): string {
+  return JSON.stringify({ documents, primary_key: primaryKey, plan, ...(mode === 'update' ? { update: true } : {}) });
 }
 
 /**

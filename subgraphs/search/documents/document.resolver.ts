@@ -56,6 +56,19 @@ export class DocumentResolver {
   }
 
   @Authorized('search:write')
+  @Mutation(() => Task, {
+    description: "Add documents, or merge their fields into the stored ones of the same id (top-level fields replace the stored ones; a document_addition_or_update task, Meilisearch's PUT)",
+  })
+  async updateIndexDocuments(
+    @Ctx() ctx: SearchContext,
+    @Arg('indexUid', () => String) indexUid: string,
+    @Arg('documents', () => [GraphQLJSON], { nullable: 'itemsAndList', description: 'JSON objects, each with the primary key (checked by the service, which names the offending position)' }) docs: unknown[] | null,
+    @Arg('primaryKey', () => String, { nullable: true, description: 'when the index has none yet; inferred from the first document otherwise' }) primaryKey?: string,
+  ): Promise<Task> {
+    return toTask(await documents.addDocuments(ctx, indexUid, docs, primaryKey, 'update'));
+  }
+
+  @Authorized('search:write')
   @Mutation(() => Task, { description: 'Delete documents by id (a document_deletion task)' })
   async deleteIndexDocuments(
     @Ctx() ctx: SearchContext,

@@ -10,7 +10,7 @@ import type { TaskRow } from '../tasks/task.queue.js';
 import { enqueue, lastTaskFinished } from '../tasks/task.service.js';
 import type { IndexEntity } from '../indexes/index.entity.js';
 import { planLimits } from '../tenancy.js';
-import { documentsPayload } from './document.payload.js';
+import { documentsPayload, type WriteMode } from './document.payload.js';
 import { countLive, fieldDistributions, getDocument as readDocument, listDocuments as readDocuments } from './document.store.js';
 import { documentId, inferPrimaryKey, isValidDocumentId } from './primary-key.rules.js';
 
@@ -28,10 +28,17 @@ function batchSize(n: number, parameter: string): void {
 }
 
 /**
- * Enqueue an add-or-replace batch. Shape, size and the plan's document limit are checked now;
- * ids and primary-key inference are the task's (as in Meilisearch: a bad id fails the task).
+ * Enqueue an add-or-replace batch, or (mode `update`) an add-or-update one whose fields merge into
+ * the stored documents. Shape, size and the plan's document limit are checked now; ids and
+ * primary-key inference are the task's (as in Meilisearch: a bad id fails the task).
  */
-export async function addDocuments(ctx: SearchContext, uid: string, documents: unknown[] | null | undefined, primaryKey?: string | null): Promise<TaskRow> {
+export async function addDocuments(
+  ctx: SearchContext,
+  uid: string,
+  documents: unknown[] | null | undefined,
+  primaryKey?: string | null,
+  mode: WriteMode = 'replace',
+): Promise<TaskRow> {
   const index = await getSearchableIndex(ctx, uid);
   if (documents == null) throw new DomainError('VALIDATION_FAILED', 'documents is required (an array of objects)', { parameter: 'documents' });
   if (!Array.isArray(documents)) throw new DomainError('VALIDATION_FAILED', 'documents must be an array of objects', { parameter: 'documents' });
@@ -49,7 +56,7 @@ export async function addDocuments(ctx: SearchContext, uid: string, documents: u
     indexUid: index.uid,
     type: 'document_addition_or_update',
     details: { documents_received: documents.length, documents_indexed: null, primary_key: index.primaryKey ?? pk ?? null },
-    payload: documentsPayload(documents, pk ?? null, limits.plan),
+    payload: documentsPayload(documents, pk ?? null, limits.plan, mode),
   });
 }
 

@@ -57,6 +57,30 @@ export function statsStale(before: number, after: number): boolean {
 }
 
 /** ANALYZE the documents table (a sample of ~30,000 rows; takes no lock that blocks writes). */
+/**
+ * Add or update documents (`docs`: id → the fields to write, duplicates of a batch already merged):
+ * a stored live document keeps its other top-level fields and takes these (jsonb `||`, a shallow
+ * merge as Meilisearch's); a new id or a tombstone takes the document as given. Positions as in
+ * upsertDocumentsFromPayload. Returns how many documents the index gained and each id's document as
+ * stored now, for the engine.
+ */
+export async function mergeDocuments(db: Db, indexId: string, taskId: number, docs: Map<string, Document>): Promise<{ added: number; stored: Map<string, Document> }> {
+  const r = await rows<{ doc_id: string; body: Document; pos: string }>(
+    db,
+    `insert into ${T.documents} (index_id, doc_id, body, task_id, pos, deleted)
+     select $1, u.i, u.b::jsonb, $2, $2::bigint * 100000 + u.n - 1, false
+       from unnest($3::text[], $4::text[]) with ordinality as u(i, b, n)
+     on conflict (index_id, doc_id) do update
+        set body = case when documents.deleted then excluded.body else documents.body || excluded.body end,
+            task_id = excluded.task_id, deleted = false,
+            pos = case when documents.deleted then excluded.pos else documents.pos end
+     returning doc_id, body, pos`,
+    [indexId, taskId, [...docs.keys()], [...docs.values()].map((d) => JSON.stringify(d))],
+  );
+  const added = r.filter((x) => Number(x.pos) >= taskId * 100000).length;
+  return { added, stored: new Map(r.map((x) => [x.doc_id, x.body])) };
+}
+
 export async function refreshDocumentStats(db: Db): Promise<void> {
   await run(db, `analyze ${T.documents}`);
 }

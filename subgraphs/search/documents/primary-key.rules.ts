@@ -60,3 +60,14 @@ export function documentSlots(docs: Document[], primaryKey: string): Map<string,
   });
   return out;
 }
+
+/** An update batch by id (checked as documentSlots checks it): a later document of an id merges into the earlier one. */
+export function mergedById(docs: Document[], primaryKey: string): Map<string, Document> {
+  documentSlots(docs, primaryKey);
+  const out = new Map<string, Document>();
+  docs.forEach((d, i) => {
+    const id = documentId(d, primaryKey, i);
+    out.set(id, { ...out.get(id), ...d });
+  });
+  return out;
+}

@@ -7,8 +7,8 @@ import { DomainError } from '../../../lib/errors.js';
 import { run } from '../db.js';
 import type { Document } from '../../../lib/search-engine/types.js';
 import { engineCall } from '../errors.js';
-import { deleteAllOfIndex, refreshDocumentStats, statsStale, tombstone, upsertDocumentsFromPayload } from '../documents/document.store.js';
-import { documentSlots, inferPrimaryKey } from '../documents/primary-key.rules.js';
+import { deleteAllOfIndex, mergeDocuments, refreshDocumentStats, statsStale, tombstone, upsertDocumentsFromPayload } from '../documents/document.store.js';
+import { documentSlots, inferPrimaryKey, mergedById } from '../documents/primary-key.rules.js';
 import { payloadDocumentTexts } from '../documents/document.payload.js';
 import { defaultSettings, mergeSettings, type IndexSettingsData, type IndexSettingsPatch } from '../indexes/index-settings.rules.js';
 import { notifyIndexDropped } from '../engine-registry/engine-drops.js';
@@ -25,7 +25,41 @@ function previous(index: TaskIndexRow): number {
   return Number(index.applied_task_id);
 }
 
-const addDocuments: TaskHandler = async ({ c, task, index, payload, payloadText, rt, elapsed }) => {
+interface WrittenBatch {
+  /** documents the index gained */
+  added: number;
+  /** each id's document as stored now, for the engine */
+  docs: Document[];
+  /** their JSON texts, when the payload holds them as stored */
+  texts?: string[];
+}
+
+/**
+ * Write an addition task's documents. Replace (POST): the bodies come from this task's payload row,
+ * which the task deletes at its end, and the engine keeps their texts as the payload wrote them.
+ * Update (PUT): merged into the stored documents, which PostgreSQL answers with. While PostgreSQL
+ * writes them, the engine takes the batch of the previous task (applyLater).
+ */
+async function writeBatch(i: HandlerInput, documents: Document[], pk: string): Promise<WrittenBatch> {
+  const { c, task, index, payload, payloadText, rt } = i;
+  if (payload.update === true) {
+    const merging = mergedById(documents, pk);
+    const written = mergeDocuments(c, index.id, Number(task.id), merging);
+    void rt.engines.flushPending(index.id);
+    const { added, stored } = await written;
+    return { added, docs: [...merging.keys()].map((id) => stored.get(id)!) };
+  }
+  const slots = documentSlots(documents, pk);
+  const written = upsertDocumentsFromPayload(c, index.id, Number(task.id), slots);
+  void rt.engines.flushPending(index.id);
+  const added = await written;
+  const ids = [...slots.keys()];
+  const texts = payloadDocumentTexts(payloadText, documents.length);
+  return { added, docs: ids.map((id) => documents[slots.get(id)!]), texts: texts && ids.map((id) => texts[slots.get(id)!]) };
+}
+
+const addDocuments: TaskHandler = async (i) => {
+  const { task, index, payload, rt, elapsed } = i;
   const documents = payload.documents as Document[];
   const given = (payload.primary_key as string | undefined) ?? undefined;
   if (given && index.primary_key && given !== index.primary_key) {
@@ -34,13 +68,7 @@ const addDocuments: TaskHandler = async ({ c, task, index, payload, payloadText,
     });
   }
   const pk = index.primary_key ?? given ?? inferPrimaryKey(documents[0]);
-  const slots = documentSlots(documents, pk);
-  const ids = [...slots.keys()];
-  // the documents' bodies come from this task's payload row, which the task deletes at its end;
-  // while PostgreSQL writes them, the engine takes the batch of the previous task (applyLater)
-  const written = upsertDocumentsFromPayload(c, index.id, Number(task.id), slots);
-  void rt.engines.flushPending(index.id);
-  const added = await written;
+  const { added, docs, texts } = await writeBatch(i, documents, pk);
   const before = Number(index.number_of_documents);
   const limit = PLAN_LIMITS[(payload.plan as PlanCode) ?? rt.cfg.defaultPlan]?.documentsPerIndex ?? null;
   if (limit !== null && before + added > limit) {
@@ -51,23 +79,19 @@ const addDocuments: TaskHandler = async ({ c, task, index, payload, payloadText,
       { parameter: 'documents' },
     );
   }
-  const docs = ids.map((id) => documents[slots.get(id)!]);
-  // their bodies as the payload wrote them (the engine does not serialise them again)
-  const texts = payloadDocumentTexts(payloadText, documents.length);
-  const docTexts = texts && ids.map((id) => texts[slots.get(id)!]);
   return {
-    details: { ...task.details, documents_received: documents.length, documents_indexed: slots.size, primary_key: pk },
-    count: slots.size,
+    details: { ...task.details, documents_received: documents.length, documents_indexed: docs.length, primary_key: pk },
+    count: docs.length,
     documentsDelta: added,
     primaryKey: pk,
-    webhook: { event: 'indexing.completed', data: { task_id: String(task.uid), index_uid: index.uid, documents_indexed: slots.size, duration_ms: elapsed() } },
+    webhook: { event: 'indexing.completed', data: { task_id: String(task.uid), index_uid: index.uid, documents_indexed: docs.length, duration_ms: elapsed() } },
     // the engine takes the batch later, in commit order, before anything reads it (applyLater)
     after: async () => {
       if (statsStale(before, before + added)) {
         // in the background, on a connection of its own: the next batches are planned on it
         void refreshDocumentStats(rt.pool).catch((e) => rt.log.warn('analyze of search documents failed', { err: e }));
       }
-      void rt.engines.applyLater(index.id, previous(index), Number(task.id), (e) => engineCall(() => e.addDocuments(docs, pk, docTexts)));
+      void rt.engines.applyLater(index.id, previous(index), Number(task.id), (e) => engineCall(() => e.addDocuments(docs, pk, texts)));
     },
   };
 };
