@@ -104,6 +104,17 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
   },
   {
     ...base,
+    method: 'DELETE',
+    path: '/search/v1/indexes/:index_uid/documents/:document_id',
+    operation: 'DeleteIndexDocument',
+    summary: "Delete one document (search:write, Meilisearch's DELETE /documents/{id}): 202 with the document_deletion task",
+    variables: (r) => ({ indexUid: r.params.index_uid, id: r.params.document_id }),
+    result: (d) => ({ data: taskRes(d.deleteIndexDocument) }),
+    status: 202,
+    responseType: 'indexing_tasks',
+  },
+  {
+    ...base,
     method: 'POST',
     path: '/search/v1/indexes/:index_uid/documents/delete-by-filter',
     operation: 'DeleteIndexDocumentsByFilter',

@@ -69,6 +69,12 @@ export class DocumentResolver {
   }
 
   @Authorized('search:write')
+  @Mutation(() => Task, { description: 'Delete one document by id (a document_deletion task; an id that does not exist deletes nothing)' })
+  async deleteIndexDocument(@Ctx() ctx: SearchContext, @Arg('indexUid', () => String) indexUid: string, @Arg('id', () => ID) id: string): Promise<Task> {
+    return toTask(await documents.deleteDocument(ctx, indexUid, id));
+  }
+
+  @Authorized('search:write')
   @Mutation(() => Task, { description: 'Delete documents by id (a document_deletion task)' })
   async deleteIndexDocuments(
     @Ctx() ctx: SearchContext,

@@ -155,6 +155,12 @@ export async function deleteDocuments(ctx: SearchContext, uid: string, documentI
   });
 }
 
+/** Deletion of one document by id (Meilisearch's DELETE /documents/{id}): the same task as by ids. */
+export async function deleteDocument(ctx: SearchContext, uid: string, id: string): Promise<TaskRow> {
+  if (!isValidDocumentId(id)) throw new DomainError('invalid_document_id', `\`${id.slice(0, 100)}\` is not a document id.`, { parameter: 'documentId' });
+  return deleteDocuments(ctx, uid, [id]);
+}
+
 /** Deletion by filter: the expression is checked now (syntax, filterable attributes) and run by the task. */
 export async function deleteByFilter(ctx: SearchContext, uid: string, filter: unknown): Promise<TaskRow> {
   const index = await getIndex(ctx, uid);
