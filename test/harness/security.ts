@@ -220,6 +220,7 @@ export async function ensureResources(route: Route, t: SecTenant): Promise<void>
   if (route.method === 'DELETE' && /:index_uid$/.test(route.path)) t.indexUid = undefined;
   // (the AI webhook routes have a fixture of their own: ai-custom.fixtures.ts)
   if (route.method === 'DELETE' && /^\/search\/.*:webhook_id$/.test(route.path)) t.webhookId = undefined;
+  if (route.method === 'DELETE' && /^\/search\/.*:document_id$/.test(route.path)) t.documentId = undefined;
   const needsIndex =
     route.path.includes(':index_uid') ||
     route.path.includes(':task_id') ||

@@ -69,7 +69,7 @@ export class DocumentResolver {
   }
 
   @Authorized('search:write')
-  @Mutation(() => Task, { description: 'Delete one document by id (a document_deletion task; an id that does not exist deletes nothing)' })
+  @Mutation(() => Task, { description: 'Delete one document by id (a document_deletion task); document_not_found when the index does not hold it' })
   async deleteIndexDocument(@Ctx() ctx: SearchContext, @Arg('indexUid', () => String) indexUid: string, @Arg('id', () => ID) id: string): Promise<Task> {
     return toTask(await documents.deleteDocument(ctx, indexUid, id));
   }

@@ -155,9 +155,15 @@ export async function deleteDocuments(ctx: SearchContext, uid: string, documentI
   });
 }
 
-/** Deletion of one document by id (Meilisearch's DELETE /documents/{id}): the same task as by ids. */
+/**
+ * Deletion of one document by id (Meilisearch's DELETE /documents/{id}): the same task as by ids, for
+ * a document the index holds now (as of its last committed task); another id answers
+ * document_not_found, as reading it does.
+ */
 export async function deleteDocument(ctx: SearchContext, uid: string, id: string): Promise<TaskRow> {
+  const index = await getIndex(ctx, uid);
   if (!isValidDocumentId(id)) throw new DomainError('invalid_document_id', `\`${id.slice(0, 100)}\` is not a document id.`, { parameter: 'documentId' });
+  if (!(await countLive(ctx.runtime.pool, index.id, [id]))) throw new DomainError('document_not_found', `Document \`${id}\` not found in index \`${uid}\`.`, { parameter: 'documentId' });
   return deleteDocuments(ctx, uid, [id]);
 }
 
