@@ -81,6 +81,18 @@ const INDEX_ROUTES: Route[] = [
   },
   {
     ...base,
+    method: 'POST',
+    path: '/search/v1/swap-indexes',
+    operation: 'SwapIndexes',
+    summary: "Swap the names of pairs of indexes, atomically (search:write, Meilisearch's swap-indexes): 202 with the succeeded index_swap task",
+    body: { type: 'index_swaps', args: ['swaps'], required: ['swaps'] },
+    variables: (r) => ({ swaps: r.attributes.swaps ?? null }),
+    result: (d) => ({ data: taskRes(d.swapIndexes) }),
+    status: 202,
+    responseType: 'indexing_tasks',
+  },
+  {
+    ...base,
     method: 'DELETE',
     path: '/search/v1/indexes/:index_uid',
     operation: 'DeleteIndex',

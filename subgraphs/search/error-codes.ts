@@ -24,6 +24,8 @@ export const SEARCH_ERRORS = defineErrors({
   invalid_search_matching_strategy: { status: 400, title: 'Invalid matching strategy' },
   invalid_search_ranking_score_threshold: { status: 400, title: 'Invalid ranking score threshold' },
   invalid_search_distinct: { status: 400, title: 'Distinct attribute not filterable' },
+  invalid_swap_indexes: { status: 400, title: 'Invalid index swap' },
+  invalid_swap_duplicate_index_found: { status: 400, title: 'Index in several swaps' },
   invalid_facet_search_facet_name: { status: 400, title: 'Facet not filterable' },
   invalid_facet_search_facet_query: { status: 400, title: 'Invalid facet query' },
   invalid_search_attributes_to_search_on: { status: 400, title: 'Attribute not searchable' },

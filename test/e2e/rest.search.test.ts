@@ -3,6 +3,7 @@
 // tenant and unique index uids.
 import { createTenant, jsonApi, rest, uniq } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
+import { addDocuments, createIndex, search } from './search.helpers.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
@@ -118,5 +119,55 @@ describe('search indexes', () => {
       { parameter: 'data.type' },
     );
     expectServiceError(await rest('GET', '/search/v1/nothing-here', { headers: t.keyHeaders }), 'search', 404, 'ROUTE_NOT_FOUND');
+  });
+});
+
+describe('POST /search/v1/swap-indexes', () => {
+  test('pairs trade names atomically: documents, settings and task history follow; recorded as a succeeded index_swap task', async () => {
+    const t = await createTenant({ plan: 'growth' });
+    const [live, next, a, b] = [uniq('live'), uniq('next'), uniq('a'), uniq('b')];
+    await createIndex(t, { uid: live, primary_key: 'id', settings: { filterable_attributes: ['v'] } });
+    await createIndex(t, { uid: next, primary_key: 'id' });
+    await createIndex(t, { uid: a, primary_key: 'id' });
+    await createIndex(t, { uid: b, primary_key: 'id' });
+    const added = await addDocuments(t, live, [{ id: 1, title: 'old catalogue', v: 1 }]);
+    await addDocuments(t, next, [{ id: 1, title: 'new catalogue' }, { id: 2, title: 'new arrivals' }]);
+    const swap = await rest('POST', '/search/v1/swap-indexes', { body: jsonApi('index_swaps', { swaps: [{ indexes: [live, next] }, { indexes: [a, b] }] }), headers: t.keyHeaders });
+    expect(swap.status).toBe(202);
+    expect(swap.body.data.attributes).toMatchObject({ status: 'succeeded', task_type: 'index_swap', index_uid: live, details: { swaps: [{ indexes: [live, next] }, { indexes: [a, b] }] } });
+    const titles = async (uid: string) => (await search(t, uid, { query: 'catalogue', attributes_to_highlight: [], show_matches_position: false })).body.data.attributes.hits.map((h: any) => h.title);
+    expect(await titles(live)).toEqual(['new catalogue']);
+    expect(await titles(next)).toEqual(['old catalogue']);
+    const index = async (uid: string) => (await rest('GET', `/search/v1/indexes/${uid}`, { headers: t.keyHeaders })).body.data.attributes;
+    expect(await index(live)).toMatchObject({ number_of_documents: 2, settings: { filterable_attributes: [] } });
+    expect(await index(next)).toMatchObject({ number_of_documents: 1, settings: { filterable_attributes: ['v'] } });
+    // the task that added the old documents is now listed under the name its index holds
+    const task = (await rest('GET', `/search/v1/tasks/${added.id}`, { headers: t.keyHeaders })).body.data.attributes;
+    expect(task.index_uid).toBe(next);
+    // writes after the swap go to the index now holding the name
+    await addDocuments(t, live, [{ id: 3, title: 'new catalogue two' }]);
+    expect(await titles(live)).toEqual(['new catalogue', 'new catalogue two']);
+  });
+
+  test('malformed pairs → 400 naming the pair; an index twice → 400; unknown or foreign → 404; nothing swapped', async () => {
+    const t = await createTenant({ plan: 'growth' });
+    const other = await createTenant({ plan: 'growth' });
+    const [a, b, c] = [uniq('a'), uniq('b'), uniq('c')];
+    for (const uid of [a, b, c]) await createIndex(t, { uid, primary_key: 'id' });
+    const foreign = uniq('f');
+    await createIndex(other, { uid: foreign, primary_key: 'id' });
+    const swap = (swaps: unknown) => rest('POST', '/search/v1/swap-indexes', { body: jsonApi('index_swaps', { swaps }), headers: t.keyHeaders });
+    const idOf = async (uid: string) => (await rest('GET', `/search/v1/indexes/${uid}`, { headers: t.keyHeaders })).body.data.id;
+    const before = await idOf(a);
+    expectServiceError(await swap([{ indexes: [a, b] }, { indexes: [c] }]), 'search', 400, 'invalid_swap_indexes', { parameter: 'swaps[1].indexes' });
+    expectServiceError(await swap([{ indexes: [a, a] }]), 'search', 400, 'invalid_swap_indexes', { parameter: 'swaps[0].indexes' });
+    expectServiceError(await swap([]), 'search', 400, 'invalid_swap_indexes', { parameter: 'swaps' });
+    expectServiceError(await swap([{ indexes: [a, b] }, { indexes: [b, c] }]), 'search', 400, 'invalid_swap_duplicate_index_found', { parameter: 'swaps[1].indexes' });
+    expectServiceError(await swap([{ indexes: [a, b] }, { indexes: [c, foreign] }]), 'search', 404, 'index_not_found', { parameter: 'swaps[1].indexes' });
+    expectServiceError(await swap([{ indexes: [a, uniq('nope')] }]), 'search', 404, 'index_not_found', { parameter: 'swaps[0].indexes' });
+    // nothing moved: a still answers as itself
+    expect(await idOf(a)).toBe(before);
+    const tasks = await rest('GET', `/search/v1/tasks?type=index_swap`, { headers: t.keyHeaders });
+    expect(tasks.body.data).toEqual([]);
   });
 });

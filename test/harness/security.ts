@@ -237,6 +237,15 @@ export async function ensureResources(route: Route, t: SecTenant): Promise<void>
     if (r.status !== 201) throw new Error(`fixture index: ${describeRes(r)}`);
     t.indexUid = uid;
   }
+  if (route.body?.type === 'index_swaps' && !t.extra.swapB) {
+    // a pair of the tenant's own to swap back and forth (swapping the fixture index would move its name)
+    for (const name of ['swapA', 'swapB']) {
+      const uid = uniq('swap_');
+      const r = await rest('POST', '/search/v1/indexes', { body: jsonApi('indexes', { uid }), headers: t.keyHeaders });
+      if (r.status !== 201) throw new Error(`fixture swap index: ${describeRes(r)}`);
+      t.extra[name] = uid;
+    }
+  }
   if (route.path.includes(':document_id') && !t.documentId) {
     const id = uniq('doc');
     const r = await rest('POST', `/search/v1/indexes/${t.indexUid}/documents`, { body: jsonApi('documents', { documents: [{ id, genre: 'fixture' }] }), headers: t.keyHeaders });
@@ -384,6 +393,7 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   federated_search_queries: (t) => ({ queries: [{ index_uid: t.indexUid, query: 'fixture' }], federation: { limit: 5 } }),
   facet_search_queries: () => ({ facet_name: 'genre', facet_query: 'fix' }),
   suggestion_queries: () => ({ query: 'fix' }),
+  index_swaps: (t) => ({ swaps: [{ indexes: [t.extra.swapA, t.extra.swapB] }] }),
   search_events: (t) => ({ event_type: 'click', index_uid: t.indexUid, query: 'fixture', document_id: 'd1', position: 1 }),
   webhooks: () => ({ url: 'http://127.0.0.1:9/hook', events: ['index.created'], secret: 'security-fixture-secret' }),
   block_licenses: () => ({ block_unique_id: 'blk_crm' }),

@@ -1,10 +1,11 @@
 import { Arg, Authorized, Ctx, Field, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import type { SearchContext } from '../context.js';
 import { Task, toTask } from '../tasks/task.type.js';
 import { CreateIndexInput, SuggestionSettingsInput } from './index.inputs.js';
 import { Index, SuggestionSettings, toIndex, toSuggestionSettings } from './index.type.js';
 import * as indexes from './index.service.js';
+import { MAX_SWAPS, swapIndexes } from './index-swap.service.js';
 
 @ObjectType()
 export class IndexSynonyms {
@@ -44,6 +45,17 @@ export class IndexResolver {
   @Mutation(() => Task, { description: 'Delete the index and all its documents (a task)' })
   async deleteIndex(@Ctx() ctx: SearchContext, @Arg('uid', () => String) uid: string): Promise<Task> {
     return toTask(await indexes.deleteIndex(ctx, uid));
+  }
+
+  @Authorized('search:write')
+  @Mutation(() => Task, {
+    description: `Swap the names of pairs of indexes, atomically (Meilisearch's swap-indexes; recorded as a succeeded index_swap task); at most ${MAX_SWAPS} pairs`,
+  })
+  async swapIndexes(
+    @Ctx() ctx: SearchContext,
+    @Arg('swaps', () => [GraphQLJSON], { nullable: 'itemsAndList', description: '[{ indexes: [a, b] }]: checked by the service, which names the offending position' }) swaps: unknown[] | null,
+  ): Promise<Task> {
+    return toTask(await swapIndexes(ctx, swaps));
   }
 
   @Authorized('search:write')

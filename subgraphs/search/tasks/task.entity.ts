@@ -16,6 +16,7 @@ export const TASK_TYPES = [
   'document_addition_or_update',
   'document_deletion',
   'document_deletion_by_filter',
+  'index_swap',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 

@@ -27,6 +27,7 @@ export class TaskDetails {
   @Field(() => GraphQLJSON, { nullable: true }) originalFilter?: unknown;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'settings given to a settings update, as written' }) settings?: Record<string, unknown> | null;
   @Field(() => Date, { nullable: true }) canceledAt?: Date | null;
+  @Field(() => GraphQLJSON, { nullable: true, description: 'an index swap: the pairs swapped, [{ indexes: [a, b] }]' }) swaps?: unknown;
 }
 
 @ObjectType('SearchTask', { description: 'A write to an index (Meilisearch task): enqueued → processing → succeeded | failed | canceled' })
@@ -80,6 +81,7 @@ export function toTask(r: TaskRow): Task {
       originalFilter: d.original_filter ?? null,
       settings: (d.settings as Record<string, unknown>) ?? null,
       canceledAt: typeof d.canceled_at === 'string' ? new Date(d.canceled_at) : null,
+      swaps: d.swaps ?? null,
     },
     error: r.error ? { code: r.error.code, message: r.error.message, parameter: r.error.parameter ?? null } : null,
     enqueuedAt: r.enqueued_at,
