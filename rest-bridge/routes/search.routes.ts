@@ -93,6 +93,18 @@ const INDEX_ROUTES: Route[] = [
   },
   {
     ...base,
+    method: 'PATCH',
+    path: '/search/v1/indexes/:index_uid',
+    operation: 'UpdateIndex',
+    summary: "Change the primary key (search:write, Meilisearch's PATCH /indexes/{uid}): 202 with the index_update task, which fails with index_primary_key_already_exists when the index holds documents",
+    body: { type: 'indexes', args: ['primaryKey'], required: ['primary_key'] },
+    variables: (r) => ({ uid: r.params.index_uid, primaryKey: r.attributes.primaryKey ?? null }),
+    result: (d) => ({ data: taskRes(d.updateIndex) }),
+    status: 202,
+    responseType: 'indexing_tasks',
+  },
+  {
+    ...base,
     method: 'DELETE',
     path: '/search/v1/indexes/:index_uid',
     operation: 'DeleteIndex',

@@ -3,7 +3,7 @@
 // tenant and unique index uids.
 import { createTenant, jsonApi, rest, uniq } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
-import { addDocuments, createIndex, search } from './search.helpers.js';
+import { addDocuments, createIndex, search, settle } from './search.helpers.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
@@ -169,5 +169,27 @@ describe('POST /search/v1/swap-indexes', () => {
     expect(await idOf(a)).toBe(before);
     const tasks = await rest('GET', `/search/v1/tasks?type=index_swap`, { headers: t.keyHeaders });
     expect(tasks.body.data).toEqual([]);
+  });
+});
+
+describe('PATCH /search/v1/indexes/:index_uid (primary key)', () => {
+  test('sets the primary key as a task while the index is empty; with documents under another key the task fails', async () => {
+    const t = await createTenant({ plan: 'growth' });
+    const uid = await createIndex(t);
+    const patch = (attrs: Record<string, unknown>) => rest('PATCH', `/search/v1/indexes/${uid}`, { body: jsonApi('indexes', attrs), headers: t.keyHeaders });
+    const r = await patch({ primary_key: 'sku' });
+    expect(r.status).toBe(202);
+    expect(r.body.data.attributes).toMatchObject({ task_type: 'index_update', status: 'enqueued', details: { primary_key: 'sku' } });
+    expect((await settle(t, r)).attributes.status).toBe('succeeded');
+    expect((await rest('GET', `/search/v1/indexes/${uid}`, { headers: t.keyHeaders })).body.data.attributes.primary_key).toBe('sku');
+    // the next batch uses it (its documents also hold an `id`, which would make inference ambiguous)
+    expect((await addDocuments(t, uid, [{ sku: 'a', id: 1, name: 'Lamp' }])).attributes.status).toBe('succeeded');
+    expect((await settle(t, await patch({ primary_key: 'sku' }))).attributes.status).toBe('succeeded');
+    const refused = await settle(t, await patch({ primary_key: 'id' }));
+    expect(refused.attributes).toMatchObject({ status: 'failed', error: { code: 'index_primary_key_already_exists' } });
+    expect((await rest('GET', `/search/v1/indexes/${uid}`, { headers: t.keyHeaders })).body.data.attributes.primary_key).toBe('sku');
+    expectServiceError(await patch({ primary_key: 'not ok!' }), 'search', 400, 'invalid_primary_key', { parameter: 'primary_key' });
+    expectServiceError(await patch({}), 'search', 422, 'VALIDATION_FAILED', { parameter: 'primary_key' });
+    expectServiceError(await rest('PATCH', `/search/v1/indexes/${uniq('nope')}`, { body: jsonApi('indexes', { primary_key: 'id' }), headers: t.keyHeaders }), 'search', 404, 'index_not_found');
   });
 });

@@ -572,6 +572,8 @@ const SHARED_TYPE_ROUTE_BODIES: Record<string, () => Record<string, unknown>> = 
   'POST /accounts/:url_id/subscriptions/:subscription_id/change_plan': () => ({ model_code: 'starter', billing_cycle: 'monthly' }),
   'DELETE /search/v1/indexes/:index_uid/documents': () => ({ document_ids: [uniq('d')] }),
   'POST /search/v1/indexes/:index_uid/documents/delete-by-filter': () => ({ filter: 'genre = "nothing"' }),
+  // the fixture index's own key: the task succeeds whatever the index holds
+  'PATCH /search/v1/indexes/:index_uid': () => ({ primary_key: 'id' }),
 };
 
 export function bodyFor(route: Route, t?: SecTenant): unknown {

@@ -42,6 +42,12 @@ export class IndexResolver {
   }
 
   @Authorized('search:write')
+  @Mutation(() => Task, { description: 'Change the primary key (an index_update task; it fails with index_primary_key_already_exists when the index holds documents)' })
+  async updateIndex(@Ctx() ctx: SearchContext, @Arg('uid', () => String) uid: string, @Arg('primaryKey', () => String, { nullable: true }) primaryKey?: string): Promise<Task> {
+    return toTask(await indexes.updateIndex(ctx, uid, primaryKey));
+  }
+
+  @Authorized('search:write')
   @Mutation(() => Task, { description: 'Delete the index and all its documents (a task)' })
   async deleteIndex(@Ctx() ctx: SearchContext, @Arg('uid', () => String) uid: string): Promise<Task> {
     return toTask(await indexes.deleteIndex(ctx, uid));

@@ -148,6 +148,18 @@ export function validateUid(uid: string): string {
   return uid;
 }
 
+/**
+ * Change the index's primary key (Meilisearch's PATCH /indexes/{uid}): a task, so it runs after the
+ * tasks enqueued before it; it fails with index_primary_key_already_exists when the index then holds
+ * documents under another key.
+ */
+export async function updateIndex(ctx: SearchContext, uid: string, primaryKey: string | null | undefined): Promise<TaskRow> {
+  const index = await getIndex(ctx, uid);
+  if (primaryKey === undefined || primaryKey === null) throw new DomainError('VALIDATION_FAILED', 'primary_key is required', { parameter: 'primaryKey' });
+  const pk = validatePrimaryKey(primaryKey, 'primaryKey')!;
+  return enqueue(ctx, { indexId: index.id, indexUid: index.uid, type: 'index_update', details: { primary_key: pk }, payload: JSON.stringify({ primary_key: pk }) });
+}
+
 /** Delete the index and its documents: a task (tasks enqueued before it still run first). */
 export async function deleteIndex(ctx: SearchContext, uid: string): Promise<TaskRow> {
   const index = await getIndex(ctx, uid);

@@ -11,6 +11,7 @@ import { Migration20261127180000_chunked_snapshots } from './Migration2026112718
 import { Migration20261129050000_search_nodes } from './Migration20261129050000_search_nodes.js';
 import { Migration20261201030000_document_fields } from './Migration20261201030000_document_fields.js';
 import { Migration20261201040000_index_swap_tasks } from './Migration20261201040000_index_swap_tasks.js';
+import { Migration20261201050000_index_update_tasks } from './Migration20261201050000_index_update_tasks.js';
 
 export const migrations = [
   { name: 'Migration20261122085826_init', class: Migration20261122085826_init },
@@ -25,4 +26,5 @@ export const migrations = [
   { name: 'Migration20261129050000_search_nodes', class: Migration20261129050000_search_nodes },
   { name: 'Migration20261201030000_document_fields', class: Migration20261201030000_document_fields },
   { name: 'Migration20261201040000_index_swap_tasks', class: Migration20261201040000_index_swap_tasks },
+  { name: 'Migration20261201050000_index_update_tasks', class: Migration20261201050000_index_update_tasks },
 ];

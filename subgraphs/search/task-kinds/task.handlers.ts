@@ -149,6 +149,25 @@ const deleteIndex: TaskHandler = async ({ c, task, index, rt }) => {
   };
 };
 
+/** PATCH /indexes/{uid}: a primary key, changed only while the index holds no document (as Meilisearch). */
+const updateIndex: TaskHandler = async ({ task, index, payload, rt }) => {
+  const pk = payload.primary_key as string;
+  if (index.primary_key !== pk && Number(index.number_of_documents) > 0) {
+    throw new DomainError(
+      'index_primary_key_already_exists',
+      `Index \`${index.uid}\` already has the primary key \`${index.primary_key}\` and holds documents; it cannot be changed to \`${pk}\`.`,
+      { parameter: 'primaryKey' },
+    );
+  }
+  return {
+    details: { ...task.details },
+    count: 0,
+    primaryKey: pk,
+    // the engine's version moves with the index's (nothing of it changes: a batch names its primary key)
+    after: () => rt.engines.applyCommitted(index.id, previous(index), Number(task.id), () => 0),
+  };
+};
+
 /** The handler of each task type the workers run. */
 export const TASK_HANDLERS: TaskHandlers = {
   document_addition_or_update: addDocuments,
@@ -156,4 +175,5 @@ export const TASK_HANDLERS: TaskHandlers = {
   document_deletion_by_filter: deleteByFilter,
   settings_update: updateSettings,
   index_deletion: deleteIndex,
+  index_update: updateIndex,
 };

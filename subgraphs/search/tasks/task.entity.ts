@@ -17,6 +17,7 @@ export const TASK_TYPES = [
   'document_deletion',
   'document_deletion_by_filter',
   'index_swap',
+  'index_update',
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
