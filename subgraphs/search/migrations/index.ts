@@ -10,8 +10,7 @@ import { Migration20261127180000_tenant_task_uids } from './Migration20261127180
 import { Migration20261127180000_chunked_snapshots } from './Migration20261127180000_chunked_snapshots.js';
 import { Migration20261129050000_search_nodes } from './Migration20261129050000_search_nodes.js';
 import { Migration20261201030000_document_fields } from './Migration20261201030000_document_fields.js';
-import { Migration20261201040000_index_swap_tasks } from './Migration20261201040000_index_swap_tasks.js';
-import { Migration20261201050000_index_update_tasks } from './Migration20261201050000_index_update_tasks.js';
+import { Migration20261201040000_index_swap_and_update_tasks } from './Migration20261201040000_index_swap_and_update_tasks.js';
 
 export const migrations = [
   { name: 'Migration20261122085826_init', class: Migration20261122085826_init },
@@ -25,6 +24,5 @@ export const migrations = [
   { name: 'Migration20261127180000_chunked_snapshots', class: Migration20261127180000_chunked_snapshots },
   { name: 'Migration20261129050000_search_nodes', class: Migration20261129050000_search_nodes },
   { name: 'Migration20261201030000_document_fields', class: Migration20261201030000_document_fields },
-  { name: 'Migration20261201040000_index_swap_tasks', class: Migration20261201040000_index_swap_tasks },
-  { name: 'Migration20261201050000_index_update_tasks', class: Migration20261201050000_index_update_tasks },
+  { name: 'Migration20261201040000_index_swap_and_update_tasks', class: Migration20261201040000_index_swap_and_update_tasks },
 ];
