@@ -19,10 +19,13 @@ const withoutNull = (r: Record<string, unknown>, fields: readonly string[]) => O
 const resultRes = (r: Record<string, unknown>) =>
   resource('search_results', r.page === null || r.page === undefined ? Object.fromEntries(Object.entries(r).filter(([k]) => !PAGE_FIELDS.includes(k))) : r);
 
-function fieldsParam(r: RouteInput): string[] | null {
-  const raw = getParam(r.query, 'fields');
+/** A comma list query parameter (`fields`, `ids`), null when absent or empty. */
+function listParam(r: RouteInput, name: string): string[] | null {
+  const raw = getParam(r.query, name);
   return raw ? raw.split(',').map((f) => f.trim()).filter(Boolean) : null;
 }
+
+const fieldsParam = (r: RouteInput) => listParam(r, 'fields');
 
 
 export const SEARCH_DOCUMENT_ROUTES: Route[] = [
@@ -74,6 +77,7 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
       { name: 'limit', type: 'integer', description: `default 20, at most ${MAX_DOCUMENT_PAGE}` },
       { name: 'fields', type: 'string', description: 'comma list of fields to return' },
       { name: 'filter', type: 'string', description: 'filter expression (attributes must be filterable)' },
+      { name: 'ids', type: 'string', description: `comma list of document ids (at most ${MAX_DOCUMENT_PAGE}): only those, in listing order` },
     ],
     variables: (r) => ({
       indexUid: r.params.index_uid,
@@ -81,6 +85,7 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
       limit: intParam(r.query, 'limit', { default: 20, min: 1, max: MAX_DOCUMENT_PAGE }),
       fields: fieldsParam(r),
       filter: getParam(r.query, 'filter') || null,
+      ids: listParam(r, 'ids'),
     }),
     result: (d) => ({
       data: d.indexDocuments.results.map(documentRes),

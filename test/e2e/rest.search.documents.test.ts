@@ -177,6 +177,15 @@ describe('listing documents', () => {
     expect(syntax.detail).toMatch(/position/);
   });
 
+  test('ids: only the documents named, in listing order; with a filter, those it matches; unknown ids are absent', async () => {
+    const list = async (q: string) => (await rest('GET', `/search/v1/indexes/${uid}/documents?${q}`, { headers: t.keyHeaders })).body;
+    const named = await list('ids=4,1,nope');
+    expect(named.data.map((d: any) => d.id)).toEqual(['1', '4']);
+    expect(named.meta.total).toBe(2);
+    expect((await list(`ids=1,2,3&filter=${encodeURIComponent('genre = scifi')}`)).data.map((d: any) => d.id)).toEqual(['2', '3']);
+    expectServiceError(await rest('GET', `/search/v1/indexes/${uid}/documents?ids=1,${encodeURIComponent('not an id')}`, { headers: t.keyHeaders }), 'search', 400, 'invalid_document_id', { parameter: 'ids[1]' });
+  });
+
   test('limit above 1000 or negative offset → 400 naming the parameter', async () => {
     expectServiceError(await rest('GET', `/search/v1/indexes/${uid}/documents?limit=1001`, { headers: t.keyHeaders }), 'search', 400, 'BAD_REQUEST', { parameter: 'limit' });
     expectServiceError(await rest('GET', `/search/v1/indexes/${uid}/documents?offset=-1`, { headers: t.keyHeaders }), 'search', 400, 'BAD_REQUEST', { parameter: 'offset' });

@@ -40,8 +40,9 @@ export class DocumentResolver {
     @Arg('limit', () => Int, { nullable: true }) limit?: number,
     @Arg('fields', () => [String], { nullable: true }) fields?: string[],
     @Arg('filter', () => GraphQLJSON, { nullable: true, description: 'filter expression (attributes must be filterable)' }) filter?: unknown,
+    @Arg('ids', () => [String], { nullable: true, description: `only these documents (at most ${documents.MAX_LIST_LIMIT} ids), in listing order; with a filter, those it matches` }) ids?: string[],
   ): Promise<SearchDocumentPage> {
-    return documents.listDocuments(ctx, indexUid, { offset, limit, fields, filter });
+    return documents.listDocuments(ctx, indexUid, { offset, limit, fields, filter, ids });
   }
 
   @Authorized('search:write')

@@ -118,6 +118,8 @@ export interface DocumentListArgs {
   limit?: number | null;
   fields?: string[] | null;
   filter?: unknown;
+  /** only these document ids */
+  ids?: string[] | null;
 }
 
 export async function listDocuments(ctx: SearchContext, uid: string, a: DocumentListArgs) {
@@ -127,11 +129,24 @@ export async function listDocuments(ctx: SearchContext, uid: string, a: Document
   if (!Number.isInteger(offset) || offset < 0) throw new DomainError('BAD_REQUEST', 'offset must be an integer >= 0', { parameter: 'offset' });
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new DomainError('BAD_REQUEST', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`, { parameter: 'limit' });
   let ids: string[] | undefined;
+  if (a.ids) {
+    if (a.ids.length > MAX_LIST_LIMIT) throw new DomainError('BAD_REQUEST', `ids may name at most ${MAX_LIST_LIMIT} documents`, { parameter: 'ids' });
+    a.ids.forEach((id, i) => {
+      if (!isValidDocumentId(id)) throw new DomainError('invalid_document_id', `ids[${i}] is not a document id`, { parameter: `ids[${i}]` });
+    });
+    ids = a.ids;
+  }
   if (a.filter !== undefined && a.filter !== null && a.filter !== '') {
-    ids = await placedFilterIds(ctx, index, a.filter as string, 'filter');
+    const matched = await placedFilterIds(ctx, index, a.filter as string, 'filter');
+    ids = ids ? intersect(ids, matched) : matched;
   }
   const page = await readDocuments(ctx.runtime.pool, index.id, { offset, limit, ids });
   return { offset, limit, total: page.total, results: page.rows.map((r) => ({ id: r.id, fields: pick(r.body, a.fields) })) };
+}
+
+function intersect(a: string[], b: string[]): string[] {
+  const keep = new Set(b);
+  return a.filter((x) => keep.has(x));
 }
 
 /** Deletion by ids: a task. Ids that do not exist are simply not deleted (the task says how many were). */
