@@ -162,6 +162,7 @@ describe('POST /search/v1/swap-indexes', () => {
     expectServiceError(await swap([{ indexes: [a, b] }, { indexes: [c] }]), 'search', 400, 'invalid_swap_indexes', { parameter: 'swaps[1].indexes' });
     expectServiceError(await swap([{ indexes: [a, a] }]), 'search', 400, 'invalid_swap_indexes', { parameter: 'swaps[0].indexes' });
     expectServiceError(await swap([]), 'search', 400, 'invalid_swap_indexes', { parameter: 'swaps' });
+    expectServiceError(await swap([{ indexes: [a, 'not a uid!'] }]), 'search', 400, 'invalid_index_uid', { parameter: 'swaps[0].indexes' });
     expectServiceError(await swap([{ indexes: [a, b] }, { indexes: [b, c] }]), 'search', 400, 'invalid_swap_duplicate_index_found', { parameter: 'swaps[1].indexes' });
     expectServiceError(await swap([{ indexes: [a, b] }, { indexes: [c, foreign] }]), 'search', 404, 'index_not_found', { parameter: 'swaps[1].indexes' });
     expectServiceError(await swap([{ indexes: [a, uniq('nope')] }]), 'search', 404, 'index_not_found', { parameter: 'swaps[0].indexes' });

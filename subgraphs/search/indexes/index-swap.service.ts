@@ -12,11 +12,12 @@ import { rows, run, withTx } from '../db.js';
 import { T } from '../sql.js';
 import { insertFinishedTask, type TaskRow } from '../tasks/task.queue.js';
 import { publishTaskEvent } from '../tasks/task.events.js';
+import { validateUid } from './index.service.js';
 
 /** pairs one request may swap */
 export const MAX_SWAPS = 100;
 
-/** The request's pairs, checked: each exactly two distinct uids, no uid in two pairs. */
+/** The request's pairs, checked: each exactly two distinct well-formed uids, no uid in two pairs. */
 function parseSwaps(swaps: unknown): [string, string][] {
   if (!Array.isArray(swaps) || swaps.length === 0 || swaps.length > MAX_SWAPS) {
     throw new DomainError('invalid_swap_indexes', `swaps must be an array of 1 to ${MAX_SWAPS} pairs: [{ indexes: [a, b] }]`, { parameter: 'swaps' });
@@ -28,6 +29,7 @@ function parseSwaps(swaps: unknown): [string, string][] {
       throw new DomainError('invalid_swap_indexes', `swaps[${i}].indexes must name two different indexes`, { parameter: `swaps[${i}].indexes` });
     }
     for (const uid of pair as string[]) {
+      validateUid(uid, `swaps[${i}].indexes`);
       if (seen.has(uid)) throw new DomainError('invalid_swap_duplicate_index_found', `Index \`${uid}\` is in more than one swap.`, { parameter: `swaps[${i}].indexes` });
       seen.add(uid);
     }

@@ -137,12 +137,12 @@ export async function listIndexes(ctx: SearchContext): Promise<IndexEntity[]> {
   return ctx.loaders.indexesByApp.load(appId);
 }
 
-export function validateUid(uid: string): string {
+export function validateUid(uid: string, parameter = 'uid'): string {
   if (typeof uid !== 'string' || !INDEX_UID.test(uid)) {
     throw new DomainError(
       'invalid_index_uid',
-      `\`${uid}\` is not a valid index uid. Index uid can be an integer or a string containing only alphanumeric characters, hyphens (-) and underscores (_), and can not be more than 400 bytes.`,
-      { parameter: 'uid' },
+      `\`${String(uid).slice(0, 100)}\` is not a valid index uid. Index uid can be an integer or a string containing only alphanumeric characters, hyphens (-) and underscores (_), and can not be more than 400 bytes.`,
+      { parameter },
     );
   }
   return uid;
