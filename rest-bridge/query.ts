@@ -85,7 +85,16 @@ export function getParam(query: QueryParams, name: string): string | undefined {
 export function intParam(query: QueryParams, name: string, opts: { default: number; min?: number; max?: number }): number {
   const raw = getParam(query, name);
   if (raw === undefined || raw === '') return opts.default;
-  const n = /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  return inRange(/^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN, name, opts);
+}
+
+/** An integer attribute of a body, as intParam reads a query parameter: absent or null → the default. */
+export function intAttribute(value: unknown, name: string, opts: { default: number; min?: number; max?: number }): number {
+  if (value === undefined || value === null) return opts.default;
+  return inRange(typeof value === 'number' ? value : NaN, name, opts);
+}
+
+function inRange(n: number, name: string, opts: { min?: number; max?: number }): number {
   const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = opts;
   if (!Number.isSafeInteger(n) || n < min || n > max) {
     const range = opts.max !== undefined ? `from ${min} to ${max}` : `>= ${min}`;

@@ -1,6 +1,6 @@
 // Search service (document 3 part B): documents, search, multi-search and suggestions.
 import { resource } from '../jsonapi.js';
-import { getParam, intParam } from '../query.js';
+import { getParam, intAttribute, intParam } from '../query.js';
 import type { ResourceObject, Route, RouteInput } from '../types.js';
 import { taskRes } from './search-ops.routes.js';
 
@@ -18,6 +18,11 @@ const withoutNull = (r: Record<string, unknown>, fields: readonly string[]) => O
 
 const resultRes = (r: Record<string, unknown>) =>
   resource('search_results', r.page === null || r.page === undefined ? Object.fromEntries(Object.entries(r).filter(([k]) => !PAGE_FIELDS.includes(k))) : r);
+
+const documentPage = (d: Record<string, any>) => ({
+  data: d.indexDocuments.results.map(documentRes),
+  meta: { offset: d.indexDocuments.offset, limit: d.indexDocuments.limit, total: d.indexDocuments.total },
+});
 
 /** A comma list query parameter (`fields`, `ids`), null when absent or empty. */
 function listParam(r: RouteInput, name: string): string[] | null {
@@ -87,10 +92,27 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
       filter: getParam(r.query, 'filter') || null,
       ids: listParam(r, 'ids'),
     }),
-    result: (d) => ({
-      data: d.indexDocuments.results.map(documentRes),
-      meta: { offset: d.indexDocuments.offset, limit: d.indexDocuments.limit, total: d.indexDocuments.total },
+    result: documentPage,
+    status: 200,
+    responseType: 'documents',
+    list: true,
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/search/v1/indexes/:index_uid/documents/fetch',
+    operation: 'ListIndexDocuments',
+    scope: 'search:read',
+    summary: `List documents with the query in a body (search:read, Meilisearch's documents/fetch): offset, limit (at most ${MAX_DOCUMENT_PAGE}), fields (array), filter (string or array form), ids (array)`,
+    body: { type: 'document_queries', args: ['offset', 'limit', 'fields', 'filter', 'ids'] },
+    variables: (r) => ({
+      indexUid: r.params.index_uid,
+      ...r.attributes,
+      // checked here, as the GET route checks them: the gateway prices a query by its limit
+      offset: intAttribute(r.attributes.offset, 'offset', { default: 0, min: 0 }),
+      limit: intAttribute(r.attributes.limit, 'limit', { default: 20, min: 1, max: MAX_DOCUMENT_PAGE }),
     }),
+    result: documentPage,
     status: 200,
     responseType: 'documents',
     list: true,

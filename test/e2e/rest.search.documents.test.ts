@@ -186,6 +186,21 @@ describe('listing documents', () => {
     expectServiceError(await rest('GET', `/search/v1/indexes/${uid}/documents?ids=1,${encodeURIComponent('not an id')}`, { headers: t.keyHeaders }), 'search', 400, 'invalid_document_id', { parameter: 'ids[1]' });
   });
 
+  test('POST …/documents/fetch: the same listing with the query in the body (filter in array form too)', async () => {
+    const fetch = (attrs: Record<string, unknown>) => rest('POST', `/search/v1/indexes/${uid}/documents/fetch`, { body: jsonApi('document_queries', attrs), headers: t.keyHeaders });
+    const r = await fetch({ filter: [['genre = scifi', 'genre = classic'], 'year > 1900'], fields: ['title'], limit: 5 });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([
+      expect.objectContaining({ id: '2', type: 'documents', attributes: { title: 'Dune' } }),
+      expect.objectContaining({ id: '3', type: 'documents', attributes: { title: 'Neuromancer' } }),
+    ]);
+    expect(r.body.meta).toEqual({ offset: 0, limit: 5, total: 2 });
+    expect((await fetch({ ids: ['4', '1'], offset: 1 })).body.data.map((d: any) => d.id)).toEqual(['4']);
+    expect((await fetch({})).body.meta).toEqual({ offset: 0, limit: 20, total: 4 });
+    expectServiceError(await fetch({ limit: 1001 }), 'search', 400, 'BAD_REQUEST', { parameter: 'limit' });
+    expectServiceError(await fetch({ filter: 'title = Dune' }), 'search', 400, 'attribute_not_filterable');
+  });
+
   test('limit above 1000 or negative offset → 400 naming the parameter', async () => {
     expectServiceError(await rest('GET', `/search/v1/indexes/${uid}/documents?limit=1001`, { headers: t.keyHeaders }), 'search', 400, 'BAD_REQUEST', { parameter: 'limit' });
     expectServiceError(await rest('GET', `/search/v1/indexes/${uid}/documents?offset=-1`, { headers: t.keyHeaders }), 'search', 400, 'BAD_REQUEST', { parameter: 'offset' });

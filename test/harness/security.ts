@@ -388,6 +388,7 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   suggestion_settings: () => ({ enabled: true }),
   documents: () => ({ documents: [{ id: uniq('d'), genre: 'fixture' }] }),
   document_deletions: () => ({ document_ids: [uniq('d')], filter: 'genre = "nothing"' }),
+  document_queries: () => ({ limit: 5, filter: 'genre = fixture' }),
   search_queries: () => ({ query: 'fixture' }),
   multi_search_queries: (t) => ({ queries: [{ index_uid: t.indexUid, query: 'fixture' }] }),
   federated_search_queries: (t) => ({ queries: [{ index_uid: t.indexUid, query: 'fixture' }], federation: { limit: 5 } }),
