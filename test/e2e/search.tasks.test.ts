@@ -208,3 +208,29 @@ describe('taskEvents subscription', () => {
     expect(JSON.stringify(failure)).toContain('INSUFFICIENT_SCOPE');
   });
 });
+
+describe('DELETE /search/v1/tasks', () => {
+  test('deletes the finished tasks a selection names, nothing of another tenant; a bare call or an unfinished status is refused', async () => {
+    const mine = await createTenant({ plan: 'growth' });
+    const uid = await createIndex(mine, { primary_key: 'id' });
+    const ok = await addDocuments(mine, uid, [{ id: 1, title: 'kept' }]);
+    const bad = await addDocuments(mine, uid, [{ id: 'bad id' }]);
+    expect(bad.attributes.status).toBe('failed');
+    const other = await createTenant({ plan: 'growth' });
+    const theirs = await createIndex(other, { uid, primary_key: 'id' });
+    const del = (q: string, who = mine) => rest('DELETE', `/search/v1/tasks?${q}`, { headers: who.keyHeaders });
+    const r = await del(`index_uid=${uid}&status=failed`);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ data: [], meta: { deleted: 1, remaining: 0 } });
+    expectServiceError(await rest('GET', `/search/v1/tasks/${bad.id}`, { headers: mine.keyHeaders }), 'search', 404, 'task_not_found');
+    expect((await rest('GET', `/search/v1/tasks/${ok.id}`, { headers: mine.keyHeaders })).status).toBe(200);
+    // the rest of the index's history, by index: the other tenant's same-named index keeps its own
+    expect((await del(`index_uid=${uid}`)).body.meta).toEqual({ deleted: 2, remaining: 0 });
+    expect((await rest('GET', `/search/v1/tasks?index_uid=${theirs}`, { headers: other.keyHeaders })).body.data).toHaveLength(1);
+    // the documents stay: a task's row is history only
+    expect((await rest('GET', `/search/v1/indexes/${uid}/documents/1`, { headers: mine.keyHeaders })).body.data.attributes).toEqual({ id: 1, title: 'kept' });
+    expectServiceError(await del(''), 'search', 400, 'BAD_REQUEST', { parameter: 'uids' });
+    expectServiceError(await del('status=enqueued'), 'search', 400, 'BAD_REQUEST', { parameter: 'status' });
+    expectServiceError(await del('uids=1,x'), 'search', 400, 'BAD_REQUEST', { parameter: 'uids' });
+  });
+});

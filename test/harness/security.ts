@@ -224,7 +224,7 @@ export async function ensureResources(route: Route, t: SecTenant): Promise<void>
   const needsIndex =
     route.path.includes(':index_uid') ||
     route.path.includes(':task_id') ||
-    route.path in ROUTE_QUERIES ||
+    routeQuery(route) !== undefined ||
     ['search_events', 'multi_search_queries', 'federated_search_queries'].includes(route.body?.type ?? '');
   if (route.path.includes(':id') && fixtureFor(route, 'id') === PARAM_FIXTURES.id && !t.productId) {
     const r = await rest('POST', '/v1/products', { body: jsonApi('products', { name: 'Fixture', sku: uniq('SKU-') }), headers: t.keyHeaders });
@@ -545,9 +545,13 @@ export function paramNames(route: Route): string[] {
 }
 
 /** Query strings of routes that need one to be valid (a bulk cancel names its tasks). */
+/** Query strings a route needs, by path or by "METHOD path". */
 const ROUTE_QUERIES: Record<string, (t: SecTenant) => string> = {
   '/search/v1/tasks/cancel': (t) => `?index_uid=${encodeURIComponent(t.indexUid ?? '')}`,
+  // only canceled tasks of the fixture index: the history the other rows read stays
+  'DELETE /search/v1/tasks': (t) => `?index_uid=${encodeURIComponent(t.indexUid ?? '')}&status=canceled`,
 };
+const routeQuery = (route: Route) => ROUTE_QUERIES[`${route.method} ${route.path}`] ?? ROUTE_QUERIES[route.path];
 
 /** The route's path with params from `t`, and `override` values where given (and its ROUTE_QUERIES query). */
 export function pathFor(route: Route, t: SecTenant, override: Record<string, string> = {}): string {
@@ -556,7 +560,7 @@ export function pathFor(route: Route, t: SecTenant, override: Record<string, str
     if (v === undefined) throw new Error(`${route.method} ${route.path}: no fixture for :${name} (add it to PARAM_FIXTURES in test/harness/security.ts)`);
     return encodeURIComponent(v);
   });
-  return path + (ROUTE_QUERIES[route.path]?.(t) ?? '');
+  return path + (routeQuery(route)?.(t) ?? '');
 }
 
 /** PUT/PATCH bodies: the smallest valid change (no new code: a platform's code is immutable). */

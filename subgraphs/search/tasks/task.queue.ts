@@ -176,6 +176,23 @@ export async function cancelTasks(pool: pg.Pool, t: Tenant, q: TaskSelection, ma
   });
 }
 
+/** The statuses a task ends in: only these can be deleted. */
+export const FINISHED_STATUSES: readonly TaskStatus[] = ['succeeded', 'failed', 'canceled'];
+
+/**
+ * Delete the finished tasks a selection names, oldest first, at most `max`. Returns how many went and
+ * how many such tasks are left.
+ */
+export async function deleteTasks(pool: pg.Pool, t: Tenant, q: TaskSelection & { statuses: TaskStatus[] }, max: number): Promise<{ deleted: number; remaining: number }> {
+  const { where, args } = taskConditions(t, q);
+  const selected = where.join(' and ');
+  return withTx(pool, async (c) => {
+    const deleted = await run(c, `delete from ${T.tasks} where id in (select id from ${T.tasks} where ${selected} order by uid limit ${Math.trunc(max)} for update skip locked)`, args);
+    const [left] = await rows<{ n: number }>(c, `select count(*)::int as n from ${T.tasks} where ${selected}`, args);
+    return { deleted, remaining: left.n };
+  });
+}
+
 /**
  * Cancel a task that is still enqueued, in one conditional statement (a worker claiming it at the
  * same moment wins or loses cleanly). Returns the row after the attempt, and whether it was canceled now.

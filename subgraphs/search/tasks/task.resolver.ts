@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver, Directive } f
 import { SECRET_KEY } from '../../../lib/tenant.js';
 import type { SearchContext } from '../context.js';
 import * as tasks from './task.service.js';
-import { Task, TaskBulkCancelation, TaskCancelation, TaskPage, toTask } from './task.type.js';
+import { Task, TaskBulkCancelation, TaskBulkDeletion, TaskCancelation, TaskPage, toTask } from './task.type.js';
 
 @Resolver(() => Task)
 export class TaskResolver {
@@ -37,6 +37,20 @@ export class TaskResolver {
   ): Promise<TaskBulkCancelation> {
     const r = await tasks.cancelTasks(ctx, { indexUid, type, uids });
     return { canceled: r.canceled.map(toTask), remaining: r.remaining };
+  }
+
+  @Authorized('search:write')
+  @Mutation(() => TaskBulkDeletion, {
+    description: `Delete finished tasks of a selection from the history (at least one of indexUid, type, uids, status; at most ${tasks.MAX_BULK_DELETE} a call); enqueued and processing tasks stay`,
+  })
+  async deleteSearchTasks(
+    @Ctx() ctx: SearchContext,
+    @Arg('indexUid', () => String, { nullable: true, description: 'comma list of index uids' }) indexUid?: string,
+    @Arg('type', () => String, { nullable: true, description: 'comma list of task types' }) type?: string,
+    @Arg('uids', () => String, { nullable: true, description: 'comma list of task ids' }) uids?: string,
+    @Arg('status', () => String, { nullable: true, description: 'comma list of succeeded, failed, canceled (default: all three)' }) status?: string,
+  ): Promise<TaskBulkDeletion> {
+    return tasks.deleteTasks(ctx, { indexUid, type, uids, status });
   }
 
   @Authorized('search:write')

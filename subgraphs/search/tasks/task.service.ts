@@ -83,6 +83,31 @@ export async function cancelTasks(ctx: SearchContext, a: TaskCancelArgs): Promis
   return r;
 }
 
+/** Tasks one bulk delete reaches at most (a larger selection answers `remaining`: call again). */
+export const MAX_BULK_DELETE = 10_000;
+
+export interface TaskDeleteArgs extends TaskCancelArgs {
+  /** comma list of finished statuses (default: all three) */
+  status?: string | null;
+}
+
+/**
+ * Delete finished tasks of a selection from the history (Meilisearch's DELETE /tasks): at least one of
+ * indexUid, type, uids or status, so a bare call never empties the history; an enqueued or processing
+ * task is never deleted (cancel it first). Documents, indexes and engines keep nothing of a task's row.
+ */
+export async function deleteTasks(ctx: SearchContext, a: TaskDeleteArgs): Promise<{ deleted: number; remaining: number }> {
+  const types = csv<TaskType>(a.type, TASK_TYPES, 'type');
+  const statuses = csv<TaskStatus>(a.status, queue.FINISHED_STATUSES, 'status');
+  const indexUids = a.indexUid ? a.indexUid.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  const uids = a.uids ? a.uids.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  if (uids?.some((u) => !/^\d{1,18}$/.test(u))) throw new DomainError('BAD_REQUEST', 'uids must be a comma list of task ids', { parameter: 'uids' });
+  if (!types?.length && !indexUids?.length && !uids?.length && !statuses?.length) {
+    throw new DomainError('BAD_REQUEST', 'Name the tasks to delete: indexUid, type, uids or status (a bare call would delete the whole history)', { parameter: 'uids' });
+  }
+  return queue.deleteTasks(ctx.runtime.pool, await appPartition(ctx), { types, indexUids, uids, statuses: statuses?.length ? statuses : [...queue.FINISHED_STATUSES] }, MAX_BULK_DELETE);
+}
+
 export async function cancelTask(ctx: SearchContext, id: string): Promise<{ task: TaskRow; canceled: boolean }> {
   const r = /^\d{1,18}$/.test(id) ? await queue.cancelTask(ctx.runtime.pool, await appPartition(ctx), id) : undefined;
   if (!r) throw new DomainError('task_not_found', `Task \`${id}\` not found.`, { parameter: 'taskId' });

@@ -90,3 +90,9 @@ export function toTask(r: TaskRow): Task {
     durationMs: r.duration_ms,
   };
 }
+
+@ObjectType('SearchTaskBulkDeletion')
+export class TaskBulkDeletion {
+  @Field(() => Int, { description: 'finished tasks this request deleted' }) deleted!: number;
+  @Field(() => Int, { description: 'finished tasks of the selection left (beyond the 10,000 one call deletes): call again' }) remaining!: number;
+}
