@@ -353,6 +353,23 @@ describe('settings endpoints', () => {
     expectServiceError(typo, 'search', 422, 'VALIDATION_FAILED', { parameter: 'typo_tolerance.min_word_size_for_typos' });
   });
 
+  test('GET settings shows them with defaults filled in; DELETE settings resets every one (a task)', async () => {
+    const idx = await createIndex(t, { primary_key: 'id', settings: { filterable_attributes: ['language'], synonyms: { HP: ['harry potter'] }, stop_words: ['the'] } });
+    const read = async () => rest('GET', `/search/v1/indexes/${idx}/settings`, { headers: t.keyHeaders });
+    const got = await read();
+    expect(got.status).toBe(200);
+    expect(got.body.data).toMatchObject({ id: idx, type: 'index_settings' });
+    const index = (await rest('GET', `/search/v1/indexes/${idx}`, { headers: t.keyHeaders })).body.data.attributes.settings;
+    // the same settings the index shows; synonym terms are data, kept as written
+    expect(got.body.data.attributes).toEqual(index);
+    expect(got.body.data.attributes).toMatchObject({ filterable_attributes: ['language'], synonyms: { HP: ['harry potter'] }, stop_words: ['the'], searchable_attributes: ['*'] });
+    const r = await rest('DELETE', `/search/v1/indexes/${idx}/settings`, { headers: t.keyHeaders });
+    expect(r.status).toBe(202);
+    expect((await settle(t, r)).attributes).toMatchObject({ status: 'succeeded', task_type: 'settings_update' });
+    expect((await read()).body.data.attributes).toMatchObject({ filterable_attributes: [], synonyms: {}, stop_words: [], searchable_attributes: ['*'] });
+    expectServiceError(await rest('DELETE', `/search/v1/indexes/${uniq('nope')}/settings`, { headers: t.keyHeaders }), 'search', 404, 'index_not_found');
+  });
+
   test('typo_tolerance: disable_on_words, disable_on_attributes and disable_on_numbers are kept, shown and applied', async () => {
     const idx = await createIndex(t, { primary_key: 'id' });
     await addDocuments(t, idx, [

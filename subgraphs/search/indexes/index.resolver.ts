@@ -75,6 +75,12 @@ export class IndexResolver {
   }
 
   @Authorized('search:write')
+  @Mutation(() => Task, { description: 'Every setting back to its default (a settings_update task)' })
+  async resetIndexSettings(@Ctx() ctx: SearchContext, @Arg('uid', () => String) uid: string): Promise<Task> {
+    return toTask(await indexes.resetSettings(ctx, uid));
+  }
+
+  @Authorized('search:write')
   @Mutation(() => Task, { description: 'Replace the synonyms (a task); an omitted object becomes empty' })
   async updateIndexSynonyms(
     @Ctx() ctx: SearchContext,

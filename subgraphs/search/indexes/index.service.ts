@@ -186,6 +186,11 @@ export function updateSettings(ctx: SearchContext, uid: string, settings: Record
   return enqueueSettings(ctx, uid, parseSettingsPatch(settings, ''));
 }
 
+/** Every setting back to its default (Meilisearch's DELETE /indexes/{uid}/settings): a settings task. */
+export function resetSettings(ctx: SearchContext, uid: string): Promise<TaskRow> {
+  return enqueueSettings(ctx, uid, parseSettingsPatch(Object.fromEntries(Object.keys(defaultSettings()).map((k) => [k, null])), ''));
+}
+
 /** PUT semantics: both objects are replaced; an omitted one becomes empty. */
 export function updateSynonyms(ctx: SearchContext, uid: string, synonyms?: Record<string, unknown> | null, oneWay?: Record<string, unknown> | null): Promise<TaskRow> {
   return enqueueSettings(ctx, uid, parseSettingsPatch({ synonyms: synonyms ?? {}, one_way_synonyms: oneWay ?? {} }, ''));
