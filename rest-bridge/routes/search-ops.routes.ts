@@ -4,7 +4,7 @@ import { freeFormNames } from '../api-schema.js';
 import { resource } from '../jsonapi.js';
 import { restParameter } from '../naming.js';
 import { getParam, intParam } from '../query.js';
-import type { ResourceObject, Route, RouteInput } from '../types.js';
+import type { QueryParamSpec, ResourceObject, Route, RouteInput } from '../types.js';
 import { webhookDeliveriesRoute } from './webhook-deliveries.js';
 
 const base = { service: 'search', auth: 'apiKey' } as const;
@@ -48,6 +48,14 @@ function listParam(r: RouteInput, ...names: string[]): string | null {
   }
   return null;
 }
+
+/** The task selection bulk cancel and bulk delete take: index_uid, type, uids. */
+const SELECTION_QUERY: QueryParamSpec[] = [
+      { name: 'index_uid', type: 'string', description: 'comma list of index uids' },
+      { name: 'type', type: 'string', description: 'comma list of task types' },
+      { name: 'uids', type: 'string', description: 'comma list of task ids' },
+];
+const selection = (r: RouteInput) => ({ indexUid: listParam(r, 'index_uid', 'index_uids'), type: listParam(r, 'type', 'types'), uids: getParam(r.query, 'uids') || null });
 
 function taskIdParam(r: RouteInput): string {
   const id = r.params.task_id;
@@ -102,18 +110,8 @@ export const SEARCH_OPS_ROUTES: Route[] = [
     path: '/search/v1/tasks',
     operation: 'DeleteSearchTasks',
     summary: `Delete finished tasks from the history (search:write; Meilisearch's DELETE /tasks): query index_uid, type, uids, status (comma lists, at least one); enqueued and processing tasks stay; at most 10,000 a call, meta.remaining says how many are left`,
-    query: [
-      { name: 'index_uid', type: 'string', description: 'comma list of index uids' },
-      { name: 'type', type: 'string', description: 'comma list of task types' },
-      { name: 'uids', type: 'string', description: 'comma list of task ids' },
-      { name: 'status', type: 'string', description: 'comma list of succeeded, failed, canceled (default: all three)' },
-    ],
-    variables: (r) => ({
-      indexUid: listParam(r, 'index_uid', 'index_uids'),
-      type: listParam(r, 'type', 'types'),
-      uids: getParam(r.query, 'uids') || null,
-      status: listParam(r, 'status', 'statuses'),
-    }),
+    query: [...SELECTION_QUERY, { name: 'status', type: 'string', description: 'comma list of succeeded, failed, canceled (default: all three)' }],
+    variables: (r) => ({ ...selection(r), status: listParam(r, 'status', 'statuses') }),
     result: (d) => ({ data: [], meta: { deleted: d.deleteSearchTasks.deleted, remaining: d.deleteSearchTasks.remaining } }),
     status: 200,
     responseType: 'indexing_tasks',
@@ -125,12 +123,8 @@ export const SEARCH_OPS_ROUTES: Route[] = [
     path: '/search/v1/tasks/cancel',
     operation: 'CancelSearchTasks',
     summary: `Cancel the enqueued tasks a selection names (search:write; Meilisearch's POST /tasks/cancel): query index_uid, type, uids (comma lists, at least one); at most 1,000 a call, meta.remaining says how many are left`,
-    query: [
-      { name: 'index_uid', type: 'string', description: 'comma list of index uids' },
-      { name: 'type', type: 'string', description: 'comma list of task types' },
-      { name: 'uids', type: 'string', description: 'comma list of task ids' },
-    ],
-    variables: (r) => ({ indexUid: listParam(r, 'index_uid', 'index_uids'), type: listParam(r, 'type', 'types'), uids: getParam(r.query, 'uids') || null }),
+    query: SELECTION_QUERY,
+    variables: selection,
     result: (d) => ({
       data: d.cancelSearchTasks.canceled.map((t: Record<string, unknown>) => taskRes(t)),
       meta: { canceled: d.cancelSearchTasks.canceled.length, remaining: d.cancelSearchTasks.remaining },
