@@ -183,8 +183,10 @@ describe('PATCH /search/v1/indexes/:index_uid (primary key)', () => {
     expect(r.body.data.attributes).toMatchObject({ task_type: 'index_update', status: 'enqueued', details: { primary_key: 'sku' } });
     expect((await settle(t, r)).attributes.status).toBe('succeeded');
     expect((await rest('GET', `/search/v1/indexes/${uid}`, { headers: t.keyHeaders })).body.data.attributes.primary_key).toBe('sku');
-    // the next batch uses it (its documents also hold an `id`, which would make inference ambiguous)
-    expect((await addDocuments(t, uid, [{ sku: 'a', id: 1, name: 'Lamp' }])).attributes.status).toBe('succeeded');
+    // the next batch is keyed by it: inference would have taken `id`, the one field ending in "id"
+    expect((await addDocuments(t, uid, [{ sku: 'a', id: 1, name: 'Lamp' }])).attributes).toMatchObject({ status: 'succeeded', details: { primary_key: 'sku' } });
+    expect((await rest('GET', `/search/v1/indexes/${uid}/documents/a`, { headers: t.keyHeaders })).status).toBe(200);
+    expectServiceError(await rest('GET', `/search/v1/indexes/${uid}/documents/1`, { headers: t.keyHeaders }), 'search', 404, 'document_not_found');
     expect((await settle(t, await patch({ primary_key: 'sku' }))).attributes.status).toBe('succeeded');
     const refused = await settle(t, await patch({ primary_key: 'id' }));
     expect(refused.attributes).toMatchObject({ status: 'failed', error: { code: 'index_primary_key_already_exists' } });
