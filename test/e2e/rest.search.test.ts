@@ -3,7 +3,7 @@
 // tenant and unique index uids.
 import { createTenant, jsonApi, rest, uniq } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
-import { addDocuments, createIndex, search, settle } from './search.helpers.js';
+import { addDocuments, createIndex, search, settle, sleep, stackDbUrl, waitTask, withDb } from './search.helpers.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
@@ -147,6 +147,32 @@ describe('POST /search/v1/swap-indexes', () => {
     // writes after the swap go to the index now holding the name
     await addDocuments(t, live, [{ id: 3, title: 'new catalogue two' }]);
     expect(await titles(live)).toEqual(['new catalogue', 'new catalogue two']);
+  });
+
+  test('a write racing the swap is listed under the name its index holds after the swap, and its documents are there', async () => {
+    const t = await createTenant({ plan: 'growth' });
+    const [a, b] = [uniq('a'), uniq('b')];
+    await createIndex(t, { uid: a, primary_key: 'id' });
+    await createIndex(t, { uid: b, primary_key: 'id' });
+    const task = await withDb(stackDbUrl(), async (c) => {
+      const [{ id }] = (await c.query('select id from search.indexes where uid = $1', [a])).rows;
+      // hold a's queue lock, as an enqueue in flight does: the write below resolves `a` and waits behind it
+      await c.query('begin');
+      await c.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`search.jobs:index:${id}`]);
+      const write = rest('POST', `/search/v1/indexes/${a}/documents`, { body: jsonApi('documents', { documents: [{ id: 1, title: 'raced' }] }), headers: t.keyHeaders });
+      await sleep(300);
+      const swap = rest('POST', '/search/v1/swap-indexes', { body: jsonApi('index_swaps', { swaps: [{ indexes: [a, b] }] }), headers: t.keyHeaders });
+      await sleep(300);
+      await c.query('commit');
+      expect((await swap).status).toBe(202);
+      const w = await write;
+      expect(w.status).toBe(202);
+      return waitTask(t, w.body.data.id);
+    });
+    // whichever of the two took the lock first, the task names the index its documents went to
+    expect(task.attributes).toMatchObject({ status: 'succeeded', index_uid: b });
+    const hits = (await search(t, b, { query: 'raced' })).body.data.attributes.hits;
+    expect(hits.map((h: any) => h.id)).toEqual([1]);
   });
 
   test('malformed pairs → 400 naming the pair; an index twice → 400; unknown or foreign → 404; nothing swapped', async () => {

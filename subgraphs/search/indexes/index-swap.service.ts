@@ -5,12 +5,16 @@
 // only the uids move, in the index rows and in the task history (as Meilisearch renames the tasks of
 // swapped indexes). Tasks enqueued before the swap keep the index they were enqueued for, which is
 // what Meilisearch's in-order processing gives too: they apply to that data, now under the other name.
+// The swap takes each index's queue lock (the lock every enqueue holds while it inserts its task), so
+// an enqueue racing the swap either commits first (the swap then renames its task with the others)
+// or inserts after the swap has committed (and reads the index's new uid): no task keeps a stale name.
 import { DomainError } from '../../../lib/errors.js';
+import { lockJobKey } from '../../../lib/jobs/store.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import type { SearchContext } from '../context.js';
 import { rows, run, withTx } from '../db.js';
-import { T } from '../sql.js';
-import { insertFinishedTask, type TaskRow } from '../tasks/task.queue.js';
+import { SCHEMA, T } from '../sql.js';
+import { indexQueueKey, insertFinishedTask, type TaskRow } from '../tasks/task.queue.js';
 import { publishTaskEvent } from '../tasks/task.events.js';
 import { validateUid } from './index.service.js';
 
@@ -43,6 +47,9 @@ export async function swapIndexes(ctx: SearchContext, swaps: unknown): Promise<T
   const rt = ctx.runtime;
   const uids = pairs.flat();
   const task = await withTx(rt.pool, async (c) => {
+    // the queue locks first, in id order (enqueues take one each; a worker takes none), then the rows
+    const ids = await rows<{ id: string }>(c, `select id from ${T.indexes} where app_id = $1 and environment = $2 and uid = any($3::text[]) order by id`, [appId, environment, uids]);
+    for (const { id } of ids) await lockJobKey(c, SCHEMA, indexQueueKey(id));
     // the rows locked in one order (a running task holds its index's row: the swap waits for it)
     const found = await rows<{ id: string; uid: string; deleting: boolean }>(
       c,

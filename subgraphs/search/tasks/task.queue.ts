@@ -58,6 +58,8 @@ export interface NewTask {
  * Insert a task, its payload and the job that runs it, in `c`'s transaction. The task number is
  * drawn under the index's queue lock (held until commit), like the job's id: for one index, task
  * numbers increase in commit order, so "by id" is the order of acceptance and of application.
+ * The index's uid is read under that lock too, so a swap (which takes it) never leaves the task
+ * under the name the index had before.
  */
 export async function insertTask(c: pg.PoolClient, t: NewTask): Promise<TaskRow> {
   const key = t.indexId ? indexQueueKey(t.indexId) : null;
@@ -68,7 +70,7 @@ export async function insertTask(c: pg.PoolClient, t: NewTask): Promise<TaskRow>
     `with n as (${NEXT_UID}),
      task as (
        insert into ${T.tasks} (uid, app_id, environment, index_id, index_uid, type, status, details, enqueued_at, attempts)
-       select n.last_value, $1, $2, $3, $4, $5, 'enqueued', $6, clock_timestamp(), 0 from n returning ${TASK_COLUMNS}),
+       select n.last_value, $1, $2, $3::text, coalesce((select uid from ${T.indexes} where id = $3::text), $4), $5, 'enqueued', $6, clock_timestamp(), 0 from n returning ${TASK_COLUMNS}),
      payload as (insert into ${T.payloads} (task_id, body) select id, $7::text from task where $7::text is not null)
      select ${TASK_COLUMNS} from task`,
     [t.appId, t.environment, t.indexId, t.indexUid, t.type, JSON.stringify(t.details), t.payload ?? null],
