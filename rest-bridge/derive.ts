@@ -145,8 +145,12 @@ export function resolveBody(route: Route, op: OperationDefinitionNode, schema: G
   }
   const t = schema.getType(b.fieldsOf!);
   if (!t || !(isInputObjectType(t) || isObjectType(t))) throw new Error(`${where}: fieldsOf names ${b.fieldsOf}, not an object or input type`);
-  const fields = fieldsOfType(t, t.name, 'json');
-  for (const f of Object.values(fields)) f.required = false; // a free-form object: the service checks its keys
+  const all = fieldsOfType(t, t.name, 'json');
+  const unknownPick = (b.pick ?? []).filter((n) => !all[n]);
+  if (unknownPick.length) throw new Error(`${where}: pick names ${unknownPick.join(', ')}, not fields of ${b.fieldsOf}`);
+  const fields = b.pick ? Object.fromEntries(b.pick.map((n) => [n, all[n]!])) : all;
+  // a free-form object: the service checks its keys (`required` documents the ones a route insists on)
+  for (const [n, f] of Object.entries(fields)) f.required = !!b.required?.includes(n);
   return { type: b.type, fields };
 }
 

@@ -149,7 +149,7 @@ function operationOf(route: Route, derived: DerivedRoute, sources: ExampleSource
   };
   for (const status of errorStatuses(route)) responses[String(status)] ??= { $ref: `#/components/responses/${errorResponseName(route.service, status)}` };
   const out: Schema = {
-    operationId: route.operation,
+    operationId: route.operationId ?? route.operation,
     summary: route.summary,
     tags: [route.service],
     security: SECURITY[route.auth],
@@ -246,9 +246,10 @@ export function buildOpenApi(routes: readonly Route[], derived: ReadonlyMap<Rout
     const p = openApiPath(r.path);
     paths[p] ??= {};
     const op = operationOf(r, derived.get(r)!, opts.examples);
-    const n = (used.get(r.operation) ?? 0) + 1;
-    used.set(r.operation, n);
-    if (n > 1) op.operationId = `${r.operation}${n}`;
+    const id = r.operationId ?? r.operation;
+    const n = (used.get(id) ?? 0) + 1;
+    used.set(id, n);
+    if (n > 1) op.operationId = `${id}${n}`;
     paths[p][r.method.toLowerCase()] = op;
     const statuses = errorsUsed.get(r.service) ?? new Set<number>();
     errorStatuses(r).forEach((s) => statuses.add(s));

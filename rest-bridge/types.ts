@@ -54,9 +54,11 @@ export interface BodySpec {
   input?: string;
   args?: readonly string[];
   fieldsOf?: string;
+  /** with `fieldsOf`: only these of its fields (REST names) are attributes (one setting's route takes that setting alone) */
+  pick?: readonly string[];
   /**
-   * `args` attributes the service itself requires (and names in its 422) although their variable is
-   * nullable; documentation only, added to the derived required list.
+   * `args` (or `fieldsOf`) attributes the route or service requires (and names in its 422) although
+   * their variable is nullable; documentation only, added to the derived required list.
    */
   required?: readonly string[];
   /**
@@ -219,6 +221,8 @@ export interface Route {
   auth: AuthMode;
   /** a named operation in operations/<service>.graphql, named after the route (CreateProduct) */
   operation: string;
+  /** OpenAPI's operationId where several routes share one operation (the per-setting routes); `operation` otherwise */
+  operationId?: string;
   summary: string;
   /** present when the route takes a JSON:API body */
   body?: BodySpec;

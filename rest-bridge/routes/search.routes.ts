@@ -1,10 +1,11 @@
 // Search service (document 3 part B): API key, JSON:API error list with lower_snake codes.
-// Indexes and settings here; documents and search in search-documents.routes.ts; tasks,
+// Indexes and settings here (one setting's routes in search-settings.routes.ts); documents and search in search-documents.routes.ts; tasks,
 // analytics and webhooks in search-ops.routes.ts. Writes answer 202 with the task they enqueued.
 import { resource } from '../jsonapi.js';
 import type { Route } from '../types.js';
 import { SEARCH_DOCUMENT_ROUTES } from './search-documents.routes.js';
 import { SEARCH_OPS_ROUTES, taskRes } from './search-ops.routes.js';
+import { SEARCH_SETTING_ROUTES } from './search-settings.routes.js';
 
 // Settings keys convert (searchableAttributes → searchable_attributes); synonym terms are data (JSONObject).
 const indexRes = (i: Record<string, unknown>) => resource('indexes', i);
@@ -211,4 +212,4 @@ const INDEX_ROUTES: Route[] = [
   },
 ];
 
-export const SEARCH_ROUTES: Route[] = [...INDEX_ROUTES, ...SEARCH_DOCUMENT_ROUTES, ...SEARCH_OPS_ROUTES];
+export const SEARCH_ROUTES: Route[] = [...INDEX_ROUTES, ...SEARCH_SETTING_ROUTES, ...SEARCH_DOCUMENT_ROUTES, ...SEARCH_OPS_ROUTES];

@@ -284,12 +284,15 @@ describe('deep search filters: the nesting bound answers 400 naming the limit, n
     ['NOT and parentheses × 2000', `${'NOT ('.repeat(2000)}genre = a${')'.repeat(2000)}`],
   ] as const;
   let uid: string;
+  // a tenant of its own: the probes above spend the fuzz tenant's app-wide rate limit (1,000 a minute)
+  let d: SecTenant;
   beforeAll(async () => {
-    uid = await createIndex(t, { primary_key: 'id', settings: { filterable_attributes: ['genre'] } });
+    d = await createSecTenant({ plan: 'growth' });
+    uid = await createIndex(d, { primary_key: 'id', settings: { filterable_attributes: ['genre'] } });
   }, 60_000);
 
   test.each(DEEP)('%s on search, delete-by-filter, multi-search and the documents list', async (_what, filter) => {
-    const h = t.keyHeaders;
+    const h = d.keyHeaders;
     const answers = [
       await rest('POST', `/search/v1/indexes/${uid}/search`, { body: jsonApi('search_queries', { query: '', filter }), headers: h }),
       await rest('POST', `/search/v1/indexes/${uid}/search`, { body: jsonApi('search_queries', { query: '', filter: [[filter]] }), headers: h }),
@@ -306,7 +309,7 @@ describe('deep search filters: the nesting bound answers 400 naming the limit, n
   });
 
   test('200 levels are still accepted', async () => {
-    const r = await rest('POST', `/search/v1/indexes/${uid}/search`, { body: jsonApi('search_queries', { query: '', filter: `${'NOT '.repeat(100)}${'('.repeat(100)}genre = a${')'.repeat(100)}` }), headers: t.keyHeaders });
+    const r = await rest('POST', `/search/v1/indexes/${uid}/search`, { body: jsonApi('search_queries', { query: '', filter: `${'NOT '.repeat(100)}${'('.repeat(100)}genre = a${')'.repeat(100)}` }), headers: d.keyHeaders });
     expect(r.status).toBe(200);
   });
 });

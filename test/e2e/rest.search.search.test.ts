@@ -465,6 +465,59 @@ describe('settings endpoints', () => {
     );
   });
 
+  test("one setting's routes (Meilisearch's): GET reads it, PUT replaces it (PATCH merges typo-tolerance), DELETE resets it; each write a settings_update task", async () => {
+    const idx = await createIndex(t, { primary_key: 'id' });
+    await addDocuments(t, idx, [
+      { id: 1, title: 'Red lamp', color: 'red', year: 2001 },
+      { id: 2, title: 'Blue lamp', color: 'blue', year: 2020 },
+    ]);
+    const at = (setting: string) => `/search/v1/indexes/${idx}/settings/${setting}`;
+    const get = async (setting: string) => {
+      const r = await rest('GET', at(setting), { headers: t.keyHeaders });
+      expect(r.status).toBe(200);
+      return r.body.data;
+    };
+    // defaults before anything is set
+    expect(await get('filterable-attributes')).toMatchObject({ id: idx, type: 'filterable_attributes', attributes: { filterable_attributes: [] } });
+    expect((await get('distinct-attribute')).attributes).toEqual({ distinct_attribute: null });
+    expect((await get('ranking-rules')).attributes.ranking_rules).toEqual(['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness']);
+    const put = await settle(t, await rest('PUT', at('filterable-attributes'), { body: jsonApi('filterable_attributes', { filterable_attributes: ['color'] }), headers: t.keyHeaders }));
+    expect(put.attributes).toMatchObject({ status: 'succeeded', task_type: 'settings_update', details: { settings: { filterable_attributes: ['color'] } } });
+    expect((await get('filterable-attributes')).attributes.filterable_attributes).toEqual(['color']);
+    expect((await search(t, idx, { query: 'lamp', filter: 'color = red' })).body.data.attributes.hits.map((h: any) => h.id)).toEqual([1]);
+    // the other settings are untouched by one setting's PUT
+    await settle(t, await rest('PUT', at('sortable-attributes'), { body: jsonApi('sortable_attributes', { sortable_attributes: ['year'] }), headers: t.keyHeaders }));
+    expect((await get('filterable-attributes')).attributes.filterable_attributes).toEqual(['color']);
+    // PATCH typo-tolerance merges key by key
+    await settle(t, await rest('PATCH', at('typo-tolerance'), { body: jsonApi('typo_tolerance', { typo_tolerance: { min_word_size_for_typos: { one_typo: 4 } } }), headers: t.keyHeaders }));
+    expect((await get('typo-tolerance')).attributes.typo_tolerance).toMatchObject({ enabled: true, min_word_size_for_typos: { one_typo: 4, two_typos: 9 } });
+    // DELETE resets that one setting
+    expect((await settle(t, await rest('DELETE', at('filterable-attributes'), { headers: t.keyHeaders }))).attributes.status).toBe('succeeded');
+    expect((await get('filterable-attributes')).attributes.filterable_attributes).toEqual([]);
+    expect((await get('sortable-attributes')).attributes.sortable_attributes).toEqual(['year']);
+    expectServiceError(await search(t, idx, { query: 'lamp', filter: 'color = red' }), 'search', 400, 'attribute_not_filterable');
+    // DELETE synonyms clears both kinds
+    await rest('PUT', at('synonyms'), { body: jsonApi('synonyms', { synonyms: { lamp: ['light'] }, one_way_synonyms: { bulb: ['lamp'] } }), headers: t.keyHeaders }).then((r) => settle(t, r));
+    await settle(t, await rest('DELETE', at('synonyms'), { headers: t.keyHeaders }));
+    expect((await rest('GET', at('synonyms'), { headers: t.keyHeaders })).body.data.attributes).toEqual({ synonyms: {}, one_way_synonyms: {} });
+    // a PUT without its attribute is refused (null is the reset), a bad value names the setting, another attribute is unknown
+    expectServiceError(await rest('PUT', at('searchable-attributes'), { body: jsonApi('searchable_attributes', {}), headers: t.keyHeaders }), 'search', 422, 'VALIDATION_FAILED', {
+      parameter: 'searchable_attributes',
+    });
+    expectServiceError(await rest('PUT', at('distinct-attribute'), { body: jsonApi('distinct_attribute', { distinct_attribute: 7 }), headers: t.keyHeaders }), 'search', 422, 'VALIDATION_FAILED', {
+      parameter: 'distinct_attribute',
+    });
+    const other = await rest('PUT', at('filterable-attributes'), { body: jsonApi('filterable_attributes', { sortable_attributes: ['year'] }), headers: t.keyHeaders });
+    expect(other.status).toBe(422);
+    expect(other.body.errors[0].source?.pointer ?? other.body.errors[0].meta?.parameter ?? JSON.stringify(other.body)).toContain('sortable_attributes');
+    const reset = await settle(t, await rest('PUT', at('distinct-attribute'), { body: jsonApi('distinct_attribute', { distinct_attribute: null }), headers: t.keyHeaders }));
+    expect(reset.attributes.status).toBe('succeeded');
+    // another tenant's index is not found
+    const stranger = await createTenant();
+    expectServiceError(await rest('GET', at('filterable-attributes'), { headers: stranger.keyHeaders }), 'search', 404, 'index_not_found');
+    expectServiceError(await rest('DELETE', at('filterable-attributes'), { headers: stranger.keyHeaders }), 'search', 404, 'index_not_found');
+  });
+
   test('DELETE index → 202 task; afterwards the index and its documents are gone, and the uid is free again', async () => {
     const idx = await createIndex(t, { primary_key: 'id' });
     await addDocuments(t, idx, [{ id: 1, title: 'Gone soon' }]);

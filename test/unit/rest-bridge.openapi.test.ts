@@ -38,7 +38,7 @@ describe('rest-bridge OpenAPI document', () => {
     for (const r of ROUTES) {
       const op = doc.paths[openApiPath(r.path)]?.[r.method.toLowerCase()];
       expect(op).toBeDefined();
-      expect(op.operationId).toMatch(new RegExp(`^${r.operation}\\d*$`)); // a second path of one operation is numbered
+      expect(op.operationId).toMatch(new RegExp(`^${r.operationId ?? r.operation}\\d*$`)); // a second path of one operation is numbered
       expect(op.tags).toEqual([r.service]);
       expect(op.responses[String(r.status)]).toBeDefined();
       const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => m[1]);

@@ -3,6 +3,7 @@ import { loadApiSchema } from '../../rest-bridge/api-schema.js';
 import { deriveRoutes } from '../../rest-bridge/derive.js';
 import { markFreeForm } from '../../rest-bridge/jsonapi.js';
 import { loadOperations, splitOperations } from '../../rest-bridge/operations.js';
+import { graphqlName } from '../../rest-bridge/naming.js';
 import { parseQuery } from '../../rest-bridge/query.js';
 import { ROUTES } from '../../rest-bridge/routes/index.js';
 import type { Route, RouteInput } from '../../rest-bridge/types.js';
@@ -18,7 +19,9 @@ function render(r: Route, data: Record<string, any>, input: RouteInput) {
 
 function sampleInput(r: Route, query = ''): RouteInput {
   const params = Object.fromEntries([...r.path.matchAll(/:(\w+)/g)].map((m) => [m[1], `${m[1]}-value`]));
-  return { params, query: parseQuery(query), attributes: {} };
+  // the attributes a route requires (documented in its body) are there, as a well-formed request has them
+  const attributes = Object.fromEntries((r.body?.required ?? []).map((n) => [graphqlName(n), null]));
+  return { params, query: parseQuery(query), attributes };
 }
 
 function find(method: string, path: string): Route {
