@@ -39,6 +39,10 @@ export interface SearchConfig {
   engineConcurrentLoads: number;
   /** how often loaded engines are checked against deleted indexes (missed notifications) */
   engineSweepMs: number;
+  /** the task history keeps each app partition's latest this many task numbers; finished tasks older than that are deleted */
+  taskHistory: number;
+  /** how often the worker prunes the task history */
+  taskPruneMs: number;
   /** placement of indexes across search nodes (placement/); undefined: this process serves every index itself */
   placement?: PlacementConfig;
 }
@@ -86,6 +90,8 @@ export function loadSearchConfig(env: NodeJS.ProcessEnv = process.env): SearchCo
     engineLoadWaitMs: envInt(env, 'SEARCH_ENGINE_LOAD_WAIT_MS', 20_000, 1),
     engineSweepMs: envInt(env, 'SEARCH_ENGINE_SWEEP_MS', 30_000, 100),
     engineConcurrentLoads: envInt(env, 'SEARCH_ENGINE_CONCURRENT_LOADS', 2, 1),
+    taskHistory: envInt(env, 'SEARCH_TASK_HISTORY', 100_000, 1),
+    taskPruneMs: envInt(env, 'SEARCH_TASK_PRUNE_MS', 300_000, 100),
     placement: placementConfig(env, envInt(env, 'SEARCH_ENGINE_LOAD_WAIT_MS', 20_000, 1)),
   };
 }

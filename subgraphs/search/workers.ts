@@ -8,6 +8,21 @@ import type { SearchRuntime } from './runtime.js';
 import { SCHEMA } from './sql.js';
 import type { TaskHandlers } from './tasks/task.handler.js';
 import { taskJobKind } from './tasks/task.job.js';
+import { pruneTaskHistory } from './tasks/task.queue.js';
+
+/** Tasks one pruning statement deletes at most (short transactions; the next statement goes on). */
+const PRUNE_BATCH = 5000;
+
+/** The task history back within SEARCH_TASK_HISTORY per app partition (task.queue.ts pruneTaskHistory). */
+async function pruneHistory(rt: SearchRuntime): Promise<void> {
+  try {
+    let deleted = 0;
+    for (let n = PRUNE_BATCH; n === PRUNE_BATCH; deleted += n) n = await pruneTaskHistory(rt.pool, rt.cfg.taskHistory, PRUNE_BATCH);
+    if (deleted) rt.log.info('task history pruned', { deleted, keep: rt.cfg.taskHistory });
+  } catch (err) {
+    rt.log.warn('task history pruning failed', { err });
+  }
+}
 
 /** How long the worker must have been idle before a snapshot is written (they cost CPU). */
 const SNAPSHOT_QUIET_MS = 3000;
@@ -32,12 +47,15 @@ export async function startSearchWorkers(deps: WorkerDeps & { runtime: SearchRun
       .finally(() => (busy = false));
   }, 1000);
   maintenance.unref();
+  const pruning = setInterval(() => void pruneHistory(rt), rt.cfg.taskPruneMs);
+  pruning.unref();
   rt.log.info('search workers started', { worker: tasks.id });
   return [
     tasks,
     {
       async stop() {
         clearInterval(maintenance);
+        clearInterval(pruning);
         await rt.webhooks.stop();
       },
     },

@@ -10,6 +10,8 @@ import type { TaskErrorData, TaskStatus, TaskType } from './task.entity.js';
 
 /** The next task uid of the partition at $1 (app) and $2 (environment). */
 const NEXT_UID = nextTenantValueSql(SCHEMA, { name: `'task'`, app: '$1', env: '$2' });
+/** where that counter is kept */
+const SCHEMA_SEQUENCES = `"${SCHEMA}"."tenant_sequences"`;
 
 /** The job kind that runs a task (task.job.ts); its payload is `{ taskId }`. */
 export const TASK_JOB_KIND = 'search.task';
@@ -193,6 +195,25 @@ export async function deleteTasks(pool: pg.Pool, t: Tenant, q: TaskSelection & {
     const [left] = await rows<{ n: number }>(c, `select count(*)::int as n from ${T.tasks} where ${selected}`, args);
     return { deleted, remaining: left.n };
   });
+}
+
+/**
+ * The history's bound (Meilisearch deletes its oldest finished tasks past a million): in each app
+ * partition whose task numbers passed `keep`, the finished tasks numbered `keep` or more below its
+ * latest go, at most `batch` a call (the caller repeats while a call returns `batch`). A partition's
+ * latest number is its counter (tenant_sequences), so no count is taken; the range is read off the
+ * (app, environment, uid) index, and what was pruned is not read again, only unfinished old tasks.
+ */
+export async function pruneTaskHistory(db: Db, keep: number, batch: number): Promise<number> {
+  return run(
+    db,
+    `delete from ${T.tasks} where id in (
+       select t.id from ${SCHEMA_SEQUENCES} s
+         join ${T.tasks} t on t.app_id = s.app_id and t.environment = s.environment and t.uid <= s.last_value - $1
+        where s.name = 'task' and s.last_value > $1 and t.status = any($3::text[])
+        limit $2 for update of t skip locked)`,
+    [keep, batch, FINISHED_STATUSES],
+  );
 }
 
 /**
