@@ -40,3 +40,23 @@ export function nextTenantValueSql(schema: string, p: { name: string; app: strin
           on conflict (id) do update set last_value = "tenant_sequences".last_value + 1
           returning last_value`;
 }
+
+/**
+ * A migration's statements giving `table` a per-partition number `column` drawn from sequence
+ * `name`: existing rows numbered 1, 2, 3… within their partition in id order, the column made
+ * unique per partition, and each partition's counter set after its last number.
+ */
+export function tenantNumberColumnDdl(schema: string, p: { table: string; column: string; type: 'int' | 'bigint'; name: string }): string[] {
+  const table = `"${schema}"."${p.table}"`;
+  return [
+    ...tenantSequencesDdl(schema),
+    `alter table ${table} add column "${p.column}" ${p.type} null`,
+    `update ${table} r set "${p.column}" = n.number
+       from (select id, row_number() over (partition by app_id, environment order by id) as number from ${table}) n
+      where r.id = n.id`,
+    `alter table ${table} alter column "${p.column}" set not null`,
+    `alter table ${table} add constraint "${p.table}_app_id_environment_${p.column}_unique" unique ("app_id", "environment", "${p.column}")`,
+    `insert into "${schema}"."tenant_sequences" (id, name, app_id, environment, last_value)
+     select '${p.name}:' || app_id || ':' || environment, '${p.name}', app_id, environment, max("${p.column}") from ${table} group by app_id, environment`,
+  ];
+}
