@@ -88,6 +88,8 @@ export function hybridBench(docs: Record<string, any>[], queries: string[]): { r
   run('  keyword (same index)', base);
   run('  hybrid, semanticRatio 0.5', (q, i) => ({ ...base(q, i), hybrid: { semanticRatio: 0.5 } }));
   run('  vector only (query embedded)', (q, i) => ({ ...base(q, i), hybrid: { semanticRatio: 1 } }));
+  // similar documents: a document's stored vector as the query (one per query, spread over the corpus)
+  run('  similar documents (similarTo, limit 20)', (_q, i) => ({ similarTo: String(docs[(i * 7919) % docs.length]!.id), limit: 20 }));
   console.log(`  (exact scan at most ${EXACT_MAX} candidates; above that the HNSW walk)`);
   return { recall, recallFiltered };
 }

@@ -293,6 +293,11 @@ export class SegmentedEngine implements Engine, EngineState {
     this.alive = next;
   }
 
+  idOf(id: string): number | undefined {
+    const i = this.idMap.get(id);
+    return i !== undefined && has(this.alive, i) ? i : undefined;
+  }
+
   getDocument(id: string): Document | undefined {
     const i = this.idMap.get(String(id));
     return i === undefined ? undefined : this.store.get(i);

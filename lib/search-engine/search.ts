@@ -24,6 +24,7 @@ import { rankingScores, round, type Scored } from './ranking-score.js';
 import { buildSteps } from './steps.js';
 import { fuse, fusionDepth } from './fusion.js';
 import { semanticRequest, type Semantic } from './hybrid.js';
+import { similarOf, withoutSimilar, type Similar } from './similar.js';
 import { EngineError, type Document, type SearchHit, type SearchRequest, type SearchResult } from './types.js';
 
 export const MAX_TOTAL_HITS = 1000;
@@ -42,15 +43,16 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   const pages = pageRequest(req);
   const offset = pages ? (pages.page - 1) * pages.hitsPerPage : nonNegativeInt(req.offset, 0, 'invalid_search_offset', 'offset');
   const limit = pages ? pages.hitsPerPage : nonNegativeInt(req.limit, DEFAULT_LIMIT, 'invalid_search_limit', 'limit');
-  const query = typeof req.query === 'string' ? req.query : '';
+  const similar = similarOf(st, req);
+  const query = typeof req.query === 'string' && !similar ? req.query : '';
   const { filterableAttributes: filterable } = st.settings;
-  const semantic = semanticRequest(req, query, st.settings.embeddingAttributes);
+  const semantic = similar ? similar.semantic : semanticRequest(req, query, st.settings.embeddingAttributes);
   const sort = parseSort(req.sort, st.settings.sortableAttributes, st.rules);
   const facetSearch = facetSearchOf(req.facetSearch, st);
   const facets = facetSearch ? [facetSearch.facetName] : facetList(req.facets, filterable);
   const alsoOver = facets.length ? facetsAlsoOver(req.facetsAlsoOver) : [];
   const distinct = distinctOf(st, req.distinct);
-  const { allowed, words, match, candidates } = select(st, req, query, !semantic || semantic.ratio < 1);
+  const { allowed, words, match, candidates } = select(st, req, query, !semantic || semantic.ratio < 1, similar);
 
   const doc = (id: number): Document => st.doc(id) ?? {};
   const columns = st.columns;
@@ -133,7 +135,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
     if (alsoOver.length) {
       // the other requests' documents too; the page is formatted, so their matching may reuse the scratch arrays
       const bits = (typeof candidateBits === 'function' ? candidateBits() : candidateBits).slice();
-      for (const other of alsoOver) setAll(bits, select(st, other, typeof other.query === 'string' ? other.query : '', true).candidates);
+      for (const other of alsoOver) setAll(bits, select(st, other, typeof other.query === 'string' ? other.query : '', true, null).candidates);
       candidateBits = bits;
       candidateIds = toIds(bits);
     }
@@ -212,11 +214,12 @@ interface Selection {
 }
 
 /** The documents a request's query, filter, matchingStrategy and attributesToSearchOn select. */
-function select(st: EngineState, req: SearchRequest, query: string, keywordSide: boolean): Selection {
+function select(st: EngineState, req: SearchRequest, query: string, keywordSide: boolean, similar: Similar | null): Selection {
   const filter = compileFilter(req.filter, st.settings.filterableAttributes);
   const strategy = matchingStrategy(req.matchingStrategy);
   let allowed: Bitset = st.alive;
   if (filter) allowed = and(evaluate(filter, { segments: st.segments, universe: st.alive }), st.alive);
+  allowed = withoutSimilar(allowed, similar);
   const dictionary = st.dictionary.view(st.segments);
   const off = attributesOff(st, req.attributesToSearchOn);
   const phrases = queryPhrases(query, st.analyzer);

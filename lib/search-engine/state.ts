@@ -30,6 +30,8 @@ export interface EngineState {
   /** values sort, custom rules, distinct and geo sorting read (columns.ts) */
   columns: Columns;
   extIds: (string | undefined)[];
+  /** the internal id of a live document by its id (as a string) */
+  idOf(id: string): number | undefined;
   scratch: MatchScratch;
   /** the union of the segments' dictionaries, walked once per query word (dictionary.ts) */
   dictionary: TermUnion;

@@ -84,6 +84,11 @@ export interface SearchRequest {
    */
   facetSearch?: { facetName: string; facetQuery?: string | null } | null;
   /**
+   * a document's id (Meilisearch's similar documents, similar.ts): the other documents ranked by how
+   * close their vectors are to its; the query, sort and hybrid parameters do not apply
+   */
+  similarTo?: string | number | null;
+  /**
    * Meilisearch's attributesToSearchOn: the query's words, phrases and -words match only in these
    * searchable attributes (or top-level fields, with '*' searchable); absent or ['*']: all of them
    */
@@ -152,7 +157,10 @@ export type EngineErrorCode =
   | 'invalid_search_attributes_to_search_on'
   | 'invalid_search_page'
   | 'invalid_search_hits_per_page'
-  | 'invalid_facet_search_facet_query';
+  | 'invalid_facet_search_facet_query'
+  | 'invalid_similar_id'
+  | 'not_found_similar_id'
+  | 'invalid_similar_embedder';
 
 /** Thrown for client mistakes; `parameter` names the request field, `position` the offset in a filter. */
 export class EngineError extends Error {

@@ -168,6 +168,20 @@ export const SEARCH_DOCUMENT_ROUTES: Route[] = [
   {
     ...base,
     method: 'POST',
+    path: '/search/v1/indexes/:index_uid/similar',
+    operation: 'SimilarDocuments',
+    scope: 'search:read',
+    summary:
+      "The documents whose vectors are closest to one document's (search:read; Meilisearch's similar documents): id, and filter, offset, limit, attributes_to_retrieve, show_ranking_score, ranking_score_threshold; the index needs embedding_attributes",
+    body: { type: 'similar_queries', input: 'input' },
+    variables: (r) => ({ indexUid: r.params.index_uid, input: r.attributes }),
+    result: (d) => ({ data: resultRes(d.similarDocuments) }),
+    status: 200,
+    responseType: 'search_results',
+  },
+  {
+    ...base,
+    method: 'POST',
     path: '/search/v1/multi-search',
     operation: 'MultiSearch',
     scope: 'search:read',

@@ -2,8 +2,8 @@
 import { DomainError } from '../../lib/errors.js';
 import { freeFormNames } from '../api-schema.js';
 import { resource } from '../jsonapi.js';
-import { restParameter } from '../naming.js';
-import { getParam, intParam } from '../query.js';
+import { camelCase, restParameter } from '../naming.js';
+import { boolParam, getParam, intParam } from '../query.js';
 import type { QueryParamSpec, ResourceObject, Route, RouteInput } from '../types.js';
 import { webhookDeliveriesRoute } from './webhook-deliveries.js';
 
@@ -49,13 +49,25 @@ function listParam(r: RouteInput, ...names: string[]): string | null {
   return null;
 }
 
-/** The task selection bulk cancel and bulk delete take: index_uid, type, uids. */
+/** Meilisearch's strict time bounds of a task selection, by REST name (the GraphQL argument is its camelCase). */
+const TIME_BOUNDS = ['before_enqueued_at', 'after_enqueued_at', 'before_started_at', 'after_started_at', 'before_finished_at', 'after_finished_at'] as const;
+
+/** The task selection the list, bulk cancel and bulk delete take: index_uid, type, uids and the time bounds. */
 const SELECTION_QUERY: QueryParamSpec[] = [
-      { name: 'index_uid', type: 'string', description: 'comma list of index uids' },
-      { name: 'type', type: 'string', description: 'comma list of task types' },
-      { name: 'uids', type: 'string', description: 'comma list of task ids' },
+  { name: 'index_uid', type: 'string', description: 'comma list of index uids' },
+  { name: 'type', type: 'string', description: 'comma list of task types' },
+  { name: 'uids', type: 'string', description: 'comma list of task ids' },
+  ...TIME_BOUNDS.map((name) => {
+    const [side, what] = name.split('_');
+    return { name, type: 'string' as const, description: `ISO 8601 date or date-time: tasks ${what} ${side} it (strictly)` };
+  }),
 ];
-const selection = (r: RouteInput) => ({ indexUid: listParam(r, 'index_uid', 'index_uids'), type: listParam(r, 'type', 'types'), uids: getParam(r.query, 'uids') || null });
+const selection = (r: RouteInput) => ({
+  indexUid: listParam(r, 'index_uid', 'index_uids'),
+  type: listParam(r, 'type', 'types'),
+  uids: getParam(r.query, 'uids') || null,
+  ...Object.fromEntries(TIME_BOUNDS.map((name) => [camelCase(name), getParam(r.query, name) || null])),
+});
 
 function taskIdParam(r: RouteInput): string {
   const id = r.params.task_id;
@@ -80,23 +92,23 @@ export const SEARCH_OPS_ROUTES: Route[] = [
     method: 'GET',
     path: '/search/v1/tasks',
     operation: 'ListSearchTasks',
-    summary: 'Tasks, newest first (search:read); query status, index_uid, type (comma lists), limit, from',
+    summary: 'Tasks, newest first (search:read); query status, index_uid, type, uids (comma lists), before_/after_ enqueued_at, started_at, finished_at, limit, from, reverse',
     query: [
       { name: 'status', type: 'string', description: 'comma list: enqueued, processing, succeeded, failed, canceled' },
-      { name: 'index_uid', type: 'string', description: 'comma list of index uids' },
-      { name: 'type', type: 'string', description: 'comma list of task types' },
+      ...SELECTION_QUERY,
       { name: 'limit', type: 'integer', description: `default 20, at most ${MAX_TASK_PAGE}` },
       { name: 'from', type: 'integer', description: 'first task id of the page (meta.next of the previous page)' },
+      { name: 'reverse', type: 'boolean', description: 'true: oldest first (default false: newest first)' },
     ],
     variables: (r) => {
       const from = getParam(r.query, 'from');
       if (from && !/^\d{1,18}$/.test(from)) throw new DomainError('BAD_REQUEST', 'from must be a task id', { parameter: 'from' });
       return {
+        ...selection(r),
         status: listParam(r, 'status', 'statuses'),
-        type: listParam(r, 'type', 'types'),
-        indexUid: listParam(r, 'index_uid', 'index_uids'),
         limit: intParam(r.query, 'limit', { default: 20, min: 1, max: MAX_TASK_PAGE }),
         from: from || null,
+        reverse: boolParam(r.query, 'reverse'),
       };
     },
     result: (d) => ({ data: d.searchTasks.results.map((t: Record<string, unknown>) => taskRes(t)), meta: { limit: d.searchTasks.limit, next: d.searchTasks.next } }),
@@ -109,7 +121,7 @@ export const SEARCH_OPS_ROUTES: Route[] = [
     method: 'DELETE',
     path: '/search/v1/tasks',
     operation: 'DeleteSearchTasks',
-    summary: `Delete finished tasks from the history (search:write; Meilisearch's DELETE /tasks): query index_uid, type, uids, status (comma lists, at least one); enqueued and processing tasks stay; at most 10,000 a call, meta.remaining says how many are left`,
+    summary: `Delete finished tasks from the history (search:write; Meilisearch's DELETE /tasks): query index_uid, type, uids, status (comma lists), before_/after_ enqueued_at, started_at, finished_at (at least one); enqueued and processing tasks stay; at most 10,000 a call, meta.remaining says how many are left`,
     query: [...SELECTION_QUERY, { name: 'status', type: 'string', description: 'comma list of succeeded, failed, canceled (default: all three)' }],
     variables: (r) => ({ ...selection(r), status: listParam(r, 'status', 'statuses') }),
     result: (d) => ({ data: [], meta: { deleted: d.deleteSearchTasks.deleted, remaining: d.deleteSearchTasks.remaining } }),
@@ -122,7 +134,7 @@ export const SEARCH_OPS_ROUTES: Route[] = [
     method: 'POST',
     path: '/search/v1/tasks/cancel',
     operation: 'CancelSearchTasks',
-    summary: `Cancel the enqueued tasks a selection names (search:write; Meilisearch's POST /tasks/cancel): query index_uid, type, uids (comma lists, at least one); at most 1,000 a call, meta.remaining says how many are left`,
+    summary: `Cancel the enqueued tasks a selection names (search:write; Meilisearch's POST /tasks/cancel): query index_uid, type, uids (comma lists), before_/after_ enqueued_at, started_at, finished_at (at least one); at most 1,000 a call, meta.remaining says how many are left`,
     query: SELECTION_QUERY,
     variables: selection,
     result: (d) => ({

@@ -532,6 +532,49 @@ describe('settings endpoints', () => {
   });
 });
 
+describe('POST /search/v1/indexes/:index_uid/similar', () => {
+  test("the documents closest to one document's vector, without it; filter and paging as a search; errors name id", async () => {
+    const t = await createTenant({ plan: 'growth' });
+    const idx = await createIndex(t, { primary_key: 'id', settings: { filterable_attributes: ['section'], embedding_attributes: ['name', 'summary'] } });
+    await addDocuments(t, idx, [
+      { id: 1, name: 'gzip', section: 'utils', summary: 'GNU compression utility (replacement for compress)' },
+      { id: 2, name: 'xz-utils', section: 'utils', summary: 'XZ-format compression utilities' },
+      { id: 3, name: 'nginx', section: 'httpd', summary: 'small, powerful, scalable web/proxy server' },
+      { id: 4, name: 'apache2', section: 'httpd', summary: 'Apache HTTP Server' },
+      { id: 5, name: 'zstd', section: 'utils', summary: 'fast lossless compression algorithm -- CLI tool' },
+      { id: 6, name: 'lighttpd', section: 'httpd', summary: 'fast webserver with minimal memory footprint' },
+    ]);
+    const similar = (attrs: Record<string, unknown>, headers = t.keyHeaders) => rest('POST', `/search/v1/indexes/${idx}/similar`, { body: jsonApi('similar_queries', attrs), headers });
+    const r = await similar({ id: 3, show_ranking_score: true });
+    expect(r.status).toBe(200);
+    const a = r.body.data.attributes;
+    const hitIds = a.hits.map((h: any) => h.id);
+    expect(hitIds).not.toContain(3);
+    expect(hitIds).toHaveLength(5);
+    expect(a.estimated_total_hits).toBe(5);
+    // the web servers are closer to nginx than the compressors
+    expect(hitIds.slice(0, 2).sort()).toEqual([4, 6]);
+    const scores = a.hits.map((h: any) => h._ranking_score ?? h._rankingScore);
+    expect(scores).toEqual([...scores].sort((x: number, y: number) => y - x));
+    expect(a.hits[0]).not.toHaveProperty('_formatted');
+    // filter and paging as in a search; a string id names the same document
+    expect((await similar({ id: '3', filter: 'section = utils', limit: 2 })).body.data.attributes.hits.map((h: any) => h.section)).toEqual(['utils', 'utils']);
+    expect((await similar({ id: 3, offset: 1, limit: 1 })).body.data.attributes.hits.map((h: any) => h.id)).toEqual([hitIds[1]]);
+    // errors
+    expectServiceError(await similar({ id: 99 }), 'search', 404, 'not_found_similar_id', { parameter: 'id' });
+    expectServiceError(await similar({ id: { x: 1 } }), 'search', 400, 'invalid_similar_id', { parameter: 'id' });
+    expectServiceError(await similar({ filter: 'section = utils' }), 'search', 422, 'VALIDATION_FAILED', { parameter: 'id' });
+    const plain = await createIndex(t, { primary_key: 'id' });
+    await addDocuments(t, plain, [{ id: 1, name: 'gzip' }]);
+    expectServiceError(await rest('POST', `/search/v1/indexes/${plain}/similar`, { body: jsonApi('similar_queries', { id: 1 }), headers: t.keyHeaders }), 'search', 400, 'invalid_similar_embedder', {
+      parameter: 'id',
+    });
+    // another tenant's index is not found
+    const stranger = await createTenant();
+    expectServiceError(await similar({ id: 3 }, stranger.keyHeaders), 'search', 404, 'index_not_found');
+  });
+});
+
 describe('POST /search/v1/multi-search', () => {
   test('answers each query in order; an unknown index names queries[i].index_uid', async () => {
     const other = await createIndex(t, { primary_key: 'id' });

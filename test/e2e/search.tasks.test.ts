@@ -1,6 +1,6 @@
 // Tasks: read, list with filters and paging, cancel while enqueued, and live progress over the
 // gateway's taskEvents subscription.
-import { createTenant, jsonApi, rest, stack, uniq, type Tenant } from '../harness/client.js';
+import { createTenant, gql, jsonApi, rest, stack, uniq, type Tenant } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
 import { subscribe, wsClient } from '../harness/ws.js';
 import { addDocuments, createIndex, settle, stackDbUrl, waitTask, withDb } from './search.helpers.js';
@@ -41,6 +41,35 @@ describe('GET /search/v1/tasks and /search/v1/tasks/:task_id', () => {
       attributes: { status: 'failed', task_type: 'document_addition_or_update', index_uid: uid, error: { code: 'invalid_document_id' } },
     });
     for (const k of ['enqueued_at', 'started_at', 'finished_at', 'duration_ms']) expect(one.body.data.attributes[k]).not.toBeNull();
+  });
+
+  test("Meilisearch's time bounds, uids and reverse: before/after enqueued_at, started_at, finished_at (strict); oldest first with paging; malformed bounds → 400 naming them", async () => {
+    const uid = await createIndex(t, { primary_key: 'id' });
+    const first = await addDocuments(t, uid, [{ id: 1 }]);
+    const second = await addDocuments(t, uid, [{ id: 2 }]);
+    const third = await addDocuments(t, uid, [{ id: 3 }]);
+    const list = async (query: string) => {
+      const r = await rest('GET', `/search/v1/tasks?index_uid=${uid}&type=document_addition_or_update&${query}`, { headers: t.keyHeaders });
+      expect(r.status).toBe(200);
+      return r;
+    };
+    const idsOf = async (query: string) => (await list(query)).body.data.map((x: any) => x.id);
+    expect(await idsOf(`after_enqueued_at=${first.attributes.enqueued_at}`)).toEqual([third.id, second.id]);
+    expect(await idsOf(`before_enqueued_at=${third.attributes.enqueued_at}`)).toEqual([second.id, first.id]);
+    expect(await idsOf(`after_finished_at=${first.attributes.finished_at}&before_started_at=${third.attributes.started_at}`)).toEqual([second.id]);
+    expect(await idsOf(`before_finished_at=2000-01-01`)).toEqual([]);
+    expect(await idsOf(`uids=${first.id},${third.id}`)).toEqual([third.id, first.id]);
+    // oldest first, paged: `next` continues upwards
+    const page = await list('reverse=true&limit=2');
+    expect(page.body.data.map((x: any) => x.id)).toEqual([first.id, second.id]);
+    expect(page.body.meta.next).toBe(third.id);
+    expect(await idsOf(`reverse=true&from=${page.body.meta.next}`)).toEqual([third.id]);
+    // the same bounds in GraphQL
+    const viaGql = await gql(`query($u: String, $a: String) { searchTasks(indexUid: $u, type: "document_addition_or_update", afterEnqueuedAt: $a, reverse: true) { results { id } } }`, { u: uid, a: first.attributes.enqueued_at }, t.keyHeaders);
+    expect(viaGql.body.data!.searchTasks.results.map((x: any) => x.id)).toEqual([second.id, third.id]);
+    expectServiceError(await rest('GET', '/search/v1/tasks?after_enqueued_at=yesterday', { headers: t.keyHeaders }), 'search', 400, 'BAD_REQUEST', { parameter: 'after_enqueued_at' });
+    expectServiceError(await rest('GET', '/search/v1/tasks?before_finished_at=2026-13-45', { headers: t.keyHeaders }), 'search', 400, 'BAD_REQUEST', { parameter: 'before_finished_at' });
+    expectServiceError(await rest('GET', '/search/v1/tasks?reverse=maybe', { headers: t.keyHeaders }), 'search', 400, 'BAD_REQUEST', { parameter: 'reverse' });
   });
 
   test('unknown, malformed and foreign task ids → 404 task_not_found; bad filters → 400', async () => {
@@ -219,7 +248,10 @@ describe('DELETE /search/v1/tasks', () => {
     const other = await createTenant({ plan: 'growth' });
     const theirs = await createIndex(other, { uid, primary_key: 'id' });
     const del = (q: string, who = mine) => rest('DELETE', `/search/v1/tasks?${q}`, { headers: who.keyHeaders });
-    const r = await del(`index_uid=${uid}&status=failed`);
+    // a time bound alone names tasks: nothing of this tenant finished before 2000
+    expect((await del('before_finished_at=2000-01-01')).body.meta).toEqual({ deleted: 0, remaining: 0 });
+    expectServiceError(await del('after_enqueued_at=soon'), 'search', 400, 'BAD_REQUEST', { parameter: 'after_enqueued_at' });
+    const r = await del(`index_uid=${uid}&status=failed&after_enqueued_at=${ok.attributes.enqueued_at}`);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ data: [], meta: { deleted: 1, remaining: 0 } });
     expectServiceError(await rest('GET', `/search/v1/tasks/${bad.id}`, { headers: mine.keyHeaders }), 'search', 404, 'task_not_found');

@@ -246,6 +246,16 @@ export async function ensureResources(route: Route, t: SecTenant): Promise<void>
       t.extra[name] = uid;
     }
   }
+  if (route.body?.type === 'similar_queries' && !t.extra.similarDoc) {
+    // similar documents need an index with embedding attributes and a document of it
+    const settings = await rest('PATCH', `/search/v1/indexes/${t.indexUid}/settings`, { body: jsonApi('index_settings', { embedding_attributes: ['genre'] }), headers: t.keyHeaders });
+    if (settings.status !== 202) throw new Error(`fixture embedding attributes: ${describeRes(settings)}`);
+    const id = uniq('sim');
+    const r = await rest('POST', `/search/v1/indexes/${t.indexUid}/documents`, { body: jsonApi('documents', { documents: [{ id, genre: 'fixture text' }] }), headers: t.keyHeaders });
+    if (r.status !== 202) throw new Error(`fixture similar document: ${describeRes(r)}`);
+    await searchTaskDone(t, r.body.data.id);
+    t.extra.similarDoc = id;
+  }
   if (route.path.includes(':document_id') && !t.documentId) {
     const id = uniq('doc');
     const r = await rest('POST', `/search/v1/indexes/${t.indexUid}/documents`, { body: jsonApi('documents', { documents: [{ id, genre: 'fixture' }] }), headers: t.keyHeaders });
@@ -385,6 +395,7 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   synonyms: () => ({ synonyms: { tv: ['television'] } }),
   stop_words: () => ({ stop_words: ['the'] }),
   ranking_rules: () => ({ ranking_rules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'] }),
+  similar_queries: (t) => ({ id: t.extra.similarDoc }),
   searchable_attributes: () => ({ searchable_attributes: ['title'] }),
   filterable_attributes: () => ({ filterable_attributes: ['color'] }),
   sortable_attributes: () => ({ sortable_attributes: ['year'] }),

@@ -210,6 +210,44 @@ describe('hybrid and vector search through the engine', () => {
   });
 });
 
+describe('similar documents (similarTo)', () => {
+  const settings = { filterableAttributes: ['section'], embeddingAttributes: ['name', 'summary'] };
+
+  it('ranks the other documents as a vector search with the document\'s own vector, leaving it out', () => {
+    const e = engineWith(PACKAGES, settings);
+    const r = e.search({ similarTo: 6, limit: 10, showRankingScore: true });
+    const own = e.search({ vector: Array.from(embed(`${PACKAGES[5]!.name}\n${PACKAGES[5]!.summary}`)!), limit: 10 });
+    expect(r.hits.map((h) => h.id)).toEqual(own.hits.map((h) => h.id).filter((id) => id !== 6));
+    expect(r.estimatedTotalHits).toBe(PACKAGES.length - 1);
+    for (const h of r.hits) expect(h._rankingScore).toBeCloseTo(Math.max(0, h._semanticScore as number), 5);
+    // a string id names the same document; the query is not used
+    expect(ids(e, { similarTo: '6', query: 'zzz' })).toEqual(r.hits.map((h) => String(h.id)));
+  });
+
+  it('takes the filter and paging of a search', () => {
+    const e = engineWith(PACKAGES, settings);
+    const all = ids(e, { similarTo: 1 });
+    expect(ids(e, { similarTo: 1, filter: 'section = utils' })).toEqual(all.filter((id) => ['2', '5'].includes(id)));
+    expect(ids(e, { similarTo: 1, offset: 1, limit: 2 })).toEqual(all.slice(1, 3));
+  });
+
+  it('errors: an unknown or deleted id is not_found_similar_id, a malformed one invalid_similar_id, an index without vectors invalid_similar_embedder; all name id', () => {
+    const e = engineWith(PACKAGES, settings);
+    expect(errorOf(() => e.search({ similarTo: 999 }))).toMatchObject({ code: 'not_found_similar_id', parameter: 'id' });
+    e.deleteDocuments(['6']);
+    expect(errorOf(() => e.search({ similarTo: 6 }))).toMatchObject({ code: 'not_found_similar_id', parameter: 'id' });
+    expect(errorOf(() => e.search({ similarTo: 1.5 }))).toMatchObject({ code: 'invalid_similar_id', parameter: 'id' });
+    expect(errorOf(() => e.search({ similarTo: {} as never }))).toMatchObject({ code: 'invalid_similar_id', parameter: 'id' });
+    const plain = engineWith(PACKAGES, { filterableAttributes: ['section'] });
+    expect(errorOf(() => plain.search({ similarTo: 1 }))).toMatchObject({ code: 'invalid_similar_embedder', parameter: 'id' });
+  });
+
+  it('a document without text to embed has nothing close to it', () => {
+    const e = engineWith([...PACKAGES, { id: 99, section: 'utils' }], settings);
+    expect(e.search({ similarTo: 99 }).hits).toEqual([]);
+  });
+});
+
 describe('the embedding_attributes setting', () => {
   it('is a list of attribute names (either spelling), duplicates dropped; anything else names the setting', () => {
     expect(parseSettingsPatch({ embedding_attributes: ['name', 'name', 'summary'] }, '')).toEqual({ embedding_attributes: ['name', 'summary'] });

@@ -77,6 +77,18 @@ export class FacetSearchInput {
   @Field(() => String, { nullable: true, description: 'as in a search: last (default), all or frequency' }) matchingStrategy?: string | null;
 }
 
+@InputType({ description: "Meilisearch's similar documents: the documents whose vectors are closest to one document's" })
+export class SimilarInput {
+  @Field(() => GraphQLJSON, { description: 'the id of a document of the index (a string or an integer)' }) id!: string | number;
+  @Field(() => Int, { nullable: true, description: 'default 20' }) limit?: number;
+  @Field(() => Int, { nullable: true, description: 'default 0' }) offset?: number;
+  @Field(() => GraphQLJSON, { nullable: true, description: 'filter expression, or the array form: only the documents it selects are answered' }) filter?: unknown;
+  @Field(() => [String], { nullable: true }) attributesToRetrieve?: string[];
+  @Field({ nullable: true, description: 'hits carry `_rankingScore`: their similarity, from 0 to 1' }) showRankingScore?: boolean;
+  @Field({ nullable: true, description: 'hits carry `_rankingScoreDetails`' }) showRankingScoreDetails?: boolean;
+  @Field(() => Float, { nullable: true, description: 'hits scoring below it (0 to 1) are left out' }) rankingScoreThreshold?: number;
+}
+
 @InputType()
 export class SuggestInput {
   @Field() query!: string;

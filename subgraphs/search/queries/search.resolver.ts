@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Query, Resolver, Directive } from 'type-graphql';
 import type { SearchContext } from '../context.js';
 import { suggest } from '../suggestions/suggestion.service.js';
-import { FacetSearchInput, FederationInput, MultiSearchQueryInput, SearchInput, SuggestInput } from './search.inputs.js';
+import { FacetSearchInput, FederationInput, MultiSearchQueryInput, SearchInput, SimilarInput, SuggestInput } from './search.inputs.js';
 import { federatedSearch, type FederatedQuery } from './federated-search.service.js';
 import * as searching from './search.service.js';
 import { FacetSearchResults, FederatedSearchResults, IndexSearchResults, SearchSuggestions, toResults } from './search.type.js';
@@ -38,6 +38,15 @@ export class SearchResolver {
     @Arg('federation', () => FederationInput, { nullable: true }) federation?: FederationInput,
   ): Promise<FederatedSearchResults> {
     return federatedSearch(ctx, queries.map((q) => ({ ...q }) as FederatedQuery), federation ? { ...federation } : null);
+  }
+
+  @Authorized('search:read')
+  @Directive('@cost(weight: 10)')
+  @Query(() => IndexSearchResults, {
+    description: "The documents whose vectors are closest to one document's (Meilisearch's similar documents; the index needs embedding attributes; counts against the plan's searches per second)",
+  })
+  async similarDocuments(@Ctx() ctx: SearchContext, @Arg('indexUid', () => String) indexUid: string, @Arg('input', () => SimilarInput) input: SimilarInput): Promise<IndexSearchResults> {
+    return toResults(await searching.similar(ctx, indexUid, { ...input } as searching.SimilarParams));
   }
 
   @Authorized('search:read')

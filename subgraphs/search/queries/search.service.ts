@@ -117,6 +117,31 @@ export async function facetSearch(ctx: SearchContext, uid: string, p: FacetSearc
   };
 }
 
+export interface SimilarParams {
+  id: string | number;
+  limit?: number | null;
+  offset?: number | null;
+  filter?: SearchRequest['filter'];
+  attributesToRetrieve?: string[] | null;
+  showRankingScore?: boolean | null;
+  showRankingScoreDetails?: boolean | null;
+  rankingScoreThreshold?: number | null;
+}
+
+/**
+ * Meilisearch's similar documents (lib/search-engine/similar.ts): one search against the plan's rate,
+ * on a node holding the index; not recorded in analytics (no one typed a query). Hits carry neither
+ * `_formatted` nor `_matchesPosition`: there are no query words to mark.
+ */
+export async function similar(ctx: SearchContext, uid: string, p: SimilarParams): Promise<SearchAnswer> {
+  const index = await getSearchableIndex(ctx, uid);
+  await takeSearchBudget(ctx, 1);
+  const { id, ...rest } = p;
+  const given = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined && v !== null)) as SearchRequest;
+  const result = await placedSearch(ctx, index, { ...given, similarTo: id, attributesToHighlight: [], showMatchesPosition: false });
+  return { ...result, id: newId('srch'), indexUid: index.uid, primaryKey: index.primaryKey ?? null };
+}
+
 /** Several searches in one call, answered in order; one invalid query fails the call, naming it (queries[i]). */
 export async function multiSearch(ctx: SearchContext, queries: (SearchParams & { indexUid: string })[]): Promise<SearchAnswer[]> {
   if (queries.length > MAX_MULTI_SEARCH_QUERIES) {

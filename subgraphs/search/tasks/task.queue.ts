@@ -114,19 +114,27 @@ export async function lastFinished(db: Db, t: Tenant): Promise<Date | null> {
   return r?.at ?? null;
 }
 
+/** A task time a selection bounds: Meilisearch's beforeEnqueuedAt, afterFinishedAt… (strict bounds). */
+export interface TaskTimeBound {
+  column: 'enqueued_at' | 'started_at' | 'finished_at';
+  op: '<' | '>';
+  at: Date;
+}
+
 export interface TaskSelection {
   types?: TaskType[];
   indexUids?: string[];
   uids?: string[];
+  times?: TaskTimeBound[];
 }
 
-export interface TaskQuery {
+export interface TaskQuery extends TaskSelection {
   statuses?: TaskStatus[];
-  types?: TaskType[];
-  indexUids?: string[];
   limit: number;
-  /** the first uid of the page (uids descending): `next` of the previous page */
+  /** the first uid of the page (in the page's order): `next` of the previous page */
   from?: string;
+  /** oldest first (Meilisearch's reverse); newest first otherwise */
+  reverse?: boolean;
 }
 
 /**
@@ -144,15 +152,19 @@ function taskConditions(t: Tenant, q: TaskSelection & { statuses?: TaskStatus[] 
   if (q.types?.length) add('type = any(?::text[])', q.types);
   if (q.indexUids?.length) add('index_uid = any(?::text[])', q.indexUids);
   if (q.uids?.length) add('uid = any(?::bigint[])', q.uids);
+  // column and operator come from TaskTimeBound's closed types, never from the request's text; the
+  // times compare as the API shows them (milliseconds), so a bound copied from a task excludes that task
+  for (const b of q.times ?? []) add(`date_trunc('milliseconds', ${b.column}) ${b.op} ?::timestamptz`, b.at);
   return { where, args, add };
 }
 
-/** Newest first; one more than `limit` is read to tell whether a next page exists. */
+/** Newest first (oldest first with `reverse`); one more than `limit` is read to tell whether a next page exists. */
 export async function listTasks(db: Db, t: Tenant, q: TaskQuery): Promise<{ tasks: TaskRow[]; next: string | null }> {
   const { where, args, add } = taskConditions(t, q);
-  if (q.from) add('uid <= ?', q.from);
+  if (q.from) add(q.reverse ? 'uid >= ?' : 'uid <= ?', q.from);
   args.push(q.limit + 1);
-  const got = await rows<TaskRow>(db, `select ${TASK_COLUMNS} from ${T.tasks} where ${where.join(' and ')} order by uid desc limit $${args.length}`, args);
+  const order = q.reverse ? 'asc' : 'desc';
+  const got = await rows<TaskRow>(db, `select ${TASK_COLUMNS} from ${T.tasks} where ${where.join(' and ')} order by uid ${order} limit $${args.length}`, args);
   const next = got.length > q.limit ? got[q.limit].uid : null;
   return { tasks: got.slice(0, q.limit), next };
 }

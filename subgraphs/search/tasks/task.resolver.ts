@@ -1,6 +1,7 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver, Directive } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, ID, Int, Mutation, Query, Resolver, Directive } from 'type-graphql';
 import { SECRET_KEY } from '../../../lib/tenant.js';
 import type { SearchContext } from '../context.js';
+import { TaskSelectionArgs } from './task.args.js';
 import * as tasks from './task.service.js';
 import { Task, TaskBulkCancelation, TaskBulkDeletion, TaskCancelation, TaskPage, toTask } from './task.type.js';
 
@@ -17,40 +18,35 @@ export class TaskResolver {
   @Query(() => TaskPage, { description: 'Tasks of the calling app, newest first' })
   async searchTasks(
     @Ctx() ctx: SearchContext,
+    @Args() selection: TaskSelectionArgs,
     @Arg('status', () => String, { nullable: true, description: 'comma list of statuses' }) status?: string,
-    @Arg('type', () => String, { nullable: true, description: 'comma list of task types' }) type?: string,
-    @Arg('indexUid', () => String, { nullable: true, description: 'comma list of index uids' }) indexUid?: string,
     @Arg('limit', () => Int, { nullable: true, description: `default 20, at most ${tasks.MAX_TASK_PAGE}` }) limit?: number,
     @Arg('from', () => ID, { nullable: true, description: 'first task id of the page (the previous page\'s `next`)' }) from?: string,
+    @Arg('reverse', () => Boolean, { nullable: true, description: 'oldest first (default: newest first)' }) reverse?: boolean,
   ): Promise<TaskPage> {
-    const page = await tasks.listTasks(ctx, { status, type, indexUid, limit, from });
+    const page = await tasks.listTasks(ctx, { ...selection, status, limit, from, reverse });
     return { results: page.tasks.map(toTask), limit: page.limit, next: page.next };
   }
 
   @Authorized('search:write')
-  @Mutation(() => TaskBulkCancelation, { description: `Cancel the enqueued tasks of a selection (at least one of indexUid, type, uids; at most ${tasks.MAX_BULK_CANCEL} a call)` })
-  async cancelSearchTasks(
-    @Ctx() ctx: SearchContext,
-    @Arg('indexUid', () => String, { nullable: true, description: 'comma list of index uids' }) indexUid?: string,
-    @Arg('type', () => String, { nullable: true, description: 'comma list of task types' }) type?: string,
-    @Arg('uids', () => String, { nullable: true, description: 'comma list of task ids' }) uids?: string,
-  ): Promise<TaskBulkCancelation> {
-    const r = await tasks.cancelTasks(ctx, { indexUid, type, uids });
+  @Mutation(() => TaskBulkCancelation, {
+    description: `Cancel the enqueued tasks of a selection (at least one of indexUid, type, uids or a time bound; at most ${tasks.MAX_BULK_CANCEL} a call)`,
+  })
+  async cancelSearchTasks(@Ctx() ctx: SearchContext, @Args() selection: TaskSelectionArgs): Promise<TaskBulkCancelation> {
+    const r = await tasks.cancelTasks(ctx, { ...selection });
     return { canceled: r.canceled.map(toTask), remaining: r.remaining };
   }
 
   @Authorized('search:write')
   @Mutation(() => TaskBulkDeletion, {
-    description: `Delete finished tasks of a selection from the history (at least one of indexUid, type, uids, status; at most ${tasks.MAX_BULK_DELETE} a call); enqueued and processing tasks stay`,
+    description: `Delete finished tasks of a selection from the history (at least one of indexUid, type, uids, a time bound or status; at most ${tasks.MAX_BULK_DELETE} a call); enqueued and processing tasks stay`,
   })
   async deleteSearchTasks(
     @Ctx() ctx: SearchContext,
-    @Arg('indexUid', () => String, { nullable: true, description: 'comma list of index uids' }) indexUid?: string,
-    @Arg('type', () => String, { nullable: true, description: 'comma list of task types' }) type?: string,
-    @Arg('uids', () => String, { nullable: true, description: 'comma list of task ids' }) uids?: string,
+    @Args() selection: TaskSelectionArgs,
     @Arg('status', () => String, { nullable: true, description: 'comma list of succeeded, failed, canceled (default: all three)' }) status?: string,
   ): Promise<TaskBulkDeletion> {
-    return tasks.deleteTasks(ctx, { indexUid, type, uids, status });
+    return tasks.deleteTasks(ctx, { ...selection, status });
   }
 
   @Authorized('search:write')
