@@ -97,9 +97,10 @@ const INDEX_ROUTES: Route[] = [
     method: 'PATCH',
     path: '/search/v1/indexes/:index_uid',
     operation: 'UpdateIndex',
-    summary: "Change the primary key (search:write, Meilisearch's PATCH /indexes/{uid}): 202 with the index_update task, which fails with index_primary_key_already_exists when the index holds documents",
-    body: { type: 'indexes', args: ['primaryKey'], required: ['primary_key'] },
-    variables: (r) => ({ uid: r.params.index_uid, primaryKey: r.attributes.primaryKey ?? null }),
+    summary:
+      "Rename the index (new_uid: at once) and/or change its primary key (search:write, Meilisearch's PATCH /indexes/{uid}): 202 with the index_update task; the key's task fails with index_primary_key_already_exists when the index holds documents",
+    body: { type: 'indexes', args: ['primaryKey', 'newUid'] },
+    variables: (r) => ({ uid: r.params.index_uid, primaryKey: r.attributes.primaryKey ?? null, newUid: r.attributes.newUid ?? null }),
     result: (d) => ({ data: taskRes(d.updateIndex) }),
     status: 202,
     responseType: 'indexing_tasks',

@@ -221,4 +221,38 @@ describe('PATCH /search/v1/indexes/:index_uid (primary key)', () => {
     expectServiceError(await patch({}), 'search', 422, 'VALIDATION_FAILED', { parameter: 'primary_key' });
     expectServiceError(await rest('PATCH', `/search/v1/indexes/${uniq('nope')}`, { body: jsonApi('indexes', { primary_key: 'id' }), headers: t.keyHeaders }), 'search', 404, 'index_not_found');
   });
+
+  test('new_uid renames the index at once: documents, settings and task history follow; the old name is free; recorded as a succeeded index_update task', async () => {
+    const t = await createTenant({ plan: 'growth' });
+    const [old, renamed, other] = [uniq('old'), uniq('new'), uniq('other')];
+    await createIndex(t, { uid: old, primary_key: 'id', settings: { filterable_attributes: ['v'] } });
+    await createIndex(t, { uid: other, primary_key: 'id' });
+    const added = await addDocuments(t, old, [{ id: 1, title: 'moved lamp', v: 1 }]);
+    const patch = (uid: string, attrs: Record<string, unknown>, headers = t.keyHeaders) => rest('PATCH', `/search/v1/indexes/${uid}`, { body: jsonApi('indexes', attrs), headers });
+    const r = await patch(old, { new_uid: renamed });
+    expect(r.status).toBe(202);
+    expect(r.body.data.attributes).toMatchObject({ task_type: 'index_update', status: 'succeeded', index_uid: renamed, details: { old_index_uid: old, new_index_uid: renamed } });
+    expect((await rest('GET', `/search/v1/indexes/${renamed}`, { headers: t.keyHeaders })).body.data.attributes).toMatchObject({ uid: renamed, number_of_documents: 1, settings: { filterable_attributes: ['v'] } });
+    expectServiceError(await rest('GET', `/search/v1/indexes/${old}`, { headers: t.keyHeaders }), 'search', 404, 'index_not_found');
+    const hits = (await search(t, renamed, { query: 'lamp', filter: 'v = 1' })).body.data.attributes.hits;
+    expect(hits.map((h: any) => h.id)).toEqual([1]);
+    expect((await rest('GET', `/search/v1/tasks/${added.id}`, { headers: t.keyHeaders })).body.data.attributes.index_uid).toBe(renamed);
+    // the old name is free again; a taken or malformed name is refused, naming new_uid; nothing moves
+    await createIndex(t, { uid: old, primary_key: 'id' });
+    expectServiceError(await patch(renamed, { new_uid: other }), 'search', 409, 'index_already_exists', { parameter: 'new_uid' });
+    expectServiceError(await patch(renamed, { new_uid: 'not a uid!' }), 'search', 400, 'invalid_index_uid', { parameter: 'new_uid' });
+    expectServiceError(await patch(renamed, {}), 'search', 422, 'VALIDATION_FAILED', { parameter: 'primary_key' });
+    // another tenant's index is not found, and cannot be renamed
+    const stranger = await createTenant({ plan: 'growth' });
+    expectServiceError(await patch(renamed, { new_uid: uniq('x') }, stranger.keyHeaders), 'search', 404, 'index_not_found');
+    expect((await rest('GET', `/search/v1/indexes/${renamed}`, { headers: t.keyHeaders })).status).toBe(200);
+    // both at once: renamed first, the answer is the key's task under the new name
+    const empty = await createIndex(t);
+    const third = uniq('third');
+    const both = await patch(empty, { new_uid: third, primary_key: 'sku' });
+    expect(both.status).toBe(202);
+    expect(both.body.data.attributes).toMatchObject({ task_type: 'index_update', index_uid: third, details: { primary_key: 'sku' } });
+    await waitTask(t, both.body.data.id);
+    expect((await rest('GET', `/search/v1/indexes/${third}`, { headers: t.keyHeaders })).body.data.attributes.primary_key).toBe('sku');
+  });
 });

@@ -6,6 +6,7 @@ import { CreateIndexInput, SuggestionSettingsInput } from './index.inputs.js';
 import { Index, SuggestionSettings, toIndex, toSuggestionSettings } from './index.type.js';
 import * as indexes from './index.service.js';
 import { MAX_SWAPS, swapIndexes } from './index-swap.service.js';
+import { updateIndex } from './index-update.service.js';
 
 @ObjectType()
 export class IndexSynonyms {
@@ -42,9 +43,17 @@ export class IndexResolver {
   }
 
   @Authorized('search:write')
-  @Mutation(() => Task, { description: 'Change the primary key (an index_update task; it fails with index_primary_key_already_exists when the index holds documents)' })
-  async updateIndex(@Ctx() ctx: SearchContext, @Arg('uid', () => String) uid: string, @Arg('primaryKey', () => String, { nullable: true }) primaryKey?: string): Promise<Task> {
-    return toTask(await indexes.updateIndex(ctx, uid, primaryKey));
+  @Mutation(() => Task, {
+    description:
+      'Rename the index (newUid: at once, a succeeded index_update task) and/or change its primary key (an index_update task; it fails with index_primary_key_already_exists when the index holds documents)',
+  })
+  async updateIndex(
+    @Ctx() ctx: SearchContext,
+    @Arg('uid', () => String) uid: string,
+    @Arg('primaryKey', () => String, { nullable: true }) primaryKey?: string,
+    @Arg('newUid', () => String, { nullable: true, description: 'the name the index takes (index_already_exists when another index has it)' }) newUid?: string,
+  ): Promise<Task> {
+    return toTask(await updateIndex(ctx, uid, primaryKey, newUid));
   }
 
   @Authorized('search:write')

@@ -1,5 +1,6 @@
 // Indexes: create (synchronous, recorded as a succeeded index_creation task), read, delete and
 // settings changes (tasks). Every method takes the request context first.
+import type pg from 'pg';
 import { DomainError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { SearchContext } from '../context.js';
@@ -35,6 +36,11 @@ export function validatePrimaryKey(primaryKey: string | undefined | null, parame
   return primaryKey;
 }
 
+/** The partition's index-name lock (until commit): creations and renames of its indexes go one at a time. */
+export async function lockIndexNames(c: pg.PoolClient, appId: string, environment: string): Promise<void> {
+  await c.query('select pg_advisory_xact_lock(hashtext($1))', [`search.indexes:${appId}:${environment}`]);
+}
+
 export async function createIndex(ctx: SearchContext, input: CreateIndexInput): Promise<{ index: IndexRecord; task: TaskRow }> {
   const { appId, environment } = await appPartition(ctx);
   const uid = validateUid(input.uid);
@@ -44,7 +50,7 @@ export async function createIndex(ctx: SearchContext, input: CreateIndexInput): 
   const rt = ctx.runtime;
   const { row, task } = await withTx(rt.pool, async (c) => {
     // One creator at a time per partition, so "fewer than N indexes" holds under concurrency.
-    await c.query('select pg_advisory_xact_lock(hashtext($1))', [`search.indexes:${appId}:${environment}`]);
+    await lockIndexNames(c, appId, environment);
     const taken = await one(c, `select 1 from ${T.indexes} where app_id = $1 and environment = $2 and uid = $3`, [appId, environment, uid]);
     if (taken) throw new DomainError('index_already_exists', `Index \`${uid}\` already exists.`, { parameter: 'uid' });
     if (limits.indexes !== null) {
@@ -146,18 +152,6 @@ export function validateUid(uid: string, parameter = 'uid'): string {
     );
   }
   return uid;
-}
-
-/**
- * Change the index's primary key (Meilisearch's PATCH /indexes/{uid}): a task, so it runs after the
- * tasks enqueued before it; it fails with index_primary_key_already_exists when the index then holds
- * documents under another key.
- */
-export async function updateIndex(ctx: SearchContext, uid: string, primaryKey: string | null | undefined): Promise<TaskRow> {
-  const index = await getIndex(ctx, uid);
-  if (primaryKey === undefined || primaryKey === null) throw new DomainError('VALIDATION_FAILED', 'primary_key is required', { parameter: 'primaryKey' });
-  const pk = validatePrimaryKey(primaryKey, 'primaryKey')!;
-  return enqueue(ctx, { indexId: index.id, indexUid: index.uid, type: 'index_update', details: { primary_key: pk }, payload: JSON.stringify({ primary_key: pk }) });
 }
 
 /** Delete the index and its documents: a task (tasks enqueued before it still run first). */

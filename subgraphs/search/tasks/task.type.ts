@@ -28,6 +28,8 @@ export class TaskDetails {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'settings given to a settings update, as written' }) settings?: Record<string, unknown> | null;
   @Field(() => Date, { nullable: true }) canceledAt?: Date | null;
   @Field(() => GraphQLJSON, { nullable: true, description: 'an index swap: the pairs swapped, [{ indexes: [a, b] }]' }) swaps?: unknown;
+  @Field(() => String, { nullable: true, description: 'a rename: the name the index had' }) oldIndexUid?: string | null;
+  @Field(() => String, { nullable: true, description: 'a rename: the name the index took' }) newIndexUid?: string | null;
 }
 
 @ObjectType('SearchTask', { description: 'A write to an index (Meilisearch task): enqueued → processing → succeeded | failed | canceled' })
@@ -82,6 +84,8 @@ export function toTask(r: TaskRow): Task {
       settings: (d.settings as Record<string, unknown>) ?? null,
       canceledAt: typeof d.canceled_at === 'string' ? new Date(d.canceled_at) : null,
       swaps: d.swaps ?? null,
+      oldIndexUid: typeof d.old_index_uid === 'string' ? d.old_index_uid : null,
+      newIndexUid: typeof d.new_index_uid === 'string' ? d.new_index_uid : null,
     },
     error: r.error ? { code: r.error.code, message: r.error.message, parameter: r.error.parameter ?? null } : null,
     enqueuedAt: r.enqueued_at,
