@@ -48,51 +48,39 @@ function onlySetting(key: string) {
 
 function settingRoutes(s: OneSetting): Route[] {
   const path = `/search/v1/indexes/:index_uid/settings/${s.path}`;
-  const [key] = s.keys;
+  const key = s.keys[0]!;
   const name = pascal(s.path);
-  const uidVar = (r: RouteInput) => ({ uid: r.params.index_uid });
+  // what every route of the setting shares; writes answer their settings_update task
+  const route = (method: HttpMethod, r: Omit<Route, 'service' | 'auth' | 'method' | 'path' | 'status' | 'responseType'>): Route =>
+    method === 'GET' ? { ...base, method, path, ...r, status: 200, responseType: key } : { ...base, method, path, ...r, status: 202, responseType: 'indexing_tasks' };
+  const written = (d: Record<string, any>) => ({ data: taskRes(d.updateIndexSettings) });
   return s.methods.map((method): Route => {
     if (method === 'GET') {
-      return {
-        ...base,
-        method,
-        path,
+      return route(method, {
         operation: 'GetIndexSettings',
         operationId: `GetIndex${name}`,
         summary: `The index's ${key} (search:read; its default when never set)`,
-        variables: uidVar,
-        result: (d) => ({ data: resource(key!, { id: d.index.uid, [graphqlName(key!)]: d.index.settings[graphqlName(key!)] }) }),
-        status: 200,
-        responseType: key!,
-      };
+        variables: (r) => ({ uid: r.params.index_uid }),
+        result: (d) => ({ data: resource(key, { id: d.index.uid, [graphqlName(key)]: d.index.settings[graphqlName(key)] }) }),
+      });
     }
     if (method === 'DELETE') {
-      return {
-        ...base,
-        method,
-        path,
+      return route(method, {
         operation: 'UpdateIndexSettings',
         operationId: `ResetIndex${name}`,
         summary: `${s.keys.join(' and ')} back to the default (search:write): 202 with the settings_update task`,
         variables: (r) => ({ uid: r.params.index_uid, settings: Object.fromEntries(s.keys.map((k) => [graphqlName(k), null])) }),
-        result: (d) => ({ data: taskRes(d.updateIndexSettings) }),
-        status: 202,
-        responseType: 'indexing_tasks',
-      };
+        result: written,
+      });
     }
-    return {
-      ...base,
-      method,
-      path,
+    return route(method, {
       operation: 'UpdateIndexSettings',
       operationId: `UpdateIndex${name}`,
       summary: `${method === 'PATCH' ? 'Change' : 'Replace'} the index's ${key} (search:write; null resets it): 202 with the settings_update task`,
-      body: { type: key!, fieldsOf: 'IndexSettings', pick: [key!], required: [key!] },
-      variables: onlySetting(key!),
-      result: (d) => ({ data: taskRes(d.updateIndexSettings) }),
-      status: 202,
-      responseType: 'indexing_tasks',
-    };
+      body: { type: key, fieldsOf: 'IndexSettings', pick: [key], required: [key] },
+      variables: onlySetting(key),
+      result: written,
+    });
   });
 }
 

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createTenant, jsonApi, rest, uniq, type Tenant } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
 import { addDocuments, createIndex, search, settle } from './search.helpers.js';
+import { PACKAGES } from '../harness/search-packages.fixtures.js';
 
 type Book = { id: string; title: string; author: string; language: string; publisher: string; details: { rating: string; pages: string } };
 const BOOKS = (JSON.parse(readFileSync(datasetPath('books.json'), 'utf8')) as Book[]).map((b) => ({
@@ -536,14 +537,7 @@ describe('POST /search/v1/indexes/:index_uid/similar', () => {
   test("the documents closest to one document's vector, without it; filter and paging as a search; errors name id", async () => {
     const t = await createTenant({ plan: 'growth' });
     const idx = await createIndex(t, { primary_key: 'id', settings: { filterable_attributes: ['section'], embedding_attributes: ['name', 'summary'] } });
-    await addDocuments(t, idx, [
-      { id: 1, name: 'gzip', section: 'utils', summary: 'GNU compression utility (replacement for compress)' },
-      { id: 2, name: 'xz-utils', section: 'utils', summary: 'XZ-format compression utilities' },
-      { id: 3, name: 'nginx', section: 'httpd', summary: 'small, powerful, scalable web/proxy server' },
-      { id: 4, name: 'apache2', section: 'httpd', summary: 'Apache HTTP Server' },
-      { id: 5, name: 'zstd', section: 'utils', summary: 'fast lossless compression algorithm -- CLI tool' },
-      { id: 6, name: 'lighttpd', section: 'httpd', summary: 'fast webserver with minimal memory footprint' },
-    ]);
+    await addDocuments(t, idx, PACKAGES);
     const similar = (attrs: Record<string, unknown>, headers = t.keyHeaders) => rest('POST', `/search/v1/indexes/${idx}/similar`, { body: jsonApi('similar_queries', attrs), headers });
     const r = await similar({ id: 3, show_ranking_score: true });
     expect(r.status).toBe(200);

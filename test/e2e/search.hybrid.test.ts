@@ -5,15 +5,8 @@ import { sifEmbedding } from '../../lib/word-vectors.js';
 import { createTenant, gql, jsonApi, rest } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
 import { addDocuments, createIndex, search, settle } from './search.helpers.js';
+import { PACKAGES } from '../harness/search-packages.fixtures.js';
 
-const PACKAGES = [
-  { id: 1, name: 'gzip', section: 'utils', summary: 'GNU compression utility (replacement for compress)' },
-  { id: 2, name: 'xz-utils', section: 'utils', summary: 'XZ-format compression utilities' },
-  { id: 3, name: 'nginx', section: 'httpd', summary: 'small, powerful, scalable web/proxy server' },
-  { id: 4, name: 'apache2', section: 'httpd', summary: 'Apache HTTP Server' },
-  { id: 5, name: 'zstd', section: 'utils', summary: 'fast lossless compression algorithm -- CLI tool' },
-  { id: 6, name: 'lighttpd', section: 'httpd', summary: 'fast webserver with minimal memory footprint' },
-];
 
 const SEARCH_GQL = `query($u: String!, $i: SearchInput) { searchIndex(indexUid: $u, input: $i) { hits estimatedTotalHits facetDistribution } }`;
 

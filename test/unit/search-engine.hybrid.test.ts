@@ -9,6 +9,7 @@ import { sifEmbedding } from '../../lib/word-vectors.js';
 import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 import { defaultSettings, parseSettingsPatch } from '../../subgraphs/search/indexes/index-settings.rules.js';
 import { settingsKey, toEngineSettings } from '../../subgraphs/search/indexes/engine-settings.js';
+import { PACKAGES } from '../harness/search-packages.fixtures.js';
 
 describe('weighted reciprocal rank fusion', () => {
   it('scores (1 − r)/(60 + keyword rank) + r/(60 + vector rank)', () => {
@@ -109,14 +110,6 @@ describe('vector index: HNSW against the exact scan', () => {
   });
 });
 
-const PACKAGES: Document[] = [
-  { id: 1, name: 'gzip', section: 'utils', summary: 'GNU compression utility (replacement for compress)' },
-  { id: 2, name: 'xz-utils', section: 'utils', summary: 'XZ-format compression utilities' },
-  { id: 3, name: 'nginx', section: 'httpd', summary: 'small, powerful, scalable web/proxy server' },
-  { id: 4, name: 'apache2', section: 'httpd', summary: 'Apache HTTP Server' },
-  { id: 5, name: 'zstd', section: 'utils', summary: 'fast lossless compression algorithm -- CLI tool' },
-  { id: 6, name: 'lighttpd', section: 'httpd', summary: 'fast webserver with minimal memory footprint' },
-];
 
 describe('hybrid and vector search through the engine', () => {
   const settings = { filterableAttributes: ['section'], embeddingAttributes: ['name', 'summary'] };
