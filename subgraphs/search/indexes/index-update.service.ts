@@ -45,7 +45,7 @@ export async function renameIndex(ctx: SearchContext, uid: string, newUid: strin
 }
 
 /**
- * Meilisearch's PATCH /indexes/{uid}: a new uid renames the index at once (index-rename.service.ts, a
+ * Meilisearch's PATCH /indexes/{uid}: a new uid renames the index at once (renameIndex above, a
  * succeeded index_update task); a primary key is an index_update task, so it runs after the tasks
  * enqueued before it, and fails with index_primary_key_already_exists when the index then holds
  * documents under another key. With both, the rename comes first and the answer is the key's task.
