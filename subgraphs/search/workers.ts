@@ -47,7 +47,11 @@ export async function startSearchWorkers(deps: WorkerDeps & { runtime: SearchRun
       .finally(() => (busy = false));
   }, 1000);
   maintenance.unref();
-  const pruning = setInterval(() => void pruneHistory(rt), rt.cfg.taskPruneMs);
+  // one round at a time: a round longer than the interval (a first pruning of a large history) is not joined by the next
+  let pruningNow: Promise<void> | null = null;
+  const pruning = setInterval(() => {
+    pruningNow ??= pruneHistory(rt).finally(() => (pruningNow = null));
+  }, rt.cfg.taskPruneMs);
   pruning.unref();
   rt.log.info('search workers started', { worker: tasks.id });
   return [
@@ -56,6 +60,7 @@ export async function startSearchWorkers(deps: WorkerDeps & { runtime: SearchRun
       async stop() {
         clearInterval(maintenance);
         clearInterval(pruning);
+        await pruningNow;
         await rt.webhooks.stop();
       },
     },
