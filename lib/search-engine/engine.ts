@@ -322,11 +322,12 @@ export class SegmentedEngine implements Engine, EngineState {
    * many of its nodes are dead (doc-store.ts, vector-index.ts): compact() runs where the engine is not
    * shared yet (the engine thread, after a load).
    */
-  compact(): void {
-    this.vectors?.compact(this.alive);
+  compact(): boolean {
+    const graph = this.vectors?.compact(this.alive) ?? false;
     this.store.compact(this.alive, this.live);
     const steps = this.compactSteps();
     while (!steps.next().done);
+    return graph;
   }
 
   /**

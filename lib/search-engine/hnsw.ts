@@ -63,6 +63,8 @@ export interface HnswParams {
 }
 
 export const DEFAULT_HNSW: HnswParams = { m: 16, efConstruction: 100 };
+/** Two unit vectors this similar are copies (float32 rounding of one text's embedding). */
+const SAME_VECTOR = 1 - 1e-5;
 
 export function dot(a: Float32Array, ao: number, b: Float32Array, bo: number, n: number): number {
   let s0 = 0;
@@ -89,7 +91,16 @@ function unitHash(id: number): number {
   return ((z >>> 0) + 1) / 4294967296;
 }
 
+/**
+ * The graph builder's version, kept in snapshots: a graph built by an older one is not restored but
+ * built again (2: copies pruned, overfull lists chosen by the heuristic, no node left without a link
+ * to it; version 1 left about one node in twenty unreachable on real catalogues).
+ */
+export const HNSW_BUILDER = 2;
+
 export interface HnswSnapshot {
+  /** HNSW_BUILDER of the graph's builder (absent: version 1) */
+  builder?: number;
   m: number;
   efConstruction: number;
   entry: number;
@@ -107,6 +118,8 @@ export class Hnsw {
   readonly nodes: number[] = [];
   /** links[id][level] = neighbour ids (sparse by id: only graph nodes have an entry) */
   private links: number[][][] = [];
+  /** level-0 links pointing at each node: a list's new choice never drops a node's last one (it would be unreachable) */
+  private inbound: number[] = [];
   private visited = new Uint32Array(0);
   private stamp = 0;
   private readonly mL: number;
@@ -214,7 +227,13 @@ export class Hnsw {
     return { ids, sims };
   }
 
-  /** The paper's neighbour heuristic over candidates sorted best first. */
+  /**
+   * The paper's neighbour heuristic over candidates sorted best first: a candidate is kept when it is
+   * closer to the node than to every neighbour already kept, and is not a copy of one (identical
+   * texts embed to one vector: of several copies one is linked, else they fill the list and cut the
+   * rest of the graph off). The pruned ones are not added back (hnswlib's default): refilling the
+   * list with the closest left out is what let copies and near-copies take every slot.
+   */
   private select(ids: number[], sims: number[], max: number): number[] {
     const { data, dims } = this.store;
     const out: number[] = [];
@@ -222,15 +241,14 @@ export class Hnsw {
       const c = this.probe(ids[i]);
       let keep = true;
       for (const o of out) {
-        if (simTo(c, data, o * dims, dims) > sims[i]) {
+        const s = simTo(c, data, o * dims, dims);
+        if (s > sims[i] || s >= SAME_VECTOR) {
           keep = false;
           break;
         }
       }
       if (keep) out.push(ids[i]);
     }
-    // fill up with the closest left out, so sparse regions keep their degree
-    for (let i = 0; i < ids.length && out.length < max; i++) if (!out.includes(ids[i])) out.push(ids[i]);
     return out;
   }
 
@@ -252,7 +270,13 @@ export class Hnsw {
       const max = this.maxLinks(l);
       const chosen = this.select(found.ids, found.sims, max);
       this.links[id][l] = chosen;
+      if (l === 0) for (const n of chosen) this.inbound[n] = (this.inbound[n] ?? 0) + 1;
       for (const n of chosen) this.link(n, id, l, max);
+      // every neighbour's new choice left it out: the closest keeps a link to it anyway (one over its bound)
+      if (l === 0 && !this.inbound[id] && chosen.length) {
+        this.links[chosen[0]!]![0]!.push(id);
+        this.inbound[id] = 1;
+      }
       ep = found.ids[0] ?? ep;
     }
     if (level > this.maxLevel) {
@@ -261,16 +285,53 @@ export class Hnsw {
     }
   }
 
-  /** Add `id` to n's links on `level`; an overfull list keeps its `max` closest. */
+  /**
+   * Add `id` to n's links on `level`; an overfull list is chosen again by the heuristic (as hnswlib
+   * shrinks it), except that on level 0 a node it held the last link to stays (one over the bound).
+   */
   private link(n: number, id: number, level: number, max: number): void {
     const list = this.links[n][level];
     list.push(id);
+    if (level === 0) this.inbound[id] = (this.inbound[id] ?? 0) + 1;
     if (list.length <= max) return;
     const { data, dims } = this.store;
     const p = this.probe(n);
     const scored = list.map((x) => ({ x, s: simTo(p, data, x * dims, dims) }));
     scored.sort((a, b) => b.s - a.s);
-    this.links[n][level] = scored.slice(0, max).map((e) => e.x);
+    const kept = this.select(
+      scored.map((e) => e.x),
+      scored.map((e) => e.s),
+      max,
+    );
+    if (level === 0) {
+      const chosen = new Set(kept);
+      for (const x of list) {
+        if (chosen.has(x)) continue;
+        if (this.inbound[x] === 1) kept.push(x);
+        else this.inbound[x]--;
+      }
+    }
+    this.links[n][level] = kept;
+  }
+
+  /** How many nodes a walk of level 0 from the entry can reach (every node, in a sound graph). */
+  reachable(): number {
+    if (this.entry < 0) return 0;
+    const mark = this.newStamp(this.links.length);
+    const stack = [this.entry];
+    this.visited[this.entry] = mark;
+    let n = 0;
+    while (stack.length) {
+      const c = stack.pop()!;
+      n++;
+      for (const x of this.links[c][0]) {
+        if (this.visited[x] !== mark) {
+          this.visited[x] = mark;
+          stack.push(x);
+        }
+      }
+    }
+    return n;
   }
 
   /** The k most similar accepted nodes to the unit vector `q`, best first. */
@@ -292,7 +353,7 @@ export class Hnsw {
       }
       flat.push(-1); // end of node
     }
-    return { ...this.params, entry: this.entry, maxLevel: this.maxLevel, nodes: Int32Array.from(this.nodes), links: Int32Array.from(flat) };
+    return { builder: HNSW_BUILDER, ...this.params, entry: this.entry, maxLevel: this.maxLevel, nodes: Int32Array.from(this.nodes), links: Int32Array.from(flat) };
   }
 
   static fromSnapshot(store: VectorSource, s: HnswSnapshot): Hnsw {
@@ -308,6 +369,7 @@ export class Hnsw {
       p++;
       g.links[id] = levels;
       g.nodes.push(id);
+      for (const n of levels[0] ?? []) g.inbound[n] = (g.inbound[n] ?? 0) + 1;
     }
     g.entry = s.entry;
     g.maxLevel = s.maxLevel;

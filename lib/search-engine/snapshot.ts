@@ -195,7 +195,7 @@ function encodeVectors(v: VectorIndex, alive: Uint32Array, codec: Codec): Record
     model: s.model,
     attributes: s.attributes,
     ...encodeArrays(s, VECTOR_ARRAYS, codec),
-    hnsw: g && { m: g.m, efConstruction: g.efConstruction, entry: g.entry, maxLevel: g.maxLevel, ...encodeArrays(g, HNSW_ARRAYS, codec) },
+    hnsw: g && { builder: g.builder, m: g.m, efConstruction: g.efConstruction, entry: g.entry, maxLevel: g.maxLevel, ...encodeArrays(g, HNSW_ARRAYS, codec) },
   };
 }
 
@@ -208,7 +208,7 @@ export function decodeVectors(s: SnapshotData, attributes: readonly string[] | u
     model: o.model,
     attributes: o.attributes,
     ...decodeArrays(o, VECTOR_ARRAYS),
-    hnsw: g && { m: g.m, efConstruction: g.efConstruction, entry: g.entry, maxLevel: g.maxLevel, ...decodeArrays(g, HNSW_ARRAYS) },
+    hnsw: g && { builder: g.builder, m: g.m, efConstruction: g.efConstruction, entry: g.entry, maxLevel: g.maxLevel, ...decodeArrays(g, HNSW_ARRAYS) },
   } as Parameters<typeof VectorIndex.fromSnapshot>[0]);
 }
 

@@ -190,8 +190,8 @@ export interface Engine {
   getDocument(id: string): Document | undefined;
   updateSettings(settings: EngineSettings): void;
   search(req: SearchRequest): SearchResult;
-  /** merge small segments (background compaction) */
-  compact(): void;
+  /** merge small segments (background compaction); true when it also built or dropped the vector graph (a snapshot is due) */
+  compact(): boolean;
   /**
    * compact()'s segment merges in steps, the engine answering and changing between them (peak memory:
    * the engine plus one merged segment); returns the merges done

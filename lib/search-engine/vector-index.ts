@@ -13,7 +13,7 @@ import { sifEmbedding, WORD_VECTOR_DIMENSIONS, WORD_VECTORS_MODEL } from '../wor
 import { and, bitset, count, has, set, toIds, type Bitset } from './bitset.js';
 import { valueAt, visitText } from './fields.js';
 import { Heap } from './heap.js';
-import { Hnsw, nonZeroDims, simTo, type HnswSnapshot, type Probe } from './hnsw.js';
+import { Hnsw, HNSW_BUILDER, nonZeroDims, simTo, type HnswSnapshot, type Probe } from './hnsw.js';
 import type { Document } from './types.js';
 
 /** Up to this many candidate vectors a search scans them all (exact); above it uses the HNSW graph. */
@@ -168,12 +168,22 @@ export class VectorIndex {
     return out;
   }
 
-  /** Rebuild the graph when many of its nodes are dead documents (replaced or deleted). */
-  compact(alive: Bitset): void {
-    if (!this.graph) return;
+  /**
+   * Rebuild the graph when many of its nodes are dead documents (replaced or deleted), build it when
+   * it is due and missing (a snapshot's graph of an older builder is not restored), drop it below
+   * EXACT_MAX. Returns whether the graph changed (a snapshot is then due).
+   */
+  compact(alive: Bitset): boolean {
     const live = count(this.candidates(alive));
+    if (!this.graph) {
+      if (live <= EXACT_MAX) return false;
+      this.buildGraph(alive);
+      return true;
+    }
     if (live <= EXACT_MAX) this.graph = null;
     else if ((this.graph.size - live) / this.graph.size > MAX_DEAD_SHARE) this.buildGraph(alive);
+    else return false;
+    return true;
   }
 
   /** The live documents' vectors, and the dead ones the graph still walks through. */
@@ -206,7 +216,8 @@ export class VectorIndex {
       for (const end = p + s.counts[i]; p < end; p++) vec[s.dims[p]] = s.values[p];
       v.put(id, vec);
     });
-    if (s.hnsw) v.graph = Hnsw.fromSnapshot(v, s.hnsw);
+    // an older builder's graph is built again by compact() (the loader runs it, off the event loop)
+    if (s.hnsw && s.hnsw.builder === HNSW_BUILDER) v.graph = Hnsw.fromSnapshot(v, s.hnsw);
     return v;
   }
 }

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fuse, fusionDepth, RRF_K } from '../../lib/search-engine/fusion.js';
 import { bitset, setAll } from '../../lib/search-engine/bitset.js';
 import { embed, EXACT_MAX, EF_SEARCH, VectorIndex } from '../../lib/search-engine/vector-index.js';
+import { HNSW_BUILDER } from '../../lib/search-engine/hnsw.js';
 import { engineFactory, DEFAULT_SETTINGS, type Document } from '../../lib/search-engine/index.js';
 import { sifEmbedding } from '../../lib/word-vectors.js';
 import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
@@ -95,6 +96,38 @@ describe('vector index: HNSW against the exact scan', () => {
 
   it('recall@10 of HNSW is at least 0.93 of the exact top 10', () => {
     expect(recall(() => true, withVector)).toBeGreaterThanOrEqual(0.93);
+  });
+
+  it('reaches every node from its entry, also where many documents share one text (no list filled with copies)', () => {
+    expect(vi.graph!.reachable()).toBe(vi.graph!.size);
+    // 2,000 documents of five texts (as the Debian catalogue's transitional and debug packages), among 3,000 others
+    const copies = ['transitional package', 'debug symbols', 'documentation files', 'development files', 'shared library'];
+    const mixed = [...texts.slice(0, 3000).map((text) => ({ text })), ...Array.from({ length: 2000 }, (_, i) => ({ text: copies[i % copies.length] }))];
+    const many = new VectorIndex(['text']);
+    const live = bitset(mixed.length);
+    setAll(live, mixed.map((_, id) => id));
+    many.add(mixed.map((doc, id) => ({ id, doc })), live);
+    many.buildGraph(live);
+    // a copy beyond the first of its text may be left without a link to it (the search finds its twin); nothing else is
+    expect(many.graph!.reachable()).toBeGreaterThanOrEqual(many.graph!.size - 2000);
+    // searching with a message's own vector finds it (or a copy of its vector) first
+    const own = mixed.map((_, id) => id).filter((id) => id < 3000 && many.vector(id));
+    const missed = own.filter((id) => !(many.graph!.search(many.vector(id)!, 1, EF_SEARCH).sims[0]! >= 1 - 1e-5));
+    expect(missed.length).toBeLessThan(own.length * 0.01);
+  });
+
+  it("restores a graph of this builder from a snapshot, not an older builder's (compact() builds it again when due)", () => {
+    const snap = vi.toSnapshot(alive);
+    expect(snap.hnsw?.builder).toBe(HNSW_BUILDER);
+    const restored = VectorIndex.fromSnapshot(snap);
+    expect(restored.graph?.size).toBe(vi.graph!.size);
+    expect(restored.graph!.reachable()).toBe(vi.graph!.size);
+    const { builder: _b, ...older } = snap.hnsw!;
+    expect(VectorIndex.fromSnapshot({ ...snap, hnsw: older }).graph).toBeNull();
+    // below EXACT_MAX live vectors no graph is due: compact() leaves it out
+    const old = VectorIndex.fromSnapshot({ ...snap, hnsw: older });
+    expect(old.compact(alive)).toBe(false);
+    expect(old.graph).toBeNull();
   });
 
   it('keeps its recall under a filter that allows half the documents', () => {

@@ -103,11 +103,11 @@ export class EngineLoader {
     if (caught === 'gone') return undefined;
     if (caught === 'reload') return this.load(indexId);
     // merged segments answer faster, and this is the one moment the engine is not shared; a layout
-    // that changed is due a snapshot (it replaces the one at the same task), so the next load need
-    // not merge again
+    // that changed (segments merged, the vector graph built again) is due a snapshot (it replaces the
+    // one at the same task), so the next load need not do it again
     const segments = h.engine.segmentCount;
-    h.engine.compact();
-    if (h.engine.segmentCount !== segments) h.changedSinceSnapshot += h.engine.size;
+    const graph = h.engine.compact();
+    if (graph || h.engine.segmentCount !== segments) h.changedSinceSnapshot += h.engine.size;
     this.log.info('engine loaded', { indexId, documents: h.engine.size, version: h.version, fromSnapshot: h.fromSnapshot, ms: Math.round(performance.now() - started) });
     return h;
   }
