@@ -5,7 +5,7 @@ import { fuse, fusionDepth, RRF_K } from '../../lib/search-engine/fusion.js';
 import { bitset, setAll } from '../../lib/search-engine/bitset.js';
 import { embed, EXACT_MAX, EF_SEARCH, VectorIndex } from '../../lib/search-engine/vector-index.js';
 import { HNSW_BUILDER } from '../../lib/search-engine/hnsw.js';
-import { engineFactory, DEFAULT_SETTINGS, type Document } from '../../lib/search-engine/index.js';
+import { engineFactory, DEFAULT_SETTINGS } from '../../lib/search-engine/index.js';
 import { sifEmbedding } from '../../lib/word-vectors.js';
 import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 import { defaultSettings, parseSettingsPatch } from '../../subgraphs/search/indexes/index-settings.rules.js';
