@@ -11,6 +11,8 @@ export const CATALOG_PAGE = pageLimit(contract, 'catalog', 'list');
 /** results per visual search */
 export const VISUAL_SEARCH_PAGE = pageLimit(contract, 'catalog', 'visualSearch');
 export const ACCOUNT_PAGE = pageLimit(contract, 'platform', 'accounts');
+/** the search service's index list */
+export const INDEX_PAGE = pageLimit(contract, 'search', 'indexes');
 
 export const PRODUCT_IMAGE_UPLOAD = upload('catalog', 'productImage');
 export const VISUAL_SEARCH_UPLOAD = upload('catalog', 'visualSearch');

@@ -2,7 +2,9 @@
 // Indexes and settings here (one setting's routes in search-settings.routes.ts); documents and search in search-documents.routes.ts; tasks,
 // analytics and webhooks in search-ops.routes.ts. Writes answer 202 with the task they enqueued.
 import { resource } from '../jsonapi.js';
-import type { Route } from '../types.js';
+import { intParam } from '../query.js';
+import { INDEX_PAGE } from '../contract-limits.js';
+import type { Route, RouteInput } from '../types.js';
 import { SEARCH_DOCUMENT_ROUTES } from './search-documents.routes.js';
 import { SEARCH_OPS_ROUTES, taskRes } from './search-ops.routes.js';
 import { SEARCH_SETTING_ROUTES } from './search-settings.routes.js';
@@ -21,6 +23,11 @@ interface IndexStats {
 // field_distribution's keys are the documents' field names: data, kept as written
 const statsAttributes = (s: IndexStats) => ({ number_of_documents: s.numberOfDocuments, is_indexing: s.isIndexing, field_distribution: s.fieldDistribution });
 const uidVar = (r: { params: Record<string, string> }) => ({ uid: r.params.index_uid });
+/** The index list's page (offset, limit), checked against the service's bounds. */
+const indexPage = (r: RouteInput) => ({
+  offset: intParam(r.query, 'offset', { default: 0, min: 0 }),
+  limit: intParam(r.query, 'limit', { default: INDEX_PAGE.default, min: 1, max: INDEX_PAGE.max }),
+});
 
 const INDEX_ROUTES: Route[] = [
   {
@@ -40,9 +47,13 @@ const INDEX_ROUTES: Route[] = [
     method: 'GET',
     path: '/search/v1/indexes',
     operation: 'ListIndexes',
-    summary: 'List indexes (search:read)',
-    variables: () => ({}),
-    result: (d) => ({ data: d.indexes.map(indexRes) }),
+    summary: `List indexes by uid (search:read): query offset, limit (default ${INDEX_PAGE.default}, at most ${INDEX_PAGE.max}); meta offset, limit, total`,
+    query: [
+      { name: 'offset', type: 'integer', description: 'indexes skipped (default 0)' },
+      { name: 'limit', type: 'integer', description: `default ${INDEX_PAGE.default}, at most ${INDEX_PAGE.max}` },
+    ],
+    variables: indexPage,
+    result: (d, r) => ({ data: d.indexes.map(indexRes), meta: { ...indexPage(r), total: d.indexCount } }),
     status: 200,
     responseType: 'indexes',
     list: true,

@@ -24,6 +24,7 @@ import { engineRegistryModule } from './engine-registry/engine-registry.module.j
 import { searchModule } from './queries/search.module.js';
 import { analyticsModule } from './analytics/analytics.module.js';
 import { webhookModule } from './webhooks/webhook.module.js';
+import { MAX_INDEX_PAGE } from './indexes/index.service.js';
 
 const modules = composeModules<SearchLoaders, SearchContext>([
   productModule,
@@ -49,6 +50,8 @@ export const search: SubgraphDefinition<SearchLoaders, SearchRuntime> = {
   eventTypes: [SEARCH_TASK_EVENTS, SEARCH_WEBHOOK_EVENTS],
   errorCodes: SEARCH_ERRORS,
   subscriptions: SEARCH_SUBSCRIPTIONS,
+  // the index list's pages, checked by the bridge too (from schema/contract.json)
+  limits: { pages: { indexes: { default: MAX_INDEX_PAGE, max: MAX_INDEX_PAGE } } },
   scope: scopeToApp,
   createLoaders: modules.createLoaders,
   // the pool, engines, webhook outbox, analytics buffer and limiter of this process, on every request as ctx.runtime

@@ -1,7 +1,7 @@
 // Search index REST paths end to end: REST bridge → gateway → search subgraph → PostgreSQL.
 // Errors in the search shape: errors[] with the spec's lower_snake codes. Each test makes its own
 // tenant and unique index uids.
-import { createTenant, jsonApi, rest, uniq } from '../harness/client.js';
+import { createTenant, gql, jsonApi, rest, uniq } from '../harness/client.js';
 import { expectServiceError } from '../harness/security.js';
 import { addDocuments, createIndex, search, settle, sleep, stackDbUrl, waitTask, withDb } from './search.helpers.js';
 
@@ -56,6 +56,19 @@ describe('search indexes', () => {
     const list = await rest('GET', '/search/v1/indexes', { headers: t.keyHeaders });
     expect(list.body.data.map((i: any) => i.attributes.uid)).toEqual([`${base}_a`, `${base}_b`, `${base}_c`]);
     expect(list.body.data.every((i: any) => i.attributes.primary_key === null)).toBe(true);
+    expect(list.body.meta).toEqual({ offset: 0, limit: 1000, total: 3 });
+    // pages by uid (Meilisearch's offset and limit), the total of the app's indexes beside them
+    const page = await rest('GET', '/search/v1/indexes?offset=1&limit=1', { headers: t.keyHeaders });
+    expect(page.body.data.map((i: any) => i.attributes.uid)).toEqual([`${base}_b`]);
+    expect(page.body.meta).toEqual({ offset: 1, limit: 1, total: 3 });
+    expect((await rest('GET', '/search/v1/indexes?offset=5', { headers: t.keyHeaders })).body).toMatchObject({ data: [], meta: { total: 3 } });
+    expectServiceError(await rest('GET', '/search/v1/indexes?limit=1001', { headers: t.keyHeaders }), 'search', 400, 'BAD_REQUEST', { parameter: 'limit' });
+    expectServiceError(await rest('GET', '/search/v1/indexes?offset=-1', { headers: t.keyHeaders }), 'search', 400, 'BAD_REQUEST', { parameter: 'offset' });
+    // GraphQL: the same page and the count; a bad limit names it there too
+    const viaGql = await gql('query { indexes(offset: 2, limit: 5) { uid } indexCount }', {}, t.keyHeaders);
+    expect(viaGql.body.data).toEqual({ indexes: [{ uid: `${base}_c` }], indexCount: 3 });
+    const bad = await gql('query { indexes(limit: 0) { uid } }', {}, t.keyHeaders);
+    expect(bad.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', parameter: 'limit' });
   });
 
   test('duplicate uid → 409 index_already_exists in the errors[] shape', async () => {

@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Field, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Directive, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import type { SearchContext } from '../context.js';
 import { Task, toTask } from '../tasks/task.type.js';
@@ -18,9 +18,20 @@ export class IndexSynonyms {
 @Resolver(() => Index)
 export class IndexResolver {
   @Authorized('search:read')
-  @Query(() => [Index], { description: 'Indexes of the calling app, ordered by uid' })
-  async indexes(@Ctx() ctx: SearchContext): Promise<Index[]> {
-    return (await indexes.listIndexes(ctx)).map(toIndex);
+  @Directive('@listSize(slicingArguments: ["limit"], requireOneSlicingArgument: false)')
+  @Query(() => [Index], { description: `Indexes of the calling app, ordered by uid: a page of at most ${indexes.MAX_INDEX_PAGE} (the default)` })
+  async indexes(
+    @Ctx() ctx: SearchContext,
+    @Arg('offset', () => Int, { nullable: true, description: 'indexes skipped (default 0)' }) offset?: number,
+    @Arg('limit', () => Int, { nullable: true, description: `default and at most ${indexes.MAX_INDEX_PAGE}` }) limit?: number,
+  ): Promise<Index[]> {
+    return (await indexes.listIndexPage(ctx, offset, limit)).indexes.map(toIndex);
+  }
+
+  @Authorized('search:read')
+  @Query(() => Int, { description: 'How many indexes the calling app has (the total behind the pages of `indexes`)' })
+  async indexCount(@Ctx() ctx: SearchContext): Promise<number> {
+    return indexes.countIndexes(ctx);
   }
 
   @Authorized('search:read')

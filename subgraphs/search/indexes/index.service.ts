@@ -13,7 +13,7 @@ import { publishTaskEvent } from '../tasks/task.events.js';
 import { enqueue } from '../tasks/task.service.js';
 import { planLimits } from '../tenancy.js';
 import { queueWebhookEvent } from '../webhooks/webhook.events.js';
-import type { IndexEntity } from './index.entity.js';
+import { IndexEntity } from './index.entity.js';
 import { searchTopics, type IndexEventPayload } from './index.events.js';
 import type { CreateIndexInput } from './index.inputs.js';
 import { defaultSettings, mergeSettings, parseSettingsPatch, type IndexSettingsData, type IndexSettingsPatch } from './index-settings.rules.js';
@@ -141,6 +141,31 @@ export async function getSearchableIndex(ctx: SearchContext, uid: string): Promi
 export async function listIndexes(ctx: SearchContext): Promise<IndexEntity[]> {
   const { appId } = await appPartition(ctx);
   return ctx.loaders.indexesByApp.load(appId);
+}
+
+/** Indexes one page of the list holds at most (and by default): a partition may hold thousands. */
+export const MAX_INDEX_PAGE = 1000;
+
+function pageArg(value: number | null | undefined, parameter: string, fallback: number, min: number, max: number): number {
+  const v = value ?? fallback;
+  if (!Number.isInteger(v) || v < min || v > max) throw new DomainError('BAD_REQUEST', `${parameter} must be an integer from ${min} to ${max}`, { parameter });
+  return v;
+}
+
+/** One page of the caller's indexes by uid (Meilisearch's offset and limit), and how many there are. */
+export async function listIndexPage(ctx: SearchContext, offset?: number | null, limit?: number | null): Promise<{ indexes: IndexEntity[]; total: number }> {
+  const from = pageArg(offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+  const size = pageArg(limit, 'limit', MAX_INDEX_PAGE, 1, MAX_INDEX_PAGE);
+  const { appId } = await appPartition(ctx);
+  // the tenant filter limits both to the caller's app and environment
+  const [indexes, total] = await Promise.all([ctx.em.find(IndexEntity, { appId }, { orderBy: { uid: 'asc' }, offset: from, limit: size }), countIndexes(ctx)]);
+  return { indexes, total };
+}
+
+/** How many indexes the caller's partition holds. */
+export async function countIndexes(ctx: SearchContext): Promise<number> {
+  const { appId } = await appPartition(ctx);
+  return ctx.em.count(IndexEntity, { appId });
 }
 
 export function validateUid(uid: string, parameter = 'uid'): string {
