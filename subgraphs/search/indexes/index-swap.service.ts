@@ -8,6 +8,7 @@
 // The swap takes each index's queue lock (the lock every enqueue holds while it inserts its task), so
 // an enqueue racing the swap either commits first (the swap then renames its task with the others)
 // or inserts after the swap has committed (and reads the index's new uid): no task keeps a stale name.
+import type pg from 'pg';
 import { DomainError } from '../../../lib/errors.js';
 import { lockJobKey } from '../../../lib/jobs/store.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
@@ -41,32 +42,39 @@ function parseSwaps(swaps: unknown): [string, string][] {
   });
 }
 
+/**
+ * Lock the caller's indexes named `uids` for a change of names (swap, rename): their queue locks
+ * first, in id order (an enqueue takes one; a worker takes none), so a write being enqueued is listed
+ * under the name its index holds once both are done; then their rows in the same order (a running
+ * task holds its index's row: this waits for it). Returns uid → id of those that are live: an index
+ * with a deletion pending is as good as gone (renaming it would hand a name's data to the deletion).
+ */
+export async function lockLiveIndexes(c: pg.PoolClient, appId: string, environment: string, uids: readonly string[]): Promise<Map<string, string>> {
+  const ids = await rows<{ id: string }>(c, `select id from ${T.indexes} where app_id = $1 and environment = $2 and uid = any($3::text[]) order by id`, [appId, environment, uids]);
+  for (const { id } of ids) await lockJobKey(c, SCHEMA, indexQueueKey(id));
+  const found = await rows<{ id: string; uid: string; deleting: boolean }>(
+    c,
+    `select i.id, i.uid, exists (select 1 from ${T.tasks} t where t.index_id = i.id and t.type = 'index_deletion' and t.status in ('enqueued', 'processing')) as deleting
+       from ${T.indexes} i where i.app_id = $1 and i.environment = $2 and i.uid = any($3::text[]) order by i.id for update of i`,
+    [appId, environment, uids],
+  );
+  return new Map(found.filter((r) => !r.deleting).map((r) => [r.uid, r.id]));
+}
+
 export async function swapIndexes(ctx: SearchContext, swaps: unknown): Promise<TaskRow> {
   const pairs = parseSwaps(swaps);
   const { appId, environment } = await appPartition(ctx);
   const rt = ctx.runtime;
   const uids = pairs.flat();
   const task = await withTx(rt.pool, async (c) => {
-    // the queue locks first, in id order (enqueues take one each; a worker takes none), then the rows
-    const ids = await rows<{ id: string }>(c, `select id from ${T.indexes} where app_id = $1 and environment = $2 and uid = any($3::text[]) order by id`, [appId, environment, uids]);
-    for (const { id } of ids) await lockJobKey(c, SCHEMA, indexQueueKey(id));
-    // the rows locked in one order (a running task holds its index's row: the swap waits for it)
-    const found = await rows<{ id: string; uid: string; deleting: boolean }>(
-      c,
-      `select i.id, i.uid, exists (select 1 from ${T.tasks} t where t.index_id = i.id and t.type = 'index_deletion' and t.status in ('enqueued', 'processing')) as deleting
-         from ${T.indexes} i where i.app_id = $1 and i.environment = $2 and i.uid = any($3::text[]) order by i.id for update of i`,
-      [appId, environment, uids],
-    );
-    const byUid = new Map(found.map((r) => [r.uid, r]));
+    const found = await lockLiveIndexes(c, appId, environment, uids);
     pairs.forEach((pair, i) => {
       for (const uid of pair) {
-        const r = byUid.get(uid);
-        // an index with a deletion pending is as good as gone: swapping it would hand its name's data to the deletion
-        if (!r || r.deleting) throw new DomainError('index_not_found', `Index \`${uid}\` not found.`, { parameter: `swaps[${i}].indexes` });
+        if (!found.has(uid)) throw new DomainError('index_not_found', `Index \`${uid}\` not found.`, { parameter: `swaps[${i}].indexes` });
       }
     });
     for (const [a, b] of pairs) {
-      const [ia, ib] = [byUid.get(a)!.id, byUid.get(b)!.id];
+      const [ia, ib] = [found.get(a)!, found.get(b)!];
       // through a name no uid can take (uids are [A-Za-z0-9_-]): (app, environment, uid) stays unique at every step
       await run(c, `update ${T.indexes} set uid = $2, updated_at = clock_timestamp() where id = $1`, [ia, `~swap~${ia}`]);
       await run(c, `update ${T.indexes} set uid = $2, updated_at = clock_timestamp() where id = $1`, [ib, a]);

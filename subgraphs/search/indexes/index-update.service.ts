@@ -6,13 +6,13 @@
 // name cannot be created meanwhile), the index's queue lock (as a swap, so a write being enqueued is
 // listed under the name the index holds once both are done), then the row (waiting for a running task).
 import { DomainError } from '../../../lib/errors.js';
-import { lockJobKey } from '../../../lib/jobs/store.js';
 import { appPartition } from '../../../lib/tenant-entity.js';
 import type { SearchContext } from '../context.js';
 import { one, run, withTx } from '../db.js';
-import { SCHEMA, T } from '../sql.js';
+import { T } from '../sql.js';
 import { publishTaskEvent } from '../tasks/task.events.js';
-import { indexQueueKey, insertFinishedTask, type TaskRow } from '../tasks/task.queue.js';
+import { insertFinishedTask, type TaskRow } from '../tasks/task.queue.js';
+import { lockLiveIndexes } from './index-swap.service.js';
 import { enqueue } from '../tasks/task.service.js';
 import { getIndex, lockIndexNames, validatePrimaryKey, validateUid } from './index.service.js';
 
@@ -23,22 +23,13 @@ export async function renameIndex(ctx: SearchContext, uid: string, newUid: strin
   const notFound = () => new DomainError('index_not_found', `Index \`${uid}\` not found.`, { parameter: 'uid' });
   const task = await withTx(rt.pool, async (c) => {
     await lockIndexNames(c, appId, environment);
-    const found = await one<{ id: string }>(c, `select id from ${T.indexes} where app_id = $1 and environment = $2 and uid = $3`, [appId, environment, uid]);
-    if (!found) throw notFound();
-    await lockJobKey(c, SCHEMA, indexQueueKey(found.id));
-    // an index with a deletion pending is as good as gone (as for a swap)
-    const row = await one<{ uid: string; deleting: boolean }>(
-      c,
-      `select i.uid, exists (select 1 from ${T.tasks} t where t.index_id = i.id and t.type = 'index_deletion' and t.status in ('enqueued', 'processing')) as deleting
-         from ${T.indexes} i where i.id = $1 for update of i`,
-      [found.id],
-    );
-    if (!row || row.deleting || row.uid !== uid) throw notFound();
+    const id = (await lockLiveIndexes(c, appId, environment, [uid])).get(uid);
+    if (!id) throw notFound();
     const taken = await one(c, `select 1 from ${T.indexes} where app_id = $1 and environment = $2 and uid = $3`, [appId, environment, newUid]);
     if (taken) throw new DomainError('index_already_exists', `Index \`${newUid}\` already exists.`, { parameter: 'newUid' });
-    await run(c, `update ${T.indexes} set uid = $2, updated_at = clock_timestamp() where id = $1`, [found.id, newUid]);
-    await run(c, `update ${T.tasks} set index_uid = $2 where index_id = $1`, [found.id, newUid]);
-    return insertFinishedTask(c, { appId, environment, indexId: found.id, indexUid: newUid, type: 'index_update', details: { old_index_uid: uid, new_index_uid: newUid } });
+    await run(c, `update ${T.indexes} set uid = $2, updated_at = clock_timestamp() where id = $1`, [id, newUid]);
+    await run(c, `update ${T.tasks} set index_uid = $2 where index_id = $1`, [id, newUid]);
+    return insertFinishedTask(c, { appId, environment, indexId: id, indexUid: newUid, type: 'index_update', details: { old_index_uid: uid, new_index_uid: newUid } });
   });
   await publishTaskEvent(rt, task, 'task.succeeded');
   return task;
