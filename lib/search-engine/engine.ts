@@ -320,14 +320,19 @@ export class SegmentedEngine implements Engine, EngineState {
    * MERGE_FACTOR adjacent segments of the same size level (none larger than MAX_MERGED_DOCS). Each
    * document is merged O(log n) times. Also drops dead bodies and rebuilds the vector graph when too
    * many of its nodes are dead (doc-store.ts, vector-index.ts): compact() runs where the engine is not
-   * shared yet (the engine thread, after a load).
+   * shared yet (the engine thread, after a load). `rebuildGraph` false leaves a vector graph that
+   * answers but is due again (graphDue) as it is.
    */
-  compact(): boolean {
-    const graph = this.vectors?.compact(this.alive) ?? false;
+  compact(rebuildGraph = true): boolean {
+    const graph = this.vectors?.compact(this.alive, rebuildGraph) ?? false;
     this.store.compact(this.alive, this.live);
     const steps = this.compactSteps();
     while (!steps.next().done);
     return graph;
+  }
+
+  graphDue(): boolean {
+    return this.vectors?.graphDue(this.alive) ?? false;
   }
 
   /**

@@ -92,9 +92,10 @@ function unitHash(id: number): number {
 }
 
 /**
- * The graph builder's version, kept in snapshots: a graph built by an older one is not restored but
- * built again (2: copies pruned, overfull lists chosen by the heuristic, no node left without a link
- * to it; version 1 left about one node in twenty unreachable on real catalogues).
+ * The graph builder's version, kept in snapshots: a graph built by an older one is restored (it
+ * answers, with its flaws) and built again in the background (vector-index.ts graphDue; 2: copies
+ * pruned, overfull lists chosen by the heuristic, no node left without a link to it; version 1 left
+ * about one node in twenty unreachable on real catalogues).
  */
 export const HNSW_BUILDER = 2;
 
@@ -112,6 +113,8 @@ export interface HnswSnapshot {
 }
 
 export class Hnsw {
+  /** HNSW_BUILDER of the builder that made this graph (a restored older graph keeps its own) */
+  builder = HNSW_BUILDER;
   entry = -1;
   maxLevel = -1;
   /** node ids in insertion order */
@@ -353,7 +356,7 @@ export class Hnsw {
       }
       flat.push(-1); // end of node
     }
-    return { builder: HNSW_BUILDER, ...this.params, entry: this.entry, maxLevel: this.maxLevel, nodes: Int32Array.from(this.nodes), links: Int32Array.from(flat) };
+    return { builder: this.builder, ...this.params, entry: this.entry, maxLevel: this.maxLevel, nodes: Int32Array.from(this.nodes), links: Int32Array.from(flat) };
   }
 
   static fromSnapshot(store: VectorSource, s: HnswSnapshot): Hnsw {
@@ -373,6 +376,7 @@ export class Hnsw {
     }
     g.entry = s.entry;
     g.maxLevel = s.maxLevel;
+    g.builder = s.builder ?? 1;
     return g;
   }
 }

@@ -190,8 +190,13 @@ export interface Engine {
   getDocument(id: string): Document | undefined;
   updateSettings(settings: EngineSettings): void;
   search(req: SearchRequest): SearchResult;
-  /** merge small segments (background compaction); true when it also built or dropped the vector graph (a snapshot is due) */
-  compact(): boolean;
+  /**
+   * merge small segments (background compaction); true when it also built or dropped the vector graph
+   * (a snapshot is due). `rebuildGraph` false leaves a graph that answers but is due again as it is.
+   */
+  compact(rebuildGraph?: boolean): boolean;
+  /** the vector graph answers but wants building again (an older builder's, or many dead nodes): compact() would */
+  graphDue(): boolean;
   /**
    * compact()'s segment merges in steps, the engine answering and changing between them (peak memory:
    * the engine plus one merged segment); returns the merges done

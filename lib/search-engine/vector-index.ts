@@ -169,19 +169,32 @@ export class VectorIndex {
   }
 
   /**
-   * Rebuild the graph when many of its nodes are dead documents (replaced or deleted), build it when
-   * it is due and missing (a snapshot's graph of an older builder is not restored), drop it below
-   * EXACT_MAX. Returns whether the graph changed (a snapshot is then due).
+   * What compact() does to the graph: 'build' when it is missing and due, of an older builder, or
+   * has more than MAX_DEAD_SHARE of dead nodes; 'drop' at EXACT_MAX live vectors or fewer.
    */
-  compact(alive: Bitset): boolean {
+  private graphChange(alive: Bitset): 'build' | 'drop' | undefined {
     const live = count(this.candidates(alive));
-    if (!this.graph) {
-      if (live <= EXACT_MAX) return false;
-      this.buildGraph(alive);
-      return true;
-    }
-    if (live <= EXACT_MAX) this.graph = null;
-    else if ((this.graph.size - live) / this.graph.size > MAX_DEAD_SHARE) this.buildGraph(alive);
+    if (!this.graph) return live > EXACT_MAX ? 'build' : undefined;
+    if (live <= EXACT_MAX) return 'drop';
+    const dead = (this.graph.size - live) / this.graph.size;
+    return this.graph.builder !== HNSW_BUILDER || dead > MAX_DEAD_SHARE ? 'build' : undefined;
+  }
+
+  /** The graph answers but wants building again (an older builder's, or many dead nodes): compact(alive, false) leaves it. */
+  graphDue(alive: Bitset): boolean {
+    return this.graph !== null && this.graphChange(alive) === 'build';
+  }
+
+  /**
+   * Build the graph when it is missing and due, drop it below EXACT_MAX, and, with `rebuild`, build
+   * it again when graphDue (seconds per 10,000 vectors: the search service defers that to a
+   * background load, so a search never waits for it). Returns whether the graph changed (a snapshot
+   * is then due).
+   */
+  compact(alive: Bitset, rebuild = true): boolean {
+    const change = this.graphChange(alive);
+    if (change === 'drop') this.graph = null;
+    else if (change === 'build' && (rebuild || !this.graph)) this.buildGraph(alive);
     else return false;
     return true;
   }
@@ -216,8 +229,8 @@ export class VectorIndex {
       for (const end = p + s.counts[i]; p < end; p++) vec[s.dims[p]] = s.values[p];
       v.put(id, vec);
     });
-    // an older builder's graph is built again by compact() (the loader runs it, off the event loop)
-    if (s.hnsw && s.hnsw.builder === HNSW_BUILDER) v.graph = Hnsw.fromSnapshot(v, s.hnsw);
+    // an older builder's graph answers until compact() builds it again (graphDue)
+    if (s.hnsw) v.graph = Hnsw.fromSnapshot(v, s.hnsw);
     return v;
   }
 }

@@ -115,7 +115,7 @@ export async function createSearchRuntime(deps: WorkerDeps): Promise<SubgraphRun
   rt.analytics.start();
   const untrack = trackSearchEngines(() => {
     const st = rt.engines.stats();
-    return { loaded: st.loaded, bytes: st.bytes, budget_bytes: cfg.memoryBudgetBytes, loads: st.loads, loads_from_snapshot: st.snapshotLoads, unloads: st.unloads, drops: st.drops };
+    return { loaded: st.loaded, bytes: st.bytes, budget_bytes: cfg.memoryBudgetBytes, loads: st.loads, loads_from_snapshot: st.snapshotLoads, unloads: st.unloads, drops: st.drops, graph_rebuilds: st.graphRebuilds };
   });
   const drops = await listenForDrops({ dbUrl: rt.listenUrl, engines: rt.engines, log, sweepMs: cfg.engineSweepMs });
   await rt.placement?.start();

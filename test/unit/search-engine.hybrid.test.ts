@@ -2,7 +2,7 @@
 // and the request's semantics (filters on vector results, _semanticScore, errors, snapshots).
 import { readFileSync } from 'node:fs';
 import { fuse, fusionDepth, RRF_K } from '../../lib/search-engine/fusion.js';
-import { bitset, setAll } from '../../lib/search-engine/bitset.js';
+import { bitset, setAll, toIds } from '../../lib/search-engine/bitset.js';
 import { embed, EXACT_MAX, EF_SEARCH, VectorIndex } from '../../lib/search-engine/vector-index.js';
 import { HNSW_BUILDER } from '../../lib/search-engine/hnsw.js';
 import { engineFactory, DEFAULT_SETTINGS } from '../../lib/search-engine/index.js';
@@ -116,18 +116,45 @@ describe('vector index: HNSW against the exact scan', () => {
     expect(missed.length).toBeLessThan(own.length * 0.01);
   });
 
-  it("restores a graph of this builder from a snapshot, not an older builder's (compact() builds it again when due)", () => {
+  it('restores its graph from a snapshot, with the builder that made it', () => {
     const snap = vi.toSnapshot(alive);
     expect(snap.hnsw?.builder).toBe(HNSW_BUILDER);
     const restored = VectorIndex.fromSnapshot(snap);
     expect(restored.graph?.size).toBe(vi.graph!.size);
     expect(restored.graph!.reachable()).toBe(vi.graph!.size);
+    expect(restored.graph!.builder).toBe(HNSW_BUILDER);
+    // below EXACT_MAX live vectors no graph is due: compact() drops a restored one
+    expect(restored.compact(alive)).toBe(true);
+    expect(restored.graph).toBeNull();
+  });
+
+  it("restores an older builder's graph, which answers until compact() builds it again (graphDue; compact(alive, false) leaves it)", () => {
+    // 11,500 texts (two messages each), so searches walk the graph
+    const n = EXACT_MAX + 1500;
+    const big = Array.from({ length: n }, (_, id) => ({ id, doc: { text: `${texts[id % texts.length]} ${texts[(id * 13 + 5) % texts.length]}` } }));
+    const live = bitset(n);
+    setAll(live, big.map((d) => d.id));
+    const built = new VectorIndex(['text']);
+    built.add(big, live);
+    expect(built.graph).not.toBeNull();
+    const snap = built.toSnapshot(live);
     const { builder: _b, ...older } = snap.hnsw!;
-    expect(VectorIndex.fromSnapshot({ ...snap, hnsw: older }).graph).toBeNull();
-    // below EXACT_MAX live vectors no graph is due: compact() leaves it out
     const old = VectorIndex.fromSnapshot({ ...snap, hnsw: older });
-    expect(old.compact(alive)).toBe(false);
-    expect(old.graph).toBeNull();
+    expect(old.graph?.builder).toBe(1);
+    expect(old.graphDue(live)).toBe(true);
+    expect(built.graphDue(live)).toBe(false);
+    const q = embed(texts[42])!;
+    const exact = old.exact(q, toIds(old.candidates(live)), 10).ids;
+    const walked = old.nearest(q, live, 10).ids;
+    expect(walked).toHaveLength(10);
+    expect(walked.filter((id) => exact.includes(id)).length).toBeGreaterThanOrEqual(8);
+    // a search's load leaves it (the search service builds it in a background load)
+    expect(old.compact(live, false)).toBe(false);
+    expect(old.graph?.builder).toBe(1);
+    expect(old.compact(live)).toBe(true);
+    expect(old.graph?.builder).toBe(HNSW_BUILDER);
+    expect(old.graphDue(live)).toBe(false);
+    expect(old.graph!.reachable()).toBe(old.graph!.size);
   });
 
   it('keeps its recall under a filter that allows half the documents', () => {

@@ -259,3 +259,75 @@ describe('an engine larger than the memory budget', () => {
     expect(reg.loaded('a')).toBeDefined();
   });
 });
+
+describe('a vector graph due again (an older builder, many dead nodes)', () => {
+  /** engines whose graphDue() says `due`; the rebuild loads (rebuildGraph true) finish when the test says */
+  function withDueGraph(catchUp: (fresh: { engine: Engine; version: number }) => 'current' | 'reload') {
+    const loads: boolean[] = [];
+    const rebuilds: (() => void)[] = [];
+    const engineWith = (due: boolean) => Object.assign(engineFactory.create(toEngineSettings(settings)), { graphDue: () => due });
+    // a rebuilt graph is due a snapshot (the loader counts the engine's documents as changed)
+    const loaded = (engine: Engine, changed = 0) => ({ engine, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: changed, fromSnapshot: true });
+    const builder: EngineBuilder = {
+      mode: 'inline',
+      load: (_id, rebuildGraph) => {
+        loads.push(!!rebuildGraph);
+        if (!rebuildGraph) return Promise.resolve(loaded(engineWith(true)));
+        return new Promise((resolve) => rebuilds.push(() => resolve(loaded(engineWith(false), 1000))));
+      },
+      stop: async () => undefined,
+    };
+    const loader = {
+      catchUp: async (fresh: { engine: Engine; version: number }) => catchUp(fresh),
+    } as unknown as EngineLoader;
+    const reg = new EngineRegistry({ pool: undefined as never, loader, builder, log: createLogger({}, 'error'), budgetBytes: 1e12, snapshotEveryDocs: 1e9 });
+    const finish = async () => {
+      rebuilds.shift()!();
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    };
+    return { reg, loads, rebuilds, finish };
+  }
+
+  test('a search gets the loaded engine at once; the graph is built again in a background load that then takes its place, caught up', async () => {
+    const { reg, loads, finish } = withDueGraph((fresh) => {
+      // the batch applied to the loaded engine meanwhile, read from PostgreSQL
+      batch(0)(fresh.engine);
+      fresh.version = 2;
+      return 'current';
+    });
+    const first = await reg.get(index(1));
+    expect(first.graphDue()).toBe(true);
+    expect(reg.snapshotCandidates(1000)).toEqual([]);
+    expect(loads).toEqual([false, true]);
+    // the loaded engine answers and takes batches while the graph builds
+    await reg.applyCommitted('idx_1', 1, 2, batch(0));
+    expect(total(await reg.get(index(2)))).toBe(2);
+    await finish();
+    const now = reg.loaded('idx_1')!;
+    expect(now.engine).not.toBe(first);
+    expect(now.engine.graphDue()).toBe(false);
+    expect(now.version).toBe(2);
+    expect(total(now.engine)).toBe(2);
+    expect(reg.stats().graphRebuilds).toBe(1);
+    // the rebuilt graph is due a snapshot
+    expect(reg.snapshotCandidates(1000)).toEqual(['idx_1']);
+  });
+
+  test('a build that loses to changes meanwhile is tried again, at most three times; the loaded graph keeps answering', async () => {
+    const { reg, loads, finish } = withDueGraph(() => 'reload');
+    const first = await reg.get(index(1));
+    for (let i = 0; i < 3; i++) await finish();
+    expect(loads).toEqual([false, true, true, true]);
+    expect(reg.loaded('idx_1')!.engine).toBe(first);
+    expect(reg.stats().graphRebuilds).toBe(0);
+  });
+
+  test('a dropped index takes no rebuilt engine', async () => {
+    const { reg, finish } = withDueGraph(() => 'current');
+    await reg.get(index(1));
+    reg.drop('idx_1');
+    await finish();
+    expect(reg.loaded('idx_1')).toBeUndefined();
+    expect(reg.stats().graphRebuilds).toBe(0);
+  });
+});

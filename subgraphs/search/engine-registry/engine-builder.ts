@@ -24,8 +24,11 @@ const CHUNK = 20_000;
 
 export interface EngineBuilder {
   readonly mode: 'thread' | 'inline';
-  /** the index's engine, built from its snapshot and rows and caught up; undefined when the index is gone */
-  load(indexId: string): Promise<LoadedEngine | undefined>;
+  /**
+   * the index's engine, built from its snapshot and rows and caught up; undefined when the index is
+   * gone. `rebuildGraph`: a vector graph that answers but is due again is built again too (EngineLoader.load).
+   */
+  load(indexId: string, rebuildGraph?: boolean): Promise<LoadedEngine | undefined>;
   /** a full garbage collection of every isolate that builds or holds engines (memory-check.ts) */
   collect?(): Promise<void>;
   stop(): Promise<void>;
@@ -34,8 +37,8 @@ export interface EngineBuilder {
 export class InlineEngineBuilder implements EngineBuilder {
   readonly mode = 'inline';
   constructor(private loader: EngineLoader) {}
-  load(indexId: string) {
-    return this.loader.load(indexId);
+  load(indexId: string, rebuildGraph = false) {
+    return this.loader.load(indexId, rebuildGraph);
   }
   async collect() {
     fullGc();
@@ -73,9 +76,9 @@ export class ThreadEngineBuilder implements EngineBuilder {
     return (await this.call({ id: this.nextId++, op: 'memory' })) as ThreadMemory;
   }
 
-  async load(indexId: string): Promise<LoadedEngine | undefined> {
+  async load(indexId: string, rebuildGraph = false): Promise<LoadedEngine | undefined> {
     const id = this.nextId++;
-    const r = (await this.call({ id, op: 'load', indexId })) as BuiltEngine | { found: false };
+    const r = (await this.call({ id, op: 'load', indexId, rebuildGraph })) as BuiltEngine | { found: false };
     return r.found ? this.receive(id, r) : undefined;
   }
 

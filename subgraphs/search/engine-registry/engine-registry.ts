@@ -52,6 +52,9 @@ interface Holder extends LoadedEngine {
   usedAt: number;
   /** compactInPlace is running on it */
   compacting?: boolean;
+  /** rebuildGraph attempts started for it (at most GRAPH_REBUILD_ATTEMPTS; one at a time) */
+  graphRebuilds?: number;
+  rebuildingGraph?: boolean;
 }
 
 export interface EngineRegistryOptions {
@@ -89,6 +92,9 @@ export const OVERSIZED_IDLE_MS = 10 * 60_000;
  */
 const COMPACT_AFTER_SEGMENTS = 8;
 
+/** Background builds of a due vector graph tried per loaded engine (a build that lost to changes meanwhile is tried again). */
+const GRAPH_REBUILD_ATTEMPTS = 3;
+
 /** Retry-After of a search refused while its engine loads. */
 export const LOADING_RETRY_AFTER_MS = 2000;
 
@@ -110,6 +116,8 @@ export interface EngineStats {
   snapshotLoads: number;
   unloads: number;
   drops: number;
+  /** vector graphs built again in the background (rebuildGraph) and put in place */
+  graphRebuilds: number;
   bytes: number;
   loaded: number;
   /** the load queue: loads running, waiting for a slot, and how many ever waited */
@@ -126,7 +134,7 @@ export class EngineRegistry {
   private dropped = new Map<string, number>();
   /** unloaded engines whose changes still want a snapshot: their state, captured as they went */
   private snapshotDue = new Map<string, CapturedSnapshot>();
-  private counts = { loads: 0, snapshotLoads: 0, unloads: 0, drops: 0 };
+  private counts = { loads: 0, snapshotLoads: 0, unloads: 0, drops: 0, graphRebuilds: 0 };
   /** committed batches not applied yet, per index, in commit order (applyLater) */
   private pending = new Map<string, PendingApply[]>();
   private pendingTimer: NodeJS.Timeout | undefined;
@@ -480,6 +488,7 @@ export class EngineRegistry {
           }
           if (built.fromSnapshot) this.counts.snapshotLoads++;
           this.holders.set(indexId, h);
+          this.graphCheck(indexId, h);
           this.enforceBudget();
           void this.o.memoryCheck?.changed();
           return h;
@@ -500,7 +509,50 @@ export class EngineRegistry {
     }
     this.counts.loads++;
     if (fresh.fromSnapshot) this.counts.snapshotLoads++;
-    Object.assign(h, fresh, { bytes: fresh.engine.memoryBytes(), builtSegments: fresh.engine.segmentCount });
+    Object.assign(h, fresh, { bytes: fresh.engine.memoryBytes(), builtSegments: fresh.engine.segmentCount, graphRebuilds: 0 });
+    this.graphCheck(indexId, h);
+  }
+
+  /** A loaded engine whose vector graph answers but is due again (Engine.graphDue) gets it rebuilt in the background. */
+  private graphCheck(indexId: string, h: Holder): void {
+    if (h.rebuildingGraph || (h.graphRebuilds ?? 0) >= GRAPH_REBUILD_ATTEMPTS || !h.engine.graphDue()) return;
+    void this.rebuildGraph(indexId, h);
+  }
+
+  /**
+   * Build the index's engine again with its vector graph rebuilt (a graph of an older builder, or one
+   * of many dead nodes: seconds per 10,000 vectors), as a background load, while the loaded engine
+   * keeps answering with the graph it has: a search never waits for it. The built engine catches up
+   * with the batches applied meanwhile and takes the loaded one's place; its snapshot is due.
+   */
+  private async rebuildGraph(indexId: string, h: Holder): Promise<void> {
+    h.rebuildingGraph = true;
+    h.graphRebuilds = (h.graphRebuilds ?? 0) + 1;
+    const drops = this.dropped.get(indexId) ?? 0;
+    const started = performance.now();
+    let placed = false;
+    try {
+      const fresh = await this.queue.run(`graph ${indexId}`, 'background', () => this.o.builder.load(indexId, true));
+      if (!fresh || (this.dropped.get(indexId) ?? 0) !== drops || this.holders.get(indexId) !== h) return;
+      await this.withLock(h, async () => {
+        // what was applied to the loaded engine meanwhile is in PostgreSQL: the built one reads it
+        if (this.holders.get(indexId) !== h || (await this.o.loader.catchUp(fresh, indexId, false)) !== 'current') return;
+        Object.assign(h, fresh, { bytes: fresh.engine.memoryBytes(), builtSegments: fresh.engine.segmentCount });
+        placed = true;
+        this.counts.graphRebuilds++;
+      });
+    } catch (e) {
+      this.o.log.warn('vector graph rebuild failed; the loaded graph keeps answering', { indexId, err: e });
+    } finally {
+      h.rebuildingGraph = false;
+    }
+    this.o.log.info(placed ? 'vector graph rebuilt in the background' : 'vector graph rebuild not placed (the index changed or went meanwhile)', {
+      indexId,
+      attempt: h.graphRebuilds,
+      ms: Math.round(performance.now() - started),
+    });
+    if (placed) this.enforceBudget();
+    else if (this.holders.get(indexId) === h) this.graphCheck(indexId, h);
   }
 
   private async withLock(h: Holder, fn: () => Promise<void> | void): Promise<void> {

@@ -3,7 +3,8 @@ import type { SnapshotData } from '../../../lib/search-engine/snapshot.js';
 import type { IndexSettingsData } from '../indexes/index-settings.rules.js';
 
 export type ThreadRequest =
-  | { id: number; op: 'load'; indexId: string }
+  /** `rebuildGraph`: EngineLoader.load's */
+  | { id: number; op: 'load'; indexId: string; rebuildGraph?: boolean }
   /** external ids [from, from + size) of the engine built by request `of` */
   | { id: number; op: 'chunk'; of: number; from: number; size: number }
   | { id: number; op: 'release'; of: number }

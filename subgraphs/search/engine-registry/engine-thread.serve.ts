@@ -29,7 +29,7 @@ export function threadMemory(): ThreadMemory {
 }
 
 /** Answer the main thread's requests on `parentPort`, building engines with `load`. */
-export function serveEngineThread(load: (indexId: string) => Promise<LoadedEngine | undefined>): void {
+export function serveEngineThread(load: (indexId: string, rebuildGraph: boolean) => Promise<LoadedEngine | undefined>): void {
   const port = parentPort!;
   /** external ids of built engines, until the main thread has taken them */
   const held = new Map<number, string[]>();
@@ -65,7 +65,7 @@ export function serveEngineThread(load: (indexId: string) => Promise<LoadedEngin
   async function handle(m: ThreadRequest): Promise<ThreadResult> {
     switch (m.op) {
       case 'load': {
-        const h = await load(m.indexId);
+        const h = await load(m.indexId, m.rebuildGraph ?? false);
         if (!h) return { found: false };
         send(m.id, h);
         return undefined;
