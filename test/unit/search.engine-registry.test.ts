@@ -331,3 +331,32 @@ describe('a vector graph due again (an older builder, many dead nodes)', () => {
     expect(reg.stats().graphRebuilds).toBe(0);
   });
 });
+
+test("an engine that stays loaded gets its graph rebuilt once it is due (many documents replaced or deleted), after a snapshot", async () => {
+  let due = false;
+  const live = Object.assign(engineFactory.create(toEngineSettings(settings)), { graphDue: () => due });
+  const loads: boolean[] = [];
+  const builder: EngineBuilder = {
+    mode: 'inline',
+    load: async (_id, rebuildGraph) => {
+      loads.push(!!rebuildGraph);
+      const engine = rebuildGraph ? Object.assign(engineFactory.create(toEngineSettings(settings)), { graphDue: () => false }) : live;
+      return { engine, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: true };
+    },
+    stop: async () => undefined,
+  };
+  const loader = {
+    writeSnapshot: async (_id: string, c: { version: number; documents: number }) => ({ version: c.version, documents: c.documents, bytes: 1, chunks: 1, ms: 1 }),
+    catchUp: async () => 'current',
+  } as unknown as EngineLoader;
+  const reg = new EngineRegistry({ pool: undefined as never, loader, builder, log: createLogger({}, 'error'), budgetBytes: 1e12, snapshotEveryDocs: 5 });
+  await reg.get(index(1));
+  await reg.snapshot('idx_1');
+  expect(loads).toEqual([false]);
+  due = true;
+  await reg.snapshot('idx_1');
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  expect(loads).toEqual([false, true]);
+  expect(reg.loaded('idx_1')!.engine).not.toBe(live);
+  expect(reg.stats().graphRebuilds).toBe(1);
+});

@@ -52,7 +52,7 @@ interface Holder extends LoadedEngine {
   usedAt: number;
   /** compactInPlace is running on it */
   compacting?: boolean;
-  /** rebuildGraph attempts started for it (at most GRAPH_REBUILD_ATTEMPTS; one at a time) */
+  /** rebuildGraph attempts since its engine was last loaded or rebuilt (at most GRAPH_REBUILD_ATTEMPTS; one at a time) */
   graphRebuilds?: number;
   rebuildingGraph?: boolean;
 }
@@ -345,13 +345,15 @@ export class EngineRegistry {
   /**
    * Write the index's snapshot from its loaded engine (or, for an unloaded one, from the state
    * captured when it was unloaded), then merge the engine's segments in place when it has many more
-   * than when it was built (compactInPlace).
+   * than when it was built (compactInPlace), and rebuild its vector graph when due (graphCheck).
    */
   async snapshot(indexId: string): Promise<boolean> {
     await this.flushPending(indexId);
     const h = this.holders.get(indexId);
     const written = await this.writeSnapshot(indexId, h);
     if (written && h && this.holders.get(indexId) === h && h.engine.segmentCount - h.builtSegments >= COMPACT_AFTER_SEGMENTS) await this.compactInPlace(indexId, h);
+    // an engine that stays loaded while its documents are replaced or deleted gets its graph of dead nodes rebuilt too
+    if (h && this.holders.get(indexId) === h) this.graphCheck(indexId, h);
     return written;
   }
 
@@ -537,7 +539,7 @@ export class EngineRegistry {
       await this.withLock(h, async () => {
         // what was applied to the loaded engine meanwhile is in PostgreSQL: the built one reads it
         if (this.holders.get(indexId) !== h || (await this.o.loader.catchUp(fresh, indexId, false)) !== 'current') return;
-        Object.assign(h, fresh, { bytes: fresh.engine.memoryBytes(), builtSegments: fresh.engine.segmentCount });
+        Object.assign(h, fresh, { bytes: fresh.engine.memoryBytes(), builtSegments: fresh.engine.segmentCount, graphRebuilds: 0 });
         placed = true;
         this.counts.graphRebuilds++;
       });
