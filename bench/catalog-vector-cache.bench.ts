@@ -5,7 +5,8 @@
 //  - nothing changed (the version statement only);
 //  - one image added, one image's vectors replaced, one image deleted (refreshes: the images'
 //    stamps, then the changed images' vectors only);
-//  - the scan of one query over the kept 8-bit vectors, and its shortlist's exact rescoring.
+//  - the scan of one query over the kept 8-bit vectors (WebAssembly SIMD, and the same sums in
+//    JavaScript), and its shortlist's exact rescoring.
 // Run: DATABASE_URL=postgres://… npm run bench:catalog-vector-cache   (BENCH_IMAGES, BENCH_N)
 import { loadavg } from 'node:os';
 import pg from 'pg';
@@ -15,6 +16,7 @@ import { catalog } from '../subgraphs/catalog/index.js';
 import { exactVectors, replaceEmbeddings, type RegionEmbedding } from '../subgraphs/catalog/vision/embedding.repository.js';
 import { rescore, scan, shortlistSize, toBytes } from '../subgraphs/catalog/vision/scan.calc.js';
 import { PartitionVectors } from '../subgraphs/catalog/vision/vector-cache.js';
+import { Int8Rows } from '../lib/int8-vectors/int8-rows.js';
 import { scratchDatabase } from './harness.js';
 import { fmt, summarize } from './stats.js';
 
@@ -92,22 +94,33 @@ await measure('one image added, then the search', async (i) => {
 await measure("one image's vectors replaced, then the search", async (i) => void (await replaceEmbeddings(em(), part, `img_b${i}`, MODEL, regions())), cache);
 await measure('one image deleted, then the search', async (i) => void (await sql.query(`delete from catalog.product_images where id = $1`, [`img_b${IMAGES - 1 - i}`])), cache);
 console.log(`cache: ${JSON.stringify(cache.stats())}`);
-const rows = await cache.get(em(), part, MODEL);
+const chunks = await cache.get(em(), part, MODEL);
+const rows = chunks.flatMap((c) => c.rows);
+// the same dot products summed in JavaScript over the same memory (where WebAssembly SIMD is missing)
+const inJs = chunks.map((c) => ({ rows: c.rows, block: Int8Rows.of(c.rows.map((r) => r.codes), c.block.dims, false) }));
 const scans: number[] = [];
+const jsScans: number[] = [];
 const rescores: number[] = [];
 for (let i = 0; i < N + 2; i++) {
   const query = unit();
   let t = performance.now();
-  const shortlists = scan(rows, [query], shortlistSize(20));
+  const shortlists = scan(chunks, [query], shortlistSize(20));
   const scanned = performance.now() - t;
+  t = performance.now();
+  const again = scan(inJs, [query], shortlistSize(20));
+  const jsScanned = performance.now() - t;
+  if (JSON.stringify(again) !== JSON.stringify(shortlists)) throw new Error('the JavaScript sums disagree with the SIMD kernel');
   t = performance.now();
   rescore(shortlists, [query], await exactVectors(em(), part, MODEL, shortlists.flat()), 20);
   if (i < 2) continue; // warm-up
   scans.push(scanned);
+  jsScans.push(jsScanned);
   rescores.push(performance.now() - t);
 }
-console.log(fmt(`scan of one query, ${rows.length.toLocaleString('en')} 8-bit vectors`, summarize(scans, scans.reduce((a, b) => a + b, 0))));
-console.log(fmt(`exact rescoring of its ${shortlistSize(20)}-product shortlist`, summarize(rescores, rescores.reduce((a, b) => a + b, 0))));
+const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+console.log(fmt(`scan of one query, ${rows.length.toLocaleString('en')} 8-bit vectors (WebAssembly SIMD, ${chunks.length} chunks)`, summarize(scans, total(scans))));
+console.log(fmt(`the same scan, dot products summed in JavaScript`, summarize(jsScans, total(jsScans))));
+console.log(fmt(`exact rescoring of its ${shortlistSize(20)}-product shortlist`, summarize(rescores, total(rescores))));
 console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 await sql.end();
 await orm.close();

@@ -34,8 +34,11 @@ const canonical = (rows: readonly IndexedVector[]) =>
   rows.map((r) => ({ ...r, codes: [...r.codes] })).sort((a, b) => (a.imageId === b.imageId ? a.region - b.region : a.imageId < b.imageId ? -1 : 1));
 
 async function expectFresh(cache: PartitionVectors, p = part): Promise<IndexedVector[]> {
-  const cached = await cache.get(orm.em.fork(), p, MODEL);
+  const chunks = await cache.get(orm.em.fork(), p, MODEL);
+  const cached = chunks.flatMap((c) => c.rows);
   expect(canonical(cached)).toEqual(canonical((await partitionVectors(orm.em.fork(), p, MODEL)).rows));
+  // each chunk's block holds its rows' codes at their places
+  for (const c of chunks) c.rows.forEach((r, i) => expect(c.block.row(i)).toEqual(r.codes));
   return cached;
 }
 
@@ -100,4 +103,20 @@ test('after each change only the changed images are read, and the rows equal a f
   for (let i = 0; i < 15; i++) if (i !== 3 && i !== 7) expect(await replaceEmbeddings(orm.em.fork(), part, `img_v${i}`, MODEL, regions(200 + i, 2))).toBe(true);
   await expectFresh(cache);
   expect(cache.stats()).toMatchObject({ loads: 3, refreshes: 3 });
+});
+
+test('a change re-packs only the chunks it touches (and small ones); the others are kept as they were', async () => {
+  const cache = new PartitionVectors(undefined, 4);
+  await expectFresh(cache);
+  const before = await cache.get(orm.em.fork(), part, MODEL);
+  expect(before.every((c) => c.rows.length <= 4)).toBe(true);
+  const touched = before.filter((c) => c.rows.some((r) => r.imageId === 'img_v5'));
+  expect(await replaceEmbeddings(orm.em.fork(), part, 'img_v5', MODEL, regions(55, 2))).toBe(true);
+  await expectFresh(cache);
+  const after = await cache.get(orm.em.fork(), part, MODEL);
+  const kept = after.filter((c) => before.includes(c));
+  // every full chunk without img_v5 is the same object; the touched ones are new
+  expect(kept.length).toBe(before.filter((c) => c.rows.length === 4 && !touched.includes(c)).length);
+  expect(touched.some((c) => after.includes(c))).toBe(false);
+  expect(after.flatMap((c) => c.rows).filter((r) => r.imageId === 'img_v5').map((r) => [...r.codes])).toEqual(regions(55, 2).map((g) => [...quantize(g.vector).codes]));
 });

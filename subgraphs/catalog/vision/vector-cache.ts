@@ -10,15 +10,21 @@
 // partitions leave first once the budget is passed.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppPartition } from '../../../lib/tenant-entity.js';
-import { imageStamps, partitionVectors, partitionVersion, type PartitionRows } from './embedding.repository.js';
-import type { IndexedVector } from './scan.calc.js';
+import { imageStamps, partitionVectors, partitionVersion } from './embedding.repository.js';
+import { CHUNK_ROWS, chunked, type VectorChunk } from './scan.calc.js';
 
-interface Entry extends PartitionRows {
+/** A partition's vectors as kept: chunks of rows (scan.calc.ts), and each image's stamp to refresh them by. */
+interface Kept {
+  chunks: VectorChunk[];
+  stamps: Map<string, string>;
+}
+
+interface Entry extends Kept {
   version: string;
   bytes: number;
 }
 
-/** What a kept row costs besides its codes (its object, typed array and strings), roughly. */
+/** What a kept row costs besides its codes (its object, its view of the block and strings), roughly. */
 const ROW_OVERHEAD = 240;
 
 /** Past this share of changed images a refresh reads the whole partition (one plain statement). */
@@ -34,33 +40,41 @@ export class PartitionVectors {
   /** for health and tests: whole partitions read, refreshes that read only changed images, and those images */
   private readonly counts = { loads: 0, refreshes: 0, imagesRead: 0 };
 
-  constructor(private readonly maxBytes = VECTOR_CACHE_BYTES) {}
+  /** `chunkRows`: rows per chunk (scan.calc.ts CHUNK_ROWS; tests take fewer) */
+  constructor(
+    private readonly maxBytes = VECTOR_CACHE_BYTES,
+    private readonly chunkRows = CHUNK_ROWS,
+  ) {}
 
   /** The partition's vectors of `model` as they are in the database now. */
-  async get(em: EntityManager, part: AppPartition, model: string): Promise<IndexedVector[]> {
+  async get(em: EntityManager, part: AppPartition, model: string): Promise<VectorChunk[]> {
     const key = `${part.appId}\u0000${part.environment}\u0000${model}`;
     const version = await partitionVersion(em, part, model);
     const hit = this.entries.get(key);
     if (hit?.version === version) {
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return hit.rows;
+      return hit.chunks;
     }
     // searches of one partition that find it changed at the same moment share one load
     const flight = `${key}\u0000${version}`;
     let load = this.loading.get(flight);
     if (!load) {
-      load = this.read(em, part, model, hit).then((read) => ({ ...read, version, bytes: read.rows.reduce((n, r) => n + r.codes.byteLength + ROW_OVERHEAD, 0) }));
+      load = this.read(em, part, model, hit).then((read) => ({ ...read, version, bytes: read.chunks.reduce((n, c) => n + c.block.bytes + c.rows.length * ROW_OVERHEAD, 0) }));
       this.loading.set(flight, load);
       void load.finally(() => this.loading.delete(flight)).catch(() => undefined);
     }
     const entry = await load;
     this.keep(key, entry);
-    return entry.rows;
+    return entry.chunks;
   }
 
-  /** The partition's rows now: `before`'s rows of unchanged images and the changed images' rows read anew. */
-  private async read(em: EntityManager, part: AppPartition, model: string, before: Entry | undefined): Promise<PartitionRows> {
+  /**
+   * The partition's vectors now: `before`'s chunks where none of their images changed, the changed
+   * images' rows read anew, packed with the other rows of the chunks they touched (and of small
+   * chunks, so changes do not leave ever more of them).
+   */
+  private async read(em: EntityManager, part: AppPartition, model: string, before: Entry | undefined): Promise<Kept> {
     if (!before) return this.loadAll(em, part, model);
     const now = await imageStamps(em, part, model);
     const changed = [...now].filter(([id, stamp]) => before.stamps.get(id) !== stamp).map(([id]) => id);
@@ -72,12 +86,19 @@ export class PartitionVectors {
     const stamps = new Map<string, string>();
     for (const [id, stamp] of before.stamps) if (unchanged(id)) stamps.set(id, stamp);
     for (const [id, stamp] of fresh.stamps) stamps.set(id, stamp);
-    return { rows: before.rows.filter((r) => unchanged(r.imageId)).concat(fresh.rows), stamps };
+    const kept: VectorChunk[] = [];
+    const repack = [];
+    for (const c of before.chunks) {
+      if (c.rows.length >= this.chunkRows / 4 && c.rows.every((r) => unchanged(r.imageId))) kept.push(c);
+      else for (const r of c.rows) if (unchanged(r.imageId)) repack.push(r);
+    }
+    return { chunks: kept.concat(chunked(repack.concat(fresh.rows), this.chunkRows)), stamps };
   }
 
-  private loadAll(em: EntityManager, part: AppPartition, model: string): Promise<PartitionRows> {
+  private async loadAll(em: EntityManager, part: AppPartition, model: string): Promise<Kept> {
     this.counts.loads++;
-    return partitionVectors(em, part, model);
+    const read = await partitionVectors(em, part, model);
+    return { chunks: chunked(read.rows, this.chunkRows), stamps: read.stamps };
   }
 
   private keep(key: string, entry: Entry): void {

@@ -163,9 +163,9 @@ async function visualSearch(em: EntityManager, deps: SearchDeps, part: AppPartit
   const queries = await (multi ? Promise.all(found.map((o) => embedObject(vision, image, o.bbox))) : Promise.all([whole])).catch(visionFailure('image'));
   const embeddingTimeMs = since(te);
   const ts = performance.now();
-  const [rows, active] = await vectors;
+  const [chunks, active] = await vectors;
   // the 8-bit scan's shortlists, then their rows' exact cosines (scan.calc.ts)
-  const shortlists = scan(rows, queries, shortlistSize(perPage), active);
+  const shortlists = scan(chunks, queries, shortlistSize(perPage), active);
   const hits = rescore(shortlists, queries, await exactVectors(em, part, VISION_METHODS.embedding, shortlists.flat()), perPage);
   const scanTimeMs = since(ts);
   const groups = await toGroups(em, deps.publicUrl, part, detections, hits);
@@ -177,7 +177,7 @@ async function visualSearch(em: EntityManager, deps: SearchDeps, part: AppPartit
     embeddingTimeMs,
     scanTimeMs,
     totalTimeMs: since(began),
-    scanned: rows.reduce((n, r) => n + (active.has(r.productId) ? 1 : 0), 0),
+    scanned: chunks.reduce((n, c) => c.rows.reduce((m, r) => m + (active.has(r.productId) ? 1 : 0), n), 0),
     model: VISION_METHODS.embedding,
     groups,
   };
