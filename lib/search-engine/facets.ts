@@ -16,7 +16,7 @@ import type { Segment } from './segment.js';
 import { lowerBound } from './sorted.js';
 import { tokenize } from './tokenizer.js';
 import { fuzzyRanges } from './typo.js';
-import type { FacetStats } from './types.js';
+import type { FacetOrder, FacetStats } from './types.js';
 
 /**
  * A segment's forward array for one field: doc id − the segment's first id → a code, the ordinal of
@@ -101,7 +101,8 @@ function countCodes(codes: Forward['codes'], ids: Int32Array, from: number, to: 
 
 export interface FacetOptions {
   maxValuesPerFacet: number;
-  sortBy: 'alpha' | 'count';
+  /** one order for every facet, or each facet's */
+  sortBy: FacetOrder | ((attr: string) => FacetOrder);
   /** counts only the values this keeps (facet search: facetValueMatcher) */
   keep?: (display: string) => boolean;
 }
@@ -195,7 +196,7 @@ export function computeFacets(
       }
     }
     const entries = [...counts.entries()];
-    if (opts.sortBy === 'count') entries.sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1));
+    if ((typeof opts.sortBy === 'function' ? opts.sortBy(attr) : opts.sortBy) === 'count') entries.sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1));
     else entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     const out: Record<string, number> = {};
     for (const [, e] of entries.slice(0, opts.maxValuesPerFacet)) out[e.display] = e.count;

@@ -1,7 +1,7 @@
 // One search: validate the request, filter (bitset), match words (match.ts), bucket-sort only as far as
 // the page needs, then facets over all candidates and formatting of the page's hits.
-// Paging: at most MAX_TOTAL_HITS (1000, Meilisearch's default maxTotalHits) ranked hits are reachable
-// through offset/limit; estimatedTotalHits still counts every candidate (exact here, not estimated).
+// Paging: at most the settings' maxTotalHits (default MAX_TOTAL_HITS, 1000, Meilisearch's) ranked hits are
+// reachable through offset/limit; estimatedTotalHits still counts every candidate (exact here, not estimated).
 // Hybrid and vector searches (hybrid.ts) rank by fusing the keyword list with the vector list (fusion.ts).
 import { and, bitset, clear, count, has, set, setAll, toIds, type Bitset } from './bitset.js';
 import { bucketSort, Collector } from './bucket-sort.js';
@@ -25,7 +25,7 @@ import { buildSteps } from './steps.js';
 import { fuse, fusionDepth } from './fusion.js';
 import { semanticRequest, type Semantic } from './hybrid.js';
 import { similarOf, withoutSimilar, type Similar } from './similar.js';
-import { EngineError, type Document, type SearchHit, type SearchRequest, type SearchResult } from './types.js';
+import { EngineError, type Document, type FacetOrder, type Faceting, type SearchHit, type SearchRequest, type SearchResult } from './types.js';
 
 export const MAX_TOTAL_HITS = 1000;
 export const DEFAULT_LIMIT = 20;
@@ -57,8 +57,9 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
   const doc = (id: number): Document => st.doc(id) ?? {};
   const columns = st.columns;
   const distinctKey = distinct?.keyOf;
-  const need = Math.min(offset + limit, MAX_TOTAL_HITS);
-  const ranking = semantic ? rankHybrid(st, semantic, candidates, allowed, { match, doc, columns, sort }, need, distinctKey) : null;
+  const maxTotalHits = st.settings.maxTotalHits ?? MAX_TOTAL_HITS;
+  const need = Math.min(offset + limit, maxTotalHits);
+  const ranking = semantic ? rankHybrid(st, semantic, candidates, allowed, { match, doc, columns, sort }, need, maxTotalHits, distinctKey) : null;
   let ranked: number[];
   if (ranking) ranked = ranking.ids;
   else {
@@ -116,8 +117,8 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
 
   const result: SearchResult = { hits, query, offset, limit, estimatedTotalHits: total, processingTimeMs: 0 };
   if (pages) {
-    // numbered pages reach the first MAX_TOTAL_HITS hits, as offset/limit do; totalHits stays exact
-    const reachable = Math.min(total, MAX_TOTAL_HITS);
+    // numbered pages reach the first maxTotalHits hits, as offset/limit do; totalHits stays exact
+    const reachable = Math.min(total, maxTotalHits);
     Object.assign(result, { page: pages.page, hitsPerPage: pages.hitsPerPage, totalHits: total, totalPages: pages.hitsPerPage ? Math.ceil(reachable / pages.hitsPerPage) : 0 });
   }
   if (facets.length) {
@@ -145,7 +146,7 @@ export function runSearch(st: EngineState, req: SearchRequest): SearchResult {
       facets,
       facetSearch
         ? { maxValuesPerFacet: MAX_VALUES_PER_FACET, sortBy: 'count', keep: facetSearch.keep }
-        : { maxValuesPerFacet: req.maxValuesPerFacet ?? MAX_VALUES_PER_FACET, sortBy: req.sortFacetValuesBy === 'count' ? 'count' : 'alpha' },
+        : { maxValuesPerFacet: req.maxValuesPerFacet ?? st.settings.faceting?.maxValuesPerFacet ?? MAX_VALUES_PER_FACET, sortBy: facetOrder(req, st.settings.faceting) },
       candidateIds,
     );
     result.facetDistribution = f.distribution;
@@ -347,9 +348,10 @@ function rankHybrid(
   allowed: Bitset,
   rules: Parameters<typeof buildSteps>[1],
   need: number,
+  maxTotalHits: number,
   distinctKey: ((id: number) => number | undefined) | undefined,
 ): HybridRanking {
-  const depth = fusionDepth(need, MAX_TOTAL_HITS);
+  const depth = fusionDepth(need, maxTotalHits);
   let keyword: number[] = [];
   if (semantic.ratio < 1 && need > 0) {
     const out = new Collector(depth);
@@ -387,6 +389,14 @@ function rankHybrid(
     ids.push(f.id);
   }
   return { ids, extra, facetBase };
+}
+
+/** Each facet's value order: the request's for all, else the settings' for the attribute or '*', else alpha. */
+function facetOrder(req: SearchRequest, faceting: Faceting | undefined): FacetOrder | ((attr: string) => FacetOrder) {
+  if (req.sortFacetValuesBy === 'count' || req.sortFacetValuesBy === 'alpha') return req.sortFacetValuesBy;
+  const by = faceting?.sortFacetValuesBy;
+  if (!by) return 'alpha';
+  return (attr) => by[attr] ?? by['*'] ?? 'alpha';
 }
 
 /**

@@ -1,7 +1,7 @@
 // Settings checks and the parts of them that shape the index (changing those rebuilds segments;
 // everything else — ranking, stop words, synonyms, typo tolerance, sortable, distinct — is read at query time).
 import { parseRankingRules, DEFAULT_RANKING_RULES } from './ranking.js';
-import { EngineError, type EngineSettings, type TypoTolerance } from './types.js';
+import { EngineError, type EngineSettings, type Faceting, type TypoTolerance } from './types.js';
 import { checkLanguages } from './analyzer.js';
 
 export const DEFAULT_SETTINGS: EngineSettings = {
@@ -45,7 +45,26 @@ export function checkSettings(s: EngineSettings): EngineSettings {
     // only when set, so the settings (and shape) of an index without languages stay as they were
     ...(languages.length ? { languages } : {}),
     ...(embedding.length ? { embeddingAttributes: [...new Set(embedding)] } : {}),
+    ...(s.maxTotalHits !== undefined ? { maxTotalHits: count(s.maxTotalHits, 1, 'pagination.max_total_hits') } : {}),
+    ...(s.faceting ? { faceting: faceting(s.faceting) } : {}),
   };
+}
+
+function count(v: unknown, min: number, name: string): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new EngineError('invalid_settings', `${name} must be an integer from ${min}`, name);
+  return v;
+}
+
+function faceting(f: Faceting): Faceting {
+  const out: Faceting = {};
+  if (f.maxValuesPerFacet !== undefined) out.maxValuesPerFacet = count(f.maxValuesPerFacet, 0, 'faceting.max_values_per_facet');
+  if (f.sortFacetValuesBy) {
+    for (const [attr, order] of Object.entries(f.sortFacetValuesBy)) {
+      if (order !== 'alpha' && order !== 'count') throw new EngineError('invalid_settings', `faceting.sort_facet_values_by.${attr} must be alpha or count`, 'faceting');
+    }
+    out.sortFacetValuesBy = { ...f.sortFacetValuesBy };
+  }
+  return out;
 }
 
 /** The typo tolerance checked; the disable options only when set, so older settings keep their key. */

@@ -41,6 +41,17 @@ export interface EngineSettings {
   languages?: string[];
   /** attributes embedded for hybrid and vector search (vector-index.ts); absent or [] = no vectors */
   embeddingAttributes?: string[];
+  /** Meilisearch's pagination.maxTotalHits: ranked hits reachable through offset/limit and pages (absent: MAX_TOTAL_HITS) */
+  maxTotalHits?: number;
+  /** Meilisearch's faceting: values per facet (absent: MAX_VALUES_PER_FACET) and their order by attribute ('*': the others; absent: alpha) */
+  faceting?: Faceting;
+}
+
+export type FacetOrder = 'alpha' | 'count';
+
+export interface Faceting {
+  maxValuesPerFacet?: number;
+  sortFacetValuesBy?: Record<string, FacetOrder>;
 }
 
 export interface SearchRequest {
@@ -63,10 +74,10 @@ export interface SearchRequest {
   cropLength?: number;
   cropMarker?: string;
   showMatchesPosition?: boolean;
-  /** facet values returned per facet (default 100, as Meilisearch) */
+  /** facet values returned per facet (default: the settings' faceting, else 100, as Meilisearch) */
   maxValuesPerFacet?: number;
-  /** order of facet values: 'alpha' (default, as Meilisearch) or 'count' (most frequent first) */
-  sortFacetValuesBy?: 'alpha' | 'count';
+  /** order of every facet's values: 'alpha' or 'count' (most frequent first); default: the settings' faceting, else alpha */
+  sortFacetValuesBy?: FacetOrder;
   /** hybrid search (hybrid.ts): keyword and vector results fused with this weight on the vector side */
   hybrid?: { semanticRatio?: number | null } | null;
   /** a query vector (the index's model's dimensions): pure vector search, or the hybrid search's vector side */

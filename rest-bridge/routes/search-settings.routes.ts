@@ -1,6 +1,6 @@
 // Meilisearch's per-setting routes (/indexes/:index_uid/settings/<setting>): GET reads the one
-// setting (its default when unset), PUT replaces it (PATCH for typo-tolerance, merged key by key as
-// Meilisearch does), DELETE resets it; writes are settings_update tasks (202). They ride the same
+// setting (its default when unset), PUT replaces it (PATCH for typo-tolerance, faceting and
+// pagination, merged key by key as Meilisearch does), DELETE resets it; writes are settings_update tasks (202). They ride the same
 // operations as the whole-settings routes: the body is that one attribute, null resets it.
 // synonyms, stop-words and ranking-rules have had their PUT (and synonyms its GET) since the spec's
 // first routes (search.routes.ts); here they get the rest.
@@ -29,6 +29,8 @@ const SETTINGS: readonly OneSetting[] = [
   { path: 'typo-tolerance', keys: ['typo_tolerance'], methods: ['GET', 'PATCH', 'DELETE'] },
   { path: 'languages', keys: ['languages'], methods: ['GET', 'PUT', 'DELETE'] },
   { path: 'embedding-attributes', keys: ['embedding_attributes'], methods: ['GET', 'PUT', 'DELETE'] },
+  { path: 'faceting', keys: ['faceting'], methods: ['GET', 'PATCH', 'DELETE'] },
+  { path: 'pagination', keys: ['pagination'], methods: ['GET', 'PATCH', 'DELETE'] },
   { path: 'ranking-rules', keys: ['ranking_rules'], methods: ['GET', 'DELETE'] },
   { path: 'stop-words', keys: ['stop_words'], methods: ['GET', 'DELETE'] },
   { path: 'synonyms', keys: ['synonyms', 'one_way_synonyms'], methods: ['DELETE'] },

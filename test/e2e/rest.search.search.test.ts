@@ -519,6 +519,59 @@ describe('settings endpoints', () => {
     expectServiceError(await rest('DELETE', at('filterable-attributes'), { headers: stranger.keyHeaders }), 'search', 404, 'index_not_found');
   });
 
+  test("faceting and pagination (Meilisearch's settings): values per facet and their order by attribute, hits reachable past 1,000; PATCH merges, DELETE resets", async () => {
+    const idx = await createIndex(t, { primary_key: 'id', settings: { filterable_attributes: ['color', 'size'] } });
+    // 1,501 documents: colours 'c000'..'c149' (ten each, 'c149' eleven), sizes s/m/l
+    const docs = Array.from({ length: 1500 }, (_, i) => ({ id: i, title: `item ${i}`, color: `c${String(i % 150).padStart(3, '0')}`, size: ['s', 'm', 'l'][i % 3] }));
+    docs.push({ id: 1500, title: 'item extra', color: 'c149', size: 'l' });
+    await addDocuments(t, idx, docs);
+    const at = (setting: string) => `/search/v1/indexes/${idx}/settings/${setting}`;
+    const get = async (setting: string) => (await rest('GET', at(setting), { headers: t.keyHeaders })).body.data.attributes;
+    expect(await get('faceting')).toEqual({ faceting: { max_values_per_facet: 100, sort_facet_values_by: { '*': 'alpha' } } });
+    expect(await get('pagination')).toEqual({ pagination: { max_total_hits: 1000 } });
+    // the defaults: 100 values in value order, and nothing past the first 1,000 hits
+    const before = (await search(t, idx, { query: '', facets: ['color', 'size'], offset: 1200, limit: 5 })).body.data.attributes;
+    expect(Object.keys(before.facet_distribution.color)).toHaveLength(100);
+    expect(Object.keys(before.facet_distribution.color)[0]).toBe('c000');
+    expect(before.hits).toEqual([]);
+    expect(before.estimated_total_hits).toBe(1501);
+
+    await settle(t, await rest('PATCH', at('faceting'), { body: jsonApi('faceting', { faceting: { max_values_per_facet: 3, sort_facet_values_by: { color: 'count' } } }), headers: t.keyHeaders }));
+    await settle(t, await rest('PATCH', at('pagination'), { body: jsonApi('pagination', { pagination: { max_total_hits: 2000 } }), headers: t.keyHeaders }));
+    expect(await get('faceting')).toEqual({ faceting: { max_values_per_facet: 3, sort_facet_values_by: { '*': 'alpha', color: 'count' } } });
+    const after = (await search(t, idx, { query: '', facets: ['color', 'size'], offset: 1200, limit: 5 })).body.data.attributes;
+    // color by count (c149 holds 11), size by value; three values each
+    expect(Object.keys(after.facet_distribution.color)).toEqual(['c149', 'c000', 'c001']);
+    expect(after.facet_distribution.color.c149).toBe(11);
+    expect(Object.keys(after.facet_distribution.size)).toEqual(['l', 'm', 's']);
+    expect(after.hits).toHaveLength(5);
+    const pages = (await search(t, idx, { query: '', hits_per_page: 500, page: 4 })).body.data.attributes;
+    expect(pages).toMatchObject({ total_hits: 1501, total_pages: 4 });
+    expect(pages.hits).toHaveLength(1);
+    // PATCH merges one field; the whole settings object shows them
+    await settle(t, await rest('PATCH', at('faceting'), { body: jsonApi('faceting', { faceting: { max_values_per_facet: 5 } }), headers: t.keyHeaders }));
+    expect((await get('faceting')).faceting).toEqual({ max_values_per_facet: 5, sort_facet_values_by: { '*': 'alpha', color: 'count' } });
+    const index = (await rest('GET', `/search/v1/indexes/${idx}`, { headers: t.keyHeaders })).body.data.attributes;
+    expect(index.settings.pagination).toEqual({ max_total_hits: 2000 });
+    // bad values name the field; nothing changes
+    expectServiceError(await rest('PATCH', at('pagination'), { body: jsonApi('pagination', { pagination: { max_total_hits: 50_000 } }), headers: t.keyHeaders }), 'search', 422, 'VALIDATION_FAILED', {
+      parameter: 'pagination.max_total_hits',
+    });
+    expectServiceError(await rest('PATCH', at('faceting'), { body: jsonApi('faceting', { faceting: { sort_facet_values_by: { color: 'size' } } }), headers: t.keyHeaders }), 'search', 422, 'VALIDATION_FAILED', {
+      parameter: 'faceting.sort_facet_values_by.color',
+    });
+    expectServiceError(await rest('PATCH', at('faceting'), { body: jsonApi('faceting', { faceting: { max_values: 5 } }), headers: t.keyHeaders }), 'search', 422, 'VALIDATION_FAILED', {
+      parameter: 'faceting.max_values',
+    });
+    // DELETE resets
+    await settle(t, await rest('DELETE', at('pagination'), { headers: t.keyHeaders }));
+    await settle(t, await rest('DELETE', at('faceting'), { headers: t.keyHeaders }));
+    expect(await get('pagination')).toEqual({ pagination: { max_total_hits: 1000 } });
+    const reset = (await search(t, idx, { query: '', facets: ['color'], offset: 1200, limit: 5 })).body.data.attributes;
+    expect(reset.hits).toEqual([]);
+    expect(Object.keys(reset.facet_distribution.color)).toHaveLength(100);
+  });
+
   test('DELETE index → 202 task; afterwards the index and its documents are gone, and the uid is free again', async () => {
     const idx = await createIndex(t, { primary_key: 'id' });
     await addDocuments(t, idx, [{ id: 1, title: 'Gone soon' }]);

@@ -403,6 +403,8 @@ export const MINIMAL_BODIES: Record<string, (t: SecTenant) => Record<string, unk
   typo_tolerance: () => ({ typo_tolerance: { enabled: true } }),
   languages: () => ({ languages: ['en'] }),
   embedding_attributes: () => ({ embedding_attributes: [] }),
+  faceting: () => ({ faceting: { max_values_per_facet: 100 } }),
+  pagination: () => ({ pagination: { max_total_hits: 1000 } }),
   suggestion_settings: () => ({ enabled: true }),
   documents: () => ({ documents: [{ id: uniq('d'), genre: 'fixture' }] }),
   document_deletions: () => ({ document_ids: [uniq('d')], filter: 'genre = "nothing"' }),

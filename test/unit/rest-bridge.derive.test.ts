@@ -61,7 +61,7 @@ describe('REST bodies derived from the GraphQL schema', () => {
 
   test('free-form response values come from JSON scalars in the selection, through fragments and pages', () => {
     expect(derived.get(find('ListProducts'))!.freeForm).toEqual({ products: { items: { attributes: true, metadata: true, variants: { options: true } } } });
-    expect(derived.get(find('GetIndex'))!.freeForm).toEqual({ index: { settings: { synonyms: true, oneWaySynonyms: true } } });
+    expect(derived.get(find('GetIndex'))!.freeForm).toEqual({ index: { settings: { synonyms: true, oneWaySynonyms: true, faceting: { sortFacetValuesBy: true } } } });
     expect(derived.get(find('RegisterIdentity'))!.freeForm).toEqual({});
   });
 

@@ -34,6 +34,34 @@ describe('facets', () => {
     expect(Object.keys(e.search({ facets: ['tags'] }).facetDistribution!.tags)).toEqual(['cheap', 'fish', 'veg']);
   });
 
+  test("the settings' faceting: values per facet and each attribute's order ('*' the others); a request's order and cap still win", () => {
+    const f = engineWith(
+      [
+        { id: 1, tags: ['veg', 'cheap'], cuisine: 'Italian' },
+        { id: 2, tags: ['veg'], cuisine: 'French' },
+        { id: 3, tags: ['fish'], cuisine: 'French' },
+      ],
+      { filterableAttributes: ['tags', 'cuisine'], faceting: { maxValuesPerFacet: 2, sortFacetValuesBy: { '*': 'count', cuisine: 'alpha' } } },
+    );
+    const r = f.search({ facets: ['tags', 'cuisine'] }).facetDistribution!;
+    expect(Object.entries(r.tags)).toEqual([
+      ['veg', 2],
+      ['cheap', 1],
+    ]);
+    expect(Object.keys(r.cuisine)).toEqual(['French', 'Italian']);
+    expect(Object.keys(f.search({ facets: ['tags'], sortFacetValuesBy: 'alpha', maxValuesPerFacet: 3 }).facetDistribution!.tags)).toEqual(['cheap', 'fish', 'veg']);
+  });
+
+  test("the settings' maxTotalHits: offset and numbered pages reach that many ranked hits", () => {
+    const docs = Array.from({ length: 1200 }, (_, i) => ({ id: i, n: i }));
+    expect(engineWith(docs).search({ offset: 1100, limit: 10 }).hits).toEqual([]);
+    const wide = engineWith(docs, { maxTotalHits: 1150 });
+    expect(wide.search({ offset: 1100, limit: 100 }).hits.map((h) => h.id)).toEqual(Array.from({ length: 50 }, (_, i) => 1100 + i));
+    expect(wide.search({ page: 3, hitsPerPage: 500 })).toMatchObject({ totalHits: 1200, totalPages: 3 });
+    expect(wide.search({ page: 3, hitsPerPage: 500 }).hits).toHaveLength(150);
+    expect(errorOf(() => engineWith([], { maxTotalHits: 0 }))).toMatchObject({ code: 'invalid_settings', parameter: 'pagination.max_total_hits' });
+  });
+
   test("'*' means every filterable attribute; a non-filterable facet is an error", () => {
     expect(Object.keys(e.search({ facets: ['*'] }).facetDistribution!)).toEqual(['cuisine', 'price', 'tags']);
     expect(errorOf(() => e.search({ facets: ['t'] }))).toMatchObject({ code: 'invalid_search_facets', parameter: 'facets' });

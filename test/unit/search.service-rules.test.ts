@@ -6,6 +6,7 @@ import { EngineError } from '../../lib/search-engine/types.js';
 import { fromEngineError } from '../../subgraphs/search/errors.js';
 import { documentId, documentSlots, inferPrimaryKey } from '../../subgraphs/search/documents/primary-key.rules.js';
 import { mergeSettings, defaultSettings, parseSettingsPatch } from '../../subgraphs/search/indexes/index-settings.rules.js';
+import { rebuildNeeded, settingsKey, toEngineSettings } from '../../subgraphs/search/indexes/engine-settings.js';
 import { PLAN_LIMITS, planOf } from '../../subgraphs/search/plans.js';
 import { loadSearchConfig } from '../../subgraphs/search/config.js';
 import { fold, highlight } from '../../subgraphs/search/suggestions/suggestion.service.js';
@@ -154,6 +155,42 @@ describe('settings patches', () => {
     expect(named({ typo_tolerance: { disable_on_words: 'iphone' } })).toBe('settings.typo_tolerance.disable_on_words');
     expect(named({ typo_tolerance: { disable_on_attributes: [''] } })).toBe('settings.typo_tolerance.disable_on_attributes');
     expect(named({ typo_tolerance: { disable_on_numbers: 'yes' } })).toBe('settings.typo_tolerance.disable_on_numbers');
+  });
+
+  test('faceting and pagination: either spelling, merged field by field over the defaults, null resets; only non-defaults reach the engine (older settings keep their key)', () => {
+    const p = parseSettingsPatch({ faceting: { maxValuesPerFacet: 7, sort_facet_values_by: { brand: 'count' } }, pagination: { max_total_hits: 5000 } });
+    expect(p).toEqual({ faceting: { max_values_per_facet: 7, sort_facet_values_by: { '*': 'alpha', brand: 'count' } }, pagination: { max_total_hits: 5000 } });
+    // an index written before they existed has neither: the defaults stand in
+    const { faceting: _f, pagination: _p, ...old } = defaultSettings();
+    expect(settingsKey(old)).toBe(settingsKey(defaultSettings()));
+    const merged = mergeSettings(old, parseSettingsPatch({ faceting: { max_values_per_facet: 3 } }));
+    expect(merged.faceting).toEqual({ max_values_per_facet: 3, sort_facet_values_by: { '*': 'alpha' } });
+    expect(toEngineSettings(merged).faceting).toEqual({ maxValuesPerFacet: 3 });
+    expect(toEngineSettings(merged).maxTotalHits).toBeUndefined();
+    const later = mergeSettings(mergeSettings(merged, p), parseSettingsPatch({ faceting: { sort_facet_values_by: null }, pagination: null }));
+    expect(later.faceting).toEqual({ max_values_per_facet: 7, sort_facet_values_by: { '*': 'alpha' } });
+    expect(later.pagination).toEqual({ max_total_hits: 1000 });
+    // query-time settings: no document is read again
+    expect(rebuildNeeded(defaultSettings(), mergeSettings(defaultSettings(), p))).toBe(false);
+    const named = (input: unknown) => {
+      try {
+        parseSettingsPatch(input);
+      } catch (e) {
+        return (e as DomainError).opts.parameter;
+      }
+      return undefined;
+    };
+    expect(named({ faceting: { max_values_per_facet: -1 } })).toBe('settings.faceting.max_values_per_facet');
+    expect(named({ faceting: { max_values_per_facet: 10_001 } })).toBe('settings.faceting.max_values_per_facet');
+    expect(named({ faceting: { sort_facet_values_by: { brand: 'desc' } } })).toBe('settings.faceting.sort_facet_values_by.brand');
+    expect(named({ faceting: { sort_facet_values_by: ['brand'] } })).toBe('settings.faceting.sort_facet_values_by');
+    expect(named({ faceting: 3 })).toBe('settings.faceting');
+    expect(named({ pagination: { max_total_hits: 0 } })).toBe('settings.pagination.max_total_hits');
+    expect(named({ pagination: { max_total_hits: 20_001 } })).toBe('settings.pagination.max_total_hits');
+    expect(named({ pagination: { limit: 5 } })).toBe('settings.pagination.limit');
+    // names of Object's prototype are unknown fields like any other
+    expect(named({ faceting: { constructor: 5 } })).toBe('settings.faceting.constructor');
+    expect(named({ toString: [] })).toBe('settings.toString');
   });
 });
 

@@ -2,7 +2,7 @@
 import { shapeOf, vectorShapeOf } from '../../../lib/search-engine/settings.js';
 import { columnShapeOf } from '../../../lib/search-engine/columns.js';
 import type { EngineSettings } from '../../../lib/search-engine/types.js';
-import { defaultSettings, type IndexSettingsData } from './index-settings.rules.js';
+import { DEFAULT_MAX_TOTAL_HITS, DEFAULT_MAX_VALUES_PER_FACET, defaultSettings, type FacetingSettings, type IndexSettingsData } from './index-settings.rules.js';
 
 export function toEngineSettings(stored: IndexSettingsData): EngineSettings {
   const s = { ...defaultSettings(), ...stored };
@@ -29,7 +29,19 @@ export function toEngineSettings(stored: IndexSettingsData): EngineSettings {
     // only when set: the key of an index without languages or embeddings stays what it was
     ...(s.languages?.length ? { languages: s.languages } : {}),
     ...(s.embedding_attributes?.length ? { embeddingAttributes: s.embedding_attributes } : {}),
+    // only when not the defaults: query-time settings, and the key of an index that never set them stays
+    ...(s.pagination && s.pagination.max_total_hits !== DEFAULT_MAX_TOTAL_HITS ? { maxTotalHits: s.pagination.max_total_hits } : {}),
+    ...facetingOf(s.faceting),
   };
+}
+
+function facetingOf(f: FacetingSettings | undefined): Pick<EngineSettings, 'faceting'> {
+  if (!f) return {};
+  const orders = Object.entries(f.sort_facet_values_by);
+  const sorted = orders.some(([attr, order]) => attr !== '*' || order !== 'alpha');
+  const max = f.max_values_per_facet !== DEFAULT_MAX_VALUES_PER_FACET;
+  if (!sorted && !max) return {};
+  return { faceting: { ...(max ? { maxValuesPerFacet: f.max_values_per_facet } : {}), ...(sorted ? { sortFacetValuesBy: f.sort_facet_values_by } : {}) } };
 }
 
 /** A stable key of the settings, to tell whether an engine still runs with the stored ones. */

@@ -18,6 +18,19 @@ export interface TypoToleranceSettings {
   disable_on_numbers?: boolean;
 }
 
+export type FacetOrder = 'alpha' | 'count';
+
+/** Meilisearch's faceting: values per facet, and their order by attribute ('*': every other) */
+export interface FacetingSettings {
+  max_values_per_facet: number;
+  sort_facet_values_by: Record<string, FacetOrder>;
+}
+
+/** Meilisearch's pagination: ranked hits reachable through offset/limit and numbered pages */
+export interface PaginationSettings {
+  max_total_hits: number;
+}
+
 export interface IndexSettingsData {
   searchable_attributes: string[];
   filterable_attributes: string[];
@@ -33,11 +46,27 @@ export interface IndexSettingsData {
   languages?: string[];
   /** attributes embedded for hybrid/vector search (docs/search.md, Hybrid search); absent on older indexes */
   embedding_attributes?: string[];
+  /** absent on indexes made before it existed (the defaults) */
+  faceting?: FacetingSettings;
+  /** absent on indexes made before it existed (the defaults) */
+  pagination?: PaginationSettings;
 }
 
-export type IndexSettingsPatch = Partial<Omit<IndexSettingsData, 'typo_tolerance'>> & {
+export type IndexSettingsPatch = Partial<Omit<IndexSettingsData, 'typo_tolerance' | 'faceting' | 'pagination'>> & {
   typo_tolerance?: Partial<Omit<TypoToleranceSettings, 'min_word_size_for_typos'>> & { min_word_size_for_typos?: { one_typo?: number; two_typos?: number } };
+  faceting?: Partial<FacetingSettings>;
+  pagination?: Partial<PaginationSettings>;
 };
+
+/** Meilisearch's defaults of faceting and pagination */
+export const DEFAULT_MAX_VALUES_PER_FACET = 100;
+export const DEFAULT_MAX_TOTAL_HITS = 1000;
+/**
+ * Upper bounds, where Meilisearch sets none: a facet's values are one answer's size, and the hits
+ * reachable are what one search ranks (20,000 of a million documents: ~0.1 s of bucket sort).
+ */
+export const MAX_VALUES_PER_FACET_SETTING = 10_000;
+export const MAX_TOTAL_HITS_SETTING = 20_000;
 
 export const BUILTIN_RANKING_RULES = ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'] as const;
 
@@ -55,6 +84,8 @@ export function defaultSettings(): IndexSettingsData {
     typo_tolerance: { enabled: true, min_word_size_for_typos: { one_typo: 5, two_typos: 9 }, disable_on_words: [], disable_on_attributes: [], disable_on_numbers: false },
     languages: [],
     embedding_attributes: [],
+    faceting: { max_values_per_facet: DEFAULT_MAX_VALUES_PER_FACET, sort_facet_values_by: { '*': 'alpha' } },
+    pagination: { max_total_hits: DEFAULT_MAX_TOTAL_HITS },
   };
 }
 
@@ -72,8 +103,9 @@ function isAttributeName(v: unknown): v is string {
  * GraphQL clients may write camelCase; REST clients write snake_case. Both map to one key: each of
  * `keys` (snake_case) under its own name and its camelCase spelling. The suggestion settings use it too.
  */
-export function keyAliases<K extends string>(keys: readonly K[]): Record<string, K> {
-  return Object.fromEntries(keys.flatMap((k) => [[k, k], [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), k]]));
+export function keyAliases<K extends string>(keys: readonly K[]): Record<string, K | undefined> {
+  // no prototype: a client's `constructor` or `toString` is an unknown key like any other
+  return Object.assign(Object.create(null) as Record<string, K>, Object.fromEntries(keys.flatMap((k) => [[k, k], [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), k]])));
 }
 
 const KEY_ALIASES = keyAliases<keyof IndexSettingsData>([
@@ -88,6 +120,8 @@ const KEY_ALIASES = keyAliases<keyof IndexSettingsData>([
   'typo_tolerance',
   'languages',
   'embedding_attributes',
+  'faceting',
+  'pagination',
 ]);
 
 /** A settings value the rules refuse: VALIDATION_FAILED naming the setting as the client wrote it. */
@@ -188,6 +222,38 @@ function typoTolerance(value: unknown, parameter: string): NonNullable<IndexSett
   return out;
 }
 
+function intIn(value: unknown, min: number, max: number, parameter: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) fail(parameter, `${parameter} must be an integer from ${min} to ${max.toLocaleString('en')}`);
+  return value;
+}
+
+/** attribute (or '*') → alpha | count; '*' alpha unless given. */
+function facetOrders(value: unknown, parameter: string): Record<string, FacetOrder> {
+  if (!isPlainObject(value)) fail(parameter, `${parameter} must be an object mapping an attribute (or "*") to alpha or count`);
+  const entries = Object.entries(value);
+  if (entries.length > MAX_LIST) fail(parameter, `${parameter} accepts at most ${MAX_LIST} attributes`);
+  const out: Record<string, FacetOrder> = { '*': 'alpha' };
+  for (const [attr, order] of entries) {
+    if (!isAttributeName(attr)) fail(parameter, `${parameter} keys must be attribute names or "*"`);
+    if (order !== 'alpha' && order !== 'count') fail(`${parameter}.${attr}`, `${parameter}.${attr} must be alpha or count`);
+    out[attr] = order;
+  }
+  return out;
+}
+
+/** An object of `fields` (REST name → parse of its value, null resetting it to `defaults`'), either spelling. */
+function objectSetting<T extends object>(value: unknown, parameter: string, defaults: T, fields: { [K in keyof T]: (v: unknown, p: string) => T[K] }): Partial<T> {
+  if (!isPlainObject(value)) fail(parameter, `${parameter} must be an object`);
+  const names = keyAliases(Object.keys(fields) as (keyof T & string)[]);
+  const out: Partial<T> = {};
+  for (const [raw, v] of Object.entries(value)) {
+    const k = names[raw];
+    if (!k) fail(`${parameter}.${raw}`, `Unknown field ${parameter}.${raw} (expected ${Object.keys(fields).join(', ')})`);
+    out[k] = v === null ? defaults[k] : fields[k](v, `${parameter}.${k}`);
+  }
+  return out;
+}
+
 /**
  * Validate a client-given settings object (all keys optional). Unknown keys are refused rather
  * than ignored, so a typo never silently leaves a default in place. `null` for a key means
@@ -236,6 +302,15 @@ export function parseSettingsPatch(input: unknown, parameter = 'settings'): Inde
       case 'languages':
         out[key] = languages(value, p);
         break;
+      case 'faceting':
+        out[key] = objectSetting<FacetingSettings>(value, p, defaults.faceting!, {
+          max_values_per_facet: (v, at) => intIn(v, 0, MAX_VALUES_PER_FACET_SETTING, at),
+          sort_facet_values_by: facetOrders,
+        });
+        break;
+      case 'pagination':
+        out[key] = objectSetting<PaginationSettings>(value, p, defaults.pagination!, { max_total_hits: (v, at) => intIn(v, 1, MAX_TOTAL_HITS_SETTING, at) });
+        break;
     }
   }
   return out as IndexSettingsPatch;
@@ -244,8 +319,11 @@ export function parseSettingsPatch(input: unknown, parameter = 'settings'): Inde
 /** Apply a validated patch over current settings; typo_tolerance merges field by field. */
 export function mergeSettings(current: IndexSettingsData, patch: IndexSettingsPatch, parameter = 'settings'): IndexSettingsData {
   const prefix = parameter ? `${parameter}.` : '';
-  const { typo_tolerance: typo, ...rest } = patch;
+  const { typo_tolerance: typo, faceting, pagination, ...rest } = patch;
   const merged: IndexSettingsData = { ...current, ...rest };
+  // field by field over what the index has (or the defaults, on an index made before they existed)
+  if (faceting) merged.faceting = { ...(current.faceting ?? defaultSettings().faceting!), ...faceting };
+  if (pagination) merged.pagination = { ...(current.pagination ?? defaultSettings().pagination!), ...pagination };
   if (typo) {
     const was = current.typo_tolerance;
     merged.typo_tolerance = {

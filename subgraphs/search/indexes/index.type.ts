@@ -44,12 +44,16 @@ export class AppRef {
   @Field(() => ID) id!: string;
 }
 
+// read from the index's own row: no work of its own (docs/cost.md)
+@Directive('@cost(weight: 0)')
 @ObjectType()
 export class MinWordSizeForTypos {
   @Field(() => Int, { description: 'Words at least this long accept one typo' }) oneTypo!: number;
   @Field(() => Int, { description: 'Words at least this long accept two typos' }) twoTypos!: number;
 }
 
+// read from the index's own row: no work of its own (docs/cost.md)
+@Directive('@cost(weight: 0)')
 @ObjectType()
 export class TypoTolerance {
   @Field() enabled!: boolean;
@@ -60,6 +64,24 @@ export class TypoTolerance {
   @Field({ description: 'query words of digits only are matched without typos' }) disableOnNumbers!: boolean;
 }
 
+// read from the index's own row: no work of its own (docs/cost.md)
+@Directive('@cost(weight: 0)')
+@ObjectType()
+export class FacetingSettings {
+  @Field(() => Int, { description: 'values returned per facet (default 100, at most 10,000)' }) maxValuesPerFacet!: number;
+  @Field(() => GraphQLJSONObject, { description: 'attribute (or "*", every other) → alpha (by value, the default) or count (most frequent first)' })
+  sortFacetValuesBy!: Record<string, 'alpha' | 'count'>;
+}
+
+// read from the index's own row: no work of its own (docs/cost.md)
+@Directive('@cost(weight: 0)')
+@ObjectType()
+export class PaginationSettings {
+  @Field(() => Int, { description: 'ranked hits reachable through offset/limit and numbered pages (default 1,000, at most 20,000)' }) maxTotalHits!: number;
+}
+
+// read from the index's own row: no work of its own (docs/cost.md)
+@Directive('@cost(weight: 0)')
 @ObjectType()
 export class IndexSettings {
   @Field(() => [String]) searchableAttributes!: string[];
@@ -75,8 +97,12 @@ export class IndexSettings {
   languages!: string[];
   @Field(() => [String], { description: 'attributes embedded (glove-sif-100d, the AI service\'s default model) for hybrid and vector search; [] = none' })
   embeddingAttributes!: string[];
+  @Field(() => FacetingSettings) faceting!: FacetingSettings;
+  @Field(() => PaginationSettings) pagination!: PaginationSettings;
 }
 
+// read from the index's own row: no work of its own (docs/cost.md)
+@Directive('@cost(weight: 0)')
 @ObjectType()
 export class SuggestionSettings {
   @Field() enabled!: boolean;
@@ -117,11 +143,15 @@ export class Index {
 export function toIndexSettings(s: IndexSettingsData): IndexSettings {
   const engine = toEngineSettings(s);
   const typo = engine.typoTolerance;
+  const faceting = s.faceting ?? defaultSettings().faceting!;
+  const pagination = s.pagination ?? defaultSettings().pagination!;
   return {
     ...engine,
     typoTolerance: { ...typo, disableOnWords: typo.disableOnWords ?? [], disableOnAttributes: typo.disableOnAttributes ?? [], disableOnNumbers: typo.disableOnNumbers === true },
     languages: s.languages ?? [],
     embeddingAttributes: s.embedding_attributes ?? [],
+    faceting: { maxValuesPerFacet: faceting.max_values_per_facet, sortFacetValuesBy: faceting.sort_facet_values_by },
+    pagination: { maxTotalHits: pagination.max_total_hits },
   };
 }
 
