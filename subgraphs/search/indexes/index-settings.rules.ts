@@ -63,7 +63,7 @@ export const DEFAULT_MAX_VALUES_PER_FACET = 100;
 export const DEFAULT_MAX_TOTAL_HITS = 1000;
 /**
  * Upper bounds, where Meilisearch sets none: a facet's values are one answer's size, and the hits
- * reachable are what one search ranks (20,000 of a million documents: ~0.1 s of bucket sort).
+ * reachable are how deep one search ranks (docs/search.md, Faceting and pagination: measured).
  */
 export const MAX_VALUES_PER_FACET_SETTING = 10_000;
 export const MAX_TOTAL_HITS_SETTING = 20_000;
