@@ -122,6 +122,17 @@ describe('suggestions and analytics', () => {
   });
 });
 
+
+/** The parameter a settings patch's refusal names; undefined when it is accepted. */
+function named(input: unknown): string | undefined {
+  try {
+    parseSettingsPatch(input);
+  } catch (e) {
+    return (e as DomainError).opts.parameter;
+  }
+  return undefined;
+}
+
 describe('settings patches', () => {
   test('top-level attributes (PATCH .../settings) name bare keys; one_way_synonyms is a setting', () => {
     const p = parseSettingsPatch({ oneWaySynonyms: { couch: ['sofa'] }, stopWords: ['the'] }, '');
@@ -144,14 +155,6 @@ describe('settings patches', () => {
     // rows written before these options existed merge as if they were empty
     const old = { ...defaultSettings(), typo_tolerance: { enabled: true, min_word_size_for_typos: { one_typo: 5, two_typos: 9 } } };
     expect(mergeSettings(old, parseSettingsPatch({ typo_tolerance: { enabled: true } })).typo_tolerance).toMatchObject({ disable_on_words: [], disable_on_attributes: [], disable_on_numbers: false });
-    const named = (input: unknown) => {
-      try {
-        parseSettingsPatch(input);
-      } catch (e) {
-        return (e as DomainError).opts.parameter;
-      }
-      return undefined;
-    };
     expect(named({ typo_tolerance: { disable_on_words: 'iphone' } })).toBe('settings.typo_tolerance.disable_on_words');
     expect(named({ typo_tolerance: { disable_on_attributes: [''] } })).toBe('settings.typo_tolerance.disable_on_attributes');
     expect(named({ typo_tolerance: { disable_on_numbers: 'yes' } })).toBe('settings.typo_tolerance.disable_on_numbers');
@@ -172,14 +175,6 @@ describe('settings patches', () => {
     expect(later.pagination).toEqual({ max_total_hits: 1000 });
     // query-time settings: no document is read again
     expect(rebuildNeeded(defaultSettings(), mergeSettings(defaultSettings(), p))).toBe(false);
-    const named = (input: unknown) => {
-      try {
-        parseSettingsPatch(input);
-      } catch (e) {
-        return (e as DomainError).opts.parameter;
-      }
-      return undefined;
-    };
     expect(named({ faceting: { max_values_per_facet: -1 } })).toBe('settings.faceting.max_values_per_facet');
     expect(named({ faceting: { max_values_per_facet: 10_001 } })).toBe('settings.faceting.max_values_per_facet');
     expect(named({ faceting: { sort_facet_values_by: { brand: 'desc' } } })).toBe('settings.faceting.sort_facet_values_by.brand');
