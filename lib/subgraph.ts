@@ -29,6 +29,7 @@ import { countersComponent } from './redis-fallback.js';
 import { plainParamResolvers } from './resolver-params.js';
 import { guardedFields } from './field-access.js';
 import { VERSION } from './version.js';
+import type { ProcessShared } from './process-shared.js';
 
 export const FEDERATION_LINK =
   'extend schema @link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@key", "@shareable", "@external", "@requires", "@inaccessible", "@cost", "@listSize"])';
@@ -111,6 +112,8 @@ export interface WorkerDeps {
   orm: MikroORM;
   pubsub: PubSub;
   log: Logger;
+  /** what the process's subgraphs share when they run together (lib/process-shared.ts); absent alone */
+  shared?: ProcessShared;
 }
 
 export interface Worker {
@@ -249,7 +252,7 @@ async function migrateOrCheck(orm: MikroORM, def: SubgraphDefinition<any, any>, 
 export async function startSubgraph(
   def: SubgraphDefinition<any, any>,
   /** `local`: also serve in process (one-process stack), for the gateway's fetches (lib/local-transport.ts) */
-  opts: { cfg: Config; log: Logger; pubsub: PubSub; dbUrl: string; port?: number; local?: LocalRoutes },
+  opts: { cfg: Config; log: Logger; pubsub: PubSub; dbUrl: string; port?: number; local?: LocalRoutes; shared?: ProcessShared },
 ): Promise<RunningSubgraph> {
   const { cfg, pubsub } = opts;
   const log = opts.log.child({ subgraph: def.name });
@@ -265,10 +268,10 @@ export async function startSubgraph(
   const tracing = await startTracing(cfg, def.name, log);
   const schema = await buildFederatedSchema(def);
   const executor = new GraphQLExecutor(schema, createErrorFormatter(log));
-  const runtime = await def.runtime?.({ cfg, orm, pubsub, log });
+  const runtime = await def.runtime?.({ cfg, orm, pubsub, log, shared: opts.shared });
   let workers: Worker[];
   try {
-    workers = cfg.workers ? ((await def.workers?.({ cfg, orm, pubsub, log, runtime: runtime?.value })) ?? []) : [];
+    workers = cfg.workers ? ((await def.workers?.({ cfg, orm, pubsub, log, shared: opts.shared, runtime: runtime?.value })) ?? []) : [];
   } catch (e) {
     await runtime?.stop();
     throw e;

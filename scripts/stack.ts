@@ -6,6 +6,7 @@ import { checkDatabase, databaseUrl, startEmbeddedPostgres, type EmbeddedDatabas
 import { createInfra, type Infra } from '../lib/infra.js';
 import { LocalRoutes } from '../lib/local-transport.js';
 import type { Logger } from '../lib/logger.js';
+import { ProcessShared } from '../lib/process-shared.js';
 import { startSubgraph, type RunningSubgraph } from '../lib/subgraph.js';
 import { startGateway, type RunningGateway } from '../gateway/gateway.js';
 import { startRestBridge } from '../rest-bridge/server.js';
@@ -33,11 +34,13 @@ export async function startStack(given: Config, log: Logger): Promise<RunningSta
   const subgraphs: RunningSubgraph[] = [];
   // the gateway calls the subgraphs of this process, and the bridge the gateway, without HTTP (lib/local-transport.ts)
   const local = cfg.inProcessFetch ? new LocalRoutes() : undefined;
+  // the vision models load once for the AI and catalog subgraphs (lib/process-shared.ts)
+  const shared = new ProcessShared();
   try {
     // Sequential: migrations of different schemas could run in parallel, but start-up is
     // dominated by schema building, which is CPU-bound anyway.
     for (const def of Object.values(SUBGRAPHS)) {
-      subgraphs.push(await startSubgraph(def!, { cfg, log, pubsub: infra.pubsub, dbUrl, local }));
+      subgraphs.push(await startSubgraph(def!, { cfg, log, pubsub: infra.pubsub, dbUrl, local, shared }));
     }
     const gateway = await startGateway({ cfg, log, infra, local });
     const rest = await startRestBridge({ cfg, log, local });
@@ -55,12 +58,14 @@ export async function startStack(given: Config, log: Logger): Promise<RunningSta
         // the edges first: the gateway's last usage flush goes to the platform subgraph
         await Promise.all([rest.stop(deadline), gateway.stop(deadline)]);
         await Promise.all(subgraphs.map((s) => s.stop(deadline)));
+        await shared.stop();
         await infra.close();
         await embedded?.stop();
       },
     };
   } catch (e) {
     for (const s of subgraphs) await s.stop().catch(() => undefined);
+    await shared.stop().catch(() => undefined);
     await infra.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     throw e;

@@ -24,17 +24,13 @@ export class ModelWorker {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
-  /** @param options handed to the model's loader in the worker (CenterNet: flip averaging) */
-  constructor(
-    readonly model: VisionModelName,
-    private readonly options: Record<string, unknown> = {},
-  ) {}
+  constructor(readonly model: VisionModelName) {}
 
   /** Start the worker (idempotent); resolves when the model has loaded or failed to. */
   start(): Promise<void> {
     this.readyPromise ??= new Promise((resolve) => {
       this.state = 'loading';
-      const w = startWorker(import.meta.url, 'vision.worker', { workerData: { model: this.model, options: this.options } });
+      const w = startWorker(import.meta.url, 'vision.worker', { workerData: { model: this.model } });
       this.worker = w;
       w.on('message', (m: any) => {
         if ('ready' in m) {
@@ -64,16 +60,16 @@ export class ModelWorker {
     resolve();
   }
 
-  /** Run the model on RGB bytes of its input size; the buffer is handed to the worker. */
-  async run<R>(pixels: Buffer): Promise<R> {
+  /** Run the model on RGB bytes of its input size (`options`: the model's, per call); the buffer is handed to the worker. */
+  async run<R>(pixels: Buffer, options?: Record<string, unknown>): Promise<R> {
     await this.start();
-    if (this.state !== 'ready') throw new VisionError('model_unavailable', `the ${this.model} model failed to load: ${this.error ?? 'unknown error'}`);
+    if (this.state !== 'ready') throw new VisionError('model_unavailable', `the ${this.model} model is unavailable: ${this.error ?? 'unknown error'}`);
     // a private copy that can be transferred (sharp's buffers may share a pooled ArrayBuffer)
     const own = new Uint8Array(pixels);
     const id = this.nextId++;
     return new Promise<R>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker!.postMessage({ id, pixels: own }, [own.buffer]);
+      this.worker!.postMessage({ id, pixels: own, options }, [own.buffer]);
     });
   }
 
@@ -81,9 +77,12 @@ export class ModelWorker {
     return { status: this.state, load_ms: this.loadMs ?? null, ...(this.error ? { error: this.error } : {}) };
   }
 
+  /** Stop the worker: calls waiting on it, and any made after, fail with model_unavailable. */
   async stop(): Promise<void> {
     const w = this.worker;
     this.worker = undefined;
+    this.readyPromise = Promise.resolve();
+    this.fail('the worker was stopped', () => undefined);
     if (w) {
       w.removeAllListeners('exit');
       await w.terminate();

@@ -45,21 +45,18 @@ const GRID = 128;
 const CLASSES = 80;
 
 export class CenterNet {
-  private constructor(
-    private readonly model: tf.GraphModel,
-    /** label and score each box by its class probabilities averaged with the mirrored image's */
-    private readonly flipAveraging: boolean,
-  ) {}
+  private constructor(private readonly model: tf.GraphModel) {}
 
-  static async load(flipAveraging = true): Promise<CenterNet> {
+  static async load(): Promise<CenterNet> {
     await wasmBackend();
     const files = centernetFiles();
     const json = JSON.parse(readFileSync(files.json, 'utf8'));
     const model = await tf.loadGraphModel(
       tf.io.fromMemory({ modelTopology: json.modelTopology, weightSpecs: json.weightsManifest.flatMap((g: { weights: unknown[] }) => g.weights), weightData: buffer(readFileSync(files.bin)) }),
     );
-    const net = new CenterNet(model, flipAveraging);
-    await net.run(new Uint8Array(CENTERNET_SIZE * CENTERNET_SIZE * 3)); // warm-up: the first run compiles kernels
+    const net = new CenterNet(model);
+    // warm-up, both passes: the first run of a graph compiles its kernels
+    await net.run(new Uint8Array(CENTERNET_SIZE * CENTERNET_SIZE * 3), true);
     return net;
   }
 
@@ -70,11 +67,13 @@ export class CenterNet {
    * CenterNet's own peak window) averaged with the heatmap of the horizontally mirrored image at the
    * mirrored centre: one more forward pass, and a label that one view's pose does not decide alone
    * (the horse in darknet's person.jpg: sheep 0.30 / horse 0.28 as seen, horse 0.36 averaged).
+   * `flipAveraging` is per call, so callers that differ (the AI service averages, the catalog does
+   * not) share one loaded model.
    */
-  async run(rgb: Uint8Array): Promise<Float32Array> {
+  async run(rgb: Uint8Array, flipAveraging = true): Promise<Float32Array> {
     const input = tf.tensor4d(Float32Array.from(rgb), [1, CENTERNET_SIZE, CENTERNET_SIZE, 3]);
     try {
-      if (!this.flipAveraging) return await this.read(this.model.execute(input, 'tower_0/detections') as tf.Tensor);
+      if (!flipAveraging) return await this.read(this.model.execute(input, 'tower_0/detections') as tf.Tensor);
       const [detections, heatmap] = this.model.execute(input, ['tower_0/detections', 'tower_0/keypoints']) as tf.Tensor[];
       const mirrored = tf.tidy(() => this.model.execute(tf.reverse(input, 2), 'tower_0/keypoints') as tf.Tensor);
       const [rows, a, b] = await Promise.all([this.read(detections), this.read(heatmap), this.read(mirrored)]);

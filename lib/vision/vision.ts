@@ -55,12 +55,39 @@ export const EMBEDDING_COLOUR_WEIGHT = 0.15;
 export const DETECT_MIN_CONFIDENCE = 0.28;
 export const EMBEDDING_DIMENSIONS = 1280 + COLOUR_DIMENSIONS;
 
+/**
+ * The two model workers (CenterNet, MobileNetV2: each its own thread, weights and tfjs-wasm heap).
+ * A Vision makes its own; subgraphs that run in one process share one pair (`Vision`'s `workers`,
+ * lib/process-shared.ts), so the models load once there. Options that differ between callers (flip
+ * averaging) travel with each call.
+ */
+export class VisionWorkers {
+  readonly detector = new ModelWorker('centernet');
+  readonly mobilenet = new ModelWorker('mobilenet');
+
+  health(): Record<string, unknown> {
+    return { detector: this.detector.health(), mobilenet: this.mobilenet.health() };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.detector.stop(), this.mobilenet.stop()]);
+  }
+}
+
 export class Vision {
   private readonly detector: ModelWorker;
-  private readonly mobilenet = new ModelWorker('mobilenet');
+  private readonly mobilenet: ModelWorker;
+  private readonly flipAveraging: boolean;
+  /** the workers are this Vision's own (stopped with it), not shared */
+  private readonly owned: VisionWorkers | undefined;
 
-  constructor(opts: VisionOptions = {}) {
-    this.detector = new ModelWorker('centernet', { flipAveraging: opts.flipAveraging ?? true });
+  /** `workers`: a pair shared with other Visions of the process (they outlive this one); default: its own */
+  constructor(opts: VisionOptions = {}, workers?: VisionWorkers) {
+    this.owned = workers ? undefined : new VisionWorkers();
+    const w = workers ?? this.owned!;
+    this.detector = w.detector;
+    this.mobilenet = w.mobilenet;
+    this.flipAveraging = opts.flipAveraging ?? true;
     if (opts.preloadDetector ?? true) void this.detector.start();
     if (opts.preloadMobileNet) void this.mobilenet.start();
   }
@@ -68,7 +95,7 @@ export class Vision {
   /** COCO-80 objects: score ≥ minConfidence, per-label NMS, one label per box, boxes in image pixels. */
   async detect(image: VisionImage, opts: DetectOptions = {}): Promise<DetectedObject[]> {
     const minConfidence = opts.minConfidence ?? DETECT_MIN_CONFIDENCE;
-    const rows = await this.detector.run<Float32Array>(await rgbPixels(image, CENTERNET_SIZE, CENTERNET_SIZE));
+    const rows = await this.detector.run<Float32Array>(await rgbPixels(image, CENTERNET_SIZE, CENTERNET_SIZE), { flipAveraging: this.flipAveraging });
     const sx = image.width / CENTERNET_SIZE;
     const sy = image.height / CENTERNET_SIZE;
     const candidates: DetectedObject[] = [];
@@ -122,8 +149,9 @@ export class Vision {
     return { detector: this.detector.health(), mobilenet: this.mobilenet.health() };
   }
 
+  /** Stops its own workers; shared ones stop with whoever shares them (ProcessShared). */
   async stop(): Promise<void> {
-    await Promise.all([this.detector.stop(), this.mobilenet.stop()]);
+    await this.owned?.stop();
   }
 }
 

@@ -1,16 +1,24 @@
-// Worker-thread entry: loads one model (workerData.model) once, then answers {id, pixels} messages
-// with the model's raw output. Messages are handled one at a time: tfjs-wasm is single-threaded.
+// Worker-thread entry: loads one model (workerData.model) once, then answers {id, pixels, options}
+// messages with the model's raw output (CenterNet's options: flipAveraging). Messages are handled one
+// at a time: tfjs-wasm is single-threaded.
 import { parentPort, workerData } from 'node:worker_threads';
 import { CenterNet, MobileNet, type VisionModelName } from './models.js';
 
 const port = parentPort!;
-const { model: name, options } = workerData as { model: VisionModelName; options?: { flipAveraging?: boolean } };
+const { model: name } = workerData as { model: VisionModelName };
+
+interface Message {
+  id: number;
+  pixels: Uint8Array;
+  options?: { flipAveraging?: boolean };
+}
 const started = performance.now();
 try {
-  const net = name === 'centernet' ? await CenterNet.load(options?.flipAveraging ?? true) : await MobileNet.load();
-  port.on('message', (m: { id: number; pixels: Uint8Array }) => {
+  const net = name === 'centernet' ? await CenterNet.load() : await MobileNet.load();
+  const run = (m: Message) => (net instanceof CenterNet ? net.run(m.pixels, m.options?.flipAveraging ?? true) : net.run(m.pixels));
+  port.on('message', (m: Message) => {
     const t0 = performance.now();
-    net.run(m.pixels).then(
+    run(m).then(
       (result) => port.postMessage({ id: m.id, ok: true, result, ms: performance.now() - t0 }),
       (e: Error) => port.postMessage({ id: m.id, ok: false, error: e.message }),
     );

@@ -21,7 +21,7 @@ import { loadLlmConfig, type LlmConfig } from './prompts/llm.client.js';
 import { ChatText, loadChatTextConfig } from './operator-models/chat-text.js';
 import { loadModelServersConfig, modelServers, type ModelServers } from './operator-models/model-servers.js';
 import { buildServerRegistry, type ServerRegistry } from './operator-models/server-registry.js';
-import { Vision } from '../../lib/vision/index.js';
+import { Vision, VisionWorkers } from '../../lib/vision/index.js';
 import { OcrEngine } from './images/ocr.engine.js';
 
 export interface AiRuntime {
@@ -95,7 +95,8 @@ export async function createAiRuntime(deps: WorkerDeps): Promise<SubgraphRuntime
     // each vision model loads in its worker on its first call (CenterNet 1–3 s, MobileNetV2 5–10 s),
     // so processes that never see an image pay nothing; AI_PRELOAD=1 (or AI_VISION_PRELOAD=1 for
     // these two alone) loads both in the background at start instead
-    vision: new Vision({ preloadDetector: cfg.preload || cfg.visionPreload, preloadMobileNet: cfg.preload || cfg.visionPreload }),
+    // one pair of model workers with the catalog when both run in one process (lib/process-shared.ts)
+    vision: new Vision({ preloadDetector: cfg.preload || cfg.visionPreload, preloadMobileNet: cfg.preload || cfg.visionPreload }, deps.shared?.get('vision', () => new VisionWorkers())),
     ocr: new OcrEngine(),
   };
   return {

@@ -6,7 +6,7 @@
 import { masterSecretBox, type SecretBox } from '../../lib/crypto.js';
 import type { WorkerDeps } from '../../lib/subgraph.js';
 import { toSql, WebhookRuntime } from '../../lib/webhooks/index.js';
-import { Vision } from '../../lib/vision/index.js';
+import { Vision, VisionWorkers } from '../../lib/vision/index.js';
 import { openImageStore, type ImageStore } from './images/image.store.js';
 import { PageBounds } from './products/product.page-bounds.js';
 import { PartitionVectors } from './vision/vector-cache.js';
@@ -51,6 +51,7 @@ export async function createCatalogRuntime(deps: WorkerDeps): Promise<CatalogRun
   const images = await openImageStore(deps.cfg); // an unusable store stops start-up with one line
   // one CenterNet pass per image: visual search's thresholds (vision.rules.ts) were set on one view's
   // scores, and flip averaging lowers the collage dog's "cat" from 0.46 to 0.40, below DETECT_FOR_SEARCH
-  const vision = new Vision({ preloadDetector: false, flipAveraging: false });
+  // one pair of model workers with the AI service when both run in one process (lib/process-shared.ts)
+  const vision = new Vision({ preloadDetector: false, flipAveraging: false }, deps.shared?.get('vision', () => new VisionWorkers()));
   return { secrets, allowPrivate, webhooks, images, vision, vectors: new PartitionVectors(deps.cfg.catalogVectorCacheMb * 1024 * 1024), pageBounds: new PageBounds() };
 }

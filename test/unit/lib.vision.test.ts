@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { LocalObjectStore } from '../../lib/object-store.js';
-import { cosine, crop, DETECT_MIN_CONFIDENCE, EMBEDDING_DIMENSIONS, iou, loadImage, nonMaxSuppression, SAME_THING_IOU, Vision, VisionError, type VisionImage } from '../../lib/vision/index.js';
+import { ProcessShared } from '../../lib/process-shared.js';
+import { cosine, crop, DETECT_MIN_CONFIDENCE, EMBEDDING_DIMENSIONS, iou, loadImage, nonMaxSuppression, SAME_THING_IOU, Vision, VisionError, VisionWorkers, type VisionImage } from '../../lib/vision/index.js';
 
 const DARKNET = '/usr/share/darknet/data';
 const photo = (name: string) => readFileSync(`${DARKNET}/${name}.jpg`);
@@ -123,6 +124,28 @@ describe('detect (CenterNet COCO-80)', () => {
     expect(horse).toMatchObject({ label: 'horse' });
     expect(objects.map((o) => o.label).sort()).toEqual(['dog', 'horse', 'person']);
   });
+
+  test("Visions sharing one pair of workers (one process's AI and catalog) each keep their flip averaging; one stopping leaves the pair to the rest", async () => {
+    const shared = new ProcessShared();
+    const workers = () => shared.get('vision', () => new VisionWorkers());
+    const averaged = new Vision({}, workers());
+    const single = new Vision({ flipAveraging: false }, workers());
+    expect(workers()).toBe(workers());
+    try {
+      const img = await load(photo('person'));
+      const horseOf = (objects: { label: string; bbox: { x: number; width: number } }[]) => objects.find((o) => o.bbox.x > 350 && o.bbox.width > 150)?.label;
+      // one loaded CenterNet, two readings of the horse (see the test above), asked at the same time
+      const [a, b] = await Promise.all([averaged.detect(img, { minConfidence: 0.25 }), single.detect(img, { minConfidence: 0.25 })]);
+      expect(horseOf(a)).toBe('horse');
+      expect(horseOf(b)).toBe('sheep');
+      await single.stop();
+      expect(horseOf(await averaged.detect(img, { minConfidence: 0.25 }))).toBe('horse');
+      expect(averaged.health()).toMatchObject({ detector: { status: 'ready' } });
+    } finally {
+      await shared.stop();
+    }
+    expect(await kind(averaged.detect(await load(photo('person'))))).toBe('model_unavailable');
+  }, 120_000);
 
   test('a painting with no COCO object: nothing at the default threshold', async () => {
     expect(await vision.detect(await load(photo('scream')))).toEqual([]);
