@@ -60,6 +60,8 @@ export interface CapturedSnapshot {
   data: unknown;
   version: number;
   documents: number;
+  /** replaces a snapshot at the same task (the engine's vector graph was built again since) */
+  replace?: boolean;
 }
 
 /** default chunk size: 16 MiB before compression */
@@ -176,6 +178,7 @@ export class EngineLoader {
       pieces: encodeSnapshot(base),
       segments: segments.map((seg) => ({ key: seg.key, pieces: encodeSnapshot(seg) })),
       chunkBytes: this.chunkBytes,
+      replace: captured.replace,
       // Tombstones up to the snapshot are no longer needed to rebuild; engines older than that reload
       // fully. In one transaction, so a reader sees either both the horizon and the purge or neither.
       after: async (c) => {

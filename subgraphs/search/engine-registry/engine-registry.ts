@@ -55,6 +55,8 @@ interface Holder extends LoadedEngine {
   /** rebuildGraph attempts since its engine was last loaded or rebuilt (at most GRAPH_REBUILD_ATTEMPTS; one at a time) */
   graphRebuilds?: number;
   rebuildingGraph?: boolean;
+  /** its graph was built again in the background: the next snapshot replaces one at the same task */
+  replaceSnapshot?: boolean;
 }
 
 export interface EngineRegistryOptions {
@@ -371,7 +373,9 @@ export class EngineRegistry {
     if (!captured) return false;
     const before = h?.changedSinceSnapshot ?? 0;
     try {
-      return !!(await this.o.loader.writeSnapshot(indexId, captured));
+      const written = !!(await this.o.loader.writeSnapshot(indexId, captured));
+      if (written && h && captured.replace) h.replaceSnapshot = false;
+      return written;
     } finally {
       // a failed write is not retried until as many changes again (it was logged)
       if (h) h.changedSinceSnapshot = Math.max(0, h.changedSinceSnapshot - before);
@@ -411,7 +415,7 @@ export class EngineRegistry {
   }
 
   private capture(h: Holder): CapturedSnapshot {
-    return { data: h.engine.toSnapshot(KEEP_ARRAYS), version: h.version, documents: h.engine.size };
+    return { data: h.engine.toSnapshot(KEEP_ARRAYS), version: h.version, documents: h.engine.size, replace: h.replaceSnapshot };
   }
 
   /** Unload least recently used engines while the loaded ones exceed the budget. */
@@ -529,7 +533,7 @@ export class EngineRegistry {
    */
   private async rebuildGraph(indexId: string, h: Holder): Promise<void> {
     h.rebuildingGraph = true;
-    h.graphRebuilds = (h.graphRebuilds ?? 0) + 1;
+    const attempt = (h.graphRebuilds = (h.graphRebuilds ?? 0) + 1);
     const drops = this.dropped.get(indexId) ?? 0;
     const started = performance.now();
     let placed = false;
@@ -539,7 +543,7 @@ export class EngineRegistry {
       await this.withLock(h, async () => {
         // what was applied to the loaded engine meanwhile is in PostgreSQL: the built one reads it
         if (this.holders.get(indexId) !== h || (await this.o.loader.catchUp(fresh, indexId, false)) !== 'current') return;
-        Object.assign(h, fresh, { bytes: fresh.engine.memoryBytes(), builtSegments: fresh.engine.segmentCount, graphRebuilds: 0 });
+        Object.assign(h, fresh, { bytes: fresh.engine.memoryBytes(), builtSegments: fresh.engine.segmentCount, graphRebuilds: 0, replaceSnapshot: true });
         placed = true;
         this.counts.graphRebuilds++;
       });
@@ -550,7 +554,7 @@ export class EngineRegistry {
     }
     this.o.log.info(placed ? 'vector graph rebuilt in the background' : 'vector graph rebuild not placed (the index changed or went meanwhile)', {
       indexId,
-      attempt: h.graphRebuilds,
+      attempt,
       ms: Math.round(performance.now() - started),
     });
     if (placed) this.enforceBudget();

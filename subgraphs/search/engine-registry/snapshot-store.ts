@@ -157,6 +157,8 @@ export async function writeChunks(
     segments?: SnapshotSection[];
     chunkBytes: number;
     after?: (c: pg.PoolClient) => Promise<void>;
+    /** replace a snapshot at the same task too (its vector graph was built again) */
+    replace?: boolean;
   },
 ): Promise<ChunkWriteResult> {
   let seq = 1;
@@ -174,9 +176,9 @@ export async function writeChunks(
     for (const sec of m?.sections ?? []) if (sec.key) held.set(sec.key, sec.refs);
   }
   const segments = o.segments ?? [];
-  // at the same task: only a compacted layout (fewer segments, at least one) replaces it
+  // at the same task: only a compacted layout (fewer segments, at least one) or a rebuilt graph replaces it
   const replacing = current?.taskId === o.taskId;
-  if (replacing && !(segments.length > 0 && segments.length < held.size)) return none;
+  if (replacing && !o.replace && !(segments.length > 0 && segments.length < held.size)) return none;
   if (replacing) {
     // new chunks after every chunk stored under this task (chunk 0, the manifest, is overwritten at the switch)
     const top = await one<{ seq: number }>(pool, `select coalesce(max(seq), 0)::int as seq from ${T.snapshotChunks} where index_id = $1 and task_id = $2`, [o.indexId, o.taskId]);
