@@ -75,18 +75,15 @@ export class VisionWorkers {
 }
 
 export class Vision {
-  private readonly detector: ModelWorker;
-  private readonly mobilenet: ModelWorker;
-  private readonly flipAveraging: boolean;
+  private readonly workers: VisionWorkers;
   /** the workers are this Vision's own (stopped with it), not shared */
-  private readonly owned: VisionWorkers | undefined;
+  private readonly owned: boolean;
+  private readonly flipAveraging: boolean;
 
   /** `workers`: a pair shared with other Visions of the process (they outlive this one); default: its own */
   constructor(opts: VisionOptions = {}, workers?: VisionWorkers) {
-    this.owned = workers ? undefined : new VisionWorkers();
-    const w = workers ?? this.owned!;
-    this.detector = w.detector;
-    this.mobilenet = w.mobilenet;
+    this.owned = !workers;
+    this.workers = workers ?? new VisionWorkers();
     this.flipAveraging = opts.flipAveraging ?? true;
     if (opts.preloadDetector ?? true) void this.detector.start();
     if (opts.preloadMobileNet) void this.mobilenet.start();
@@ -146,12 +143,20 @@ export class Vision {
   }
 
   health(): Record<string, unknown> {
-    return { detector: this.detector.health(), mobilenet: this.mobilenet.health() };
+    return this.workers.health();
   }
 
   /** Stops its own workers; shared ones stop with whoever shares them (ProcessShared). */
   async stop(): Promise<void> {
-    await this.owned?.stop();
+    if (this.owned) await this.workers.stop();
+  }
+
+  private get detector(): ModelWorker {
+    return this.workers.detector;
+  }
+
+  private get mobilenet(): ModelWorker {
+    return this.workers.mobilenet;
   }
 }
 

@@ -5,7 +5,7 @@
 // so an error's `parameter` (settings.ranking_rules) matches what the client wrote.
 import { DomainError } from '../../../lib/errors.js';
 import { checkLanguages } from '../../../lib/search-engine/analyzer.js';
-import { EngineError } from '../../../lib/search-engine/types.js';
+import { EngineError, type FacetOrder } from '../../../lib/search-engine/types.js';
 
 export interface TypoToleranceSettings {
   enabled: boolean;
@@ -17,8 +17,6 @@ export interface TypoToleranceSettings {
   /** query words of digits only matched without typos */
   disable_on_numbers?: boolean;
 }
-
-export type FacetOrder = 'alpha' | 'count';
 
 /** Meilisearch's faceting: values per facet, and their order by attribute ('*': every other) */
 export interface FacetingSettings {
