@@ -2,7 +2,8 @@
 import { shapeOf, vectorShapeOf } from '../../../lib/search-engine/settings.js';
 import { columnShapeOf } from '../../../lib/search-engine/columns.js';
 import type { EngineSettings } from '../../../lib/search-engine/types.js';
-import { DEFAULT_MAX_TOTAL_HITS, DEFAULT_MAX_VALUES_PER_FACET, defaultSettings, type FacetingSettings, type IndexSettingsData } from './index-settings.rules.js';
+import { MAX_TOTAL_HITS, MAX_VALUES_PER_FACET } from '../../../lib/search-engine/index.js';
+import { defaultSettings, type FacetingSettings, type IndexSettingsData } from './index-settings.rules.js';
 
 export function toEngineSettings(stored: IndexSettingsData): EngineSettings {
   const s = { ...defaultSettings(), ...stored };
@@ -30,7 +31,7 @@ export function toEngineSettings(stored: IndexSettingsData): EngineSettings {
     ...(s.languages?.length ? { languages: s.languages } : {}),
     ...(s.embedding_attributes?.length ? { embeddingAttributes: s.embedding_attributes } : {}),
     // only when not the defaults: query-time settings, and the key of an index that never set them stays
-    ...(s.pagination && s.pagination.max_total_hits !== DEFAULT_MAX_TOTAL_HITS ? { maxTotalHits: s.pagination.max_total_hits } : {}),
+    ...(s.pagination && s.pagination.max_total_hits !== MAX_TOTAL_HITS ? { maxTotalHits: s.pagination.max_total_hits } : {}),
     ...facetingOf(s.faceting),
   };
 }
@@ -39,7 +40,7 @@ function facetingOf(f: FacetingSettings | undefined): Pick<EngineSettings, 'face
   if (!f) return {};
   const orders = Object.entries(f.sort_facet_values_by);
   const sorted = orders.some(([attr, order]) => attr !== '*' || order !== 'alpha');
-  const max = f.max_values_per_facet !== DEFAULT_MAX_VALUES_PER_FACET;
+  const max = f.max_values_per_facet !== MAX_VALUES_PER_FACET;
   if (!sorted && !max) return {};
   return { faceting: { ...(max ? { maxValuesPerFacet: f.max_values_per_facet } : {}), ...(sorted ? { sortFacetValuesBy: f.sort_facet_values_by } : {}) } };
 }

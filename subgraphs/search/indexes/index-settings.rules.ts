@@ -6,6 +6,8 @@
 import { DomainError } from '../../../lib/errors.js';
 import { checkLanguages } from '../../../lib/search-engine/analyzer.js';
 import { EngineError, type FacetOrder } from '../../../lib/search-engine/types.js';
+// Meilisearch's defaults of faceting and pagination, as the engine applies them when unset
+import { MAX_TOTAL_HITS, MAX_VALUES_PER_FACET } from '../../../lib/search-engine/index.js';
 
 export interface TypoToleranceSettings {
   enabled: boolean;
@@ -56,9 +58,6 @@ export type IndexSettingsPatch = Partial<Omit<IndexSettingsData, 'typo_tolerance
   pagination?: Partial<PaginationSettings>;
 };
 
-/** Meilisearch's defaults of faceting and pagination */
-export const DEFAULT_MAX_VALUES_PER_FACET = 100;
-export const DEFAULT_MAX_TOTAL_HITS = 1000;
 /**
  * Upper bounds, where Meilisearch sets none: a facet's values are one answer's size, and the hits
  * reachable are how deep one search ranks (docs/search.md, Faceting and pagination: measured).
@@ -82,8 +81,8 @@ export function defaultSettings(): IndexSettingsData {
     typo_tolerance: { enabled: true, min_word_size_for_typos: { one_typo: 5, two_typos: 9 }, disable_on_words: [], disable_on_attributes: [], disable_on_numbers: false },
     languages: [],
     embedding_attributes: [],
-    faceting: { max_values_per_facet: DEFAULT_MAX_VALUES_PER_FACET, sort_facet_values_by: { '*': 'alpha' } },
-    pagination: { max_total_hits: DEFAULT_MAX_TOTAL_HITS },
+    faceting: { max_values_per_facet: MAX_VALUES_PER_FACET, sort_facet_values_by: { '*': 'alpha' } },
+    pagination: { max_total_hits: MAX_TOTAL_HITS },
   };
 }
 
