@@ -96,12 +96,15 @@ export function searchProcesses(prefix: string) {
   const db = `${prefix}_${Date.now()}_${process.pid}`;
   const base = Number(process.env.TEST_PORT_BASE ?? 14000);
   const children: ChildProcess[] = [];
+  // stop() waits for an exit event, so not for the ones already gone (exitCode, or signalCode after SIGKILL)
+  const stopAll = () => Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => stop(c)));
   return {
     dbUrl: () => serverUrl(db),
     setUp: () => withDb(serverUrl(), (c) => c.query(`create database ${db}`)),
+    /** Stop every process still running. */
+    stopAll,
     async tearDown() {
-      // stop() waits for an exit event: not for the ones already gone (exitCode, or signalCode after SIGKILL)
-      await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => stop(c)));
+      await stopAll();
       await withDb(serverUrl(), (c) => c.query(`drop database if exists ${db} with (force)`));
     },
     async start(name: string, port: number, extra: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
