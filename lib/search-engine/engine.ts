@@ -13,6 +13,8 @@ import { buildSegment, mergeSegments, mergeSegmentSteps, type BuildSpec, type Se
 import { documentId } from './document-id.js';
 import { checkSettings, shapeOf, vectorShapeOf } from './settings.js';
 import { VectorIndex } from './vector-index.js';
+import type { GraphInput } from './graph-build.js';
+import type { HnswSnapshot } from './hnsw.js';
 import { DocStore } from './doc-store.js';
 import { IdTable } from './id-table.js';
 import { Columns, columnShapeOf, columnSpec } from './columns.js';
@@ -333,6 +335,15 @@ export class SegmentedEngine implements Engine, EngineState {
 
   graphDue(): boolean {
     return this.vectors?.graphDue(this.alive) ?? false;
+  }
+
+  graphInputSteps(): Generator<void, GraphInput> | undefined {
+    return this.vectors?.graphInputSteps(this.alive);
+  }
+
+  *placeGraphSteps(graph: HnswSnapshot, maxInserts: number): Generator<void, number | false> {
+    if (!this.vectors) return false;
+    return yield* this.vectors.placeGraphSteps(graph, this.alive, maxInserts);
   }
 
   /**

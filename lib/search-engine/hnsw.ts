@@ -255,9 +255,10 @@ export class Hnsw {
     return out;
   }
 
-  insert(id: number): void {
+  /** Add node `id`; its level is drawn from `levelKey` (a graph built over packed rows passes the engine's id: graph-build.ts). */
+  insert(id: number, levelKey = id): void {
     if (this.links[id]) return;
-    const level = Math.min(16, Math.floor(-Math.log(unitHash(id)) * this.mL));
+    const level = Math.min(16, Math.floor(-Math.log(unitHash(levelKey)) * this.mL));
     this.links[id] = Array.from({ length: level + 1 }, () => []);
     this.nodes.push(id);
     if (this.entry < 0) {
@@ -360,9 +361,19 @@ export class Hnsw {
   }
 
   static fromSnapshot(store: VectorSource, s: HnswSnapshot): Hnsw {
+    const steps = Hnsw.restoreSteps(store, s);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /** fromSnapshot in steps of `perStep` nodes (a graph placed on the event loop: graph-build.ts). */
+  static *restoreSteps(store: VectorSource, s: HnswSnapshot, perStep = 20_000): Generator<void, Hnsw> {
     const g = new Hnsw(store, { m: s.m, efConstruction: s.efConstruction });
     let p = 0;
-    for (const id of s.nodes) {
+    for (let i = 0; i < s.nodes.length; i++) {
+      const id = s.nodes[i];
       const levels: number[][] = [];
       while (s.links[p] !== -1) {
         const n = s.links[p++];
@@ -373,6 +384,7 @@ export class Hnsw {
       g.links[id] = levels;
       g.nodes.push(id);
       for (const n of levels[0] ?? []) g.inbound[n] = (g.inbound[n] ?? 0) + 1;
+      if ((i + 1) % perStep === 0) yield;
     }
     g.entry = s.entry;
     g.maxLevel = s.maxLevel;

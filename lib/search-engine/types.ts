@@ -1,5 +1,7 @@
 // The engine's public contract: pure indexing and query code, no GraphQL, no HTTP, no database.
 // The search subgraph stores documents and tasks in PostgreSQL and drives an Engine per index.
+import type { GraphInput } from './graph-build.js';
+import type { HnswSnapshot } from './hnsw.js';
 
 /** The typed arrays an engine's state is made of. */
 export type TypedArray = Int32Array | Uint32Array | Uint16Array | Uint8Array | Float64Array | Float32Array;
@@ -208,6 +210,14 @@ export interface Engine {
   compact(rebuildGraph?: boolean): boolean;
   /** the vector graph answers but wants building again (an older builder's, or many dead nodes): compact() would */
   graphDue(): boolean;
+  /** the live vectors, copied out in steps, for a graph built elsewhere (graph-build.ts); undefined without embedding attributes */
+  graphInputSteps(): Generator<void, GraphInput> | undefined;
+  /**
+   * take a graph built elsewhere from graphInputSteps' rows, inserting the vectors added meanwhile, in
+   * steps (the vectors must not change between them; the graph is replaced at the last): the count
+   * inserted, or false when over `maxInserts` were missing or the index has no graph now
+   */
+  placeGraphSteps(graph: HnswSnapshot, maxInserts: number): Generator<void, number | false>;
   /**
    * compact()'s segment merges in steps, the engine answering and changing between them (peak memory:
    * the engine plus one merged segment); returns the merges done

@@ -14,12 +14,17 @@ import { and, bitset, count, has, set, toIds, type Bitset } from './bitset.js';
 import { valueAt, visitText } from './fields.js';
 import { Heap } from './heap.js';
 import { Hnsw, HNSW_BUILDER, nonZeroDims, simTo, type HnswSnapshot, type Probe } from './hnsw.js';
+import type { GraphInput } from './graph-build.js';
 import type { Document } from './types.js';
 
 /** Up to this many candidate vectors a search scans them all (exact); above it uses the HNSW graph. */
 export const EXACT_MAX = 10_000;
 /** Width of the HNSW search at level 0 (at least the number of results asked for). */
 export const EF_SEARCH = 200;
+/** Rows copied per step of graphInputSteps (2 MB at 100 dimensions). */
+const ROWS_PER_STEP = 5_000;
+/** Graph insertions per step of placeGraphSteps (tens of ms). */
+const INSERTS_PER_STEP = 100;
 /** A graph with more dead nodes than this share is rebuilt by compact(). */
 const MAX_DEAD_SHARE = 0.3;
 export const EMBEDDING_MODEL = WORD_VECTORS_MODEL;
@@ -197,6 +202,43 @@ export class VectorIndex {
     else if (change === 'build' && (rebuild || !this.graph)) this.buildGraph(alive);
     else return false;
     return true;
+  }
+
+  /**
+   * The live vectors a graph built elsewhere is made of (graph-build.ts), packed, copied a step per
+   * ROWS_PER_STEP rows: rows never change once written, and `data` is read again at each step (it is
+   * replaced when it grows), so the engine may take batches between the steps.
+   */
+  *graphInputSteps(alive: Bitset): Generator<void, GraphInput> {
+    const ids = Int32Array.from(toIds(this.candidates(alive)));
+    const dims = this.dims;
+    const rows = new Float32Array(ids.length * dims);
+    for (let i = 0; i < ids.length; i++) {
+      rows.set(this.data.subarray(ids[i] * dims, (ids[i] + 1) * dims), i * dims);
+      if ((i + 1) % ROWS_PER_STEP === 0) yield;
+    }
+    return { dims, ids, rows };
+  }
+
+  /**
+   * Take a graph built elsewhere from graphInputSteps' rows in place of this one, with the live vectors
+   * it lacks (added meanwhile) inserted here, in steps (20,000 nodes restored a step, then
+   * INSERTS_PER_STEP insertions a step). This graph answers until the last step, which replaces it;
+   * the caller keeps the vectors unchanged between the steps (the search service holds the engine's
+   * lock). Refused (false) when more than `maxInserts` are missing (the build is out of date) or this
+   * index has no graph any more; else the count inserted.
+   */
+  *placeGraphSteps(s: HnswSnapshot, alive: Bitset, maxInserts: number): Generator<void, number | false> {
+    if (!this.graph) return false;
+    const graph = yield* Hnsw.restoreSteps(this, s);
+    const missing = toIds(this.candidates(alive)).filter((id) => !graph.has(id));
+    if (missing.length > maxInserts) return false;
+    for (let i = 0; i < missing.length; i++) {
+      if (i % INSERTS_PER_STEP === 0) yield;
+      graph.insert(missing[i]);
+    }
+    this.graph = graph;
+    return missing.length;
   }
 
   /** The live documents' vectors, and the dead ones the graph still walks through. */

@@ -2,7 +2,8 @@
 // and the request's semantics (filters on vector results, _semanticScore, errors, snapshots).
 import { readFileSync } from 'node:fs';
 import { fuse, fusionDepth, RRF_K } from '../../lib/search-engine/fusion.js';
-import { bitset, setAll, toIds } from '../../lib/search-engine/bitset.js';
+import { bitset, clear, setAll, toIds } from '../../lib/search-engine/bitset.js';
+import { buildGraphSteps } from '../../lib/search-engine/graph-build.js';
 import { embed, EXACT_MAX, EF_SEARCH, VectorIndex } from '../../lib/search-engine/vector-index.js';
 import { HNSW_BUILDER } from '../../lib/search-engine/hnsw.js';
 import { engineFactory, DEFAULT_SETTINGS } from '../../lib/search-engine/index.js';
@@ -11,6 +12,14 @@ import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 import { defaultSettings, parseSettingsPatch } from '../../subgraphs/search/indexes/index-settings.rules.js';
 import { settingsKey, toEngineSettings } from '../../subgraphs/search/indexes/engine-settings.js';
 import { PACKAGES } from '../harness/search-packages.fixtures.js';
+
+/** A generator of steps run to its end. */
+function run<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
 
 describe('weighted reciprocal rank fusion', () => {
   it('scores (1 − r)/(60 + keyword rank) + r/(60 + vector rank)', () => {
@@ -155,6 +164,50 @@ describe('vector index: HNSW against the exact scan', () => {
     expect(old.graph?.builder).toBe(HNSW_BUILDER);
     expect(old.graphDue(live)).toBe(false);
     expect(old.graph!.reachable()).toBe(old.graph!.size);
+  });
+
+  it('builds its graph away from the index (graph-build.ts) from its live vectors, and takes it with the vectors added meanwhile', () => {
+    const n = EXACT_MAX + 1500;
+    const doc = (id: number) => ({ id, doc: { text: `${texts[id % texts.length]} ${texts[(id * 13 + 5) % texts.length]}` } });
+    const big = Array.from({ length: n }, (_, id) => doc(id));
+    const live = bitset(n + 300);
+    setAll(live, big.map((d) => d.id));
+    const built = new VectorIndex(['text']);
+    built.add(big, live);
+    const { builder: _b, ...older } = built.toSnapshot(live).hnsw!;
+    const vi = VectorIndex.fromSnapshot({ ...built.toSnapshot(live), hnsw: older });
+    expect(vi.graphDue(live)).toBe(true);
+    const input = run(vi.graphInputSteps(live));
+    expect(Array.from(input.ids)).toEqual(Array.from(toIds(vi.candidates(live))));
+    expect(input.rows.subarray(5 * vi.dims, 6 * vi.dims)).toEqual(vi.vector(input.ids[5]));
+    // meanwhile the index takes 300 documents (into the graph it has) and deletes 200
+    const more = Array.from({ length: 300 }, (_, k) => doc(n + k));
+    setAll(live, more.map((d) => d.id));
+    vi.add(more, live);
+    for (let id = 0; id < 200; id++) clear(live, id);
+    const added = more.filter((d) => vi.vector(d.id)).length;
+    expect(added).toBeGreaterThan(250);
+    const graph = run(buildGraphSteps(input));
+    expect(graph.builder).toBe(HNSW_BUILDER);
+    // the graph the index would build in place from the same vectors (levels from the same ids)
+    const { nodes, links, entry } = built.graph!.toSnapshot();
+    expect({ nodes: graph.nodes, links: graph.links, entry: graph.entry }).toEqual({ nodes, links, entry });
+    // over the bound of insertions it is refused, and the loaded graph stays
+    expect(run(vi.placeGraphSteps(graph, live, added - 1))).toBe(false);
+    expect(vi.graph!.builder).toBe(1);
+    expect(run(vi.placeGraphSteps(graph, live, 10_000))).toBe(added);
+    expect(vi.graph!.builder).toBe(HNSW_BUILDER);
+    expect(vi.graphDue(live)).toBe(false);
+    expect(vi.graph!.size).toBe(input.ids.length + added);
+    expect(vi.graph!.reachable()).toBe(vi.graph!.size);
+    // it answers as the exact scan does, for documents from before and after the copy
+    for (const id of [4200, 5000, ...more.slice(-20).map((d) => d.id)].filter((x) => vi.vector(x)).slice(0, 6)) {
+      const q = vi.vector(id)!;
+      const exact = vi.exact(q, toIds(vi.candidates(live)), 10).ids;
+      const walked = vi.nearest(q, live, 10).ids;
+      expect(walked).toHaveLength(10);
+      expect(walked.filter((x) => exact.includes(x)).length).toBeGreaterThanOrEqual(8);
+    }
   });
 
   it('keeps its recall under a filter that allows half the documents', () => {

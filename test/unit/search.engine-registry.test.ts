@@ -7,11 +7,15 @@ import { createLogger } from '../../lib/logger.js';
 import { engineFactory } from '../../lib/search-engine/index.js';
 import type { SegmentedEngine } from '../../lib/search-engine/engine.js';
 import type { Engine } from '../../lib/search-engine/types.js';
+import type { GraphInput, HnswSnapshot } from '../../lib/search-engine/index.js';
 import type { EngineBuilder } from '../../subgraphs/search/engine-registry/engine-builder.js';
 import type { EngineLoader } from '../../subgraphs/search/engine-registry/engine-loader.js';
 import { EngineRegistry } from '../../subgraphs/search/engine-registry/engine-registry.js';
 import { settingsKey, toEngineSettings } from '../../subgraphs/search/indexes/engine-settings.js';
 import { defaultSettings } from '../../subgraphs/search/indexes/index-settings.rules.js';
+
+/** builders of engines without a vector graph due */
+const noGraphBuild = () => Promise.reject(new Error('no graph build expected'));
 
 const settings = defaultSettings();
 const index = (appliedTaskId: number) => ({ id: 'idx_1', settings, appliedTaskId, purgedThroughTaskId: 0 });
@@ -20,6 +24,7 @@ function registry(): { reg: EngineRegistry; engine: Engine } {
   const engine = engineFactory.create(toEngineSettings(settings));
   const builder: EngineBuilder = {
     mode: 'inline',
+    buildGraph: noGraphBuild,
     load: async () => ({ engine, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: false }),
     stop: async () => undefined,
   };
@@ -84,6 +89,7 @@ test('a snapshot is written from the loaded engine; one with 8+ new segments the
   let loads = 0;
   const builder: EngineBuilder = {
     mode: 'inline',
+    buildGraph: noGraphBuild,
     load: async () => {
       loads++;
       return { engine: live, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: true };
@@ -127,6 +133,7 @@ test("a merge's inputs are garbage once it is in place: held neither by the snap
   const live = engineFactory.create(toEngineSettings(settings)) as Engine & SegmentedEngine;
   const builder: EngineBuilder = {
     mode: 'inline',
+    buildGraph: noGraphBuild,
     load: async () => ({ engine: live, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: true }),
     stop: async () => undefined,
   };
@@ -164,6 +171,7 @@ describe('engine loads', () => {
     const finish = new Map<string, () => void>();
     const builder: EngineBuilder = {
       mode: 'inline',
+      buildGraph: noGraphBuild,
       load: (id) => {
         started.push(id);
         return new Promise((resolve) =>
@@ -228,6 +236,7 @@ describe('an engine larger than the memory budget', () => {
     const engines: Record<string, Engine> = { big: filled(3000), a: filled(5), b: filled(5) };
     const builder: EngineBuilder = {
       mode: 'inline',
+      buildGraph: noGraphBuild,
       load: async (id) => ({ engine: engines[id], version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: false }),
       stop: async () => undefined,
     };
@@ -260,103 +269,114 @@ describe('an engine larger than the memory budget', () => {
   });
 });
 
-describe('a vector graph due again (an older builder, many dead nodes)', () => {
-  /** engines whose graphDue() says `due`; the rebuild loads (rebuildGraph true) finish when the test says */
-  function withDueGraph(catchUp: (fresh: { engine: Engine; version: number }) => 'current' | 'reload') {
-    const loads: boolean[] = [];
-    const rebuilds: (() => void)[] = [];
-    const engineWith = (due: boolean) => Object.assign(engineFactory.create(toEngineSettings(settings)), { graphDue: () => due });
-    // a rebuilt graph is due a snapshot (the loader counts the engine's documents as changed)
-    const loaded = (engine: Engine, changed = 0) => ({ engine, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: changed, fromSnapshot: true });
-    const builder: EngineBuilder = {
-      mode: 'inline',
-      load: (_id, rebuildGraph) => {
-        loads.push(!!rebuildGraph);
-        if (!rebuildGraph) return Promise.resolve(loaded(engineWith(true)));
-        return new Promise((resolve) => rebuilds.push(() => resolve(loaded(engineWith(false), 1000))));
-      },
-      stop: async () => undefined,
-    };
-    const loader = {
-      catchUp: async (fresh: { engine: Engine; version: number }) => catchUp(fresh),
-    } as unknown as EngineLoader;
-    const reg = new EngineRegistry({ pool: undefined as never, loader, builder, log: createLogger({}, 'error'), budgetBytes: 1e12, snapshotEveryDocs: 1e9 });
-    const finish = async () => {
-      rebuilds.shift()!();
-      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
-    };
-    return { reg, loads, rebuilds, finish };
-  }
-
-  test('a search gets the loaded engine at once; the graph is built again in a background load that then takes its place, caught up', async () => {
-    const { reg, loads, finish } = withDueGraph((fresh) => {
-      // the batch applied to the loaded engine meanwhile, read from PostgreSQL
-      batch(0)(fresh.engine);
-      fresh.version = 2;
-      return 'current';
-    });
-    const first = await reg.get(index(1));
-    expect(first.graphDue()).toBe(true);
-    expect(reg.snapshotCandidates(1000)).toEqual([]);
-    expect(loads).toEqual([false, true]);
-    // the loaded engine answers and takes batches while the graph builds
-    await reg.applyCommitted('idx_1', 1, 2, batch(0));
-    expect(total(await reg.get(index(2)))).toBe(2);
-    await finish();
-    const now = reg.loaded('idx_1')!;
-    expect(now.engine).not.toBe(first);
-    expect(now.engine.graphDue()).toBe(false);
-    expect(now.version).toBe(2);
-    expect(total(now.engine)).toBe(2);
-    expect(reg.stats().graphRebuilds).toBe(1);
-    // the rebuilt graph is due a snapshot
-    expect(reg.snapshotCandidates(1000)).toEqual(['idx_1']);
+/**
+ * An engine whose vector graph is due (graphDue) until a graph is placed in it, and a builder whose graph
+ * builds finish when the test says. `missing()`: how many vectors added meanwhile a built graph lacks
+ * (placing it is refused above the registry's bound).
+ */
+function withDueGraph(missing: () => number = () => 0, opts: { due?: boolean; snapshotEveryDocs?: number } = {}) {
+  const builds: (() => void)[] = [];
+  const placed: HnswSnapshot[] = [];
+  let loads = 0;
+  const state = { due: opts.due ?? true };
+  const built: HnswSnapshot = { m: 16, efConstruction: 100, entry: -1, maxLevel: -1, nodes: new Int32Array(0), links: new Int32Array(0) };
+  const engine = Object.assign(engineFactory.create(toEngineSettings(settings)), {
+    graphDue: () => state.due,
+    *graphInputSteps(): Generator<void, GraphInput> {
+      yield;
+      return { dims: 1, ids: new Int32Array(0), rows: new Float32Array(0) };
+    },
+    *placeGraphSteps(graph: HnswSnapshot, maxInserts: number): Generator<void, number | false> {
+      yield;
+      const n = missing();
+      if (n > maxInserts) return false;
+      state.due = false;
+      placed.push(graph);
+      return n;
+    },
   });
-
-  test('a build that loses to changes meanwhile is tried again, at most three times; the loaded graph keeps answering', async () => {
-    const { reg, loads, finish } = withDueGraph(() => 'reload');
-    const first = await reg.get(index(1));
-    for (let i = 0; i < 3; i++) await finish();
-    expect(loads).toEqual([false, true, true, true]);
-    expect(reg.loaded('idx_1')!.engine).toBe(first);
-    expect(reg.stats().graphRebuilds).toBe(0);
-  });
-
-  test('a dropped index takes no rebuilt engine', async () => {
-    const { reg, finish } = withDueGraph(() => 'current');
-    await reg.get(index(1));
-    reg.drop('idx_1');
-    await finish();
-    expect(reg.loaded('idx_1')).toBeUndefined();
-    expect(reg.stats().graphRebuilds).toBe(0);
-  });
-});
-
-test("an engine that stays loaded gets its graph rebuilt once it is due (many documents replaced or deleted), after a snapshot", async () => {
-  let due = false;
-  const live = Object.assign(engineFactory.create(toEngineSettings(settings)), { graphDue: () => due });
-  const loads: boolean[] = [];
   const builder: EngineBuilder = {
     mode: 'inline',
-    load: async (_id, rebuildGraph) => {
-      loads.push(!!rebuildGraph);
-      const engine = rebuildGraph ? Object.assign(engineFactory.create(toEngineSettings(settings)), { graphDue: () => false }) : live;
+    load: async () => {
+      loads++;
       return { engine, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: true };
     },
+    buildGraph: () => new Promise((resolve) => builds.push(() => resolve(built))),
     stop: async () => undefined,
   };
   const loader = {
     writeSnapshot: async (_id: string, c: { version: number; documents: number }) => ({ version: c.version, documents: c.documents, bytes: 1, chunks: 1, ms: 1 }),
-    catchUp: async () => 'current',
+    catchUp: () => Promise.reject(new Error('no catch-up expected')),
   } as unknown as EngineLoader;
-  const reg = new EngineRegistry({ pool: undefined as never, loader, builder, log: createLogger({}, 'error'), budgetBytes: 1e12, snapshotEveryDocs: 5 });
-  await reg.get(index(1));
-  await reg.snapshot('idx_1');
-  expect(loads).toEqual([false]);
-  due = true;
-  await reg.snapshot('idx_1');
-  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
-  expect(loads).toEqual([false, true]);
-  expect(reg.loaded('idx_1')!.engine).not.toBe(live);
-  expect(reg.stats().graphRebuilds).toBe(1);
+  const reg = new EngineRegistry({ pool: undefined as never, loader, builder, log: createLogger({}, 'error'), budgetBytes: 1e12, snapshotEveryDocs: opts.snapshotEveryDocs ?? 1000 });
+  const settle = async () => {
+    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+  };
+  const finish = async () => {
+    await settle();
+    builds.shift()!();
+    await settle();
+  };
+  return { reg, engine, state, builds, placed, built, loads: () => loads, settle, finish };
+}
+
+describe('a vector graph due again (an older builder, many dead nodes)', () => {
+  test('a search gets the loaded engine at once; the graph is built in the background from its vectors and placed in it, with what was added meanwhile', async () => {
+    const g = withDueGraph();
+    const first = await g.reg.get(index(1));
+    expect(first.graphDue()).toBe(true);
+    expect(g.reg.snapshotCandidates(1000)).toEqual([]);
+    await g.settle();
+    expect(g.builds).toHaveLength(1);
+    // the loaded engine answers and takes batches while the graph builds
+    await g.reg.applyCommitted('idx_1', 1, 2, batch(0));
+    expect(total(await g.reg.get(index(2)))).toBe(2);
+    await g.finish();
+    expect(g.placed).toEqual([g.built]);
+    // the same engine, with its new graph: no second engine was loaded
+    expect(g.reg.loaded('idx_1')!.engine).toBe(first);
+    expect(g.loads()).toBe(1);
+    expect(first.graphDue()).toBe(false);
+    expect(total(first)).toBe(2);
+    expect(g.reg.stats().graphRebuilds).toBe(1);
+    // the rebuilt graph is due a snapshot
+    expect(g.reg.snapshotCandidates(1000)).toEqual(['idx_1']);
+  });
+
+  test('a graph that lacks too many vectors added meanwhile is built again, at most three times; the loaded graph keeps answering', async () => {
+    const g = withDueGraph(() => 1e9);
+    const first = await g.reg.get(index(1));
+    for (let i = 0; i < 3; i++) await g.finish();
+    await g.settle();
+    expect(g.builds).toHaveLength(0);
+    expect(g.placed).toHaveLength(0);
+    expect(g.reg.loaded('idx_1')!.engine).toBe(first);
+    expect(first.graphDue()).toBe(true);
+    expect(g.reg.stats().graphRebuilds).toBe(0);
+  });
+
+  test('a dropped index takes no graph', async () => {
+    const g = withDueGraph();
+    await g.reg.get(index(1));
+    await g.settle();
+    g.reg.drop('idx_1');
+    await g.finish();
+    expect(g.placed).toHaveLength(0);
+    expect(g.reg.loaded('idx_1')).toBeUndefined();
+    expect(g.reg.stats().graphRebuilds).toBe(0);
+  });
+});
+
+test('an engine that stays loaded gets its graph rebuilt once it is due (many documents replaced or deleted), after a snapshot', async () => {
+  const g = withDueGraph(() => 0, { due: false, snapshotEveryDocs: 5 });
+  await g.reg.get(index(1));
+  await g.reg.snapshot('idx_1');
+  await g.settle();
+  expect(g.builds).toHaveLength(0);
+  g.state.due = true;
+  await g.reg.snapshot('idx_1');
+  await g.finish();
+  expect(g.placed).toEqual([g.built]);
+  expect(g.loads()).toBe(1);
+  expect(g.reg.stats().graphRebuilds).toBe(1);
 });

@@ -12,6 +12,9 @@ import { MemoryCheck } from '../../subgraphs/search/engine-registry/memory-check
 import { settingsKey, toEngineSettings } from '../../subgraphs/search/indexes/engine-settings.js';
 import { defaultSettings } from '../../subgraphs/search/indexes/index-settings.rules.js';
 
+/** builders of engines without a vector graph due */
+const noGraphBuild = () => Promise.reject(new Error('no graph build expected'));
+
 const MiB = 2 ** 20;
 const log = createLogger({}, 'error');
 
@@ -133,6 +136,7 @@ test('the registry keeps the estimate under the budget less the measured slack a
   let rss = 100 * MiB;
   const builder: EngineBuilder = {
     mode: 'inline',
+    buildGraph: noGraphBuild,
     load: async (id) => ({ engine: build(Number(id.slice(1))), version: 0, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: false }),
     stop: async () => undefined,
   };

@@ -13,22 +13,21 @@ import { startWorker } from '../../../lib/worker-script.js';
 import { fullGc } from '../../../lib/full-gc.js';
 import { withSharedWordVectors } from '../../../lib/word-vectors.js';
 import type { SnapshotData } from '../../../lib/search-engine/snapshot.js';
-import { restoreSteps } from '../../../lib/search-engine/index.js';
+import { buildGraphSteps, restoreSteps, type GraphInput, type HnswSnapshot } from '../../../lib/search-engine/index.js';
 import type { Engine } from '../../../lib/search-engine/types.js';
 import type { EngineLoader, LoadedEngine } from './engine-loader.js';
 import { settingsKey, toEngineSettings } from '../indexes/engine-settings.js';
-import type { BuiltEngine, ThreadMemory, ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
+import type { BuiltEngine, BuiltGraph, ThreadMemory, ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
 
 /** external ids per message from the engine thread (a few ms to receive) */
 const CHUNK = 20_000;
 
 export interface EngineBuilder {
   readonly mode: 'thread' | 'inline';
-  /**
-   * the index's engine, built from its snapshot and rows and caught up; undefined when the index is
-   * gone. `rebuildGraph`: a vector graph that answers but is due again is built again too (EngineLoader.load).
-   */
-  load(indexId: string, rebuildGraph?: boolean): Promise<LoadedEngine | undefined>;
+  /** the index's engine, built from its snapshot and rows and caught up; undefined when the index is gone */
+  load(indexId: string): Promise<LoadedEngine | undefined>;
+  /** a vector graph of a loaded engine's vectors (graph-build.ts), in the engine's ids */
+  buildGraph(input: GraphInput): Promise<HnswSnapshot>;
   /** a full garbage collection of every isolate that builds or holds engines (memory-check.ts) */
   collect?(): Promise<void>;
   stop(): Promise<void>;
@@ -37,8 +36,17 @@ export interface EngineBuilder {
 export class InlineEngineBuilder implements EngineBuilder {
   readonly mode = 'inline';
   constructor(private loader: EngineLoader) {}
-  load(indexId: string, rebuildGraph = false) {
-    return this.loader.load(indexId, rebuildGraph);
+  load(indexId: string) {
+    return this.loader.load(indexId);
+  }
+  /** on this event loop, a step per few hundred nodes (searches and batches run between them) */
+  async buildGraph(input: GraphInput): Promise<HnswSnapshot> {
+    const steps = buildGraphSteps(input);
+    for (;;) {
+      await nextTurn();
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
   }
   async collect() {
     fullGc();
@@ -76,10 +84,16 @@ export class ThreadEngineBuilder implements EngineBuilder {
     return (await this.call({ id: this.nextId++, op: 'memory' })) as ThreadMemory;
   }
 
-  async load(indexId: string, rebuildGraph = false): Promise<LoadedEngine | undefined> {
+  async load(indexId: string): Promise<LoadedEngine | undefined> {
     const id = this.nextId++;
-    const r = (await this.call({ id, op: 'load', indexId, rebuildGraph })) as BuiltEngine | { found: false };
+    const r = (await this.call({ id, op: 'load', indexId })) as BuiltEngine | { found: false };
     return r.found ? this.receive(id, r) : undefined;
+  }
+
+  /** Built in the thread; the rows are moved there (transferred), the graph's arrays moved back. */
+  async buildGraph(input: GraphInput): Promise<HnswSnapshot> {
+    const r = (await this.call({ id: this.nextId++, op: 'graph', input }, [input.ids.buffer as ArrayBuffer, input.rows.buffer as ArrayBuffer])) as BuiltGraph;
+    return r.graph;
   }
 
   /** The engine built by request `id`: its external ids pulled in chunks, then assembled here. */
@@ -124,15 +138,15 @@ export class ThreadEngineBuilder implements EngineBuilder {
     await w?.terminate();
   }
 
-  private call(m: ThreadRequest): Promise<ThreadResult> {
+  private call(m: ThreadRequest, transfer: ArrayBuffer[] = []): Promise<ThreadResult> {
     return new Promise((resolve, reject) => {
       this.pending.set(m.id, { resolve, reject });
-      this.post(m);
+      this.post(m, transfer);
     });
   }
 
-  private post(m: ThreadRequest): void {
-    this.thread().postMessage(m);
+  private post(m: ThreadRequest, transfer: ArrayBuffer[] = []): void {
+    this.thread().postMessage(m, transfer);
   }
 
   /** The engine thread, started on first use and again after it died. */

@@ -77,10 +77,10 @@ export class EngineLoader {
 
   /**
    * The index's engine, built and caught up; undefined when the index no longer exists. A vector graph
-   * that answers but is due again (an older builder's, or many dead nodes: Engine.graphDue) is built
-   * again only with `rebuildGraph` (the registry's background load), so a search's load never waits for it.
+   * that answers but is due again (an older builder's, or many dead nodes: Engine.graphDue) is left as
+   * it is, so a search's load never waits for it: the registry has it built again in the background.
    */
-  async load(indexId: string, rebuildGraph = false): Promise<LoadedEngine | undefined> {
+  async load(indexId: string): Promise<LoadedEngine | undefined> {
     const started = performance.now();
     const index = await one<IndexRow>(this.pool, `select ${INDEX_COLUMNS} from ${T.indexes} where id = $1`, [indexId]);
     if (!index) return undefined;
@@ -96,7 +96,7 @@ export class EngineLoader {
       } catch (e) {
         // replaced while we read it (a newer task, or the same task compacted): read that one
         const now = await storedSnapshot(this.pool, indexId);
-        if (now && (now.taskId !== snap.taskId || now.createdAt !== snap.createdAt)) return this.load(indexId, rebuildGraph);
+        if (now && (now.taskId !== snap.taskId || now.createdAt !== snap.createdAt)) return this.load(indexId);
         this.log.warn('engine snapshot unusable; rebuilding from rows and discarding it', { indexId, taskId: snap.taskId, chunks: snap.chunks, err: e });
         await discardSnapshot(this.pool, indexId, snap.taskId);
       }
@@ -107,12 +107,12 @@ export class EngineLoader {
     }
     const caught = await this.catchUp(h, indexId, true);
     if (caught === 'gone') return undefined;
-    if (caught === 'reload') return this.load(indexId, rebuildGraph);
+    if (caught === 'reload') return this.load(indexId);
     // merged segments answer faster, and this is the one moment the engine is not shared; a layout
     // that changed (segments merged, the vector graph built or dropped) is due a snapshot (it replaces
     // the one at the same task), so the next load need not do it again
     const segments = h.engine.segmentCount;
-    const graph = h.engine.compact(rebuildGraph);
+    const graph = h.engine.compact(false);
     if (graph || h.engine.segmentCount !== segments) h.changedSinceSnapshot += h.engine.size;
     this.log.info('engine loaded', { indexId, documents: h.engine.size, version: h.version, fromSnapshot: h.fromSnapshot, ms: Math.round(performance.now() - started) });
     return h;

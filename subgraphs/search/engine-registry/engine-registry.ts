@@ -96,11 +96,26 @@ const COMPACT_AFTER_SEGMENTS = 8;
 
 /** Background builds of a due vector graph tried per loaded engine (a build that lost to changes meanwhile is tried again). */
 const GRAPH_REBUILD_ATTEMPTS = 3;
+/**
+ * A graph built in the background is placed with at most this many vectors added meanwhile inserted
+ * under the engine's lock (a few seconds of batches waiting); more, and it is built again.
+ */
+const GRAPH_MAX_INSERTS = 10_000;
 
 /** Retry-After of a search refused while its engine loads. */
 export const LOADING_RETRY_AFTER_MS = 2000;
 
 const nextTurn = () => new Promise<void>((r) => setImmediate(r));
+
+/** Run `steps`, a step per turn of this event loop, while `go()` holds; undefined once it does not. */
+async function stepped<T>(steps: Generator<void, T>, go: () => boolean): Promise<T | undefined> {
+  for (;;) {
+    await nextTurn();
+    if (!go()) return undefined;
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
 
 /** The longest a batch's engine update waits for the worker's next batch (an idle worker). */
 const LATER_MS = 50;
@@ -118,7 +133,7 @@ export interface EngineStats {
   snapshotLoads: number;
   unloads: number;
   drops: number;
-  /** vector graphs built again in the background (rebuildGraph) and put in place */
+  /** vector graphs built again in the background (rebuildGraph) and placed in their engine */
   graphRebuilds: number;
   bytes: number;
   loaded: number;
@@ -526,39 +541,48 @@ export class EngineRegistry {
   }
 
   /**
-   * Build the index's engine again with its vector graph rebuilt (a graph of an older builder, or one
-   * of many dead nodes: seconds per 10,000 vectors), as a background load, while the loaded engine
-   * keeps answering with the graph it has: a search never waits for it. The built engine catches up
-   * with the batches applied meanwhile and takes the loaded one's place; its snapshot is due.
+   * Build the index's vector graph again (a graph of an older builder, or one of many dead nodes:
+   * seconds per 10,000 vectors) while the loaded engine keeps answering with the graph it has: a
+   * search never waits for it. Only the vectors leave the engine (copied out in steps), the graph is
+   * built in the engine thread (graph-build.ts), and the engine takes it under its lock, inserting the
+   * vectors added meanwhile; its snapshot is then due, and replaces the one at the same task.
    */
   private async rebuildGraph(indexId: string, h: Holder): Promise<void> {
     h.rebuildingGraph = true;
     const attempt = (h.graphRebuilds = (h.graphRebuilds ?? 0) + 1);
-    const drops = this.dropped.get(indexId) ?? 0;
+    const engine = h.engine;
+    const current = () => this.holders.get(indexId) === h && h.engine === engine;
     const started = performance.now();
-    let placed = false;
+    let placed: number | false = false;
     try {
-      const fresh = await this.queue.run(`graph ${indexId}`, 'background', () => this.o.builder.load(indexId, true));
-      if (!fresh || (this.dropped.get(indexId) ?? 0) !== drops || this.holders.get(indexId) !== h) return;
+      const copy = engine.graphInputSteps();
+      if (!copy) return;
+      const input = await stepped(copy, current);
+      if (!input) return;
+      const graph = await this.queue.run(`graph ${indexId}`, 'background', () => this.o.builder.buildGraph(input));
+      if (!current()) return;
       await this.withLock(h, async () => {
-        // what was applied to the loaded engine meanwhile is in PostgreSQL: the built one reads it
-        if (this.holders.get(indexId) !== h || (await this.o.loader.catchUp(fresh, indexId, false)) !== 'current') return;
-        Object.assign(h, fresh, { bytes: fresh.engine.memoryBytes(), builtSegments: fresh.engine.segmentCount, graphRebuilds: 0, replaceSnapshot: true });
-        placed = true;
+        placed = current() ? ((await stepped(engine.placeGraphSteps(graph, GRAPH_MAX_INSERTS), current)) ?? false) : false;
+        if (placed === false) return;
         this.counts.graphRebuilds++;
+        h.graphRebuilds = 0;
+        h.replaceSnapshot = true;
+        h.bytes = engine.memoryBytes();
+        h.changedSinceSnapshot = Math.max(h.changedSinceSnapshot, this.o.snapshotEveryDocs);
       });
     } catch (e) {
       this.o.log.warn('vector graph rebuild failed; the loaded graph keeps answering', { indexId, err: e });
     } finally {
       h.rebuildingGraph = false;
     }
-    this.o.log.info(placed ? 'vector graph rebuilt in the background' : 'vector graph rebuild not placed (the index changed or went meanwhile)', {
+    this.o.log.info(placed !== false ? 'vector graph rebuilt in the background' : 'vector graph rebuild not placed (the index changed or went meanwhile)', {
       indexId,
       attempt,
+      inserted: placed,
       ms: Math.round(performance.now() - started),
     });
-    if (placed) this.enforceBudget();
-    else if (this.holders.get(indexId) === h) this.graphCheck(indexId, h);
+    if (placed !== false) this.enforceBudget();
+    else if (current()) this.graphCheck(indexId, h);
   }
 
   private async withLock(h: Holder, fn: () => Promise<void> | void): Promise<void> {

@@ -1,10 +1,12 @@
 // Messages between the search process and its engine thread (engine-thread.worker.ts).
 import type { SnapshotData } from '../../../lib/search-engine/snapshot.js';
+import type { GraphInput, HnswSnapshot } from '../../../lib/search-engine/index.js';
 import type { IndexSettingsData } from '../indexes/index-settings.rules.js';
 
 export type ThreadRequest =
-  /** `rebuildGraph`: EngineLoader.load's */
-  | { id: number; op: 'load'; indexId: string; rebuildGraph?: boolean }
+  | { id: number; op: 'load'; indexId: string }
+  /** a vector graph built from a loaded engine's vectors (graph-build.ts; the rows transferred) */
+  | { id: number; op: 'graph'; input: GraphInput }
   /** external ids [from, from + size) of the engine built by request `of` */
   | { id: number; op: 'chunk'; of: number; from: number; size: number }
   | { id: number; op: 'release'; of: number }
@@ -32,6 +34,11 @@ export interface BuiltEngine {
   fromSnapshot: boolean;
 }
 
-export type ThreadResult = BuiltEngine | { found: false } | { extIds: string[] } | ThreadMemory | null | undefined;
+/** A built vector graph, in the engine's ids (its arrays transferred). */
+export interface BuiltGraph {
+  graph: HnswSnapshot;
+}
+
+export type ThreadResult = BuiltEngine | { found: false } | { extIds: string[] } | BuiltGraph | ThreadMemory | null | undefined;
 
 export type ThreadReply = { id: number; ok: true; result: ThreadResult } | { id: number; ok: false; error: string; code?: string };

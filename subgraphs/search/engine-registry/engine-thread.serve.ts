@@ -5,6 +5,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { handOver } from '../../../lib/search-engine/hand-over.js';
+import { buildGraphSteps } from '../../../lib/search-engine/index.js';
 import { fullGc } from '../../../lib/full-gc.js';
 import type { LoadedEngine } from './engine-loader.js';
 import type { ThreadMemory, ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
@@ -29,7 +30,7 @@ export function threadMemory(): ThreadMemory {
 }
 
 /** Answer the main thread's requests on `parentPort`, building engines with `load`. */
-export function serveEngineThread(load: (indexId: string, rebuildGraph: boolean) => Promise<LoadedEngine | undefined>): void {
+export function serveEngineThread(load: (indexId: string) => Promise<LoadedEngine | undefined>): void {
   const port = parentPort!;
   /** external ids of built engines, until the main thread has taken them */
   const held = new Map<number, string[]>();
@@ -65,9 +66,19 @@ export function serveEngineThread(load: (indexId: string, rebuildGraph: boolean)
   async function handle(m: ThreadRequest): Promise<ThreadResult> {
     switch (m.op) {
       case 'load': {
-        const h = await load(m.indexId, m.rebuildGraph ?? false);
+        const h = await load(m.indexId);
         if (!h) return { found: false };
         send(m.id, h);
+        return undefined;
+      }
+      case 'graph': {
+        const steps = buildGraphSteps(m.input);
+        let r = steps.next();
+        while (!r.done) r = steps.next();
+        const graph = r.value;
+        built += m.input.rows.byteLength;
+        port.postMessage({ id: m.id, ok: true, result: { graph } } satisfies ThreadReply, [graph.nodes.buffer as ArrayBuffer, graph.links.buffer as ArrayBuffer]);
+        if (built >= COLLECT_EVERY_BYTES) collect();
         return undefined;
       }
       case 'chunk': {

@@ -12,4 +12,4 @@ const { dbUrl } = workerData as { dbUrl: string };
 const log = createLogger({ component: 'search-engine-thread' });
 const pool = createPool(dbUrl, log, 2);
 const loader = new EngineLoader(pool, engineFactory, log);
-serveEngineThread((indexId, rebuildGraph) => loader.load(indexId, rebuildGraph));
+serveEngineThread((indexId) => loader.load(indexId));
