@@ -78,6 +78,8 @@ export class SegmentedEngine implements Engine, EngineState {
   fieldOrder = new Map<string, number>();
   live = 0;
   vectors: VectorIndex | null = null;
+  /** the vectors the last graphInputSteps copied (a graph built from them is placed in these only) */
+  private graphFrom: VectorIndex | null = null;
 
   constructor(settings: EngineSettings) {
     this.applySettings(checkSettings(settings));
@@ -338,11 +340,13 @@ export class SegmentedEngine implements Engine, EngineState {
   }
 
   graphInputSteps(): Generator<void, GraphInput> | undefined {
+    this.graphFrom = this.vectors;
     return this.vectors?.graphInputSteps(this.alive);
   }
 
+  /** Refused when the vectors were embedded again (embedAll) since graphInputSteps: the graph is of other vectors. */
   *placeGraphSteps(graph: HnswSnapshot, maxInserts: number): Generator<void, number | false> {
-    if (!this.vectors) return false;
+    if (!this.vectors || this.vectors !== this.graphFrom) return false;
     return yield* this.vectors.placeGraphSteps(graph, this.alive, maxInserts);
   }
 
