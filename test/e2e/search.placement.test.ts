@@ -124,6 +124,8 @@ async function nodesAre(ids: string[]): Promise<void> {
 }
 
 beforeAll(() => processes.setUp(), 30_000);
+// A test that fails leaves no process behind to take the next test's tasks.
+afterEach(() => processes.stopAll(), 60_000);
 afterAll(() => processes.tearDown(), 120_000);
 
 test('three search nodes: join, leave and kill -9; every index answers as PostgreSQL, loaded on at most R nodes', async () => {

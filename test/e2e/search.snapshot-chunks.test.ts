@@ -54,6 +54,8 @@ async function waitForSnapshot(indexId: string, newerThan = 0, tries = 300): Pro
 }
 
 beforeAll(() => processes.setUp(), 30_000);
+// A test that fails leaves no process behind to take the next test's tasks.
+afterEach(() => processes.stopAll(), 60_000);
 afterAll(() => processes.tearDown(), 120_000);
 
 test('a snapshot in many chunks restores; a damaged chunk means a rebuild from rows, logged once, then a new snapshot', async () => {
