@@ -3,7 +3,7 @@
 //  1. the engine copies out its live vectors, packed (VectorIndex.graphInputSteps): row i is ids[i];
 //  2. the graph is built over those rows (buildGraphSteps) and comes back as a snapshot whose node
 //     ids are the engine's (withEngineIds);
-//  3. the engine takes it, inserting the vectors it received meanwhile (VectorIndex.placeGraph).
+//  3. the engine takes it, inserting the vectors it received meanwhile (VectorIndex.placeGraphSteps).
 // Only the vectors travel, never a second engine: a vector row is immutable once written (a replaced
 // document gets a new internal id), so a copy made in steps while the engine changes reads the rows
 // as they were when the copy began.

@@ -582,7 +582,8 @@ export class EngineRegistry {
       ms: Math.round(performance.now() - started),
     });
     if (placed !== false) this.enforceBudget();
-    else if (current()) this.graphCheck(indexId, h);
+    // the same engine (tried again), or one that replaced it meanwhile (its own graph may be due)
+    else if (this.holders.get(indexId) === h) this.graphCheck(indexId, h);
   }
 
   private async withLock(h: Holder, fn: () => Promise<void> | void): Promise<void> {
