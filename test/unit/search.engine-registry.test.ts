@@ -277,29 +277,37 @@ describe('an engine larger than the memory budget', () => {
 function withDueGraph(missing: () => number = () => 0, opts: { due?: boolean; snapshotEveryDocs?: number } = {}) {
   const builds: (() => void)[] = [];
   const placed: HnswSnapshot[] = [];
+  /** the engines a graph was placed in, in order */
+  const placedIn: Engine[] = [];
   let loads = 0;
   const state = { due: opts.due ?? true };
   const built: HnswSnapshot = { m: 16, efConstruction: 100, entry: -1, maxLevel: -1, nodes: new Int32Array(0), links: new Int32Array(0) };
-  const engine = Object.assign(engineFactory.create(toEngineSettings(settings)), {
-    graphDue: () => state.due,
-    *graphInputSteps(): Generator<void, GraphInput> {
-      yield;
-      return { dims: 1, ids: new Int32Array(0), rows: new Float32Array(0) };
-    },
-    *placeGraphSteps(graph: HnswSnapshot, maxInserts: number): Generator<void, number | false> {
-      yield;
-      const n = missing();
-      if (n > maxInserts) return false;
-      state.due = false;
-      placed.push(graph);
-      return n;
-    },
-  });
+  // each load builds an engine of its own; `state.due` says whether a graph is due until one is placed in it
+  const dueEngine = (): Engine => {
+    let own: boolean | undefined;
+    const engine: Engine = Object.assign(engineFactory.create(toEngineSettings(settings)), {
+      graphDue: () => own ?? state.due,
+      *graphInputSteps(): Generator<void, GraphInput> {
+        yield;
+        return { dims: 1, ids: new Int32Array(0), rows: new Float32Array(0) };
+      },
+      *placeGraphSteps(graph: HnswSnapshot, maxInserts: number): Generator<void, number | false> {
+        yield;
+        const n = missing();
+        if (n > maxInserts) return false;
+        own = false;
+        placed.push(graph);
+        placedIn.push(engine);
+        return n;
+      },
+    });
+    return engine;
+  };
   const builder: EngineBuilder = {
     mode: 'inline',
     load: async () => {
       loads++;
-      return { engine, version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: true };
+      return { engine: dueEngine(), version: 1, settings, settingsKey: settingsKey(settings), changedSinceSnapshot: 0, fromSnapshot: true };
     },
     buildGraph: () => new Promise((resolve) => builds.push(() => resolve(built))),
     stop: async () => undefined,
@@ -317,7 +325,7 @@ function withDueGraph(missing: () => number = () => 0, opts: { due?: boolean; sn
     builds.shift()!();
     await settle();
   };
-  return { reg, engine, state, builds, placed, built, loads: () => loads, settle, finish };
+  return { reg, state, builds, placed, placedIn, built, loads: () => loads, settle, finish };
 }
 
 describe('a vector graph due again (an older builder, many dead nodes)', () => {
@@ -353,6 +361,22 @@ describe('a vector graph due again (an older builder, many dead nodes)', () => {
     expect(g.reg.loaded('idx_1')!.engine).toBe(first);
     expect(first.graphDue()).toBe(true);
     expect(g.reg.stats().graphRebuilds).toBe(0);
+  });
+
+  test('an engine replaced while its graph builds (a settings change that re-indexes) gets a graph of its own; the old build is not placed', async () => {
+    const g = withDueGraph();
+    const first = await g.reg.get(index(1));
+    await g.settle();
+    expect(g.builds).toHaveLength(1);
+    await g.reg.applySettings('idx_1', 1, 2, { ...settings, searchable_attributes: ['t'] });
+    const second = g.reg.loaded('idx_1')!.engine;
+    expect(second).not.toBe(first);
+    await g.finish();
+    expect(g.placedIn).toEqual([]);
+    expect(g.builds).toHaveLength(1);
+    await g.finish();
+    expect(g.placedIn).toEqual([second]);
+    expect(g.reg.stats().graphRebuilds).toBe(1);
   });
 
   test('a dropped index takes no graph', async () => {

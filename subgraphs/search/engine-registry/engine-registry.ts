@@ -550,26 +550,10 @@ export class EngineRegistry {
   private async rebuildGraph(indexId: string, h: Holder): Promise<void> {
     h.rebuildingGraph = true;
     const attempt = (h.graphRebuilds = (h.graphRebuilds ?? 0) + 1);
-    const engine = h.engine;
-    const current = () => this.holders.get(indexId) === h && h.engine === engine;
     const started = performance.now();
     let placed: number | false = false;
     try {
-      const copy = engine.graphInputSteps();
-      if (!copy) return;
-      const input = await stepped(copy, current);
-      if (!input) return;
-      const graph = await this.queue.run(`graph ${indexId}`, 'background', () => this.o.builder.buildGraph(input));
-      if (!current()) return;
-      await this.withLock(h, async () => {
-        placed = current() ? ((await stepped(engine.placeGraphSteps(graph, GRAPH_MAX_INSERTS), current)) ?? false) : false;
-        if (placed === false) return;
-        this.counts.graphRebuilds++;
-        h.graphRebuilds = 0;
-        h.replaceSnapshot = true;
-        h.bytes = engine.memoryBytes();
-        h.changedSinceSnapshot = Math.max(h.changedSinceSnapshot, this.o.snapshotEveryDocs);
-      });
+      placed = await this.buildAndPlaceGraph(indexId, h);
     } catch (e) {
       this.o.log.warn('vector graph rebuild failed; the loaded graph keeps answering', { indexId, err: e });
     } finally {
@@ -584,6 +568,28 @@ export class EngineRegistry {
     if (placed !== false) this.enforceBudget();
     // the same engine (tried again), or one that replaced it meanwhile (its own graph may be due)
     else if (this.holders.get(indexId) === h) this.graphCheck(indexId, h);
+  }
+
+  /** rebuildGraph's work: the vectors inserted when placed, false when not placed (the engine changed or went). */
+  private async buildAndPlaceGraph(indexId: string, h: Holder): Promise<number | false> {
+    const engine = h.engine;
+    const current = () => this.holders.get(indexId) === h && h.engine === engine;
+    const copy = engine.graphInputSteps();
+    const input = copy && (await stepped(copy, current));
+    if (!input) return false;
+    const graph = await this.queue.run(`graph ${indexId}`, 'background', () => this.o.builder.buildGraph(input));
+    let placed: number | false = false;
+    await this.withLock(h, async () => {
+      if (!current()) return;
+      placed = (await stepped(engine.placeGraphSteps(graph, GRAPH_MAX_INSERTS), current)) ?? false;
+      if (placed === false) return;
+      this.counts.graphRebuilds++;
+      h.graphRebuilds = 0;
+      h.replaceSnapshot = true;
+      h.bytes = engine.memoryBytes();
+      h.changedSinceSnapshot = Math.max(h.changedSinceSnapshot, this.o.snapshotEveryDocs);
+    });
+    return placed;
   }
 
   private async withLock(h: Holder, fn: () => Promise<void> | void): Promise<void> {
