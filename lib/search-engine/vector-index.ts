@@ -192,9 +192,9 @@ export class VectorIndex {
 
   /**
    * Build the graph when it is missing and due, drop it below EXACT_MAX, and, with `rebuild`, build
-   * it again when graphDue (seconds per 10,000 vectors: the search service defers that to a
-   * background load, so a search never waits for it). Returns whether the graph changed (a snapshot
-   * is then due).
+   * it again when graphDue (seconds per 10,000 vectors: the search service builds that one from the
+   * loaded engine's vectors in its engine thread instead, graph-build.ts, so a search never waits for
+   * it). Returns whether the graph changed (a snapshot is then due).
    */
   compact(alive: Bitset, rebuild = true): boolean {
     const change = this.graphChange(alive);
