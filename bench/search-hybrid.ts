@@ -8,6 +8,7 @@ import { embed, EF_SEARCH, EXACT_MAX } from '../lib/search-engine/vector-index.j
 import { toIds } from '../lib/search-engine/bitset.js';
 import { FILTERS, indexDebian, time } from './search-corpus.js';
 import { fmt, summarize } from './stats.js';
+import { runSteps as run } from '../lib/generator-steps.js';
 
 /**
  * Hybrid search on the Debian corpus, `name` and `summary` embedded: indexing cost with embeddings
@@ -142,10 +143,3 @@ function olderGraphLoad(engine: Engine, settings: EngineSettings, queries: strin
   vectorSearches('graph rebuilt in a second engine', second);
 }
 
-/** A generator of steps run to its end. */
-function run<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}

@@ -13,6 +13,7 @@ import { buildSegment, mergeSegments, mergeSegmentSteps, type BuildSpec, type Se
 import { documentId } from './document-id.js';
 import { checkSettings, shapeOf, vectorShapeOf } from './settings.js';
 import { VectorIndex } from './vector-index.js';
+import { runSteps } from '../generator-steps.js';
 import type { GraphInput } from './graph-build.js';
 import type { HnswSnapshot } from './hnsw.js';
 import { DocStore } from './doc-store.js';
@@ -330,8 +331,7 @@ export class SegmentedEngine implements Engine, EngineState {
   compact(rebuildGraph = true): boolean {
     const graph = this.vectors?.compact(this.alive, rebuildGraph) ?? false;
     this.store.compact(this.alive, this.live);
-    const steps = this.compactSteps();
-    while (!steps.next().done);
+    runSteps(this.compactSteps());
     return graph;
   }
 

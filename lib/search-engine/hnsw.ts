@@ -12,6 +12,7 @@
 // Written here rather than taken from npm: the pure-JS package (`hnsw`) has no filtered search and
 // no typed-array serialisation for the engine's snapshots; hnswlib-node/-wasm are native/WASM.
 import { Heap } from './heap.js';
+import { runSteps } from '../generator-steps.js';
 
 export interface VectorSource {
   /** vectors by internal id, `dims` floats each */
@@ -361,11 +362,7 @@ export class Hnsw {
   }
 
   static fromSnapshot(store: VectorSource, s: HnswSnapshot): Hnsw {
-    const steps = Hnsw.restoreSteps(store, s);
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-    }
+    return runSteps(Hnsw.restoreSteps(store, s));
   }
 
   /** fromSnapshot in steps of `perStep` nodes (a graph placed on the event loop: graph-build.ts). */

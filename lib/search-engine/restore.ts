@@ -8,6 +8,7 @@ import { SegmentedEngine } from './engine.js';
 import { decodeAlive, decodeColumns, decodeIdTable, decodeIds, decodeSegment, decodeStore, decodeVectors, isSnapshot } from './snapshot.js';
 import { Columns, columnSpec } from './columns.js';
 import { EngineError, type EngineSettings } from './types.js';
+import { runSteps } from '../generator-steps.js';
 
 const DOCS_PER_STEP = 5000;
 
@@ -70,9 +71,5 @@ export function* restoreSteps(snapshot: unknown, settings: EngineSettings): Gene
 }
 
 export function restoreEngine(snapshot: unknown, settings: EngineSettings): SegmentedEngine {
-  const steps = restoreSteps(snapshot, settings);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return runSteps(restoreSteps(snapshot, settings));
 }

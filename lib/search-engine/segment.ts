@@ -27,6 +27,7 @@ import { GrowInt32, GrowUint32 } from './growable.js';
 import { lowerBound } from './sorted.js';
 import { tokenize } from './tokenizer.js';
 import type { Document } from './types.js';
+import { runSteps } from '../generator-steps.js';
 
 /** Positions an array element or another field value is pushed away from the previous one (as Meilisearch). */
 export const VALUE_GAP = 8;
@@ -183,11 +184,7 @@ const MERGE_STEP_POSTINGS = 65_536;
 
 /** Merge adjacent segments (ascending id ranges) into one, dropping dead documents. No re-tokenising. */
 export function mergeSegments(parts: Segment[], alive: Bitset): Segment {
-  const steps = mergeSegmentSteps(parts, alive);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return runSteps(mergeSegmentSteps(parts, alive));
 }
 
 /**

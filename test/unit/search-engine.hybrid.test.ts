@@ -12,14 +12,7 @@ import { engineWith, errorOf, ids } from './search-engine.fixtures.js';
 import { defaultSettings, parseSettingsPatch } from '../../subgraphs/search/indexes/index-settings.rules.js';
 import { settingsKey, toEngineSettings } from '../../subgraphs/search/indexes/engine-settings.js';
 import { PACKAGES } from '../harness/search-packages.fixtures.js';
-
-/** A generator of steps run to its end. */
-function run<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
+import { runSteps as run } from '../../lib/generator-steps.js';
 
 describe('weighted reciprocal rank fusion', () => {
   it('scores (1 − r)/(60 + keyword rank) + r/(60 + vector rank)', () => {

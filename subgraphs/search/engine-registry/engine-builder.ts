@@ -18,6 +18,7 @@ import type { Engine } from '../../../lib/search-engine/types.js';
 import type { EngineLoader, LoadedEngine } from './engine-loader.js';
 import { settingsKey, toEngineSettings } from '../indexes/engine-settings.js';
 import type { BuiltEngine, BuiltGraph, ThreadMemory, ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
+import { runStepsByTurn } from '../../../lib/generator-steps.js';
 
 /** external ids per message from the engine thread (a few ms to receive) */
 const CHUNK = 20_000;
@@ -41,12 +42,7 @@ export class InlineEngineBuilder implements EngineBuilder {
   }
   /** on this event loop, a step per few hundred nodes (searches and batches run between them) */
   async buildGraph(input: GraphInput): Promise<HnswSnapshot> {
-    const steps = buildGraphSteps(input);
-    for (;;) {
-      await nextTurn();
-      const r = steps.next();
-      if (r.done) return r.value;
-    }
+    return (await runStepsByTurn(buildGraphSteps(input)))!;
   }
   async collect() {
     fullGc();
@@ -54,7 +50,6 @@ export class InlineEngineBuilder implements EngineBuilder {
   async stop() {}
 }
 
-const nextTurn = () => new Promise<void>((r) => setImmediate(r));
 
 export class ThreadEngineBuilder implements EngineBuilder {
   readonly mode = 'thread';
@@ -112,16 +107,7 @@ export class ThreadEngineBuilder implements EngineBuilder {
       throw e;
     }
     // assembled in steps (per 5,000 documents, per segment), other work running between them
-    const steps = restoreSteps(snapshot, toEngineSettings(r.settings));
-    let engine: Engine;
-    for (;;) {
-      await nextTurn();
-      const step = steps.next();
-      if (step.done) {
-        engine = step.value;
-        break;
-      }
-    }
+    const engine: Engine = (await runStepsByTurn(restoreSteps(snapshot, toEngineSettings(r.settings))))!;
     return { engine, version: r.version, settings: r.settings, settingsKey: settingsKey(r.settings), changedSinceSnapshot: r.changedSinceSnapshot, fromSnapshot: r.fromSnapshot };
   }
 

@@ -31,6 +31,7 @@ import { KEEP_ARRAYS } from '../../../lib/search-engine/snapshot-binary.js';
 import { rebuildNeeded, settingsKey, toEngineSettings } from '../indexes/engine-settings.js';
 import { LoadQueue, type LoadPriority, type LoadQueueStats } from './load-queue.js';
 import type { MemoryCheck } from './memory-check.js';
+import { nextTurn, runStepsByTurn } from '../../../lib/generator-steps.js';
 
 /** What the registry needs to know about an index (a row read by the caller). */
 export interface IndexState {
@@ -105,17 +106,6 @@ const GRAPH_MAX_INSERTS = 10_000;
 /** Retry-After of a search refused while its engine loads. */
 export const LOADING_RETRY_AFTER_MS = 2000;
 
-const nextTurn = () => new Promise<void>((r) => setImmediate(r));
-
-/** Run `steps`, a step per turn of this event loop, while `go()` holds; undefined once it does not. */
-async function stepped<T>(steps: Generator<void, T>, go: () => boolean): Promise<T | undefined> {
-  for (;;) {
-    await nextTurn();
-    if (!go()) return undefined;
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
-}
 
 /** The longest a batch's engine update waits for the worker's next batch (an idle worker). */
 const LATER_MS = 50;
@@ -575,13 +565,13 @@ export class EngineRegistry {
     const engine = h.engine;
     const current = () => this.holders.get(indexId) === h && h.engine === engine;
     const copy = engine.graphInputSteps();
-    const input = copy && (await stepped(copy, current));
+    const input = copy && (await runStepsByTurn(copy, current));
     if (!input) return false;
     const graph = await this.queue.run(`graph ${indexId}`, 'background', () => this.o.builder.buildGraph(input));
     let placed: number | false = false;
     await this.withLock(h, async () => {
       if (!current()) return;
-      placed = (await stepped(engine.placeGraphSteps(graph, GRAPH_MAX_INSERTS), current)) ?? false;
+      placed = (await runStepsByTurn(engine.placeGraphSteps(graph, GRAPH_MAX_INSERTS), current)) ?? false;
       if (placed === false) return;
       this.counts.graphRebuilds++;
       h.graphRebuilds = 0;

@@ -9,6 +9,7 @@ import { buildGraphSteps } from '../../../lib/search-engine/index.js';
 import { fullGc } from '../../../lib/full-gc.js';
 import type { LoadedEngine } from './engine-loader.js';
 import type { ThreadMemory, ThreadReply, ThreadRequest, ThreadResult } from './engine-thread.protocol.js';
+import { runSteps } from '../../../lib/generator-steps.js';
 
 /**
  * The thread collects itself (full-gc.ts) once the engines it built since its last collection add up to
@@ -72,10 +73,7 @@ export function serveEngineThread(load: (indexId: string) => Promise<LoadedEngin
         return undefined;
       }
       case 'graph': {
-        const steps = buildGraphSteps(m.input);
-        let r = steps.next();
-        while (!r.done) r = steps.next();
-        const graph = r.value;
+        const graph = runSteps(buildGraphSteps(m.input));
         built += m.input.rows.byteLength;
         port.postMessage({ id: m.id, ok: true, result: { graph } } satisfies ThreadReply, [graph.nodes.buffer as ArrayBuffer, graph.links.buffer as ArrayBuffer]);
         if (built >= COLLECT_EVERY_BYTES) collect();
