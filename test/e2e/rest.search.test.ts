@@ -188,6 +188,37 @@ describe('POST /search/v1/swap-indexes', () => {
     expect(hits.map((h: any) => h.id)).toEqual([1]);
   });
 
+  test("a swap while a worker holds a task's row and waits for its index's row waits for the worker: no deadlock, both done", async () => {
+    const t = await createTenant({ plan: 'growth' });
+    const [a, b] = [uniq('a'), uniq('b')];
+    await createIndex(t, { uid: a, primary_key: 'id' });
+    await createIndex(t, { uid: b, primary_key: 'id' });
+    const taskId = await withDb(stackDbUrl(), async (c) => {
+      const [{ index_id: indexId, id: taskId }] = (await c.query(`select index_id, id from search.tasks where index_uid = $1 and type = 'index_creation'`, [a])).rows;
+      // a task of a's as a worker holds it: processing (committed, as its start is), its row locked, then its index's row
+      await c.query(`update search.tasks set status = 'processing' where id = $1`, [taskId]);
+      try {
+        await c.query('begin');
+        await c.query('select id from search.tasks where id = $1 for update', [taskId]);
+        const swap = rest('POST', '/search/v1/swap-indexes', { body: jsonApi('index_swaps', { swaps: [{ indexes: [a, b] }] }), headers: t.keyHeaders });
+        await sleep(300);
+        // the swap waits for the task's row, so it holds no index row yet
+        await c.query(`set local lock_timeout = '5s'`);
+        await c.query('select id from search.indexes where id = $1 for update', [indexId]);
+        await c.query(`update search.tasks set status = 'succeeded' where id = $1`, [taskId]);
+        await c.query('commit');
+        expect((await swap).status).toBe(202);
+      } finally {
+        await c.query('rollback').catch(() => undefined);
+        await c.query(`update search.tasks set status = 'succeeded' where id = $1`, [taskId]);
+      }
+      return taskId as string;
+    });
+    // swapped: a's index now holds the name b, and its task is listed under it
+    const moved = (await withDb(stackDbUrl(), (c) => c.query('select index_uid from search.tasks where id = $1', [taskId]))).rows[0];
+    expect(moved.index_uid).toBe(b);
+  });
+
   test('malformed pairs → 400 naming the pair; an index twice → 400; unknown or foreign → 404; nothing swapped', async () => {
     const t = await createTenant({ plan: 'growth' });
     const other = await createTenant({ plan: 'growth' });

@@ -45,13 +45,17 @@ function parseSwaps(swaps: unknown): [string, string][] {
 /**
  * Lock the caller's indexes named `uids` for a change of names (swap, rename): their queue locks
  * first, in id order (an enqueue takes one; a worker takes none), so a write being enqueued is listed
- * under the name its index holds once both are done; then their rows in the same order (a running
- * task holds its index's row: this waits for it). Returns uid → id of those that are live: an index
- * with a deletion pending is as good as gone (renaming it would hand a name's data to the deletion).
+ * under the name its index holds once both are done; then their unfinished tasks' rows and then
+ * their own rows, in id order. A worker locks its task's row before its index's row (task.job.ts), so
+ * this takes them in that order too: locking the index rows first and then renaming the tasks waited
+ * for a task row whose worker waited for the index row, a deadlock PostgreSQL broke by failing the
+ * rename (a 500 seen in a clean-clone run). Returns uid → id of those that are live: an index with a
+ * deletion pending is as good as gone (renaming it would hand a name's data to the deletion).
  */
 export async function lockLiveIndexes(c: pg.PoolClient, appId: string, environment: string, uids: readonly string[]): Promise<Map<string, string>> {
   const ids = await rows<{ id: string }>(c, `select id from ${T.indexes} where app_id = $1 and environment = $2 and uid = any($3::text[]) order by id`, [appId, environment, uids]);
   for (const { id } of ids) await lockJobKey(c, SCHEMA, indexQueueKey(id));
+  await run(c, `select id from ${T.tasks} where index_id = any($1::text[]) and status in ('enqueued', 'processing') order by id for update`, [ids.map((r) => r.id)]);
   const found = await rows<{ id: string; uid: string; deleting: boolean }>(
     c,
     `select i.id, i.uid, exists (select 1 from ${T.tasks} t where t.index_id = i.id and t.type = 'index_deletion' and t.status in ('enqueued', 'processing')) as deleting
