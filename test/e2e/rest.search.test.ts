@@ -135,6 +135,18 @@ describe('search indexes', () => {
   });
 });
 
+/** A tenant with two empty indexes, a and b. */
+async function twoIndexes() {
+  const t = await createTenant({ plan: 'growth' });
+  const [a, b] = [uniq('a'), uniq('b')];
+  await createIndex(t, { uid: a, primary_key: 'id' });
+  await createIndex(t, { uid: b, primary_key: 'id' });
+  return { t, a, b };
+}
+
+const swapTwo = (t: Awaited<ReturnType<typeof createTenant>>, a: string, b: string) =>
+  rest('POST', '/search/v1/swap-indexes', { body: jsonApi('index_swaps', { swaps: [{ indexes: [a, b] }] }), headers: t.keyHeaders });
+
 describe('POST /search/v1/swap-indexes', () => {
   test('pairs trade names atomically: documents, settings and task history follow; recorded as a succeeded index_swap task', async () => {
     const t = await createTenant({ plan: 'growth' });
@@ -163,10 +175,7 @@ describe('POST /search/v1/swap-indexes', () => {
   });
 
   test('a write racing the swap is listed under the name its index holds after the swap, and its documents are there', async () => {
-    const t = await createTenant({ plan: 'growth' });
-    const [a, b] = [uniq('a'), uniq('b')];
-    await createIndex(t, { uid: a, primary_key: 'id' });
-    await createIndex(t, { uid: b, primary_key: 'id' });
+    const { t, a, b } = await twoIndexes();
     const task = await withDb(stackDbUrl(), async (c) => {
       const [{ id }] = (await c.query('select id from search.indexes where uid = $1', [a])).rows;
       // hold a's queue lock, as an enqueue in flight does: the write below resolves `a` and waits behind it
@@ -174,7 +183,7 @@ describe('POST /search/v1/swap-indexes', () => {
       await c.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`search.jobs:index:${id}`]);
       const write = rest('POST', `/search/v1/indexes/${a}/documents`, { body: jsonApi('documents', { documents: [{ id: 1, title: 'raced' }] }), headers: t.keyHeaders });
       await sleep(300);
-      const swap = rest('POST', '/search/v1/swap-indexes', { body: jsonApi('index_swaps', { swaps: [{ indexes: [a, b] }] }), headers: t.keyHeaders });
+      const swap = swapTwo(t, a, b);
       await sleep(300);
       await c.query('commit');
       expect((await swap).status).toBe(202);
@@ -189,10 +198,7 @@ describe('POST /search/v1/swap-indexes', () => {
   });
 
   test("a swap while a worker holds a task's row and waits for its index's row waits for the worker: no deadlock, both done", async () => {
-    const t = await createTenant({ plan: 'growth' });
-    const [a, b] = [uniq('a'), uniq('b')];
-    await createIndex(t, { uid: a, primary_key: 'id' });
-    await createIndex(t, { uid: b, primary_key: 'id' });
+    const { t, a, b } = await twoIndexes();
     const taskId = await withDb(stackDbUrl(), async (c) => {
       const [{ index_id: indexId, id: taskId }] = (await c.query(`select index_id, id from search.tasks where index_uid = $1 and type = 'index_creation'`, [a])).rows;
       // a task of a's as a worker holds it: processing (committed, as its start is), its row locked, then its index's row
@@ -200,7 +206,7 @@ describe('POST /search/v1/swap-indexes', () => {
       try {
         await c.query('begin');
         await c.query('select id from search.tasks where id = $1 for update', [taskId]);
-        const swap = rest('POST', '/search/v1/swap-indexes', { body: jsonApi('index_swaps', { swaps: [{ indexes: [a, b] }] }), headers: t.keyHeaders });
+        const swap = swapTwo(t, a, b);
         await sleep(300);
         // the swap waits for the task's row, so it holds no index row yet
         await c.query(`set local lock_timeout = '5s'`);
