@@ -1,11 +1,23 @@
-// npm run compose: write schema/<subgraph>.graphql from code, compose schema/supergraph.graphql, and
-// write the contract beside it (schema/contract.json, schema/field-access.json).
+// npm run compose: compose schema/supergraph.graphql from each subgraph's SDL as printed from code,
+// and write the contract beside it (schema/contract.json, schema/field-access.json). The subgraphs'
+// own SDL is not committed (the supergraph holds each one, field by field, under its join
+// directives); `npm run -s compose -- --print <subgraph>` prints one.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CONTRACT_FILE, FIELD_ACCESS_FILE, ROOT, buildContract, compose, emitContract, emitFieldAccess, emitSdl, readSupergraphConfig } from './supergraph.js';
+import { CONTRACT_FILE, FIELD_ACCESS_FILE, ROOT, buildContract, compose, emitContract, emitFieldAccess, emitSdl } from './supergraph.js';
 
 const sdl = await emitSdl();
-for (const e of readSupergraphConfig()) writeFileSync(e.file, sdl.get(e.name)!);
+const print = process.argv.indexOf('--print');
+if (print >= 0) {
+  const name = process.argv[print + 1];
+  const one = sdl.get(name as never);
+  if (!one) {
+    console.error(`--print takes a subgraph: ${[...sdl.keys()].join(', ')}`);
+    process.exit(2);
+  }
+  process.stdout.write(one);
+  process.exit(0);
+}
 const result = compose(sdl);
 if (result.errors) {
   for (const e of result.errors) console.error(`composition error: ${e.message}`);
@@ -15,8 +27,7 @@ writeFileSync(resolve(ROOT, 'schema', 'supergraph.graphql'), result.supergraphSd
 // What the edges read instead of the subgraphs' code (lib/contract.ts): error codes, event types,
 // limits, and the Subscription root the gateway serves (its SDL: `subscriptions.sdl`; the gateway's
 // introspection shows it with the rest of the API).
-const contract = buildContract();
-writeFileSync(CONTRACT_FILE, emitContract(contract));
+writeFileSync(CONTRACT_FILE, emitContract(buildContract()));
 // Who may read each guarded field, from the same code (lib/field-access.ts).
 writeFileSync(FIELD_ACCESS_FILE, emitFieldAccess());
 for (const h of result.hints ?? []) console.log(`hint: ${h.definition.code}: ${h.message}`);

@@ -17,18 +17,13 @@ export const ROOT = resolve(import.meta.dirname, '..');
 export interface SupergraphEntry {
   name: SubgraphName;
   routingUrl: string;
-  file: string;
 }
 
 export function readSupergraphConfig(): SupergraphEntry[] {
   const doc = parseYaml(readFileSync(resolve(ROOT, 'supergraph.yaml'), 'utf8')) as {
-    subgraphs: Record<string, { routing_url: string; schema: { file: string } }>;
+    subgraphs: Record<string, { routing_url: string }>;
   };
-  return Object.entries(doc.subgraphs).map(([name, s]) => ({
-    name: name as SubgraphName,
-    routingUrl: s.routing_url,
-    file: resolve(ROOT, s.schema.file),
-  }));
+  return Object.entries(doc.subgraphs).map(([name, s]) => ({ name: name as SubgraphName, routingUrl: s.routing_url }));
 }
 
 /** SDL of every subgraph, printed from code (type-graphql classes). */

@@ -1,5 +1,5 @@
-// The contract is generated and checked: SDL emitted from code must equal the committed files,
-// composition must succeed and equal the committed supergraph, the contract (schema/contract.json:
+// The contract is generated and checked: the subgraphs' SDL, printed from code, must compose, and
+// the composition must equal the committed supergraph (the one committed schema), the contract (schema/contract.json:
 // error codes, event types, subscription fields, limits) must equal what the subgraphs declare, and
 // every REST bridge operation and the contract's subscription SDL must validate against the composed
 // API schema.
@@ -24,11 +24,11 @@ describe('schema contract', () => {
     apiSchema = result.schema.toAPISchema().toGraphQLJSSchema();
   });
 
-  test.each(readSupergraphConfig().map((e) => [e.name, e.file]))('committed SDL of %s matches the code (run `npm run compose`)', (name, file) => {
-    expect(read(file)).toBe(sdl.get(name as never));
+  test('every subgraph in supergraph.yaml prints its SDL from code', () => {
+    expect([...sdl.keys()]).toEqual(readSupergraphConfig().map((e) => e.name));
   });
 
-  test('committed supergraph matches the composition of the committed SDL', () => {
+  test('committed supergraph matches the composition of the SDL printed from code (run `npm run compose`)', () => {
     const result = compose(sdl);
     expect(result.errors).toBeUndefined();
     expect(read(resolve(ROOT, 'schema', 'supergraph.graphql'))).toBe(result.supergraphSdl!.trim() + '\n');
