@@ -38,6 +38,7 @@ export { webhookEntities, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookA
 export { checkWebhookUrl, checkEvents, registerEndpoint, listEndpoints, getEndpoint, deactivateEndpoint, type EndpointRules, type EndpointDeps, type EndpointInput } from './endpoints.js';
 export { checkEventPattern, eventMatches } from './events.js';
 export { emitToEndpoints, enqueueDelivery, DELIVERY_JOB, type EndpointEvent, type TargetDelivery, type OutboxConfig, type OutboxTx } from './outbox.js';
+export { appEndpoints, appOwner, type AppEndpoints } from './app-endpoints.js';
 export { deliveryView, endpointLogLimit, listDeliveries, type DeliveryLogEntry, type DeliveryLogQuery, type DeliveryView } from './log.js';
 export { startAttempt, send, recordAttempt, markDead, type SenderConfig, type ClaimedDelivery, type AttemptResult } from './delivery.js';
 export { deliveryJobKind, type DeliveryJobConfig } from './delivery.job.js';

@@ -3,24 +3,12 @@
 // (X-Webhook-Signature) and retried with backoff.
 import { Arg, Authorized, Ctx, Directive, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { WebhookAttemptFields, WebhookDeliveryFields } from '../../../lib/webhooks/delivery.type.js';
-import {
-  deactivateEndpoint,
-  deliveryView,
-  endpointLogLimit,
-  getEndpoint,
-  listDeliveries,
-  listEndpoints,
-  ownerOfApp,
-  registerEndpoint,
-  type EndpointRules,
-  type WebhookEndpointEntity,
-} from '../../../lib/webhooks/index.js';
-import { appPartition } from '../../../lib/tenant-entity.js';
+import { appEndpoints, deliveryView, type WebhookEndpointEntity } from '../../../lib/webhooks/index.js';
 import { SECRET_KEY } from '../../../lib/tenant.js';
 import type { CatalogContext } from '../context.js';
 import { CATALOG_EVENTS } from './catalog.events.js';
 
-const RULES: EndpointRules = { events: CATALOG_EVENTS, patterns: true, urlError: 'VALIDATION_FAILED', notFound: 'NOT_FOUND', idParameter: 'id', maxEndpoints: 20 };
+const endpoints = appEndpoints({ events: CATALOG_EVENTS, patterns: true, urlError: 'VALIDATION_FAILED', notFound: 'NOT_FOUND', idParameter: 'id', maxEndpoints: 20 });
 
 @InputType()
 export class RegisterProductWebhookInput {
@@ -48,30 +36,25 @@ export class ProductWebhookDelivery extends WebhookDeliveryFields {
 
 const toWebhook = (w: WebhookEndpointEntity): ProductWebhook => Object.assign(new ProductWebhook(), { id: w.id, url: w.url, events: w.events, active: w.active, createdAt: w.createdAt });
 
-async function owner(ctx: CatalogContext): Promise<string> {
-  const { appId, environment } = await appPartition(ctx);
-  return ownerOfApp(appId, environment);
-}
-
 @Resolver(() => ProductWebhook)
 export class CatalogWebhookResolver {
   @Authorized('products:write')
   @Mutation(() => ProductWebhook, { description: 'Register a webhook for catalog events' })
   async registerProductWebhook(@Ctx() ctx: CatalogContext, @Arg('input', () => RegisterProductWebhookInput) input: RegisterProductWebhookInput): Promise<ProductWebhook> {
     const { secrets, allowPrivate } = ctx.runtime;
-    return toWebhook(await registerEndpoint({ em: ctx.em, secrets, allowPrivate }, await owner(ctx), input, RULES));
+    return toWebhook(await endpoints.register(ctx, { secrets, allowPrivate }, input));
   }
 
   @Authorized('products:read', SECRET_KEY)
   @Query(() => [ProductWebhook], { description: 'Webhooks of the calling app' })
   async productWebhooks(@Ctx() ctx: CatalogContext): Promise<ProductWebhook[]> {
-    return (await listEndpoints(ctx.em, await owner(ctx))).map(toWebhook);
+    return (await endpoints.list(ctx)).map(toWebhook);
   }
 
   @Authorized('products:read', SECRET_KEY)
   @Query(() => ProductWebhook, { description: 'One active webhook of the calling app' })
   async productWebhook(@Ctx() ctx: CatalogContext, @Arg('id', () => ID) id: string): Promise<ProductWebhook> {
-    return toWebhook(await getEndpoint(ctx.em, await owner(ctx), id, RULES));
+    return toWebhook(await endpoints.get(ctx, id));
   }
 
   // reached through productWebhook(s) only, which take a secret key
@@ -79,12 +62,12 @@ export class CatalogWebhookResolver {
   @Directive('@listSize(slicingArguments: ["limit"], requireOneSlicingArgument: false)')
   @FieldResolver(() => [ProductWebhookDelivery], { description: 'Latest deliveries first, each with every attempt' })
   async deliveries(@Root() hook: ProductWebhook, @Ctx() ctx: CatalogContext, @Arg('limit', () => Int, { nullable: true }) limit?: number | null): Promise<ProductWebhookDelivery[]> {
-    return (await listDeliveries(ctx.em, { owner: await owner(ctx), endpointId: hook.id, limit: endpointLogLimit(limit) })).map(deliveryView);
+    return (await endpoints.deliveries(ctx, hook.id, limit)).map(deliveryView);
   }
 
   @Authorized('products:write')
   @Mutation(() => ProductWebhook, { description: 'Deactivate a webhook: no new deliveries' })
   async deleteProductWebhook(@Ctx() ctx: CatalogContext, @Arg('id', () => ID) id: string): Promise<ProductWebhook> {
-    return toWebhook(await deactivateEndpoint(ctx.em, await owner(ctx), id, RULES));
+    return toWebhook(await endpoints.deactivate(ctx, id));
   }
 }
