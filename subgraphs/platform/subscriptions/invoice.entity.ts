@@ -1,10 +1,7 @@
-import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import type { Opt } from '@mikro-orm/core';
 import { newId } from '../../../lib/ids.js';
-import { AccountEntity } from '../accounts/account.entity.js';
-import { PlatformEntity } from '../platforms/platform.entity.js';
-import { SubscriptionEntity } from './subscription.entity.js';
-import { TenantScoped } from '../../../lib/tenant-entity.js';
+import { SubscriptionRowEntity } from './subscription-row.entity.js';
 
 export const INVOICE_STATUSES = ['due', 'paid', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -13,23 +10,13 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
  * One invoice per billed period of a subscription (the unique (subscription, period_start) makes a
  * renewal that runs twice, on two replicas, issue it once). Amounts in cents.
  */
-@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'invoices' })
 @Unique({ properties: ['subscription', 'periodStart'] })
 @Index({ properties: ['account', 'issuedAt'] })
 @Index({ properties: ['platform', 'status'] })
-export class InvoiceEntity {
+export class InvoiceEntity extends SubscriptionRowEntity {
   @PrimaryKey({ length: 32 })
   id: string & Opt = newId('inv');
-
-  @ManyToOne(() => SubscriptionEntity)
-  subscription!: SubscriptionEntity;
-
-  @ManyToOne(() => AccountEntity)
-  account!: AccountEntity;
-
-  @ManyToOne(() => PlatformEntity)
-  platform!: PlatformEntity;
 
   @Property()
   amountCents!: number;

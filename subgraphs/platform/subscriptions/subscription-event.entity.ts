@@ -1,34 +1,21 @@
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { Opt } from '@mikro-orm/core';
 import { newId } from '../../../lib/ids.js';
-import { AccountEntity } from '../accounts/account.entity.js';
-import { PlatformEntity } from '../platforms/platform.entity.js';
-import { SubscriptionEntity } from './subscription.entity.js';
+import { SubscriptionRowEntity } from './subscription-row.entity.js';
 import type { BillingCycle, MrrMovement, SubscriptionStatus } from './subscription.rules.js';
-import { TenantScoped } from '../../../lib/tenant-entity.js';
 
 /**
  * Append-only history of a subscription: one row per state or price change (and per creation), with
  * the subscription's recurring revenue before and after. Growth reporting sums these rows over a period, so MRR
  * movement (new, expansion, contraction, churn, reactivation) needs no snapshots.
  */
-@TenantScoped({ platformId: 'platform' })
 @Entity({ tableName: 'subscription_events' })
 @Index({ properties: ['platform', 'occurredAt'] })
 @Index({ properties: ['subscription', 'occurredAt'] })
 @Index({ properties: ['occurredAt'] })
-export class SubscriptionEventEntity {
+export class SubscriptionEventEntity extends SubscriptionRowEntity {
   @PrimaryKey({ length: 32 })
   id: string & Opt = newId('sev');
-
-  @ManyToOne(() => SubscriptionEntity)
-  subscription!: SubscriptionEntity;
-
-  @ManyToOne(() => AccountEntity)
-  account!: AccountEntity;
-
-  @ManyToOne(() => PlatformEntity)
-  platform!: PlatformEntity;
 
   /** the move (create, cancel, renew, …) that caused the change */
   @Property({ length: 32 })
