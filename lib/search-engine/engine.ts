@@ -14,7 +14,7 @@ import { documentId } from './document-id.js';
 import { checkSettings, shapeOf, vectorShapeOf } from './settings.js';
 import { VectorIndex } from './vector-index.js';
 import { runSteps } from '../generator-steps.js';
-import type { GraphInput } from './graph-build.js';
+import type { GraphInput, ReadyGraph } from './graph-build.js';
 import type { HnswSnapshot } from './hnsw.js';
 import { DocStore } from './doc-store.js';
 import { IdTable } from './id-table.js';
@@ -344,10 +344,18 @@ export class SegmentedEngine implements Engine, EngineState {
     return this.vectors?.graphInputSteps(this.alive);
   }
 
-  /** Refused when the vectors were embedded again (embedAll) since graphInputSteps: the graph is of other vectors. */
-  *placeGraphSteps(graph: HnswSnapshot, maxInserts: number): Generator<void, number | false> {
-    if (!this.vectors || this.vectors !== this.graphFrom) return false;
-    return yield* this.vectors.placeGraphSteps(graph, this.alive, maxInserts);
+  /** Refused (false) when the vectors were embedded again (embedAll) since graphInputSteps: the graph is of other vectors. */
+  *readyGraphSteps(graph: HnswSnapshot, maxInserts: number): Generator<void, ReadyGraph | false> {
+    const of = this.graphFrom;
+    if (!of || this.vectors !== of) return false;
+    const ready = yield* of.readyGraphSteps(graph, () => this.alive, maxInserts);
+    return ready && { graph: ready, of };
+  }
+
+  /** Refused (false) when the vectors are not those the graph was made ready from. */
+  *placeGraphSteps(ready: ReadyGraph, maxInserts: number): Generator<void, number | false> {
+    if (!this.vectors || this.vectors !== ready.of) return false;
+    return yield* this.vectors.placeGraphSteps(ready.graph, this.alive, maxInserts);
   }
 
   /**

@@ -3,11 +3,20 @@
 //  1. the engine copies out its live vectors, packed (VectorIndex.graphInputSteps): row i is ids[i];
 //  2. the graph is built over those rows (buildGraphSteps) and comes back as a snapshot whose node
 //     ids are the engine's (withEngineIds);
-//  3. the engine takes it, inserting the vectors it received meanwhile (VectorIndex.placeGraphSteps).
+//  3. the engine makes it ready without a lock (VectorIndex.readyGraphSteps): restores it and inserts
+//     the vectors it received since the copy, answering and taking batches between the steps;
+//  4. it puts it in place under its lock (VectorIndex.placeGraphSteps), inserting only the vectors
+//     received during step 3.
 // Only the vectors travel, never a second engine: a vector row is immutable once written (a replaced
 // document gets a new internal id), so a copy made in steps while the engine changes reads the rows
 // as they were when the copy began.
 import { Hnsw, nonZeroDims, type HnswSnapshot } from './hnsw.js';
+
+/** A graph from step 3, for step 4: placed only in the vectors it was made ready from (`of`). */
+export interface ReadyGraph {
+  readonly graph: Hnsw;
+  readonly of: object;
+}
 
 export interface GraphInput {
   dims: number;

@@ -2,7 +2,7 @@
 import { SegmentedEngine } from './engine.js';
 import { restoreEngine } from './restore.js';
 export { restoreSteps } from './restore.js';
-export { buildGraphSteps, type GraphInput } from './graph-build.js';
+export { buildGraphSteps, type GraphInput, type ReadyGraph } from './graph-build.js';
 export type { HnswSnapshot } from './hnsw.js';
 import type { EngineFactory } from './types.js';
 

@@ -1,6 +1,6 @@
 // The engine's public contract: pure indexing and query code, no GraphQL, no HTTP, no database.
 // The search subgraph stores documents and tasks in PostgreSQL and drives an Engine per index.
-import type { GraphInput } from './graph-build.js';
+import type { GraphInput, ReadyGraph } from './graph-build.js';
 import type { HnswSnapshot } from './hnsw.js';
 
 /** The typed arrays an engine's state is made of. */
@@ -213,11 +213,17 @@ export interface Engine {
   /** the live vectors, copied out in steps, for a graph built elsewhere (graph-build.ts); undefined without embedding attributes */
   graphInputSteps(): Generator<void, GraphInput> | undefined;
   /**
-   * take a graph built elsewhere from graphInputSteps' rows, inserting the vectors added meanwhile, in
-   * steps (the vectors must not change between them; the graph is replaced at the last): the count
-   * inserted, or false when over `maxInserts` were missing or the index has no graph now
+   * a graph built elsewhere from graphInputSteps' rows, restored and given the vectors added since the
+   * copy, in steps that need no lock (the engine may answer and change between them); false when over
+   * `maxInserts` were missing or the vectors were embedded again
    */
-  placeGraphSteps(graph: HnswSnapshot, maxInserts: number): Generator<void, number | false>;
+  readyGraphSteps(graph: HnswSnapshot, maxInserts: number): Generator<void, ReadyGraph | false>;
+  /**
+   * put a graph from readyGraphSteps in place, inserting the vectors added since, in steps (the vectors
+   * must not change between them; the graph is replaced at the last): the count inserted, or false
+   * when over `maxInserts` were missing or the index has no graph now
+   */
+  placeGraphSteps(ready: ReadyGraph, maxInserts: number): Generator<void, number | false>;
   /**
    * compact()'s segment merges in steps, the engine answering and changing between them (peak memory:
    * the engine plus one merged segment); returns the merges done

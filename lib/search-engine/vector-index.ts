@@ -23,7 +23,7 @@ export const EXACT_MAX = 10_000;
 export const EF_SEARCH = 200;
 /** Rows copied per step of graphInputSteps (2 MB at 100 dimensions). */
 const ROWS_PER_STEP = 5_000;
-/** Graph insertions per step of placeGraphSteps (tens of ms). */
+/** Graph insertions per step of readyGraphSteps and placeGraphSteps (tens of ms). */
 const INSERTS_PER_STEP = 100;
 /** A graph with more dead nodes than this share is rebuilt by compact(). */
 const MAX_DEAD_SHARE = 0.3;
@@ -221,23 +221,38 @@ export class VectorIndex {
   }
 
   /**
-   * Take a graph built elsewhere from graphInputSteps' rows in place of this one, with the live vectors
-   * it lacks (added meanwhile) inserted here, in steps (20,000 nodes restored a step, then
-   * INSERTS_PER_STEP insertions a step). This graph answers until the last step, which replaces it;
-   * the caller keeps the vectors unchanged between the steps (the search service holds the engine's
-   * lock). Refused (false) when more than `maxInserts` are missing (the build is out of date) or this
-   * index has no graph any more; else the count inserted.
+   * A graph built elsewhere from graphInputSteps' rows, made ready to take this graph's place: restored
+   * (20,000 nodes a step), then given the live vectors it lacks (added since the copy), INSERTS_PER_STEP
+   * a step. It changes nothing of this index, and rows never change once written, so the engine
+   * answers and takes batches between the steps with no lock; `alive` is read when the steps need it.
+   * False when more than `maxInserts` are missing (the build is out of date).
    */
-  *placeGraphSteps(s: HnswSnapshot, alive: Bitset, maxInserts: number): Generator<void, number | false> {
-    if (!this.graph) return false;
+  *readyGraphSteps(s: HnswSnapshot, alive: () => Bitset, maxInserts: number): Generator<void, Hnsw | false> {
     const graph = yield* Hnsw.restoreSteps(this, s);
+    return (yield* this.insertMissingSteps(graph, alive(), maxInserts)) === false ? false : graph;
+  }
+
+  /**
+   * Put a graph from readyGraphSteps in place of this one, inserting the live vectors that came in
+   * since, in steps (the caller keeps the vectors unchanged between them: the search service holds
+   * the engine's lock); the graph is replaced at the last. The count inserted, or false when more than
+   * `maxInserts` are missing or this index has no graph any more.
+   */
+  *placeGraphSteps(graph: Hnsw, alive: Bitset, maxInserts: number): Generator<void, number | false> {
+    if (!this.graph) return false;
+    const inserted = yield* this.insertMissingSteps(graph, alive, maxInserts);
+    if (inserted !== false) this.graph = graph;
+    return inserted;
+  }
+
+  /** Insert into `graph` the live vectors it lacks, INSERTS_PER_STEP a step; false (nothing inserted) over `maxInserts`. */
+  private *insertMissingSteps(graph: Hnsw, alive: Bitset, maxInserts: number): Generator<void, number | false> {
     const missing = toIds(this.candidates(alive)).filter((id) => !graph.has(id));
     if (missing.length > maxInserts) return false;
     for (let i = 0; i < missing.length; i++) {
       if (i % INSERTS_PER_STEP === 0) yield;
       graph.insert(missing[i]);
     }
-    this.graph = graph;
     return missing.length;
   }
 

@@ -159,11 +159,11 @@ describe('vector index: HNSW against the exact scan', () => {
     expect(old.graph!.reachable()).toBe(old.graph!.size);
   });
 
-  it('builds its graph away from the index (graph-build.ts) from its live vectors, and takes it with the vectors added meanwhile', () => {
+  it('builds its graph away from the index (graph-build.ts) from its live vectors, makes it ready with the vectors added meanwhile, and places it with those added since', () => {
     const n = EXACT_MAX + 1500;
     const doc = (id: number) => ({ id, doc: { text: `${texts[id % texts.length]} ${texts[(id * 13 + 5) % texts.length]}` } });
     const big = Array.from({ length: n }, (_, id) => doc(id));
-    const live = bitset(n + 300);
+    const live = bitset(n + 400);
     setAll(live, big.map((d) => d.id));
     const built = new VectorIndex(['text']);
     built.add(big, live);
@@ -186,12 +186,25 @@ describe('vector index: HNSW against the exact scan', () => {
     const { nodes, links, entry } = built.graph!.toSnapshot();
     expect({ nodes: graph.nodes, links: graph.links, entry: graph.entry }).toEqual({ nodes, links, entry });
     // over the bound of insertions it is refused, and the loaded graph stays
-    expect(run(vi.placeGraphSteps(graph, live, added - 1))).toBe(false);
+    expect(run(vi.readyGraphSteps(graph, () => live, added - 1))).toBe(false);
     expect(vi.graph!.builder).toBe(1);
-    expect(run(vi.placeGraphSteps(graph, live, 10_000))).toBe(added);
+    // made ready (restored, the 300 inserted) without changing the index: the loaded graph answers
+    const ready = run(vi.readyGraphSteps(graph, () => live, 10_000));
+    if (!ready) throw new Error('refused');
+    expect(ready.size).toBe(input.ids.length + added);
+    expect(vi.graph!.builder).toBe(1);
+    // meanwhile 40 more come in (into the loaded graph): placing inserts just those
+    const late = Array.from({ length: 40 }, (_, k) => doc(n + 300 + k));
+    setAll(live, late.map((d) => d.id));
+    vi.add(late, live);
+    const lateAdded = late.filter((d) => vi.vector(d.id)).length;
+    expect(run(vi.placeGraphSteps(ready, live, lateAdded - 1))).toBe(false);
+    expect(vi.graph!.builder).toBe(1);
+    expect(run(vi.placeGraphSteps(ready, live, 10_000))).toBe(lateAdded);
+    expect(vi.graph).toBe(ready);
     expect(vi.graph!.builder).toBe(HNSW_BUILDER);
     expect(vi.graphDue(live)).toBe(false);
-    expect(vi.graph!.size).toBe(input.ids.length + added);
+    expect(vi.graph!.size).toBe(input.ids.length + added + lateAdded);
     expect(vi.graph!.reachable()).toBe(vi.graph!.size);
     // it answers as the exact scan does, for documents from before and after the copy
     for (const id of [4200, 5000, ...more.slice(-20).map((d) => d.id)].filter((x) => vi.vector(x)).slice(0, 6)) {

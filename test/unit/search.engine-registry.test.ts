@@ -7,7 +7,7 @@ import { createLogger } from '../../lib/logger.js';
 import { engineFactory } from '../../lib/search-engine/index.js';
 import type { SegmentedEngine } from '../../lib/search-engine/engine.js';
 import type { Engine } from '../../lib/search-engine/types.js';
-import type { GraphInput, HnswSnapshot } from '../../lib/search-engine/index.js';
+import type { GraphInput, HnswSnapshot, ReadyGraph } from '../../lib/search-engine/index.js';
 import type { EngineBuilder } from '../../subgraphs/search/engine-registry/engine-builder.js';
 import type { EngineLoader } from '../../subgraphs/search/engine-registry/engine-loader.js';
 import { EngineRegistry } from '../../subgraphs/search/engine-registry/engine-registry.js';
@@ -280,7 +280,8 @@ function withDueGraph(missing: () => number = () => 0, opts: { due?: boolean; sn
   /** the engines a graph was placed in, in order */
   const placedIn: Engine[] = [];
   let loads = 0;
-  const state = { due: opts.due ?? true };
+  let readying = 0;
+  const state = { due: opts.due ?? true, holdReady: false };
   const built: HnswSnapshot = { m: 16, efConstruction: 100, entry: -1, maxLevel: -1, nodes: new Int32Array(0), links: new Int32Array(0) };
   // each load builds an engine of its own; `state.due` says whether a graph is due until one is placed in it
   const dueEngine = (): Engine => {
@@ -291,12 +292,20 @@ function withDueGraph(missing: () => number = () => 0, opts: { due?: boolean; sn
         yield;
         return { dims: 1, ids: new Int32Array(0), rows: new Float32Array(0) };
       },
-      *placeGraphSteps(graph: HnswSnapshot, maxInserts: number): Generator<void, number | false> {
+      // made ready in steps until the test lets it end (state.holdReady)
+      *readyGraphSteps(graph: HnswSnapshot): Generator<void, ReadyGraph | false> {
+        readying++;
+        do yield;
+        while (state.holdReady);
+        readying--;
+        return { graph: graph as never, of: engine };
+      },
+      *placeGraphSteps(ready: ReadyGraph, maxInserts: number): Generator<void, number | false> {
         yield;
         const n = missing();
         if (n > maxInserts) return false;
         own = false;
-        placed.push(graph);
+        placed.push(ready.graph as never);
         placedIn.push(engine);
         return n;
       },
@@ -325,7 +334,7 @@ function withDueGraph(missing: () => number = () => 0, opts: { due?: boolean; sn
     builds.shift()!();
     await settle();
   };
-  return { reg, state, builds, placed, placedIn, built, loads: () => loads, settle, finish };
+  return { reg, state, builds, placed, placedIn, built, loads: () => loads, readying: () => readying, settle, finish };
 }
 
 describe('a vector graph due again (an older builder, many dead nodes)', () => {
@@ -349,6 +358,23 @@ describe('a vector graph due again (an older builder, many dead nodes)', () => {
     expect(g.reg.stats().graphRebuilds).toBe(1);
     // the rebuilt graph is due a snapshot
     expect(g.reg.snapshotCandidates(1000)).toEqual(['idx_1']);
+  });
+
+  test('the graph is made ready without the engine\'s lock: a batch applied meanwhile does not wait for it', async () => {
+    const g = withDueGraph();
+    const first = await g.reg.get(index(1));
+    g.state.holdReady = true;
+    await g.finish();
+    expect(g.readying()).toBe(1);
+    // the batch takes the engine's lock and is applied while the graph is still being made ready
+    await g.reg.applyCommitted('idx_1', 1, 2, batch(0));
+    expect(total(first)).toBe(2);
+    expect(g.readying()).toBe(1);
+    expect(g.placed).toHaveLength(0);
+    g.state.holdReady = false;
+    await g.settle();
+    expect(g.placed).toEqual([g.built]);
+    expect(g.reg.stats().graphRebuilds).toBe(1);
   });
 
   test('a graph that lacks too many vectors added meanwhile is built again, at most three times; the loaded graph keeps answering', async () => {

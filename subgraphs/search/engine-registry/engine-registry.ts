@@ -568,10 +568,14 @@ export class EngineRegistry {
     const input = copy && (await runStepsByTurn(copy, current));
     if (!input) return false;
     const graph = await this.queue.run(`graph ${indexId}`, 'background', () => this.o.builder.buildGraph(input));
+    // restored and caught up outside the lock (batches and searches go on), so the lock is held only
+    // to insert what came in during that and to swap the graph
+    const ready = await runStepsByTurn(engine.readyGraphSteps(graph, GRAPH_MAX_INSERTS), current);
+    if (!ready) return false;
     let placed: number | false = false;
     await this.withLock(h, async () => {
       if (!current()) return;
-      placed = (await runStepsByTurn(engine.placeGraphSteps(graph, GRAPH_MAX_INSERTS), current)) ?? false;
+      placed = (await runStepsByTurn(engine.placeGraphSteps(ready, GRAPH_MAX_INSERTS), current)) ?? false;
       if (placed === false) return;
       this.counts.graphRebuilds++;
       h.graphRebuilds = 0;
