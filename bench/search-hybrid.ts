@@ -133,7 +133,8 @@ function olderGraphLoad(engine: Engine, settings: EngineSettings, queries: strin
   const graphBytes = graph.nodes.byteLength + graph.links.byteLength;
   const [ready, readyMs] = time(() => run(old.readyGraphSteps(graph, 10_000)));
   if (!ready) throw new Error('the rebuilt graph was refused');
-  const [inserted, placeMs] = time(() => run(old.placeGraphSteps(ready, 10_000)));
+  const [placed, placeMs] = time(() => run(old.placeGraphSteps(ready, 10_000)));
+  const inserted = placed === false ? 'refused' : ready.inserted + placed;
   const rebuilt = old;
   const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
   console.log(

@@ -349,7 +349,7 @@ export class SegmentedEngine implements Engine, EngineState {
     const of = this.graphFrom;
     if (!of || this.vectors !== of) return false;
     const ready = yield* of.readyGraphSteps(graph, () => this.alive, maxInserts);
-    return ready && { graph: ready, of };
+    return ready && { ...ready, of };
   }
 
   /** Refused (false) when the vectors are not those the graph was made ready from. */

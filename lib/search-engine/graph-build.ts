@@ -16,6 +16,8 @@ import { Hnsw, nonZeroDims, type HnswSnapshot } from './hnsw.js';
 export interface ReadyGraph {
   readonly graph: Hnsw;
   readonly of: object;
+  /** the vectors added since the copy, inserted while it was made ready */
+  readonly inserted: number;
 }
 
 export interface GraphInput {

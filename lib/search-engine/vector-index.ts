@@ -227,9 +227,10 @@ export class VectorIndex {
    * answers and takes batches between the steps with no lock; `alive` is read when the steps need it.
    * False when more than `maxInserts` are missing (the build is out of date).
    */
-  *readyGraphSteps(s: HnswSnapshot, alive: () => Bitset, maxInserts: number): Generator<void, Hnsw | false> {
+  *readyGraphSteps(s: HnswSnapshot, alive: () => Bitset, maxInserts: number): Generator<void, { graph: Hnsw; inserted: number } | false> {
     const graph = yield* Hnsw.restoreSteps(this, s);
-    return (yield* this.insertMissingSteps(graph, alive(), maxInserts)) === false ? false : graph;
+    const inserted = yield* this.insertMissingSteps(graph, alive(), maxInserts);
+    return inserted !== false && { graph, inserted };
   }
 
   /**

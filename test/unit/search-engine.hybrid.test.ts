@@ -189,9 +189,10 @@ describe('vector index: HNSW against the exact scan', () => {
     expect(run(vi.readyGraphSteps(graph, () => live, added - 1))).toBe(false);
     expect(vi.graph!.builder).toBe(1);
     // made ready (restored, the 300 inserted) without changing the index: the loaded graph answers
-    const ready = run(vi.readyGraphSteps(graph, () => live, 10_000));
-    if (!ready) throw new Error('refused');
-    expect(ready.size).toBe(input.ids.length + added);
+    const made = run(vi.readyGraphSteps(graph, () => live, 10_000));
+    if (!made) throw new Error('refused');
+    const ready = made.graph;
+    expect([made.inserted, ready.size]).toEqual([added, input.ids.length + added]);
     expect(vi.graph!.builder).toBe(1);
     // meanwhile 40 more come in (into the loaded graph): placing inserts just those
     const late = Array.from({ length: 40 }, (_, k) => doc(n + 300 + k));

@@ -298,7 +298,7 @@ function withDueGraph(missing: () => number = () => 0, opts: { due?: boolean; sn
         do yield;
         while (state.holdReady);
         readying--;
-        return { graph: graph as never, of: engine };
+        return { graph: graph as never, of: engine, inserted: 0 };
       },
       *placeGraphSteps(ready: ReadyGraph, maxInserts: number): Generator<void, number | false> {
         yield;

@@ -560,7 +560,7 @@ export class EngineRegistry {
     else if (this.holders.get(indexId) === h) this.graphCheck(indexId, h);
   }
 
-  /** rebuildGraph's work: the vectors inserted when placed, false when not placed (the engine changed or went). */
+  /** rebuildGraph's work: the vectors inserted (made ready and placed) when placed, false when not placed (the engine changed or went). */
   private async buildAndPlaceGraph(indexId: string, h: Holder): Promise<number | false> {
     const engine = h.engine;
     const current = () => this.holders.get(indexId) === h && h.engine === engine;
@@ -577,6 +577,7 @@ export class EngineRegistry {
       if (!current()) return;
       placed = (await runStepsByTurn(engine.placeGraphSteps(ready, GRAPH_MAX_INSERTS), current)) ?? false;
       if (placed === false) return;
+      placed += ready.inserted;
       this.counts.graphRebuilds++;
       h.graphRebuilds = 0;
       h.replaceSnapshot = true;
