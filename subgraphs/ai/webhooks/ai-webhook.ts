@@ -2,8 +2,7 @@
 // signed delivery (lib/webhooks: URL guard, sealed secret, X-Webhook-Signature, retries, log).
 // Bodies: { event, occurred_at, data }, queued in the transaction of what they announce.
 import { Arg, Ctx, Field, ID, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { appPartition } from '../../../lib/tenant-entity.js';
-import { listEndpoints, ownerOfApp, registerEndpoint, type EndpointRules, type OutboxTx, type WebhookEndpointEntity } from '../../../lib/webhooks/index.js';
+import { appEndpoints, ownerOfApp, type OutboxTx, type WebhookEndpointEntity } from '../../../lib/webhooks/index.js';
 import type { AiContext } from '../context.js';
 import { requireRegisteredUser } from '../identities/identity.service.js';
 import type { AiRuntime } from '../runtime.js';
@@ -11,7 +10,8 @@ import type { AiRuntime } from '../runtime.js';
 export const AI_WEBHOOK_EVENTS = ['moderation.flagged', 'classifier.trained', 'batch.completed'] as const;
 export type AiWebhookEvent = (typeof AI_WEBHOOK_EVENTS)[number];
 
-const RULES: EndpointRules = { events: AI_WEBHOOK_EVENTS, urlError: 'VALIDATION_FAILED', notFound: 'NOT_FOUND', maxEndpoints: 20 };
+/** The endpoints of the caller's app partition (an id in errors: `webhook_id`, the default). */
+export const aiEndpoints = appEndpoints({ events: AI_WEBHOOK_EVENTS, urlError: 'VALIDATION_FAILED', notFound: 'NOT_FOUND', maxEndpoints: 20 });
 
 @InputType()
 export class AiWebhookInput {
@@ -29,13 +29,12 @@ export class AiWebhook {
   @Field() createdAt!: Date;
 }
 
-const toWebhook = (w: WebhookEndpointEntity): AiWebhook => ({ id: w.id, url: w.url, events: w.events, active: w.active, createdAt: w.createdAt });
+export const toWebhook = (w: WebhookEndpointEntity): AiWebhook => ({ id: w.id, url: w.url, events: w.events, active: w.active, createdAt: w.createdAt });
 
 export async function registerAiWebhook(ctx: AiContext, input: AiWebhookInput): Promise<AiWebhook> {
   await requireRegisteredUser(ctx, 'ai:write');
-  const { appId, environment } = await appPartition(ctx);
   const rt = ctx.runtime;
-  return toWebhook(await registerEndpoint({ em: ctx.em, secrets: rt.webhookSecrets, allowPrivate: rt.allowPrivateNetwork }, ownerOfApp(appId, environment), input, RULES));
+  return toWebhook(await aiEndpoints.register(ctx, { secrets: rt.webhookSecrets, allowPrivate: rt.allowPrivateNetwork }, input));
 }
 
 /** Queue `event` for the app's endpoints subscribed to it, in the transaction `tx` belongs to. */
@@ -53,7 +52,6 @@ export class AiWebhookResolver {
   @Query(() => [AiWebhook], { description: 'Active AI webhooks of the calling app' })
   async aiWebhooks(@Ctx() ctx: AiContext): Promise<AiWebhook[]> {
     await requireRegisteredUser(ctx, 'ai:read');
-    const { appId, environment } = await appPartition(ctx);
-    return (await listEndpoints(ctx.em, ownerOfApp(appId, environment))).map(toWebhook);
+    return (await aiEndpoints.list(ctx)).map(toWebhook);
   }
 }
