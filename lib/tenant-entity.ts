@@ -2,7 +2,9 @@
 //
 // How to add a tenant-scoped entity:
 //   - app data (catalog, ai, search): `class ProductEntity extends AppScopedEntity` (columns app_id
-//     and environment, declared scoped by app and environment); nothing else to write.
+//     and environment, declared scoped by app and environment); nothing else to write. A table whose
+//     primary key starts with the partition: `extends AppKeyedEntity` (the same two columns as the
+//     key's first two).
 //   - any other tenant column: put `@TenantScoped({ platformId: 'platform' })` on the class, mapping
 //     each tenant key to the property that holds it (a plain column or a ManyToOne relation).
 //   - list the entity in its SubgraphDefinition's `entities`, as for any entity. createOrm derives
@@ -15,7 +17,7 @@
 //     same values the filter uses; it throws the subgraph's error when the caller has none.
 //   - an entity without tenant columns of its own (documents of an index, a transfer's audit rows)
 //     is reached only through a scoped parent; a global catalog (plans, blocks) has no tenant.
-import { Index, Property } from '@mikro-orm/decorators/legacy';
+import { Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { EntityManager, Options } from '@mikro-orm/postgresql';
 import { DomainError } from './errors.js';
 import type { Environment, TenantContext } from './tenant.js';
@@ -62,6 +64,19 @@ export abstract class AppScopedEntity {
   appId!: string;
 
   @Property({ length: 8 })
+  environment!: Environment;
+}
+
+/**
+ * Rows of one app's data partition whose primary key starts with the partition (every read names
+ * it): the subclass declares the rest of the key after it.
+ */
+@TenantScoped({ appId: 'appId', environment: 'environment' })
+export abstract class AppKeyedEntity {
+  @PrimaryKey({ length: 64 })
+  appId!: string;
+
+  @PrimaryKey({ length: 8 })
   environment!: Environment;
 }
 

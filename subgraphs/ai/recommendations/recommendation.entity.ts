@@ -4,8 +4,7 @@
 // nearest neighbours, and the model's version and watermark. Requests read only the model tables.
 import { Entity, Enum, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { Opt } from '@mikro-orm/core';
-import { AppScopedEntity, TenantScoped } from '../../../lib/tenant-entity.js';
-import type { Environment } from '../../../lib/tenant.js';
+import { AppKeyedEntity, AppScopedEntity } from '../../../lib/tenant-entity.js';
 
 export const REC_EVENT_TYPES = ['view', 'click', 'add_to_cart', 'purchase', 'rating', 'like'] as const;
 export type RecEventType = (typeof REC_EVENT_TYPES)[number];
@@ -40,15 +39,7 @@ export class RecEventEntity extends AppScopedEntity {
 }
 
 @Entity({ tableName: 'rec_user_items' })
-// the partition leads the primary key (every read names it)
-@TenantScoped({ appId: 'appId', environment: 'environment' })
-export class RecUserItemEntity {
-  @PrimaryKey({ length: 64 })
-  appId!: string;
-
-  @PrimaryKey({ length: 8 })
-  environment!: Environment;
-
+export class RecUserItemEntity extends AppKeyedEntity {
   @PrimaryKey({ length: 255 })
   userId!: string;
 
@@ -64,15 +55,7 @@ export class RecUserItemEntity {
 }
 
 @Entity({ tableName: 'rec_items' })
-// the partition leads the primary key (every read names it)
-@TenantScoped({ appId: 'appId', environment: 'environment' })
-export class RecItemEntity {
-  @PrimaryKey({ length: 64 })
-  appId!: string;
-
-  @PrimaryKey({ length: 8 })
-  environment!: Environment;
-
+export class RecItemEntity extends AppKeyedEntity {
   @PrimaryKey({ length: 255 })
   itemId!: string;
 
@@ -93,15 +76,7 @@ export class RecItemEntity {
 }
 
 @Entity({ tableName: 'rec_pairs' })
-// the partition leads the primary key (every read names it)
-@TenantScoped({ appId: 'appId', environment: 'environment' })
-export class RecPairEntity {
-  @PrimaryKey({ length: 64 })
-  appId!: string;
-
-  @PrimaryKey({ length: 8 })
-  environment!: Environment;
-
+export class RecPairEntity extends AppKeyedEntity {
   @PrimaryKey({ length: 255 })
   itemId!: string;
 
@@ -115,15 +90,7 @@ export class RecPairEntity {
 
 @Entity({ tableName: 'rec_neighbors' })
 @Index({ properties: ['appId', 'environment', 'itemId', 'score'] })
-// the partition leads the primary key (every read names it)
-@TenantScoped({ appId: 'appId', environment: 'environment' })
-export class RecNeighborEntity {
-  @PrimaryKey({ length: 64 })
-  appId!: string;
-
-  @PrimaryKey({ length: 8 })
-  environment!: Environment;
-
+export class RecNeighborEntity extends AppKeyedEntity {
   @PrimaryKey({ length: 255 })
   itemId!: string;
 
@@ -136,15 +103,7 @@ export class RecNeighborEntity {
 }
 
 @Entity({ tableName: 'rec_models' })
-// the partition leads the primary key (every read names it)
-@TenantScoped({ appId: 'appId', environment: 'environment' })
-export class RecModelEntity {
-  @PrimaryKey({ length: 64 })
-  appId!: string;
-
-  @PrimaryKey({ length: 8 })
-  environment!: Environment;
-
+export class RecModelEntity extends AppKeyedEntity {
   /** one row per app partition */
   @PrimaryKey({ length: 16 })
   name: string & Opt = 'item-item';

@@ -1,7 +1,6 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import type { Opt } from '@mikro-orm/core';
-import { TenantScoped } from '../../../lib/tenant-entity.js';
-import type { Environment } from '../../../lib/tenant.js';
+import { AppKeyedEntity } from '../../../lib/tenant-entity.js';
 
 /**
  * The SKU namespace of an app partition, shared by products and variants: one row per SKU in use
@@ -9,14 +8,7 @@ import type { Environment } from '../../../lib/tenant.js';
  * writers of one SKU wins, across both tables.
  */
 @Entity({ tableName: 'skus' })
-@TenantScoped({ appId: 'appId', environment: 'environment' })
-export class SkuEntity {
-  @PrimaryKey({ length: 64 })
-  appId!: string;
-
-  @PrimaryKey({ length: 8 })
-  environment!: Environment;
-
+export class SkuEntity extends AppKeyedEntity {
   @PrimaryKey({ length: 200 })
   sku!: string;
 
