@@ -17,7 +17,7 @@ export interface EndpointRules {
   urlError: ErrorCode;
   /** the code of an unknown (or another owner's) endpoint id */
   notFound: ErrorCode;
-  /** the path parameter naming the endpoint in errors (default webhook_id) */
+  /** the parameter naming the endpoint in errors, in GraphQL terms (default webhookId: a REST client reads webhook_id, its path parameter) */
   idParameter?: string;
   /** active endpoints per owner (default 20) */
   maxEndpoints?: number;
@@ -106,7 +106,7 @@ export function listEndpoints(em: EntityManager, owner: string): Promise<Webhook
 /** An active endpoint of `owner`; `rules.notFound` for anything else (another owner's id included). */
 export async function getEndpoint(em: EntityManager, owner: string, id: unknown, rules: Pick<EndpointRules, 'notFound' | 'idParameter'>): Promise<WebhookEndpointEntity> {
   const hook = typeof id === 'string' && /^whk_[A-Za-z0-9]{1,28}$/.test(id) ? await em.findOne(WebhookEndpointEntity, { id, owner, active: true }) : null;
-  if (!hook) throw new DomainError(rules.notFound, `Webhook \`${String(id).slice(0, 64)}\` not found.`, { parameter: rules.idParameter ?? 'webhook_id' });
+  if (!hook) throw new DomainError(rules.notFound, `Webhook \`${String(id).slice(0, 64)}\` not found.`, { parameter: rules.idParameter ?? 'webhookId' });
   return hook;
 }
 

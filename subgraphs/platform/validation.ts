@@ -52,7 +52,7 @@ export function slugify(text: string): string {
     .replace(/-+$/g, '');
 }
 
-export function checkUrlId(value: string, parameter = 'url_id'): string {
+export function checkUrlId(value: string, parameter = 'urlId'): string {
   if (!URL_ID_RE.test(value)) fail(parameter, `${parameter} must be 1-64 lower-case letters, digits or dashes, not starting or ending with a dash`);
   return value;
 }
@@ -79,14 +79,14 @@ export function optionalHttpUrl(value: string | undefined | null, parameter: str
 
 const HOSTNAME_RE = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
-export function optionalDomain(value: string | undefined | null, parameter = 'preferred_domain'): string | undefined {
+export function optionalDomain(value: string | undefined | null, parameter = 'preferredDomain'): string | undefined {
   const v = optionalText(value, parameter, 253)?.toLowerCase();
   if (v !== undefined && !HOSTNAME_RE.test(v)) fail(parameter, `${parameter} must be a domain name such as app.example.com`);
   return v;
 }
 
 /** CORS origins: `*`, or scheme://host[:port] with no path (what browsers send in Origin). */
-export function originList(values: string[] | undefined | null, parameter = 'allowed_origins'): string[] {
+export function originList(values: string[] | undefined | null, parameter = 'allowedOrigins'): string[] {
   const out = new Set<string>();
   for (const raw of values ?? []) {
     const v = raw?.trim();
@@ -111,7 +111,7 @@ export function originList(values: string[] | undefined | null, parameter = 'all
 }
 
 /** IP addresses or CIDR blocks (v4 or v6), e.g. 203.0.113.7 or 10.0.0.0/8. */
-export function ipList(values: string[] | undefined | null, parameter = 'allowed_ips'): string[] {
+export function ipList(values: string[] | undefined | null, parameter = 'allowedIps'): string[] {
   const out = new Set<string>();
   for (const raw of values ?? []) {
     const v = raw?.trim() ?? '';

@@ -25,13 +25,13 @@ const REFUSED = [
 
 describe('appWebhookUrl', () => {
   test.each(REFUSED)('%s → VALIDATION_FAILED (webhook_url)', async (url) => {
-    await expect(appWebhookUrl(ctx(false), url)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', opts: { parameter: 'webhook_url' } });
+    await expect(appWebhookUrl(ctx(false), url)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', opts: { parameter: 'webhookUrl' } });
   });
 
   test('a public address passes; empty and null clear it; private ones pass only where private fetches are allowed', async () => {
     await expect(appWebhookUrl(ctx(false), 'https://93.184.216.34/hook')).resolves.toBe('https://93.184.216.34/hook');
     await expect(appWebhookUrl(ctx(false), null)).resolves.toBeUndefined();
     await expect(appWebhookUrl(ctx(true), 'http://127.0.0.1:9000/hook')).resolves.toBe('http://127.0.0.1:9000/hook');
-    await expect(appWebhookUrl(ctx(true), 'http://u:p@127.0.0.1/hook')).rejects.toMatchObject({ opts: { parameter: 'webhook_url' } });
+    await expect(appWebhookUrl(ctx(true), 'http://u:p@127.0.0.1/hook')).rejects.toMatchObject({ opts: { parameter: 'webhookUrl' } });
   });
 });

@@ -25,7 +25,7 @@ export async function addAgentContext(ctx: AiContext, agentId: string, input: Ag
   }
   checkAgentId(agentId);
   if (!input.content.trim()) throw new DomainError('VALIDATION_FAILED', 'content must not be empty', { parameter: 'content' });
-  for (const [k, v, max] of [['type', input.type, 100], ['reference', input.reference, 255], ['source_id', input.sourceId, 255], ['source_alias', input.sourceAlias, 255]] as const) {
+  for (const [k, v, max] of [['type', input.type, 100], ['reference', input.reference, 255], ['sourceId', input.sourceId, 255], ['sourceAlias', input.sourceAlias, 255]] as const) {
     if (v != null && v.length > max) throw new DomainError('VALIDATION_FAILED', `${k} is longer than ${max} characters`, { parameter: k });
   }
   const e = await embed(ctx, [input.content], null);

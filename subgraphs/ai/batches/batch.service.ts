@@ -40,7 +40,7 @@ export async function createBatch(ctx: AiContext, input: BatchInput): Promise<Ai
 }
 
 export async function getBatch(ctx: AiContext, id: string): Promise<AiBatch> {
-  await admitTextCall(ctx, [], 'batch_id');
+  await admitTextCall(ctx, [], 'batchId');
   const row = await ctx.em.findOne(AiBatchEntity, { id });
   if (!row) throw new DomainError('batch_not_found', `Batch ${id} does not exist in this tenant`, { parameter: 'batchId' });
   return toBatch(row);

@@ -35,7 +35,7 @@ export async function createClassifier(ctx: AiContext, input: CreateClassifierIn
 }
 
 export async function getClassifier(ctx: AiContext, id: string): Promise<Classifier> {
-  await admitTextCall(ctx, [], 'classifier_id', AI_READ);
+  await admitTextCall(ctx, [], 'classifierId', AI_READ);
   return toClassifier(await find(ctx, id));
 }
 
@@ -75,7 +75,7 @@ export async function trainClassifier(ctx: AiContext, id: string, input: TrainCl
 }
 
 export async function getTraining(ctx: AiContext, id: string): Promise<ClassifierTraining> {
-  await admitTextCall(ctx, [], 'training_id', AI_READ);
+  await admitTextCall(ctx, [], 'trainingId', AI_READ);
   const t = await ctx.em.findOne(ClassifierTrainingEntity, { id });
   if (!t) throw new DomainError('training_not_found', `Training ${id} does not exist in this tenant`, { parameter: 'trainingId' });
   return toTraining(t);

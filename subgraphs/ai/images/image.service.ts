@@ -27,7 +27,7 @@ const ASSESSED: readonly ImageCategory[] = ['adult'];
 /** Map lib/vision's failures to the AI service's codes, naming image_url. */
 export function visionFailure(e: unknown): never {
   if (!(e instanceof VisionError)) throw e;
-  const parameter = 'image_url';
+  const parameter = 'imageUrl';
   switch (e.kind) {
     case 'invalid_image_format':
       throw new DomainError('invalid_image_format', `${e.message}; supported formats: jpg, png, gif, webp`, { parameter });
@@ -59,7 +59,7 @@ function checkRange(value: number | null | undefined, min: number, max: number, 
 }
 
 export async function classifyImage(ctx: AiContext, input: ImageClassifyInput): Promise<ImageClassifyResult> {
-  checkRange(input.maxLabels, 1, COCO_LABELS.length, 'max_labels', true);
+  checkRange(input.maxLabels, 1, COCO_LABELS.length, 'maxLabels', true);
   const image = await admitAndLoad(ctx, input.imageUrl);
   const objects = await ctx.runtime.vision.detect(image, { minConfidence: CLASSIFY_FLOOR, maxObjects: 100 }).catch(visionFailure);
   // a label's confidence is its best detection's score: "the image shows a dog" is as sure as the surest dog
@@ -70,8 +70,8 @@ export async function classifyImage(ctx: AiContext, input: ImageClassifyInput): 
 }
 
 export async function detectObjects(ctx: AiContext, input: ObjectDetectInput): Promise<ObjectDetectResult> {
-  checkRange(input.minConfidence, 0, 1, 'min_confidence', false);
-  checkRange(input.maxObjects, 1, 100, 'max_objects', true);
+  checkRange(input.minConfidence, 0, 1, 'minConfidence', false);
+  checkRange(input.maxObjects, 1, 100, 'maxObjects', true);
   const image = await admitAndLoad(ctx, input.imageUrl);
   const objects = await ctx.runtime.vision.detect(image, { minConfidence: input.minConfidence ?? DETECT_MIN_CONFIDENCE, maxObjects: input.maxObjects ?? 20 }).catch(visionFailure);
   return {

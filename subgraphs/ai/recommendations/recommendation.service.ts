@@ -24,8 +24,8 @@ const SEEDS = 20;
 const RESERVED_FILTERS = ['exclude_item_ids', 'include_seen'];
 
 export async function recordEvent(ctx: AiContext, input: RecommendationEventInput): Promise<RecommendationEventAck> {
-  await admitTextCall(ctx, [], 'event_type', AI_WRITE);
-  for (const [k, v] of [['user_id', input.userId], ['item_id', input.itemId]] as const) {
+  await admitTextCall(ctx, [], 'eventType', AI_WRITE);
+  for (const [k, v] of [['userId', input.userId], ['itemId', input.itemId]] as const) {
     if (!v.trim() || v.length > 255) throw new DomainError('VALIDATION_FAILED', `${k} must be 1 to 255 characters`, { parameter: k });
   }
   const type = input.eventType as RecEventType;
@@ -49,7 +49,7 @@ export async function recordEvent(ctx: AiContext, input: RecommendationEventInpu
 }
 
 export async function recommend(ctx: AiContext, input: RecommendationInput): Promise<RecommendationResult> {
-  await admitTextCall(ctx, [], 'user_id', AI_READ);
+  await admitTextCall(ctx, [], 'userId', AI_READ);
   const limit = input.limit ?? 10;
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new DomainError('VALIDATION_FAILED', 'limit must be an integer from 1 to 100', { parameter: 'limit' });
   const { exclude, includeSeen, attributes } = parseFilters(input.filters ?? {});

@@ -63,7 +63,7 @@ export async function translate(ctx: AiContext, input: TranslateInput): Promise<
     throw new DomainError('model_unavailable', `The translation model server failed (${operatorFailure}) and no Apertium pair ${source}-${target} is installed to answer instead`);
   }
   if (!pair) {
-    const parameter = engine.pairs.some((p) => p.source === source) ? 'target_language' : 'source_language';
+    const parameter = engine.pairs.some((p) => p.source === source) ? 'targetLanguage' : 'sourceLanguage';
     throw new DomainError('invalid_language', `No installed translation pair ${source}-${target}; available pairs: ${available}`, { parameter, meta: { available: engine.pairs.map((p) => `${p.source}-${p.target}`) } });
   }
   try {
@@ -77,8 +77,8 @@ export async function translate(ctx: AiContext, input: TranslateInput): Promise<
 
 /** The operator's chat model's translation, or why its server failed (an Apertium pair may answer instead). */
 async function translateByOperator(ctx: AiContext, chat: ChatText, input: TranslateInput): Promise<TranslationResult | Error> {
-  const target = languageCode(input.targetLanguage, 'target_language');
-  const source = input.sourceLanguage ? languageCode(input.sourceLanguage, 'source_language') : (await runModel(ctx, 'language', { text: input.text, alternatives: 0 })).language;
+  const target = languageCode(input.targetLanguage, 'targetLanguage');
+  const source = input.sourceLanguage ? languageCode(input.sourceLanguage, 'sourceLanguage') : (await runModel(ctx, 'language', { text: input.text, alternatives: 0 })).language;
   try {
     const a = await chat.translate(input.text, languageName(source), languageName(target));
     const heard = a.text ? await runModel(ctx, 'language', { text: a.text, alternatives: 5 }) : null;

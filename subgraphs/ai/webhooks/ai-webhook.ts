@@ -10,7 +10,7 @@ import type { AiRuntime } from '../runtime.js';
 export const AI_WEBHOOK_EVENTS = ['moderation.flagged', 'classifier.trained', 'batch.completed'] as const;
 export type AiWebhookEvent = (typeof AI_WEBHOOK_EVENTS)[number];
 
-/** The endpoints of the caller's app partition (an id in errors: `webhook_id`, the default). */
+/** The endpoints of the caller's app partition (an id in errors: `webhookId`, the default; REST's `webhook_id`). */
 export const aiEndpoints = appEndpoints({ events: AI_WEBHOOK_EVENTS, urlError: 'VALIDATION_FAILED', notFound: 'NOT_FOUND', maxEndpoints: 20 });
 
 @InputType()

@@ -50,7 +50,7 @@ export async function listCategories(ctx: CatalogContext, q: CategoryListQuery):
 
 /** The whole tree (or the subtree under rootId), depth-first, in one statement. */
 export async function categoryTree(ctx: CatalogContext, rootId?: string): Promise<repo.TreeRow[]> {
-  if (rootId) await getCategory(ctx, rootId, 'root_id');
+  if (rootId) await getCategory(ctx, rootId, 'rootId');
   return repo.loadTree(ctx.em, await appPartition(ctx), rootId);
 }
 

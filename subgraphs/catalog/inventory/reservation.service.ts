@@ -133,7 +133,7 @@ async function holdAlone(r: HoldRequest): Promise<ReservationView | null> {
 
 export async function reserve(ctx: CatalogContext, productId: string, input: ReserveInput): Promise<ReservationView> {
   const q = checkInt(input.quantity, 'quantity', 1);
-  const orderId = checkText(input.orderId, 'order_id', 200, true)!;
+  const orderId = checkText(input.orderId, 'orderId', 200, true)!;
   const expiresAt = checkExpiry(input.expiresAt);
   // a product's own stock: held with the other requests for the same product that wait meanwhile; null: the long way answers
   if (!input.variantId) {
@@ -294,7 +294,7 @@ export async function commit(ctx: CatalogContext, id: string): Promise<Reservati
 export async function fulfill(ctx: CatalogContext, id: string, locationId?: string | null): Promise<ReservationView> {
   return inventoryWrite(ctx, async (em, part, events) => {
     const r = await findReservation(em, id);
-    if (locationId) await locationsById(em, [locationId], () => 'location_id');
+    if (locationId) await locationsById(em, [locationId], () => 'locationId');
     const moved = await move(em, part, id, 'committed', 'fulfilled', false);
     if (!moved.length) {
       if (r.status === 'fulfilled') return reload(em, id);

@@ -160,8 +160,8 @@ export function checkCustomerPrices(rows: CustomerPriceRow[]): CustomerPriceRow[
       throw new DomainError('VALIDATION_FAILED', `${at}: give exactly one of customer_id and customer_group_id`, { parameter: `${at}.customerId` });
     }
     for (const [v, name] of [
-      [customerId, 'customer_id'],
-      [customerGroupId, 'customer_group_id'],
+      [customerId, 'customerId'],
+      [customerGroupId, 'customerGroupId'],
     ] as const) {
       if (v && v.length > 200) throw new DomainError('VALIDATION_FAILED', `${at}.${name} is longer than 200 characters`, { parameter: `${at}.${name}` });
     }
@@ -189,8 +189,8 @@ export function checkScheduledPrice(r: ScheduledPriceRow): ScheduledPriceRow {
   const amount = checkAmount(r.amount, 'price.amount');
   let compareAt: number | null = null;
   if (r.compareAt != null || r.compareAtCurrency != null) {
-    compareAt = checkAmount(r.compareAt, 'compare_at.amount');
-    if (checkCurrency(r.compareAtCurrency, 'compare_at.currency') !== currency) {
+    compareAt = checkAmount(r.compareAt, 'compareAt.amount');
+    if (checkCurrency(r.compareAtCurrency, 'compareAt.currency') !== currency) {
       throw new DomainError('INVALID_PRICE', `compare_at.currency must be the price's currency (${currency})`, { parameter: 'compareAt.currency' });
     }
   }

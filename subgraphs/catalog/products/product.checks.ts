@@ -71,7 +71,7 @@ export function productValues(input: CreateProductInput | UpdateProductInput, cr
   if (creating || has(input, 'name')) v.name = requiredText(input.name, 'name', 500);
   if (creating || has(input, 'sku')) v.sku = checkSku(input.sku);
   if (has(input, 'description')) v.description = optionalText(input.description, 'description');
-  if (has(input, 'shortDescription')) v.shortDescription = optionalText(input.shortDescription, 'short_description', 1000);
+  if (has(input, 'shortDescription')) v.shortDescription = optionalText(input.shortDescription, 'shortDescription', 1000);
   if (input.status != null) v.status = oneOf<ProductStatus>(input.status, PRODUCT_STATUSES, 'status');
   else if (has(input, 'status')) throw new DomainError('VALIDATION_FAILED', 'status cannot be null', { parameter: 'status' });
   if (input.type != null) v.type = oneOf<ProductKind>(input.type, PRODUCT_TYPES, 'type');
@@ -85,7 +85,7 @@ export function productValues(input: CreateProductInput | UpdateProductInput, cr
   if (has(input, 'seo')) v.seo = checkSeo(input.seo as never);
   if (has(input, 'metadata')) v.metadata = input.metadata;
   if (has(input, 'bundleItems')) v.bundleItems = input.bundleItems ? checkBundleItemShape(input.bundleItems) : null;
-  if (input.bundlePricing != null) v.bundlePricing = oneOf(input.bundlePricing, BUNDLE_PRICINGS, 'bundle_pricing');
+  if (input.bundlePricing != null) v.bundlePricing = oneOf(input.bundlePricing, BUNDLE_PRICINGS, 'bundlePricing');
   return v;
 }
 

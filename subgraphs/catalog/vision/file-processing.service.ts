@@ -54,8 +54,8 @@ export async function processProductFile(ctx: CatalogContext, productId: string,
   if (!img) throw notFound(fileId);
   const began = performance.now();
   const { objects, publicUrl } = ctx.runtime.images;
-  const image = await loadImage({ objectKey: img.objectKey }, { allowPrivate: false, store: objects, maxBytes: IMAGE_MAX_BYTES, maxPixels: IMAGE_MAX_PIXELS }).catch(visionFailure('file_id'));
-  const found = await detectObjects(ctx.runtime.vision, image, DETECT_FOR_PROCESSING, false).catch(visionFailure('file_id'));
+  const image = await loadImage({ objectKey: img.objectKey }, { allowPrivate: false, store: objects, maxBytes: IMAGE_MAX_BYTES, maxPixels: IMAGE_MAX_PIXELS }).catch(visionFailure('fileId'));
+  const found = await detectObjects(ctx.runtime.vision, image, DETECT_FOR_PROCESSING, false).catch(visionFailure('fileId'));
   const cropped = await Promise.all(
     found.map(async (o, objectIndex) => {
       const c = await cropObject(image, o.bbox);

@@ -114,7 +114,7 @@ export async function visualSearchByUrl(ctx: CatalogContext, imageUrl: string, o
   checkOptions(opts);
   const part = await appPartition(ctx);
   if (!imageUrl?.trim()) throw new DomainError('VALIDATION_FAILED', 'image_url must not be empty', { parameter: 'imageUrl' });
-  const image = await loadImage({ url: imageUrl.trim() }, { allowPrivate: ctx.runtime.allowPrivate, maxPixels: IMAGE_MAX_PIXELS }).catch(visionFailure('image_url'));
+  const image = await loadImage({ url: imageUrl.trim() }, { allowPrivate: ctx.runtime.allowPrivate, maxPixels: IMAGE_MAX_PIXELS }).catch(visionFailure('imageUrl'));
   return visualSearch(ctx.em, searchDeps(ctx), part, image, opts);
 }
 

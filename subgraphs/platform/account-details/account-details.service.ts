@@ -21,8 +21,8 @@ export async function getDetails(ctx: PlatformContext, accountUrlId: string): Pr
 function apply(row: AccountDetailsEntity, input: AccountDetailsInput): string[] {
   const changed: string[] = [];
   const next: Partial<AccountDetailsEntity> = {};
-  if (input.legalName !== undefined) next.legalName = optionalText(input.legalName, 'legal_name', 200) ?? null;
-  if (input.taxId !== undefined) next.taxId = optionalText(input.taxId, 'tax_id', 64) ?? null;
+  if (input.legalName !== undefined) next.legalName = optionalText(input.legalName, 'legalName', 200) ?? null;
+  if (input.taxId !== undefined) next.taxId = optionalText(input.taxId, 'taxId', 64) ?? null;
   if (input.website !== undefined) next.website = website(input.website) ?? null;
   if (input.address !== undefined) next.address = input.address === null ? {} : mergeAddress(row.address ?? {}, input.address);
   if (input.contact !== undefined) next.contact = input.contact === null ? {} : mergeContact(row.contact ?? {}, input.contact);

@@ -65,8 +65,8 @@ function checkCode(raw: string | undefined | null): string {
 }
 
 function checkLanguage(raw: string | undefined | null): string | undefined {
-  const language = optionalText(raw, 'preferred_language', 35);
-  if (language !== undefined && !LANGUAGE_RE.test(language)) fail('preferred_language', 'preferred_language must be a language tag such as en or pt-BR');
+  const language = optionalText(raw, 'preferredLanguage', 35);
+  if (language !== undefined && !LANGUAGE_RE.test(language)) fail('preferredLanguage', 'preferred_language must be a language tag such as en or pt-BR');
   return language;
 }
 
@@ -87,7 +87,7 @@ export async function createAccount(ctx: PlatformContext, input: CreateAccountIn
     name,
     code,
     status: oneOf(input.status, ACCOUNT_STATUSES, 'status', 'active'),
-    deploymentModel: oneOf(input.deploymentModel, DEPLOYMENT_MODELS, 'deployment_model', 'shared_cloud'),
+    deploymentModel: oneOf(input.deploymentModel, DEPLOYMENT_MODELS, 'deploymentModel', 'shared_cloud'),
     preferredDomain: optionalDomain(input.preferredDomain),
     preferredLanguage: checkLanguage(input.preferredLanguage),
   };
@@ -154,7 +154,7 @@ export async function updateAccount(ctx: PlatformContext, ref: string, input: Up
     }
   }
   if (input.deploymentModel != null && input.deploymentModel !== account.deploymentModel) {
-    const model = oneOf(input.deploymentModel, DEPLOYMENT_MODELS, 'deployment_model', account.deploymentModel);
+    const model = oneOf(input.deploymentModel, DEPLOYMENT_MODELS, 'deploymentModel', account.deploymentModel);
     if (!hasTestEnvironment(model)) {
       const testKeys = await ctx.loaders.testKeyCountByAccount.load(account.id);
       if (testKeys > 0) {

@@ -31,15 +31,15 @@ export async function createApiKey(
 ): Promise<{ key: ApiKeyEntity; value: string }> {
   const { account, app } = await getApp(ctx, accountUrlId, appId);
   const name = requiredText(input.name, 'name', 200);
-  if (input.keyType == null) fail('key_type', `key_type is required (${KEY_TYPES.join(' or ')})`);
-  const keyType = oneOf(input.keyType, KEY_TYPES, 'key_type', 'secret');
+  if (input.keyType == null) fail('keyType', `key_type is required (${KEY_TYPES.join(' or ')})`);
+  const keyType = oneOf(input.keyType, KEY_TYPES, 'keyType', 'secret');
   const environment: Environment = oneOf(input.environment, KEY_ENVIRONMENTS, 'environment', 'live');
   if (environment === 'test' && !hasTestEnvironment(account.deploymentModel)) {
     fail('environment', 'shared_cloud accounts have no staging environment: every key is a live key');
   }
   const scopes = resolveScopes(keyType, input.scopes);
-  const rateLimitPerMinute = intInRange(input.rateLimitPerMinute, 'rate_limit_per_minute', APP_RATE_LIMIT.min, APP_RATE_LIMIT.max);
-  if (input.expiresAt != null && !(input.expiresAt.getTime() > Date.now())) fail('expires_at', 'expires_at must be in the future');
+  const rateLimitPerMinute = intInRange(input.rateLimitPerMinute, 'rateLimitPerMinute', APP_RATE_LIMIT.min, APP_RATE_LIMIT.max);
+  if (input.expiresAt != null && !(input.expiresAt.getTime() > Date.now())) fail('expiresAt', 'expires_at must be in the future');
 
   const generated = generateKey(keyType, environment, keyTierOf(account.deploymentModel));
   const key = ctx.em.create(ApiKeyEntity, {
@@ -93,7 +93,7 @@ export async function rotateApiKeySecret(
   keyId: string,
   graceSeconds: number = ROTATION_GRACE.defaultSeconds,
 ): Promise<{ key: ApiKeyEntity; value: string }> {
-  const grace = intInRange(graceSeconds, 'grace_period_seconds', 0, ROTATION_GRACE.maxSeconds) ?? ROTATION_GRACE.defaultSeconds;
+  const grace = intInRange(graceSeconds, 'gracePeriodSeconds', 0, ROTATION_GRACE.maxSeconds) ?? ROTATION_GRACE.defaultSeconds;
   const { key, tier } = await getApiKey(ctx, accountUrlId, appId, keyId);
   const g = generateKey(key.keyType, key.environment, tier);
   let previousKeyExpiresAt = grace > 0 ? new Date(Date.now() + grace * 1000) : null;

@@ -33,8 +33,8 @@ export async function currentApp(ctx: PlatformContext): Promise<AppEntity> {
 
 /** An app's webhook URL passes the guard of every webhook registration: http(s), no credentials, a public destination. */
 export async function appWebhookUrl(ctx: Pick<PlatformContext, 'runtime'>, value: string | null | undefined): Promise<string | undefined> {
-  const url = optionalHttpUrl(value, 'webhook_url');
-  if (url !== undefined) await checkWebhookUrl(url, ctx.runtime.cfg.allowPrivateNetworkFetch, 'VALIDATION_FAILED', 'webhook_url');
+  const url = optionalHttpUrl(value, 'webhookUrl');
+  if (url !== undefined) await checkWebhookUrl(url, ctx.runtime.cfg.allowPrivateNetworkFetch, 'VALIDATION_FAILED', 'webhookUrl');
   return url;
 }
 
@@ -45,11 +45,11 @@ export async function createApp(ctx: PlatformContext, accountUrlId: string, inpu
     platform: account.platform,
     name: requiredText(input.name, 'name', 200),
     description: optionalText(input.description, 'description', 5000),
-    appType: oneOf(input.appType, APP_TYPES, 'app_type', 'web'),
+    appType: oneOf(input.appType, APP_TYPES, 'appType', 'web'),
     purpose: oneOf(input.purpose, APP_PURPOSES, 'purpose', 'production'),
     status: oneOf(input.status, APP_STATUSES, 'status', 'active'),
     oauthEnabled: input.oauthEnabled ?? false,
-    rateLimitPerMinute: intInRange(input.rateLimitPerMinute, 'rate_limit_per_minute', APP_RATE_LIMIT.min, APP_RATE_LIMIT.max) ?? APP_RATE_LIMIT.default,
+    rateLimitPerMinute: intInRange(input.rateLimitPerMinute, 'rateLimitPerMinute', APP_RATE_LIMIT.min, APP_RATE_LIMIT.max) ?? APP_RATE_LIMIT.default,
     webhookUrl: await appWebhookUrl(ctx, input.webhookUrl),
     allowedOrigins: originList(input.allowedOrigins),
     preferredDomain: optionalDomain(input.preferredDomain),
@@ -63,12 +63,12 @@ export async function updateApp(ctx: PlatformContext, accountUrlId: string, appI
   const { app } = await getApp(ctx, accountUrlId, appId);
   if (input.name !== undefined) app.name = requiredText(input.name, 'name', 200);
   if (input.description !== undefined) app.description = optionalText(input.description, 'description', 5000);
-  if (input.appType != null) app.appType = oneOf(input.appType, APP_TYPES, 'app_type', app.appType);
+  if (input.appType != null) app.appType = oneOf(input.appType, APP_TYPES, 'appType', app.appType);
   if (input.purpose != null) app.purpose = oneOf(input.purpose, APP_PURPOSES, 'purpose', app.purpose);
   if (input.status != null) app.status = oneOf(input.status, APP_STATUSES, 'status', app.status);
   if (input.oauthEnabled != null) app.oauthEnabled = input.oauthEnabled;
   if (input.rateLimitPerMinute != null) {
-    app.rateLimitPerMinute = intInRange(input.rateLimitPerMinute, 'rate_limit_per_minute', APP_RATE_LIMIT.min, APP_RATE_LIMIT.max)!;
+    app.rateLimitPerMinute = intInRange(input.rateLimitPerMinute, 'rateLimitPerMinute', APP_RATE_LIMIT.min, APP_RATE_LIMIT.max)!;
   }
   if (input.webhookUrl !== undefined) app.webhookUrl = await appWebhookUrl(ctx, input.webhookUrl);
   if (input.allowedOrigins !== undefined) app.allowedOrigins = originList(input.allowedOrigins);

@@ -56,7 +56,7 @@ export async function listLicenses(ctx: PlatformContext, accountUrlId: string): 
 
 export async function licenseBlock(ctx: PlatformContext, accountUrlId: string, blockUniqueId: string, extraAttributes?: Record<string, unknown>): Promise<LicenseRow & { created: boolean }> {
   const account = await getAccount(ctx, accountUrlId);
-  const block = await getBlock(ctx, blockUniqueId, 'block_unique_id');
+  const block = await getBlock(ctx, blockUniqueId, 'blockUniqueId');
   const { created, license } = await withAccountEvents(ctx, async (tx) => {
     const created = await insertLicense(tx, {
       accountId: account.id,
@@ -132,7 +132,7 @@ export async function provisionBlock(
   blockUniqueId: string,
 ): Promise<InstanceRow & { created: boolean }> {
   const { account, app } = await getApp(ctx, accountUrlId, appId);
-  const block = await getBlock(ctx, blockUniqueId, 'block_unique_id');
+  const block = await getBlock(ctx, blockUniqueId, 'blockUniqueId');
   const notLicensed = () =>
     new DomainError(
       'BLOCK_NOT_LICENSED',

@@ -41,10 +41,10 @@ export async function createCredential(ctx: PlatformContext, accountUrlId: strin
   const fields = {
     name,
     provider: providerName(input.provider),
-    credentialType: oneOf(input.credentialType, CREDENTIAL_TYPES, 'credential_type', 'api_key'),
+    credentialType: oneOf(input.credentialType, CREDENTIAL_TYPES, 'credentialType', 'api_key'),
     identifier: optionalText(input.identifier, 'identifier', 500) ?? null,
     metadata: jsonObject(input.metadata, 'metadata') ?? {},
-    expiresAt: futureDate(input.expiresAt, 'expires_at') ?? null,
+    expiresAt: futureDate(input.expiresAt, 'expiresAt') ?? null,
     extraAttributes: mergeExtraAttributes({}, input.extraAttributes),
   };
   const secret = secretText(input.secret, 'secret');
@@ -76,10 +76,10 @@ export async function updateCredential(ctx: PlatformContext, accountUrlId: strin
   const patch: Partial<CredentialEntity> = {};
   if (input.name != null) patch.name = requiredText(input.name, 'name', 100);
   if (input.provider != null) patch.provider = providerName(input.provider);
-  if (input.credentialType != null) patch.credentialType = oneOf(input.credentialType, CREDENTIAL_TYPES, 'credential_type', 'api_key');
+  if (input.credentialType != null) patch.credentialType = oneOf(input.credentialType, CREDENTIAL_TYPES, 'credentialType', 'api_key');
   if (input.identifier !== undefined) patch.identifier = optionalText(input.identifier, 'identifier', 500) ?? null;
   if (input.metadata !== undefined) patch.metadata = jsonObject(input.metadata, 'metadata') ?? {};
-  if (input.expiresAt !== undefined) patch.expiresAt = futureDate(input.expiresAt, 'expires_at') ?? null;
+  if (input.expiresAt !== undefined) patch.expiresAt = futureDate(input.expiresAt, 'expiresAt') ?? null;
   const secret = input.secret != null ? secretText(input.secret, 'secret') : undefined;
   try {
     return await withAccountEvents(ctx, async (tx) => {

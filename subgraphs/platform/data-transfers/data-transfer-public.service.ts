@@ -98,7 +98,7 @@ export async function verifyAccess(ctx: PlatformContext, code: string, typed: st
   const t = await openTransfer(ctx, code);
   notDeclined(t);
   const normalised = normaliseAccessCode(typed ?? '');
-  if (!/^[A-Z0-9]{4}-[A-Z0-9]{4}$/.test(normalised)) fail('access_code', 'access_code must be the 8-character code sent to the recipient (e.g. K7QP-3MZD)');
+  if (!/^[A-Z0-9]{4}-[A-Z0-9]{4}$/.test(normalised)) fail('accessCode', 'access_code must be the 8-character code sent to the recipient (e.g. K7QP-3MZD)');
   const deny = async (reason: string, extra: Record<string, unknown> = {}): Promise<never> => {
     await audit(ctx, t, 'access_denied', 'public', { reason, ...extra });
     await ctx.runtime.transferLimits.failedGuess(ctx.tenant.clientAddress);
@@ -152,7 +152,7 @@ export function declineTransfer(ctx: PlatformContext, code: string, token: strin
 export async function recordTransferEvent(ctx: PlatformContext, code: string, token: string, eventType: string, detail?: Record<string, unknown> | null) {
   const t = await openTransfer(ctx, code);
   requireAccess(ctx, t, token);
-  const type = oneOf(eventType, TRANSFER_EVENT_TYPES, 'event_type', 'other');
+  const type = oneOf(eventType, TRANSFER_EVENT_TYPES, 'eventType', 'other');
   const extra = jsonObject(detail, 'detail', 4096) ?? {};
   notDeclined(t);
   if (type === 'downloaded' && t.status !== 'accepted') throw new DomainError('DATA_TRANSFER_NOT_ACCEPTED', 'Downloads can be recorded only after the agreement is accepted');

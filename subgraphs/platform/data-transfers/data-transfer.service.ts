@@ -18,26 +18,26 @@ export const DEFAULT_TRANSFER_DAYS = 14;
 export const MAX_TRANSFER_DAYS = 365;
 
 function expiry(input: CreateDataTransferInput): Date {
-  if (input.expiresAt != null && input.expiresInDays != null) fail('expires_at', 'give expires_at or expires_in_days, not both');
+  if (input.expiresAt != null && input.expiresInDays != null) fail('expiresAt', 'give expires_at or expires_in_days, not both');
   if (input.expiresAt != null) {
     const t = input.expiresAt.getTime();
-    if (!(t > Date.now())) fail('expires_at', 'expires_at must be in the future');
-    if (t > Date.now() + MAX_TRANSFER_DAYS * DAY_MS) fail('expires_at', `expires_at must be within ${MAX_TRANSFER_DAYS} days`);
+    if (!(t > Date.now())) fail('expiresAt', 'expires_at must be in the future');
+    if (t > Date.now() + MAX_TRANSFER_DAYS * DAY_MS) fail('expiresAt', `expires_at must be within ${MAX_TRANSFER_DAYS} days`);
     return input.expiresAt;
   }
-  const days = intInRange(input.expiresInDays, 'expires_in_days', 1, MAX_TRANSFER_DAYS) ?? DEFAULT_TRANSFER_DAYS;
+  const days = intInRange(input.expiresInDays, 'expiresInDays', 1, MAX_TRANSFER_DAYS) ?? DEFAULT_TRANSFER_DAYS;
   return new Date(Date.now() + days * DAY_MS);
 }
 
 export async function createTransfer(ctx: PlatformContext, accountUrlId: string, input: CreateDataTransferInput): Promise<DataTransferEntity> {
   const account = await getAccount(ctx, accountUrlId);
-  const recipientEmail = optionalEmail(input.recipientEmail, 'recipient_email');
-  if (!recipientEmail) fail('recipient_email', 'recipient_email is required');
+  const recipientEmail = optionalEmail(input.recipientEmail, 'recipientEmail');
+  if (!recipientEmail) fail('recipientEmail', 'recipient_email is required');
   const fields = {
     title: requiredText(input.title, 'title', 200),
     description: optionalText(input.description, 'description', 5000) ?? null,
     recipientEmail,
-    recipientName: optionalText(input.recipientName, 'recipient_name', 200) ?? null,
+    recipientName: optionalText(input.recipientName, 'recipientName', 200) ?? null,
     agreement: requiredText(input.agreement, 'agreement', 100_000),
     contents: jsonObject(input.contents, 'contents', 65_536) ?? {},
     expiresAt: expiry(input),

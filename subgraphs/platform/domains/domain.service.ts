@@ -15,7 +15,7 @@ import type { VerificationView } from './domain.type.js';
 type Subject = AppEntity | AccountEntity;
 
 function domainOf(subject: Subject): string {
-  if (!subject.preferredDomain) fail('preferred_domain', 'preferred_domain is not set: set it (PUT) before verifying it');
+  if (!subject.preferredDomain) fail('preferredDomain', 'preferred_domain is not set: set it (PUT) before verifying it');
   return subject.preferredDomain;
 }
 

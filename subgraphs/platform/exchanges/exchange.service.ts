@@ -50,8 +50,8 @@ function sealPassword(ctx: PlatformContext, row: ExchangeEntity, password: strin
 export async function createExchange(ctx: PlatformContext, accountUrlId: string, input: CreateAccountExchangeInput): Promise<ExchangeEntity> {
   const account = await getAccount(ctx, accountUrlId);
   const name = requiredText(input.name, 'name', 100);
-  if (input.brokerType == null) fail('broker_type', `broker_type is required (${BROKER_TYPES.join(', ')})`);
-  const brokerType = oneOf(input.brokerType, BROKER_TYPES, 'broker_type', 'rabbitmq');
+  if (input.brokerType == null) fail('brokerType', `broker_type is required (${BROKER_TYPES.join(', ')})`);
+  const brokerType = oneOf(input.brokerType, BROKER_TYPES, 'brokerType', 'rabbitmq');
   const url = brokerUrl(brokerType, input.url);
   const username = optionalText(input.username, 'username', 500) ?? url.username ?? null;
   const password = input.password != null ? secretText(input.password, 'password') : (url.password ?? null);
@@ -87,7 +87,7 @@ export async function createExchange(ctx: PlatformContext, accountUrlId: string,
 export async function updateExchange(ctx: PlatformContext, accountUrlId: string, id: string, input: UpdateAccountExchangeInput): Promise<ExchangeEntity> {
   const account = await getAccount(ctx, accountUrlId);
   const name = input.name != null ? requiredText(input.name, 'name', 100) : undefined;
-  const brokerType = input.brokerType != null ? oneOf(input.brokerType, BROKER_TYPES, 'broker_type', 'rabbitmq') : undefined;
+  const brokerType = input.brokerType != null ? oneOf(input.brokerType, BROKER_TYPES, 'brokerType', 'rabbitmq') : undefined;
   const options = input.options !== undefined ? (jsonObject(input.options, 'options') ?? {}) : undefined;
   const password = input.password === null ? null : input.password !== undefined ? secretText(input.password, 'password') : undefined;
   try {
@@ -99,7 +99,7 @@ export async function updateExchange(ctx: PlatformContext, accountUrlId: string,
         changed.push(label);
       };
       if (name !== undefined) set('name', name, 'name');
-      if (brokerType !== undefined) set('brokerType', brokerType, 'broker_type');
+      if (brokerType !== undefined) set('brokerType', brokerType, 'brokerType');
       if (input.url != null || brokerType !== undefined) {
         // a new type re-checks the stored URL against the new type's schemes
         const url = brokerUrl(row.brokerType, input.url ?? row.url);

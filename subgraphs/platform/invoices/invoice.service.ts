@@ -53,7 +53,7 @@ export async function payInvoice(ctx: PlatformContext, accountUrlId: string, id:
   return inBillingTx({ em: ctx.em, clock, pubsub: ctx.pubsub, log: ctx.log, outbox: ctx.runtime.outbox }, async (tx) => {
     const inv = await lockDue(tx.em, account.id, id, 'pay');
     const paidAt = input.paidAt ?? tx.now;
-    if (paidAt.getTime() > tx.now.getTime()) fail('paid_at', 'paid_at must not be in the future');
+    if (paidAt.getTime() > tx.now.getTime()) fail('paidAt', 'paid_at must not be in the future');
     const processor = processorNamed(inv.processor);
     const recorded = await processor.recordPayment(
       { id: inv.id, accountId: account.id, amountCents: inv.amountCents, currency: inv.currency },

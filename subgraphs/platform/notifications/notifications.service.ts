@@ -28,13 +28,13 @@ export function maskUrl(u: URL): string {
 }
 
 async function teamChatUrl(ctx: PlatformContext, raw: string): Promise<URL> {
-  const v = optionalHttpUrl(raw, 'team_chat_webhook_url');
-  if (!v) fail('team_chat_webhook_url', 'team_chat_webhook_url must not be empty (send null to remove it)');
+  const v = optionalHttpUrl(raw, 'teamChatWebhookUrl');
+  if (!v) fail('teamChatWebhookUrl', 'team_chat_webhook_url must not be empty (send null to remove it)');
   try {
     return await checkFetchTarget(v, { allowPrivate: ctx.runtime.cfg.allowPrivateNetworkFetch });
   } catch (e) {
-    if (e instanceof NetGuardError) fail('team_chat_webhook_url', `team_chat_webhook_url: ${e.message}`);
-    fail('team_chat_webhook_url', `team_chat_webhook_url: the host cannot be resolved (${(e as Error).message})`);
+    if (e instanceof NetGuardError) fail('teamChatWebhookUrl', `team_chat_webhook_url: ${e.message}`);
+    fail('teamChatWebhookUrl', `team_chat_webhook_url: the host cannot be resolved (${(e as Error).message})`);
   }
 }
 

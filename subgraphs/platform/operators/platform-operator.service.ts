@@ -30,7 +30,7 @@ export async function listOperators(ctx: PlatformContext, pid: string): Promise<
 
 export async function addOperator(ctx: PlatformContext, pid: string, input: AddPlatformOperatorInput): Promise<PlatformOperatorEntity> {
   const platform = await getPlatform(ctx, pid, { scope: ADMIN, parameter: 'pid' });
-  const userId = requiredText(input.userId, 'user_id', 200);
+  const userId = requiredText(input.userId, 'userId', 200);
   const scopes = checkScopes(input.scopes);
   if (await findOperator(ctx.em, platform.id, userId)) throw new DomainError('OPERATOR_ALREADY_EXISTS', `${userId} already operates platform ${platform.code}`, { parameter: 'userId' });
   const row = ctx.em.create(PlatformOperatorEntity, { platform, userId, scopes, role: 'operator', addedBy: ctx.tenant.userId ?? null });

@@ -42,7 +42,7 @@ async function sweepStagedUploads(ctx: PlatformContext, accountId: string): Prom
 
 export async function presignLogo(ctx: PlatformContext, accountUrlId: string, contentLength?: number | null) {
   const account = await getAccount(ctx, accountUrlId);
-  const declared = intInRange(contentLength, 'content_length', 1, LOGO_MAX_BYTES);
+  const declared = intInRange(contentLength, 'contentLength', 1, LOGO_MAX_BYTES);
   await ensureStorage(ctx, account);
   await sweepStagedUploads(ctx, account.id);
   const { cfg } = ctx.runtime;
@@ -79,7 +79,7 @@ export async function recordLogoUpload(ctx: PlatformContext, token: string, obje
 
 export async function publishLogo(ctx: PlatformContext, accountUrlId: string, uploadId: string) {
   const account = await getAccount(ctx, accountUrlId);
-  if (!UPLOAD_ID_RE.test(uploadId ?? '')) fail('upload_id', 'upload_id must be the id returned by logo/presign (upl_…)');
+  if (!UPLOAD_ID_RE.test(uploadId ?? '')) fail('uploadId', 'upload_id must be the id returned by logo/presign (upl_…)');
   const objects = ctx.runtime.objects;
   const staging = accountObjectKey(account.id, stagingKey(uploadId));
   const bytes = await readObject(objects, staging, LOGO_MAX_BYTES);

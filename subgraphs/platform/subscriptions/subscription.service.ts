@@ -29,7 +29,7 @@ export async function listModels(ctx: PlatformContext): Promise<SubscriptionMode
   return ctx.em.find(SubscriptionModelEntity, { active: true }, { orderBy: { position: 'asc', code: 'asc' } });
 }
 
-async function modelByCode(em: EntityManager, code: string | undefined | null, parameter = 'model_code'): Promise<SubscriptionModelEntity> {
+async function modelByCode(em: EntityManager, code: string | undefined | null, parameter = 'modelCode'): Promise<SubscriptionModelEntity> {
   const c = code?.trim().toLowerCase();
   if (!c) fail(parameter, `${parameter} is required`);
   const model = await em.findOne(SubscriptionModelEntity, { code: c, active: true });
@@ -76,7 +76,7 @@ export async function createSubscription(
 ): Promise<SubscriptionEntity> {
   const account = await getAccount(ctx, accountUrlId);
   const model = await modelByCode(ctx.em, input.modelCode);
-  const cycle = oneOf(input.billingCycle, BILLING_CYCLES, 'billing_cycle', 'monthly');
+  const cycle = oneOf(input.billingCycle, BILLING_CYCLES, 'billingCycle', 'monthly');
   const trial = input.trial ?? model.trialDays > 0;
   if (trial && model.trialDays <= 0) fail('trial', `the ${model.code} model has no trial`);
   const processor = processorNamed(input.processor ?? 'manual');
@@ -161,15 +161,15 @@ export async function changePlan(
   clock: Clock = systemClock,
 ): Promise<SubscriptionEntity> {
   const account = await getAccount(ctx, accountUrlId);
-  if (input.modelCode == null && input.billingCycle == null) fail('model_code', 'model_code or billing_cycle is required');
+  if (input.modelCode == null && input.billingCycle == null) fail('modelCode', 'model_code or billing_cycle is required');
   const model = input.modelCode != null ? await modelByCode(ctx.em, input.modelCode) : undefined;
-  const cycle = input.billingCycle != null ? oneOf(input.billingCycle, BILLING_CYCLES, 'billing_cycle', 'monthly') : undefined;
+  const cycle = input.billingCycle != null ? oneOf(input.billingCycle, BILLING_CYCLES, 'billingCycle', 'monthly') : undefined;
   return inBillingTx(deps(ctx, clock), async (tx) => {
     const sub = await lockOwn(tx.em, account.id, id);
     const nextModel = model ?? sub.model;
     const nextCycle = cycle ?? sub.billingCycle;
     if (nextModel.id === sub.model.id && nextCycle === sub.billingCycle) {
-      fail(model ? 'model_code' : 'billing_cycle', `the subscription is already on ${sub.model.code} (${sub.billingCycle})`);
+      fail(model ? 'modelCode' : 'billingCycle', `the subscription is already on ${sub.model.code} (${sub.billingCycle})`);
     }
     const before = arrOfRow(sub);
     const wasFree = sub.priceCents === 0;

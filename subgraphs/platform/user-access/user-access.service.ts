@@ -31,7 +31,7 @@ import {
 } from './user-access.rules.js';
 
 /** A user id as the JWT carries it (`sub`): 1-200 characters, no control characters or blanks at the ends. */
-export function checkUserId(value: string | undefined | null, parameter = 'user_id'): string {
+export function checkUserId(value: string | undefined | null, parameter = 'userId'): string {
   const v = value ?? '';
   if (!v.trim()) fail(parameter, `${parameter} must not be empty`);
   if (v.length > 200) fail(parameter, `${parameter} is longer than 200 characters`);
@@ -55,7 +55,7 @@ async function resolveTarget(ctx: PlatformContext, input: GrantUserAccessInput):
     if (!app || (account && app.account.id !== account.id)) throw new DomainError('APP_NOT_FOUND', `App ${appRef} not found`, { parameter: 'appId' });
     return { account: account ?? (await ctx.loaders.accountById.load(app.account.id))!, app };
   }
-  if (!accountRef) fail('account_id', 'account_id (an account url_id or unique_id) or app_id is required');
+  if (!accountRef) fail('accountId', 'account_id (an account url_id or unique_id) or app_id is required');
   return { account: await resolveAccount(ctx, accountRef), app: null };
 }
 

@@ -50,10 +50,10 @@ export async function recordEvent(ctx: SearchContext, e: EventInput) {
   }
   const index = await getIndex(ctx, e.indexUid);
   const { appId, environment } = await appPartition(ctx);
-  const documentId = optionalText(e.documentId, 'document_id', 511);
+  const documentId = optionalText(e.documentId, 'documentId', 511);
   const query = e.query == null ? null : normaliseQuery(optionalText(e.query, 'query', 1000) ?? '');
-  const userId = optionalText(e.userId, 'user_id', 256);
-  const sessionId = optionalText(e.sessionId, 'session_id', 256);
+  const userId = optionalText(e.userId, 'userId', 256);
+  const sessionId = optionalText(e.sessionId, 'sessionId', 256);
   if (e.position != null && (!Number.isInteger(e.position) || e.position < 1 || e.position > 100_000)) {
     throw new DomainError('VALIDATION_FAILED', 'position must be an integer from 1 (the first hit)', { parameter: 'position' });
   }

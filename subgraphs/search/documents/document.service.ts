@@ -154,7 +154,7 @@ export async function deleteDocuments(ctx: SearchContext, uid: string, documentI
   const index = await getIndex(ctx, uid);
   if (documentIds == null) throw new DomainError('VALIDATION_FAILED', 'document_ids is required', { parameter: 'documentIds' });
   if (!Array.isArray(documentIds)) throw new DomainError('VALIDATION_FAILED', 'document_ids must be an array', { parameter: 'documentIds' });
-  batchSize(documentIds.length, 'document_ids');
+  batchSize(documentIds.length, 'documentIds');
   const ids = documentIds.map((v, i) => {
     if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
     if (typeof v === 'string' && v.length > 0 && v.length <= 511) return v;

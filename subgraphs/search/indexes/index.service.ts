@@ -24,7 +24,7 @@ import { appPartition } from '../../../lib/tenant-entity.js';
 const INDEX_UID = /^[A-Za-z0-9_-]{1,400}$/;
 const PRIMARY_KEY = /^[A-Za-z0-9_-]{1,512}$/;
 
-export function validatePrimaryKey(primaryKey: string | undefined | null, parameter = 'primary_key'): string | undefined {
+export function validatePrimaryKey(primaryKey: string | undefined | null, parameter = 'primaryKey'): string | undefined {
   if (primaryKey === undefined || primaryKey === null) return undefined;
   if (!PRIMARY_KEY.test(primaryKey)) {
     throw new DomainError(
