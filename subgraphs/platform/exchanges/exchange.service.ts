@@ -99,7 +99,7 @@ export async function updateExchange(ctx: PlatformContext, accountUrlId: string,
         changed.push(label);
       };
       if (name !== undefined) set('name', name, 'name');
-      if (brokerType !== undefined) set('brokerType', brokerType, 'brokerType');
+      if (brokerType !== undefined) set('brokerType', brokerType, 'broker_type');
       if (input.url != null || brokerType !== undefined) {
         // a new type re-checks the stored URL against the new type's schemes
         const url = brokerUrl(row.brokerType, input.url ?? row.url);
