@@ -1,6 +1,6 @@
 // Subgraphs name an error's parameter in GraphQL terms (docs/architecture.md, "Names"); the REST
-// bridge spells it for REST (rest-bridge/naming.ts restParameter). This reads every subgraph source
-// file and refuses a REST spelling (snake_case) where a parameter's name is written: a `parameter:`
+// bridge spells it for REST (rest-bridge/naming.ts restParameter). This reads every source file of
+// subgraphs/ and lib/ and refuses a REST spelling (snake_case) where a parameter's name is written: a `parameter:`
 // property, the default of a function parameter named `parameter`, and the argument a call passes
 // to one (the functions of lib/ and subgraphs/ whose parameter is named `parameter`, found by name).
 import { readFileSync } from 'node:fs';
@@ -76,11 +76,11 @@ function restSpellings(files: string[], positions: Map<string, Set<number>>, roo
 function check(root: string, jsonKeyFiles: readonly string[]): string[] {
   const subgraphs = tsFiles(resolve(root, 'subgraphs'), ['migrations']);
   const lib = tsFiles(resolve(root, 'lib'));
-  const scanned = subgraphs.filter((f) => !jsonKeyFiles.includes(relative(root, f)));
+  const scanned = [...lib, ...subgraphs].filter((f) => !jsonKeyFiles.includes(relative(root, f)));
   return restSpellings(scanned, parameterPositions([...lib, ...subgraphs]), root);
 }
 
-test('subgraphs write parameter names in GraphQL terms, not in REST spelling', () => {
+test('subgraphs and lib write parameter names in GraphQL terms, not in REST spelling', () => {
   expect(check(ROOT, JSON_KEY_FILES)).toEqual([]);
 });
 
