@@ -3,6 +3,7 @@
 // error codes, event types, subscription fields, limits) must equal what the subgraphs declare, and
 // every REST bridge operation and the contract's subscription SDL must validate against the composed
 // API schema.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { extendSchema, parse, validate, type GraphQLSchema } from 'graphql';
@@ -27,6 +28,15 @@ describe('schema contract', () => {
   test('every subgraph in supergraph.yaml prints its SDL from code', () => {
     expect([...sdl.keys()]).toEqual(readSupergraphConfig().map((e) => e.name));
   });
+
+  test('`npm run compose -- --print <subgraph>` prints that SDL whole (a pipe included); an unknown name exits 2', () => {
+    const run = (name: string) =>
+      spawnSync(process.execPath, ['--import', '@swc-node/register/esm-register', 'scripts/compose.ts', '--print', name], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    const ai = run('ai');
+    expect([ai.status, ai.stdout]).toEqual([0, sdl.get('ai')]);
+    const unknown = run('nope');
+    expect([unknown.status, unknown.stdout, unknown.stderr.trim()]).toEqual([2, '', '--print takes a subgraph: platform, ai, catalog, search']);
+  }, 60_000);
 
   test('committed supergraph matches the composition of the SDL printed from code (run `npm run compose`)', () => {
     const result = compose(sdl);
