@@ -1,6 +1,6 @@
-// The webhook endpoints of the caller's app partition, the owner the catalog's and the search
-// service's webhooks share: each operation of endpoints.ts and log.ts with that partition as the
-// owner, under one service's rules (its events and error codes).
+// The webhook endpoints of the caller's app partition, the owner the catalog's, the search service's
+// and the AI service's webhooks share: each operation of endpoints.ts and log.ts with that partition
+// as the owner, under one service's rules (its events and error codes).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { appPartition } from '../tenant-entity.js';
 import { deactivateEndpoint, getEndpoint, listEndpoints, registerEndpoint, type EndpointDeps, type EndpointInput, type EndpointRules } from './endpoints.js';
@@ -22,7 +22,7 @@ export interface AppEndpoints {
 }
 
 /** The owner key of the caller's app partition (the key's app and environment). */
-export async function appOwner(ctx: PartitionContext): Promise<string> {
+async function appOwner(ctx: PartitionContext): Promise<string> {
   const { appId, environment } = await appPartition(ctx);
   return ownerOfApp(appId, environment);
 }

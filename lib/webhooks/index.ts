@@ -14,12 +14,13 @@
 //          retryBaseMs: deps.cfg.webhookRetryBaseMs, pollMs: deps.cfg.webhookPollMs });
 //        await webhooks.start();   // its own job worker for kind 'webhooks.deliver'; stop() it with the workers
 //      (or list `webhooks.kind` among the kinds of the subgraph's own job worker instead of start()).
-//   3. Endpoints (POST/GET/DELETE /v1/webhooks), owner = ownerOfApp(ctx.tenant.appId, ctx.tenant.environment):
-//        const rules = { events: PRODUCT_EVENTS, urlError: 'VALIDATION_FAILED', notFound: 'NOT_FOUND' } satisfies EndpointRules;
-//        await registerEndpoint({ em: ctx.em, secrets, allowPrivate }, owner, { url, events, secret }, rules);
-//        await listEndpoints(ctx.em, owner);  await getEndpoint(ctx.em, owner, id, rules);
-//        await deactivateEndpoint(ctx.em, owner, id, rules);
-//        await listDeliveries(ctx.em, { owner, endpointId: id, limit: 20 });   // the delivery log
+//   3. Endpoints (POST/GET/DELETE /v1/webhooks) of the caller's app partition (app-endpoints.ts; the
+//      owner is ownerOfApp(app, environment)):
+//        const endpoints = appEndpoints({ events: PRODUCT_EVENTS, urlError: 'VALIDATION_FAILED', notFound: 'NOT_FOUND' });
+//        await endpoints.register(ctx, { secrets, allowPrivate }, { url, events, secret });
+//        await endpoints.list(ctx);  await endpoints.get(ctx, id);  await endpoints.deactivate(ctx, id);
+//        await endpoints.deliveries(ctx, id, limit);   // the delivery log
+//      Another owner: registerEndpoint, listEndpoints, getEndpoint, deactivateEndpoint, listDeliveries.
 //   4. Events, in the transaction of the change (an EntityManager inside em.transactional, or a pg
 //      client inside begin/commit): the delivery rows and their jobs commit with the change.
 //        await ctx.em.transactional(async (em) => {
@@ -38,7 +39,7 @@ export { webhookEntities, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookA
 export { checkWebhookUrl, checkEvents, registerEndpoint, listEndpoints, getEndpoint, deactivateEndpoint, type EndpointRules, type EndpointDeps, type EndpointInput } from './endpoints.js';
 export { checkEventPattern, eventMatches } from './events.js';
 export { emitToEndpoints, enqueueDelivery, DELIVERY_JOB, type EndpointEvent, type TargetDelivery, type OutboxConfig, type OutboxTx } from './outbox.js';
-export { appEndpoints, appOwner, type AppEndpoints } from './app-endpoints.js';
+export { appEndpoints, type AppEndpoints } from './app-endpoints.js';
 export { deliveryView, endpointLogLimit, listDeliveries, type DeliveryLogEntry, type DeliveryLogQuery, type DeliveryView } from './log.js';
 export { startAttempt, send, recordAttempt, markDead, type SenderConfig, type ClaimedDelivery, type AttemptResult } from './delivery.js';
 export { deliveryJobKind, type DeliveryJobConfig } from './delivery.job.js';
